@@ -1,0 +1,172 @@
+import type { AgentEvent, EventDraft } from '../events/index.ts';
+import type { ApprovalChannel } from '../tools/approval-channel.ts';
+import type { ToolHost } from '../tools/tool-host.ts';
+import type { Capabilities } from './capabilities.ts';
+
+/** Bumped when the adapter interface changes incompatibly. */
+export const ADAPTER_SPECIFICATION_VERSION = 'v1' as const;
+
+export type ThinkingEffort = 'low' | 'medium' | 'high' | 'max';
+export type ShutdownReason = 'cancelled' | 'timeout' | 'inactivity' | 'lease_expired' | 'budget_exceeded';
+
+/** What the caller asks of one run, independent of the agent. */
+export interface RunRequest {
+  prompt: string;
+  /** Working directory of the agent: the run's workspace. */
+  cwd: string;
+  model?: string;
+  systemPrompt?: string;
+  maxTurns?: number;
+  /** Continue this session (adapters whose capabilities say `resume`). */
+  resumeSessionId?: string;
+  /** With `resumeSessionId`: fork it instead of continuing it. */
+  fork?: boolean;
+  thinkingEffort?: ThinkingEffort;
+  /** Extra environment for the agent, on top of the adapter's own. */
+  env?: Record<string, string>;
+}
+
+/** The values templates may refer to (`{{runId}}`, …), plus the request. */
+export interface LaunchContext {
+  request: RunRequest;
+  runId: string;
+  taskId: string;
+  leaseToken: string;
+  fencingToken: number;
+  /** URL of the tool host's MCP server, or empty when none runs. */
+  mcpUrl: string;
+  workspacePath: string;
+  /** The environment templates expand `${NAME}` from. */
+  env: Readonly<Record<string, string | undefined>>;
+  debug: boolean;
+}
+
+/** How to start the agent's program. */
+export interface SpawnPlan {
+  command: string;
+  args: readonly string[];
+  /** Added to the inherited environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Written to stdin after start. With `closeStdin` unset, stdin is closed after it. */
+  stdin?: string;
+  /** Keep stdin open for later writes (interactive protocols). Default false. */
+  keepStdinOpen?: boolean;
+  /** Run under a pseudo-terminal (node-pty). Output then has VT sequences stripped. */
+  pty?: boolean;
+  /** `json-lines`: each stdout line is a JSON record. `text`: each line goes to the translator as text. */
+  protocol: 'json-lines' | 'text';
+}
+
+/** One record the program printed, as the translator sees it. */
+export type NativeRecord = { kind: 'json'; value: unknown } | { kind: 'text'; line: string };
+
+/** How the program's run ended, as far as its own records told. */
+export interface Outcome {
+  status: 'completed' | 'failed';
+  message?: string;
+  output?: unknown;
+}
+
+/** State every translator keeps; adapters extend it with their own fields. */
+export interface TranslatorState {
+  debug: boolean;
+  sessionId?: string;
+  outcome?: Outcome;
+}
+
+export interface ExitInfo {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/**
+ * Turns native records into normalized event drafts. Pure: no I/O, never throws.
+ * An unknown record gives a `debug` draft when `state.debug`, else nothing.
+ */
+export interface Translator<S extends TranslatorState = TranslatorState> {
+  init(ctx: { debug: boolean; request?: RunRequest }): S;
+  translate(record: NativeRecord, state: S): EventDraft[];
+  /** A line on stderr; default: a `log` event. */
+  stderr?(line: string, state: S): EventDraft[];
+  /** Called once when the program has exited, before the core decides the run's end. */
+  finish?(exit: ExitInfo, state: S): EventDraft[];
+}
+
+/** What a controller may do to the running program. */
+export interface RunIO {
+  /** Writes one JSON line (or a raw string line) to the program's stdin. Rejects when stdin is closed. */
+  writeLine(value: unknown): Promise<void>;
+  /** Emits an event as if the program had printed it. */
+  emit(draft: EventDraft): void;
+  readonly tools?: ToolHost;
+  readonly approvals?: ApprovalChannel;
+  readonly signal: AbortSignal;
+}
+
+/** Optional two-way behaviour on top of a translator: answering tool calls, graceful shutdown. */
+export interface ProcessController {
+  onEvent?(event: AgentEvent): void;
+  /** Ask the program to stop on its own. Return true if asked; the core then waits the grace window. */
+  requestStop?(reason: ShutdownReason): boolean;
+  /** The run's remaining budget changed. */
+  onBudget?(remaining: { tokens?: number; usd?: number }): void;
+}
+
+export interface ProcessLaunch<S extends TranslatorState = TranslatorState> {
+  kind: 'process';
+  plan(ctx: LaunchContext): SpawnPlan | Promise<SpawnPlan>;
+  translator: Translator<S>;
+  controller?(io: RunIO, ctx: LaunchContext): ProcessController;
+}
+
+/** An agent that is not a local program: in-process or remote. The session emits through `ctx.emit`. */
+export interface SessionContext extends LaunchContext {
+  emit(draft: EventDraft): void;
+  readonly signal: AbortSignal;
+  readonly tools?: ToolHost;
+  readonly approvals?: ApprovalChannel;
+}
+
+export interface AgentSession {
+  /** Settles when the agent is done; rejects only on transport failure. */
+  readonly done: Promise<Outcome & { sessionId?: string }>;
+  /** Asks the agent to stop; resolves when it has. */
+  stop(reason: ShutdownReason): Promise<void>;
+}
+
+export interface SessionLaunch {
+  kind: 'session';
+  open(ctx: SessionContext): Promise<AgentSession>;
+}
+
+export interface InstallMethod {
+  type: 'npm' | 'pip' | 'brew' | 'curl' | 'gh-extension' | 'nix' | 'builtin';
+  command: string;
+  platforms?: readonly string[];
+  notes?: string;
+}
+
+/** The program an adapter runs, for detection and installation. */
+export interface ProgramInfo {
+  command: string;
+  versionArgs: readonly string[];
+  minVersion: string;
+  install: readonly InstallMethod[];
+}
+
+/** One agent behind the common interface. */
+export interface Adapter {
+  readonly specificationVersion: typeof ADAPTER_SPECIFICATION_VERSION;
+  readonly id: string;
+  readonly displayName: string;
+  readonly capabilities: Capabilities;
+  readonly program?: ProgramInfo;
+  /** The pricing key used when the agent reports tokens without USD. */
+  readonly costModel?: string;
+  /** Environment variable names whose values are secrets (redacted everywhere). */
+  readonly secretEnv?: readonly string[];
+  readonly launch: ProcessLaunch | SessionLaunch;
+}
+
+export type AdapterFactory<O = void> = (options: O) => Adapter;

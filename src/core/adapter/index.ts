@@ -1,0 +1,2 @@
+export * from './adapter.ts';
+export * from './capabilities.ts';

@@ -1,0 +1,16 @@
+import { AgentMuxError } from './agent-mux-error.ts';
+
+/** No built-in or configured adapter has this id. */
+export class AdapterNotFoundError extends AgentMuxError {
+  readonly adapterId: string;
+
+  constructor(adapterId: string, known: readonly string[]) {
+    super('adapter_not_found', `unknown adapter "${adapterId}"; known adapters: ${known.join(', ')}`);
+    this.name = 'AdapterNotFoundError';
+    this.adapterId = adapterId;
+  }
+
+  static override isInstance(error: unknown): error is AdapterNotFoundError {
+    return AgentMuxError.isInstance(error) && error.code === 'adapter_not_found';
+  }
+}

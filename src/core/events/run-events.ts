@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { defineEvent, tokenUsageShape } from './event-base.ts';
+
+export const costEvent = defineEvent('cost', {
+  ...tokenUsageShape,
+  model: z.string().optional(),
+  /** USD for this increment: reported by the agent or priced from the cost model. */
+  usd: z.number().nonnegative().optional(),
+  /** True when these counts are the run's running total rather than an increment. */
+  cumulative: z.boolean().optional(),
+  extras: z.array(z.object({ label: z.string(), usd: z.number() })).optional(),
+});
+
+export const runEndReasons = [
+  'completed',
+  'failed',
+  'aborted',
+  'timeout',
+  'inactivity',
+  'crashed',
+  'budget_exceeded',
+] as const;
+export const runEndReasonSchema = z.enum(runEndReasons);
+export type RunEndReason = z.infer<typeof runEndReasonSchema>;
+
+export const runTotalsSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cacheReadTokens: z.number().int().nonnegative(),
+  cacheWriteTokens: z.number().int().nonnegative(),
+  usd: z.number().nonnegative(),
+});
+export type RunTotals = z.infer<typeof runTotalsSchema>;
+
+export const runEndEvent = defineEvent('run_end', {
+  reason: runEndReasonSchema,
+  /** Human-readable detail: the failure reason, the abort reason, … */
+  message: z.string().optional(),
+  exitCode: z.number().int().nullable().optional(),
+  signal: z.string().nullable().optional(),
+  durationMs: z.number().nonnegative(),
+  sessionId: z.string().optional(),
+  /** What the agent reported as its output, if anything. */
+  output: z.unknown().optional(),
+  totals: runTotalsSchema,
+  attempts: z.number().int().positive().default(1),
+});

@@ -1,0 +1,66 @@
+import type { Adapter, RunRequest } from '../adapter/index.ts';
+import type { AgentEvent, EventOf } from '../events/index.ts';
+import type { ApprovalChannel } from '../tools/approval-channel.ts';
+import type { ToolHost } from '../tools/tool-host.ts';
+
+export interface Budget {
+  /** Total tokens (input + output) the run may use. */
+  tokens?: number;
+  usd?: number;
+}
+
+export interface RetryPolicy {
+  /** Total attempts including the first. 1 = no retry (the default). */
+  attempts: number;
+  /** First delay; doubled each attempt. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** 0..1: the share of each delay drawn at random. */
+  jitter: number;
+  /** Which ends are retried. */
+  retryOn: readonly ('crashed' | 'timeout' | 'inactivity' | 'failed')[];
+}
+
+export interface RunOptions {
+  adapter: Adapter;
+  request: RunRequest;
+  runId?: string;
+  taskId?: string;
+  leaseToken?: string;
+  fencingToken?: number;
+  mcpUrl?: string;
+  /** Whole-run limit in ms. Default: none. */
+  timeoutMs?: number;
+  /** Ends the run when the agent prints nothing for this long. Default: none. */
+  inactivityTimeoutMs?: number;
+  /** Time between the graceful stop request, SIGTERM and SIGKILL. Default 5000. */
+  graceMs?: number;
+  signal?: AbortSignal;
+  /** Keep `raw` on events and emit `debug` events for unknown records. */
+  debug?: boolean;
+  /** The environment templates and the agent see. Default: `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Names of environment variables whose values are secret; added to the adapter's own. */
+  secretEnv?: readonly string[];
+  /** Literal secret values to redact. */
+  secrets?: readonly string[];
+  costModel?: string;
+  budget?: Budget;
+  retry?: RetryPolicy;
+  tools?: ToolHost;
+  approvals?: ApprovalChannel;
+  /** Called synchronously for every event, in order, before the async iterator sees it. */
+  onEvent?: (event: AgentEvent) => void;
+}
+
+export type RunEnd = EventOf<'run_end'>;
+
+export interface RunHandle {
+  readonly runId: string;
+  /** Every event of the run, ending with exactly one `run_end`. Iterate once. */
+  readonly events: AsyncIterable<AgentEvent>;
+  /** Settles with the `run_end` event; never rejects. */
+  readonly result: Promise<RunEnd>;
+  /** Stops the run: graceful stop, SIGTERM to the group, then SIGKILL. */
+  abort(reason?: string): void;
+}
