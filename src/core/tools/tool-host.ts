@@ -8,6 +8,11 @@ export interface ToolDescription {
   inputSchema: Record<string, unknown>;
 }
 
+/** What the agent declared about its own run through `mark_complete` / `mark_failed`. */
+export type ToolOutcome =
+  | { status: 'completed'; output?: unknown }
+  | { status: 'failed'; reason: string; details?: string };
+
 export interface ToolCallOptions {
   toolCallId?: string;
   signal?: AbortSignal;
@@ -18,4 +23,6 @@ export interface ToolHost {
   list(): ToolDescription[];
   /** Runs a tool. Never throws: unknown tools, invalid input, denials and failures are `ok: false`. */
   call(name: string, input: unknown, options?: ToolCallOptions): Promise<ToolResult>;
+  /** The outcome the agent recorded with `mark_complete` / `mark_failed`, if the host offers those tools. */
+  readonly outcome?: ToolOutcome;
 }

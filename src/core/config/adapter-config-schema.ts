@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { durationSchema } from './duration.ts';
+import { envNameSchema, httpAuthSchema } from './http-auth-schema.ts';
+
+/** Adapter ids: lowercase letters, digits and dashes, starting with a letter or digit. */
+export const adapterIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, {
+  error: 'adapter ids are lowercase letters, digits and dashes, starting with a letter or digit',
+});
+
+const nonEmpty = z.string().min(1);
+
+/** An http(s) URL. */
+export const httpUrlSchema = z.string().refine(
+  (value) => {
+    if (!URL.canParse(value)) return false;
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  },
+  { error: 'expected a URL (http:// or https://)' },
+);
+
+/** Fields every configured adapter may have. */
+const commonShape = {
+  /** The pricing key used when the agent reports tokens without USD (`provider/model`). */
+  costModel: nonEmpty.optional(),
+  /** Names of environment variables whose values are secret: redacted from every event and log. */
+  secretEnv: z.array(envNameSchema).optional(),
+};
+
+/** Environment for the agent; values may use `${NAME}` to copy a variable of the host. */
+const envSchema = z.record(z.string(), z.string()).default({});
+/** Arguments; each may use `{{runId}}`, `{{workspacePath}}`, … and `${NAME}` templates. */
+const argsSchema = z.array(z.string()).default([]);
+
+/** A local program speaking the JSON-lines stdio protocol (seed: the Process adapter). */
+export const processAdapterConfigSchema = z.strictObject({
+  type: z.literal('process'),
+  binary: nonEmpty,
+  args: argsSchema,
+  env: envSchema,
+  protocol: z.literal('json-lines').default('json-lines'),
+  ...commonShape,
+});
+
+/** A remote agent speaking `ca-http-v1` (seed: the HTTP adapter). */
+export const httpAdapterConfigSchema = z.strictObject({
+  type: z.literal('http'),
+  baseUrl: httpUrlSchema,
+  auth: httpAuthSchema,
+  protocol: z.literal('ca-http-v1').default('ca-http-v1'),
+  /** Sessions the remote serves at once; further runs wait for a free one. */
+  maxConcurrentSessions: z.number().int().positive().default(4),
+  ...commonShape,
+});
+
+/** An interactive CLI: input on stdin, stdout and stderr streamed back (Amurg's `generic-cli`). */
+export const genericCliAdapterConfigSchema = z.strictObject({
+  type: z.literal('generic-cli'),
+  command: nonEmpty,
+  args: argsSchema,
+  work_dir: z.string().default(''),
+  env: envSchema,
+  /** A new process for each session, or one process kept for all. */
+  spawn_policy: z.enum(['per-session', 'persistent']).default('per-session'),
+  ...commonShape,
+});
+
+/** A program run to completion per message, killed after `max_runtime` (Amurg's `generic-job`). */
+export const genericJobAdapterConfigSchema = z.strictObject({
+  type: z.literal('generic-job'),
+  command: nonEmpty,
+  args: argsSchema,
+  work_dir: z.string().default(''),
+  env: envSchema,
+  max_runtime: durationSchema.default('5m'),
+  ...commonShape,
+});
+
+/** A long-lived adapter process speaking Amurg's JSON-lines protocol (Amurg's `external`). */
+export const externalAdapterConfigSchema = z.strictObject({
+  type: z.literal('external'),
+  command: nonEmpty,
+  args: argsSchema,
+  work_dir: z.string().default(''),
+  env: envSchema,
+  ...commonShape,
+});
+
+/** An agent server's `POST /chat` Server-Sent-Events API (llm-gateway). */
+export const chatSseAdapterConfigSchema = z.strictObject({
+  type: z.literal('chat-sse'),
+  baseUrl: httpUrlSchema,
+  model: nonEmpty.optional(),
+  auth: httpAuthSchema,
+  ...commonShape,
+});
+
+/** One entry of the configuration's `adapters` map, by `type`. */
+export const adapterConfigSchema = z.discriminatedUnion('type', [
+  processAdapterConfigSchema,
+  httpAdapterConfigSchema,
+  genericCliAdapterConfigSchema,
+  genericJobAdapterConfigSchema,
+  externalAdapterConfigSchema,
+  chatSseAdapterConfigSchema,
+]);
+
+export type AdapterConfig = z.output<typeof adapterConfigSchema>;
+export type AdapterConfigInput = z.input<typeof adapterConfigSchema>;
+export type AdapterConfigType = AdapterConfig['type'];
+export type AdapterConfigOf<T extends AdapterConfigType> = Extract<AdapterConfig, { type: T }>;
+export type ProcessAdapterConfig = AdapterConfigOf<'process'>;
+export type HttpAdapterConfig = AdapterConfigOf<'http'>;
+export type GenericCliAdapterConfig = AdapterConfigOf<'generic-cli'>;
+export type GenericJobAdapterConfig = AdapterConfigOf<'generic-job'>;
+export type ExternalAdapterConfig = AdapterConfigOf<'external'>;
+export type ChatSseAdapterConfig = AdapterConfigOf<'chat-sse'>;
+
+/** Every `type` a configured adapter may have. */
+export const adapterConfigTypes: readonly AdapterConfigType[] = adapterConfigSchema.options.map(
+  (option) => option.shape.type.value,
+);

@@ -1,0 +1,1 @@
+export * from './redactor.ts';

@@ -1,0 +1,148 @@
+/** What a redacted secret is replaced with. */
+export const REDACTED = '***';
+
+/**
+ * Literal secrets shorter than this are ignored: a 3-letter password would otherwise turn every
+ * occurrence of a common word or number in the agent's output into `***`.
+ */
+export const MIN_SECRET_LENGTH = 6;
+
+/** Token-shaped strings redacted even when nobody declared them secret. */
+const tokenPatterns: readonly string[] = [
+  // An Authorization header (`Authorization: Basic …`, `"authorization": "token …"`): keeps name and scheme.
+  // The value needs a digit or 16+ characters so prose such as "Authorization: required" survives.
+  String.raw`(\b[Aa]uthorization["']?\s*[:=]\s*["']?(?:[A-Za-z]+\s+)?)(?:(?=[^\s"',;]*\d)[^\s"',;]{8,}|[^\s"',;]{16,})`,
+  // `Bearer <token>`: keeps `Bearer `. The token needs a digit or 20+ characters ("Bearer authentication" survives).
+  String.raw`(\b[Bb]earer\s+)(?:(?=[\w.~+/-]*\d)[\w.~+/-]{8,}|[\w.~+/-]{20,})=*`,
+  // GitHub personal, OAuth, user-to-server, server-to-server and refresh tokens; fine-grained PATs.
+  String.raw`\bgh[pousr]_[A-Za-z0-9]{36,}`,
+  String.raw`\bgithub_pat_\w{22,}`,
+  // OpenAI and Anthropic keys: sk-…, sk-proj-…, sk-ant-api03-… (must contain a digit).
+  String.raw`\bsk-(?=[\w-]*\d)[\w-]{20,}`,
+  // AWS access key ids (long-term and temporary).
+  String.raw`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`,
+  // Slack bot, user, app, refresh … tokens.
+  String.raw`\bxox[abposr]-[A-Za-z0-9-]{10,}`,
+  // JSON Web Tokens: base64url header `{"…`, payload, signature.
+  String.raw`\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*`,
+];
+
+/** Shortest string a token pattern can match (`Bearer ` and 8 characters). */
+const MIN_PATTERN_LENGTH = 15;
+
+/** Depth beyond which `redact` stops descending (events are shallow; this only guards cycles). */
+const MAX_DEPTH = 64;
+
+export interface RedactorOptions {
+  /** Also redact token-shaped strings (GitHub, OpenAI/Anthropic, AWS, Slack, JWT, bearer headers). Default true. */
+  patterns?: boolean;
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/**
+ * Replaces secrets with `***` in strings and in plain objects and arrays.
+ *
+ * Secrets are literal values (those of environment variables marked secret, configured ones;
+ * values shorter than {@link MIN_SECRET_LENGTH} are ignored) and token-shaped strings. Everything
+ * is one precompiled regular expression; a string with no match is returned as is, and `redact`
+ * returns the very same object when nothing in it matched, so the common case allocates nothing.
+ */
+export class Redactor {
+  readonly #secrets = new Set<string>();
+  readonly #patterns: boolean;
+  #re: RegExp | undefined;
+  /** Shortest string that can match; shorter strings skip the regex. */
+  #minLength = Number.POSITIVE_INFINITY;
+
+  constructor(secrets: Iterable<string | undefined> = [], options: RedactorOptions = {}) {
+    this.#patterns = options.patterns ?? true;
+    for (const secret of secrets) if (secret !== undefined) this.#remember(secret);
+    this.#compile();
+  }
+
+  /** Adds a literal secret. Returns false when it was too short to be redacted or already known. */
+  addSecret(value: string): boolean {
+    if (!this.#remember(value)) return false;
+    this.#compile();
+    return true;
+  }
+
+  /** The literal secrets redacted (for diagnostics; never print them). */
+  get secretCount(): number {
+    return this.#secrets.size;
+  }
+
+  #remember(value: string): boolean {
+    if (value.length < MIN_SECRET_LENGTH || this.#secrets.has(value)) return false;
+    this.#secrets.add(value);
+    return true;
+  }
+
+  #compile(): void {
+    // Longest first, so a secret that contains another is replaced whole.
+    const literals = [...this.#secrets].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    const sources = [...literals, ...(this.#patterns ? tokenPatterns : [])];
+    this.#re = sources.length === 0 ? undefined : new RegExp(sources.join('|'), 'g');
+    const shortest = Math.min(...[...this.#secrets].map((secret) => secret.length));
+    this.#minLength = Math.min(shortest, this.#patterns ? MIN_PATTERN_LENGTH : Number.POSITIVE_INFINITY);
+  }
+
+  /** The string with every secret replaced by `***`; the same string when nothing matched. */
+  redactString(s: string): string {
+    const re = this.#re;
+    if (re === undefined || s.length < this.#minLength) return s;
+    re.lastIndex = 0;
+    if (!re.test(s)) return s;
+    return this.#patterns ? s.replace(re, replaceKeepingPrefix) : s.replace(re, REDACTED);
+  }
+
+  /**
+   * Redacts every string in a value, descending into plain objects and arrays (other objects are
+   * left alone). Copies only the objects on the path to a change; returns `value` itself when
+   * nothing matched.
+   */
+  redact<T>(value: T): T {
+    if (this.#re === undefined) return value;
+    return this.#walk(value, 0) as T;
+  }
+
+  #walk(value: unknown, depth: number): unknown {
+    if (typeof value === 'string') return this.redactString(value);
+    if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value;
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        const redacted = this.#walk(item, depth + 1);
+        if (redacted !== item) {
+          copy ??= value.slice();
+          copy[i] = redacted;
+        }
+      }
+      return copy ?? value;
+    }
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return value;
+    const record = value as Record<string, unknown>;
+    let copy: Record<string, unknown> | undefined;
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
+      const item = record[key];
+      const redacted = this.#walk(item, depth + 1);
+      if (redacted !== item) {
+        copy ??= { ...record };
+        copy[key] = redacted;
+      }
+    }
+    return copy ?? value;
+  }
+}
+
+/**
+ * Keeps an Authorization header's name and scheme, or `Bearer `, in front of `***`. Only for the
+ * expression with token patterns: its two capture groups are theirs (literal secrets have none).
+ */
+function replaceKeepingPrefix(_match: string, keepHeader: string | undefined, keepBearer: string | undefined): string {
+  return (keepHeader ?? keepBearer ?? '') + REDACTED;
+}

@@ -1,0 +1,217 @@
+import type { LaunchContext, ProcessController, ProcessLaunch, RunIO, TranslatorState } from '../adapter/index.ts';
+import { LineDecoder } from '../decode/line-decoder.ts';
+import { parseRecord } from '../decode/parse-record.ts';
+import { stripVt } from '../decode/strip-vt.ts';
+import type { EventDraft } from '../events/index.ts';
+import { expandArgs, expandEnv } from '../template/expand-template.ts';
+import { templateVarsOf } from '../template/template-vars.ts';
+import type { ApprovalChannel } from '../tools/approval-channel.ts';
+import type { ToolHost } from '../tools/tool-host.ts';
+import type { AttemptResult, StopRequest } from './attempt-result.ts';
+import type { Child } from './child.ts';
+import { terminateGroup, trackGroup, untrackGroup } from './process-group.ts';
+import type { RunEmitter } from './run-emitter.ts';
+import { spawnPipes } from './spawn-pipes.ts';
+import { spawnPty } from './spawn-pty.ts';
+import { StderrTail } from './stderr-tail.ts';
+
+export interface ProcessAttemptOptions {
+  launch: ProcessLaunch;
+  ctx: LaunchContext;
+  emitter: RunEmitter;
+  graceMs: number;
+  tools?: ToolHost;
+  approvals?: ApprovalChannel;
+  /** Bytes the program may leave unread on stdin before the run is stopped. */
+  maxPendingStdinBytes: number;
+  /** Registers the function the run calls to stop this attempt. */
+  onStopper: (stop: (request: StopRequest) => void) => void;
+  /** Called on every chunk of output, for the inactivity timer. */
+  onActivity: () => void;
+  /** The attempt's controller, for budget updates; undefined once the attempt is over. */
+  onController: (controller: ProcessController | undefined) => void;
+  /** Pause/resume hook for consumer backpressure. */
+  onChild: (child: Child | undefined) => void;
+  signal: AbortSignal;
+}
+
+const MAX_LOG_LINE = 64 * 1024;
+
+function logDraft(source: 'stdout' | 'stderr', line: string): EventDraft {
+  return line.length > MAX_LOG_LINE
+    ? { type: 'log', source, line: line.slice(0, MAX_LOG_LINE), truncated: true }
+    : { type: 'log', source, line };
+}
+
+/** Runs the adapter's program once: spawn, decode, translate, supervise, and end cleanly. */
+export async function runProcessAttempt(options: ProcessAttemptOptions): Promise<AttemptResult> {
+  const { launch, ctx, emitter, graceMs } = options;
+  const translator = launch.translator;
+  const state: TranslatorState = translator.init({ debug: ctx.debug, request: ctx.request });
+  const emitAll = (drafts: EventDraft[] | undefined, raw?: unknown) => {
+    if (drafts) for (const draft of drafts) emitter.emit(draft, raw);
+  };
+
+  let plan: Awaited<ReturnType<ProcessLaunch['plan']>>;
+  let args: string[];
+  let env: Record<string, string>;
+  try {
+    plan = await launch.plan(ctx);
+    const vars = templateVarsOf(ctx);
+    args = expandArgs(plan.args, vars, ctx.env);
+    env = { ...definedEnv(ctx.env), ...expandEnv(plan.env ?? {}, vars, ctx.env), ...(ctx.request.env ?? {}) };
+  } catch (error) {
+    const message = (error as Error).message;
+    emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
+    return { reason: 'failed', message };
+  }
+
+  let child: Child;
+  try {
+    const cwd = plan.cwd ?? ctx.request.cwd;
+    const expanded = { ...plan, args };
+    child = plan.pty ? await spawnPty(expanded, env, cwd) : await spawnPipes(expanded, env, cwd);
+  } catch (error) {
+    const message = (error as Error).message;
+    emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
+    return { reason: 'failed', message };
+  }
+  const pgid = child.pid;
+  trackGroup(pgid);
+  options.onChild(child);
+
+  const stderrTail = new StderrTail();
+  const protocol = plan.protocol;
+  const onLine = (raw: string) => {
+    const line = plan.pty ? stripVt(raw) : raw;
+    if (plan.pty && line.trim() === '') return;
+    const record = parseRecord(line, protocol);
+    if (record.kind === 'malformed') {
+      emitter.emit({
+        type: 'error',
+        code: 'malformed_record',
+        message: `unparseable line (${record.error}): ${line.slice(0, 200)}`,
+        recoverable: true,
+      });
+    } else if (record.kind === 'text' && protocol === 'json-lines') {
+      emitter.emit(logDraft('stdout', line));
+    } else {
+      emitAll(
+        translator.translate(record, state),
+        ctx.debug ? (record.kind === 'json' ? record.value : line) : undefined,
+      );
+    }
+  };
+  const stdoutDecoder = new LineDecoder({
+    onLine,
+    onOverflow: (dropped) =>
+      emitter.emit({
+        type: 'error',
+        code: 'line_too_long',
+        message: `dropped a stdout line of ${dropped} bytes (over the line limit)`,
+        recoverable: true,
+      }),
+  });
+  const stderrDecoder = new LineDecoder({
+    onLine: (line) => {
+      stderrTail.push(line);
+      emitAll(translator.stderr ? translator.stderr(line, state) : [logDraft('stderr', line)]);
+    },
+    onOverflow: () => undefined,
+  });
+  child.onStdout((chunk) => {
+    options.onActivity();
+    stdoutDecoder.push(chunk);
+  });
+  child.onStderr((chunk) => {
+    options.onActivity();
+    stderrDecoder.push(chunk);
+  });
+
+  let stopRequest: StopRequest | undefined;
+  let stopping: Promise<unknown> | undefined;
+  let stdinFailure: string | undefined;
+  const stop = (request: StopRequest) => {
+    if (stopRequest) return;
+    stopRequest = request;
+    stopping = (async () => {
+      const asked = controller?.requestStop?.(request.shutdown) ?? false;
+      if (asked) {
+        const exitedInTime = await Promise.race([
+          child.exited.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), graceMs)),
+        ]);
+        if (exitedInTime) return;
+      }
+      await terminateGroup(pgid, graceMs);
+    })();
+  };
+
+  const io: RunIO = {
+    writeLine: async (value) => {
+      const line = typeof value === 'string' ? value : JSON.stringify(value);
+      if (child.pendingStdinBytes() > options.maxPendingStdinBytes) {
+        stdinFailure = `the agent has not read ${child.pendingStdinBytes()} bytes written to its stdin`;
+        emitter.emit({ type: 'error', code: 'stdin_blocked', message: stdinFailure, recoverable: false });
+        stop({ reason: 'failed', shutdown: 'cancelled', message: stdinFailure });
+        throw new Error(stdinFailure);
+      }
+      await child.write(`${line}\n`);
+    },
+    emit: (draft) => emitter.emit(draft),
+    tools: options.tools,
+    approvals: options.approvals,
+    signal: options.signal,
+  };
+  const controller: ProcessController | undefined = launch.controller?.(io, ctx);
+  let removeListener: () => void = () => undefined;
+  if (controller?.onEvent) {
+    const onEvent = controller.onEvent.bind(controller);
+    removeListener = emitter.addListener((event) => {
+      try {
+        onEvent(event);
+      } catch (error) {
+        emitter.emit({ type: 'error', code: 'internal', message: (error as Error).message, recoverable: true });
+      }
+    });
+  }
+  options.onController(controller);
+  options.onStopper(stop);
+
+  if (plan.stdin !== undefined) child.write(plan.stdin).catch(() => undefined);
+  if (!plan.keepStdinOpen) child.closeStdin();
+
+  const exit = await child.exited;
+  // Let the pipes drain, but a grandchild holding them open must not hold the run.
+  await Promise.race([child.drained, new Promise((resolve) => setTimeout(resolve, Math.min(graceMs, 2000)))]);
+  stdoutDecoder.end();
+  stderrDecoder.end();
+  child.closeStdin();
+  options.onChild(undefined);
+  options.onController(undefined);
+  removeListener();
+  if (stopping) await stopping;
+  // Nothing of the group may outlive the run, whatever the leader did.
+  await terminateGroup(pgid, Math.min(graceMs, 2000));
+  untrackGroup(pgid);
+
+  emitAll(translator.finish?.(exit, state));
+  const base = { exitCode: exit.exitCode, signal: exit.signal, sessionId: state.sessionId };
+  if (stopRequest) return { ...base, reason: stopRequest.reason, message: stopRequest.message };
+  if (state.outcome?.status === 'failed') {
+    return { ...base, reason: 'failed', message: state.outcome.message, output: state.outcome.output };
+  }
+  if (exit.exitCode !== 0) {
+    const stderr = stderrTail.toString();
+    emitter.emit({ type: 'crash', exitCode: exit.exitCode, signal: exit.signal, stderr });
+    const how = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+    return { ...base, reason: 'crashed', message: `${plan.command} ${how}` };
+  }
+  return { ...base, reason: 'completed', message: state.outcome?.message, output: state.outcome?.output };
+}
+
+function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}

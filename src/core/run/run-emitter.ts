@@ -1,0 +1,112 @@
+import type { CostTracker } from '../cost/cost-tracker.ts';
+import type { AgentEvent, EventDraft, EventOf, RunTotals } from '../events/index.ts';
+import type { Redactor } from '../redact/redactor.ts';
+import type { EventQueue } from './event-queue.ts';
+
+export interface RunEmitterOptions {
+  runId: string;
+  agent: string;
+  debug: boolean;
+  redactor: Redactor;
+  costs: CostTracker;
+  onEvent?: (event: AgentEvent) => void;
+}
+
+type Listener = (event: AgentEvent) => void;
+
+/**
+ * The one place events pass through: stamps run id, agent and time, prices cost events,
+ * redacts secrets, then hands the event to listeners and the consumer's queue, in order.
+ */
+export class RunEmitter {
+  readonly #runId: string;
+  readonly #agent: string;
+  readonly #debug: boolean;
+  readonly #redactor: Redactor;
+  readonly #costs: CostTracker;
+  readonly #listeners: Listener[] = [];
+  #queue: EventQueue<AgentEvent> | undefined;
+  #ended = false;
+  #unpricedReported = false;
+  /** Called after each priced cost event with the totals so far. */
+  onCost: ((totals: RunTotals) => void) | undefined;
+
+  constructor(options: RunEmitterOptions) {
+    this.#runId = options.runId;
+    this.#agent = options.agent;
+    this.#debug = options.debug;
+    this.#redactor = options.redactor;
+    this.#costs = options.costs;
+    if (options.onEvent) this.#listeners.push(options.onEvent);
+  }
+
+  attachQueue(queue: EventQueue<AgentEvent>): void {
+    this.#queue = queue;
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  addListener(listener: Listener): () => void {
+    this.#listeners.push(listener);
+    return () => {
+      const index = this.#listeners.indexOf(listener);
+      if (index >= 0) this.#listeners.splice(index, 1);
+    };
+  }
+
+  get totals(): RunTotals {
+    return this.#costs.totals;
+  }
+
+  /** Stamps and delivers one draft. `raw` is kept only in debug mode. Ignored after the run ended. */
+  emit(draft: EventDraft, raw?: unknown): void {
+    if (this.#ended) return;
+    let event = { ...draft, runId: this.#runId, agent: this.#agent, timestamp: Date.now() } as AgentEvent;
+    if (this.#debug && raw !== undefined) event.raw = raw;
+    else if (!this.#debug && event.raw !== undefined) delete event.raw;
+    if (event.type === 'cost') event = this.#price(event);
+    this.#deliver(this.#redactor.redact(event));
+    if (event.type === 'cost') this.onCost?.(this.#costs.totals);
+  }
+
+  /** Delivers the terminal event; nothing is emitted after it. */
+  end(draft: Omit<EventOf<'run_end'>, 'runId' | 'agent' | 'timestamp' | 'totals'>): EventOf<'run_end'> {
+    const event: EventOf<'run_end'> = this.#redactor.redact({
+      ...draft,
+      runId: this.#runId,
+      agent: this.#agent,
+      timestamp: Date.now(),
+      totals: { ...this.#costs.totals },
+    });
+    if (!this.#ended) {
+      this.#deliver(event);
+      this.#ended = true;
+    }
+    return event;
+  }
+
+  #price(event: EventOf<'cost'>): EventOf<'cost'> {
+    const priced = this.#costs.add(event);
+    if (priced.unpriced && !this.#unpricedReported) {
+      this.#unpricedReported = true;
+      this.#deliver({
+        type: 'debug',
+        runId: this.#runId,
+        agent: this.#agent,
+        timestamp: Date.now(),
+        message: `no price known for cost model ${priced.model ?? '(none)'}; token costs count as USD 0`,
+      });
+    }
+    return event.usd === priced.usd ? event : { ...event, usd: priced.usd };
+  }
+
+  #deliver(event: AgentEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure must not break the run or the other listeners.
+      }
+    }
+    this.#queue?.push(event);
+  }
+}

@@ -1,0 +1,87 @@
+import type { AgentSession, LaunchContext, SessionLaunch } from '../adapter/index.ts';
+import type { ApprovalChannel } from '../tools/approval-channel.ts';
+import type { ToolHost } from '../tools/tool-host.ts';
+import type { AttemptResult, StopRequest } from './attempt-result.ts';
+import type { RunEmitter } from './run-emitter.ts';
+
+export interface SessionAttemptOptions {
+  launch: SessionLaunch;
+  ctx: LaunchContext;
+  emitter: RunEmitter;
+  graceMs: number;
+  tools?: ToolHost;
+  approvals?: ApprovalChannel;
+  onStopper: (stop: (request: StopRequest) => void) => void;
+  onActivity: () => void;
+  signal: AbortSignal;
+}
+
+/** Runs an in-process or remote agent session once, with the same stop semantics as a process. */
+export async function runSessionAttempt(options: SessionAttemptOptions): Promise<AttemptResult> {
+  const { launch, ctx, emitter } = options;
+  const sessionAbort = new AbortController();
+  const onAbort = () => sessionAbort.abort();
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  let stopRequest: StopRequest | undefined;
+  let session: AgentSession | undefined;
+  let stopping: Promise<void> | undefined;
+
+  const stop = (request: StopRequest) => {
+    if (stopRequest) return;
+    stopRequest = request;
+    const current = session;
+    stopping = (async () => {
+      if (current) {
+        const stopped = current.stop(request.shutdown).catch(() => undefined);
+        const inTime = await Promise.race([
+          stopped.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), options.graceMs)),
+        ]);
+        if (inTime) return;
+      }
+      sessionAbort.abort();
+    })();
+  };
+  options.onStopper(stop);
+
+  try {
+    session = await launch.open({
+      ...ctx,
+      emit: (draft) => {
+        options.onActivity();
+        emitter.emit(draft);
+      },
+      signal: sessionAbort.signal,
+      tools: options.tools,
+      approvals: options.approvals,
+    });
+    if (stopRequest) {
+      const pending = stopRequest;
+      stopRequest = undefined;
+      stop(pending);
+    }
+    const abortedEarly = new Promise<never>((_, reject) => {
+      sessionAbort.signal.addEventListener('abort', () => reject(new Error('session aborted')), { once: true });
+    });
+    abortedEarly.catch(() => undefined);
+    const outcome = await Promise.race([session.done, abortedEarly]);
+    if (stopping) await stopping;
+    const stopped = stopRequest as StopRequest | undefined;
+    if (stopped) return { reason: stopped.reason, message: stopped.message, sessionId: outcome.sessionId };
+    return {
+      reason: outcome.status === 'completed' ? 'completed' : 'failed',
+      message: outcome.message,
+      output: outcome.output,
+      sessionId: outcome.sessionId,
+    };
+  } catch (error) {
+    if (stopping) await stopping;
+    const stopped = stopRequest as StopRequest | undefined;
+    if (stopped) return { reason: stopped.reason, message: stopped.message };
+    const message = (error as Error).message;
+    emitter.emit({ type: 'error', code: 'agent_error', message, recoverable: false });
+    return { reason: 'failed', message };
+  } finally {
+    options.signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import type { LaunchContext, ProcessController } from '../adapter/index.ts';
+import { CostTracker } from '../cost/cost-tracker.ts';
+import type { AgentEvent, RunTotals } from '../events/index.ts';
+import { Redactor } from '../redact/redactor.ts';
+import { nextDelay, shouldRetry } from '../retry/retry-policy.ts';
+import type { AttemptResult, StopRequest } from './attempt-result.ts';
+import type { Child } from './child.ts';
+import { EventQueue } from './event-queue.ts';
+import { runProcessAttempt } from './process-attempt.ts';
+import { RunEmitter } from './run-emitter.ts';
+import type { RunEnd, RunHandle, RunOptions } from './run-options.ts';
+import { runSessionAttempt } from './session-attempt.ts';
+
+const DEFAULT_GRACE_MS = 5000;
+const MAX_PENDING_STDIN_BYTES = 8 * 1024 * 1024;
+
+/** Collects the secret values a run must never show: configured values and the values of secret env vars. */
+function collectSecrets(options: RunOptions, env: Readonly<Record<string, string | undefined>>): string[] {
+  const names = new Set([...(options.adapter.secretEnv ?? []), ...(options.secretEnv ?? [])]);
+  const values = [...(options.secrets ?? [])];
+  for (const name of names) {
+    const value = env[name] ?? options.request.env?.[name];
+    if (value) values.push(value);
+  }
+  return values;
+}
+
+/**
+ * Starts one run of an agent. Events flow to `onEvent` and to `events` (read it right away:
+ * events are buffered from the moment it is first read). Exactly one `run_end` ends the stream.
+ */
+export function startRun(options: RunOptions): RunHandle {
+  const runId = options.runId ?? `run_${randomUUID()}`;
+  const adapter = options.adapter;
+  const env = options.env ?? process.env;
+  const debug = options.debug ?? false;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const abort = new AbortController();
+  const emitter = new RunEmitter({
+    runId,
+    agent: adapter.id,
+    debug,
+    redactor: new Redactor(collectSecrets(options, env)),
+    costs: new CostTracker({ costModel: options.costModel ?? adapter.costModel }),
+    onEvent: options.onEvent,
+  });
+
+  let queue: EventQueue<AgentEvent> | undefined;
+  let child: Child | undefined;
+  let paused = false;
+  const events: AsyncIterable<AgentEvent> = {
+    [Symbol.asyncIterator]() {
+      if (!queue) {
+        queue = new EventQueue<AgentEvent>({
+          onPressure: (pause) => {
+            paused = pause;
+            if (pause) child?.pause();
+            else child?.resume();
+          },
+        });
+        emitter.attachQueue(queue);
+      }
+      return queue[Symbol.asyncIterator]();
+    },
+  };
+
+  let stopAttempt: ((request: StopRequest) => void) | undefined;
+  let pendingStop: StopRequest | undefined;
+  let controller: ProcessController | undefined;
+  const requestStop = (request: StopRequest) => {
+    pendingStop ??= request;
+    stopAttempt?.(request);
+  };
+
+  const onExternalAbort = () => requestStop({ reason: 'aborted', shutdown: 'cancelled', message: abortMessage() });
+  const abortMessage = () => {
+    const reason: unknown = options.signal?.reason ?? abort.signal.reason;
+    return typeof reason === 'string' ? reason : reason instanceof Error ? reason.message : 'aborted';
+  };
+  options.signal?.addEventListener('abort', onExternalAbort, { once: true });
+  abort.signal.addEventListener('abort', onExternalAbort, { once: true });
+
+  const budget = options.budget;
+  emitter.onCost = (totals: RunTotals) => {
+    if (!budget) return;
+    const remaining = {
+      tokens: budget.tokens === undefined ? undefined : budget.tokens - totals.inputTokens - totals.outputTokens,
+      usd: budget.usd === undefined ? undefined : budget.usd - totals.usd,
+    };
+    controller?.onBudget?.(remaining);
+    if ((remaining.tokens ?? 1) <= 0 || (remaining.usd ?? 1) <= 0) {
+      const spent = remaining.usd !== undefined && remaining.usd <= 0 ? `USD ${totals.usd.toFixed(4)}` : 'tokens';
+      emitter.emit({
+        type: 'error',
+        code: 'budget_exceeded',
+        message: `the run's budget is spent (${spent})`,
+        recoverable: false,
+      });
+      requestStop({ reason: 'budget_exceeded', shutdown: 'budget_exceeded', message: 'budget exceeded' });
+    }
+  };
+
+  const startedAt = Date.now();
+  const result = (async (): Promise<RunEnd> => {
+    await new Promise((resolve) => setImmediate(resolve)); // let the caller attach to `events` first
+    const policy = options.retry;
+    let attempt = 0;
+    let last: AttemptResult = { reason: 'failed', message: 'not started' };
+    try {
+      for (;;) {
+        attempt++;
+        last = await runAttempt();
+        if (pendingStop || !policy || !shouldRetry(policy, attempt, last.reason)) break;
+        const delay = nextDelay(policy, attempt);
+        emitter.emit({
+          type: 'error',
+          code: 'agent_error',
+          message: `attempt ${attempt} ended ${last.reason}${last.message ? ` (${last.message})` : ''}; retrying in ${delay} ms`,
+          recoverable: true,
+        });
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          abort.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          options.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        const stopped = pendingStop as StopRequest | undefined;
+        if (stopped) {
+          last = { reason: stopped.reason, message: stopped.message };
+          break;
+        }
+      }
+    } catch (error) {
+      emitter.emit({ type: 'error', code: 'internal', message: (error as Error).message, recoverable: false });
+      last = { reason: 'failed', message: (error as Error).message };
+    } finally {
+      options.signal?.removeEventListener('abort', onExternalAbort);
+    }
+    const end = emitter.end({
+      type: 'run_end',
+      reason: last.reason,
+      message: last.message,
+      exitCode: last.exitCode,
+      signal: last.signal,
+      durationMs: Date.now() - startedAt,
+      sessionId: last.sessionId,
+      output: last.output,
+      attempts: attempt,
+    });
+    queue?.close();
+    return end;
+  })();
+
+  async function runAttempt(): Promise<AttemptResult> {
+    const ctx: LaunchContext = {
+      request: options.request,
+      runId,
+      taskId: options.taskId ?? runId,
+      leaseToken: options.leaseToken ?? '',
+      fencingToken: options.fencingToken ?? 0,
+      mcpUrl: options.mcpUrl ?? '',
+      workspacePath: options.request.cwd,
+      env,
+      debug,
+    };
+    const timers = armTimers();
+    const common = {
+      ctx,
+      emitter,
+      graceMs,
+      tools: options.tools,
+      approvals: options.approvals,
+      signal: abort.signal,
+      onActivity: timers.activity,
+      onStopper: (stop: (request: StopRequest) => void) => {
+        stopAttempt = stop;
+        if (pendingStop) stop(pendingStop);
+      },
+    };
+    try {
+      const launch = adapter.launch;
+      return launch.kind === 'process'
+        ? await runProcessAttempt({
+            ...common,
+            launch,
+            maxPendingStdinBytes: MAX_PENDING_STDIN_BYTES,
+            onController: (value) => {
+              controller = value;
+            },
+            onChild: (value) => {
+              child = value;
+              if (value && paused) value.pause();
+            },
+          })
+        : await runSessionAttempt({ ...common, launch });
+    } finally {
+      timers.clear();
+      stopAttempt = undefined;
+      controller = undefined;
+    }
+  }
+
+  function armTimers(): { activity: () => void; clear: () => void } {
+    const remainingTotal = options.timeoutMs === undefined ? undefined : options.timeoutMs - (Date.now() - startedAt);
+    const total =
+      remainingTotal === undefined
+        ? undefined
+        : setTimeout(
+            () => {
+              emitter.emit({
+                type: 'error',
+                code: 'timeout',
+                message: `the run exceeded its ${options.timeoutMs} ms limit`,
+                recoverable: false,
+              });
+              requestStop({
+                reason: 'timeout',
+                shutdown: 'timeout',
+                message: `timed out after ${options.timeoutMs} ms`,
+              });
+            },
+            Math.max(0, remainingTotal),
+          );
+    const idleMs = options.inactivityTimeoutMs;
+    const idle =
+      idleMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            emitter.emit({
+              type: 'error',
+              code: 'inactivity',
+              message: `the agent printed nothing for ${idleMs} ms`,
+              recoverable: false,
+            });
+            requestStop({ reason: 'inactivity', shutdown: 'inactivity', message: `no output for ${idleMs} ms` });
+          }, idleMs);
+    return {
+      activity: () => idle?.refresh(),
+      clear: () => {
+        if (total) clearTimeout(total);
+        if (idle) clearTimeout(idle);
+      },
+    };
+  }
+
+  return {
+    runId,
+    events,
+    result,
+    abort: (reason?: string) => abort.abort(reason ?? 'aborted'),
+  };
+}

@@ -1,0 +1,23 @@
+import type { ApprovalChannel, ApprovalDecision } from './approval-channel.ts';
+
+export interface AutoApprovalOptions {
+  /** Recorded as `by` on every decision. Default `auto`. */
+  by?: string;
+  /** The scope of approvals. Default `once`. */
+  scope?: 'once' | 'always';
+}
+
+/** Answers every request at once, the same way: for non-interactive runs (`--approve` / `--deny`). */
+export function autoApprovalChannel(answer: 'approve' | 'deny', options: AutoApprovalOptions = {}): ApprovalChannel {
+  const by = options.by ?? 'auto';
+  const decision: ApprovalDecision =
+    answer === 'approve'
+      ? { kind: 'approve', scope: options.scope ?? 'once', by }
+      : { kind: 'deny', reason: 'tool approvals are denied in this non-interactive run', by };
+  return {
+    request: async (_request, signal) =>
+      signal.aborted && answer === 'approve'
+        ? { kind: 'deny', reason: 'the run was aborted before a decision' }
+        : { ...decision },
+  };
+}
