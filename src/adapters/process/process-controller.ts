@@ -7,11 +7,16 @@ import type { LaunchContext, ProcessController, RunIO } from '../../core/adapter
  */
 export function processController(io: RunIO, _ctx: LaunchContext): ProcessController {
   const answered = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
   return {
     onEvent(event) {
       if (event.type !== 'tool_call_ready' || answered.has(event.toolCallId)) return;
       answered.add(event.toolCallId);
-      void answer(io, event.toolCallId, event.toolName, event.input);
+      const call = answer(io, event.toolCallId, event.toolName, event.input).finally(() => inFlight.delete(call));
+      inFlight.add(call);
+    },
+    settle: async () => {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
     requestStop(reason) {
       io.writeLine({ type: 'shutdown', reason }).catch(() => undefined);

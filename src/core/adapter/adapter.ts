@@ -111,6 +111,8 @@ export interface ProcessController {
   requestStop?(reason: ShutdownReason): boolean;
   /** The run's remaining budget changed. */
   onBudget?(remaining: { tokens?: number; usd?: number }): void;
+  /** Resolves when work the controller started (tool calls in flight) is done; awaited before the run ends. */
+  settle?(): Promise<void>;
 }
 
 export interface ProcessLaunch<S extends TranslatorState = TranslatorState> {

@@ -186,6 +186,10 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   await Promise.race([child.drained, new Promise((resolve) => setTimeout(resolve, Math.min(graceMs, 2000)))]);
   stdoutDecoder.end();
   stderrDecoder.end();
+  if (controller?.settle) {
+    const settled = controller.settle().catch(() => undefined);
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, graceMs))]);
+  }
   child.closeStdin();
   options.onChild(undefined);
   options.onController(undefined);

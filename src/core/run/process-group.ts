@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
 /** Process groups this process started and has not yet seen die. Killed on our own exit. */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -32,9 +34,39 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** True while any process of the group is alive (zombies included). */
+/**
+ * Live (non-zombie) members of a group, read from /proc. Zombies do not count: where PID 1
+ * does not reap orphans (some containers), a killed grandchild stays a zombie for ever.
+ * Returns undefined where /proc is not available.
+ */
+export function groupMembers(pgid: number): number[] | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  const members: number[] = [];
+  for (const entry of entries) {
+    const c = entry.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone between readdir and read
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') members.push(Number(entry));
+  }
+  return members;
+}
+
+/** True while any process of the group is alive (zombies excepted where /proc tells). */
 export function groupAlive(pgid: number): boolean {
-  return signalGroup(pgid, 0);
+  if (!signalGroup(pgid, 0)) return false;
+  const members = groupMembers(pgid);
+  return members === undefined || members.length > 0;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -44,7 +76,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * Resolves once no member is left (or after SIGKILL plus a short wait).
  */
 export async function terminateGroup(pgid: number, graceMs: number): Promise<'empty' | 'terminated' | 'killed'> {
-  if (!signalGroup(pgid, 'SIGTERM')) {
+  if (!groupAlive(pgid) || !signalGroup(pgid, 'SIGTERM')) {
     untrackGroup(pgid);
     return 'empty';
   }
