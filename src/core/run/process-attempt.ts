@@ -1,8 +1,4 @@
-import type { LaunchContext, ProcessController, ProcessLaunch, RunIO, TranslatorState } from '../adapter/index.ts';
-import { LineDecoder } from '../decode/line-decoder.ts';
-import { parseRecord } from '../decode/parse-record.ts';
-import { stripVt } from '../decode/strip-vt.ts';
-import type { EventDraft } from '../events/index.ts';
+import type { LaunchContext, ProcessController, ProcessLaunch, RunIO } from '../adapter/index.ts';
 import { expandArgs, expandEnv } from '../template/expand-template.ts';
 import { templateVarsOf } from '../template/template-vars.ts';
 import type { ApprovalChannel } from '../tools/approval-channel.ts';
@@ -10,10 +6,10 @@ import type { ToolHost } from '../tools/tool-host.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import type { Child } from './child.ts';
 import { terminateGroup, trackGroup, untrackGroup } from './process-group.ts';
+import { RecordPipeline } from './record-pipeline.ts';
 import type { RunEmitter } from './run-emitter.ts';
 import { spawnPipes } from './spawn-pipes.ts';
 import { spawnPty } from './spawn-pty.ts';
-import { StderrTail } from './stderr-tail.ts';
 
 export interface ProcessAttemptOptions {
   launch: ProcessLaunch;
@@ -35,22 +31,10 @@ export interface ProcessAttemptOptions {
   signal: AbortSignal;
 }
 
-const MAX_LOG_LINE = 64 * 1024;
-
-function logDraft(source: 'stdout' | 'stderr', line: string): EventDraft {
-  return line.length > MAX_LOG_LINE
-    ? { type: 'log', source, line: line.slice(0, MAX_LOG_LINE), truncated: true }
-    : { type: 'log', source, line };
-}
-
 /** Runs the adapter's program once: spawn, decode, translate, supervise, and end cleanly. */
 export async function runProcessAttempt(options: ProcessAttemptOptions): Promise<AttemptResult> {
   const { launch, ctx, emitter, graceMs } = options;
   const translator = launch.translator;
-  const state: TranslatorState = translator.init({ debug: ctx.debug, request: ctx.request });
-  const emitAll = (drafts: EventDraft[] | undefined, raw?: unknown) => {
-    if (drafts) for (const draft of drafts) emitter.emit(draft, raw);
-  };
 
   let plan: Awaited<ReturnType<ProcessLaunch['plan']>>;
   let args: string[];
@@ -80,52 +64,22 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   trackGroup(pgid);
   options.onChild(child);
 
-  const stderrTail = new StderrTail();
-  const protocol = plan.protocol;
-  const onLine = (raw: string) => {
-    const line = plan.pty ? stripVt(raw) : raw;
-    if (plan.pty && line.trim() === '') return;
-    const record = parseRecord(line, protocol);
-    if (record.kind === 'malformed') {
-      emitter.emit({
-        type: 'error',
-        code: 'malformed_record',
-        message: `unparseable line (${record.error}): ${line.slice(0, 200)}`,
-        recoverable: true,
-      });
-    } else if (record.kind === 'text' && protocol === 'json-lines') {
-      emitter.emit(logDraft('stdout', line));
-    } else {
-      emitAll(
-        translator.translate(record, state),
-        ctx.debug ? (record.kind === 'json' ? record.value : line) : undefined,
-      );
-    }
-  };
-  const stdoutDecoder = new LineDecoder({
-    onLine,
-    onOverflow: (dropped) =>
-      emitter.emit({
-        type: 'error',
-        code: 'line_too_long',
-        message: `dropped a stdout line of ${dropped} bytes (over the line limit)`,
-        recoverable: true,
-      }),
+  const pipeline = new RecordPipeline({
+    translator,
+    protocol: plan.protocol,
+    pty: plan.pty,
+    debug: ctx.debug,
+    request: ctx.request,
+    emit: (draft, raw) => emitter.emit(draft, raw),
   });
-  const stderrDecoder = new LineDecoder({
-    onLine: (line) => {
-      stderrTail.push(line);
-      emitAll(translator.stderr ? translator.stderr(line, state) : [logDraft('stderr', line)]);
-    },
-    onOverflow: () => undefined,
-  });
+  const state = pipeline.state;
   child.onStdout((chunk) => {
     options.onActivity();
-    stdoutDecoder.push(chunk);
+    pipeline.pushStdout(chunk);
   });
   child.onStderr((chunk) => {
     options.onActivity();
-    stderrDecoder.push(chunk);
+    pipeline.pushStderr(chunk);
   });
 
   let stopRequest: StopRequest | undefined;
@@ -184,8 +138,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   const exit = await child.exited;
   // Let the pipes drain, but a grandchild holding them open must not hold the run.
   await Promise.race([child.drained, new Promise((resolve) => setTimeout(resolve, Math.min(graceMs, 2000)))]);
-  stdoutDecoder.end();
-  stderrDecoder.end();
+  pipeline.end();
   if (controller?.settle) {
     const settled = controller.settle().catch(() => undefined);
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, graceMs))]);
@@ -199,14 +152,14 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   await terminateGroup(pgid, Math.min(graceMs, 2000));
   untrackGroup(pgid);
 
-  emitAll(translator.finish?.(exit, state));
+  pipeline.finish(exit);
   const base = { exitCode: exit.exitCode, signal: exit.signal, sessionId: state.sessionId };
   if (stopRequest) return { ...base, reason: stopRequest.reason, message: stopRequest.message };
   if (state.outcome?.status === 'failed') {
     return { ...base, reason: 'failed', message: state.outcome.message, output: state.outcome.output };
   }
   if (exit.exitCode !== 0) {
-    const stderr = stderrTail.toString();
+    const stderr = pipeline.stderrTail.toString();
     emitter.emit({ type: 'crash', exitCode: exit.exitCode, signal: exit.signal, stderr });
     const how = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
     return { ...base, reason: 'crashed', message: `${plan.command} ${how}` };

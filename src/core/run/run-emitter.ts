@@ -78,8 +78,8 @@ export class RunEmitter {
       totals: { ...this.#costs.totals },
     });
     if (!this.#ended) {
-      this.#deliver(event);
       this.#ended = true;
+      this.#deliver(event);
     }
     return event;
   }
@@ -99,7 +99,32 @@ export class RunEmitter {
     return event.usd === priced.usd ? event : { ...event, usd: priced.usd };
   }
 
+  #delivering = false;
+  #backlog: AgentEvent[] = [];
+
+  /**
+   * Listeners may emit while an event is being delivered (a controller answering a tool call);
+   * such events wait until the current one has reached every listener and the queue, so
+   * everyone sees one order and timestamps never go backwards.
+   */
   #deliver(event: AgentEvent): void {
+    if (this.#delivering) {
+      this.#backlog.push(event);
+      return;
+    }
+    this.#delivering = true;
+    try {
+      this.#deliverNow(event);
+      while (this.#backlog.length > 0) {
+        const next = this.#backlog.shift() as AgentEvent;
+        this.#deliverNow(next);
+      }
+    } finally {
+      this.#delivering = false;
+    }
+  }
+
+  #deliverNow(event: AgentEvent): void {
     for (const listener of this.#listeners) {
       try {
         listener(event);
