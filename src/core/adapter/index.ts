@@ -1,2 +1,3 @@
 export * from './adapter.ts';
 export * from './capabilities.ts';
+export * from './detect-program.ts';

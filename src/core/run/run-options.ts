@@ -1,5 +1,5 @@
 import type { Adapter, RunRequest } from '../adapter/index.ts';
-import type { AgentEvent, EventOf } from '../events/index.ts';
+import type { AgentEvent, EventDraft, EventOf } from '../events/index.ts';
 import type { ApprovalChannel } from '../tools/approval-channel.ts';
 import type { ToolHost } from '../tools/tool-host.ts';
 
@@ -45,9 +45,12 @@ export interface RunOptions {
   /** Literal secret values to redact. */
   secrets?: readonly string[];
   costModel?: string;
+  /** Prices for cost events; default: the built-in list prices. */
+  pricing?: import('../cost/pricing-table.ts').PricingTable;
   budget?: Budget;
   retry?: RetryPolicy;
-  tools?: ToolHost;
+  /** The run's tools; a function receives the run id and the run's emitter (for approval events). */
+  tools?: ToolHost | ((run: { runId: string; emit: (draft: EventDraft) => void }) => ToolHost);
   approvals?: ApprovalChannel;
   /** Called synchronously for every event, in order, before the async iterator sees it. */
   onEvent?: (event: AgentEvent) => void;

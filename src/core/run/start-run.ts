@@ -42,9 +42,14 @@ export function startRun(options: RunOptions): RunHandle {
     agent: adapter.id,
     debug,
     redactor: new Redactor(collectSecrets(options, env)),
-    costs: new CostTracker({ costModel: options.costModel ?? adapter.costModel }),
+    costs: new CostTracker({ costModel: options.costModel ?? adapter.costModel, pricing: options.pricing }),
     onEvent: options.onEvent,
   });
+
+  const tools =
+    typeof options.tools === 'function'
+      ? options.tools({ runId, emit: (draft) => emitter.emit(draft) })
+      : options.tools;
 
   let queue: EventQueue<AgentEvent> | undefined;
   let child: Child | undefined;
@@ -110,7 +115,7 @@ export function startRun(options: RunOptions): RunHandle {
     try {
       for (;;) {
         attempt++;
-        last = await runAttempt();
+        last = withToolOutcome(await runAttempt());
         if (pendingStop || !policy || !shouldRetry(policy, attempt, last.reason)) break;
         const delay = nextDelay(policy, attempt);
         emitter.emit({
@@ -157,6 +162,19 @@ export function startRun(options: RunOptions): RunHandle {
     return end;
   })();
 
+  /** `mark_complete` / `mark_failed` through the tool host decide an otherwise completed run. */
+  function withToolOutcome(result: AttemptResult): AttemptResult {
+    const recorded = tools?.outcome;
+    if (result.reason !== 'completed' || !recorded) return result;
+    return recorded.status === 'failed'
+      ? {
+          ...result,
+          reason: 'failed',
+          message: recorded.details ? `${recorded.reason}: ${recorded.details}` : recorded.reason,
+        }
+      : { ...result, output: result.output ?? recorded.output };
+  }
+
   async function runAttempt(): Promise<AttemptResult> {
     const ctx: LaunchContext = {
       request: options.request,
@@ -174,7 +192,7 @@ export function startRun(options: RunOptions): RunHandle {
       ctx,
       emitter,
       graceMs,
-      tools: options.tools,
+      tools,
       approvals: options.approvals,
       signal: abort.signal,
       onActivity: timers.activity,

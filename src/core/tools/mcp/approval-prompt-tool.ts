@@ -86,7 +86,10 @@ export function createApprovalPromptTool(options: ApprovalPromptToolOptions): Ap
   async function call(rawInput: unknown, signal: AbortSignal): Promise<McpToolReply> {
     const parsed = promptInputSchema.safeParse(rawInput ?? {});
     if (!parsed.success) {
-      return { text: `invalid input for ${approvalPromptToolName}: ${formatIssues(parsed.error.issues)}`, isError: true };
+      return {
+        text: `invalid input for ${approvalPromptToolName}: ${formatIssues(parsed.error.issues)}`,
+        isError: true,
+      };
     }
     const { tool_name: toolName, input, tool_use_id: toolCallId } = parsed.data;
     if (alwaysAllowed.has(toolName) || options.isPreapproved?.(toolName) === true) return allow(input);

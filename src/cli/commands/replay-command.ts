@@ -1,0 +1,50 @@
+import { createReadStream } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { replayStream } from '../../core/run/replay-stream.ts';
+import type { CliIO } from '../cli-io.ts';
+import { jsonRenderer } from '../render/json-renderer.ts';
+import { UsageError } from '../usage-error.ts';
+import { loadRegistry } from './load-registry.ts';
+
+export const replayUsage = `Usage: agent-mux replay --adapter <id> --file <native-stream> [--config <file>] [--debug]
+
+Feeds a recorded native stream (what the agent's program printed on stdout; - for stdin)
+through the adapter's translator and prints the normalized events as JSON lines, one per
+line, ending with run_end. This contract (flags and output) is stable.
+
+Options:
+  --adapter <id>      the adapter whose translator reads the stream
+  --file <path>       the recorded stream, or - for standard input
+  --config <file>     adapters in the seeds' config.json shape, JSON or YAML
+  --exit-code <n>     the exit code the recorded program had (default 0)
+  --debug             keep each native record on its events (raw) and report unknown records`;
+
+/** `agent-mux replay`: 0 when the stream was read, whatever the run's end; 2 on bad usage. */
+export async function replayCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      adapter: { type: 'string' },
+      file: { type: 'string' },
+      config: { type: 'string' },
+      'exit-code': { type: 'string' },
+      debug: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(`${replayUsage}\n`);
+    return 0;
+  }
+  if (!values.adapter) throw new UsageError('--adapter is required');
+  if (!values.file) throw new UsageError('--file is required (- for standard input)');
+  const exitCode = values['exit-code'] === undefined ? 0 : Number(values['exit-code']);
+  if (!Number.isInteger(exitCode)) throw new UsageError('--exit-code takes an integer');
+  const { registry } = await loadRegistry(values.config, io.cwd);
+  const adapter = registry.get(values.adapter);
+  const input = values.file === '-' ? io.stdin : createReadStream(resolve(io.cwd, values.file));
+  await replayStream(adapter, input, jsonRenderer(io.stdout), { debug: values.debug, exitCode });
+  return 0;
+}

@@ -1,0 +1,166 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PricingTable } from '../../core/cost/pricing-table.ts';
+import type { AgentEvent } from '../../core/events/index.ts';
+import { resolveRetryPolicy } from '../../core/retry/retry-policy.ts';
+import { startRun } from '../../core/run/start-run.ts';
+import type { ApprovalChannel } from '../../core/tools/approval-channel.ts';
+import { autoApprovalChannel } from '../../core/tools/auto-approval-channel.ts';
+import { builtinTools } from '../../core/tools/builtin-tools.ts';
+import { createToolHost } from '../../core/tools/create-tool-host.ts';
+import type { PermissionPolicy } from '../../core/tools/permission-policy.ts';
+import type { CliIO } from '../cli-io.ts';
+import { exitCodeFor } from '../exit-codes.ts';
+import { jsonRenderer } from '../render/json-renderer.ts';
+import { prettyRenderer } from '../render/pretty-renderer.ts';
+import { terminalApprovalChannel } from '../terminal-approval-channel.ts';
+import { UsageError } from '../usage-error.ts';
+import { loadRegistry } from './load-registry.ts';
+
+export const runUsage = `Usage: agent-mux run --adapter <id> [options] "<prompt>"
+
+Runs an agent and shows its events live.
+
+Options:
+  --adapter <id>        a built-in adapter (see \`agent-mux adapters\`) or one from --config
+  --config <file>       adapters in the seeds' config.json shape, JSON or YAML
+  --json                print normalized events as JSON lines, one per line
+  --timeout <s>         end the run after this many seconds (exit 124)
+  --inactivity <s>      end the run when the agent prints nothing for this long (exit 124)
+  --cwd <dir>           the agent's workspace (default: the current directory; the demo
+                        adapter uses a fresh temporary directory)
+  --model <name>        the model to ask the agent for
+  --approve <mode>      ask | all | none: answer tool approvals at the terminal (default when
+                        it is one), approve all, or deny all (default otherwise)
+  --debug               keep native records on events and show logs
+  -h, --help            this text
+
+Exit code: 0 when the run completed, 1 failed or crashed, 2 bad usage or configuration,
+3 budget exceeded, 124 timeout, 130 aborted.`;
+
+/** The tools any run may use without asking; writes need an approval. */
+export const defaultPolicy: PermissionPolicy = {
+  default: 'ask',
+  rules: [
+    { tool: 'read_task', decision: 'allow' },
+    { tool: 'report_progress', decision: 'allow' },
+    { tool: 'comment', decision: 'allow' },
+    { tool: 'read_file', decision: 'allow' },
+    { tool: 'list_files', decision: 'allow' },
+    { tool: 'mark_complete', decision: 'allow' },
+    { tool: 'mark_failed', decision: 'allow' },
+  ],
+};
+
+const positiveSeconds = (value: string | undefined, flag: string): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} takes a number of seconds greater than 0`);
+  return n * 1000;
+};
+
+/** `agent-mux run`: returns the exit code. */
+export async function runCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      adapter: { type: 'string' },
+      config: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      timeout: { type: 'string' },
+      inactivity: { type: 'string' },
+      cwd: { type: 'string' },
+      model: { type: 'string' },
+      approve: { type: 'string' },
+      debug: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(`${runUsage}\n`);
+    return 0;
+  }
+  if (!values.adapter) throw new UsageError('--adapter is required');
+  const prompt = positionals.join(' ').trim();
+  if (!prompt) throw new UsageError('a prompt is required');
+  const approve = values.approve ?? (io.stdin.isTTY && io.stderr.isTTY ? 'ask' : 'none');
+  if (!['ask', 'all', 'none'].includes(approve)) throw new UsageError('--approve takes ask, all or none');
+
+  const { registry, config } = await loadRegistry(values.config, io.cwd);
+  const adapter = registry.get(values.adapter);
+  const cwd = values.cwd
+    ? resolve(io.cwd, values.cwd)
+    : adapter.id === 'demo'
+      ? await mkdtemp(join(tmpdir(), 'agent-mux-demo-'))
+      : io.cwd;
+  const timeoutMs = positiveSeconds(values.timeout, '--timeout') ?? secondsOf(config?.defaults?.timeoutSeconds);
+  const inactivityTimeoutMs =
+    positiveSeconds(values.inactivity, '--inactivity') ?? secondsOf(config?.defaults?.inactivitySeconds);
+
+  const color = Boolean(io.stdout.isTTY) && !io.env.NO_COLOR;
+  const pretty = values.json
+    ? undefined
+    : prettyRenderer({ out: io.stdout, status: io.stderr, color, adapter: adapter.id, verbose: values.debug });
+  const render = pretty ? (event: AgentEvent) => pretty.onEvent(event) : jsonRenderer(io.stdout);
+  const approvals: ApprovalChannel =
+    approve === 'all'
+      ? autoApprovalChannel('approve', { by: '--approve all' })
+      : approve === 'none'
+        ? autoApprovalChannel('deny', { by: '--approve none' })
+        : terminalApprovalChannel({
+            input: io.stdin,
+            output: io.stderr,
+            onAsk: (asking) => (asking ? pretty?.pause() : pretty?.resume()),
+          });
+
+  const handle = startRun({
+    adapter,
+    request: { prompt, cwd, model: values.model },
+    timeoutMs,
+    inactivityTimeoutMs,
+    debug: values.debug,
+    env: io.env,
+    approvals,
+    pricing: config?.pricing ? new PricingTable(config.pricing) : undefined,
+    retry: config?.defaults?.retry ? resolveRetryPolicy(config.defaults.retry) : undefined,
+    tools: ({ runId, emit }) =>
+      createToolHost({
+        runId,
+        workspacePath: cwd,
+        tools: builtinTools(),
+        policy: defaultPolicy,
+        approvals,
+        emit,
+        task: { prompt },
+      }),
+    onEvent: render,
+  });
+
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupts++;
+    if (interrupts === 1) {
+      io.stderr.write(`\n${signal}: stopping the agent (again to force)\n`);
+      handle.abort(`interrupted by ${signal}`);
+    } else {
+      process.exit(130);
+    }
+  };
+  io.signals?.on('SIGINT', onSignal);
+  io.signals?.on('SIGTERM', onSignal);
+  try {
+    const end = await handle.result;
+    if (pretty && adapter.id === 'demo' && !values.cwd) io.stdout.write(`workspace: ${cwd}\n`);
+    return exitCodeFor(end.reason);
+  } finally {
+    pretty?.close();
+    io.signals?.off('SIGINT', onSignal);
+    io.signals?.off('SIGTERM', onSignal);
+  }
+}
+
+const secondsOf = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);
