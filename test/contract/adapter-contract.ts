@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Adapter } from '../../src/core/adapter/index.ts';
 import { type AgentEvent, agentEventSchema } from '../../src/core/events/index.ts';
-import { startRun } from '../../src/core/run/start-run.ts';
 import type { RunOptions } from '../../src/core/run/run-options.ts';
+import { startRun } from '../../src/core/run/start-run.ts';
 import { collectRun, processAlive } from '../helpers/collect-run.ts';
 import { fixtureBin, withProgram } from '../helpers/with-program.ts';
 
@@ -59,7 +59,9 @@ export function expectWellFormedStream(events: AgentEvent[], adapterId: string):
 const meaningful = (events: AgentEvent[]) =>
   events
     .filter((e) => !['error', 'log', 'debug', 'run_end'].includes(e.type))
-    .map(({ timestamp: _t, runId: _r, raw: _raw, ...rest }) => ('durationMs' in rest ? { ...rest, durationMs: 0 } : rest));
+    .map(({ timestamp: _t, runId: _r, raw: _raw, ...rest }) =>
+      'durationMs' in rest ? { ...rest, durationMs: 0 } : rest,
+    );
 
 /**
  * The shared contract every process adapter passes: stream shape, abort, crash, timeouts,

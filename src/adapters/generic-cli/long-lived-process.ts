@@ -124,7 +124,8 @@ export class LongLivedProcess {
   /** Lets Node exit while this program runs (it is still killed at exit). */
   unref(): void {
     this.#subprocess.nodeChildProcess.unref();
-    for (const stream of [this.#subprocess.stdin, this.#subprocess.stdout, this.#subprocess.stderr]) unrefStream(stream);
+    for (const stream of [this.#subprocess.stdin, this.#subprocess.stdout, this.#subprocess.stderr])
+      unrefStream(stream);
   }
 
   /** Keeps Node running while this program runs. */

@@ -15,7 +15,11 @@ export interface TextOutputState extends TranslatorState {
 
 /** Turns one line of a program's stdout into drafts: `message_start` before the first, then `text_delta` (newline kept). */
 export function textLineDrafts(line: string, state: TextOutputState): EventDraft[] {
-  const delta = `${line}\n`;
+  return textDeltaDrafts(`${line}\n`, state);
+}
+
+/** One piece of text of the message: `message_start` before the first, then a `text_delta`; the text is kept. */
+export function textDeltaDrafts(delta: string, state: TextOutputState): EventDraft[] {
   const out: EventDraft[] = [];
   if (!state.open) {
     state.open = true;

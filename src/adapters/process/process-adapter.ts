@@ -1,19 +1,14 @@
+import type { z } from 'zod';
 import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../core/adapter/index.ts';
+import type { processAdapterConfigSchema } from '../../core/config/adapter-config-schema.ts';
 import { processController } from './process-controller.ts';
 import { processTranslator } from './process-translator.ts';
 
-export interface ProcessAdapterConfig {
-  /** The program to run. */
-  binary: string;
-  /** Argument templates: `{{workspacePath}}`, `{{runId}}`, `{{mcpUrl}}`, … and `${ENV}`. */
-  args?: readonly string[];
-  /** Extra environment, values may use `${ENV}` and `{{…}}`. */
-  env?: Record<string, string>;
-  protocol?: 'json-lines';
-  costModel?: string;
-  /** Names of environment variables whose values must never appear in events. */
-  secretEnv?: readonly string[];
-}
+/**
+ * The `process` entry of a configuration (`binary`, `args` templates with `{{workspacePath}}`,
+ * `{{runId}}`, `{{mcpUrl}}`, … and `${ENV}`, `env`, `costModel`, `secretEnv`), `type` optional.
+ */
+export type ProcessOptions = Omit<z.input<typeof processAdapterConfigSchema>, 'type'>;
 
 export const processCapabilities: Capabilities = {
   resume: false,
@@ -31,7 +26,7 @@ export const processCapabilities: Capabilities = {
 };
 
 /** Seed 001's Process adapter: any program speaking the json-lines stdio protocol. */
-export function processAdapter(id: string, config: ProcessAdapterConfig): Adapter {
+export function processAdapter(id: string, config: ProcessOptions): Adapter {
   return {
     specificationVersion: ADAPTER_SPECIFICATION_VERSION,
     id,

@@ -10,7 +10,7 @@ import type { ApprovalChannel } from '../../core/tools/approval-channel.ts';
 import { autoApprovalChannel } from '../../core/tools/auto-approval-channel.ts';
 import { builtinTools } from '../../core/tools/builtin-tools.ts';
 import { createToolHost } from '../../core/tools/create-tool-host.ts';
-import type { PermissionPolicy } from '../../core/tools/permission-policy.ts';
+import { defaultPolicy } from '../../core/tools/default-policy.ts';
 import type { CliIO } from '../cli-io.ts';
 import { exitCodeFor } from '../exit-codes.ts';
 import { jsonRenderer } from '../render/json-renderer.ts';
@@ -39,20 +39,6 @@ Options:
 
 Exit code: 0 when the run completed, 1 failed or crashed, 2 bad usage or configuration,
 3 budget exceeded, 124 timeout, 130 aborted.`;
-
-/** The tools any run may use without asking; writes need an approval. */
-export const defaultPolicy: PermissionPolicy = {
-  default: 'ask',
-  rules: [
-    { tool: 'read_task', decision: 'allow' },
-    { tool: 'report_progress', decision: 'allow' },
-    { tool: 'comment', decision: 'allow' },
-    { tool: 'read_file', decision: 'allow' },
-    { tool: 'list_files', decision: 'allow' },
-    { tool: 'mark_complete', decision: 'allow' },
-    { tool: 'mark_failed', decision: 'allow' },
-  ],
-};
 
 const positiveSeconds = (value: string | undefined, flag: string): number | undefined => {
   if (value === undefined) return undefined;

@@ -63,8 +63,18 @@ export class RunEmitter {
     let event = { ...draft, runId: this.#runId, agent: this.#agent, timestamp: Date.now() } as AgentEvent;
     if (this.#debug && raw !== undefined) event.raw = raw;
     else if (!this.#debug && event.raw !== undefined) delete event.raw;
-    if (event.type === 'cost') event = this.#price(event);
+    let unpriced: string | undefined;
+    if (event.type === 'cost') [event, unpriced] = this.#price(event);
     this.#deliver(this.#redactor.redact(event));
+    if (unpriced !== undefined) {
+      this.#deliver({
+        type: 'debug',
+        runId: this.#runId,
+        agent: this.#agent,
+        timestamp: event.timestamp,
+        message: `no price known for cost model ${unpriced}; token costs count as USD 0`,
+      });
+    }
     if (event.type === 'cost') this.onCost?.(this.#costs.totals);
   }
 
@@ -84,19 +94,15 @@ export class RunEmitter {
     return event;
   }
 
-  #price(event: EventOf<'cost'>): EventOf<'cost'> {
+  /** Prices a cost event; also returns the model name the first time one could not be priced. */
+  #price(event: EventOf<'cost'>): [EventOf<'cost'>, string | undefined] {
     const priced = this.#costs.add(event);
+    let unpriced: string | undefined;
     if (priced.unpriced && !this.#unpricedReported) {
       this.#unpricedReported = true;
-      this.#deliver({
-        type: 'debug',
-        runId: this.#runId,
-        agent: this.#agent,
-        timestamp: Date.now(),
-        message: `no price known for cost model ${priced.model ?? '(none)'}; token costs count as USD 0`,
-      });
+      unpriced = priced.model ?? '(none)';
     }
-    return event.usd === priced.usd ? event : { ...event, usd: priced.usd };
+    return [event.usd === priced.usd ? event : { ...event, usd: priced.usd }, unpriced];
   }
 
   #delivering = false;

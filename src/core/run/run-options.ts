@@ -33,6 +33,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Ends the run when the agent prints nothing for this long. Default: none. */
   inactivityTimeoutMs?: number;
+  /** Bytes an agent may leave unread on its stdin before the run is stopped as blocked. Default 8 MiB. */
+  maxPendingStdinBytes?: number;
   /** Time between the graceful stop request, SIGTERM and SIGKILL. Default 5000. */
   graceMs?: number;
   signal?: AbortSignal;

@@ -7,7 +7,8 @@ let loaded: Promise<NodePty> | undefined;
 
 /** node-pty is an optional native dependency: loaded on first use only, never bundled. */
 function loadNodePty(): Promise<NodePty> {
-  loaded ??= import('node-pty').then(
+  // webpackIgnore keeps this a real dynamic import in the ncc bundle: node-pty is loaded only when a PTY run starts.
+  loaded ??= import(/* webpackIgnore: true */ 'node-pty').then(
     (module) => ((module as { default?: NodePty }).default ?? module) as NodePty,
     (error: unknown) => {
       loaded = undefined;

@@ -207,7 +207,7 @@ export function startRun(options: RunOptions): RunHandle {
         ? await runProcessAttempt({
             ...common,
             launch,
-            maxPendingStdinBytes: MAX_PENDING_STDIN_BYTES,
+            maxPendingStdinBytes: options.maxPendingStdinBytes ?? MAX_PENDING_STDIN_BYTES,
             onController: (value) => {
               controller = value;
             },

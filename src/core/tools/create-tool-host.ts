@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import type { EventDraft } from '../events/index.ts';
 import type { ApprovalChannel, ApprovalDecision, ApprovalRequest } from './approval-channel.ts';
+import { awaitApproval } from './await-approval.ts';
+import { formatZodIssues } from './format-zod-issues.ts';
 import { decide, type PermissionPolicy, type PolicyVerdict } from './permission-policy.ts';
 import { ToolError } from './tool-error.ts';
 import type { ToolCallOptions, ToolDescription, ToolHost, ToolOutcome, ToolResult } from './tool-host.ts';
@@ -62,7 +63,7 @@ export function createToolHost(options: ToolHostOptions): RunToolHost {
         return fail(`unknown tool "${name}"; known tools: ${known.length > 0 ? known.join(', ') : '(none)'}`);
       }
       const parsed = tool.input.safeParse(rawInput ?? {});
-      if (!parsed.success) return fail(`invalid input for ${name}: ${formatIssues(parsed.error.issues)}`);
+      if (!parsed.success) return fail(`invalid input for ${name}: ${formatZodIssues(parsed.error.issues)}`);
       const input: unknown = parsed.data;
 
       const signal = combineSignals(options.signal, callOptions.signal);
@@ -117,61 +118,14 @@ export function createToolHost(options: ToolHostOptions): RunToolHost {
       reason: verdict.rule?.reason ?? describeVerdict(verdict, 'asks before running it'),
       toolCallId,
     };
-    emit({
-      type: 'approval_request',
-      approvalId: request.approvalId,
-      toolName,
-      input,
-      reason: request.reason,
-      ...(toolCallId === undefined ? {} : { toolCallId }),
+    return awaitApproval({
+      channel: options.approvals,
+      request,
+      signal,
+      timeoutMs: approvalTimeoutMs,
+      abortedReason: 'the run was aborted before a decision',
+      emit,
     });
-    const decision = await waitForDecision(request, signal);
-    if (decision.kind === 'approve') {
-      emit({ type: 'approval_granted', approvalId: request.approvalId, scope: decision.scope, by: decision.by });
-    } else {
-      emit({
-        type: 'approval_denied',
-        approvalId: request.approvalId,
-        reason: decision.reason,
-        by: decision.by,
-        timedOut: decision.timedOut,
-      });
-    }
-    return decision;
-  }
-
-  async function waitForDecision(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    const channel = options.approvals;
-    if (channel === undefined) {
-      return { kind: 'deny', reason: 'no approval channel is configured for this run', timedOut: true };
-    }
-    const timeout = AbortSignal.timeout(approvalTimeoutMs);
-    const waitSignal = AbortSignal.any([signal, timeout]);
-    const onStop = (): ApprovalDecision =>
-      timeout.aborted && !signal.aborted
-        ? { kind: 'deny', reason: `no decision within ${approvalTimeoutMs} ms`, timedOut: true }
-        : { kind: 'deny', reason: 'the run was aborted before a decision' };
-    if (waitSignal.aborted) return onStop();
-
-    let removeListener = (): void => {};
-    const stopped = new Promise<ApprovalDecision>((resolve) => {
-      const listener = () => resolve(onStop());
-      waitSignal.addEventListener('abort', listener, { once: true });
-      removeListener = () => waitSignal.removeEventListener('abort', listener);
-    });
-    const answered = Promise.resolve()
-      .then(() => channel.request(request, waitSignal))
-      .then(normalizeDecision, (error: unknown) => ({
-        kind: 'deny' as const,
-        reason: `the approval channel failed: ${errorMessage(error)}`,
-      }));
-    try {
-      const decision = await Promise.race([answered, stopped]);
-      // A channel that saw the same abort may answer first with its own words; the host's are exact.
-      return decision.kind === 'deny' && waitSignal.aborted ? onStop() : decision;
-    } finally {
-      removeListener();
-    }
   }
 
   return {
@@ -194,26 +148,6 @@ function grantKey(toolName: string, verdict: PolicyVerdict): string {
 function describeVerdict(verdict: PolicyVerdict, verb: string): string {
   if (verdict.rule === undefined) return `the policy's default ${verb}`;
   return `permission rule ${verdict.ruleIndex} (tool "${verdict.rule.tool}") ${verb}`;
-}
-
-/** A channel that answers something other than a decision is treated as a denial. */
-function normalizeDecision(decision: ApprovalDecision): ApprovalDecision {
-  if (decision?.kind === 'approve') {
-    return { kind: 'approve', scope: decision.scope === 'always' ? 'always' : 'once', by: decision.by };
-  }
-  if (decision?.kind === 'deny') return decision;
-  return { kind: 'deny', reason: 'the approval channel gave no decision' };
-}
-
-/** `path: message` for each issue, with zod's "Invalid input: " prefix dropped. */
-function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      const path = issue.path.map(String).join('.');
-      const message = issue.message.replace(/^Invalid input: /, '');
-      return path === '' ? message : `${path}: ${message}`;
-    })
-    .join('; ');
 }
 
 function combineSignals(...signals: (AbortSignal | undefined)[]): AbortSignal {

@@ -11,6 +11,7 @@ export * from './builtin/resolve-in-workspace.ts';
 export * from './builtin/write-file-tool.ts';
 export * from './builtin-tools.ts';
 export * from './create-tool-host.ts';
+export * from './default-policy.ts';
 export * from './mcp/index.ts';
 export * from './memory-approval-channel.ts';
 export * from './permission-policy.ts';

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { EventDraft } from '../../events/index.ts';
-import type { ApprovalChannel, ApprovalDecision, ApprovalRequest } from '../approval-channel.ts';
+import type { ApprovalChannel, ApprovalRequest } from '../approval-channel.ts';
+import { awaitApproval } from '../await-approval.ts';
+import { formatZodIssues } from '../format-zod-issues.ts';
 import type { ToolDescription } from '../tool-host.ts';
 
 /** The name of the permission-prompt tool: Claude Code is given `--permission-prompt-tool mcp__<server>__approval_prompt`. */
@@ -87,7 +89,7 @@ export function createApprovalPromptTool(options: ApprovalPromptToolOptions): Ap
     const parsed = promptInputSchema.safeParse(rawInput ?? {});
     if (!parsed.success) {
       return {
-        text: `invalid input for ${approvalPromptToolName}: ${formatIssues(parsed.error.issues)}`,
+        text: `invalid input for ${approvalPromptToolName}: ${formatZodIssues(parsed.error.issues)}`,
         isError: true,
       };
     }
@@ -102,58 +104,17 @@ export function createApprovalPromptTool(options: ApprovalPromptToolOptions): Ap
       reason: `the agent asks before running ${toolName}`,
       ...(toolCallId === undefined ? {} : { toolCallId }),
     };
-    emit({
-      type: 'approval_request',
-      approvalId: request.approvalId,
-      toolName,
-      input,
-      reason: request.reason,
-      ...(toolCallId === undefined ? {} : { toolCallId }),
+    const decision = await awaitApproval({
+      channel: options.approvals,
+      request,
+      signal,
+      timeoutMs,
+      abortedReason: 'the request was cancelled before a decision',
+      emit,
     });
-    const decision = await waitForDecision(request, signal);
-    if (decision.kind === 'approve') {
-      emit({ type: 'approval_granted', approvalId: request.approvalId, scope: decision.scope, by: decision.by });
-      if (decision.scope === 'always') alwaysAllowed.add(toolName);
-      return allow(input);
-    }
-    emit({
-      type: 'approval_denied',
-      approvalId: request.approvalId,
-      reason: decision.reason,
-      by: decision.by,
-      timedOut: decision.timedOut,
-    });
-    return deny(`permission denied for ${toolName}: ${decision.reason}`);
-  }
-
-  async function waitForDecision(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const waitSignal = AbortSignal.any([signal, timeout]);
-    const onStop = (): ApprovalDecision =>
-      timeout.aborted && !signal.aborted
-        ? { kind: 'deny', reason: `no decision within ${timeoutMs} ms`, timedOut: true }
-        : { kind: 'deny', reason: 'the request was cancelled before a decision' };
-    if (waitSignal.aborted) return onStop();
-
-    let removeListener = (): void => {};
-    const stopped = new Promise<ApprovalDecision>((resolve) => {
-      const listener = () => resolve(onStop());
-      waitSignal.addEventListener('abort', listener, { once: true });
-      removeListener = () => waitSignal.removeEventListener('abort', listener);
-    });
-    const answered = Promise.resolve()
-      .then(() => options.approvals.request(request, waitSignal))
-      .then(normalizeDecision, (error: unknown) => ({
-        kind: 'deny' as const,
-        reason: `the approval channel failed: ${error instanceof Error ? error.message : String(error)}`,
-      }));
-    try {
-      const decision = await Promise.race([answered, stopped]);
-      // A channel that saw the same abort may answer first with its own words; ours are exact.
-      return decision.kind === 'deny' && waitSignal.aborted ? onStop() : decision;
-    } finally {
-      removeListener();
-    }
+    if (decision.kind === 'deny') return deny(`permission denied for ${toolName}: ${decision.reason}`);
+    if (decision.scope === 'always') alwaysAllowed.add(toolName);
+    return allow(input);
   }
 
   return { description, call };
@@ -165,23 +126,4 @@ function allow(input: Record<string, unknown>): McpToolReply {
 
 function deny(message: string): McpToolReply {
   return { text: JSON.stringify({ behavior: 'deny', message }), isError: false };
-}
-
-/** A channel that answers something other than a decision is treated as a denial. */
-function normalizeDecision(decision: ApprovalDecision): ApprovalDecision {
-  if (decision?.kind === 'approve') {
-    return { kind: 'approve', scope: decision.scope === 'always' ? 'always' : 'once', by: decision.by };
-  }
-  if (decision?.kind === 'deny') return decision;
-  return { kind: 'deny', reason: 'the approval channel gave no decision' };
-}
-
-function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      const path = issue.path.map(String).join('.');
-      const message = issue.message.replace(/^Invalid input: /, '');
-      return path === '' ? message : `${path}: ${message}`;
-    })
-    .join('; ');
 }

@@ -43,7 +43,9 @@ export function createMcpSessionServer(options: McpSessionServerOptions): Server
     if (approvalPrompt !== undefined && name === approvalPromptToolName) {
       return toCallToolResult(await approvalPrompt.call(input, signal));
     }
-    const result = await host.call(name, input, { toolCallId: String(extra.requestId), signal });
+    const toolCallId =
+      extra.sessionId === undefined ? String(extra.requestId) : `${extra.sessionId}:${extra.requestId}`;
+    const result = await host.call(name, input, { toolCallId, signal });
     return toCallToolResult(replyFor(result));
   });
 

@@ -198,7 +198,7 @@ describe('startMcpServer', () => {
     expect(await exists(path.join(base, 'x'))).toBe(false);
   });
 
-  it('passes the JSON-RPC request id as toolCallId, and the client cancellation as the signal', async () => {
+  it('passes the session id and JSON-RPC request id as toolCallId, and the client cancellation as the signal', async () => {
     const seen: ToolCallOptions[] = [];
     const host: ToolHost = {
       list: () => [{ name: 'wait', description: 'waits', inputSchema: { type: 'object' } }],
@@ -209,14 +209,39 @@ describe('startMcpServer', () => {
         );
       },
     };
-    const { client } = await connect(await serve({ host }));
+    const { client, sessionId } = await connect(await serve({ host }));
     const abort = new AbortController();
     const pending = client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: abort.signal });
     await until(() => seen.length === 1, 'the call');
-    expect(seen[0]?.toolCallId).toMatch(/^\d+$/);
+    expect(seen[0]?.toolCallId).toMatch(new RegExp(`^${sessionId}:\\d+$`));
     abort.abort();
     await expect(pending).rejects.toThrow();
     await until(() => seen[0]?.signal?.aborted === true, 'the cancellation');
+  });
+
+  it('keeps toolCallIds distinct across sessions whose clients reuse request ids', async () => {
+    const approvals = createMemoryApprovalChannel();
+    const server = await serve({ host: toolHost(approvals) });
+    const a = await connect(server);
+    const b = await connect(server);
+    const calls = [
+      call(a.client, 'write_file', { path: 'a.md', content: 'a' }),
+      call(b.client, 'write_file', { path: 'b.md', content: 'b' }),
+    ];
+    await until(() => approvals.pending().length === 2, 'both approval requests');
+    const ids = approvals.pending().map((request) => request.toolCallId);
+    expect(new Set(ids).size).toBe(2);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`^${a.sessionId}:\\d+$`)),
+        expect.stringMatching(new RegExp(`^${b.sessionId}:\\d+$`)),
+      ]),
+    );
+    const requested = events.filter((e) => e.type === 'approval_request').map((e) => e.toolCallId);
+    expect(requested.sort()).toEqual([...ids].sort());
+    for (const request of approvals.pending())
+      approvals.resolve(request.approvalId, { kind: 'approve', scope: 'once' });
+    await expect(Promise.all(calls)).resolves.toMatchObject([{ isError: false }, { isError: false }]);
   });
 
   describe('approval_prompt', () => {

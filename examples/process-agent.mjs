@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// A reference agent for agent-mux's Process adapter (the json-lines stdio protocol of
+// seed 001), in the spirit of the seed's 30-line Python example. It reads its task through
+// the `read_task` tool, writes a file through `write_file` (which may need an approval),
+// reports progress with a running cost, obeys `shutdown` and `budget_update`, and completes.
+//
+//   agent-mux run --config examples/process-agent.json --adapter reference-agent "say hello"
+import { createInterface } from 'node:readline';
+
+const say = (event) => process.stdout.write(`${JSON.stringify(event)}\n`);
+const pending = new Map();
+let nextId = 0;
+const cost = { model: 'demo-1', inputTokens: 0, outputTokens: 0 };
+
+const call = (tool, args) =>
+  new Promise((resolve) => {
+    const id = `call_${++nextId}`;
+    pending.set(id, resolve);
+    say({ type: 'tool_call', id, tool, args });
+  });
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  let event;
+  try {
+    event = JSON.parse(line);
+  } catch {
+    return; // not ours to crash on
+  }
+  if (event.type === 'shutdown') {
+    say({ type: 'failed', reason: event.reason, details: 'shut down by the adapter', cost });
+    process.exit(0);
+  }
+  if (event.type === 'budget_update') say({ type: 'progress', summary: `budget left: ${JSON.stringify(event.remaining)}` });
+  if (event.type === 'tool_result') pending.get(event.id)?.(event);
+});
+
+say({ type: 'progress', summary: 'starting', beliefs: [], attempted: [] });
+const task = await call('read_task', {});
+if (!task.ok) {
+  say({ type: 'failed', reason: 'no_task', details: task.error });
+  process.exit(0);
+}
+cost.inputTokens += 1000;
+cost.outputTokens += 150;
+say({ type: 'progress', summary: `working on: ${task.value.prompt}`, attempted: ['read_task'], cost });
+const steps = Number(process.env.REFERENCE_AGENT_STEPS ?? 0);
+for (let i = 0; i < steps; i++) {
+  cost.inputTokens += 1000;
+  cost.outputTokens += 100;
+  say({ type: 'progress', summary: `step ${i + 1}`, cost });
+  await new Promise((r) => setTimeout(r, 20));
+}
+const written = await call('write_file', { path: 'hello.txt', content: `${task.value.prompt}\n` });
+say({ type: 'comment', text: written.ok ? 'Wrote hello.txt.' : `Could not write hello.txt: ${written.error}`, mentions: [] });
+say({ type: 'complete', output: { wrote: written.ok }, cost });
+process.exit(0);
