@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type ExternalAdapter, externalAdapter } from '../../../src/adapters/external/external-adapter.ts';
 import { externalAdapterConfigSchema } from '../../../src/core/config/index.ts';
 import type { AgentEvent } from '../../../src/core/events/index.ts';
-import { startRun } from '../../../src/core/run/start-run.ts';
 import type { RunOptions } from '../../../src/core/run/run-options.ts';
+import { startRun } from '../../../src/core/run/start-run.ts';
 import { autoApprovalChannel, createMemoryApprovalChannel } from '../../../src/core/tools/index.ts';
 import { expectWellFormedStream } from '../../contract/adapter-contract.ts';
 import { collectRun, processAlive } from '../../helpers/collect-run.ts';
@@ -118,7 +118,12 @@ describe('external adapter', () => {
     const adapter = external();
     const file = await run(adapter, 'file:report.csv');
     expect(file.events).toContainEqual(
-      expect.objectContaining({ type: 'file_output', fileName: 'report.csv', path: '/tmp/report.csv', mimeType: 'text/plain' }),
+      expect.objectContaining({
+        type: 'file_output',
+        fileName: 'report.csv',
+        path: '/tmp/report.csv',
+        mimeType: 'text/plain',
+      }),
     );
     const stderr = await run(adapter, 'stderr:a warning');
     expect(stderr.events).toContainEqual(expect.objectContaining({ type: 'log', source: 'stderr', line: 'a warning' }));
@@ -164,7 +169,9 @@ describe('external adapter', () => {
       expect(end.message).toBe('the external adapter process exited with code 3');
       const crash = events.find((e) => e.type === 'crash');
       expect(crash).toMatchObject({ exitCode: 3 });
-      expect(crash?.type === 'crash' && crash.stderr).toContain('fatal: the external adapter lost its model connection');
+      expect(crash?.type === 'crash' && crash.stderr).toContain(
+        'fatal: the external adapter lost its model connection',
+      );
     }
     expect(processAlive(pid)).toBe(false);
     const next = await run(adapter, 'pid');

@@ -7,7 +7,9 @@ import {
 
 describe('readExternalLine', () => {
   it('reads the seed example messages, with channel defaulting to stdout', () => {
-    expect(readExternalLine('{"type":"output","session_id":"abc-123","content":"Hello! How can I help?"}')).toMatchObject({
+    expect(
+      readExternalLine('{"type":"output","session_id":"abc-123","content":"Hello! How can I help?"}'),
+    ).toMatchObject({
       kind: 'message',
       message: { type: 'output', session_id: 'abc-123', content: 'Hello! How can I help?', channel: 'stdout' },
     });
@@ -64,10 +66,23 @@ describe('translateExternalMessage', () => {
       { type: 'log', source: 'stderr', line: 'careful' },
     ]);
     expect(
-      t({ type: 'file.output', session_id: 's1', file_name: 'a.csv', file_mime_type: 'text/csv', file_path: '/tmp/a.csv' }),
+      t({
+        type: 'file.output',
+        session_id: 's1',
+        file_name: 'a.csv',
+        file_mime_type: 'text/csv',
+        file_path: '/tmp/a.csv',
+      }),
     ).toEqual([{ type: 'file_output', fileName: 'a.csv', path: '/tmp/a.csv', mimeType: 'text/csv' }]);
     expect(
-      t({ type: 'permission.request', session_id: 's1', request_id: 7, tool: 'Bash', description: 'run ls', resource: '.' }),
+      t({
+        type: 'permission.request',
+        session_id: 's1',
+        request_id: 7,
+        tool: 'Bash',
+        description: 'run ls',
+        resource: '.',
+      }),
     ).toEqual([
       {
         type: 'approval_request',
