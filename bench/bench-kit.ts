@@ -88,5 +88,4 @@ export class RssSampler {
 }
 
 /** Path of a fixture program in test/fixtures/bin. */
-export const fixtureBin = (name: string): string =>
-  new URL(`../test/fixtures/bin/${name}`, import.meta.url).pathname;
+export const fixtureBin = (name: string): string => new URL(`../test/fixtures/bin/${name}`, import.meta.url).pathname;

@@ -30,7 +30,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     say({ type: 'failed', reason: event.reason, details: 'shut down by the adapter', cost });
     process.exit(0);
   }
-  if (event.type === 'budget_update') say({ type: 'progress', summary: `budget left: ${JSON.stringify(event.remaining)}` });
+  if (event.type === 'budget_update')
+    say({ type: 'progress', summary: `budget left: ${JSON.stringify(event.remaining)}` });
   if (event.type === 'tool_result') pending.get(event.id)?.(event);
 });
 
@@ -51,6 +52,10 @@ for (let i = 0; i < steps; i++) {
   await new Promise((r) => setTimeout(r, 20));
 }
 const written = await call('write_file', { path: 'hello.txt', content: `${task.value.prompt}\n` });
-say({ type: 'comment', text: written.ok ? 'Wrote hello.txt.' : `Could not write hello.txt: ${written.error}`, mentions: [] });
+say({
+  type: 'comment',
+  text: written.ok ? 'Wrote hello.txt.' : `Could not write hello.txt: ${written.error}`,
+  mentions: [],
+});
 say({ type: 'complete', output: { wrote: written.ok }, cost });
 process.exit(0);

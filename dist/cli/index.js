@@ -5768,7 +5768,7 @@ const processIO = () => ({
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_io_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6061);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1064);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9641);
 
 
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
@@ -5785,7 +5785,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1064:
+/***/ 9641:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -27404,6 +27404,1482 @@ function contentOf(value) {
     return '';
 }
 
+;// CONCATENATED MODULE: ./src/core/decode/line-decoder.ts
+
+/** The default `maxLineBytes`: 16 MiB. */
+const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+const line_decoder_LF = 0x0a;
+const line_decoder_CR = 0x0d;
+const NON_BLANK = /\S/;
+/**
+ * Splits a child process's output into lines (JSON lines, or text lines).
+ *
+ * - Chunks may be split anywhere, even inside a multi-byte UTF-8 character: lines are cut at the `0x0A`
+ *   byte and each whole line is decoded once. Invalid UTF-8 becomes U+FFFD.
+ * - One trailing `\r` is removed (CRLF output); empty and whitespace-only lines are skipped.
+ * - String chunks are encoded to UTF-8 first, so strings and bytes may be mixed.
+ * - Bytes of an unfinished line are copied, so a pushed chunk may be reused by the caller afterwards.
+ * - An error thrown by a callback propagates out of `push` or `end`; the rest of that chunk is then lost.
+ */
+class LineDecoder {
+    #maxLineBytes;
+    #onLine;
+    #onOverflow;
+    /** Pieces of the line in progress; each is owned by the decoder. */
+    #parts = [];
+    #pendingBytes = 0;
+    /** True while discarding the rest of an over-long line. */
+    #dropping = false;
+    #droppedBytes = 0;
+    constructor(options) {
+        const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+        if (!Number.isSafeInteger(max) || max < 1) {
+            throw new RangeError(`maxLineBytes must be a positive integer, got ${max}`);
+        }
+        this.#maxLineBytes = max;
+        this.#onLine = options.onLine;
+        this.#onOverflow = options.onOverflow;
+    }
+    /** Bytes of the unfinished line held now (never more than `maxLineBytes + 1`). */
+    get bufferedBytes() {
+        return this.#pendingBytes;
+    }
+    /** Feeds the next piece of output. */
+    push(chunk) {
+        const owned = typeof chunk === 'string';
+        const buf = owned ? external_node_buffer_namespaceObject.Buffer.from(chunk, 'utf8') : toBuffer(chunk);
+        const length = buf.length;
+        let newline = buf.indexOf(line_decoder_LF);
+        if (newline === -1) {
+            this.#append(buf, 0, length, owned);
+            return;
+        }
+        let start = 0;
+        if (this.#pendingBytes > 0 || this.#dropping) {
+            this.#finishPending(buf, newline);
+            start = newline + 1;
+            newline = buf.indexOf(line_decoder_LF, start);
+        }
+        const last = buf.lastIndexOf(line_decoder_LF);
+        if (newline !== -1 && last - start <= this.#maxLineBytes) {
+            // Every complete line of this chunk fits the limit: decode them all at once (a newline
+            // byte is never inside a UTF-8 sequence, so this decodes exactly as line by line would).
+            this.#emitText(buf.toString('utf8', start, last));
+            start = last + 1;
+        }
+        else {
+            while (newline !== -1) {
+                this.#emit(buf, start, newline);
+                start = newline + 1;
+                newline = buf.indexOf(line_decoder_LF, start);
+            }
+        }
+        if (start < length)
+            this.#append(buf, start, length, owned);
+    }
+    /** Flushes a last line that has no trailing newline. The decoder may be reused afterwards. */
+    end() {
+        if (this.#dropping) {
+            const dropped = this.#droppedBytes;
+            this.#dropping = false;
+            this.#droppedBytes = 0;
+            this.#onOverflow?.(dropped);
+            return;
+        }
+        const total = this.#pendingBytes;
+        if (total === 0)
+            return;
+        const parts = this.#parts;
+        this.#parts = [];
+        this.#pendingBytes = 0;
+        const line = parts.length === 1 ? parts[0] : external_node_buffer_namespaceObject.Buffer.concat(parts, total);
+        this.#emit(line, 0, total);
+    }
+    /** Keeps `buf[start, end)`, the beginning (or middle) of a line that has not ended yet. */
+    #append(buf, start, end, owned) {
+        const size = end - start;
+        if (size === 0)
+            return;
+        if (this.#dropping) {
+            this.#droppedBytes += size;
+            return;
+        }
+        const total = this.#pendingBytes + size;
+        // One byte of slack: the last byte may be the `\r` of a `\r\n`, which does not count.
+        if (total > this.#maxLineBytes + 1) {
+            this.#parts = [];
+            this.#pendingBytes = 0;
+            this.#dropping = true;
+            this.#droppedBytes = total;
+            return;
+        }
+        let part;
+        if (owned) {
+            part = buf.subarray(start, end);
+        }
+        else {
+            part = external_node_buffer_namespaceObject.Buffer.allocUnsafe(size);
+            buf.copy(part, 0, start, end);
+        }
+        this.#parts.push(part);
+        this.#pendingBytes = total;
+    }
+    /** Ends the line in progress with `buf[0, newline)`. */
+    #finishPending(buf, newline) {
+        if (this.#dropping) {
+            const dropped = this.#droppedBytes + newline;
+            this.#dropping = false;
+            this.#droppedBytes = 0;
+            this.#onOverflow?.(dropped);
+            return;
+        }
+        const parts = this.#parts;
+        const total = this.#pendingBytes + newline;
+        this.#parts = [];
+        this.#pendingBytes = 0;
+        if (total > this.#maxLineBytes + 1) {
+            this.#onOverflow?.(total);
+            return;
+        }
+        if (newline > 0)
+            parts.push(buf.subarray(0, newline));
+        const line = parts.length === 1 ? parts[0] : external_node_buffer_namespaceObject.Buffer.concat(parts, total);
+        this.#emit(line, 0, total);
+    }
+    /** Passes on each line of `text`, complete lines joined by `\n` (no trailing one). */
+    #emitText(text) {
+        const onLine = this.#onLine;
+        let from = 0;
+        for (;;) {
+            const to = text.indexOf('\n', from);
+            const end = to === -1 ? text.length : to;
+            let stop = end;
+            if (stop > from && text.charCodeAt(stop - 1) === 13)
+                stop--;
+            if (stop > from) {
+                const first = text.charCodeAt(from);
+                const line = text.slice(from, stop);
+                // A printable ASCII first character proves the line is not blank without scanning it.
+                if ((first > 0x20 && first < 0x7f) || NON_BLANK.test(line))
+                    onLine(line);
+            }
+            if (to === -1)
+                return;
+            from = to + 1;
+        }
+    }
+    /** Passes on the complete line `buf[start, end)` (without its `\n`). */
+    #emit(buf, start, end) {
+        let stop = end;
+        if (stop > start && buf[stop - 1] === line_decoder_CR)
+            stop--;
+        if (stop - start > this.#maxLineBytes) {
+            this.#onOverflow?.(end - start);
+            return;
+        }
+        if (stop === start)
+            return;
+        const first = buf[start];
+        const line = buf.toString('utf8', start, stop);
+        // A printable ASCII first byte proves the line is not blank without scanning it.
+        if ((first <= 0x20 || first >= 0x7f) && !NON_BLANK.test(line))
+            return;
+        this.#onLine(line);
+    }
+}
+function toBuffer(chunk) {
+    return external_node_buffer_namespaceObject.Buffer.isBuffer(chunk) ? chunk : external_node_buffer_namespaceObject.Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+;// CONCATENATED MODULE: ./src/core/run/process-group.ts
+
+/** Process groups this process started and has not yet seen die. Killed on our own exit. */
+const liveGroups = new Set();
+let exitHookInstalled = false;
+function installExitHook() {
+    if (exitHookInstalled)
+        return;
+    exitHookInstalled = true;
+    process.on('exit', () => {
+        for (const pgid of liveGroups)
+            signalGroup(pgid, 'SIGKILL');
+    });
+}
+/** Remembers a group so that it is killed if this process exits first. */
+function trackGroup(pgid) {
+    installExitHook();
+    liveGroups.add(pgid);
+}
+function untrackGroup(pgid) {
+    liveGroups.delete(pgid);
+}
+/** Sends a signal to every process of the group. Returns false when the group has no process left. */
+function signalGroup(pgid, signal) {
+    try {
+        process.kill(-pgid, signal);
+        return true;
+    }
+    catch (error) {
+        if (error.code === 'ESRCH')
+            return false;
+        // EPERM: a member changed its credentials; nothing more we can do from here.
+        return false;
+    }
+}
+/**
+ * Live (non-zombie) members of a group, read from /proc. Zombies do not count: where PID 1
+ * does not reap orphans (some containers), a killed grandchild stays a zombie for ever.
+ * Returns undefined where /proc is not available.
+ */
+function groupMembers(pgid) {
+    let entries;
+    try {
+        entries = (0,external_node_fs_namespaceObject.readdirSync)('/proc');
+    }
+    catch {
+        return undefined;
+    }
+    const members = [];
+    for (const entry of entries) {
+        const c = entry.charCodeAt(0);
+        if (c < 48 || c > 57)
+            continue;
+        let stat;
+        try {
+            stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${entry}/stat`, 'utf8');
+        }
+        catch {
+            continue; // gone between readdir and read
+        }
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X')
+            members.push(Number(entry));
+    }
+    return members;
+}
+/** True while any process of the group is alive (zombies excepted where /proc tells). */
+function groupAlive(pgid) {
+    if (!signalGroup(pgid, 0))
+        return false;
+    const members = groupMembers(pgid);
+    return members === undefined || members.length > 0;
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Ends a whole group: SIGTERM, up to `graceMs` for it to go, then SIGKILL.
+ * Resolves once no member is left (or after SIGKILL plus a short wait).
+ */
+async function terminateGroup(pgid, graceMs) {
+    if (!groupAlive(pgid) || !signalGroup(pgid, 'SIGTERM')) {
+        untrackGroup(pgid);
+        return 'empty';
+    }
+    const deadline = Date.now() + graceMs;
+    while (Date.now() < deadline) {
+        await sleep(Math.min(25, Math.max(1, deadline - Date.now())));
+        if (!groupAlive(pgid)) {
+            untrackGroup(pgid);
+            return 'terminated';
+        }
+    }
+    signalGroup(pgid, 'SIGKILL');
+    for (let i = 0; i < 40 && groupAlive(pgid); i++)
+        await sleep(25);
+    untrackGroup(pgid);
+    return 'killed';
+}
+
+;// CONCATENATED MODULE: ./src/core/run/settle-within.ts
+/**
+ * Waits for `promise`, but no longer than `ms`: resolves with its value, or with `fallback` once the
+ * time is up. The timer is cleared either way, so a finished wait never keeps the process alive.
+ */
+async function settleWithin(promise, ms, fallback) {
+    let timer;
+    const timeout = new Promise((resolve) => {
+        timer = setTimeout(resolve, ms, fallback);
+    });
+    try {
+        return await Promise.race([promise, timeout]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/run/spawn-detached.ts
+
+
+
+/**
+ * Starts a program on pipes in a new process group (`detached`), so that the whole group can be
+ * signalled; nothing is buffered and no signal is sent by execa. Stdin write errors (EPIPE after the
+ * program died) are swallowed: the exit reports them. Rejects with `SpawnError` when it cannot start.
+ */
+async function spawnDetached(command, args, options) {
+    const subprocess = execaDetached(command, args, options);
+    // execa's promise settles after the streams close; the caller watches `exit` and the streams instead.
+    subprocess.catch(() => undefined);
+    const node = subprocess.nodeChildProcess;
+    try {
+        await new Promise((resolve, reject) => {
+            node.once('spawn', () => resolve());
+            node.once('error', (error) => reject(error));
+        });
+    }
+    catch (error) {
+        throw new SpawnError(command, error.message, { cause: error });
+    }
+    const pid = subprocess.pid;
+    if (pid === undefined)
+        throw new SpawnError(command, 'no process id');
+    subprocess.stdin.on('error', () => undefined);
+    const exited = new Promise((resolve) => {
+        node.once('exit', (code, signal) => resolve({ exitCode: code, signal }));
+    });
+    const drained = Promise.all([
+        (0,external_node_events_namespaceObject.once)(subprocess.stdout, 'close').catch(() => undefined),
+        (0,external_node_events_namespaceObject.once)(subprocess.stderr, 'close').catch(() => undefined),
+    ]).then(() => undefined);
+    const stdin = subprocess.stdin;
+    const write = (data) => new Promise((resolve, reject) => {
+        if (stdin.destroyed || stdin.writableEnded) {
+            reject(new Error('stdin is closed'));
+            return;
+        }
+        stdin.write(data, (error) => (error ? reject(error) : resolve()));
+    });
+    return { subprocess, pid, exited, drained, write };
+}
+function execaDetached(command, args, options) {
+    return execa(command, [...args], {
+        cwd: options.cwd,
+        env: options.env,
+        extendEnv: false,
+        detached: true,
+        cleanup: false,
+        buffer: false,
+        reject: false,
+        stdin: 'pipe',
+        stdout: 'pipe',
+        stderr: 'pipe',
+        encoding: 'buffer',
+        forceKillAfterDelay: false,
+        stripFinalNewline: false,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/core/run/stderr-tail.ts
+/** Keeps the last `maxBytes` of a stream's text, for crash reports. */
+class StderrTail {
+    #maxChars;
+    #text = '';
+    constructor(maxChars = 8192) {
+        this.#maxChars = maxChars;
+    }
+    push(line) {
+        const next = this.#text.length === 0 ? line : `${this.#text}\n${line}`;
+        this.#text = next.length > this.#maxChars ? next.slice(next.length - this.#maxChars) : next;
+    }
+    toString() {
+        return this.#text;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/run/long-lived-process.ts
+
+
+
+
+
+/** How long a grandchild holding the pipes open may delay `onExit`. */
+const DRAIN_WAIT_MS = 2000;
+/**
+ * A program kept running across runs (persistent generic-cli, the external adapter process), in its own
+ * process group that is tracked so that it dies with this process, decoded into lines. Unlike the
+ * per-run child of `runProcessAttempt`, it can be `unref`ed while idle so that it never keeps Node alive.
+ */
+class LongLivedProcess {
+    pid;
+    command;
+    stderrTail = new StderrTail();
+    /** Settles after `onExit` has been called. */
+    exited;
+    #child;
+    #alive = true;
+    constructor(options, child) {
+        this.command = options.command;
+        this.pid = child.pid;
+        this.#child = child;
+        this.exited = this.#supervise(options);
+    }
+    /** Starts the program. Rejects with `SpawnError` when it cannot be started. */
+    static async start(options) {
+        const child = await spawnDetached(options.command, options.args, { cwd: options.cwd, env: options.env });
+        trackGroup(child.pid);
+        return new LongLivedProcess(options, child);
+    }
+    /** Decodes the output into lines until the program is gone, then reports its exit. */
+    async #supervise(options) {
+        const { subprocess, pid } = this.#child;
+        const stdout = new LineDecoder({ onLine: options.onStdoutLine, onOverflow: options.onStdoutOverflow });
+        const stderr = new LineDecoder({
+            onLine: (line) => {
+                this.stderrTail.push(line);
+                options.onStderrLine(line);
+            },
+        });
+        subprocess.stdout.on('data', (chunk) => guard(() => stdout.push(chunk)));
+        subprocess.stderr.on('data', (chunk) => guard(() => stderr.push(chunk)));
+        const info = await this.#child.exited;
+        this.#alive = false;
+        await settleWithin(this.#child.drained, DRAIN_WAIT_MS, undefined);
+        guard(() => stdout.end());
+        guard(() => stderr.end());
+        // Nothing of the group may outlive its leader.
+        await terminateGroup(pid, 500);
+        untrackGroup(pid);
+        guard(() => options.onExit(info));
+        return info;
+    }
+    /** True until the program has exited. */
+    get alive() {
+        return this.#alive;
+    }
+    /** Writes one line (a newline is added). Rejects when stdin is closed or the program is gone. */
+    writeLine(line) {
+        if (!this.#alive)
+            return Promise.reject(new Error(`${this.command} is not running`));
+        return this.#child.write(`${line}\n`);
+    }
+    /** Ends the whole group: SIGTERM, `graceMs`, SIGKILL. Resolves once `onExit` has run. */
+    async stop(graceMs) {
+        this.#child.subprocess.stdin.end();
+        await terminateGroup(this.pid, graceMs);
+        return this.exited;
+    }
+    /** Lets Node exit while this program runs (it is still killed at exit). */
+    unref() {
+        this.#child.subprocess.nodeChildProcess.unref();
+        for (const stream of this.#streams())
+            stream.unref?.();
+    }
+    /** Keeps Node running while this program runs. */
+    ref() {
+        this.#child.subprocess.nodeChildProcess.ref();
+        for (const stream of this.#streams())
+            stream.ref?.();
+    }
+    /** Child pipes are `net.Socket`s, which have `ref`/`unref`; other streams do not. */
+    #streams() {
+        const { stdin, stdout, stderr } = this.#child.subprocess;
+        return [stdin, stdout, stderr];
+    }
+}
+/** A callback's failure must not become an uncaught exception in a stream handler. */
+function guard(fn) {
+    try {
+        fn();
+    }
+    catch {
+        // The callbacks are ours and report their own problems; a throw here would only crash the host.
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/template/expand-template.ts
+
+/**
+ * One pass over the template, so a substituted value is never expanded again. In order of precedence:
+ * `$$` (a literal `$`), `${NAME}` (environment), `{{ name }}` (variable; spaces and tabs allowed inside).
+ */
+const PLACEHOLDER = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{\{[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*\}\}/g;
+/**
+ * Expands a template from an adapter's configuration.
+ *
+ * - `{{name}}` / `{{ name }}` becomes `vars[name]` (numbers as decimal strings). The core's variables are
+ *   listed in `TEMPLATE_VARS`.
+ * - `${NAME}` becomes `env[NAME]`; an empty string is a value.
+ * - `$$` is a literal `$`, so `$${NAME}` gives `${NAME}` and `$$$` gives `$$`.
+ * - A variable that is not an own key of `vars` (or `env`), or whose value is `undefined`, throws
+ *   `TemplateError` naming it as written (`{{mcpUrl}}`, `${FOO}`), so a run fails before anything is spawned.
+ * - Text that is not one of these forms stays as it is: a lone `$`, `${1X}`, `{{ a b }}`, `{{.Name}}`.
+ * - Substituted values are never expanded again: a value containing `{{x}}` stays literal.
+ */
+function expandTemplate(template, vars, env) {
+    if (!template.includes('$') && !template.includes('{{'))
+        return template;
+    return template.replace(PLACEHOLDER, (match, envName, varName) => {
+        if (envName !== undefined) {
+            const value = Object.hasOwn(env, envName) ? env[envName] : undefined;
+            if (value === undefined)
+                throw new TemplateError(`\${${envName}}`, template);
+            return value;
+        }
+        if (varName !== undefined) {
+            const value = Object.hasOwn(vars, varName) ? vars[varName] : undefined;
+            if (value === undefined)
+                throw new TemplateError(`{{${varName}}}`, template);
+            return String(value);
+        }
+        return match === '$$' ? '$' : match;
+    });
+}
+/** Expands every argument with `expandTemplate`. */
+function expandArgs(args, vars, env) {
+    return args.map((arg) => expandTemplate(arg, vars, env));
+}
+/** Expands every value (not the names) of an environment with `expandTemplate`, `${NAME}` from `processEnv`. */
+function expandEnv(env, vars, processEnv) {
+    return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, expandTemplate(value, vars, processEnv)]));
+}
+
+;// CONCATENATED MODULE: ./src/core/run/defined-env.ts
+/** The variables of an environment that have a value (`process.env` may hold `undefined`). */
+function definedEnv(env) {
+    const out = {};
+    for (const [key, value] of Object.entries(env))
+        if (value !== undefined)
+            out[key] = value;
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/run/shared-program-launch.ts
+
+
+/**
+ * How to start a shared program for the run `ctx` that needs it first: in `workDir` or the run's `cwd`,
+ * with the run's environment plus `env`. A run's own `env` does not reach it. Throws `TemplateError`.
+ */
+function sharedProgramLaunch(spec, ctx) {
+    const cwd = spec.workDir || ctx.request.cwd;
+    const vars = { workspacePath: cwd };
+    return {
+        command: spec.command,
+        args: expandArgs(spec.args, vars, ctx.env),
+        cwd,
+        env: { ...definedEnv(ctx.env), ...expandEnv(spec.env, vars, ctx.env) },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/generic-cli/adapter-disposed-error.ts
+
+/** A run of an adapter whose `dispose()` was called: its long-lived program is gone for good. */
+class AdapterDisposedError extends AgentMuxError {
+    adapterId;
+    constructor(adapterId) {
+        super('adapter_disposed', `the adapter ${adapterId} was disposed`);
+        this.name = 'AdapterDisposedError';
+        this.adapterId = adapterId;
+    }
+    static isInstance(error) {
+        return AgentMuxError.isInstance(error) && error.code === 'adapter_disposed';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/decode/parse-record.ts
+/**
+ * Reads one output line as the adapter's protocol says. Never throws.
+ *
+ * - `json-lines`: a line whose first non-whitespace character is `{` or `[` is parsed as JSON (a leading
+ *   byte-order mark counts as whitespace); any other line is `text` (banners, warnings a CLI prints).
+ * - `text`: every line is `text`.
+ */
+function parseRecord(line, protocol) {
+    if (protocol === 'text')
+        return { kind: 'text', line };
+    const trimmed = line.trim();
+    const first = trimmed.charCodeAt(0);
+    if (first !== 0x7b /* { */ && first !== 0x5b /* [ */)
+        return { kind: 'text', line };
+    try {
+        return { kind: 'json', value: JSON.parse(trimmed) };
+    }
+    catch (error) {
+        return { kind: 'malformed', line, error: error instanceof Error ? error.message : String(error) };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/external/external-protocol.ts
+
+
+/**
+ * Amurg's external adapter protocol: JSON lines over the adapter process's stdio, several sessions
+ * multiplexed by `session_id`. Field names are the protocol's own (snake_case).
+ */
+const sessionId = schemas_string().min(1);
+/** Adapter → runtime: agent output; `channel` defaults to `stdout`. */
+const externalOutputSchema = object({
+    type: literal('output'),
+    session_id: sessionId,
+    content: schemas_string(),
+    channel: schemas_string().default('stdout'),
+});
+/** Adapter → runtime: the agent has finished its turn. */
+const externalTurnCompleteSchema = object({ type: literal('turn.complete'), session_id: sessionId });
+/** Adapter → runtime: a file for the user (a path on disk). */
+const externalFileOutputSchema = object({
+    type: literal('file.output'),
+    session_id: sessionId,
+    file_name: schemas_string(),
+    file_mime_type: schemas_string().optional(),
+    file_path: schemas_string(),
+});
+/** Adapter → runtime: may the agent use this tool on this resource? Answered with `permission.response`. */
+const externalPermissionRequestSchema = object({
+    type: literal('permission.request'),
+    session_id: sessionId,
+    request_id: union([schemas_string().min(1), schemas_number()]),
+    tool: schemas_string().default(''),
+    description: schemas_string().default(''),
+    resource: schemas_string().default(''),
+});
+const externalMessageSchema = discriminatedUnion('type', [
+    externalOutputSchema,
+    externalTurnCompleteSchema,
+    externalFileOutputSchema,
+    externalPermissionRequestSchema,
+]);
+const messageTypes = new Set(externalMessageSchema.options.map((o) => o.shape.type.value));
+/** Reads one stdout line of the adapter process. Pure; never throws. */
+function readExternalLine(line) {
+    const record = parseRecord(line, 'json-lines');
+    if (record.kind === 'malformed')
+        return { kind: 'malformed', reason: `unparseable line (${record.error})` };
+    if (record.kind === 'text')
+        return { kind: 'text', line };
+    const value = record.value;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return { kind: 'malformed', reason: 'a JSON line that is not an object' };
+    }
+    const fields = value;
+    const session = typeof fields.session_id === 'string' && fields.session_id !== '' ? fields.session_id : undefined;
+    if (typeof fields.type !== 'string')
+        return { kind: 'malformed', reason: 'a message without a type', sessionId: session };
+    if (session === undefined)
+        return { kind: 'malformed', reason: `a ${fields.type} message without a session_id` };
+    if (!messageTypes.has(fields.type))
+        return { kind: 'unknown', sessionId: session, type: fields.type, value };
+    const parsed = externalMessageSchema.safeParse(value);
+    if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`).join('; ');
+        return { kind: 'malformed', reason: `an invalid ${fields.type} message (${issues})`, sessionId: session };
+    }
+    return { kind: 'message', message: parsed.data, value };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/external/external-host.ts
+
+
+
+
+/**
+ * The one adapter process of an external adapter, shared by all its runs: started by the first session
+ * (and again after it died), in its own tracked process group, its stdout lines routed to sessions by
+ * `session_id`. It never throws on what the process prints.
+ */
+class ExternalHost {
+    #options;
+    #sessions = new Map();
+    #process;
+    #starting;
+    #disposed = false;
+    constructor(options) {
+        this.#options = options;
+    }
+    /** The adapter process's pid while it runs. */
+    get pid() {
+        return this.#process?.alive ? this.#process.pid : undefined;
+    }
+    /** Sessions open now. */
+    get sessionCount() {
+        return this.#sessions.size;
+    }
+    /**
+     * Registers a session, starting the process if none runs. Rejects with `SpawnError` when it cannot start,
+     * `AdapterDisposedError` after `dispose()`, `TemplateError` for a bad argument template.
+     */
+    async attach(sessionId, sink, ctx) {
+        const process = await this.#ensureProcess(ctx);
+        if (!process.alive) {
+            // It died between its start and now: report it like any other death.
+            sink.exit(await process.exited, process.stderrTail.toString());
+            return;
+        }
+        this.#sessions.set(sessionId, { sink, process });
+        process.ref();
+    }
+    /** Forgets a session: later messages for it are dropped. */
+    detach(sessionId) {
+        const entry = this.#sessions.get(sessionId);
+        if (!entry)
+            return;
+        this.#sessions.delete(sessionId);
+        if (![...this.#sessions.values()].some((e) => e.process === entry.process))
+            entry.process.unref();
+    }
+    /** Sends one message to the process of the session. Rejects when the process is gone. */
+    async send(command) {
+        const process = this.#sessions.get(command.session_id)?.process ?? this.#process;
+        if (!process)
+            throw new Error('the external adapter process is not running');
+        await process.writeLine(JSON.stringify(command));
+    }
+    /** Closes every open session, kills the process group and starts no process any more. */
+    async dispose() {
+        this.#disposed = true;
+        const process = this.#process ?? (await this.#starting?.catch(() => undefined));
+        this.#process = undefined;
+        const open = [...this.#sessions.entries()];
+        for (const [sessionId, entry] of open) {
+            this.#sessions.delete(sessionId);
+            await entry.process.writeLine(JSON.stringify({ type: 'session.close', session_id: sessionId })).catch(() => { });
+            entry.sink.disposed(new AdapterDisposedError(this.#options.adapterId).message);
+        }
+        if (process)
+            await process.stop(this.#options.graceMs);
+    }
+    async #ensureProcess(ctx) {
+        if (this.#disposed)
+            throw new AdapterDisposedError(this.#options.adapterId);
+        if (this.#process?.alive)
+            return this.#process;
+        this.#starting ??= this.#start(ctx).finally(() => {
+            this.#starting = undefined;
+        });
+        return this.#starting;
+    }
+    async #start(ctx) {
+        const holder = {};
+        const process = await LongLivedProcess.start({
+            ...sharedProgramLaunch(this.#options, ctx),
+            onStdoutLine: (line) => this.#route(holder.process, line),
+            onStderrLine: (line) => this.#broadcast(holder.process, { type: 'log', source: 'stderr', line }),
+            onStdoutOverflow: (bytes) => this.#broadcast(holder.process, {
+                type: 'error',
+                code: 'line_too_long',
+                message: `dropped a line of ${bytes} bytes from the external adapter (over the line limit)`,
+                recoverable: true,
+            }),
+            onExit: (info) => {
+                const dead = holder.process;
+                if (this.#process === dead)
+                    this.#process = undefined;
+                for (const [sessionId, entry] of [...this.#sessions.entries()]) {
+                    if (entry.process !== dead)
+                        continue;
+                    this.#sessions.delete(sessionId);
+                    entry.sink.exit(info, dead?.stderrTail.toString() ?? '');
+                }
+            },
+        });
+        holder.process = process;
+        process.unref();
+        if (this.#disposed) {
+            await process.stop(this.#options.graceMs);
+            throw new AdapterDisposedError(this.#options.adapterId);
+        }
+        this.#process = process;
+        return process;
+    }
+    #route(process, line) {
+        const read = readExternalLine(line);
+        switch (read.kind) {
+            case 'message': {
+                const entry = this.#sessions.get(read.message.session_id);
+                if (entry && entry.process === process)
+                    entry.sink.message(read.message);
+                return;
+            }
+            case 'unknown': {
+                const entry = this.#sessions.get(read.sessionId);
+                if (entry && entry.process === process)
+                    entry.sink.unknown(read.type, read.value);
+                return;
+            }
+            case 'text':
+                this.#broadcast(process, { type: 'log', source: 'stdout', line: read.line });
+                return;
+            case 'malformed': {
+                const draft = {
+                    type: 'error',
+                    code: 'malformed_record',
+                    message: `external adapter: ${read.reason}: ${line.slice(0, 200)}`,
+                    recoverable: true,
+                };
+                const entry = read.sessionId === undefined ? undefined : this.#sessions.get(read.sessionId);
+                if (entry && entry.process === process)
+                    entry.sink.broadcast(draft);
+                else
+                    this.#broadcast(process, draft);
+                return;
+            }
+        }
+    }
+    #broadcast(process, draft) {
+        for (const entry of this.#sessions.values())
+            if (entry.process === process)
+                entry.sink.broadcast(draft);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/generic-cli/text-output-translator.ts
+/** The longest text kept for `message_stop.text`; beyond it the stop event carries no text. */
+const MAX_MESSAGE_TEXT_CHARS = 16 * 1024 * 1024;
+/** Turns one line of a program's stdout into drafts: `message_start` before the first, then `text_delta` (newline kept). */
+function textLineDrafts(line, state) {
+    return textDeltaDrafts(`${line}\n`, state);
+}
+/** One piece of text of the message: `message_start` before the first, then a `text_delta`; the text is kept. */
+function textDeltaDrafts(delta, state) {
+    const out = [];
+    if (!state.open) {
+        state.open = true;
+        out.push({ type: 'message_start' });
+    }
+    out.push({ type: 'text_delta', delta });
+    if (!state.overflow) {
+        state.chars += delta.length;
+        if (state.chars > MAX_MESSAGE_TEXT_CHARS) {
+            state.overflow = true;
+            state.parts = [];
+        }
+        else {
+            state.parts.push(delta);
+        }
+    }
+    return out;
+}
+/** Closes the message, if one is open, with its whole text. Resets the state for a next message. */
+function closeTextMessage(state) {
+    if (!state.open)
+        return [];
+    const text = state.overflow ? undefined : state.parts.join('');
+    state.open = false;
+    state.parts = [];
+    state.chars = 0;
+    state.overflow = false;
+    return [text === undefined ? { type: 'message_stop' } : { type: 'message_stop', text }];
+}
+function initTextOutputState(debug) {
+    return { debug, open: false, parts: [], chars: 0, overflow: false };
+}
+/**
+ * The translator of plain-text programs (generic-cli, generic-job): every stdout line is text of one
+ * assistant message, opened at the first line and closed when the program exits; stderr lines are logs
+ * (the core's default). Blank lines are not seen (the line decoder skips them).
+ */
+const textOutputTranslator = {
+    init: ({ debug }) => initTextOutputState(debug),
+    translate: (record, state) => textLineDrafts(record.kind === 'text' ? record.line : JSON.stringify(record.value), state),
+    finish: (_exit, state) => closeTextMessage(state),
+};
+
+;// CONCATENATED MODULE: ./src/adapters/external/external-translator.ts
+
+function initExternalSessionState(debug, sessionId) {
+    return { ...initTextOutputState(debug), sessionId, turnComplete: false };
+}
+/** The approval id of a permission request: request ids are only unique within their session. */
+function externalApprovalId(sessionId, requestId) {
+    return `${sessionId}/${String(requestId)}`;
+}
+/** What a permission request asks, as the approval's `input`. */
+function externalPermissionInput(message) {
+    return { tool: message.tool, description: message.description, resource: message.resource };
+}
+/**
+ * Translates one message of a session into normalized drafts. Pure; never throws.
+ *
+ * - `output`: `text_delta` of the turn's message (opened at the first), or a `log` for `channel: "stderr"`;
+ * - `turn.complete`: `message_stop` (with the whole text) and `turn_end`;
+ * - `file.output`: `file_output`;
+ * - `permission.request`: `approval_request` (the session asks the run's approval channel and answers).
+ */
+function translateExternalMessage(message, state) {
+    switch (message.type) {
+        case 'output':
+            if (message.channel === 'stderr') {
+                return [{ type: 'log', source: 'stderr', line: message.content.replace(/\r?\n$/, '') }];
+            }
+            return message.content === '' ? [] : textDeltaDrafts(message.content, state);
+        case 'turn.complete': {
+            if (state.turnComplete)
+                return [];
+            state.turnComplete = true;
+            state.outcome = { status: 'completed' };
+            const stop = closeTextMessage(state);
+            const text = stop[0]?.type === 'message_stop' ? stop[0].text : undefined;
+            return [...stop, { type: 'turn_end', turn: 0, stopReason: 'turn.complete', result: text }];
+        }
+        case 'file.output':
+            return [
+                {
+                    type: 'file_output',
+                    fileName: message.file_name,
+                    path: message.file_path,
+                    ...(message.file_mime_type ? { mimeType: message.file_mime_type } : {}),
+                },
+            ];
+        case 'permission.request':
+            return [
+                {
+                    type: 'approval_request',
+                    approvalId: externalApprovalId(state.sessionId, message.request_id),
+                    toolName: message.tool || 'unknown',
+                    input: externalPermissionInput(message),
+                    ...(message.description ? { reason: message.description } : {}),
+                },
+            ];
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/external/external-session.ts
+
+
+
+/**
+ * One run as one session of the shared adapter process: `session.start`, `user.input` with the prompt,
+ * then the session's messages until `turn.complete` (no need to wait for any EOF), then `session.close`.
+ * Permission requests go to the run's approval channel (none: denied) and are answered with
+ * `permission.response`. Stopping sends `stop` then `session.close`. If the process dies, the run ends
+ * `crashed`, with a `crash` event carrying the process's stderr tail; `dispose()` fails it.
+ */
+async function openExternalSession(host, ctx) {
+    const sessionId = (0,external_node_crypto_namespaceObject.randomUUID)();
+    const state = initExternalSessionState(ctx.debug, sessionId);
+    const local = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, local.signal]);
+    /** Tools approved with scope `always` in this run. */
+    const grants = new Set();
+    let settled = false;
+    let resolveDone = () => undefined;
+    const done = new Promise((resolve) => {
+        resolveDone = resolve;
+    });
+    const emit = (draft) => {
+        if (!settled)
+            ctx.emit(draft);
+    };
+    const send = (command) => host.send(command).catch(() => undefined);
+    const finish = (outcome, after = []) => {
+        if (settled)
+            return;
+        for (const draft of [...closeTextMessage(state), ...after])
+            ctx.emit(draft);
+        settled = true;
+        host.detach(sessionId);
+        local.abort('session ended');
+        signal.removeEventListener('abort', onAbort);
+        resolveDone({ ...outcome, sessionId });
+    };
+    const answerPermission = async (message) => {
+        const approvalId = externalApprovalId(sessionId, message.request_id);
+        const toolName = message.tool || 'unknown';
+        let decision;
+        if (grants.has(toolName)) {
+            decision = { kind: 'approve', scope: 'always', by: 'an earlier "always" approval in this run' };
+        }
+        else if (!ctx.approvals) {
+            decision = { kind: 'deny', reason: 'no approval channel is configured for this run' };
+        }
+        else {
+            decision = await ctx.approvals
+                .request({
+                approvalId,
+                runId: ctx.runId,
+                toolName,
+                input: externalPermissionInput(message),
+                ...(message.description ? { reason: message.description } : {}),
+            }, signal)
+                .catch((error) => ({
+                kind: 'deny',
+                reason: `the approval channel failed: ${error?.message ?? String(error)}`,
+            }));
+        }
+        if (settled)
+            return;
+        if (decision.kind === 'approve') {
+            if (decision.scope === 'always')
+                grants.add(toolName);
+            emit({ type: 'approval_granted', approvalId, scope: decision.scope, by: decision.by });
+        }
+        else {
+            emit({
+                type: 'approval_denied',
+                approvalId,
+                reason: decision.reason,
+                by: decision.by,
+                ...(decision.timedOut === undefined ? {} : { timedOut: decision.timedOut }),
+            });
+        }
+        await send({
+            type: 'permission.response',
+            session_id: sessionId,
+            request_id: message.request_id,
+            approved: decision.kind === 'approve',
+        });
+    };
+    const sink = {
+        message(message) {
+            if (settled)
+                return;
+            for (const draft of translateExternalMessage(message, state))
+                emit(draft);
+            if (message.type === 'permission.request')
+                void answerPermission(message);
+            if (message.type === 'turn.complete') {
+                finish({ status: 'completed' });
+                void send({ type: 'session.close', session_id: sessionId });
+            }
+        },
+        unknown(type, value) {
+            if (ctx.debug)
+                emit({ type: 'debug', message: `unknown external adapter message type ${JSON.stringify(type)}`, data: value });
+        },
+        broadcast: emit,
+        exit(exit, stderrTail) {
+            const how = exit.signal
+                ? `was killed by ${exit.signal}`
+                : exit.exitCode === null
+                    ? 'is gone'
+                    : `exited with code ${exit.exitCode}`;
+            finish({ status: 'failed', reason: 'crashed', message: `the external adapter process ${how}` }, [
+                { type: 'crash', exitCode: exit.exitCode, signal: exit.signal, stderr: stderrTail },
+            ]);
+        },
+        disposed(message) {
+            finish({ status: 'failed', message });
+        },
+    };
+    const stop = async (why) => {
+        if (settled)
+            return;
+        finish({ status: 'failed', message: `stopped (${why})` });
+        await send({ type: 'stop', session_id: sessionId });
+        await send({ type: 'session.close', session_id: sessionId });
+    };
+    const onAbort = () => void stop('aborted');
+    try {
+        await host.attach(sessionId, sink, ctx);
+    }
+    catch (error) {
+        const message = error.message;
+        ctx.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
+        settled = true;
+        return { done: Promise.resolve({ status: 'failed', message }), stop: async () => undefined };
+    }
+    if (!settled) {
+        signal.addEventListener('abort', onAbort, { once: true });
+        ctx.emit({ type: 'session_start', sessionId, cwd: ctx.request.cwd });
+        ctx.emit({ type: 'turn_start', turn: 0 });
+        void (async () => {
+            await send({ type: 'session.start', session_id: sessionId });
+            await send({ type: 'user.input', session_id: sessionId, content: ctx.request.prompt });
+        })();
+        if (signal.aborted)
+            onAbort();
+    }
+    return { done, stop: (reason) => stop(reason) };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/external/external-adapter.ts
+
+
+
+/**
+ * Seed 004's table: no native session ids, turn completion (`turn.complete`), no resume; interactive.
+ * Permission requests are the agent's own prompts (`native`), answered through the run's approval channel.
+ */
+const externalCapabilities = {
+    resume: false,
+    fork: false,
+    thinking: 'no',
+    mcp: false,
+    approvals: 'native',
+    pty: 'never',
+    platforms: ['darwin', 'linux'],
+    sessionPersistence: 'memory',
+    execModel: 'interactive',
+    nativeSessionIds: false,
+    turnCompletion: true,
+    streaming: 'text',
+};
+/**
+ * Amurg's `external` profile: one long-lived adapter process speaking JSON lines on stdio, serving every
+ * run of this adapter as a session of its own (`session_id`). The process starts with the first run, in
+ * its own process group (killed on `dispose()` and when this process exits), and again after it died.
+ * Arguments may use `${NAME}` and `{{workspacePath}}` (the process's directory, `work_dir` or the first
+ * run's `cwd`); the environment is the first run's plus `env`. A run's own `env` does not reach it.
+ */
+function externalAdapter(id, config, options = {}) {
+    const host = new ExternalHost({
+        adapterId: id,
+        command: config.command,
+        args: config.args,
+        workDir: config.work_dir,
+        env: config.env,
+        graceMs: options.graceMs ?? 2000,
+    });
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id,
+        displayName: `${id} (external: ${config.command})`,
+        capabilities: externalCapabilities,
+        costModel: config.costModel,
+        secretEnv: config.secretEnv,
+        launch: { kind: 'session', open: (ctx) => openExternalSession(host, ctx) },
+        dispose: () => host.dispose(),
+        get pid() {
+            return host.pid;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/generic-cli/persistent-cli.ts
+
+
+
+/**
+ * One interactive program shared by every run of a generic-cli adapter (`spawn_policy: persistent`).
+ * Runs take turns: each writes its prompt as a line to the program's stdin and takes what the program
+ * prints until it has been quiet for `quietMs` (the program never says that it is done). A program that
+ * dies during a turn with a non-zero code or a signal ends that run `crashed`, with a `crash` event
+ * carrying its stderr tail; the next run starts it again. A stopped run kills the program: it may still
+ * be answering, and its late output must not become the next run's.
+ */
+class PersistentCli {
+    #options;
+    #process;
+    #turn;
+    #lock = Promise.resolve();
+    #disposed = false;
+    #disposeController = new AbortController();
+    constructor(options) {
+        this.#options = options;
+    }
+    /** The program's pid while it runs. */
+    get pid() {
+        return this.#process?.alive ? this.#process.pid : undefined;
+    }
+    async open(ctx) {
+        const stopController = new AbortController();
+        const stopSignal = AbortSignal.any([ctx.signal, stopController.signal, this.#disposeController.signal]);
+        const previous = this.#lock;
+        let release = () => undefined;
+        this.#lock = new Promise((resolve) => {
+            release = resolve;
+        });
+        const done = (async () => {
+            try {
+                await untilSettledOrAborted(previous, stopSignal);
+                if (this.#disposed)
+                    return { status: 'failed', message: 'the adapter was disposed' };
+                if (stopSignal.aborted)
+                    return { status: 'failed', message: 'stopped before its turn' };
+                let process;
+                try {
+                    process = await this.#ensureProcess(ctx);
+                }
+                catch (error) {
+                    const message = error.message;
+                    ctx.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
+                    return { status: 'failed', message };
+                }
+                return await this.#takeTurn(process, ctx, stopSignal);
+            }
+            finally {
+                release();
+            }
+        })();
+        return {
+            done,
+            stop: async (reason) => {
+                stopController.abort(reason);
+                await done.catch(() => undefined);
+            },
+        };
+    }
+    /** Ends the current turn and kills the program; later runs fail. */
+    async dispose() {
+        this.#disposed = true;
+        this.#disposeController.abort('disposed');
+        const process = this.#process;
+        this.#process = undefined;
+        if (process)
+            await process.stop(this.#options.graceMs);
+    }
+    async #ensureProcess(ctx) {
+        if (this.#process?.alive)
+            return this.#process;
+        const holder = {};
+        const current = () => (this.#turn && this.#turn.process === holder.process ? this.#turn : undefined);
+        const process = await LongLivedProcess.start({
+            ...sharedProgramLaunch(this.#options, ctx),
+            onStdoutLine: (line) => current()?.stdout(line),
+            onStderrLine: (line) => current()?.stderr(line),
+            onStdoutOverflow: (bytes) => current()?.overflow(bytes),
+            onExit: () => {
+                if (this.#process === holder.process)
+                    this.#process = undefined;
+            },
+        });
+        holder.process = process;
+        process.unref();
+        this.#process = process;
+        return process;
+    }
+    #takeTurn(process, ctx, stopSignal) {
+        const { quietMs, graceMs } = this.#options;
+        const state = initTextOutputState(ctx.debug);
+        const emitAll = (drafts) => {
+            for (const draft of drafts)
+                ctx.emit(draft);
+        };
+        return new Promise((resolve) => {
+            let settled = false;
+            let stopping = false;
+            let quiet;
+            const finish = (outcome, after = []) => {
+                if (settled)
+                    return;
+                settled = true;
+                clearTimeout(quiet);
+                stopSignal.removeEventListener('abort', onStop);
+                if (this.#turn === turn)
+                    this.#turn = undefined;
+                emitAll(closeTextMessage(state));
+                emitAll(after);
+                process.unref();
+                resolve(outcome);
+            };
+            const arm = () => {
+                if (settled)
+                    return;
+                clearTimeout(quiet);
+                quiet = setTimeout(() => finish({ status: 'completed' }), quietMs);
+            };
+            const turn = {
+                process,
+                stdout: (line) => {
+                    emitAll(textLineDrafts(line, state));
+                    arm();
+                },
+                stderr: (line) => {
+                    ctx.emit({ type: 'log', source: 'stderr', line });
+                    arm();
+                },
+                overflow: (bytes) => {
+                    ctx.emit({
+                        type: 'error',
+                        code: 'line_too_long',
+                        message: `dropped a stdout line of ${bytes} bytes (over the line limit)`,
+                        recoverable: true,
+                    });
+                    arm();
+                },
+            };
+            const onExit = (info) => {
+                if (settled || stopping)
+                    return;
+                if (info.exitCode === 0) {
+                    finish({ status: 'completed', message: `${process.command} exited` });
+                    return;
+                }
+                const how = info.signal ? `killed by ${info.signal}` : `exited with code ${info.exitCode}`;
+                finish({ status: 'failed', reason: 'crashed', message: `${process.command} ${how}` }, [
+                    { type: 'crash', exitCode: info.exitCode, signal: info.signal, stderr: process.stderrTail.toString() },
+                ]);
+            };
+            const onStop = () => {
+                if (settled || stopping)
+                    return;
+                stopping = true;
+                // Detach first: whatever the dying program prints belongs to no run.
+                if (this.#turn === turn)
+                    this.#turn = undefined;
+                clearTimeout(quiet);
+                const reason = stopSignal.reason;
+                const message = `stopped (${typeof reason === 'string' ? reason : 'aborted'})`;
+                process.stop(graceMs).then(() => finish({ status: 'failed', message }), () => finish({ status: 'failed', message }));
+            };
+            this.#turn = turn;
+            process.ref();
+            if (stopSignal.aborted) {
+                onStop();
+                return;
+            }
+            stopSignal.addEventListener('abort', onStop, { once: true });
+            // Every line has been delivered when `exited` settles (it waits for the pipes to drain).
+            process.exited.then(onExit, () => undefined);
+            process.writeLine(ctx.request.prompt).then(arm, (error) => {
+                // A program that died before it read the prompt ends the turn through `onExit`.
+                if (process.alive) {
+                    const message = `cannot write to ${process.command}: ${error.message}`;
+                    finish({ status: 'failed', message }, [
+                        { type: 'error', code: 'stdin_blocked', message, recoverable: false },
+                    ]);
+                }
+            });
+        });
+    }
+}
+/** Resolves when `promise` settles or `signal` aborts, whichever is first. */
+function untilSettledOrAborted(promise, signal) {
+    if (signal.aborted)
+        return Promise.resolve();
+    return new Promise((resolve) => {
+        const onAbort = () => resolve();
+        signal.addEventListener('abort', onAbort, { once: true });
+        promise.then(() => {
+            signal.removeEventListener('abort', onAbort);
+            resolve();
+        }, () => {
+            signal.removeEventListener('abort', onAbort);
+            resolve();
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/adapters/generic-cli/text-program-plan.ts
+/**
+ * How a plain-text program of an Amurg profile (generic-cli `per-session`, generic-job) starts for one run:
+ * its command line and `env`, in `work_dir` (empty: the run's `cwd`), the prompt written to stdin as one
+ * line, every stdout line text.
+ */
+function textProgramPlan(config, ctx) {
+    return {
+        command: config.command,
+        args: config.args,
+        env: config.env,
+        cwd: config.work_dir || undefined,
+        stdin: `${ctx.request.prompt}\n`,
+        protocol: 'text',
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/generic-cli/generic-cli-adapter.ts
+
+
+
+
+const DEFAULT_QUIET_MS = 1500;
+const DEFAULT_GRACE_MS = 2000;
+/** Seed 004's table: no native session ids, no turn completion, no resume; interactive. */
+function genericCliCapabilities(spawnPolicy) {
+    return {
+        resume: false,
+        fork: false,
+        thinking: 'no',
+        mcp: false,
+        approvals: 'none',
+        pty: 'never',
+        platforms: ['darwin', 'linux'],
+        // A persistent program remembers earlier runs' input for as long as it lives.
+        sessionPersistence: spawnPolicy === 'persistent' ? 'memory' : 'none',
+        execModel: 'interactive',
+        nativeSessionIds: false,
+        turnCompletion: false,
+        streaming: 'text',
+    };
+}
+/**
+ * Amurg's `generic-cli` profile: an interactive program. The run's prompt is written to its stdin as one
+ * line; each stdout line becomes a `text_delta` (newline kept) of one message, each stderr line a `log`.
+ *
+ * - `per-session`: a new program per run. Stdin stays open after the prompt (an interactive program waits
+ *   for more input, and closing it would make many quit before answering); the run ends when the program
+ *   exits, or by the run's timeouts or abort.
+ * - `persistent`: one program for every run of this adapter, in its own process group that dies with this
+ *   process and on `dispose()`. Runs take turns; a turn ends after `quietMs` without output (output
+ *   between turns is dropped). A program that died is started again by the next run; a stopped run kills
+ *   it. The program starts in `work_dir` or the first run's `cwd`, with the first run's environment plus
+ *   `env`; arguments may use `${NAME}` and `{{workspacePath}}` only, and a run's own `env` does not reach it.
+ */
+function genericCliAdapter(id, config, options = {}) {
+    const base = {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id,
+        displayName: `${id} (generic-cli: ${config.command})`,
+        capabilities: genericCliCapabilities(config.spawn_policy),
+        costModel: config.costModel,
+        secretEnv: config.secretEnv,
+    };
+    if (config.spawn_policy === 'persistent') {
+        const cli = new PersistentCli({
+            command: config.command,
+            args: config.args,
+            workDir: config.work_dir,
+            env: config.env,
+            quietMs: options.quietMs ?? DEFAULT_QUIET_MS,
+            graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
+        });
+        return {
+            ...base,
+            launch: { kind: 'session', open: (ctx) => cli.open(ctx) },
+            dispose: () => cli.dispose(),
+            get pid() {
+                return cli.pid;
+            },
+        };
+    }
+    return {
+        ...base,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => ({ ...textProgramPlan(config, ctx), keepStdinOpen: true }),
+            translator: textOutputTranslator,
+        },
+        dispose: async () => undefined,
+        pid: undefined,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/generic-job/generic-job-adapter.ts
+
+
+
+
+/** Seed 004's table: no native session ids, turn completion (the job's exit), no resume; run-to-completion. */
+const genericJobCapabilities = {
+    resume: false,
+    fork: false,
+    thinking: 'no',
+    mcp: false,
+    approvals: 'none',
+    pty: 'never',
+    platforms: ['darwin', 'linux'],
+    sessionPersistence: 'none',
+    execModel: 'run-to-completion',
+    nativeSessionIds: false,
+    turnCompletion: true,
+    streaming: 'text',
+};
+/**
+ * Amurg's `generic-job` profile: one program run to completion per run. The prompt goes to its stdin,
+ * which is then closed; each stdout line is streamed as a `text_delta` and the whole text ends the message
+ * (`message_stop.text`) when the job exits; stderr lines are `log`s.
+ *
+ * `max_runtime` (default 5m) is the plan's `maxRuntimeMs`: when it passes, the core stops the job's whole
+ * process group (SIGTERM, the run's grace window, SIGKILL) and the run ends `timeout`, with an `error`
+ * event of code `timeout`. Throws `RangeError` for a malformed `max_runtime`.
+ */
+function genericJobAdapter(id, config) {
+    const maxRuntimeMs = parseDuration(config.max_runtime);
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id,
+        displayName: `${id} (generic-job: ${config.command})`,
+        capabilities: genericJobCapabilities,
+        costModel: config.costModel,
+        secretEnv: config.secretEnv,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => ({ ...textProgramPlan(config, ctx), maxRuntimeMs }),
+            translator: textOutputTranslator,
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/process/process-controller.ts
 /**
  * The adapter → agent half of seed 001: answers `tool_call` with `tool_result` through the
@@ -27608,6 +29084,9 @@ function processAdapter(id, config) {
 
 
 
+
+
+
 /**
  * The registry every front end starts from: the built-in adapters, plus the factories that
  * turn a configuration's `adapters` entries into adapters.
@@ -27616,6 +29095,9 @@ function createBuiltinRegistry() {
     const registry = new AdapterRegistry();
     registry.register(demoAdapter());
     registry.registerConfigType('process', (id, config) => processAdapter(id, config));
+    registry.registerConfigType('generic-cli', (id, config) => genericCliAdapter(id, config));
+    registry.registerConfigType('generic-job', (id, config) => genericJobAdapter(id, config));
+    registry.registerConfigType('external', (id, config) => externalAdapter(id, config));
     return registry;
 }
 
@@ -27851,6 +29333,12 @@ const tokenPatterns = [
     // JSON Web Tokens: base64url header `{"…`, payload, signature.
     String.raw `\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*`,
 ];
+/**
+ * Fixed text every token pattern's match contains: a string without any of these (and without a
+ * literal secret) cannot match, which a plain alternation of literals checks much faster than the
+ * full expression with its lookaheads.
+ */
+const tokenTriggers = String.raw `uthorization|earer|gh[pousr]_|github_pat_|sk-|A[KS]IA|xox[abposr]-|eyJ`;
 /** Shortest string a token pattern can match (`Bearer ` and 8 characters). */
 const MIN_PATTERN_LENGTH = 15;
 /** Depth beyond which `redact` stops descending (events are shallow; this only guards cycles). */
@@ -27868,6 +29356,8 @@ class Redactor {
     #secrets = new Set();
     #patterns;
     #re;
+    /** Cheap pre-check: no match here means no match of `#re`. */
+    #trigger;
     /** Shortest string that can match; shorter strings skip the regex. */
     #minLength = Number.POSITIVE_INFINITY;
     constructor(secrets = [], options = {}) {
@@ -27899,6 +29389,8 @@ class Redactor {
         const literals = [...this.#secrets].sort((a, b) => b.length - a.length).map(escapeRegExp);
         const sources = [...literals, ...(this.#patterns ? tokenPatterns : [])];
         this.#re = sources.length === 0 ? undefined : new RegExp(sources.join('|'), 'g');
+        const triggers = [...literals, ...(this.#patterns ? [tokenTriggers] : [])];
+        this.#trigger = triggers.length === 0 ? undefined : new RegExp(triggers.join('|'));
         const shortest = Math.min(...[...this.#secrets].map((secret) => secret.length));
         this.#minLength = Math.min(shortest, this.#patterns ? MIN_PATTERN_LENGTH : Number.POSITIVE_INFINITY);
     }
@@ -27906,6 +29398,8 @@ class Redactor {
     redactString(s) {
         const re = this.#re;
         if (re === undefined || s.length < this.#minLength)
+            return s;
+        if (this.#trigger !== undefined && !this.#trigger.test(s))
             return s;
         re.lastIndex = 0;
         if (!re.test(s))
@@ -27963,185 +29457,6 @@ class Redactor {
  */
 function replaceKeepingPrefix(_match, keepHeader, keepBearer) {
     return (keepHeader ?? keepBearer ?? '') + REDACTED;
-}
-
-;// CONCATENATED MODULE: ./src/core/decode/line-decoder.ts
-
-/** The default `maxLineBytes`: 16 MiB. */
-const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
-const line_decoder_LF = 0x0a;
-const line_decoder_CR = 0x0d;
-const NON_BLANK = /\S/;
-/**
- * Splits a child process's output into lines (JSON lines, or text lines).
- *
- * - Chunks may be split anywhere, even inside a multi-byte UTF-8 character: lines are cut at the `0x0A`
- *   byte and each whole line is decoded once. Invalid UTF-8 becomes U+FFFD.
- * - One trailing `\r` is removed (CRLF output); empty and whitespace-only lines are skipped.
- * - String chunks are encoded to UTF-8 first, so strings and bytes may be mixed.
- * - Bytes of an unfinished line are copied, so a pushed chunk may be reused by the caller afterwards.
- * - An error thrown by a callback propagates out of `push` or `end`; the rest of that chunk is then lost.
- */
-class LineDecoder {
-    #maxLineBytes;
-    #onLine;
-    #onOverflow;
-    /** Pieces of the line in progress; each is owned by the decoder. */
-    #parts = [];
-    #pendingBytes = 0;
-    /** True while discarding the rest of an over-long line. */
-    #dropping = false;
-    #droppedBytes = 0;
-    constructor(options) {
-        const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-        if (!Number.isSafeInteger(max) || max < 1) {
-            throw new RangeError(`maxLineBytes must be a positive integer, got ${max}`);
-        }
-        this.#maxLineBytes = max;
-        this.#onLine = options.onLine;
-        this.#onOverflow = options.onOverflow;
-    }
-    /** Bytes of the unfinished line held now (never more than `maxLineBytes + 1`). */
-    get bufferedBytes() {
-        return this.#pendingBytes;
-    }
-    /** Feeds the next piece of output. */
-    push(chunk) {
-        const owned = typeof chunk === 'string';
-        const buf = owned ? external_node_buffer_namespaceObject.Buffer.from(chunk, 'utf8') : toBuffer(chunk);
-        const length = buf.length;
-        let newline = buf.indexOf(line_decoder_LF);
-        if (newline === -1) {
-            this.#append(buf, 0, length, owned);
-            return;
-        }
-        let start = 0;
-        if (this.#pendingBytes > 0 || this.#dropping) {
-            this.#finishPending(buf, newline);
-            start = newline + 1;
-            newline = buf.indexOf(line_decoder_LF, start);
-        }
-        while (newline !== -1) {
-            this.#emit(buf, start, newline);
-            start = newline + 1;
-            newline = buf.indexOf(line_decoder_LF, start);
-        }
-        if (start < length)
-            this.#append(buf, start, length, owned);
-    }
-    /** Flushes a last line that has no trailing newline. The decoder may be reused afterwards. */
-    end() {
-        if (this.#dropping) {
-            const dropped = this.#droppedBytes;
-            this.#dropping = false;
-            this.#droppedBytes = 0;
-            this.#onOverflow?.(dropped);
-            return;
-        }
-        const total = this.#pendingBytes;
-        if (total === 0)
-            return;
-        const parts = this.#parts;
-        this.#parts = [];
-        this.#pendingBytes = 0;
-        const line = parts.length === 1 ? parts[0] : external_node_buffer_namespaceObject.Buffer.concat(parts, total);
-        this.#emit(line, 0, total);
-    }
-    /** Keeps `buf[start, end)`, the beginning (or middle) of a line that has not ended yet. */
-    #append(buf, start, end, owned) {
-        const size = end - start;
-        if (size === 0)
-            return;
-        if (this.#dropping) {
-            this.#droppedBytes += size;
-            return;
-        }
-        const total = this.#pendingBytes + size;
-        // One byte of slack: the last byte may be the `\r` of a `\r\n`, which does not count.
-        if (total > this.#maxLineBytes + 1) {
-            this.#parts = [];
-            this.#pendingBytes = 0;
-            this.#dropping = true;
-            this.#droppedBytes = total;
-            return;
-        }
-        let part;
-        if (owned) {
-            part = buf.subarray(start, end);
-        }
-        else {
-            part = external_node_buffer_namespaceObject.Buffer.allocUnsafe(size);
-            buf.copy(part, 0, start, end);
-        }
-        this.#parts.push(part);
-        this.#pendingBytes = total;
-    }
-    /** Ends the line in progress with `buf[0, newline)`. */
-    #finishPending(buf, newline) {
-        if (this.#dropping) {
-            const dropped = this.#droppedBytes + newline;
-            this.#dropping = false;
-            this.#droppedBytes = 0;
-            this.#onOverflow?.(dropped);
-            return;
-        }
-        const parts = this.#parts;
-        const total = this.#pendingBytes + newline;
-        this.#parts = [];
-        this.#pendingBytes = 0;
-        if (total > this.#maxLineBytes + 1) {
-            this.#onOverflow?.(total);
-            return;
-        }
-        if (newline > 0)
-            parts.push(buf.subarray(0, newline));
-        const line = parts.length === 1 ? parts[0] : external_node_buffer_namespaceObject.Buffer.concat(parts, total);
-        this.#emit(line, 0, total);
-    }
-    /** Passes on the complete line `buf[start, end)` (without its `\n`). */
-    #emit(buf, start, end) {
-        let stop = end;
-        if (stop > start && buf[stop - 1] === line_decoder_CR)
-            stop--;
-        if (stop - start > this.#maxLineBytes) {
-            this.#onOverflow?.(end - start);
-            return;
-        }
-        if (stop === start)
-            return;
-        const first = buf[start];
-        const line = buf.toString('utf8', start, stop);
-        // A printable ASCII first byte proves the line is not blank without scanning it.
-        if ((first <= 0x20 || first >= 0x7f) && !NON_BLANK.test(line))
-            return;
-        this.#onLine(line);
-    }
-}
-function toBuffer(chunk) {
-    return external_node_buffer_namespaceObject.Buffer.isBuffer(chunk) ? chunk : external_node_buffer_namespaceObject.Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-}
-
-;// CONCATENATED MODULE: ./src/core/decode/parse-record.ts
-/**
- * Reads one output line as the adapter's protocol says. Never throws.
- *
- * - `json-lines`: a line whose first non-whitespace character is `{` or `[` is parsed as JSON (a leading
- *   byte-order mark counts as whitespace); any other line is `text` (banners, warnings a CLI prints).
- * - `text`: every line is `text`.
- */
-function parseRecord(line, protocol) {
-    if (protocol === 'text')
-        return { kind: 'text', line };
-    const trimmed = line.trim();
-    const first = trimmed.charCodeAt(0);
-    if (first !== 0x7b /* { */ && first !== 0x5b /* [ */)
-        return { kind: 'text', line };
-    try {
-        return { kind: 'json', value: JSON.parse(trimmed) };
-    }
-    catch (error) {
-        return { kind: 'malformed', line, error: error instanceof Error ? error.message : String(error) };
-    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/ansi-regex/index.js
@@ -28234,23 +29549,6 @@ function stripVt(text) {
     if (!CONTROL.test(text))
         return text;
     return stripAnsi(text.replace(UNTERMINATED, '')).replace(LEFTOVER, '');
-}
-
-;// CONCATENATED MODULE: ./src/core/run/stderr-tail.ts
-/** Keeps the last `maxBytes` of a stream's text, for crash reports. */
-class StderrTail {
-    #maxChars;
-    #text = '';
-    constructor(maxChars = 8192) {
-        this.#maxChars = maxChars;
-    }
-    push(line) {
-        const next = this.#text.length === 0 ? line : `${this.#text}\n${line}`;
-        this.#text = next.length > this.#maxChars ? next.slice(next.length - this.#maxChars) : next;
-    }
-    toString() {
-        return this.#text;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/core/run/record-pipeline.ts
@@ -28384,14 +29682,30 @@ class RunEmitter {
     emit(draft, raw) {
         if (this.#ended)
             return;
-        let event = { ...draft, runId: this.#runId, agent: this.#agent, timestamp: Date.now() };
+        // Only the draft and raw can hold secrets; the stamps are ours (rescanning the run id costs ~10 % of a run's CPU).
+        let event = {
+            ...this.#redactor.redact(draft),
+            runId: this.#runId,
+            agent: this.#agent,
+            timestamp: Date.now(),
+        };
         if (this.#debug && raw !== undefined)
-            event.raw = raw;
+            event.raw = this.#redactor.redact(raw);
         else if (!this.#debug && event.raw !== undefined)
             delete event.raw;
+        let unpriced;
         if (event.type === 'cost')
-            event = this.#price(event);
-        this.#deliver(this.#redactor.redact(event));
+            [event, unpriced] = this.#price(event);
+        this.#deliver(event);
+        if (unpriced !== undefined) {
+            this.#deliver({
+                type: 'debug',
+                runId: this.#runId,
+                agent: this.#agent,
+                timestamp: event.timestamp,
+                message: `no price known for cost model ${unpriced}; token costs count as USD 0`,
+            });
+        }
         if (event.type === 'cost')
             this.onCost?.(this.#costs.totals);
     }
@@ -28410,19 +29724,15 @@ class RunEmitter {
         }
         return event;
     }
+    /** Prices a cost event; also returns the model name the first time one could not be priced. */
     #price(event) {
         const priced = this.#costs.add(event);
+        let unpriced;
         if (priced.unpriced && !this.#unpricedReported) {
             this.#unpricedReported = true;
-            this.#deliver({
-                type: 'debug',
-                runId: this.#runId,
-                agent: this.#agent,
-                timestamp: Date.now(),
-                message: `no price known for cost model ${priced.model ?? '(none)'}; token costs count as USD 0`,
-            });
+            unpriced = priced.model ?? '(none)';
         }
-        return event.usd === priced.usd ? event : { ...event, usd: priced.usd };
+        return [event.usd === priced.usd ? event : { ...event, usd: priced.usd }, unpriced];
     }
     #delivering = false;
     #backlog = [];
@@ -28687,53 +29997,6 @@ class EventQueue {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/template/expand-template.ts
-
-/**
- * One pass over the template, so a substituted value is never expanded again. In order of precedence:
- * `$$` (a literal `$`), `${NAME}` (environment), `{{ name }}` (variable; spaces and tabs allowed inside).
- */
-const PLACEHOLDER = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{\{[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*\}\}/g;
-/**
- * Expands a template from an adapter's configuration.
- *
- * - `{{name}}` / `{{ name }}` becomes `vars[name]` (numbers as decimal strings). The core's variables are
- *   listed in `TEMPLATE_VARS`.
- * - `${NAME}` becomes `env[NAME]`; an empty string is a value.
- * - `$$` is a literal `$`, so `$${NAME}` gives `${NAME}` and `$$$` gives `$$`.
- * - A variable that is not an own key of `vars` (or `env`), or whose value is `undefined`, throws
- *   `TemplateError` naming it as written (`{{mcpUrl}}`, `${FOO}`), so a run fails before anything is spawned.
- * - Text that is not one of these forms stays as it is: a lone `$`, `${1X}`, `{{ a b }}`, `{{.Name}}`.
- * - Substituted values are never expanded again: a value containing `{{x}}` stays literal.
- */
-function expandTemplate(template, vars, env) {
-    if (!template.includes('$') && !template.includes('{{'))
-        return template;
-    return template.replace(PLACEHOLDER, (match, envName, varName) => {
-        if (envName !== undefined) {
-            const value = Object.hasOwn(env, envName) ? env[envName] : undefined;
-            if (value === undefined)
-                throw new TemplateError(`\${${envName}}`, template);
-            return value;
-        }
-        if (varName !== undefined) {
-            const value = Object.hasOwn(vars, varName) ? vars[varName] : undefined;
-            if (value === undefined)
-                throw new TemplateError(`{{${varName}}}`, template);
-            return String(value);
-        }
-        return match === '$$' ? '$' : match;
-    });
-}
-/** Expands every argument with `expandTemplate`. */
-function expandArgs(args, vars, env) {
-    return args.map((arg) => expandTemplate(arg, vars, env));
-}
-/** Expands every value (not the names) of an environment with `expandTemplate`, `${NAME}` from `processEnv`. */
-function expandEnv(env, vars, processEnv) {
-    return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, expandTemplate(value, vars, processEnv)]));
-}
-
 ;// CONCATENATED MODULE: ./src/core/template/template-vars.ts
 /** The `{{name}}` variables the core provides to adapter templates (args, env, URLs). */
 const TEMPLATE_VARS = (/* unused pure expression or super */ null && (['workspacePath', 'leaseToken', 'fencingToken', 'taskId', 'runId', 'mcpUrl']));
@@ -28752,166 +30015,20 @@ function templateVarsOf(context) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/run/process-group.ts
-
-/** Process groups this process started and has not yet seen die. Killed on our own exit. */
-const liveGroups = new Set();
-let exitHookInstalled = false;
-function installExitHook() {
-    if (exitHookInstalled)
-        return;
-    exitHookInstalled = true;
-    process.on('exit', () => {
-        for (const pgid of liveGroups)
-            signalGroup(pgid, 'SIGKILL');
-    });
-}
-/** Remembers a group so that it is killed if this process exits first. */
-function trackGroup(pgid) {
-    installExitHook();
-    liveGroups.add(pgid);
-}
-function untrackGroup(pgid) {
-    liveGroups.delete(pgid);
-}
-/** Sends a signal to every process of the group. Returns false when the group has no process left. */
-function signalGroup(pgid, signal) {
-    try {
-        process.kill(-pgid, signal);
-        return true;
-    }
-    catch (error) {
-        if (error.code === 'ESRCH')
-            return false;
-        // EPERM: a member changed its credentials; nothing more we can do from here.
-        return false;
-    }
-}
-/**
- * Live (non-zombie) members of a group, read from /proc. Zombies do not count: where PID 1
- * does not reap orphans (some containers), a killed grandchild stays a zombie for ever.
- * Returns undefined where /proc is not available.
- */
-function groupMembers(pgid) {
-    let entries;
-    try {
-        entries = (0,external_node_fs_namespaceObject.readdirSync)('/proc');
-    }
-    catch {
-        return undefined;
-    }
-    const members = [];
-    for (const entry of entries) {
-        const c = entry.charCodeAt(0);
-        if (c < 48 || c > 57)
-            continue;
-        let stat;
-        try {
-            stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${entry}/stat`, 'utf8');
-        }
-        catch {
-            continue; // gone between readdir and read
-        }
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X')
-            members.push(Number(entry));
-    }
-    return members;
-}
-/** True while any process of the group is alive (zombies excepted where /proc tells). */
-function groupAlive(pgid) {
-    if (!signalGroup(pgid, 0))
-        return false;
-    const members = groupMembers(pgid);
-    return members === undefined || members.length > 0;
-}
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/**
- * Ends a whole group: SIGTERM, up to `graceMs` for it to go, then SIGKILL.
- * Resolves once no member is left (or after SIGKILL plus a short wait).
- */
-async function terminateGroup(pgid, graceMs) {
-    if (!groupAlive(pgid) || !signalGroup(pgid, 'SIGTERM')) {
-        untrackGroup(pgid);
-        return 'empty';
-    }
-    const deadline = Date.now() + graceMs;
-    while (Date.now() < deadline) {
-        await sleep(Math.min(25, Math.max(1, deadline - Date.now())));
-        if (!groupAlive(pgid)) {
-            untrackGroup(pgid);
-            return 'terminated';
-        }
-    }
-    signalGroup(pgid, 'SIGKILL');
-    for (let i = 0; i < 40 && groupAlive(pgid); i++)
-        await sleep(25);
-    untrackGroup(pgid);
-    return 'killed';
-}
-
 ;// CONCATENATED MODULE: ./src/core/run/spawn-pipes.ts
-
-
 
 /**
  * Starts a program on pipes in a new process group (`detached`), so that the whole group
  * can be signalled. Rejects with SpawnError when the program cannot be started.
  */
 async function spawnPipes(plan, env, cwd) {
-    const subprocess = execa(plan.command, [...plan.args], {
-        cwd,
-        env,
-        extendEnv: false,
-        detached: true,
-        cleanup: false,
-        buffer: false,
-        reject: false,
-        stdin: 'pipe',
-        stdout: 'pipe',
-        stderr: 'pipe',
-        encoding: 'buffer',
-        forceKillAfterDelay: false,
-        stripFinalNewline: false,
-    });
-    // execa's promise settles after the streams close; we watch `exit` and the streams ourselves.
-    subprocess.catch(() => undefined);
-    const node = subprocess.nodeChildProcess;
-    const spawned = new Promise((resolve, reject) => {
-        node.once('spawn', () => resolve());
-        node.once('error', (error) => reject(error));
-    });
-    try {
-        await spawned;
-    }
-    catch (error) {
-        throw new SpawnError(plan.command, error.message, { cause: error });
-    }
-    const pid = subprocess.pid;
-    if (pid === undefined)
-        throw new SpawnError(plan.command, 'no process id');
-    const stdin = subprocess.stdin;
-    const stdout = subprocess.stdout;
-    const stderr = subprocess.stderr;
-    stdin.on('error', () => undefined); // EPIPE when the program exits without reading: reported by the run.
-    const exited = new Promise((resolve) => {
-        node.once('exit', (code, signal) => resolve({ exitCode: code, signal }));
-    });
-    const drained = Promise.all([
-        (0,external_node_events_namespaceObject.once)(stdout, 'close').catch(() => undefined),
-        (0,external_node_events_namespaceObject.once)(stderr, 'close').catch(() => undefined),
-    ]).then(() => undefined);
+    const { subprocess, pid, exited, drained, write } = await spawnDetached(plan.command, plan.args, { cwd, env });
+    const { stdin, stdout, stderr } = subprocess;
     return {
         pid,
         onStdout: (listener) => stdout.on('data', listener),
         onStderr: (listener) => stderr.on('data', listener),
-        write: (data) => new Promise((resolve, reject) => {
-            if (stdin.destroyed || stdin.writableEnded) {
-                reject(new Error('stdin is closed'));
-                return;
-            }
-            stdin.write(data, (error) => (error ? reject(error) : resolve()));
-        }),
+        write,
         pendingStdinBytes: () => stdin.writableLength,
         closeStdin: () => {
             if (!stdin.writableEnded)
@@ -28978,26 +30095,21 @@ async function spawnPty(plan, env, cwd) {
 
 
 
+
+
+/** The longest delay `setTimeout` takes (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Runs the adapter's program once: spawn, decode, translate, supervise, and end cleanly. */
 async function runProcessAttempt(options) {
     const { launch, ctx, emitter, graceMs } = options;
     const translator = launch.translator;
     let plan;
-    let args;
-    let env;
+    let child;
     try {
         plan = await launch.plan(ctx);
         const vars = templateVarsOf(ctx);
-        args = expandArgs(plan.args, vars, ctx.env);
-        env = { ...definedEnv(ctx.env), ...expandEnv(plan.env ?? {}, vars, ctx.env), ...(ctx.request.env ?? {}) };
-    }
-    catch (error) {
-        const message = error.message;
-        emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
-        return { reason: 'failed', message };
-    }
-    let child;
-    try {
+        const args = expandArgs(plan.args, vars, ctx.env);
+        const env = { ...definedEnv(ctx.env), ...expandEnv(plan.env ?? {}, vars, ctx.env), ...(ctx.request.env ?? {}) };
         const cwd = plan.cwd ?? ctx.request.cwd;
         const expanded = { ...plan, args };
         child = plan.pty ? await spawnPty(expanded, env, cwd) : await spawnPipes(expanded, env, cwd);
@@ -29037,10 +30149,7 @@ async function runProcessAttempt(options) {
         stopping = (async () => {
             const asked = controller?.requestStop?.(request.shutdown) ?? false;
             if (asked) {
-                const exitedInTime = await Promise.race([
-                    child.exited.then(() => true),
-                    new Promise((resolve) => setTimeout(() => resolve(false), graceMs)),
-                ]);
+                const exitedInTime = await settleWithin(child.exited.then(() => true), graceMs, false);
                 if (exitedInTime)
                     return;
             }
@@ -29078,17 +30187,28 @@ async function runProcessAttempt(options) {
     }
     options.onController(controller);
     options.onStopper(stop);
+    const maxRuntime = plan.maxRuntimeMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            const message = `${plan.command} ran longer than its ${plan.maxRuntimeMs} ms limit`;
+            emitter.emit({ type: 'error', code: 'timeout', message, recoverable: false });
+            stop({ reason: 'timeout', shutdown: 'timeout', message });
+        }, 
+        // A longer delay would overflow Node's timer and fire at once (`max_runtime: 720h`).
+        Math.min(plan.maxRuntimeMs, MAX_TIMER_MS));
     if (plan.stdin !== undefined)
         child.write(plan.stdin).catch(() => undefined);
     if (!plan.keepStdinOpen)
         child.closeStdin();
     const exit = await child.exited;
+    if (maxRuntime)
+        clearTimeout(maxRuntime);
     // Let the pipes drain, but a grandchild holding them open must not hold the run.
-    await Promise.race([child.drained, new Promise((resolve) => setTimeout(resolve, Math.min(graceMs, 2000)))]);
+    await settleWithin(child.drained, Math.min(graceMs, 2000), undefined);
     pipeline.end();
     if (controller?.settle) {
         const settled = controller.settle().catch(() => undefined);
-        await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, graceMs))]);
+        await settleWithin(settled, graceMs, undefined);
     }
     child.closeStdin();
     options.onChild(undefined);
@@ -29114,15 +30234,9 @@ async function runProcessAttempt(options) {
     }
     return { ...base, reason: 'completed', message: state.outcome?.message, output: state.outcome?.output };
 }
-function definedEnv(env) {
-    const out = {};
-    for (const [key, value] of Object.entries(env))
-        if (value !== undefined)
-            out[key] = value;
-    return out;
-}
 
 ;// CONCATENATED MODULE: ./src/core/run/session-attempt.ts
+
 /** Runs an in-process or remote agent session once, with the same stop semantics as a process. */
 async function runSessionAttempt(options) {
     const { launch, ctx, emitter } = options;
@@ -29140,10 +30254,7 @@ async function runSessionAttempt(options) {
         stopping = (async () => {
             if (current) {
                 const stopped = current.stop(request.shutdown).catch(() => undefined);
-                const inTime = await Promise.race([
-                    stopped.then(() => true),
-                    new Promise((resolve) => setTimeout(() => resolve(false), options.graceMs)),
-                ]);
+                const inTime = await settleWithin(stopped.then(() => true), options.graceMs, false);
                 if (inTime)
                     return;
             }
@@ -29178,7 +30289,7 @@ async function runSessionAttempt(options) {
         if (stopped)
             return { reason: stopped.reason, message: stopped.message, sessionId: outcome.sessionId };
         return {
-            reason: outcome.status === 'completed' ? 'completed' : 'failed',
+            reason: outcome.reason ?? (outcome.status === 'completed' ? 'completed' : 'failed'),
             message: outcome.message,
             output: outcome.output,
             sessionId: outcome.sessionId,
@@ -29208,7 +30319,7 @@ async function runSessionAttempt(options) {
 
 
 
-const DEFAULT_GRACE_MS = 5000;
+const start_run_DEFAULT_GRACE_MS = 5000;
 const MAX_PENDING_STDIN_BYTES = 8 * 1024 * 1024;
 /** Collects the secret values a run must never show: configured values and the values of secret env vars. */
 function collectSecrets(options, env) {
@@ -29230,7 +30341,7 @@ function startRun(options) {
     const adapter = options.adapter;
     const env = options.env ?? process.env;
     const debug = options.debug ?? false;
-    const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+    const graceMs = options.graceMs ?? start_run_DEFAULT_GRACE_MS;
     const abort = new AbortController();
     const emitter = new RunEmitter({
         runId,
@@ -29401,7 +30512,7 @@ function startRun(options) {
                 ? await runProcessAttempt({
                     ...common,
                     launch,
-                    maxPendingStdinBytes: MAX_PENDING_STDIN_BYTES,
+                    maxPendingStdinBytes: options.maxPendingStdinBytes ?? MAX_PENDING_STDIN_BYTES,
                     onController: (value) => {
                         controller = value;
                     },
@@ -29938,6 +31049,92 @@ function builtinTools(options = {}) {
     ];
 }
 
+;// CONCATENATED MODULE: ./src/core/tools/await-approval.ts
+/**
+ * Asks the approval channel about one tool call and reports it: an `approval_request` draft, then
+ * `approval_granted` or `approval_denied`. Never rejects: no channel, no answer within `timeoutMs`,
+ * an aborted signal, a failing channel or an answer that is not a decision are all denials.
+ */
+async function awaitApproval(options) {
+    const { request, emit } = options;
+    emit({
+        type: 'approval_request',
+        approvalId: request.approvalId,
+        toolName: request.toolName,
+        input: request.input,
+        reason: request.reason,
+        ...(request.toolCallId === undefined ? {} : { toolCallId: request.toolCallId }),
+    });
+    const decision = await waitForDecision(options);
+    if (decision.kind === 'approve') {
+        emit({ type: 'approval_granted', approvalId: request.approvalId, scope: decision.scope, by: decision.by });
+    }
+    else {
+        emit({
+            type: 'approval_denied',
+            approvalId: request.approvalId,
+            reason: decision.reason,
+            by: decision.by,
+            timedOut: decision.timedOut,
+        });
+    }
+    return decision;
+}
+async function waitForDecision(options) {
+    const { channel, request, signal, timeoutMs } = options;
+    if (channel === undefined) {
+        return { kind: 'deny', reason: 'no approval channel is configured for this run', timedOut: true };
+    }
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const waitSignal = AbortSignal.any([signal, timeout]);
+    const onStop = () => timeout.aborted && !signal.aborted
+        ? { kind: 'deny', reason: `no decision within ${timeoutMs} ms`, timedOut: true }
+        : { kind: 'deny', reason: options.abortedReason };
+    if (waitSignal.aborted)
+        return onStop();
+    let removeListener = () => { };
+    const stopped = new Promise((resolve) => {
+        const listener = () => resolve(onStop());
+        waitSignal.addEventListener('abort', listener, { once: true });
+        removeListener = () => waitSignal.removeEventListener('abort', listener);
+    });
+    const answered = Promise.resolve()
+        .then(() => channel.request(request, waitSignal))
+        .then(normalizeDecision, (error) => ({
+        kind: 'deny',
+        reason: `the approval channel failed: ${error instanceof Error ? error.message : String(error)}`,
+    }));
+    try {
+        const decision = await Promise.race([answered, stopped]);
+        // A channel that saw the same abort may answer first with its own words; ours are exact.
+        return decision.kind === 'deny' && waitSignal.aborted ? onStop() : decision;
+    }
+    finally {
+        removeListener();
+    }
+}
+/** A channel that answers something other than a decision is treated as a denial. */
+function normalizeDecision(decision) {
+    if (decision?.kind === 'approve') {
+        return { kind: 'approve', scope: decision.scope === 'always' ? 'always' : 'once', by: decision.by };
+    }
+    if (decision?.kind === 'deny')
+        return decision;
+    return { kind: 'deny', reason: 'the approval channel gave no decision' };
+}
+
+;// CONCATENATED MODULE: ./src/core/tools/format-zod-issues.ts
+/** `path: message` for each issue, joined with `; `, with zod's "Invalid input: " prefix dropped. */
+function formatZodIssues(issues) {
+    return issues
+        .map((issue) => {
+        const path = issue.path.map(String).join('.');
+        const message = issue.message.replace(/^Invalid input: /, '');
+        return path === '' ? message : `${path}: ${message}`;
+    })
+        .join('; ');
+}
+
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
@@ -30056,6 +31253,8 @@ function hasParentSegment(text) {
 
 
 
+
+
 /**
  * The tool host of one run. A call goes: known tool → input valid → policy (`allow`, `deny`, or
  * `ask` the approval channel) → handler. Every refusal is an `ok: false` result with a reason;
@@ -30086,7 +31285,7 @@ function createToolHost(options) {
             }
             const parsed = tool.input.safeParse(rawInput ?? {});
             if (!parsed.success)
-                return fail(`invalid input for ${name}: ${formatIssues(parsed.error.issues)}`);
+                return fail(`invalid input for ${name}: ${formatZodIssues(parsed.error.issues)}`);
             const input = parsed.data;
             const signal = combineSignals(options.signal, callOptions.signal);
             if (signal.aborted)
@@ -30136,61 +31335,14 @@ function createToolHost(options) {
             reason: verdict.rule?.reason ?? describeVerdict(verdict, 'asks before running it'),
             toolCallId,
         };
-        emit({
-            type: 'approval_request',
-            approvalId: request.approvalId,
-            toolName,
-            input,
-            reason: request.reason,
-            ...(toolCallId === undefined ? {} : { toolCallId }),
+        return awaitApproval({
+            channel: options.approvals,
+            request,
+            signal,
+            timeoutMs: approvalTimeoutMs,
+            abortedReason: 'the run was aborted before a decision',
+            emit,
         });
-        const decision = await waitForDecision(request, signal);
-        if (decision.kind === 'approve') {
-            emit({ type: 'approval_granted', approvalId: request.approvalId, scope: decision.scope, by: decision.by });
-        }
-        else {
-            emit({
-                type: 'approval_denied',
-                approvalId: request.approvalId,
-                reason: decision.reason,
-                by: decision.by,
-                timedOut: decision.timedOut,
-            });
-        }
-        return decision;
-    }
-    async function waitForDecision(request, signal) {
-        const channel = options.approvals;
-        if (channel === undefined) {
-            return { kind: 'deny', reason: 'no approval channel is configured for this run', timedOut: true };
-        }
-        const timeout = AbortSignal.timeout(approvalTimeoutMs);
-        const waitSignal = AbortSignal.any([signal, timeout]);
-        const onStop = () => timeout.aborted && !signal.aborted
-            ? { kind: 'deny', reason: `no decision within ${approvalTimeoutMs} ms`, timedOut: true }
-            : { kind: 'deny', reason: 'the run was aborted before a decision' };
-        if (waitSignal.aborted)
-            return onStop();
-        let removeListener = () => { };
-        const stopped = new Promise((resolve) => {
-            const listener = () => resolve(onStop());
-            waitSignal.addEventListener('abort', listener, { once: true });
-            removeListener = () => waitSignal.removeEventListener('abort', listener);
-        });
-        const answered = Promise.resolve()
-            .then(() => channel.request(request, waitSignal))
-            .then(normalizeDecision, (error) => ({
-            kind: 'deny',
-            reason: `the approval channel failed: ${errorMessage(error)}`,
-        }));
-        try {
-            const decision = await Promise.race([answered, stopped]);
-            // A channel that saw the same abort may answer first with its own words; the host's are exact.
-            return decision.kind === 'deny' && waitSignal.aborted ? onStop() : decision;
-        }
-        finally {
-            removeListener();
-        }
     }
     return {
         list: () => registry.describe(),
@@ -30211,25 +31363,6 @@ function describeVerdict(verdict, verb) {
         return `the policy's default ${verb}`;
     return `permission rule ${verdict.ruleIndex} (tool "${verdict.rule.tool}") ${verb}`;
 }
-/** A channel that answers something other than a decision is treated as a denial. */
-function normalizeDecision(decision) {
-    if (decision?.kind === 'approve') {
-        return { kind: 'approve', scope: decision.scope === 'always' ? 'always' : 'once', by: decision.by };
-    }
-    if (decision?.kind === 'deny')
-        return decision;
-    return { kind: 'deny', reason: 'the approval channel gave no decision' };
-}
-/** `path: message` for each issue, with zod's "Invalid input: " prefix dropped. */
-function formatIssues(issues) {
-    return issues
-        .map((issue) => {
-        const path = issue.path.map(String).join('.');
-        const message = issue.message.replace(/^Invalid input: /, '');
-        return path === '' ? message : `${path}: ${message}`;
-    })
-        .join('; ');
-}
 function combineSignals(...signals) {
     const present = signals.filter((s) => s !== undefined);
     if (present.length === 1)
@@ -30241,6 +31374,21 @@ function errorMessage(error) {
         return error.message;
     return typeof error === 'string' ? error : String(error);
 }
+
+;// CONCATENATED MODULE: ./src/core/tools/default-policy.ts
+/** Reading and reporting are allowed; anything that changes the workspace or the world asks first. */
+const defaultPolicy = {
+    default: 'ask',
+    rules: [
+        { tool: 'read_task', decision: 'allow' },
+        { tool: 'report_progress', decision: 'allow' },
+        { tool: 'comment', decision: 'allow' },
+        { tool: 'read_file', decision: 'allow' },
+        { tool: 'list_files', decision: 'allow' },
+        { tool: 'mark_complete', decision: 'allow' },
+        { tool: 'mark_failed', decision: 'allow' },
+    ],
+};
 
 ;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
 /** Exit codes of `agent-mux run`: 0 only when the run completed. */
@@ -30916,6 +32064,7 @@ function terminalApprovalChannel(options) {
 
 
 
+
 const runUsage = `Usage: agent-mux run --adapter <id> [options] "<prompt>"
 
 Runs an agent and shows its events live.
@@ -30936,19 +32085,6 @@ Options:
 
 Exit code: 0 when the run completed, 1 failed or crashed, 2 bad usage or configuration,
 3 budget exceeded, 124 timeout, 130 aborted.`;
-/** The tools any run may use without asking; writes need an approval. */
-const defaultPolicy = {
-    default: 'ask',
-    rules: [
-        { tool: 'read_task', decision: 'allow' },
-        { tool: 'report_progress', decision: 'allow' },
-        { tool: 'comment', decision: 'allow' },
-        { tool: 'read_file', decision: 'allow' },
-        { tool: 'list_files', decision: 'allow' },
-        { tool: 'mark_complete', decision: 'allow' },
-        { tool: 'mark_failed', decision: 'allow' },
-    ],
-};
 const positiveSeconds = (value, flag) => {
     if (value === undefined)
         return undefined;

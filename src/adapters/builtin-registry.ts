@@ -1,5 +1,8 @@
 import { AdapterRegistry } from '../core/registry/adapter-registry.ts';
 import { demoAdapter } from './demo/demo-adapter.ts';
+import { externalAdapter } from './external/external-adapter.ts';
+import { genericCliAdapter } from './generic-cli/generic-cli-adapter.ts';
+import { genericJobAdapter } from './generic-job/generic-job-adapter.ts';
 import { processAdapter } from './process/process-adapter.ts';
 
 /**
@@ -10,5 +13,8 @@ export function createBuiltinRegistry(): AdapterRegistry {
   const registry = new AdapterRegistry();
   registry.register(demoAdapter());
   registry.registerConfigType('process', (id, config) => processAdapter(id, config));
+  registry.registerConfigType('generic-cli', (id, config) => genericCliAdapter(id, config));
+  registry.registerConfigType('generic-job', (id, config) => genericJobAdapter(id, config));
+  registry.registerConfigType('external', (id, config) => externalAdapter(id, config));
   return registry;
 }

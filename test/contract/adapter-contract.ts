@@ -18,6 +18,12 @@ export interface ContractSubject {
   recordWithText(text: string): string;
   /** Event types the recorded stream must produce. */
   expectTypes: readonly AgentEvent['type'][];
+  /**
+   * `json-lines` (default): garbage must surface as `malformed_record` errors and change nothing
+   * else. `text`: every line is output, so garbage shows up as text; the run must still complete
+   * well-formed, with all the clean text still there.
+   */
+  protocol?: 'json-lines' | 'text';
   /** Options every run of this subject needs (tools, approvals, …). */
   runOptions?: Partial<RunOptions>;
 }
@@ -95,8 +101,15 @@ export function describeAdapterContract(name: string, subject: ContractSubject):
       const dirty = await run(fixtureBin('replay-stream.mjs'), [subject.stream, '--garbage']);
       expectWellFormedStream(dirty.events, adapter.id);
       expect(dirty.end.reason).toBe('completed');
-      expect(dirty.events.some((e) => e.type === 'error' && e.code === 'malformed_record')).toBe(true);
-      expect(meaningful(dirty.events)).toEqual(meaningful(clean.events));
+      if (subject.protocol === 'text') {
+        const text = (events: AgentEvent[]) =>
+          events.flatMap((e) => (e.type === 'text_delta' ? [e.delta] : [])).join('');
+        const dirtyText = text(dirty.events);
+        for (const line of text(clean.events).split('\n').filter(Boolean)) expect(dirtyText).toContain(line);
+      } else {
+        expect(dirty.events.some((e) => e.type === 'error' && e.code === 'malformed_record')).toBe(true);
+        expect(meaningful(dirty.events)).toEqual(meaningful(clean.events));
+      }
     });
 
     it('turns a non-zero exit into a crash with the stderr tail', async () => {

@@ -13,4 +13,5 @@ describeAdapterContract('generic-cli (per-session, text)', {
   stream: fileURLToPath(new URL('../fixtures/streams/generic-cli/basic.txt', import.meta.url)),
   recordWithText: (text) => text,
   expectTypes: ['message_start', 'text_delta', 'message_stop'],
+  protocol: 'text',
 });

@@ -3,8 +3,8 @@ import { genericJobAdapter } from '../../src/adapters/generic-job/generic-job-ad
 import { genericJobAdapterConfigSchema } from '../../src/core/config/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
-// The suite swaps the whole command line (`withProgram`), so the fixtures run without the max_runtime
-// wrapper; the wrapper is tested in test/adapters/generic-job/.
+// The suite swaps the command line (`withProgram`); the plan's `maxRuntimeMs` (the default 5m) stays, and
+// max_runtime itself is tested in test/adapters/generic-job/.
 describeAdapterContract('generic-job (text)', {
   adapter: genericJobAdapter(
     'generic-job',
@@ -13,4 +13,5 @@ describeAdapterContract('generic-job (text)', {
   stream: fileURLToPath(new URL('../fixtures/streams/generic-job/basic.txt', import.meta.url)),
   recordWithText: (text) => text,
   expectTypes: ['message_start', 'text_delta', 'message_stop'],
+  protocol: 'text',
 });

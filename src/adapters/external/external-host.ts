@@ -1,9 +1,8 @@
 import type { ExitInfo, LaunchContext } from '../../core/adapter/index.ts';
 import type { EventDraft } from '../../core/events/index.ts';
-import { expandArgs, expandEnv } from '../../core/template/expand-template.ts';
+import { LongLivedProcess } from '../../core/run/long-lived-process.ts';
+import { type SharedProgramSpec, sharedProgramLaunch } from '../../core/run/shared-program-launch.ts';
 import { AdapterDisposedError } from '../generic-cli/adapter-disposed-error.ts';
-import { LongLivedProcess } from '../generic-cli/long-lived-process.ts';
-import { definedEnv } from '../generic-cli/persistent-cli.ts';
 import { type ExternalCommand, type ExternalMessage, readExternalLine } from './external-protocol.ts';
 
 /** What the host tells one open session. */
@@ -14,21 +13,15 @@ export interface ExternalSessionSink {
   unknown(type: string, value: unknown): void;
   /** Something every open session hears: a malformed line, a stray print, the process's stderr. */
   broadcast(draft: EventDraft): void;
-  /** The adapter process is gone; the session is already detached. */
+  /** The adapter process died on its own; the session is already detached. */
   exit(exit: ExitInfo, stderrTail: string): void;
+  /** The host was disposed; the session is already detached. */
+  disposed(message: string): void;
 }
 
-export interface ExternalHostOptions {
+export interface ExternalHostOptions extends SharedProgramSpec {
   /** For messages. */
   adapterId: string;
-  command: string;
-  /** Argument templates: `${NAME}` and `{{workspacePath}}` (the process's directory); no per-run variables. */
-  args: readonly string[];
-  /** The process's directory; empty: the `cwd` of the run that starts it. */
-  workDir: string;
-  env: Readonly<Record<string, string>>;
-  /** SIGTERM → SIGKILL window when the process is killed. */
-  graceMs: number;
 }
 
 interface Entry {
@@ -70,8 +63,7 @@ export class ExternalHost {
     const process = await this.#ensureProcess(ctx);
     if (!process.alive) {
       // It died between its start and now: report it like any other death.
-      await process.exited;
-      sink.exit({ exitCode: null, signal: null }, process.stderrTail.toString());
+      sink.exit(await process.exited, process.stderrTail.toString());
       return;
     }
     this.#sessions.set(sessionId, { sink, process });
@@ -102,7 +94,7 @@ export class ExternalHost {
     for (const [sessionId, entry] of open) {
       this.#sessions.delete(sessionId);
       await entry.process.writeLine(JSON.stringify({ type: 'session.close', session_id: sessionId })).catch(() => {});
-      entry.sink.exit({ exitCode: null, signal: null }, 'the external adapter was disposed');
+      entry.sink.disposed(new AdapterDisposedError(this.#options.adapterId).message);
     }
     if (process) await process.stop(this.#options.graceMs);
   }
@@ -117,14 +109,9 @@ export class ExternalHost {
   }
 
   async #start(ctx: LaunchContext): Promise<LongLivedProcess> {
-    const cwd = this.#options.workDir || ctx.request.cwd;
-    const vars = { workspacePath: cwd };
     const holder: { process?: LongLivedProcess } = {};
     const process = await LongLivedProcess.start({
-      command: this.#options.command,
-      args: expandArgs(this.#options.args, vars, ctx.env),
-      cwd,
-      env: { ...definedEnv(ctx.env), ...expandEnv(this.#options.env, vars, ctx.env) },
+      ...sharedProgramLaunch(this.#options, ctx),
       onStdoutLine: (line) => this.#route(holder.process, line),
       onStderrLine: (line) => this.#broadcast(holder.process, { type: 'log', source: 'stderr', line }),
       onStdoutOverflow: (bytes) =>

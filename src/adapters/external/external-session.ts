@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentSession, Outcome, SessionContext } from '../../core/adapter/index.ts';
+import type { AgentSession, SessionContext, SessionOutcome } from '../../core/adapter/index.ts';
 import type { EventDraft } from '../../core/events/index.ts';
 import type { ApprovalDecision } from '../../core/tools/approval-channel.ts';
 import { closeTextMessage } from '../generic-cli/text-output-translator.ts';
@@ -12,14 +12,12 @@ import {
   translateExternalMessage,
 } from './external-translator.ts';
 
-type SessionOutcome = Outcome & { sessionId?: string };
-
 /**
  * One run as one session of the shared adapter process: `session.start`, `user.input` with the prompt,
  * then the session's messages until `turn.complete` (no need to wait for any EOF), then `session.close`.
  * Permission requests go to the run's approval channel (none: denied) and are answered with
- * `permission.response`. Stopping sends `stop` then `session.close`. If the process dies, the run fails
- * with a `crash` carrying the process's stderr tail.
+ * `permission.response`. Stopping sends `stop` then `session.close`. If the process dies, the run ends
+ * `crashed`, with a `crash` event carrying the process's stderr tail; `dispose()` fails it.
  */
 export async function openExternalSession(host: ExternalHost, ctx: SessionContext): Promise<AgentSession> {
   const sessionId = randomUUID();
@@ -38,14 +36,14 @@ export async function openExternalSession(host: ExternalHost, ctx: SessionContex
   };
   const send = (command: Parameters<ExternalHost['send']>[0]) => host.send(command).catch(() => undefined);
 
-  const finish = (outcome: SessionOutcome, after: EventDraft[] = []) => {
+  const finish = (outcome: Omit<SessionOutcome, 'sessionId'>, after: EventDraft[] = []) => {
     if (settled) return;
     for (const draft of [...closeTextMessage(state), ...after]) ctx.emit(draft);
     settled = true;
     host.detach(sessionId);
     local.abort('session ended');
     signal.removeEventListener('abort', onAbort);
-    resolveDone(outcome);
+    resolveDone({ ...outcome, sessionId });
   };
 
   const answerPermission = async (message: ExternalMessageOf<'permission.request'>) => {
@@ -100,7 +98,7 @@ export async function openExternalSession(host: ExternalHost, ctx: SessionContex
       for (const draft of translateExternalMessage(message, state)) emit(draft);
       if (message.type === 'permission.request') void answerPermission(message);
       if (message.type === 'turn.complete') {
-        finish({ status: 'completed', sessionId });
+        finish({ status: 'completed' });
         void send({ type: 'session.close', session_id: sessionId });
       }
     },
@@ -115,9 +113,12 @@ export async function openExternalSession(host: ExternalHost, ctx: SessionContex
         : exit.exitCode === null
           ? 'is gone'
           : `exited with code ${exit.exitCode}`;
-      finish({ status: 'failed', message: `the external adapter process ${how}` }, [
+      finish({ status: 'failed', reason: 'crashed', message: `the external adapter process ${how}` }, [
         { type: 'crash', exitCode: exit.exitCode, signal: exit.signal, stderr: stderrTail },
       ]);
+    },
+    disposed(message) {
+      finish({ status: 'failed', message });
     },
   };
 

@@ -2,6 +2,7 @@ import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '
 import type { GenericCliAdapterConfig } from '../../core/config/index.ts';
 import { PersistentCli } from './persistent-cli.ts';
 import { textOutputTranslator } from './text-output-translator.ts';
+import { textProgramPlan } from './text-program-plan.ts';
 
 export interface GenericCliOptions {
   /**
@@ -51,8 +52,10 @@ export function genericCliCapabilities(spawnPolicy: GenericCliAdapterConfig['spa
  *   for more input, and closing it would make many quit before answering); the run ends when the program
  *   exits, or by the run's timeouts or abort.
  * - `persistent`: one program for every run of this adapter, in its own process group that dies with this
- *   process and on `dispose()`. Runs take turns; a turn ends after `quietMs` without output. A program that
- *   died is started again by the next run; a stopped run kills it.
+ *   process and on `dispose()`. Runs take turns; a turn ends after `quietMs` without output (output
+ *   between turns is dropped). A program that died is started again by the next run; a stopped run kills
+ *   it. The program starts in `work_dir` or the first run's `cwd`, with the first run's environment plus
+ *   `env`; arguments may use `${NAME}` and `{{workspacePath}}` only, and a run's own `env` does not reach it.
  */
 export function genericCliAdapter(
   id: string,
@@ -89,15 +92,7 @@ export function genericCliAdapter(
     ...base,
     launch: {
       kind: 'process',
-      plan: (ctx) => ({
-        command: config.command,
-        args: config.args,
-        env: config.env,
-        cwd: config.work_dir || undefined,
-        stdin: `${ctx.request.prompt}\n`,
-        keepStdinOpen: true,
-        protocol: 'text',
-      }),
+      plan: (ctx) => ({ ...textProgramPlan(config, ctx), keepStdinOpen: true }),
       translator: textOutputTranslator,
     },
     dispose: async () => undefined,

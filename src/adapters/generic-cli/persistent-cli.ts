@@ -1,21 +1,12 @@
-import type { AgentSession, ExitInfo, Outcome, SessionContext } from '../../core/adapter/index.ts';
+import type { AgentSession, ExitInfo, SessionContext, SessionOutcome } from '../../core/adapter/index.ts';
 import type { EventDraft } from '../../core/events/index.ts';
-import { expandArgs, expandEnv } from '../../core/template/expand-template.ts';
-import { LongLivedProcess } from './long-lived-process.ts';
+import { LongLivedProcess } from '../../core/run/long-lived-process.ts';
+import { type SharedProgramSpec, sharedProgramLaunch } from '../../core/run/shared-program-launch.ts';
 import { closeTextMessage, initTextOutputState, textLineDrafts } from './text-output-translator.ts';
 
-export interface PersistentCliOptions {
-  command: string;
-  /** Argument templates: `${NAME}` and `{{workspacePath}}` (the process's directory); no per-run variables. */
-  args: readonly string[];
-  /** The process's directory; empty: the `cwd` of the run that starts it. */
-  workDir: string;
-  /** Added to the environment of the run that starts the process; values may use `${NAME}`. */
-  env: Readonly<Record<string, string>>;
+export interface PersistentCliOptions extends SharedProgramSpec {
   /** A turn ends when the program has printed nothing for this long. */
   quietMs: number;
-  /** SIGTERM → SIGKILL window when the process is killed (stop, dispose). */
-  graceMs: number;
 }
 
 interface Turn {
@@ -25,14 +16,13 @@ interface Turn {
   overflow(bytes: number): void;
 }
 
-type TurnOutcome = Outcome & { sessionId?: string };
-
 /**
  * One interactive program shared by every run of a generic-cli adapter (`spawn_policy: persistent`).
  * Runs take turns: each writes its prompt as a line to the program's stdin and takes what the program
  * prints until it has been quiet for `quietMs` (the program never says that it is done). A program that
- * died is started again by the next run. A stopped run kills the program: it may still be answering,
- * and its late output must not become the next run's.
+ * dies during a turn with a non-zero code or a signal ends that run `crashed`, with a `crash` event
+ * carrying its stderr tail; the next run starts it again. A stopped run kills the program: it may still
+ * be answering, and its late output must not become the next run's.
  */
 export class PersistentCli {
   readonly #options: PersistentCliOptions;
@@ -59,7 +49,7 @@ export class PersistentCli {
     this.#lock = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const done = (async (): Promise<TurnOutcome> => {
+    const done = (async (): Promise<SessionOutcome> => {
       try {
         await untilSettledOrAborted(previous, stopSignal);
         if (this.#disposed) return { status: 'failed', message: 'the adapter was disposed' };
@@ -97,17 +87,10 @@ export class PersistentCli {
 
   async #ensureProcess(ctx: SessionContext): Promise<LongLivedProcess> {
     if (this.#process?.alive) return this.#process;
-    const cwd = this.#options.workDir || ctx.request.cwd;
-    const vars = { workspacePath: cwd };
-    const env = { ...definedEnv(ctx.env), ...expandEnv(this.#options.env, vars, ctx.env) };
-    const args = expandArgs(this.#options.args, vars, ctx.env);
     const holder: { process?: LongLivedProcess } = {};
     const current = () => (this.#turn && this.#turn.process === holder.process ? this.#turn : undefined);
     const process = await LongLivedProcess.start({
-      command: this.#options.command,
-      args,
-      cwd,
-      env,
+      ...sharedProgramLaunch(this.#options, ctx),
       onStdoutLine: (line) => current()?.stdout(line),
       onStderrLine: (line) => current()?.stderr(line),
       onStdoutOverflow: (bytes) => current()?.overflow(bytes),
@@ -121,17 +104,17 @@ export class PersistentCli {
     return process;
   }
 
-  #takeTurn(process: LongLivedProcess, ctx: SessionContext, stopSignal: AbortSignal): Promise<TurnOutcome> {
+  #takeTurn(process: LongLivedProcess, ctx: SessionContext, stopSignal: AbortSignal): Promise<SessionOutcome> {
     const { quietMs, graceMs } = this.#options;
     const state = initTextOutputState(ctx.debug);
     const emitAll = (drafts: EventDraft[]) => {
       for (const draft of drafts) ctx.emit(draft);
     };
-    return new Promise<TurnOutcome>((resolve) => {
+    return new Promise<SessionOutcome>((resolve) => {
       let settled = false;
       let stopping = false;
       let quiet: NodeJS.Timeout | undefined;
-      const finish = (outcome: TurnOutcome, after: EventDraft[] = []) => {
+      const finish = (outcome: SessionOutcome, after: EventDraft[] = []) => {
         if (settled) return;
         settled = true;
         clearTimeout(quiet);
@@ -174,7 +157,7 @@ export class PersistentCli {
           return;
         }
         const how = info.signal ? `killed by ${info.signal}` : `exited with code ${info.exitCode}`;
-        finish({ status: 'failed', message: `${process.command} ${how}` }, [
+        finish({ status: 'failed', reason: 'crashed', message: `${process.command} ${how}` }, [
           { type: 'crash', exitCode: info.exitCode, signal: info.signal, stderr: process.stderrTail.toString() },
         ]);
       };
@@ -230,10 +213,4 @@ function untilSettledOrAborted(promise: Promise<unknown>, signal: AbortSignal): 
       },
     );
   });
-}
-
-export function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-  return out;
 }

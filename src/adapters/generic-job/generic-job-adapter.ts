@@ -1,13 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../core/adapter/index.ts';
 import { type GenericJobAdapterConfig, parseDuration } from '../../core/config/index.ts';
-import { deadlineWrapper } from './deadline-wrapper.ts';
-import { genericJobTranslator } from './generic-job-translator.ts';
-
-export interface GenericJobOptions {
-  /** SIGTERM → SIGKILL window when `max_runtime` is reached. Default 2000 ms. */
-  graceMs?: number;
-}
+import { textOutputTranslator } from '../generic-cli/text-output-translator.ts';
+import { textProgramPlan } from '../generic-cli/text-program-plan.ts';
 
 /** Seed 004's table: no native session ids, turn completion (the job's exit), no resume; run-to-completion. */
 export const genericJobCapabilities: Capabilities = {
@@ -30,18 +24,12 @@ export const genericJobCapabilities: Capabilities = {
  * which is then closed; each stdout line is streamed as a `text_delta` and the whole text ends the message
  * (`message_stop.text`) when the job exits; stderr lines are `log`s.
  *
- * `max_runtime` (default 5m) is enforced inside the adapter: the job runs under a small Node wrapper that
- * kills its process group at the deadline; the run then ends `failed` with an `error` event of code
- * `timeout` (an adapter cannot end a run with the reason `timeout`: only the core's own timers can).
+ * `max_runtime` (default 5m) is the plan's `maxRuntimeMs`: when it passes, the core stops the job's whole
+ * process group (SIGTERM, the run's grace window, SIGKILL) and the run ends `timeout`, with an `error`
+ * event of code `timeout`. Throws `RangeError` for a malformed `max_runtime`.
  */
-export function genericJobAdapter(
-  id: string,
-  config: GenericJobAdapterConfig,
-  options: GenericJobOptions = {},
-): Adapter {
+export function genericJobAdapter(id: string, config: GenericJobAdapterConfig): Adapter {
   const maxRuntimeMs = parseDuration(config.max_runtime);
-  const marker = `agent-mux-job-${randomUUID()}`;
-  const graceMs = options.graceMs ?? 2000;
   return {
     specificationVersion: ADAPTER_SPECIFICATION_VERSION,
     id,
@@ -51,14 +39,8 @@ export function genericJobAdapter(
     secretEnv: config.secretEnv,
     launch: {
       kind: 'process',
-      plan: (ctx) => ({
-        ...deadlineWrapper({ command: config.command, args: config.args, maxRuntimeMs, marker, graceMs }),
-        env: config.env,
-        cwd: config.work_dir || undefined,
-        stdin: `${ctx.request.prompt}\n`,
-        protocol: 'text',
-      }),
-      translator: genericJobTranslator({ marker, maxRuntime: config.max_runtime }),
+      plan: (ctx) => ({ ...textProgramPlan(config, ctx), maxRuntimeMs }),
+      translator: textOutputTranslator,
     },
   };
 }

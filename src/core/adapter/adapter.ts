@@ -56,6 +56,11 @@ export interface SpawnPlan {
   pty?: boolean;
   /** `json-lines`: each stdout line is a JSON record. `text`: each line goes to the translator as text. */
   protocol: 'json-lines' | 'text';
+  /**
+   * The adapter's own limit on the program's run time (a job's `max_runtime`): when it passes,
+   * the run is stopped like a total timeout and ends `timeout`. The run's own timeout still applies.
+   */
+  maxRuntimeMs?: number;
 }
 
 /** One record the program printed, as the translator sees it. */
@@ -130,9 +135,15 @@ export interface SessionContext extends LaunchContext {
   readonly approvals?: ApprovalChannel;
 }
 
+/** How a session ended; `reason` overrides the end a plain status would give (a crashed remote). */
+export interface SessionOutcome extends Outcome {
+  sessionId?: string;
+  reason?: 'crashed' | 'timeout';
+}
+
 export interface AgentSession {
   /** Settles when the agent is done; rejects only on transport failure. */
-  readonly done: Promise<Outcome & { sessionId?: string }>;
+  readonly done: Promise<SessionOutcome>;
   /** Asks the agent to stop; resolves when it has. */
   stop(reason: ShutdownReason): Promise<void>;
 }

@@ -75,10 +75,18 @@ export class LineDecoder {
       start = newline + 1;
       newline = buf.indexOf(LF, start);
     }
-    while (newline !== -1) {
-      this.#emit(buf, start, newline);
-      start = newline + 1;
-      newline = buf.indexOf(LF, start);
+    const last = buf.lastIndexOf(LF);
+    if (newline !== -1 && last - start <= this.#maxLineBytes) {
+      // Every complete line of this chunk fits the limit: decode them all at once (a newline
+      // byte is never inside a UTF-8 sequence, so this decodes exactly as line by line would).
+      this.#emitText(buf.toString('utf8', start, last));
+      start = last + 1;
+    } else {
+      while (newline !== -1) {
+        this.#emit(buf, start, newline);
+        start = newline + 1;
+        newline = buf.indexOf(LF, start);
+      }
     }
     if (start < length) this.#append(buf, start, length, owned);
   }
@@ -149,6 +157,26 @@ export class LineDecoder {
     if (newline > 0) parts.push(buf.subarray(0, newline));
     const line = parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
     this.#emit(line, 0, total);
+  }
+
+  /** Passes on each line of `text`, complete lines joined by `\n` (no trailing one). */
+  #emitText(text: string): void {
+    const onLine = this.#onLine;
+    let from = 0;
+    for (;;) {
+      const to = text.indexOf('\n', from);
+      const end = to === -1 ? text.length : to;
+      let stop = end;
+      if (stop > from && text.charCodeAt(stop - 1) === 13) stop--;
+      if (stop > from) {
+        const first = text.charCodeAt(from);
+        const line = text.slice(from, stop);
+        // A printable ASCII first character proves the line is not blank without scanning it.
+        if ((first > 0x20 && first < 0x7f) || NON_BLANK.test(line)) onLine(line);
+      }
+      if (to === -1) return;
+      from = to + 1;
+    }
   }
 
   /** Passes on the complete line `buf[start, end)` (without its `\n`). */

@@ -27,6 +27,13 @@ const tokenPatterns: readonly string[] = [
   String.raw`\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*`,
 ];
 
+/**
+ * Fixed text every token pattern's match contains: a string without any of these (and without a
+ * literal secret) cannot match, which a plain alternation of literals checks much faster than the
+ * full expression with its lookaheads.
+ */
+const tokenTriggers = String.raw`uthorization|earer|gh[pousr]_|github_pat_|sk-|A[KS]IA|xox[abposr]-|eyJ`;
+
 /** Shortest string a token pattern can match (`Bearer ` and 8 characters). */
 const MIN_PATTERN_LENGTH = 15;
 
@@ -52,6 +59,8 @@ export class Redactor {
   readonly #secrets = new Set<string>();
   readonly #patterns: boolean;
   #re: RegExp | undefined;
+  /** Cheap pre-check: no match here means no match of `#re`. */
+  #trigger: RegExp | undefined;
   /** Shortest string that can match; shorter strings skip the regex. */
   #minLength = Number.POSITIVE_INFINITY;
 
@@ -84,6 +93,8 @@ export class Redactor {
     const literals = [...this.#secrets].sort((a, b) => b.length - a.length).map(escapeRegExp);
     const sources = [...literals, ...(this.#patterns ? tokenPatterns : [])];
     this.#re = sources.length === 0 ? undefined : new RegExp(sources.join('|'), 'g');
+    const triggers = [...literals, ...(this.#patterns ? [tokenTriggers] : [])];
+    this.#trigger = triggers.length === 0 ? undefined : new RegExp(triggers.join('|'));
     const shortest = Math.min(...[...this.#secrets].map((secret) => secret.length));
     this.#minLength = Math.min(shortest, this.#patterns ? MIN_PATTERN_LENGTH : Number.POSITIVE_INFINITY);
   }
@@ -92,6 +103,7 @@ export class Redactor {
   redactString(s: string): string {
     const re = this.#re;
     if (re === undefined || s.length < this.#minLength) return s;
+    if (this.#trigger !== undefined && !this.#trigger.test(s)) return s;
     re.lastIndex = 0;
     if (!re.test(s)) return s;
     return this.#patterns ? s.replace(re, replaceKeepingPrefix) : s.replace(re, REDACTED);

@@ -1,35 +1,27 @@
-import type { LaunchContext, ProcessController, ProcessLaunch, RunIO } from '../adapter/index.ts';
+import type { ProcessController, ProcessLaunch, RunIO } from '../adapter/index.ts';
 import { expandArgs, expandEnv } from '../template/expand-template.ts';
 import { templateVarsOf } from '../template/template-vars.ts';
-import type { ApprovalChannel } from '../tools/approval-channel.ts';
-import type { ToolHost } from '../tools/tool-host.ts';
+import type { AttemptOptions } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import type { Child } from './child.ts';
+import { definedEnv } from './defined-env.ts';
 import { terminateGroup, trackGroup, untrackGroup } from './process-group.ts';
 import { RecordPipeline } from './record-pipeline.ts';
-import type { RunEmitter } from './run-emitter.ts';
+import { settleWithin } from './settle-within.ts';
 import { spawnPipes } from './spawn-pipes.ts';
 import { spawnPty } from './spawn-pty.ts';
 
-export interface ProcessAttemptOptions {
-  launch: ProcessLaunch;
-  ctx: LaunchContext;
-  emitter: RunEmitter;
-  graceMs: number;
-  tools?: ToolHost;
-  approvals?: ApprovalChannel;
+export interface ProcessAttemptOptions extends AttemptOptions<ProcessLaunch> {
   /** Bytes the program may leave unread on stdin before the run is stopped. */
   maxPendingStdinBytes: number;
-  /** Registers the function the run calls to stop this attempt. */
-  onStopper: (stop: (request: StopRequest) => void) => void;
-  /** Called on every chunk of output, for the inactivity timer. */
-  onActivity: () => void;
   /** The attempt's controller, for budget updates; undefined once the attempt is over. */
   onController: (controller: ProcessController | undefined) => void;
   /** Pause/resume hook for consumer backpressure. */
   onChild: (child: Child | undefined) => void;
-  signal: AbortSignal;
 }
+
+/** The longest delay `setTimeout` takes (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Runs the adapter's program once: spawn, decode, translate, supervise, and end cleanly. */
 export async function runProcessAttempt(options: ProcessAttemptOptions): Promise<AttemptResult> {
@@ -37,21 +29,12 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   const translator = launch.translator;
 
   let plan: Awaited<ReturnType<ProcessLaunch['plan']>>;
-  let args: string[];
-  let env: Record<string, string>;
+  let child: Child;
   try {
     plan = await launch.plan(ctx);
     const vars = templateVarsOf(ctx);
-    args = expandArgs(plan.args, vars, ctx.env);
-    env = { ...definedEnv(ctx.env), ...expandEnv(plan.env ?? {}, vars, ctx.env), ...(ctx.request.env ?? {}) };
-  } catch (error) {
-    const message = (error as Error).message;
-    emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
-    return { reason: 'failed', message };
-  }
-
-  let child: Child;
-  try {
+    const args = expandArgs(plan.args, vars, ctx.env);
+    const env = { ...definedEnv(ctx.env), ...expandEnv(plan.env ?? {}, vars, ctx.env), ...(ctx.request.env ?? {}) };
     const cwd = plan.cwd ?? ctx.request.cwd;
     const expanded = { ...plan, args };
     child = plan.pty ? await spawnPty(expanded, env, cwd) : await spawnPipes(expanded, env, cwd);
@@ -91,10 +74,11 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     stopping = (async () => {
       const asked = controller?.requestStop?.(request.shutdown) ?? false;
       if (asked) {
-        const exitedInTime = await Promise.race([
+        const exitedInTime = await settleWithin(
           child.exited.then(() => true),
-          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), graceMs)),
-        ]);
+          graceMs,
+          false,
+        );
         if (exitedInTime) return;
       }
       await terminateGroup(pgid, graceMs);
@@ -131,17 +115,30 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   }
   options.onController(controller);
   options.onStopper(stop);
+  const maxRuntime =
+    plan.maxRuntimeMs === undefined
+      ? undefined
+      : setTimeout(
+          () => {
+            const message = `${plan.command} ran longer than its ${plan.maxRuntimeMs} ms limit`;
+            emitter.emit({ type: 'error', code: 'timeout', message, recoverable: false });
+            stop({ reason: 'timeout', shutdown: 'timeout', message });
+          },
+          // A longer delay would overflow Node's timer and fire at once (`max_runtime: 720h`).
+          Math.min(plan.maxRuntimeMs, MAX_TIMER_MS),
+        );
 
   if (plan.stdin !== undefined) child.write(plan.stdin).catch(() => undefined);
   if (!plan.keepStdinOpen) child.closeStdin();
 
   const exit = await child.exited;
+  if (maxRuntime) clearTimeout(maxRuntime);
   // Let the pipes drain, but a grandchild holding them open must not hold the run.
-  await Promise.race([child.drained, new Promise((resolve) => setTimeout(resolve, Math.min(graceMs, 2000)))]);
+  await settleWithin(child.drained, Math.min(graceMs, 2000), undefined);
   pipeline.end();
   if (controller?.settle) {
     const settled = controller.settle().catch(() => undefined);
-    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, graceMs))]);
+    await settleWithin(settled, graceMs, undefined);
   }
   child.closeStdin();
   options.onChild(undefined);
@@ -165,10 +162,4 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     return { ...base, reason: 'crashed', message: `${plan.command} ${how}` };
   }
   return { ...base, reason: 'completed', message: state.outcome?.message, output: state.outcome?.output };
-}
-
-function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-  return out;
 }

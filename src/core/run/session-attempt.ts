@@ -1,20 +1,9 @@
-import type { AgentSession, LaunchContext, SessionLaunch } from '../adapter/index.ts';
-import type { ApprovalChannel } from '../tools/approval-channel.ts';
-import type { ToolHost } from '../tools/tool-host.ts';
+import type { AgentSession, SessionLaunch } from '../adapter/index.ts';
+import type { AttemptOptions } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
-import type { RunEmitter } from './run-emitter.ts';
+import { settleWithin } from './settle-within.ts';
 
-export interface SessionAttemptOptions {
-  launch: SessionLaunch;
-  ctx: LaunchContext;
-  emitter: RunEmitter;
-  graceMs: number;
-  tools?: ToolHost;
-  approvals?: ApprovalChannel;
-  onStopper: (stop: (request: StopRequest) => void) => void;
-  onActivity: () => void;
-  signal: AbortSignal;
-}
+export type SessionAttemptOptions = AttemptOptions<SessionLaunch>;
 
 /** Runs an in-process or remote agent session once, with the same stop semantics as a process. */
 export async function runSessionAttempt(options: SessionAttemptOptions): Promise<AttemptResult> {
@@ -33,10 +22,11 @@ export async function runSessionAttempt(options: SessionAttemptOptions): Promise
     stopping = (async () => {
       if (current) {
         const stopped = current.stop(request.shutdown).catch(() => undefined);
-        const inTime = await Promise.race([
+        const inTime = await settleWithin(
           stopped.then(() => true),
-          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), options.graceMs)),
-        ]);
+          options.graceMs,
+          false,
+        );
         if (inTime) return;
       }
       sessionAbort.abort();
@@ -69,7 +59,7 @@ export async function runSessionAttempt(options: SessionAttemptOptions): Promise
     const stopped = stopRequest as StopRequest | undefined;
     if (stopped) return { reason: stopped.reason, message: stopped.message, sessionId: outcome.sessionId };
     return {
-      reason: outcome.status === 'completed' ? 'completed' : 'failed',
+      reason: outcome.reason ?? (outcome.status === 'completed' ? 'completed' : 'failed'),
       message: outcome.message,
       output: outcome.output,
       sessionId: outcome.sessionId,

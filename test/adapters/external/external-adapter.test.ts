@@ -156,7 +156,7 @@ describe('external adapter', () => {
     );
   });
 
-  it('fails every open session when the process crashes, with its stderr tail; the next run respawns it', async () => {
+  it('ends every open session crashed when the process crashes, with its stderr tail; the next run respawns it', async () => {
     const adapter = external();
     const hanging = [run(adapter, 'hang'), run(adapter, 'hang')];
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -165,8 +165,9 @@ describe('external adapter', () => {
     const results = [crashed, ...(await Promise.all(hanging))];
     for (const { events, end } of results) {
       expectWellFormedStream(events, 'ext');
-      expect(end.reason).toBe('failed');
+      expect(end.reason).toBe('crashed');
       expect(end.message).toBe('the external adapter process exited with code 3');
+      expect(events.filter((e) => e.type === 'crash')).toHaveLength(1);
       const crash = events.find((e) => e.type === 'crash');
       expect(crash).toMatchObject({ exitCode: 3 });
       expect(crash?.type === 'crash' && crash.stderr).toContain(
@@ -178,6 +179,16 @@ describe('external adapter', () => {
     expect(next.end.reason).toBe('completed');
     expect(adapter.pid).not.toBe(pid);
     expect(text(next.events)).toContain(`pid ${adapter.pid}`);
+  });
+
+  it('retries a session whose process crashed, under a retry policy for crashed runs', async () => {
+    const adapter = external();
+    const retry = { attempts: 2, backoffMs: 0, maxBackoffMs: 0, jitter: 0, retryOn: ['crashed'] as const };
+    const { events, end } = await run(adapter, 'crash', { retry });
+    expectWellFormedStream(events, 'ext');
+    expect(end).toMatchObject({ reason: 'crashed', attempts: 2 });
+    expect(events.filter((e) => e.type === 'crash')).toHaveLength(2);
+    expect(events.filter((e) => e.type === 'session_start')).toHaveLength(2);
   });
 
   it('stops a session with stop then session.close, leaving the process and other sessions alone', async () => {
@@ -208,8 +219,11 @@ describe('external adapter', () => {
     const pid = adapter.pid!;
     await adapter.dispose();
     expect(processAlive(pid)).toBe(false);
-    const { end } = await hanging;
+    const { events, end } = await hanging;
+    expectWellFormedStream(events, 'ext');
     expect(end.reason).toBe('failed');
+    expect(end.message).toContain('disposed');
+    expect(events.some((e) => e.type === 'crash')).toBe(false);
     const after = await run(adapter, 'hello');
     expect(after.end.reason).toBe('failed');
     expect(after.end.message).toContain('disposed');

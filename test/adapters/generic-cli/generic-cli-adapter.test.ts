@@ -124,13 +124,14 @@ describe('generic-cli, persistent', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
   });
 
-  it('fails the turn when the program dies, and starts it again for the next run', async () => {
+  it('ends the run crashed when the program dies in its turn, and starts it again for the next run', async () => {
     const adapter = persistent();
     await run(adapter, 'hello');
     const pid = adapter.pid!;
     const died = await run(adapter, 'exit 7');
     expectWellFormedStream(died.events, 'repl');
-    expect(died.end.reason).toBe('failed');
+    expect(died.end).toMatchObject({ reason: 'crashed', message: `${node} exited with code 7` });
+    expect(died.events.filter((e) => e.type === 'crash')).toHaveLength(1);
     const crash = died.events.find((e) => e.type === 'crash');
     expect(crash).toMatchObject({ exitCode: 7 });
     expect(crash?.type === 'crash' && crash.stderr).toContain('exiting with 7');

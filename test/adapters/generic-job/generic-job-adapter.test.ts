@@ -15,7 +15,7 @@ import { fixtureBin } from '../../helpers/with-program.ts';
 const cwd = mkdtempSync(join(tmpdir(), 'agent-mux-generic-job-'));
 const node = process.execPath;
 const job = (input: Record<string, unknown>) =>
-  genericJobAdapter('job', genericJobAdapterConfigSchema.parse({ type: 'generic-job', ...input }), { graceMs: 300 });
+  genericJobAdapter('job', genericJobAdapterConfigSchema.parse({ type: 'generic-job', ...input }));
 const run = (adapter: Adapter, prompt: string, options: Partial<RunOptions> = {}) =>
   collectRun(startRun({ adapter, request: { prompt, cwd }, graceMs: 500, ...options }));
 const text = (events: AgentEvent[]) =>
@@ -78,7 +78,7 @@ describe('generic-job', () => {
     expect(events.find((e) => e.type === 'crash')).toMatchObject({ exitCode: 4, stderr: 'it broke' });
   });
 
-  it('kills the job and its whole group after max_runtime', async () => {
+  it('kills the job and its whole group after max_runtime; the run ends timeout', async () => {
     const pidsFile = join(cwd, `pids-${Date.now()}.json`);
     const adapter = job({ command: node, args: [fixtureBin('fork-grandchildren.mjs')], max_runtime: '400ms' });
     const started = Date.now();
@@ -86,24 +86,35 @@ describe('generic-job', () => {
       startRun({ adapter, request: { prompt: 'x', cwd, env: { PIDS_FILE: pidsFile } }, graceMs: 500 }),
     );
     expectWellFormedStream(events, 'job');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(end.reason).toBe('failed');
-    expect(end.message).toContain('max_runtime of 400ms');
-    expect(events).toContainEqual(expect.objectContaining({ type: 'error', code: 'timeout' }));
+    expect(end.reason).toBe('timeout');
+    expect(end.message).toContain('400 ms limit');
+    expect(events.filter((e) => e.type === 'error' && e.code === 'timeout')).toHaveLength(1);
     expect(events.some((e) => e.type === 'crash')).toBe(false);
-    expect(JSON.stringify(events)).not.toContain('agent-mux-job-');
     const pids: number[] = JSON.parse(readFileSync(pidsFile, 'utf8'));
+    expect(pids).toHaveLength(3);
     expect(pids.filter(processAlive)).toEqual([]);
   });
 
-  it('SIGKILLs a job that ignores SIGTERM at max_runtime', async () => {
+  it('SIGKILLs a job that ignores SIGTERM at max_runtime, after the grace window', async () => {
     const adapter = job({ command: node, args: [fixtureBin('ignore-sigterm.mjs')], max_runtime: '300ms' });
     const started = Date.now();
     const { events, end } = await run(adapter, 'x');
-    expect(end.reason).toBe('failed');
+    expectWellFormedStream(events, 'job');
+    expect(end.reason).toBe('timeout');
     expect(end.signal).toBe('SIGKILL');
     expect(events).toContainEqual(expect.objectContaining({ type: 'error', code: 'timeout' }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300 + 500);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('keeps the output the job printed before max_runtime', async () => {
+    const adapter = job({ command: 'sh', args: ['-c', 'echo started; sleep 30'], max_runtime: '300ms' });
+    const { events, end } = await run(adapter, '');
+    expectWellFormedStream(events, 'job');
+    expect(end.reason).toBe('timeout');
+    expect(events.find((e) => e.type === 'message_stop')).toMatchObject({ text: 'started\n' });
   });
 
   it('lets the run timeout come first when it is shorter', async () => {
@@ -112,7 +123,7 @@ describe('generic-job', () => {
     expect(end.reason).toBe('timeout');
   });
 
-  it('aborts the job and its wrapper', async () => {
+  it('aborts the job', async () => {
     const adapter = job({ command: 'sleep', args: ['30'] });
     const handle = startRun({ adapter, request: { prompt: '', cwd }, graceMs: 500 });
     const collected = collectRun(handle);

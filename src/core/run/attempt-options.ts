@@ -1,0 +1,22 @@
+import type { LaunchContext } from '../adapter/index.ts';
+import type { ApprovalChannel } from '../tools/approval-channel.ts';
+import type { ToolHost } from '../tools/tool-host.ts';
+import type { StopRequest } from './attempt-result.ts';
+import type { RunEmitter } from './run-emitter.ts';
+
+/** What one attempt of a run gets, whatever its launch (a process, a session). */
+export interface AttemptOptions<L> {
+  launch: L;
+  ctx: LaunchContext;
+  emitter: RunEmitter;
+  /** How long a stop waits for the agent to go before it is forced. */
+  graceMs: number;
+  tools?: ToolHost;
+  approvals?: ApprovalChannel;
+  /** Registers the function the run calls to stop this attempt. */
+  onStopper: (stop: (request: StopRequest) => void) => void;
+  /** Called on every output, for the inactivity timer. */
+  onActivity: () => void;
+  /** Aborted when the run is aborted. */
+  signal: AbortSignal;
+}
