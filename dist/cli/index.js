@@ -29338,7 +29338,7 @@ const tokenPatterns = [
  * literal secret) cannot match, which a plain alternation of literals checks much faster than the
  * full expression with its lookaheads.
  */
-const tokenTriggers = String.raw `uthorization|earer|gh[pousr]_|github_pat_|sk-|A[KS]IA|xox[abposr]-|eyJ`;
+const tokenTriggers = 'uthorization|earer|gh[pousr]_|github_pat_|sk-|A[KS]IA|xox[abposr]-|eyJ';
 /** Shortest string a token pattern can match (`Bearer ` and 8 characters). */
 const MIN_PATTERN_LENGTH = 15;
 /** Depth beyond which `redact` stops descending (events are shallow; this only guards cycles). */
