@@ -46,6 +46,7 @@ export function processAdapter(id: string, config: ProcessOptions): Adapter {
           CA_LEASE_TOKEN: ctx.leaseToken,
           CA_FENCING_TOKEN: String(ctx.fencingToken),
           MCP_SERVER_URL: ctx.mcpUrl,
+          MCP_SERVER_TOKEN: ctx.mcpToken,
           CA_WORKSPACE: ctx.workspacePath,
         },
         keepStdinOpen: true,

@@ -35,6 +35,8 @@ export interface LaunchContext {
   fencingToken: number;
   /** URL of the tool host's MCP server, or empty when none runs. */
   mcpUrl: string;
+  /** Bearer token the MCP server requires (`Authorization: Bearer …`), or empty. A secret: redacted everywhere. */
+  mcpToken: string;
   workspacePath: string;
   /** The environment templates expand `${NAME}` from. */
   env: Readonly<Record<string, string | undefined>>;

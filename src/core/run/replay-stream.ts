@@ -54,6 +54,7 @@ export async function replayStream(
         leaseToken: '',
         fencingToken: 0,
         mcpUrl: '',
+        mcpToken: '',
         workspacePath: request.cwd,
         env: {},
         debug,

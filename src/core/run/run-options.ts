@@ -28,7 +28,13 @@ export interface RunOptions {
   taskId?: string;
   leaseToken?: string;
   fencingToken?: number;
+  /** An MCP server the agent should use instead of the run's own. */
   mcpUrl?: string;
+  /**
+   * Serve the run's tools over MCP on 127.0.0.1 (with a fresh bearer token) and give the agent its
+   * URL: `auto` (default) when the run has tools and the adapter speaks MCP; `on`; `off`.
+   */
+  mcp?: 'auto' | 'on' | 'off';
   /** Whole-run limit in ms. Default: none. */
   timeoutMs?: number;
   /** Ends the run when the agent prints nothing for this long. Default: none. */

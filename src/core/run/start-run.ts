@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { LaunchContext, ProcessController } from '../adapter/index.ts';
 import { CostTracker } from '../cost/cost-tracker.ts';
 import type { AgentEvent, RunTotals } from '../events/index.ts';
 import { Redactor } from '../redact/redactor.ts';
 import { nextDelay, shouldRetry } from '../retry/retry-policy.ts';
+import { type McpServerHandle, startMcpServer } from '../tools/mcp/start-mcp-server.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import type { Child } from './child.ts';
 import { EventQueue } from './event-queue.ts';
@@ -37,11 +38,12 @@ export function startRun(options: RunOptions): RunHandle {
   const debug = options.debug ?? false;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const abort = new AbortController();
+  const redactor = new Redactor(collectSecrets(options, env));
   const emitter = new RunEmitter({
     runId,
     agent: adapter.id,
     debug,
-    redactor: new Redactor(collectSecrets(options, env)),
+    redactor,
     costs: new CostTracker({ costModel: options.costModel ?? adapter.costModel, pricing: options.pricing }),
     onEvent: options.onEvent,
   });
@@ -106,9 +108,35 @@ export function startRun(options: RunOptions): RunHandle {
     }
   };
 
+  let mcp: { url: string; token: string; server?: McpServerHandle } = { url: options.mcpUrl ?? '', token: '' };
+  async function startMcp(): Promise<void> {
+    const wanted = options.mcp ?? 'auto';
+    if (options.mcpUrl || !tools || wanted === 'off' || (wanted === 'auto' && !adapter.capabilities.mcp)) return;
+    const token = randomBytes(24).toString('base64url');
+    redactor.addSecret(token);
+    try {
+      const server = await startMcpServer({
+        host: tools,
+        token,
+        permissionPrompt: options.approvals
+          ? { approvals: options.approvals, runId, emit: (draft) => emitter.emit(draft) }
+          : undefined,
+      });
+      mcp = { url: server.url, token, server };
+    } catch (error) {
+      emitter.emit({
+        type: 'error',
+        code: 'internal',
+        message: `the run's MCP server could not start, the agent gets no MCP tools: ${(error as Error).message}`,
+        recoverable: true,
+      });
+    }
+  }
+
   const startedAt = Date.now();
   const result = (async (): Promise<RunEnd> => {
     await new Promise((resolve) => setImmediate(resolve)); // let the caller attach to `events` first
+    await startMcp();
     const policy = options.retry;
     let attempt = 0;
     let last: AttemptResult = { reason: 'failed', message: 'not started' };
@@ -146,6 +174,7 @@ export function startRun(options: RunOptions): RunHandle {
       last = { reason: 'failed', message: (error as Error).message };
     } finally {
       options.signal?.removeEventListener('abort', onExternalAbort);
+      await mcp.server?.close().catch(() => undefined);
     }
     const end = emitter.end({
       type: 'run_end',
@@ -182,7 +211,8 @@ export function startRun(options: RunOptions): RunHandle {
       taskId: options.taskId ?? runId,
       leaseToken: options.leaseToken ?? '',
       fencingToken: options.fencingToken ?? 0,
-      mcpUrl: options.mcpUrl ?? '',
+      mcpUrl: mcp.url,
+      mcpToken: mcp.token,
       workspacePath: options.request.cwd,
       env,
       debug,

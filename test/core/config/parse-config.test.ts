@@ -56,7 +56,6 @@ describe('parseConfig: valid files', () => {
       type: 'process',
       binary: 'gemini',
       args: ['--non-interactive', '--workdir', '{{workspacePath}}'],
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${NAME} template, kept as written
       env: { GOOGLE_GENERATIVE_AI_API_KEY: '${GOOGLE_GENERATIVE_AI_API_KEY}' },
       protocol: 'json-lines',
       costModel: 'google/gemini-2.0',

@@ -10,6 +10,7 @@ const ctx = (cwd: string, env: Record<string, string | undefined>): LaunchContex
   leaseToken: 'lease',
   fencingToken: 1,
   mcpUrl: '',
+  mcpToken: '',
   workspacePath: cwd,
   env,
   debug: false,

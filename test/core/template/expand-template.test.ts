@@ -226,6 +226,7 @@ describe('template variables', () => {
       leaseToken: 'l1',
       fencingToken: 3,
       mcpUrl: '',
+      mcpToken: '',
       workspacePath: '/w',
       env: {},
       debug: false,
