@@ -34840,6 +34840,15 @@ async function openExternalSession(host, ctx) {
         ctx.emit({ type: 'turn_start', turn: 0 });
         void (async () => {
             await send({ type: 'session.start', session_id: sessionId });
+            for (const file of ctx.request.files ?? []) {
+                await send({
+                    type: 'file.input',
+                    session_id: sessionId,
+                    file_name: file.name,
+                    file_mime_type: file.mimeType ?? 'application/octet-stream',
+                    file_path: file.path,
+                });
+            }
             await send({ type: 'user.input', session_id: sessionId, content: ctx.request.prompt });
         })();
         if (signal.aborted)

@@ -144,6 +144,15 @@ export async function openExternalSession(host: ExternalHost, ctx: SessionContex
     ctx.emit({ type: 'turn_start', turn: 0 });
     void (async () => {
       await send({ type: 'session.start', session_id: sessionId });
+      for (const file of ctx.request.files ?? []) {
+        await send({
+          type: 'file.input',
+          session_id: sessionId,
+          file_name: file.name,
+          file_mime_type: file.mimeType ?? 'application/octet-stream',
+          file_path: file.path,
+        });
+      }
       await send({ type: 'user.input', session_id: sessionId, content: ctx.request.prompt });
     })();
     if (signal.aborted) onAbort();

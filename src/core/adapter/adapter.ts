@@ -24,6 +24,14 @@ export interface RunRequest {
   thinkingEffort?: ThinkingEffort;
   /** Extra environment for the agent, on top of the adapter's own. */
   env?: Record<string, string>;
+  /** Files handed to the agent with the prompt (paths on this host), for adapters that take them. */
+  files?: readonly RunFile[];
+}
+
+export interface RunFile {
+  name: string;
+  path: string;
+  mimeType?: string;
 }
 
 /** The values templates may refer to (`{{runId}}`, …), plus the request. */

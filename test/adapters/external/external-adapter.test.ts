@@ -130,6 +130,24 @@ describe('external adapter', () => {
     expect(text(stderr.events)).toBe('permission approved\n');
   });
 
+  it('hands the run request files to the adapter as file.input before the user input', async () => {
+    const adapter = external();
+    const { events, end } = await collectRun(
+      startRun({
+        adapter,
+        request: {
+          prompt: 'look at these',
+          cwd,
+          files: [{ name: 'data.csv', path: '/tmp/data.csv', mimeType: 'text/csv' }],
+        },
+        graceMs: 500,
+        approvals: approve,
+      }),
+    );
+    expect(end.reason).toBe('completed');
+    expect(text(events).startsWith('got file data.csv\n')).toBe(true);
+  });
+
   it('survives malformed lines: every open session hears an error, and all complete', async () => {
     const adapter = external();
     const [dirty, bystander] = await Promise.all([run(adapter, 'garbage'), run(adapter, 'innocent')]);
