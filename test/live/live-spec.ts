@@ -1,0 +1,47 @@
+import type { Adapter } from '../../src/core/adapter/index.ts';
+
+/**
+ * How one CLI is recorded and checked live against the fake model server
+ * (test/live/fake-model-server.ts). One file per adapter: test/live/specs/<adapter>.live.ts,
+ * exporting `spec: LiveSpec`. `npm run record` and `npm run test:live` read them all.
+ */
+
+/** The scripted cases every CLI is recorded on (the issue's list). */
+export type LiveCaseName = 'plain' | 'tool' | 'denied' | 'resume' | 'auth-401' | 'rate-429';
+
+/** Which provider API the CLI talks to; the fake server speaks all of them on one port. */
+export type ProviderApi = 'anthropic-messages' | 'openai-responses' | 'openai-chat' | 'gemini';
+
+export interface LiveSetupContext {
+  /** Base URL of the fake model server, e.g. http://127.0.0.1:43123 (no trailing slash, no /v1). */
+  baseUrl: string;
+  /** A fresh HOME for the CLI (its config and session files go here). */
+  home: string;
+  /** A fresh workspace (the run's cwd) with a README.md in it. */
+  workspace: string;
+  /** The installed CLI's executable. */
+  bin: string;
+  case: LiveCaseName;
+}
+
+export interface LiveSpec {
+  /** The adapter id (`claude`, `codex`, …). */
+  adapter: string;
+  /** Builds the adapter exactly as users get it. */
+  create(): Adapter;
+  /** The npm package and the pinned version recorded. */
+  npmPackage: string;
+  version: string;
+  /** The executable's name in the package's `bin`. */
+  binName: string;
+  provider: ProviderApi;
+  /** The cases this CLI is recorded on, with a reason for each case it skips. */
+  cases: Partial<Record<LiveCaseName, { prompt: string } | { skip: string }>>;
+  /**
+   * Points the CLI at the fake server: returns the environment to add (dummy key, base URL) and
+   * may write config files under `home`. Must not touch the real HOME.
+   */
+  setup(ctx: LiveSetupContext): Promise<{ env: Record<string, string> }>;
+  /** For `resume`: the request of the second turn given the first turn's session id. */
+  resumeRequest?(sessionId: string): { prompt: string; resumeSessionId: string };
+}
