@@ -176,6 +176,20 @@ export interface ProgramInfo {
   versionArgs: readonly string[];
   minVersion: string;
   install: readonly InstallMethod[];
+  /** The npm package and the version tested with (recorded live), when the CLI is on npm. */
+  npmPackage?: string;
+  testedVersion?: string;
+  /** False when the CLI could not be run here and the adapter is built on its source and docs only. */
+  verifiedLive: boolean;
+}
+
+/** What a read-only, local look (env vars, credential files; no network, under 100 ms) found. */
+export interface AuthStatus {
+  status: 'authenticated' | 'unauthenticated' | 'unknown';
+  /** How: `api_key`, `oauth`, `browser_login`, `config_file`, … */
+  method?: string;
+  /** Where it was found (an env var name or a file path, never the secret itself). */
+  details?: readonly string[];
 }
 
 /** One agent behind the common interface. */
@@ -189,6 +203,10 @@ export interface Adapter {
   readonly costModel?: string;
   /** Environment variable names whose values are secrets (redacted everywhere). */
   readonly secretEnv?: readonly string[];
+  /** Where the agent keeps its sessions, when it does. */
+  readonly sessionDir?: string;
+  /** Checks for credentials: read-only, local, no network, under 100 ms. */
+  detectAuth?(env: Readonly<Record<string, string | undefined>>): AuthStatus;
   readonly launch: ProcessLaunch | SessionLaunch;
 }
 

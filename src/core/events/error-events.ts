@@ -5,6 +5,8 @@ export const errorCodes = [
   'malformed_record',
   'line_too_long',
   'spawn_failed',
+  'program_missing',
+  'version_below_minimum',
   'timeout',
   'inactivity',
   'remote_unavailable',
