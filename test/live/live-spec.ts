@@ -1,4 +1,5 @@
 import type { Adapter } from '../../src/core/adapter/index.ts';
+import type { PermissionPolicy } from '../../src/core/tools/permission-policy.ts';
 
 /**
  * How one CLI is recorded and checked live against the fake model server
@@ -11,6 +12,12 @@ export type LiveCaseName = 'plain' | 'tool' | 'denied' | 'resume' | 'auth-401' |
 
 /** Which provider API the CLI talks to; the fake server speaks all of them on one port. */
 export type ProviderApi = 'anthropic-messages' | 'openai-responses' | 'openai-chat' | 'gemini';
+
+export interface LiveCase {
+  prompt: string;
+  /** The run's policy for this case (the `denied` case denies the shell tool by its native name). */
+  policy?: PermissionPolicy;
+}
 
 export interface LiveSetupContext {
   /** Base URL of the fake model server, e.g. http://127.0.0.1:43123 (no trailing slash, no /v1). */
@@ -36,7 +43,7 @@ export interface LiveSpec {
   binName: string;
   provider: ProviderApi;
   /** The cases this CLI is recorded on, with a reason for each case it skips. */
-  cases: Partial<Record<LiveCaseName, { prompt: string } | { skip: string }>>;
+  cases: Partial<Record<LiveCaseName, LiveCase | { skip: string }>>;
   /**
    * Points the CLI at the fake server: returns the environment to add (dummy key, base URL) and
    * may write config files under `home`. Must not touch the real HOME.

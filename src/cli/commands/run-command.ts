@@ -111,6 +111,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     debug: values.debug,
     env: io.env,
     approvals,
+    policy: defaultPolicy,
     pricing: config?.pricing ? new PricingTable(config.pricing) : undefined,
     retry: config?.defaults?.retry ? resolveRetryPolicy(config.defaults.retry) : undefined,
     tools: ({ runId, emit }) =>

@@ -1,5 +1,6 @@
 import type { AgentEvent, EventDraft } from '../events/index.ts';
 import type { ApprovalChannel } from '../tools/approval-channel.ts';
+import type { PermissionPolicy } from '../tools/permission-policy.ts';
 import type { ToolHost } from '../tools/tool-host.ts';
 import type { Capabilities } from './capabilities.ts';
 
@@ -49,6 +50,12 @@ export interface LaunchContext {
   /** The environment templates expand `${NAME}` from. */
   env: Readonly<Record<string, string | undefined>>;
   debug: boolean;
+  /**
+   * The run's permission policy. Adapters map it onto the CLI's own mechanism (allow/deny flags for
+   * the CLI's native tool names, e.g. `{ tool: 'Bash', decision: 'deny' }`), and route `ask` through
+   * the run's MCP `approval_prompt` tool where the CLI can ask at run time.
+   */
+  policy?: PermissionPolicy;
 }
 
 /** How to start the agent's program. */

@@ -60,6 +60,8 @@ export interface RunOptions {
   /** The run's tools; a function receives the run id and the run's emitter (for approval events). */
   tools?: ToolHost | ((run: { runId: string; emit: (draft: EventDraft) => void }) => ToolHost);
   approvals?: ApprovalChannel;
+  /** The permission policy the adapter maps onto the agent's own mechanism (see LaunchContext.policy). */
+  policy?: import('../tools/permission-policy.ts').PermissionPolicy;
   /** Called synchronously for every event, in order, before the async iterator sees it. */
   onEvent?: (event: AgentEvent) => void;
 }

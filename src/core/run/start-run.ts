@@ -216,6 +216,7 @@ export function startRun(options: RunOptions): RunHandle {
       workspacePath: options.request.cwd,
       env,
       debug,
+      policy: options.policy,
     };
     const timers = armTimers();
     const common = {
