@@ -41,6 +41,10 @@ export interface LiveSpec {
   version: string;
   /** The executable's name in the package's `bin`. */
   binName: string;
+  /** Packages whose install scripts must run (npm 11 blocks them by default), e.g. the CLI itself. */
+  allowScripts?: readonly string[];
+  /** Per-case time limit in ms (default 120 000). */
+  timeoutMs?: number;
   provider: ProviderApi;
   /** The cases this CLI is recorded on, with a reason for each case it skips. */
   cases: Partial<Record<LiveCaseName, LiveCase | { skip: string }>>;

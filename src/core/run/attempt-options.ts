@@ -17,6 +17,8 @@ export interface AttemptOptions<L> {
   onStopper: (stop: (request: StopRequest) => void) => void;
   /** Called on every output, for the inactivity timer. */
   onActivity: () => void;
+  /** Sees the program's raw output before decoding (recording native streams). */
+  onNativeOutput?: (stream: 'stdout' | 'stderr', chunk: Uint8Array | string) => void;
   /** Aborted when the run is aborted. */
   signal: AbortSignal;
 }

@@ -56,12 +56,15 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     emit: (draft, raw) => emitter.emit(draft, raw),
   });
   const state = pipeline.state;
+  const onNative = options.onNativeOutput;
   child.onStdout((chunk) => {
     options.onActivity();
+    onNative?.('stdout', chunk);
     pipeline.pushStdout(chunk);
   });
   child.onStderr((chunk) => {
     options.onActivity();
+    onNative?.('stderr', chunk);
     pipeline.pushStderr(chunk);
   });
 

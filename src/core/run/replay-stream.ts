@@ -25,7 +25,7 @@ export interface ReplayOptions {
  */
 export async function replayStream(
   adapter: Adapter,
-  input: AsyncIterable<Uint8Array | string>,
+  input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   onEvent: (event: AgentEvent) => void,
   options: ReplayOptions = {},
 ): Promise<void> {

@@ -64,6 +64,8 @@ export interface RunOptions {
   policy?: import('../tools/permission-policy.ts').PermissionPolicy;
   /** Called synchronously for every event, in order, before the async iterator sees it. */
   onEvent?: (event: AgentEvent) => void;
+  /** Sees the program's raw stdout and stderr before decoding (for recording native streams). */
+  onNativeOutput?: (stream: 'stdout' | 'stderr', chunk: Uint8Array | string) => void;
 }
 
 export type RunEnd = EventOf<'run_end'>;

@@ -227,6 +227,7 @@ export function startRun(options: RunOptions): RunHandle {
       approvals: options.approvals,
       signal: abort.signal,
       onActivity: timers.activity,
+      onNativeOutput: options.onNativeOutput,
       onStopper: (stop: (request: StopRequest) => void) => {
         stopAttempt = stop;
         if (pendingStop) stop(pendingStop);

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { installCli } from './cli-cache.ts';
+import type { LiveCaseName } from './live-spec.ts';
+import { loadSpecs } from './load-specs.ts';
+import { recordedCases, translateRecording } from './recordings.ts';
+import { runLiveCase } from './run-live-case.ts';
+
+// Runs every recorded case again against the real CLI and compares the normalized events with the
+// recording's, so a CLI version that changes its output is caught.
+const specs = await loadSpecs(process.env.AGENT_MUX_LIVE_ONLY?.split(',').filter(Boolean));
+
+for (const spec of specs) {
+  const cases = recordedCases(spec);
+  describe.runIf(cases.length > 0)(`${spec.adapter} ${spec.npmPackage}@${spec.version} live`, () => {
+    let bin = '';
+    it('installs', async () => {
+      bin = await installCli(spec);
+      expect(bin).toContain(spec.binName);
+    });
+    for (const recorded of cases) {
+      it(`${recorded.name}: prints what was recorded`, async () => {
+        expect(bin, 'the CLI did not install').not.toBe('');
+        const live = await runLiveCase(spec, recorded.name as LiveCaseName, bin);
+        const events = await translateRecording(spec, live.stdout, live.end.exitCode ?? null, live.paths);
+        expect(events).toEqual(recorded.golden);
+        expect(live.end.reason).toBe(recorded.meta.endReason);
+      });
+    }
+  });
+}

@@ -1,0 +1,86 @@
+import type { LiveCaseName } from '../live-spec.ts';
+
+/** What the fake model answers to one request, decided from the case and the request alone. */
+export type Reply =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool'; name: string; args: Record<string, unknown>; callId: string }
+  | { kind: 'error'; status: 401 | 429 };
+
+export interface ToolInfo {
+  name: string;
+  /** JSON Schema of the tool's input, when the request gave one. */
+  schema?: Record<string, unknown>;
+  /** A provider-native tool without a schema (OpenAI Responses `local_shell`). */
+  native?: string;
+}
+
+export const MARKER_COMMAND = 'echo agent-mux-live';
+export const PLAIN_TEXT = 'Hello from the fake model. The answer is 42.';
+export const AFTER_TOOL_TEXT = 'The command ran and printed agent-mux-live. Done.';
+export const NO_SHELL_TEXT = 'I have no shell tool here, so I answer directly: agent-mux-live.';
+
+const SHELL_NAMES = [
+  'Bash',
+  'bash',
+  'shell',
+  'run_shell_command',
+  'exec_command',
+  'shell_command',
+  'local_shell',
+  'terminal',
+  'run_terminal_cmd',
+  'execute_command',
+  'exec',
+];
+
+/** The tool a model would use to run `echo …`: a known shell tool's name first, then any name that looks like one. */
+export function pickShellTool(tools: readonly ToolInfo[]): ToolInfo | undefined {
+  for (const name of SHELL_NAMES) {
+    const tool = tools.find((t) => t.name === name);
+    if (tool) return tool;
+  }
+  return tools.find((t) => /bash|shell|command|exec|terminal/i.test(t.name));
+}
+
+/** Arguments that satisfy a shell tool's schema: the command as a string or an argv array, plus required strings. */
+export function shellArgs(tool: ToolInfo): Record<string, unknown> {
+  const properties = (tool.schema?.properties ?? {}) as Record<string, { type?: string | string[] }>;
+  const required = (tool.schema?.required ?? []) as string[];
+  const args: Record<string, unknown> = {};
+  const commandKey = ['command', 'cmd', 'commandLine', 'script'].find((k) => k in properties) ?? 'command';
+  const commandType = properties[commandKey]?.type;
+  args[commandKey] =
+    commandType === 'array' || (Array.isArray(commandType) && commandType.includes('array'))
+      ? ['bash', '-lc', MARKER_COMMAND]
+      : MARKER_COMMAND;
+  for (const key of required) {
+    if (key in args) continue;
+    const type = properties[key]?.type;
+    if (type === 'string' || type === undefined) args[key] = key === 'description' ? 'Print a marker' : '.';
+    else if (type === 'boolean') args[key] = false;
+    else if (type === 'number' || type === 'integer') args[key] = 10_000;
+  }
+  return args;
+}
+
+let calls = 0;
+
+/** The scripted behaviour of each live case. Stateless: a request that carries a tool result gets the final answer. */
+export function decide(caseName: LiveCaseName, tools: readonly ToolInfo[], hasToolResult: boolean): Reply {
+  if (caseName === 'auth-401') return { kind: 'error', status: 401 };
+  if (caseName === 'rate-429') return { kind: 'error', status: 429 };
+  if (caseName === 'tool' || caseName === 'denied') {
+    if (hasToolResult) return { kind: 'text', text: AFTER_TOOL_TEXT };
+    const shell = pickShellTool(tools);
+    if (!shell) return { kind: 'text', text: NO_SHELL_TEXT };
+    return { kind: 'tool', name: shell.name, args: shellArgs(shell), callId: `call_fake_${++calls}` };
+  }
+  return { kind: 'text', text: PLAIN_TEXT };
+}
+
+/** Splits text the way a model streams it: a few words per delta. */
+export function chunks(text: string): string[] {
+  return text.match(/\S+\s*/g) ?? [text];
+}
+
+export const usage = { input: 120, output: 24, cacheRead: 40 };

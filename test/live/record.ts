@@ -1,0 +1,69 @@
+// npm run record [-- <adapter> …] — installs each CLI into the cache, runs every live case against
+// the fake model server, and writes test/fixtures/streams/<adapter>/<case>.{jsonl,meta.json,golden.json}.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { execa } from 'execa';
+import { installCli } from './cli-cache.ts';
+import type { LiveCaseName } from './live-spec.ts';
+import { loadSpecs } from './load-specs.ts';
+import { type RecordingMeta, recordingFile, streamsDir, translateRecording } from './recordings.ts';
+import { runLiveCase } from './run-live-case.ts';
+
+const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const caseFilter = process.argv.find((a) => a.startsWith('--case='))?.slice('--case='.length);
+const specs = await loadSpecs(only);
+if (specs.length === 0) {
+  console.error(`no live specs${only.length ? ` for ${only.join(', ')}` : ''} in test/live/specs/`);
+  process.exit(2);
+}
+let failures = 0;
+for (const spec of specs) {
+  let bin: string;
+  try {
+    bin = await installCli(spec, (line) => console.log(`[${spec.adapter}] ${line}`));
+  } catch (error) {
+    console.error(`[${spec.adapter}] ${(error as Error).message}`);
+    failures++;
+    continue;
+  }
+  const versionOutput = (await execa(bin, ['--version'], { reject: false, timeout: 30_000 })).stdout.trim();
+  mkdirSync(new URL(`${spec.adapter}/`, streamsDir), { recursive: true });
+  for (const [name, value] of Object.entries(spec.cases) as [LiveCaseName, object][]) {
+    if (caseFilter && name !== caseFilter) continue;
+    if ('skip' in value) {
+      console.log(`[${spec.adapter}] ${name}: skipped (${(value as { skip: string }).skip})`);
+      continue;
+    }
+    const started = Date.now();
+    try {
+      const result = await runLiveCase(spec, name, bin);
+      const meta: RecordingMeta = {
+        adapter: spec.adapter,
+        npmPackage: spec.npmPackage,
+        version: spec.version,
+        versionOutput,
+        case: name,
+        commandLine: result.commandLine.map((arg, i) => (i === 0 ? basename(arg) : arg)),
+        exitCode: result.end.exitCode ?? null,
+        signal: result.end.signal ?? null,
+        endReason: result.end.reason,
+        stderrTail: result.stderr.slice(-4000),
+        paths: result.paths,
+        modelRequests: result.requests.map((r) => ({ method: r.method, path: r.path, reply: r.reply })),
+        recordedAt: new Date().toISOString(),
+      };
+      const golden = await translateRecording(spec, result.stdout, meta.exitCode, result.paths);
+      writeFileSync(recordingFile(spec.adapter, name, 'jsonl'), result.stdout);
+      writeFileSync(recordingFile(spec.adapter, name, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+      writeFileSync(recordingFile(spec.adapter, name, 'golden.json'), `${JSON.stringify(golden, null, 2)}\n`);
+      console.log(
+        `[${spec.adapter}] ${name}: ${result.end.reason} (exit ${meta.exitCode}), ${result.stdout.length} bytes, ` +
+          `${golden.length} events, ${result.requests.length} model requests, ${Date.now() - started} ms`,
+      );
+    } catch (error) {
+      failures++;
+      console.error(`[${spec.adapter}] ${name}: ${(error as Error).stack ?? error}`);
+    }
+  }
+}
+process.exitCode = failures > 0 ? 1 : 0;

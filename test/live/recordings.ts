@@ -1,0 +1,56 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { AgentEvent } from '../../src/core/events/index.ts';
+import { replayStream } from '../../src/core/run/replay-stream.ts';
+import type { LiveCaseName, LiveSpec } from './live-spec.ts';
+import { normalizeEvents } from './normalize-events.ts';
+
+export const streamsDir = new URL('../fixtures/streams/', import.meta.url);
+
+export interface RecordingMeta {
+  adapter: string;
+  npmPackage: string;
+  version: string;
+  versionOutput: string;
+  case: LiveCaseName;
+  commandLine: string[];
+  exitCode: number | null;
+  signal: string | null;
+  endReason: string;
+  stderrTail: string;
+  paths: { workspace: string; home: string };
+  modelRequests: { method: string; path: string; reply: string }[];
+  recordedAt: string;
+}
+
+export const recordingFile = (adapter: string, caseName: string, ext: 'jsonl' | 'meta.json' | 'golden.json') =>
+  new URL(`${adapter}/${caseName}.${ext}`, streamsDir);
+
+/** The normalized events a native stream translates to, as the golden files hold them. */
+export async function translateRecording(
+  spec: LiveSpec,
+  stdout: Buffer,
+  exitCode: number | null,
+  paths: Record<string, string>,
+): Promise<unknown[]> {
+  const events: AgentEvent[] = [];
+  await replayStream(spec.create(), [stdout], (event) => events.push(event), { exitCode: exitCode ?? 1 });
+  return normalizeEvents(events, paths);
+}
+
+/** The recorded cases of a spec that exist on disk. */
+export function recordedCases(
+  spec: LiveSpec,
+): { name: LiveCaseName; stdout: Buffer; meta: RecordingMeta; golden: unknown[] }[] {
+  const out = [];
+  for (const name of Object.keys(spec.cases) as LiveCaseName[]) {
+    const file = recordingFile(spec.adapter, name, 'jsonl');
+    if (!existsSync(file)) continue;
+    out.push({
+      name,
+      stdout: readFileSync(file),
+      meta: JSON.parse(readFileSync(recordingFile(spec.adapter, name, 'meta.json'), 'utf8')) as RecordingMeta,
+      golden: JSON.parse(readFileSync(recordingFile(spec.adapter, name, 'golden.json'), 'utf8')) as unknown[],
+    });
+  }
+  return out;
+}
