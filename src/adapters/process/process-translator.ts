@@ -1,5 +1,6 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../core/events/index.ts';
+import { logDraft } from '../../core/events/log-draft.ts';
 
 /**
  * Translates seed 001's json-lines protocol (agent → adapter):
@@ -8,7 +9,7 @@ import type { DraftOf, EventDraft } from '../../core/events/index.ts';
 export const processTranslator: Translator<TranslatorState> = {
   init: ({ debug }) => ({ debug }),
   translate(record: NativeRecord, state: TranslatorState): EventDraft[] {
-    if (record.kind !== 'json') return [{ type: 'log', source: 'stdout', line: record.line }];
+    if (record.kind !== 'json') return [logDraft('stdout', record.line)];
     const value = record.value;
     if (!isObject(value)) return unknownRecord(state, 'a JSON line that is not an object');
     switch (value.type) {

@@ -3,15 +3,8 @@ import { LineDecoder } from '../decode/line-decoder.ts';
 import { parseRecord } from '../decode/parse-record.ts';
 import { stripVt } from '../decode/strip-vt.ts';
 import type { EventDraft } from '../events/index.ts';
+import { logDraft } from '../events/log-draft.ts';
 import { StderrTail } from './stderr-tail.ts';
-
-const MAX_LOG_LINE = 64 * 1024;
-
-function logDraft(source: 'stdout' | 'stderr', line: string): EventDraft {
-  return line.length > MAX_LOG_LINE
-    ? { type: 'log', source, line: line.slice(0, MAX_LOG_LINE), truncated: true }
-    : { type: 'log', source, line };
-}
 
 export interface RecordPipelineOptions {
   translator: Translator;
@@ -94,9 +87,9 @@ export class RecordPipeline {
         message: `unparseable line (${record.error}): ${line.slice(0, 200)}`,
         recoverable: true,
       });
-    } else if (record.kind === 'text' && protocol === 'json-lines') {
-      emit(logDraft('stdout', line));
     } else {
+      // Text lines go to the translator too: a CLI that prints plain text where JSON was expected
+      // still says something (the Process translator makes them `log` events, CLI translators text).
       this.#emitAll(
         translator.translate(record, this.state),
         debug ? (record.kind === 'json' ? record.value : line) : undefined,

@@ -1,0 +1,352 @@
+import type { NativeRecord, Translator, TranslatorState } from '../../core/adapter/index.ts';
+import type { DraftOf, EventDraft } from '../../core/events/index.ts';
+
+/**
+ * The name under which Codex's shell tool reaches the model (and a run's policy): `exec_command`
+ * in Codex 0.169 (unified exec). `command_execution` items are reported under this name.
+ */
+export const codexShellTool = 'exec_command';
+/** The tool behind `file_change` items. */
+export const codexPatchTool = 'apply_patch';
+
+export interface CodexTranslatorState extends TranslatorState {
+  /** Turns started so far. */
+  turns: number;
+  /** Text already emitted per agent_message / reasoning item id (items may repeat in updates). */
+  emitted: Record<string, string>;
+  /** Items whose start was emitted (tool calls, messages, thinking). */
+  open: Record<string, true>;
+  /** Items already completed (a repeated `item.completed` is ignored). */
+  done: Record<string, true>;
+  /** The last agent message: the turn's result. */
+  lastMessage?: string;
+  /** The last error message classified, so that `turn.failed` repeating it emits nothing new. */
+  lastError?: string;
+  model?: string;
+  resumeSessionId?: string;
+  fork: boolean;
+}
+
+/**
+ * Translates `codex exec --json` (JSONL `ThreadEvent`s: `thread.started`, `turn.started`,
+ * `item.started|updated|completed`, `turn.completed`, `turn.failed`, `error`, …).
+ * Pure, never throws.
+ */
+export const codexTranslator: Translator<CodexTranslatorState> = {
+  init: ({ debug, request }) => ({
+    debug,
+    turns: 0,
+    emitted: {},
+    open: {},
+    done: {},
+    model: request?.model,
+    resumeSessionId: request?.resumeSessionId,
+    fork: request?.fork === true && request.resumeSessionId !== undefined,
+  }),
+  translate(record: NativeRecord, state: CodexTranslatorState): EventDraft[] {
+    try {
+      if (record.kind === 'text') return textLine(record.line);
+      const value = record.value;
+      if (!isObject(value)) return unknownRecord(state, 'a JSON line that is not an object', value);
+      return translateEvent(value, state);
+    } catch (error) {
+      return [{ type: 'error', code: 'internal', message: `codex translator: ${(error as Error).message}`, recoverable: true }];
+    }
+  },
+  stderr(line: string): EventDraft[] {
+    return line.trim() === '' ? [] : [{ type: 'log', source: 'stderr', line }];
+  },
+  finish(_exit, state: CodexTranslatorState): EventDraft[] {
+    // Close whatever the stream left open (a killed run): message and thinking blocks.
+    const out: EventDraft[] = [];
+    for (const id of Object.keys(state.open)) {
+      if (id.startsWith('msg:')) out.push({ type: 'message_stop', messageId: id.slice(4) });
+      if (id.startsWith('think:')) out.push({ type: 'thinking_stop', messageId: id.slice(6) });
+    }
+    state.open = {};
+    return out;
+  },
+};
+
+function translateEvent(value: Record<string, unknown>, state: CodexTranslatorState): EventDraft[] {
+  switch (value.type) {
+    case 'thread.started':
+      return threadStarted(value, state);
+    case 'turn.started':
+      state.turns += 1;
+      return [{ type: 'turn_start', turn: state.turns }];
+    case 'turn.completed':
+      return turnCompleted(value, state);
+    case 'turn.failed': {
+      const error = isObject(value.error) ? value.error : {};
+      const message = str(error.message) ?? 'the turn failed';
+      state.outcome = { status: 'failed', message };
+      const out: EventDraft[] = state.lastError === message ? [] : classifyError(message);
+      state.lastError = message;
+      out.push({ type: 'turn_end', turn: state.turns || undefined, isError: true, stopReason: 'failed' });
+      return out;
+    }
+    case 'error': {
+      const message = str(value.message) ?? 'unknown error';
+      // Retries of a failing request: `Reconnecting... 2/5 (…)`. The final failure follows as its own `error`.
+      if (/^Reconnecting\.\.\./.test(message)) return [{ type: 'log', source: 'stdout', line: message }];
+      state.lastError = message;
+      return classifyError(message);
+    }
+    case 'item.started':
+    case 'item.updated':
+    case 'item.completed': {
+      if (!isObject(value.item)) return malformed(`${value.type} without an item`);
+      return translateItem(value.item, value.type === 'item.completed', state);
+    }
+    default:
+      return unknownRecord(state, `unknown codex event ${JSON.stringify(value.type)}`, value);
+  }
+}
+
+function threadStarted(value: Record<string, unknown>, state: CodexTranslatorState): EventDraft[] {
+  const sessionId = str(value.thread_id);
+  if (!sessionId) return malformed('thread.started without a thread_id');
+  const first = state.sessionId === undefined;
+  state.sessionId = sessionId;
+  if (!first) return [];
+  if (state.resumeSessionId && state.fork && sessionId !== state.resumeSessionId) {
+    return [{ type: 'session_fork', sessionId, forkedFrom: state.resumeSessionId }];
+  }
+  if (state.resumeSessionId && sessionId === state.resumeSessionId) {
+    return [{ type: 'session_resume', sessionId, previousSessionId: state.resumeSessionId }];
+  }
+  return [{ type: 'session_start', sessionId, model: state.model }];
+}
+
+function turnCompleted(value: Record<string, unknown>, state: CodexTranslatorState): EventDraft[] {
+  const out: EventDraft[] = [];
+  const cost = usageDraft(value.usage, state.model);
+  if (cost) out.push(cost);
+  out.push({ type: 'turn_end', turn: state.turns || undefined, stopReason: 'completed', result: state.lastMessage });
+  state.outcome = { status: 'completed', output: state.lastMessage };
+  return out;
+}
+
+function translateItem(item: Record<string, unknown>, completed: boolean, state: CodexTranslatorState): EventDraft[] {
+  const id = str(item.id);
+  if (!id) return malformed('an item without an id');
+  if (state.done[id]) return [];
+  if (completed) state.done[id] = true;
+  switch (item.type) {
+    case 'agent_message':
+      return textItem(id, str(item.text) ?? '', completed, state, 'message');
+    case 'reasoning':
+      return textItem(id, str(item.text) ?? '', completed, state, 'thinking');
+    case 'command_execution':
+      return toolItem(state, id, completed, codexShellTool, { command: str(item.command) ?? '' }, () => {
+        const status = str(item.status);
+        const exit = typeof item.exit_code === 'number' ? item.exit_code : undefined;
+        return {
+          output: str(item.aggregated_output) ?? '',
+          isError: status === 'failed' || status === 'declined' || (exit !== undefined && exit !== 0),
+        };
+      });
+    case 'file_change':
+      return toolItem(state, id, completed, codexPatchTool, { changes: item.changes ?? [] }, () => ({
+        output: { status: item.status, changes: item.changes ?? [] },
+        isError: item.status === 'failed',
+      }));
+    case 'web_search':
+      return toolItem(state, id, completed, 'web_search', { query: str(item.query) ?? '' }, () => ({
+        output: item.action ?? null,
+        isError: false,
+      }));
+    case 'collab_tool_call': {
+      const tool = str(item.tool) ?? 'collab';
+      return toolItem(state, id, completed, tool, { prompt: item.prompt, receivers: item.receiver_thread_ids }, () => ({
+        output: item.agents_states ?? null,
+        isError: item.status === 'failed',
+      }));
+    }
+    case 'mcp_tool_call':
+      return mcpItem(item, id, completed, state);
+    case 'todo_list': {
+      const items = Array.isArray(item.items) ? item.items.filter(isObject) : [];
+      const done = items.filter((t) => t.completed === true).length;
+      const lines = items.map((t) => `[${t.completed === true ? 'x' : ' '}] ${str(t.text) ?? ''}`);
+      return [{ type: 'progress', summary: `plan ${done}/${items.length}\n${lines.join('\n')}`.trim() }];
+    }
+    case 'plan':
+      return completed ? [{ type: 'progress', summary: str(item.text) ?? '' }] : [];
+    case 'error':
+      // A non-fatal notice surfaced as an item (unknown model metadata, hook trust bypass, …).
+      return completed ? [{ type: 'error', code: 'agent_error', message: str(item.message) ?? 'error', recoverable: true }] : [];
+    default:
+      return unknownRecord(state, `unknown codex item type ${JSON.stringify(item.type)}`, item);
+  }
+}
+
+/** An agent message or a reasoning summary: whole text on completion, suffix deltas if it ever streams. */
+function textItem(
+  id: string,
+  text: string,
+  completed: boolean,
+  state: CodexTranslatorState,
+  kind: 'message' | 'thinking',
+): EventDraft[] {
+  const key = kind === 'message' ? `msg:${id}` : `think:${id}`;
+  const out: EventDraft[] = [];
+  if (!state.open[key]) {
+    if (completed && text === '' && state.emitted[id] === undefined) return [];
+    state.open[key] = true;
+    out.push(kind === 'message' ? { type: 'message_start', messageId: id } : { type: 'thinking_start', messageId: id });
+  }
+  const before = state.emitted[id] ?? '';
+  const delta = text.startsWith(before) ? text.slice(before.length) : text;
+  if (delta) {
+    out.push(
+      kind === 'message'
+        ? { type: 'text_delta', delta, messageId: id }
+        : { type: 'thinking_delta', delta, messageId: id },
+    );
+  }
+  state.emitted[id] = text;
+  if (completed) {
+    delete state.open[key];
+    delete state.emitted[id];
+    if (kind === 'message') {
+      state.lastMessage = text;
+      out.push({ type: 'message_stop', messageId: id, text });
+    } else {
+      out.push({ type: 'thinking_stop', messageId: id, thinking: text });
+    }
+  }
+  return out;
+}
+
+function toolItem(
+  state: CodexTranslatorState,
+  id: string,
+  completed: boolean,
+  toolName: string,
+  input: unknown,
+  result: () => { output: unknown; isError: boolean },
+): EventDraft[] {
+  const key = `tool:${id}`;
+  const out: EventDraft[] = [];
+  if (!state.open[key]) {
+    state.open[key] = true;
+    out.push({ type: 'tool_call_start', toolCallId: id, toolName });
+    out.push({ type: 'tool_call_ready', toolCallId: id, toolName, input });
+  }
+  if (completed) {
+    delete state.open[key];
+    const { output, isError } = result();
+    out.push({ type: 'tool_result', toolCallId: id, toolName, output, isError });
+  }
+  return out;
+}
+
+function mcpItem(item: Record<string, unknown>, id: string, completed: boolean, state: CodexTranslatorState): EventDraft[] {
+  const key = `mcp:${id}`;
+  const server = str(item.server) ?? '';
+  const toolName = str(item.tool) ?? '';
+  const out: EventDraft[] = [];
+  if (!state.open[key]) {
+    state.open[key] = true;
+    out.push({ type: 'mcp_tool_call_start', toolCallId: id, server, toolName, input: item.arguments ?? {} });
+  }
+  if (completed) {
+    delete state.open[key];
+    const error = isObject(item.error) ? str(item.error.message) : undefined;
+    const result = isObject(item.result) ? item.result : undefined;
+    const output = error ?? (result ? (result.structured_content ?? result.content ?? null) : null);
+    out.push({
+      type: 'mcp_tool_result',
+      toolCallId: id,
+      server,
+      toolName,
+      output,
+      isError: item.status === 'failed' || error !== undefined,
+    });
+  }
+  return out;
+}
+
+/**
+ * `turn.completed.usage`: `input_tokens` (cached ones included, as OpenAI counts them),
+ * `cached_input_tokens`, `cache_write_input_tokens`, `output_tokens`, `reasoning_output_tokens`.
+ * They are the thread's running totals (a resumed thread reports the earlier turns too).
+ */
+export function usageDraft(usage: unknown, model?: string): DraftOf<'cost'> | undefined {
+  if (!isObject(usage)) return undefined;
+  const input = count(usage.input_tokens);
+  const cacheRead = count(usage.cached_input_tokens);
+  const cacheWrite = count(usage.cache_write_input_tokens);
+  const thinking = usage.reasoning_output_tokens === undefined ? undefined : count(usage.reasoning_output_tokens);
+  return {
+    type: 'cost',
+    inputTokens: Math.max(0, input - cacheRead - cacheWrite),
+    outputTokens: count(usage.output_tokens),
+    cacheReadTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
+    thinkingTokens: thinking,
+    model,
+    cumulative: true,
+  };
+}
+
+/** Sorts an error message Codex printed into the normalized error kinds. */
+export function classifyError(message: string): EventDraft[] {
+  if (/\b401\b|unauthori[sz]ed|invalid[_ ]api[_ ]key|incorrect api key|not logged in|authentication/i.test(message)) {
+    return [
+      {
+        type: 'auth_error',
+        message,
+        guidance: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
+      },
+    ];
+  }
+  if (/\b429\b|rate.?limit|too many requests|usage limit|quota/i.test(message)) {
+    return [{ type: 'rate_limit_error', message, retryAfterMs: retryAfterMs(message) }];
+  }
+  if (/context.?window|context_length_exceeded|maximum context length|too many tokens|ran out of room/i.test(message)) {
+    return [{ type: 'context_exceeded', message }];
+  }
+  return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+}
+
+function retryAfterMs(message: string): number | undefined {
+  const match = /(?:try again|retry) (?:in|after) (\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec(?:ond)?s?|m|min(?:ute)?s?)\b/i.exec(
+    message,
+  );
+  if (!match?.[1]) return undefined;
+  const n = Number(match[1]);
+  const unit = (match[2] ?? 's').toLowerCase();
+  if (unit.startsWith('ms') || unit.startsWith('milli')) return Math.round(n);
+  if (unit.startsWith('m')) return Math.round(n * 60_000);
+  return Math.round(n * 1000);
+}
+
+/**
+ * A plain line where JSON was expected. `codex exec --json` prints only JSON on stdout (its notices
+ * go to stderr), so such a line is foreign output: kept as a `log` line, never a failure. (Not text
+ * deltas: the shared contract requires garbage between records to leave the message stream unchanged.)
+ */
+function textLine(line: string): EventDraft[] {
+  if (line.trim() === '') return [];
+  return [{ type: 'log', source: 'stdout', line }];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+const count = (value: unknown): number =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
+
+function malformed(message: string): EventDraft[] {
+  return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
+}
+
+function unknownRecord(state: CodexTranslatorState, message: string, data?: unknown): EventDraft[] {
+  return state.debug ? [{ type: 'debug', message, data }] : [];
+}

@@ -1,0 +1,71 @@
+import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../core/adapter/index.ts';
+import { type PermissionPolicy, ruleMatches } from '../../core/tools/permission-policy.ts';
+
+/** pi's built-in tools (`pi --help`), and those enabled when no `--tools` is given. */
+export const PI_TOOLS = ['read', 'bash', 'edit', 'write', 'grep', 'find', 'ls'] as const;
+export const PI_DEFAULT_TOOLS = ['read', 'bash', 'edit', 'write'] as const;
+
+/** `--thinking` accepts off|minimal|low|medium|high|xhigh; `max` maps to pi's highest, `xhigh`. */
+export const piThinking: Record<ThinkingEffort, string> = { low: 'low', medium: 'medium', high: 'high', max: 'xhigh' };
+
+export interface PiPlanOptions {
+  command: string;
+  thinking: Record<ThinkingEffort, string>;
+}
+
+/**
+ * `pi --mode json -p [flags]` with the prompt on stdin: pi reads piped stdin as the message when it
+ * is not a TTY and stdin is closed after it (a stdin left open makes pi wait forever).
+ */
+export function piArgs(ctx: LaunchContext, thinking: Record<ThinkingEffort, string>): string[] {
+  const { request } = ctx;
+  const args = ['--mode', 'json', '--print'];
+  if (request.model) args.push('--model', request.model);
+  if (request.systemPrompt) args.push('--append-system-prompt', request.systemPrompt);
+  if (request.thinkingEffort) args.push('--thinking', thinking[request.thinkingEffort]);
+  if (request.resumeSessionId) args.push(request.fork ? '--fork' : '--session', request.resumeSessionId);
+  for (const file of request.files ?? []) args.push(`@${file.path}`);
+  return args;
+}
+
+export function piPlan(ctx: LaunchContext, options: PiPlanOptions): SpawnPlan {
+  const args = piArgs(ctx, options.thinking);
+  args.push(...piToolArgs(ctx.policy));
+  return {
+    command: options.command,
+    args,
+    cwd: ctx.request.cwd,
+    // No update check or other startup network calls in a headless run.
+    env: { PI_OFFLINE: '1' },
+    stdin: ctx.request.prompt,
+    protocol: 'json-lines',
+  };
+}
+
+/**
+ * pi has no permission prompts and no per-call hook outside extensions: a policy becomes the
+ * `--tools` allowlist. A tool is enabled when its first matching rule (or the default) allows it;
+ * `deny` and `ask` (pi cannot ask at run time) both disable it, as does a rule narrowed by `when`
+ * that is not `allow` (its arguments cannot be checked before the call). No policy: pi's defaults.
+ */
+export function piToolArgs(policy: PermissionPolicy | undefined): string[] {
+  if (!policy) return [];
+  const enabled = PI_TOOLS.filter((tool) => allowedByPolicy(policy, tool, (PI_DEFAULT_TOOLS as readonly string[]).includes(tool)));
+  if (enabled.length === 0) return ['--no-tools'];
+  const same = enabled.length === PI_DEFAULT_TOOLS.length && PI_DEFAULT_TOOLS.every((t) => enabled.includes(t));
+  return same ? [] : ['--tools', enabled.join(',')];
+}
+
+/**
+ * Whether a tool may be enabled as a whole. Tools off by default (`grep`, `find`, `ls`) are only
+ * turned on by a rule that names them, never by `default: 'allow'`.
+ */
+export function allowedByPolicy(policy: PermissionPolicy, tool: string, onByDefault: boolean): boolean {
+  for (const rule of policy.rules ?? []) {
+    if (!ruleMatches({ ...rule, when: undefined }, tool, {})) continue;
+    if (rule.decision === 'allow' && rule.when !== undefined) continue;
+    if (rule.decision !== 'allow') return false;
+    return onByDefault || rule.tool === tool;
+  }
+  return onByDefault && (policy.default ?? 'ask') === 'allow';
+}
