@@ -215,7 +215,7 @@ export function describeAdapterContract(name: string, subject: ContractSubject):
       expect(events.some((e) => e.type === 'error' && e.code === 'line_too_long')).toBe(false);
     });
 
-    it('reports a program that cannot be started as a failed run', async () => {
+    it('reports a program that is not installed as a crash that says how to install it', async () => {
       const { events, end } = await collectRun(
         startRun({
           adapter: withProgram(adapter, '/nonexistent/agent-binary', []),
@@ -224,8 +224,11 @@ export function describeAdapterContract(name: string, subject: ContractSubject):
         }),
       );
       expectWellFormedStream(events, adapter.id);
-      expect(end.reason).toBe('failed');
-      expect(events.some((e) => e.type === 'error' && e.code === 'spawn_failed')).toBe(true);
+      expect(end.reason).toBe('crashed');
+      const crash = events.find((e) => e.type === 'crash');
+      expect(crash?.type === 'crash' && crash.stderr).toContain('/nonexistent/agent-binary is not installed or not on PATH');
+      const install = adapter.program?.install[0]?.command;
+      if (install) expect(crash?.type === 'crash' && crash.stderr).toContain(`install it with: ${install}`);
     });
   });
 }

@@ -78,6 +78,8 @@ export interface SpawnPlan {
    * the run is stopped like a total timeout and ends `timeout`. The run's own timeout still applies.
    */
   maxRuntimeMs?: number;
+  /** Called once the program has exited and the run is over (remove temporary config files, …). */
+  cleanup?(): void | Promise<void>;
 }
 
 /** One record the program printed, as the translator sees it. */

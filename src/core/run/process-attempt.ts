@@ -1,4 +1,5 @@
-import type { ProcessController, ProcessLaunch, RunIO } from '../adapter/index.ts';
+import type { ProcessController, ProcessLaunch, ProgramInfo, RunIO, SpawnPlan } from '../adapter/index.ts';
+import { SpawnError } from '../errors/index.ts';
 import { expandArgs, expandEnv } from '../template/expand-template.ts';
 import { templateVarsOf } from '../template/template-vars.ts';
 import type { AttemptOptions } from './attempt-options.ts';
@@ -7,6 +8,7 @@ import type { Child } from './child.ts';
 import { definedEnv } from './defined-env.ts';
 import { terminateGroup, trackGroup, untrackGroup } from './process-group.ts';
 import { RecordPipeline } from './record-pipeline.ts';
+import type { RunEmitter } from './run-emitter.ts';
 import { settleWithin } from './settle-within.ts';
 import { spawnPipes } from './spawn-pipes.ts';
 import { spawnPty } from './spawn-pty.ts';
@@ -18,6 +20,8 @@ export interface ProcessAttemptOptions extends AttemptOptions<ProcessLaunch> {
   onController: (controller: ProcessController | undefined) => void;
   /** Pause/resume hook for consumer backpressure. */
   onChild: (child: Child | undefined) => void;
+  /** The adapter's program, to say how to install it when it is missing. */
+  program?: ProgramInfo;
 }
 
 /** The longest delay `setTimeout` takes (about 24.8 days). */
@@ -28,7 +32,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   const { launch, ctx, emitter, graceMs } = options;
   const translator = launch.translator;
 
-  let plan: Awaited<ReturnType<ProcessLaunch['plan']>>;
+  let plan: Awaited<ReturnType<ProcessLaunch['plan']>> | undefined;
   let child: Child;
   try {
     plan = await launch.plan(ctx);
@@ -39,10 +43,15 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     const expanded = { ...plan, args };
     child = plan.pty ? await spawnPty(expanded, env, cwd) : await spawnPipes(expanded, env, cwd);
   } catch (error) {
+    await runCleanup(plan, emitter);
+    const missing =
+      SpawnError.isInstance(error) && (error.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+    if (missing && plan) return programMissing(plan.command, options.program, emitter);
     const message = (error as Error).message;
     emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
     return { reason: 'failed', message };
   }
+  const started: SpawnPlan = plan;
   const pgid = child.pid;
   trackGroup(pgid);
   options.onChild(child);
@@ -152,6 +161,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   await terminateGroup(pgid, Math.min(graceMs, 2000));
   untrackGroup(pgid);
 
+  await runCleanup(started, emitter);
   pipeline.finish(exit);
   const base = { exitCode: exit.exitCode, signal: exit.signal, sessionId: state.sessionId };
   if (stopRequest) return { ...base, reason: stopRequest.reason, message: stopRequest.message };
@@ -162,7 +172,30 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     const stderr = pipeline.stderrTail.toString();
     emitter.emit({ type: 'crash', exitCode: exit.exitCode, signal: exit.signal, stderr });
     const how = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
-    return { ...base, reason: 'crashed', message: `${plan.command} ${how}` };
+    return { ...base, reason: 'crashed', message: `${started.command} ${how}` };
   }
   return { ...base, reason: 'completed', message: state.outcome?.message, output: state.outcome?.output };
+}
+
+/** The plan's own clean-up (temporary config files); its failure is reported, never thrown. */
+async function runCleanup(plan: SpawnPlan | undefined, emitter: RunEmitter): Promise<void> {
+  try {
+    await plan?.cleanup?.();
+  } catch (error) {
+    emitter.emit({
+      type: 'error',
+      code: 'internal',
+      message: `clean-up failed: ${(error as Error).message}`,
+      recoverable: true,
+    });
+  }
+}
+
+/** The agent's program is not installed: a crash whose message says how to install it. */
+function programMissing(command: string, program: ProgramInfo | undefined, emitter: RunEmitter): AttemptResult {
+  const install = program?.install[0];
+  const message = `${command} is not installed or not on PATH${install ? `; install it with: ${install.command}` : ''}`;
+  emitter.emit({ type: 'error', code: 'program_missing', message, recoverable: false });
+  emitter.emit({ type: 'crash', exitCode: null, signal: null, stderr: message });
+  return { reason: 'crashed', message };
 }

@@ -44,6 +44,8 @@ export interface RunOptions {
   /** Time between the graceful stop request, SIGTERM and SIGKILL. Default 5000. */
   graceMs?: number;
   signal?: AbortSignal;
+  /** Run `<program> --version` once per process and warn when it is below the adapter's minimum. Default true. */
+  checkVersion?: boolean;
   /** Keep `raw` on events and emit `debug` events for unknown records. */
   debug?: boolean;
   /** The environment templates and the agent see. Default: `process.env`. */

@@ -6,6 +6,7 @@ import { Redactor } from '../redact/redactor.ts';
 import { nextDelay, shouldRetry } from '../retry/retry-policy.ts';
 import { type McpServerHandle, startMcpServer } from '../tools/mcp/start-mcp-server.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
+import { checkProgramVersion } from './check-program-version.ts';
 import type { Child } from './child.ts';
 import { EventQueue } from './event-queue.ts';
 import { runProcessAttempt } from './process-attempt.ts';
@@ -137,6 +138,10 @@ export function startRun(options: RunOptions): RunHandle {
   const result = (async (): Promise<RunEnd> => {
     await new Promise((resolve) => setImmediate(resolve)); // let the caller attach to `events` first
     await startMcp();
+    if (adapter.program && adapter.launch.kind === 'process' && options.checkVersion !== false) {
+      const warning = await checkProgramVersion(adapter.program);
+      if (warning) emitter.emit(warning);
+    }
     const policy = options.retry;
     let attempt = 0;
     let last: AttemptResult = { reason: 'failed', message: 'not started' };
@@ -240,6 +245,7 @@ export function startRun(options: RunOptions): RunHandle {
             ...common,
             launch,
             maxPendingStdinBytes: options.maxPendingStdinBytes ?? MAX_PENDING_STDIN_BYTES,
+            program: adapter.program,
             onController: (value) => {
               controller = value;
             },

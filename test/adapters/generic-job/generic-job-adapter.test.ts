@@ -139,12 +139,14 @@ describe('generic-job', () => {
     expect(end).toMatchObject({ reason: 'crashed', signal: 'SIGKILL' });
   });
 
-  it('reports a job that cannot be started as a failed run', async () => {
+  it('reports a job program that is not installed as a crash naming it', async () => {
     const { events, end } = await run(job({ command: '/nonexistent/job' }), 'x');
     expectWellFormedStream(events, 'job');
-    expect(end.reason).toBe('failed');
-    expect(events).toContainEqual(expect.objectContaining({ type: 'error', code: 'spawn_failed' }));
-    expect(events.some((e) => e.type === 'crash')).toBe(false);
+    expect(end.reason).toBe('crashed');
+    expect(events).toContainEqual(expect.objectContaining({ type: 'error', code: 'program_missing' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'crash', stderr: '/nonexistent/job is not installed or not on PATH' }),
+    );
   });
 
   it('rejects a malformed max_runtime when built', () => {
