@@ -16,7 +16,13 @@ describe('recorded CLI streams', () => {
   for (const spec of specs) {
     for (const recorded of recordedCases(spec)) {
       it(`${spec.adapter}/${recorded.name} (${spec.npmPackage}@${recorded.meta.version}) matches its golden events`, async () => {
-        const events = await translateRecording(spec, recorded.stdout, recorded.meta.exitCode, recorded.meta.paths);
+        const events = await translateRecording(
+          spec,
+          recorded.stdout,
+          recorded.meta.exitCode,
+          recorded.meta.paths,
+          recorded.meta.request,
+        );
         expect(events).toEqual(recorded.golden);
       });
     }

@@ -21,7 +21,7 @@ for (const spec of specs) {
       it(`${recorded.name}: prints what was recorded`, async () => {
         expect(bin, 'the CLI did not install').not.toBe('');
         const live = await runLiveCase(spec, recorded.name as LiveCaseName, bin);
-        const events = await translateRecording(spec, live.stdout, live.end.exitCode ?? null, live.paths);
+        const events = await translateRecording(spec, live.stdout, live.end.exitCode ?? null, live.paths, live.request);
         expect(events).toEqual(recorded.golden);
         expect(live.end.reason).toBe(recorded.meta.endReason);
       });

@@ -49,10 +49,11 @@ for (const spec of specs) {
         endReason: result.end.reason,
         stderrTail: result.stderr.slice(-4000),
         paths: result.paths,
+        request: result.request,
         modelRequests: result.requests.map((r) => ({ method: r.method, path: r.path, reply: r.reply })),
         recordedAt: new Date().toISOString(),
       };
-      const golden = await translateRecording(spec, result.stdout, meta.exitCode, result.paths);
+      const golden = await translateRecording(spec, result.stdout, meta.exitCode, result.paths, result.request);
       writeFileSync(recordingFile(spec.adapter, name, 'jsonl'), result.stdout);
       writeFileSync(recordingFile(spec.adapter, name, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
       writeFileSync(recordingFile(spec.adapter, name, 'golden.json'), `${JSON.stringify(golden, null, 2)}\n`);

@@ -17,7 +17,9 @@ export interface RecordingMeta {
   signal: string | null;
   endReason: string;
   stderrTail: string;
-  paths: { workspace: string; home: string };
+  paths: { workspace: string; home: string; server: string };
+  /** The request of the recorded turn (prompt, resumed session), replayed with the stream. */
+  request: { prompt: string; resumeSessionId?: string };
   modelRequests: { method: string; path: string; reply: string }[];
   recordedAt: string;
 }
@@ -31,9 +33,10 @@ export async function translateRecording(
   stdout: Buffer,
   exitCode: number | null,
   paths: Record<string, string>,
+  request?: RecordingMeta['request'],
 ): Promise<unknown[]> {
   const events: AgentEvent[] = [];
-  await replayStream(spec.create(), [stdout], (event) => events.push(event), { exitCode: exitCode ?? 1 });
+  await replayStream(spec.create(), [stdout], (event) => events.push(event), { exitCode: exitCode ?? 1, request });
   return normalizeEvents(events, paths);
 }
 

@@ -17,9 +17,9 @@ export interface LiveCaseResult {
   /** The command line as run (the executable's own name, not its cache path). */
   commandLine: string[];
   requests: FakeModelServer['requests'];
-  paths: { workspace: string; home: string };
-  /** For `resume`: the session the second turn resumed. */
-  resumedSession?: string;
+  paths: { workspace: string; home: string; server: string };
+  /** The request of the turn recorded (for `resume`, the second turn). */
+  request: { prompt: string; resumeSessionId?: string };
 }
 
 /** The same adapter, running the CLI installed at `bin` instead of whatever is on PATH. */
@@ -68,6 +68,7 @@ async function oneTurn(
   server: FakeModelServer,
   resume?: { prompt: string; resumeSessionId: string },
 ): Promise<Omit<LiveCaseResult, 'requests' | 'paths'>> {
+  const request = { prompt: resume?.prompt ?? liveCase.prompt, resumeSessionId: resume?.resumeSessionId };
   const { env } = await spec.setup({
     baseUrl: server.url,
     home: paths.home,
@@ -103,7 +104,7 @@ async function oneTurn(
     events,
     end,
     commandLine,
-    resumedSession: resume?.resumeSessionId,
+    request,
   };
 }
 
@@ -111,12 +112,13 @@ async function oneTurn(
 export async function runLiveCase(spec: LiveSpec, caseName: LiveCaseName, bin: string): Promise<LiveCaseResult> {
   const liveCase = spec.cases[caseName];
   if (!liveCase || 'skip' in liveCase) throw new Error(`${spec.adapter}: case ${caseName} is not recorded`);
+  const server = await startFakeModelServer({ case: caseName });
   const paths = {
     workspace: mkdtempSync(join(tmpdir(), `agent-mux-live-${spec.adapter}-ws-`)),
     home: mkdtempSync(join(tmpdir(), `agent-mux-live-${spec.adapter}-home-`)),
+    server: server.url,
   };
   writeFileSync(join(paths.workspace, 'README.md'), '# Live test workspace\n\nA file for the agent to look at.\n');
-  const server = await startFakeModelServer({ case: caseName });
   try {
     if (caseName !== 'resume') {
       const turn = await oneTurn(spec, caseName, bin, liveCase, paths, server);

@@ -17,6 +17,8 @@ export interface ReplayOptions {
   protocol?: 'json-lines' | 'text';
   /** Exit status the recorded program had; default 0. */
   exitCode?: number;
+  /** The request the recorded run had (a resumed session, a model), as its translator saw it. */
+  request?: Partial<import('../adapter/index.ts').RunRequest>;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function replayStream(
     costs: new CostTracker({ costModel: options.costModel ?? adapter.costModel }),
     onEvent,
   });
-  const request = { prompt: '', cwd: process.cwd() };
+  const request = { prompt: '', cwd: process.cwd(), ...options.request };
   const protocol =
     options.protocol ??
     (
