@@ -1,4 +1,5 @@
 import { AdapterRegistry } from '../core/registry/adapter-registry.ts';
+import { codexAdapter } from './codex/index.ts';
 import { demoAdapter } from './demo/demo-adapter.ts';
 import { externalAdapter } from './external/external-adapter.ts';
 import { genericCliAdapter } from './generic-cli/generic-cli-adapter.ts';
@@ -12,6 +13,7 @@ import { processAdapter } from './process/process-adapter.ts';
 export function createBuiltinRegistry(): AdapterRegistry {
   const registry = new AdapterRegistry();
   registry.register(demoAdapter());
+  registry.register(codexAdapter());
   registry.registerConfigType('process', (id, config) => processAdapter(id, config));
   registry.registerConfigType('generic-cli', (id, config) => genericCliAdapter(id, config));
   registry.registerConfigType('generic-job', (id, config) => genericJobAdapter(id, config));

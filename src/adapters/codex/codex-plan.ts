@@ -73,7 +73,10 @@ function toolDecision(policy: PermissionPolicy, names: readonly string[]): 'allo
     if (verdict === 'deny') return 'deny';
     if (verdict === 'ask') worst = 'ask';
     const narrowed = (policy.rules ?? []).some(
-      (rule) => rule.when !== undefined && rule.decision !== 'allow' && ruleMatches({ ...rule, when: undefined }, name, undefined),
+      (rule) =>
+        rule.when !== undefined &&
+        rule.decision !== 'allow' &&
+        ruleMatches({ ...rule, when: undefined }, name, undefined),
     );
     if (narrowed) worst = 'ask';
   }
@@ -96,7 +99,8 @@ export function codexPlan(ctx: LaunchContext, options: CodexPlanOptions = {}): S
   args.push('-s', permissions.sandbox, '-C', request.cwd);
   if (permissions.disableShell) args.push('--disable', 'shell_tool');
   if (request.model) args.push('-m', request.model);
-  if (request.thinkingEffort) args.push(...config('model_reasoning_effort', codexReasoningEffort[request.thinkingEffort]));
+  if (request.thinkingEffort)
+    args.push(...config('model_reasoning_effort', codexReasoningEffort[request.thinkingEffort]));
   if (request.systemPrompt) args.push(...config('developer_instructions', toml(request.systemPrompt)));
   const env: Record<string, string> = {};
   if (ctx.mcpUrl) {

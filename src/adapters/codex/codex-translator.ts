@@ -1,5 +1,6 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../core/events/index.ts';
+import { logDraft } from '../../core/events/log-draft.ts';
 
 /**
  * The name under which Codex's shell tool reaches the model (and a run's policy): `exec_command`
@@ -50,11 +51,18 @@ export const codexTranslator: Translator<CodexTranslatorState> = {
       if (!isObject(value)) return unknownRecord(state, 'a JSON line that is not an object', value);
       return translateEvent(value, state);
     } catch (error) {
-      return [{ type: 'error', code: 'internal', message: `codex translator: ${(error as Error).message}`, recoverable: true }];
+      return [
+        {
+          type: 'error',
+          code: 'internal',
+          message: `codex translator: ${(error as Error).message}`,
+          recoverable: true,
+        },
+      ];
     }
   },
   stderr(line: string): EventDraft[] {
-    return line.trim() === '' ? [] : [{ type: 'log', source: 'stderr', line }];
+    return line.trim() === '' ? [] : [logDraft('stderr', line)];
   },
   finish(_exit, state: CodexTranslatorState): EventDraft[] {
     // Close whatever the stream left open (a killed run): message and thinking blocks.
@@ -79,7 +87,7 @@ function translateEvent(value: Record<string, unknown>, state: CodexTranslatorSt
       return turnCompleted(value, state);
     case 'turn.failed': {
       const error = isObject(value.error) ? value.error : {};
-      const message = str(error.message) ?? 'the turn failed';
+      const message = withoutUrl(str(error.message) ?? 'the turn failed');
       state.outcome = { status: 'failed', message };
       const out: EventDraft[] = state.lastError === message ? [] : classifyError(message);
       state.lastError = message;
@@ -87,7 +95,7 @@ function translateEvent(value: Record<string, unknown>, state: CodexTranslatorSt
       return out;
     }
     case 'error': {
-      const message = str(value.message) ?? 'unknown error';
+      const message = withoutUrl(str(value.message) ?? 'unknown error');
       // Retries of a failing request: `Reconnecting... 2/5 (…)`. The final failure follows as its own `error`.
       if (/^Reconnecting\.\.\./.test(message)) return [{ type: 'log', source: 'stdout', line: message }];
       state.lastError = message;
@@ -176,7 +184,9 @@ function translateItem(item: Record<string, unknown>, completed: boolean, state:
       return completed ? [{ type: 'progress', summary: str(item.text) ?? '' }] : [];
     case 'error':
       // A non-fatal notice surfaced as an item (unknown model metadata, hook trust bypass, …).
-      return completed ? [{ type: 'error', code: 'agent_error', message: str(item.message) ?? 'error', recoverable: true }] : [];
+      return completed
+        ? [{ type: 'error', code: 'agent_error', message: str(item.message) ?? 'error', recoverable: true }]
+        : [];
     default:
       return unknownRecord(state, `unknown codex item type ${JSON.stringify(item.type)}`, item);
   }
@@ -243,7 +253,12 @@ function toolItem(
   return out;
 }
 
-function mcpItem(item: Record<string, unknown>, id: string, completed: boolean, state: CodexTranslatorState): EventDraft[] {
+function mcpItem(
+  item: Record<string, unknown>,
+  id: string,
+  completed: boolean,
+  state: CodexTranslatorState,
+): EventDraft[] {
   const key = `mcp:${id}`;
   const server = str(item.server) ?? '';
   const toolName = str(item.tool) ?? '';
@@ -313,9 +328,10 @@ export function classifyError(message: string): EventDraft[] {
 }
 
 function retryAfterMs(message: string): number | undefined {
-  const match = /(?:try again|retry) (?:in|after) (\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec(?:ond)?s?|m|min(?:ute)?s?)\b/i.exec(
-    message,
-  );
+  const match =
+    /(?:try again|retry) (?:in|after) (\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec(?:ond)?s?|m|min(?:ute)?s?)\b/i.exec(
+      message,
+    );
   if (!match?.[1]) return undefined;
   const n = Number(match[1]);
   const unit = (match[2] ?? 's').toLowerCase();
@@ -331,7 +347,16 @@ function retryAfterMs(message: string): number | undefined {
  */
 function textLine(line: string): EventDraft[] {
   if (line.trim() === '') return [];
-  return [{ type: 'log', source: 'stdout', line }];
+  return [logDraft('stdout', line)];
+}
+
+/**
+ * Codex ends HTTP failures with `, url: <endpoint>` (`unexpected status 401 Unauthorized: …, url:
+ * https://api.openai.com/v1/responses`). The endpoint is dropped from the normalized message: it
+ * says nothing the user acts on and varies with the host (the raw record keeps it in debug mode).
+ */
+function withoutUrl(message: string): string {
+  return message.replace(/,\s*url:\s*\S+?(?=\)?\s*$)/, '');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -15,7 +15,7 @@ interface AdapterRow {
   kind: 'process' | 'session';
   origin: string;
   capabilities: Adapter['capabilities'];
-  program?: { command: string; minVersion: string } & ProgramStatus;
+  program?: { command: string; minVersion: string; verifiedLive: boolean; testedVersion?: string } & ProgramStatus;
 }
 
 const flags = (c: Adapter['capabilities']) =>
@@ -58,6 +58,8 @@ export async function adaptersCommand(argv: string[], io: CliIO): Promise<number
         ? {
             command: adapter.program.command,
             minVersion: adapter.program.minVersion,
+            verifiedLive: adapter.program.verifiedLive,
+            testedVersion: adapter.program.testedVersion,
             ...(await detectProgram(adapter.program)),
           }
         : undefined,
@@ -76,8 +78,13 @@ export async function adaptersCommand(argv: string[], io: CliIO): Promise<number
         : program.version
           ? `${program.command} ${program.version}${program.meetsMinVersion ? '' : ` (below the minimum ${program.minVersion})`}`
           : `${program.command} (${program.error ?? 'version unknown'})`;
+    const verified = !program
+      ? ''
+      : program.verifiedLive
+        ? ` · verified live${program.testedVersion ? ` with ${program.testedVersion}` : ''}`
+        : ' · not verified live';
     io.stdout.write(
-      `${row.id.padEnd(18)} ${row.displayName}\n${''.padEnd(18)} ${flags(row.capabilities)}\n${''.padEnd(18)} ${status}\n`,
+      `${row.id.padEnd(18)} ${row.displayName}${verified}\n${''.padEnd(18)} ${flags(row.capabilities)}\n${''.padEnd(18)} ${status}\n`,
     );
   }
   return 0;
