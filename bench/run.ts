@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { type BenchReport, passes, type Target } from './bench-kit.ts';
 
 /** Every benchmark, in the order `npm run bench` runs them: `bench/<name>.bench.ts`. */
-const all = ['decode-throughput', 'pipeline-flood', 'tool-roundtrip'] as const;
-const TIMEOUT_MS = 150_000;
+const all = ['decode-throughput', 'pipeline-flood', 'tool-roundtrip', 'adapter-translation'] as const;
+const TIMEOUT_MS = 600_000;
 
 const runOne = fileURLToPath(new URL('./run-one.ts', import.meta.url));
 
