@@ -12134,7 +12134,7 @@ const processIO = () => ({
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_io_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6061);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1969);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5735);
 
 
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
@@ -12151,7 +12151,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1969:
+/***/ 5735:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33583,8 +33583,6 @@ function issue(config, path, message, at) {
     return { path: formatConfigPath(path), message, line: lineOfConfigPath(config, path, at) };
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./src/core/adapter/adapter.ts
 /** Bumped when the adapter interface changes incompatibly. */
 const ADAPTER_SPECIFICATION_VERSION = 'v1';
@@ -33622,6 +33620,2204 @@ const capabilitiesSchema = object({
 
 
 
+;// CONCATENATED MODULE: ./src/adapters/agent-mux-remote/remote-invocation.ts
+const remote_invocation_quote = (arg) => `'${arg.replace(/'/g, `'\\''`)}'`;
+/**
+ * A shell prelude that reads `NAME=value` lines from stdin up to an empty line, exports them,
+ * then runs the command with the rest of stdin: secrets reach the remote process through its
+ * environment without ever being on a command line (ps, shell history, audit logs).
+ */
+function stdinEnvPrelude(argv) {
+    return `while IFS= read -r line && [ -n "$line" ]; do export "$line"; done; exec ${argv.map(remote_invocation_quote).join(' ')}`;
+}
+/** Wraps `agent-mux run …` for the invocation mode. Secret values never appear in the result's args. */
+function wrapInvocation(invocation, argv, secrets) {
+    const names = Object.keys(secrets);
+    const envLines = names.length > 0 ? `${names.map((n) => `${n}=${secrets[n]}`).join('\n')}\n\n` : '\n';
+    switch (invocation.mode) {
+        case 'local':
+            return { command: argv[0], args: argv.slice(1), stdinPrefix: '' };
+        case 'docker':
+            // `-e NAME` without a value copies NAME from docker's own environment (which the run sets).
+            return {
+                command: 'docker',
+                args: [
+                    'run',
+                    '--rm',
+                    '-i',
+                    ...names.flatMap((n) => ['-e', n]),
+                    ...(invocation.dockerArgs ?? []),
+                    invocation.image,
+                    ...argv,
+                ],
+                stdinPrefix: '',
+            };
+        case 'ssh':
+            return {
+                command: 'ssh',
+                args: ['-T', ...(invocation.sshArgs ?? []), invocation.host, stdinEnvPrelude(argv)],
+                stdinPrefix: envLines,
+            };
+        case 'k8s':
+            return {
+                command: 'kubectl',
+                args: [
+                    'exec',
+                    '-i',
+                    ...(invocation.namespace ? ['-n', invocation.namespace] : []),
+                    ...(invocation.container ? ['-c', invocation.container] : []),
+                    invocation.pod,
+                    '--',
+                    'sh',
+                    '-c',
+                    stdinEnvPrelude(argv),
+                ],
+                stdinPrefix: envLines,
+            };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/events/event-base.ts
+
+/** Fields every normalized event carries. */
+const eventBaseShape = {
+    /** The run this event belongs to. */
+    runId: schemas_string().min(1),
+    /** The adapter id that produced the run (`claude`, `process`, `demo`, …). */
+    agent: schemas_string().min(1),
+    /** Milliseconds since the Unix epoch when the core saw the event. */
+    timestamp: schemas_number().int().nonnegative(),
+    /** The native record the event came from; kept only in debug mode. */
+    raw: unknown().optional(),
+};
+/** Builds one event schema from its type literal and its own fields. */
+function defineEvent(type, shape) {
+    return object({ type: literal(type), ...eventBaseShape, ...shape });
+}
+const tokenUsageShape = {
+    inputTokens: schemas_number().int().nonnegative(),
+    outputTokens: schemas_number().int().nonnegative(),
+    cacheReadTokens: schemas_number().int().nonnegative().optional(),
+    cacheWriteTokens: schemas_number().int().nonnegative().optional(),
+    thinkingTokens: schemas_number().int().nonnegative().optional(),
+};
+
+;// CONCATENATED MODULE: ./src/core/events/error-events.ts
+
+
+const errorCodes = [
+    'malformed_record',
+    'line_too_long',
+    'spawn_failed',
+    'program_missing',
+    'version_below_minimum',
+    'timeout',
+    'inactivity',
+    'remote_unavailable',
+    'auth',
+    'tool_failed',
+    'stdin_blocked',
+    'budget_exceeded',
+    'agent_error',
+    'internal',
+];
+const errorCodeSchema = schemas_enum(errorCodes);
+const authErrorEvent = defineEvent('auth_error', {
+    message: schemas_string(),
+    guidance: schemas_string().optional(),
+});
+const rateLimitErrorEvent = defineEvent('rate_limit_error', {
+    message: schemas_string(),
+    retryAfterMs: schemas_number().nonnegative().optional(),
+});
+const contextExceededEvent = defineEvent('context_exceeded', {
+    message: schemas_string().optional(),
+    usedTokens: schemas_number().int().nonnegative().optional(),
+    maxTokens: schemas_number().int().nonnegative().optional(),
+});
+const crashEvent = defineEvent('crash', {
+    exitCode: schemas_number().int().nullable(),
+    signal: schemas_string().nullable(),
+    /** The last lines the program wrote to stderr (redacted). */
+    stderr: schemas_string(),
+});
+const errorEvent = defineEvent('error', {
+    code: errorCodeSchema,
+    message: schemas_string(),
+    recoverable: schemas_boolean(),
+});
+const debugEvent = defineEvent('debug', {
+    message: schemas_string(),
+    data: unknown().optional(),
+});
+const logEvent = defineEvent('log', {
+    source: schemas_enum(['stdout', 'stderr']),
+    line: schemas_string(),
+    truncated: schemas_boolean().optional(),
+});
+
+;// CONCATENATED MODULE: ./src/core/events/message-events.ts
+
+
+const messageStartEvent = defineEvent('message_start', {
+    messageId: schemas_string().optional(),
+    model: schemas_string().optional(),
+});
+const textDeltaEvent = defineEvent('text_delta', {
+    delta: schemas_string(),
+    messageId: schemas_string().optional(),
+});
+const messageStopEvent = defineEvent('message_stop', {
+    messageId: schemas_string().optional(),
+    /** The whole text of the message, when known. */
+    text: schemas_string().optional(),
+});
+const thinkingStartEvent = defineEvent('thinking_start', {
+    messageId: schemas_string().optional(),
+});
+const thinkingDeltaEvent = defineEvent('thinking_delta', {
+    delta: schemas_string(),
+    messageId: schemas_string().optional(),
+});
+const thinkingStopEvent = defineEvent('thinking_stop', {
+    messageId: schemas_string().optional(),
+    thinking: schemas_string().optional(),
+});
+const imageOutputEvent = defineEvent('image_output', {
+    mimeType: schemas_string(),
+    /** Base64 data, or absent when the image was written to `path`. */
+    data: schemas_string().optional(),
+    path: schemas_string().optional(),
+});
+const fileOutputEvent = defineEvent('file_output', {
+    fileName: schemas_string(),
+    path: schemas_string(),
+    mimeType: schemas_string().optional(),
+});
+const progressEvent = defineEvent('progress', {
+    summary: schemas_string(),
+    beliefs: array(unknown()).optional(),
+    attempted: array(unknown()).optional(),
+});
+const commentEvent = defineEvent('comment', {
+    text: schemas_string(),
+    mentions: array(schemas_string()).default([]),
+});
+
+;// CONCATENATED MODULE: ./src/core/events/run-events.ts
+
+
+const costEvent = defineEvent('cost', {
+    ...tokenUsageShape,
+    model: schemas_string().optional(),
+    /** USD for this increment: reported by the agent or priced from the cost model. */
+    usd: schemas_number().nonnegative().optional(),
+    /** True when these counts are the run's running total rather than an increment. */
+    cumulative: schemas_boolean().optional(),
+    extras: array(object({ label: schemas_string(), usd: schemas_number() })).optional(),
+});
+const runEndReasons = [
+    'completed',
+    'failed',
+    'aborted',
+    'timeout',
+    'inactivity',
+    'crashed',
+    'budget_exceeded',
+];
+const runEndReasonSchema = schemas_enum(runEndReasons);
+const runTotalsSchema = object({
+    inputTokens: schemas_number().int().nonnegative(),
+    outputTokens: schemas_number().int().nonnegative(),
+    cacheReadTokens: schemas_number().int().nonnegative(),
+    cacheWriteTokens: schemas_number().int().nonnegative(),
+    usd: schemas_number().nonnegative(),
+});
+const runEndEvent = defineEvent('run_end', {
+    reason: runEndReasonSchema,
+    /** Human-readable detail: the failure reason, the abort reason, … */
+    message: schemas_string().optional(),
+    exitCode: schemas_number().int().nullable().optional(),
+    signal: schemas_string().nullable().optional(),
+    durationMs: schemas_number().nonnegative(),
+    sessionId: schemas_string().optional(),
+    /** What the agent reported as its output, if anything. */
+    output: unknown().optional(),
+    totals: runTotalsSchema,
+    attempts: schemas_number().int().positive().default(1),
+});
+
+;// CONCATENATED MODULE: ./src/core/events/session-events.ts
+
+
+const sessionStartEvent = defineEvent('session_start', {
+    sessionId: schemas_string(),
+    model: schemas_string().optional(),
+    cwd: schemas_string().optional(),
+    tools: array(schemas_string()).optional(),
+});
+const sessionResumeEvent = defineEvent('session_resume', {
+    sessionId: schemas_string(),
+    previousSessionId: schemas_string().optional(),
+});
+const sessionForkEvent = defineEvent('session_fork', {
+    sessionId: schemas_string(),
+    forkedFrom: schemas_string(),
+});
+const turnStartEvent = defineEvent('turn_start', {
+    turn: schemas_number().int().nonnegative().optional(),
+});
+const turnEndEvent = defineEvent('turn_end', {
+    turn: schemas_number().int().nonnegative().optional(),
+    /** Why the turn ended as the agent reported it (`end_turn`, `max_turns`, …). */
+    stopReason: schemas_string().optional(),
+    /** The final text of the turn when the agent reports one. */
+    result: schemas_string().optional(),
+    isError: schemas_boolean().optional(),
+    durationMs: schemas_number().nonnegative().optional(),
+});
+
+;// CONCATENATED MODULE: ./src/core/events/tool-events.ts
+
+
+const toolCallStartEvent = defineEvent('tool_call_start', {
+    toolCallId: schemas_string(),
+    toolName: schemas_string(),
+});
+const toolInputDeltaEvent = defineEvent('tool_input_delta', {
+    toolCallId: schemas_string(),
+    delta: schemas_string(),
+});
+const toolCallReadyEvent = defineEvent('tool_call_ready', {
+    toolCallId: schemas_string(),
+    toolName: schemas_string(),
+    input: unknown(),
+});
+const toolResultEvent = defineEvent('tool_result', {
+    toolCallId: schemas_string(),
+    toolName: schemas_string().optional(),
+    output: unknown(),
+    isError: schemas_boolean(),
+    durationMs: schemas_number().nonnegative().optional(),
+});
+const mcpToolCallStartEvent = defineEvent('mcp_tool_call_start', {
+    toolCallId: schemas_string(),
+    server: schemas_string(),
+    toolName: schemas_string(),
+    input: unknown(),
+});
+const mcpToolResultEvent = defineEvent('mcp_tool_result', {
+    toolCallId: schemas_string(),
+    server: schemas_string(),
+    toolName: schemas_string(),
+    output: unknown(),
+    isError: schemas_boolean(),
+});
+const skillLoadedEvent = defineEvent('skill_loaded', {
+    name: schemas_string(),
+    source: schemas_string().optional(),
+});
+const skillInvokedEvent = defineEvent('skill_invoked', {
+    name: schemas_string(),
+    input: unknown().optional(),
+});
+const pluginLoadedEvent = defineEvent('plugin_loaded', {
+    pluginId: schemas_string(),
+    version: schemas_string().optional(),
+});
+const pluginInvokedEvent = defineEvent('plugin_invoked', {
+    pluginId: schemas_string(),
+    action: schemas_string().optional(),
+    input: unknown().optional(),
+});
+const approvalRequestEvent = defineEvent('approval_request', {
+    approvalId: schemas_string(),
+    toolName: schemas_string(),
+    input: unknown(),
+    reason: schemas_string().optional(),
+    toolCallId: schemas_string().optional(),
+});
+const approvalGrantedEvent = defineEvent('approval_granted', {
+    approvalId: schemas_string(),
+    scope: schemas_enum(['once', 'always']),
+    by: schemas_string().optional(),
+});
+const approvalDeniedEvent = defineEvent('approval_denied', {
+    approvalId: schemas_string(),
+    reason: schemas_string(),
+    by: schemas_string().optional(),
+    timedOut: schemas_boolean().optional(),
+});
+
+;// CONCATENATED MODULE: ./src/core/events/agent-event.ts
+
+
+
+
+
+
+/** Every normalized event schema, one per `type`. */
+const agentEventSchemas = [
+    sessionStartEvent,
+    sessionResumeEvent,
+    sessionForkEvent,
+    turnStartEvent,
+    turnEndEvent,
+    messageStartEvent,
+    textDeltaEvent,
+    messageStopEvent,
+    thinkingStartEvent,
+    thinkingDeltaEvent,
+    thinkingStopEvent,
+    imageOutputEvent,
+    fileOutputEvent,
+    progressEvent,
+    commentEvent,
+    toolCallStartEvent,
+    toolInputDeltaEvent,
+    toolCallReadyEvent,
+    toolResultEvent,
+    mcpToolCallStartEvent,
+    mcpToolResultEvent,
+    skillLoadedEvent,
+    skillInvokedEvent,
+    pluginLoadedEvent,
+    pluginInvokedEvent,
+    approvalRequestEvent,
+    approvalGrantedEvent,
+    approvalDeniedEvent,
+    costEvent,
+    runEndEvent,
+    authErrorEvent,
+    rateLimitErrorEvent,
+    contextExceededEvent,
+    crashEvent,
+    errorEvent,
+    debugEvent,
+    logEvent,
+];
+const agentEventSchema = discriminatedUnion('type', agentEventSchemas);
+const agentEventTypes = agentEventSchemas.map((s) => s.shape.type.value);
+/** Validates an event; used by tests, `replay --check` and debug mode, never on the hot path. */
+function parseAgentEvent(value) {
+    return agentEventSchema.parse(value);
+}
+
+;// CONCATENATED MODULE: ./src/core/events/index.ts
+
+
+
+
+
+
+
+
+
+;// CONCATENATED MODULE: ./src/core/events/log-draft.ts
+/** Longest line a `log` event carries; the rest is cut and the event marked `truncated`. */
+const MAX_LOG_LINE = 64 * 1024;
+/** A `log` event draft for one line of a program's output. */
+function logDraft(source, line) {
+    return line.length > MAX_LOG_LINE
+        ? { type: 'log', source, line: line.slice(0, MAX_LOG_LINE), truncated: true }
+        : { type: 'log', source, line };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/agent-mux-remote/remote-translator.ts
+
+
+const known = new Set(agentEventTypes);
+/**
+ * The other installation prints normalized events already (`agent-mux run --json`): pass them
+ * through, re-stamped by this run. Its `run_end` becomes this run's outcome; its costs count here.
+ */
+const remoteTranslator = {
+    init: ({ debug }) => ({ debug }),
+    translate(record, state) {
+        if (record.kind !== 'json')
+            return [logDraft('stdout', record.line)];
+        const value = record.value;
+        if (typeof value !== 'object' || value === null || typeof value.type !== 'string' || !known.has(value.type)) {
+            return state.debug ? [{ type: 'debug', message: 'not a normalized event', data: value }] : [];
+        }
+        const { runId: _runId, agent: _agent, timestamp: _timestamp, raw: _raw, ...event } = value;
+        if (event.type === 'run_end') {
+            const reason = String(event.reason);
+            if (typeof event.sessionId === 'string')
+                state.sessionId = event.sessionId;
+            const message = typeof event.message === 'string' ? event.message : undefined;
+            state.outcome =
+                reason === 'completed'
+                    ? { status: 'completed', message, output: event.output }
+                    : {
+                        status: 'failed',
+                        message: `the remote run ended ${reason}${message ? `: ${message}` : ''}`,
+                        output: event.output,
+                    };
+            return [];
+        }
+        if (event.type === 'session_start' && typeof event.sessionId === 'string')
+            state.sessionId = event.sessionId;
+        return [event];
+    },
+};
+
+;// CONCATENATED MODULE: ./src/adapters/agent-mux-remote/agent-mux-remote-adapter.ts
+
+
+
+/**
+ * Runs `agent-mux run --json` of another installation — here, in a container, over ssh or in a
+ * Kubernetes pod — and passes its normalized events through. The prompt goes on stdin.
+ */
+function agentMuxRemoteAdapter(options = {}) {
+    const invocation = options.invocation ?? { mode: 'local' };
+    const command = options.command ?? ['agent-mux'];
+    const forwardEnv = options.forwardEnv ?? [];
+    const programCommand = invocation.mode === 'local'
+        ? command[0]
+        : { docker: 'docker', ssh: 'ssh', k8s: 'kubectl' }[invocation.mode];
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'agent-mux-remote',
+        displayName: `agent-mux (remote via ${invocation.mode})`,
+        capabilities: {
+            resume: false,
+            fork: false,
+            thinking: 'model-dependent',
+            mcp: false,
+            approvals: 'none',
+            pty: 'never',
+            platforms: ['darwin', 'linux'],
+            sessionPersistence: 'remote',
+            execModel: 'run-to-completion',
+            nativeSessionIds: true,
+            turnCompletion: true,
+            streaming: 'full',
+        },
+        program: {
+            command: programCommand,
+            versionArgs: ['--version'],
+            minVersion: '0.0.0',
+            install: [{ type: 'npm', command: 'npm install -g agent-mux', notes: 'on the remote host or in its image' }],
+            verifiedLive: invocation.mode === 'local',
+        },
+        secretEnv: forwardEnv,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => {
+                const remoteAdapter = options.remoteAdapter ?? ctx.env.AMUX_REMOTE_AGENT ?? 'claude';
+                const argv = [
+                    ...command,
+                    'run',
+                    '--json',
+                    '--approve',
+                    'none',
+                    '--adapter',
+                    remoteAdapter,
+                    ...(ctx.request.model ? ['--model', ctx.request.model] : []),
+                    '-',
+                ];
+                const secrets = {};
+                for (const name of forwardEnv) {
+                    const value = ctx.request.env?.[name] ?? ctx.env[name];
+                    if (value !== undefined)
+                        secrets[name] = value;
+                }
+                const wrapped = wrapInvocation(invocation, argv, secrets);
+                return {
+                    command: wrapped.command,
+                    args: wrapped.args,
+                    // docker reads `-e NAME` values from its own environment; local runs get them directly.
+                    env: invocation.mode === 'local' || invocation.mode === 'docker' ? secrets : {},
+                    stdin: `${wrapped.stdinPrefix}${ctx.request.prompt}\n`,
+                    protocol: 'json-lines',
+                };
+            },
+            translator: remoteTranslator,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/agent-mux-remote/index.ts
+
+
+
+
+;// CONCATENATED MODULE: ./src/adapters/claude/claude-auth.ts
+
+
+
+/** Environment variables that carry Claude Code credentials (secrets, redacted everywhere). */
+const CLAUDE_SECRET_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'];
+/** Claude Code's config directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+function claudeConfigDir(env) {
+    return env.CLAUDE_CONFIG_DIR || (0,external_node_path_namespaceObject.join)(env.HOME || (0,external_node_os_namespaceObject.homedir)(), '.claude');
+}
+const claude_auth_set = (env, name) => (env[name] ?? '').trim() !== '';
+const truthy = (env, name) => ['1', 'true', 'yes'].includes((env[name] ?? '').toLowerCase());
+/**
+ * Where Claude Code would find credentials, looked up locally and read-only: API key or token env
+ * vars, a cloud provider switch (Bedrock, Vertex, Foundry: their own credentials apply), the OAuth
+ * login file `<config>/.credentials.json` (Linux; macOS keeps it in the keychain, which is not read
+ * here), and `~/.claude.json`'s `oauthAccount` / `primaryApiKey`.
+ */
+function detectClaudeAuth(env) {
+    for (const name of CLAUDE_SECRET_ENV) {
+        if (claude_auth_set(env, name)) {
+            return { status: 'authenticated', method: name === 'ANTHROPIC_API_KEY' ? 'api_key' : 'oauth', details: [name] };
+        }
+    }
+    for (const name of ['CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX', 'CLAUDE_CODE_USE_FOUNDRY']) {
+        if (truthy(env, name))
+            return { status: 'unknown', method: 'cloud_provider', details: [name] };
+    }
+    const configDir = claudeConfigDir(env);
+    const credentials = (0,external_node_path_namespaceObject.join)(configDir, '.credentials.json');
+    try {
+        if ((0,external_node_fs_namespaceObject.existsSync)(credentials) && (0,external_node_fs_namespaceObject.statSync)(credentials).size > 2) {
+            return { status: 'authenticated', method: 'browser_login', details: [credentials] };
+        }
+    }
+    catch {
+        // unreadable: fall through
+    }
+    const globalConfig = env.CLAUDE_CONFIG_DIR
+        ? (0,external_node_path_namespaceObject.join)(configDir, '.claude.json')
+        : (0,external_node_path_namespaceObject.join)(env.HOME || (0,external_node_os_namespaceObject.homedir)(), '.claude.json');
+    try {
+        if ((0,external_node_fs_namespaceObject.existsSync)(globalConfig) && (0,external_node_fs_namespaceObject.statSync)(globalConfig).size < 5 * 1024 * 1024) {
+            const config = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(globalConfig, 'utf8'));
+            if (typeof config.primaryApiKey === 'string' && config.primaryApiKey !== '') {
+                return { status: 'authenticated', method: 'config_file', details: [globalConfig] };
+            }
+            if (config.oauthAccount && typeof config.oauthAccount === 'object') {
+                // Logged in; on macOS the token itself is in the keychain, which a local look does not open.
+                return {
+                    status: process.platform === 'darwin' ? 'authenticated' : 'unknown',
+                    method: 'browser_login',
+                    details: [globalConfig],
+                };
+            }
+        }
+    }
+    catch {
+        // malformed config: nothing known
+    }
+    return { status: 'unauthenticated', details: [...CLAUDE_SECRET_ENV, credentials] };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/claude/claude-plan.ts
+
+
+
+/** The name the run's MCP server gets in `--mcp-config`: its tools are `mcp__agent-mux__<tool>`. */
+const CLAUDE_MCP_SERVER = 'agent-mux';
+const CLAUDE_PERMISSION_PROMPT_TOOL = `mcp__${CLAUDE_MCP_SERVER}__approval_prompt`;
+/**
+ * Claude Code's built-in tools (2.1.330's `system/init` `tools`), for allowing "everything but"
+ * when a policy allows by default yet asks for some tools.
+ */
+const CLAUDE_BUILTIN_TOOLS = [
+    'Task',
+    'Bash',
+    'Glob',
+    'Grep',
+    'Read',
+    'Edit',
+    'Write',
+    'NotebookEdit',
+    'WebFetch',
+    'WebSearch',
+    'TodoWrite',
+    'Skill',
+    'ToolSearch',
+    'TaskStop',
+    'SendMessage',
+    'ListAgents',
+    'Monitor',
+    'CronCreate',
+    'CronDelete',
+    'CronList',
+    'ScheduleWakeup',
+    'EnterWorktree',
+    'ExitWorktree',
+    'ReportFindings',
+    'Workflow',
+];
+/**
+ * Thinking effort as Claude Code 2.1 really takes it (seed 003 §14's `--thinking-budget` does not
+ * exist): `--effort` sets `output_config.effort` on models with adaptive thinking, and
+ * `MAX_THINKING_TOKENS` sets `thinking.budget_tokens` on models with budgeted thinking (clamped by the
+ * CLI to `max_tokens - 1`). Both are given; each model uses the one it understands. `max` leaves the
+ * budget at the CLI's own maximum.
+ */
+const claudeThinking = {
+    low: { effort: 'low', budgetTokens: 1024 },
+    medium: { effort: 'medium', budgetTokens: 8192 },
+    high: { effort: 'high', budgetTokens: 32_768 },
+    max: { effort: 'max' },
+};
+/**
+ * `claude -p --output-format stream-json --verbose --include-partial-messages [flags]`, the prompt on
+ * stdin (closed after it: Claude Code reads all of stdin as the prompt in `--input-format text`).
+ * Config files (the MCP server with its bearer token) go to a temp dir that `cleanup` removes.
+ */
+async function claudePlan(ctx, options) {
+    const { request } = ctx;
+    const args = ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
+    const env = {
+        // No telemetry, error reporting or auto-update in a headless run (a run's env may override it).
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    };
+    if (request.model)
+        args.push('--model', request.model);
+    if (request.systemPrompt)
+        args.push('--append-system-prompt', request.systemPrompt);
+    if (request.maxTurns !== undefined)
+        args.push('--max-turns', String(request.maxTurns));
+    if (request.resumeSessionId) {
+        args.push('--resume', request.resumeSessionId);
+        if (request.fork)
+            args.push('--fork-session');
+    }
+    if (request.thinkingEffort) {
+        const thinking = claudeThinking[request.thinkingEffort];
+        args.push('--effort', thinking.effort);
+        if (thinking.budgetTokens !== undefined)
+            env.MAX_THINKING_TOKENS = String(thinking.budgetTokens);
+    }
+    const outside = new Set();
+    for (const file of request.files ?? []) {
+        const dir = (0,external_node_path_namespaceObject.dirname)(file.path);
+        const rel = (0,external_node_path_namespaceObject.relative)(request.cwd, dir);
+        if (rel.startsWith('..') || rel.startsWith('/'))
+            outside.add(dir);
+    }
+    for (const dir of outside)
+        args.push('--add-dir', dir);
+    let tempDir;
+    const hasMcp = ctx.mcpUrl !== '';
+    if (hasMcp) {
+        tempDir = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'agent-mux-claude-'));
+        const server = { type: 'http', url: ctx.mcpUrl };
+        if (ctx.mcpToken)
+            server.headers = { Authorization: `Bearer ${ctx.mcpToken}` };
+        const file = (0,external_node_path_namespaceObject.join)(tempDir, 'mcp.json');
+        await (0,external_node_fs_promises_namespaceObject.writeFile)(file, `${JSON.stringify({ mcpServers: { [CLAUDE_MCP_SERVER]: server } }, null, 2)}\n`, {
+            mode: 0o600,
+        });
+        args.push('--mcp-config', file);
+    }
+    const permissions = claudePermissionArgs(ctx.policy, {
+        promptTool: hasMcp && ctx.mcpApprovalPrompt === true,
+        isRoot: options.isRoot?.() ?? isRoot(),
+    });
+    args.push(...permissions.args);
+    Object.assign(env, permissions.env);
+    const dir = tempDir;
+    return {
+        command: options.command,
+        args,
+        env,
+        cwd: request.cwd,
+        stdin: withFiles(request.prompt, request.files),
+        protocol: 'json-lines',
+        cleanup: dir ? () => (0,external_node_fs_promises_namespaceObject.rm)(dir, { recursive: true, force: true }) : undefined,
+    };
+}
+function withFiles(prompt, files) {
+    if (!files || files.length === 0)
+        return prompt;
+    const list = files.map((f) => `- ${f.name}: ${f.path}${f.mimeType ? ` (${f.mimeType})` : ''}`).join('\n');
+    return `${prompt}\n\nAttached files (read them from these paths):\n${list}`;
+}
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+/** Whether a glob names more than one tool (beyond Claude's own `mcp__<server>` form). */
+const hasGlob = (pattern) => /[*?[\]{}!]/.test(pattern);
+/** Input keys Claude Code's permission rules can match: `Bash(<command glob>)`, `Read(<path glob>)`, … */
+const RULE_CONTENT_KEYS = {
+    Bash: ['command'],
+    Read: ['file_path', 'path'],
+    Edit: ['file_path', 'path'],
+    Write: ['file_path', 'path'],
+    NotebookEdit: ['notebook_path', 'file_path', 'path'],
+    Glob: ['path'],
+    Grep: ['path'],
+};
+/**
+ * One policy rule as Claude Code permission rules (`Bash`, `Bash(git *)`, `mcp__github`), or
+ * undefined when Claude's rule syntax cannot say it (other globs on tool names, other arguments).
+ */
+function toClaudeRules(rule) {
+    let tool = rule.tool;
+    const server = /^mcp__([^*?[\]{}!]+)__\*$/.exec(tool);
+    if (server)
+        tool = `mcp__${server[1]}`;
+    else if (hasGlob(tool))
+        return undefined;
+    if (!rule.when)
+        return [tool];
+    const entries = Object.entries(rule.when);
+    const keys = RULE_CONTENT_KEYS[tool];
+    if (!keys || entries.length !== 1)
+        return undefined;
+    const [key, patterns] = entries[0];
+    if (!keys.includes(key))
+        return undefined;
+    return (typeof patterns === 'string' ? [patterns] : patterns).map((p) => `${tool}(${p})`);
+}
+/**
+ * Maps the run's policy onto Claude Code's own permission flags (first match wins in the policy;
+ * Claude checks deny, then ask, then allow, so rules are mapped in order and a rule after an
+ * unconditional `*` rule is dropped):
+ *
+ * - `allow` rules → `--allowedTools`, `deny` rules → `--disallowedTools` (a bare tool name removes
+ *   the tool from the model's tool list). Rules Claude's syntax cannot say: an `allow` is dropped
+ *   (the default then decides), an `ask`/`deny` makes the tool ask.
+ * - default `allow` and nothing to ask → `--permission-mode bypassPermissions` (as root with
+ *   `IS_SANDBOX=1`, which Claude Code requires there).
+ * - something to ask (`ask` default or rules) with the run's MCP server → `--permission-prompt-tool
+ *   mcp__agent-mux__approval_prompt` (the run's approvals answer), the built-in tools not asked about
+ *   allowed up front when the default is `allow`. Without an MCP server nobody can answer: `-p` denies
+ *   what would prompt, and a default-`allow` policy denies its `ask` tools outright.
+ * - default `deny` → `--permission-mode dontAsk` (only pre-allowed tools run).
+ * - the run's own MCP tools (`mcp__agent-mux`) are allowed: the tool host applies the policy to them.
+ * - no policy: Claude Code's defaults in `-p` (tools that would prompt are denied), plus the prompt tool.
+ */
+function claudePermissionArgs(policy, options) {
+    const args = [];
+    const env = {};
+    const notes = [];
+    const allow = [];
+    const deny = [];
+    const askTools = new Set();
+    let fallback = policy?.default ?? 'ask';
+    if (options.promptTool)
+        allow.push(`mcp__${CLAUDE_MCP_SERVER}`);
+    for (const rule of policy?.rules ?? []) {
+        if (rule.tool === '*' && !rule.when) {
+            fallback = rule.decision;
+            notes.push('an unconditional "*" rule ends the rules: it becomes the default');
+            break;
+        }
+        const mapped = toClaudeRules(rule);
+        if (!mapped) {
+            if (rule.decision === 'allow')
+                notes.push(`allow rule for ${rule.tool} cannot be expressed: dropped`);
+            else {
+                askTools.add(rule.tool);
+                notes.push(`${rule.decision} rule for ${rule.tool} cannot be expressed: the tool asks`);
+            }
+            continue;
+        }
+        if (rule.decision === 'allow')
+            allow.push(...mapped);
+        else if (rule.decision === 'deny')
+            deny.push(...mapped);
+        else
+            askTools.add(rule.tool);
+    }
+    if (policy && fallback === 'allow' && askTools.size === 0) {
+        args.push('--permission-mode', 'bypassPermissions');
+        if (options.isRoot)
+            env.IS_SANDBOX = '1';
+    }
+    else if (policy && fallback === 'allow' && !options.promptTool) {
+        // Nobody can answer: what the policy would ask about is denied, the rest bypasses.
+        args.push('--permission-mode', 'bypassPermissions');
+        if (options.isRoot)
+            env.IS_SANDBOX = '1';
+        for (const tool of askTools)
+            if (!hasGlob(tool))
+                deny.push(tool);
+        notes.push('no MCP server to ask through: ask rules deny');
+    }
+    else if (policy && fallback === 'allow') {
+        for (const tool of CLAUDE_BUILTIN_TOOLS) {
+            if (![...askTools].some((t) => t === tool || hasGlob(t)))
+                allow.push(tool);
+        }
+    }
+    else if (fallback === 'deny') {
+        args.push('--permission-mode', 'dontAsk');
+    }
+    if (fallback !== 'deny' && options.promptTool && !args.includes('bypassPermissions')) {
+        args.push('--permission-prompt-tool', CLAUDE_PERMISSION_PROMPT_TOOL);
+    }
+    // `--allowedTools a b` is variadic: each list is one comma-separated value so that nothing after it is eaten.
+    if (allow.length > 0)
+        args.push('--allowedTools', unique(allow).join(','));
+    if (deny.length > 0)
+        args.push('--disallowedTools', unique(deny).join(','));
+    return { args, env, notes };
+}
+const unique = (values) => [...new Set(values)];
+
+;// CONCATENATED MODULE: ./src/adapters/claude/claude-translator.ts
+/**
+ * Translates Claude Code's `--print --output-format stream-json --verbose` records, with or
+ * without `--include-partial-messages` (recorded from claude 2.1.330, docs/adapters/claude.md):
+ *
+ * - `system` `init` → `session_start` (+ `session_resume` / `session_fork` when the request resumed),
+ *   then `turn_start`; `api_retry` on 429 → `rate_limit_error`; other `system` subtypes → debug.
+ * - `stream_event` (raw Anthropic SSE events) → `message_start`, `text_delta`, `thinking_*`,
+ *   `tool_call_start`, `tool_input_delta`, `message_stop`, and a per-message `cost` increment.
+ * - `assistant` → the same events from whole blocks when the message was not streamed; for a streamed
+ *   one only `tool_call_ready` (its input parsed). An API error message → `auth_error`,
+ *   `rate_limit_error`, `context_exceeded` or `error`.
+ * - `user` with `tool_result` blocks → `tool_result` (and `mcp_tool_result` for `mcp__<server>__<tool>`).
+ * - `result` → `cost` (the process's running total, `cumulative`), `turn_end`, and `state.outcome`.
+ */
+const claudeTranslator = {
+    init: ({ debug, request }) => ({
+        debug,
+        request,
+        turn: 0,
+        turnOpen: false,
+        streamedIds: new Set(),
+        tools: new Map(),
+        errorReported: false,
+        sessionAnnounced: false,
+        runCost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, thinking: 0, usd: 0, models: new Set() },
+    }),
+    translate(record, state) {
+        try {
+            // Plain text where JSON was expected (a warning printed to stdout): kept as a `log`, not a failure,
+            // and not model text (it would change the answer).
+            if (record.kind === 'text') {
+                return record.line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line: record.line }];
+            }
+            const value = record.value;
+            if (!isObj(value))
+                return claude_translator_unknown(state, 'a JSON line that is not an object', value);
+            switch (value.type) {
+                case 'system':
+                    return system(value, state);
+                case 'stream_event':
+                    return streamEvent(value, state);
+                case 'assistant':
+                    return assistant(value, state);
+                case 'user':
+                    return user(value, state);
+                case 'result':
+                    return result(value, state);
+                default:
+                    return claude_translator_unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+            }
+        }
+        catch (error) {
+            return [
+                {
+                    type: 'error',
+                    code: 'internal',
+                    message: `claude translator: ${error.message}`,
+                    recoverable: true,
+                },
+            ];
+        }
+    },
+    finish(_exit, state) {
+        const out = [];
+        closeMessage(state, out);
+        for (const [id, call] of state.tools)
+            readyTool(state, id, call.name, claude_translator_parseJson(call.json) ?? {}, out);
+        return out;
+    },
+};
+// ---------------------------------------------------------------------------------------------
+// system
+function system(value, state) {
+    switch (value.subtype) {
+        case 'init': {
+            const out = [];
+            const sessionId = str(value.session_id);
+            if (sessionId && !state.sessionAnnounced) {
+                state.sessionAnnounced = true;
+                state.sessionId = sessionId;
+                out.push({
+                    type: 'session_start',
+                    sessionId,
+                    model: str(value.model),
+                    cwd: str(value.cwd),
+                    tools: Array.isArray(value.tools) ? value.tools.filter((t) => typeof t === 'string') : undefined,
+                });
+                const previous = state.request?.resumeSessionId;
+                if (previous) {
+                    out.push(state.request?.fork || previous !== sessionId
+                        ? { type: 'session_fork', sessionId, forkedFrom: previous }
+                        : { type: 'session_resume', sessionId, previousSessionId: previous });
+                }
+            }
+            startTurn(state, out);
+            return out;
+        }
+        case 'api_retry': {
+            const status = num(value.error_status);
+            if (status === 429 || value.error === 'rate_limit') {
+                const attempt = num(value.attempt);
+                const max = num(value.max_retries);
+                const delay = num(value.retry_delay_ms);
+                return [
+                    {
+                        type: 'rate_limit_error',
+                        message: `rate limited by the model API${attempt !== undefined ? ` (retry ${attempt}${max !== undefined ? ` of ${max}` : ''})` : ''}`,
+                        retryAfterMs: delay !== undefined && delay >= 0 ? delay : undefined,
+                    },
+                ];
+            }
+            return claude_translator_unknown(state, `claude retries the API request (${String(value.error ?? status ?? 'error')})`, value);
+        }
+        default:
+            return claude_translator_unknown(state, `claude system record ${JSON.stringify(value.subtype)}`, value);
+    }
+}
+function startTurn(state, out) {
+    if (state.turnOpen)
+        return;
+    state.turnOpen = true;
+    state.turn++;
+    state.errorReported = false;
+    out.push({ type: 'turn_start', turn: state.turn });
+}
+// ---------------------------------------------------------------------------------------------
+// stream_event (--include-partial-messages)
+function streamEvent(value, state) {
+    const event = value.event;
+    if (!isObj(event))
+        return malformed('stream_event without an event');
+    const out = [];
+    startTurn(state, out);
+    switch (event.type) {
+        case 'message_start': {
+            const message = isObj(event.message) ? event.message : {};
+            const id = str(message.id) ?? str(value.api_message_id) ?? `message-${state.turn}-${Date.now()}`;
+            closeMessage(state, out);
+            state.streamedIds.add(id);
+            state.message = {
+                id,
+                streamed: true,
+                text: '',
+                model: str(message.model),
+                usage: isObj(message.usage) ? message.usage : undefined,
+                blocks: new Map(),
+            };
+            out.push({ type: 'message_start', messageId: id, model: str(message.model) });
+            return out;
+        }
+        case 'content_block_start': {
+            const message = ensureStreamedMessage(state, value, out);
+            const index = num(event.index) ?? message.blocks.size;
+            const block = isObj(event.content_block) ? event.content_block : {};
+            if (block.type === 'text') {
+                message.blocks.set(index, { kind: 'text' });
+                const text = str(block.text);
+                if (text) {
+                    message.text += text;
+                    out.push({ type: 'text_delta', delta: text, messageId: message.id });
+                }
+            }
+            else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+                message.blocks.set(index, { kind: 'thinking', thinking: str(block.thinking) ?? '' });
+                out.push({ type: 'thinking_start', messageId: message.id });
+            }
+            else if (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use') {
+                const id = str(block.id);
+                const name = str(block.name);
+                if (!id || !name)
+                    return [...out, ...malformed('tool_use block without an id or a name')];
+                message.blocks.set(index, { kind: 'tool_use', toolCallId: id });
+                startTool(state, id, name, out);
+            }
+            else {
+                message.blocks.set(index, { kind: 'other' });
+            }
+            return out;
+        }
+        case 'content_block_delta': {
+            const message = ensureStreamedMessage(state, value, out);
+            const index = num(event.index) ?? 0;
+            const delta = isObj(event.delta) ? event.delta : {};
+            const block = message.blocks.get(index);
+            if (delta.type === 'text_delta') {
+                const text = str(delta.text) ?? '';
+                if (!block)
+                    message.blocks.set(index, { kind: 'text' });
+                message.text += text;
+                if (text)
+                    out.push({ type: 'text_delta', delta: text, messageId: message.id });
+            }
+            else if (delta.type === 'thinking_delta') {
+                const thinking = str(delta.thinking) ?? '';
+                if (!block) {
+                    message.blocks.set(index, { kind: 'thinking', thinking });
+                    out.push({ type: 'thinking_start', messageId: message.id });
+                }
+                else
+                    block.thinking = (block.thinking ?? '') + thinking;
+                if (thinking)
+                    out.push({ type: 'thinking_delta', delta: thinking, messageId: message.id });
+            }
+            else if (delta.type === 'input_json_delta' && block?.toolCallId) {
+                const partial = str(delta.partial_json) ?? '';
+                const call = state.tools.get(block.toolCallId);
+                if (call && !call.ready) {
+                    call.json += partial;
+                    if (partial)
+                        out.push({ type: 'tool_input_delta', toolCallId: block.toolCallId, delta: partial });
+                }
+            }
+            return out;
+        }
+        case 'content_block_stop': {
+            const message = state.message;
+            if (!message)
+                return out;
+            const index = num(event.index) ?? 0;
+            const block = message.blocks.get(index);
+            if (block?.kind === 'thinking') {
+                out.push({ type: 'thinking_stop', messageId: message.id, thinking: block.thinking || undefined });
+            }
+            else if (block?.kind === 'tool_use' && block.toolCallId) {
+                const call = state.tools.get(block.toolCallId);
+                if (call)
+                    readyTool(state, block.toolCallId, call.name, claude_translator_parseJson(call.json) ?? {}, out);
+            }
+            message.blocks.delete(index);
+            return out;
+        }
+        case 'message_delta': {
+            const message = state.message;
+            const usage = isObj(event.usage) ? event.usage : undefined;
+            if (message && usage) {
+                const cost = messageCost(message, usage);
+                if (cost)
+                    out.push(cost);
+            }
+            return out;
+        }
+        case 'message_stop':
+            closeMessage(state, out);
+            return out;
+        case 'ping':
+            return out;
+        case 'error': {
+            const error = isObj(event.error) ? event.error : {};
+            return [...out, ...apiError(state, str(error.message) ?? 'the model API failed', undefined, str(error.type))];
+        }
+        default:
+            return [...out, ...claude_translator_unknown(state, `unknown stream event ${JSON.stringify(event.type)}`, value)];
+    }
+}
+function ensureStreamedMessage(state, value, out) {
+    if (state.message?.streamed)
+        return state.message;
+    const id = str(value.api_message_id) ?? `message-${state.turn}-${Date.now()}`;
+    closeMessage(state, out);
+    state.streamedIds.add(id);
+    state.message = { id, streamed: true, text: '', blocks: new Map() };
+    out.push({ type: 'message_start', messageId: id });
+    return state.message;
+}
+/** A per-message increment: input and cache tokens from `message_start`, output from `message_delta`. */
+function messageCost(message, delta) {
+    const start = message.usage ?? {};
+    const pick = (key) => num(delta[key]) ?? num(start[key]) ?? 0;
+    const cost = {
+        type: 'cost',
+        inputTokens: whole(pick('input_tokens')),
+        outputTokens: whole(pick('output_tokens')),
+        cacheReadTokens: whole(pick('cache_read_input_tokens')),
+        cacheWriteTokens: whole(pick('cache_creation_input_tokens')),
+        model: message.model,
+    };
+    return cost.inputTokens + cost.outputTokens + (cost.cacheReadTokens ?? 0) + (cost.cacheWriteTokens ?? 0) > 0
+        ? cost
+        : undefined;
+}
+// ---------------------------------------------------------------------------------------------
+// assistant / user
+function assistant(value, state) {
+    const message = value.message;
+    if (!isObj(message))
+        return malformed('assistant record without a message');
+    const out = [];
+    startTurn(state, out);
+    const content = Array.isArray(message.content) ? message.content.filter(isObj) : [];
+    if (value.is_api_error_message === true || (typeof value.error === 'string' && message.model === '<synthetic>')) {
+        closeMessage(state, out);
+        const text = content.flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : [])).join('\n');
+        return [
+            ...out,
+            ...apiError(state, text || String(value.error ?? 'the model API failed'), num(value.api_error_status), str(value.error)),
+        ];
+    }
+    const id = str(message.id) ?? `message-${state.turn}`;
+    if (state.streamedIds.has(id)) {
+        // Already streamed block by block: only the parsed tool inputs are new.
+        for (const block of content) {
+            if (block.type !== 'tool_use' && block.type !== 'mcp_tool_use')
+                continue;
+            const toolId = str(block.id);
+            const name = str(block.name);
+            if (!toolId || !name)
+                continue;
+            startTool(state, toolId, name, out);
+            readyTool(state, toolId, name, block.input ?? {}, out);
+        }
+        return out;
+    }
+    if (state.message?.id !== id) {
+        closeMessage(state, out);
+        state.message = { id, streamed: false, text: '', model: str(message.model), blocks: new Map() };
+        out.push({ type: 'message_start', messageId: id, model: str(message.model) });
+    }
+    const open = state.message;
+    if (!open)
+        return out;
+    for (const block of content) {
+        if (block.type === 'text') {
+            const text = str(block.text) ?? '';
+            if (!text)
+                continue;
+            open.text += text;
+            out.push({ type: 'text_delta', delta: text, messageId: id });
+        }
+        else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+            const thinking = str(block.thinking) ?? '';
+            out.push({ type: 'thinking_start', messageId: id });
+            if (thinking)
+                out.push({ type: 'thinking_delta', delta: thinking, messageId: id });
+            out.push({ type: 'thinking_stop', messageId: id, thinking: thinking || undefined });
+        }
+        else if (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use') {
+            const toolId = str(block.id);
+            const name = str(block.name);
+            if (!toolId || !name) {
+                out.push(...malformed('tool_use block without an id or a name'));
+                continue;
+            }
+            startTool(state, toolId, name, out);
+            readyTool(state, toolId, name, block.input ?? {}, out);
+        }
+    }
+    return out;
+}
+function user(value, state) {
+    const message = value.message;
+    if (!isObj(message))
+        return malformed('user record without a message');
+    const out = [];
+    closeMessage(state, out);
+    const content = Array.isArray(message.content) ? message.content.filter(isObj) : [];
+    for (const block of content) {
+        if (block.type !== 'tool_result')
+            continue;
+        const id = str(block.tool_use_id);
+        if (!id) {
+            out.push(...malformed('tool_result block without a tool_use_id'));
+            continue;
+        }
+        const call = state.tools.get(id);
+        const name = call?.name ?? 'unknown';
+        if (!call)
+            startTool(state, id, name, out);
+        readyTool(state, id, name, claude_translator_parseJson(call?.json ?? '') ?? {}, out);
+        state.tools.delete(id);
+        const output = toolOutput(block.content);
+        const isError = block.is_error === true;
+        out.push({ type: 'tool_result', toolCallId: id, toolName: name, output, isError });
+        const mcp = mcpName(name);
+        if (mcp)
+            out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
+    }
+    return out.length > 0 ? out : claude_translator_unknown(state, 'a user message without tool results', value);
+}
+function startTool(state, id, name, out) {
+    if (state.tools.has(id))
+        return;
+    state.tools.set(id, { name, json: '', ready: false });
+    out.push({ type: 'tool_call_start', toolCallId: id, toolName: name });
+}
+function readyTool(state, id, name, input, out) {
+    const call = state.tools.get(id);
+    if (!call || call.ready)
+        return;
+    call.ready = true;
+    out.push({ type: 'tool_call_ready', toolCallId: id, toolName: name, input });
+    const mcp = mcpName(name);
+    if (mcp)
+        out.push({ type: 'mcp_tool_call_start', toolCallId: id, server: mcp.server, toolName: mcp.tool, input });
+}
+function closeMessage(state, out) {
+    const message = state.message;
+    if (!message)
+        return;
+    state.message = undefined;
+    for (const block of message.blocks.values()) {
+        if (block.kind === 'thinking')
+            out.push({ type: 'thinking_stop', messageId: message.id, thinking: block.thinking || undefined });
+    }
+    out.push({ type: 'message_stop', messageId: message.id, text: message.text || undefined });
+}
+// ---------------------------------------------------------------------------------------------
+// result and errors
+function result(value, state) {
+    const out = [];
+    closeMessage(state, out);
+    for (const [id, call] of state.tools)
+        readyTool(state, id, call.name, claude_translator_parseJson(call.json) ?? {}, out);
+    const sessionId = str(value.session_id);
+    if (sessionId && !state.sessionId)
+        state.sessionId = sessionId;
+    const cost = totalCost(value, state);
+    if (cost)
+        out.push(cost);
+    const subtype = str(value.subtype) ?? 'success';
+    const isError = value.is_error === true || subtype.startsWith('error');
+    const text = str(value.result);
+    const errors = Array.isArray(value.errors) ? value.errors.filter((e) => typeof e === 'string') : [];
+    if (isError) {
+        const message = text || errors.join('; ') || describeSubtype(subtype);
+        if (!state.errorReported)
+            out.push(...apiError(state, message, num(value.api_error_status), str(value.api_error_type), subtype));
+        state.outcome = { status: 'failed', message };
+    }
+    else {
+        state.outcome = { status: 'completed', output: text };
+    }
+    out.push({
+        type: 'turn_end',
+        turn: state.turn || undefined,
+        stopReason: str(value.stop_reason) ?? (subtype === 'success' ? undefined : subtype),
+        result: text,
+        isError,
+        durationMs: nonNegative(num(value.duration_ms)),
+    });
+    state.turnOpen = false;
+    state.errorReported = false;
+    return out;
+}
+function describeSubtype(subtype) {
+    switch (subtype) {
+        case 'error_max_turns':
+            return 'claude stopped: the maximum number of turns was reached';
+        case 'error_max_budget_usd':
+            return 'claude stopped: the maximum budget (--max-budget-usd) was reached';
+        case 'error_during_execution':
+            return 'claude failed during execution';
+        default:
+            return `claude failed (${subtype})`;
+    }
+}
+/**
+ * The run's running total after a `result`. Claude Code's `total_cost_usd` and `modelUsage` count the
+ * whole session, earlier runs of a resumed one included; `model_usage_since_last_result` (or `usage`)
+ * counts this turn only. So the turns of this process are summed here and reported as `cumulative`,
+ * which replaces the per-message increments streamed before.
+ */
+function totalCost(value, state) {
+    const turn = turnUsage(value, state);
+    if (!turn)
+        return undefined;
+    const run = state.runCost;
+    run.input += turn.input;
+    run.output += turn.output;
+    run.cacheRead += turn.cacheRead;
+    run.cacheWrite += turn.cacheWrite;
+    run.thinking += turn.thinking;
+    run.usd = run.usd === undefined || turn.usd === undefined ? undefined : run.usd + turn.usd;
+    for (const model of turn.models)
+        run.models.add(model);
+    return {
+        type: 'cost',
+        inputTokens: whole(run.input),
+        outputTokens: whole(run.output),
+        cacheReadTokens: whole(run.cacheRead),
+        cacheWriteTokens: whole(run.cacheWrite),
+        thinkingTokens: run.thinking > 0 ? whole(run.thinking) : undefined,
+        model: run.models.size === 1 ? [...run.models][0] : undefined,
+        usd: run.usd !== undefined && run.usd >= 0 ? run.usd : undefined,
+        cumulative: true,
+    };
+}
+function turnUsage(value, state) {
+    const since = isObj(value.model_usage_since_last_result) ? value.model_usage_since_last_result : undefined;
+    const tally = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, thinking: 0, models: new Set() };
+    if (since) {
+        let usd = 0;
+        for (const [model, u] of Object.entries(since)) {
+            if (!isObj(u))
+                continue;
+            tally.models.add(model);
+            tally.input += num(u.inputTokens) ?? 0;
+            tally.output += num(u.outputTokens) ?? 0;
+            tally.cacheRead += num(u.cacheReadInputTokens) ?? 0;
+            tally.cacheWrite += num(u.cacheCreationInputTokens) ?? 0;
+            tally.thinking += num(u.thinkingTokens) ?? 0;
+            const cost = num(u.costUSD);
+            usd = usd === undefined || cost === undefined ? undefined : usd + cost;
+        }
+        tally.usd = usd;
+        return tally;
+    }
+    const usd = num(value.total_cost_usd);
+    if (!isObj(value.usage)) {
+        if (usd === undefined)
+            return undefined;
+    }
+    else {
+        const u = value.usage;
+        tally.input = num(u.input_tokens) ?? 0;
+        tally.output = num(u.output_tokens) ?? 0;
+        tally.cacheRead = num(u.cache_read_input_tokens) ?? 0;
+        tally.cacheWrite = num(u.cache_creation_input_tokens) ?? 0;
+        tally.thinking = isObj(u.output_tokens_details) ? (num(u.output_tokens_details.thinking_tokens) ?? 0) : 0;
+    }
+    if (isObj(value.modelUsage))
+        for (const model of Object.keys(value.modelUsage))
+            tally.models.add(model);
+    // Without a per-turn figure, the session total is this run's only for a fresh session's first turn.
+    if (usd !== undefined && !state.request?.resumeSessionId && state.turn <= 1)
+        tally.usd = usd;
+    return tally;
+}
+/** An API failure Claude Code reports (an `is_api_error_message` assistant record or an error result). */
+function apiError(state, message, status, kind, subtype) {
+    state.errorReported = true;
+    const lower = message.toLowerCase();
+    if (status === 401 ||
+        status === 403 ||
+        kind === 'authentication_failed' ||
+        kind === 'authentication_error' ||
+        kind === 'permission_error' ||
+        lower.includes('invalid api key') ||
+        lower.includes('not logged in') ||
+        lower.includes('/login')) {
+        return [
+            {
+                type: 'auth_error',
+                message,
+                guidance: 'Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or log in with `claude auth login`.',
+            },
+        ];
+    }
+    if (status === 429 || kind === 'rate_limit' || kind === 'rate_limit_error') {
+        return [{ type: 'rate_limit_error', message }];
+    }
+    if (lower.includes('prompt is too long') || lower.includes('context window') || lower.includes('context length')) {
+        const used = /(\d+)\s*tokens?\s*>\s*(\d+)/.exec(message);
+        return [
+            {
+                type: 'context_exceeded',
+                message,
+                usedTokens: used ? Number(used[1]) : undefined,
+                maxTokens: used ? Number(used[2]) : undefined,
+            },
+        ];
+    }
+    const detail = subtype && subtype !== 'success' ? ` (${subtype})` : '';
+    return [{ type: 'error', code: 'agent_error', message: `${message}${detail}`, recoverable: false }];
+}
+// ---------------------------------------------------------------------------------------------
+// helpers
+/** `mcp__<server>__<tool>` → its server and tool. */
+function mcpName(name) {
+    if (!name.startsWith('mcp__'))
+        return undefined;
+    const rest = name.slice(5);
+    const split = rest.indexOf('__');
+    if (split <= 0 || split + 2 >= rest.length)
+        return undefined;
+    return { server: rest.slice(0, split), tool: rest.slice(split + 2) };
+}
+function toolOutput(content) {
+    if (typeof content === 'string')
+        return content;
+    if (Array.isArray(content)) {
+        const blocks = content.filter(isObj);
+        if (blocks.length === content.length && blocks.every((b) => b.type === 'text' && typeof b.text === 'string')) {
+            return blocks.map((b) => b.text).join('\n');
+        }
+        return content;
+    }
+    return content ?? null;
+}
+function claude_translator_parseJson(text) {
+    if (!text)
+        return undefined;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+function claude_translator_unknown(state, message, data) {
+    return state.debug ? [{ type: 'debug', message, data }] : [];
+}
+function malformed(message) {
+    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
+}
+const isObj = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value) => (typeof value === 'string' ? value : undefined);
+const num = (value) => typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+const whole = (n) => (n > 0 ? Math.floor(n) : 0);
+const nonNegative = (n) => (n !== undefined && n >= 0 ? n : undefined);
+
+;// CONCATENATED MODULE: ./src/adapters/claude/claude-adapter.ts
+
+
+
+
+
+
+const CLAUDE_NPM_PACKAGE = '@anthropic-ai/claude-code';
+const CLAUDE_TESTED_VERSION = '2.1.330';
+/** True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md). */
+const claudeCapabilities = {
+    // `--resume <id>`; `--fork-session` with it gives the copy a new session id.
+    resume: true,
+    fork: true,
+    // `--effort` on adaptive-thinking models, `MAX_THINKING_TOKENS` on budgeted ones; none on older models.
+    thinking: 'model-dependent',
+    // `--mcp-config` (streamable HTTP with an Authorization header).
+    mcp: true,
+    // `--permission-prompt-tool mcp__agent-mux__approval_prompt`: Claude Code's own hook asks the run's approvals.
+    approvals: 'native',
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    // JSONL transcripts under ~/.claude/projects/<cwd with / → ->/<session id>.jsonl
+    sessionPersistence: 'file',
+    // One `claude -p` process per run: the prompt on stdin, the process exits after its `result`.
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    // Text, thinking and tool input deltas (`--include-partial-messages`).
+    streaming: 'full',
+};
+/** Anthropic's Claude Code, headless: `claude -p --output-format stream-json --verbose`, prompt on stdin. */
+function claudeAdapter(options = {}) {
+    const command = options.command ?? 'claude';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'claude',
+        displayName: 'Claude Code',
+        capabilities: claudeCapabilities,
+        program: {
+            command,
+            versionArgs: ['--version'],
+            // Conservative: stream-json with partial messages, `--fork-session`, `--permission-prompt-tool` and
+            // MCP over HTTP are all in 2.x; only 2.1.330 was recorded. `--effort` (thinkingEffort) is 2.1-era.
+            minVersion: '2.0.0',
+            install: [
+                { type: 'npm', command: `npm install -g ${CLAUDE_NPM_PACKAGE}` },
+                { type: 'curl', command: 'curl -fsSL https://claude.ai/install.sh | bash', platforms: ['darwin', 'linux'] },
+                { type: 'brew', command: 'brew install --cask claude-code', platforms: ['darwin'] },
+            ],
+            npmPackage: CLAUDE_NPM_PACKAGE,
+            testedVersion: CLAUDE_TESTED_VERSION,
+            verifiedLive: true,
+        },
+        // Claude Code reports USD itself; this prices only the per-message increments before its result.
+        costModel: 'anthropic/claude-sonnet-4-5',
+        secretEnv: [...CLAUDE_SECRET_ENV],
+        sessionDir: (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.claude', 'projects'),
+        detectAuth: detectClaudeAuth,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => claudePlan(ctx, { command }),
+            translator: claudeTranslator,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/claude/index.ts
+
+
+
+
+
+;// CONCATENATED MODULE: ./src/adapters/codex/codex-auth.ts
+
+
+
+/** Where Codex keeps its config, auth and sessions: `$CODEX_HOME`, else `~/.codex`. */
+function codexHome(env) {
+    return env.CODEX_HOME || (0,external_node_path_namespaceObject.join)(env.HOME || (0,external_node_os_namespaceObject.homedir)(), '.codex');
+}
+/** The auth.json file is small; anything bigger is not Codex's. */
+const maxAuthFileBytes = 1024 * 1024;
+/**
+ * Read-only, local: `CODEX_API_KEY` / `OPENAI_API_KEY`, then `$CODEX_HOME/auth.json` (written by
+ * `codex login`: `OPENAI_API_KEY` for an API key login, `tokens` for a ChatGPT sign-in).
+ * Credentials kept in the OS keyring (`cli_auth_credentials_store = "keyring"`) are not visible: `unknown`.
+ */
+function detectCodexAuth(env) {
+    for (const name of ['CODEX_API_KEY', 'OPENAI_API_KEY']) {
+        if (env[name]?.trim())
+            return { status: 'authenticated', method: 'api_key', details: [name] };
+    }
+    const file = (0,external_node_path_namespaceObject.join)(codexHome(env), 'auth.json');
+    let text;
+    try {
+        if ((0,external_node_fs_namespaceObject.statSync)(file).size > maxAuthFileBytes)
+            return { status: 'unknown', details: [file] };
+        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch {
+        return { status: 'unauthenticated', details: ['CODEX_API_KEY', 'OPENAI_API_KEY', file] };
+    }
+    let auth;
+    try {
+        auth = JSON.parse(text);
+    }
+    catch {
+        return { status: 'unknown', method: 'config_file', details: [file] };
+    }
+    if (typeof auth !== 'object' || auth === null)
+        return { status: 'unknown', method: 'config_file', details: [file] };
+    const record = auth;
+    if (typeof record.OPENAI_API_KEY === 'string' && record.OPENAI_API_KEY.trim()) {
+        return { status: 'authenticated', method: 'api_key', details: [file] };
+    }
+    const tokens = record.tokens;
+    if (typeof tokens === 'object' && tokens !== null && Object.keys(tokens).length > 0) {
+        return { status: 'authenticated', method: 'oauth', details: [file] };
+    }
+    return { status: 'unauthenticated', details: [file] };
+}
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/core/tools/permission-policy.ts
+
+
+const permissionDecisionSchema = schemas_enum(['allow', 'ask', 'deny']);
+const patternsSchema = union([schemas_string().min(1), array(schemas_string().min(1)).min(1)]);
+/**
+ * One rule. `tool` is a glob on the tool name (`write_file`, `mcp__github__*`, `*`).
+ * `when` narrows it by arguments: every key must match one of its globs. A key is an argument
+ * name or a dotted path into the input (`options.path`).
+ *
+ * Globs err toward caution. In `allow` rules `*` stops at `/` (`src/**` crosses directories,
+ * `src/*` does not) and an array argument matches only when every element does. In `ask` and
+ * `deny` rules `*` also matches `/` (`rm *` covers `rm -rf /`), one matching element is enough, and
+ * a multi-line value matches when any of its lines does. Allow globs never match a `..` segment.
+ * Globs on shell commands are best effort (`echo && rm -rf /` is not `rm *`): prefer `ask` for shells.
+ */
+const permissionRuleSchema = object({
+    tool: schemas_string().min(1),
+    decision: permissionDecisionSchema,
+    when: record(schemas_string().min(1), patternsSchema).optional(),
+    /** Shown to the approver (ask) or returned to the agent (deny). */
+    reason: schemas_string().optional(),
+});
+/** The run's permission policy: the first matching rule decides, else `default`. */
+const permissionPolicySchema = object({
+    default: permissionDecisionSchema.default('ask'),
+    rules: array(permissionRuleSchema).default([]),
+});
+/** Decides whether a tool call may run. Pure; expects input already validated by the tool's schema. */
+function decide(policy, toolName, input) {
+    const rules = policy.rules ?? [];
+    for (const [ruleIndex, rule] of rules.entries()) {
+        if (ruleMatches(rule, toolName, input))
+            return { decision: rule.decision, rule, ruleIndex };
+    }
+    return { decision: policy.default ?? 'ask' };
+}
+/** True when the rule applies to this call. */
+function ruleMatches(rule, toolName, input) {
+    if (!matcher(rule.tool, false)(toolName))
+        return false;
+    if (rule.when === undefined)
+        return true;
+    const cautiousAllow = rule.decision === 'allow';
+    for (const [key, patterns] of Object.entries(rule.when)) {
+        const value = argumentAt(input, key);
+        const globs = typeof patterns === 'string' ? [patterns] : patterns;
+        const matchesOne = (text) => globs.some((glob) => matcher(glob, !cautiousAllow)(text));
+        if (!valueMatches(value, matchesOne, cautiousAllow))
+            return false;
+    }
+    return true;
+}
+function valueMatches(value, matchesOne, every) {
+    if (Array.isArray(value)) {
+        const texts = value.map(scalarText);
+        if (texts.length === 0)
+            return false;
+        return every
+            ? texts.every((t) => t !== undefined && matchesOne(t))
+            : texts.some((t) => t !== undefined && matchesOne(t));
+    }
+    const text = scalarText(value);
+    return text !== undefined && matchesOne(text);
+}
+function scalarText(value) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    return undefined;
+}
+function argumentAt(input, key) {
+    if (!permission_policy_isRecord(input))
+        return undefined;
+    if (Object.hasOwn(input, key))
+        return input[key];
+    let current = input;
+    for (const part of key.split('.')) {
+        if (!permission_policy_isRecord(current) || !Object.hasOwn(current, part))
+            return undefined;
+        current = current[part];
+    }
+    return current;
+}
+function permission_policy_isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+const matchers = new Map();
+/**
+ * Cautious (`allow`): picomatch defaults, and a `..` segment never matches.
+ * Broad (`ask`, `deny`): `*` also matches `/` (picomatch's `bash` mode), and a multi-line value
+ * matches when the whole value or any one of its lines does. Compiled matchers are cached.
+ */
+function matcher(glob, broad) {
+    const key = `${broad ? 'b' : 'c'}:${glob}`;
+    let match = matchers.get(key);
+    if (match === undefined) {
+        const compiled = picomatch_default()(glob, { dot: true, bash: broad });
+        match = broad
+            ? (text) => compiled(text) || (/[\r\n]/.test(text) && text.split(/\r?\n|\r/).some((line) => compiled(line)))
+            : (text) => !hasParentSegment(text) && compiled(text);
+        matchers.set(key, match);
+    }
+    return match;
+}
+function hasParentSegment(text) {
+    return text.split(/[\\/]/).includes('..');
+}
+
+;// CONCATENATED MODULE: ./src/adapters/codex/codex-translator.ts
+
+/**
+ * The name under which Codex's shell tool reaches the model (and a run's policy): `exec_command`
+ * in Codex 0.169 (unified exec). `command_execution` items are reported under this name.
+ */
+const codexShellTool = 'exec_command';
+/** The tool behind `file_change` items. */
+const codexPatchTool = 'apply_patch';
+/**
+ * Translates `codex exec --json` (JSONL `ThreadEvent`s: `thread.started`, `turn.started`,
+ * `item.started|updated|completed`, `turn.completed`, `turn.failed`, `error`, …).
+ * Pure, never throws.
+ */
+const codexTranslator = {
+    init: ({ debug, request }) => ({
+        debug,
+        turns: 0,
+        emitted: {},
+        open: {},
+        done: {},
+        model: request?.model,
+        resumeSessionId: request?.resumeSessionId,
+        fork: request?.fork === true && request.resumeSessionId !== undefined,
+    }),
+    translate(record, state) {
+        try {
+            if (record.kind === 'text')
+                return textLine(record.line);
+            const value = record.value;
+            if (!codex_translator_isObject(value))
+                return unknownRecord(state, 'a JSON line that is not an object', value);
+            return translateEvent(value, state);
+        }
+        catch (error) {
+            return [
+                {
+                    type: 'error',
+                    code: 'internal',
+                    message: `codex translator: ${error.message}`,
+                    recoverable: true,
+                },
+            ];
+        }
+    },
+    stderr(line) {
+        return line.trim() === '' ? [] : [logDraft('stderr', line)];
+    },
+    finish(_exit, state) {
+        // Close whatever the stream left open (a killed run): message and thinking blocks.
+        const out = [];
+        for (const id of Object.keys(state.open)) {
+            if (id.startsWith('msg:'))
+                out.push({ type: 'message_stop', messageId: id.slice(4) });
+            if (id.startsWith('think:'))
+                out.push({ type: 'thinking_stop', messageId: id.slice(6) });
+        }
+        state.open = {};
+        return out;
+    },
+};
+function translateEvent(value, state) {
+    switch (value.type) {
+        case 'thread.started':
+            return threadStarted(value, state);
+        case 'turn.started':
+            state.turns += 1;
+            return [{ type: 'turn_start', turn: state.turns }];
+        case 'turn.completed':
+            return turnCompleted(value, state);
+        case 'turn.failed': {
+            const error = codex_translator_isObject(value.error) ? value.error : {};
+            const message = withoutUrl(codex_translator_str(error.message) ?? 'the turn failed');
+            state.outcome = { status: 'failed', message };
+            const out = state.lastError === message ? [] : classifyError(message);
+            state.lastError = message;
+            out.push({ type: 'turn_end', turn: state.turns || undefined, isError: true, stopReason: 'failed' });
+            return out;
+        }
+        case 'error': {
+            const message = withoutUrl(codex_translator_str(value.message) ?? 'unknown error');
+            // Retries of a failing request: `Reconnecting... 2/5 (…)`. The final failure follows as its own `error`.
+            if (/^Reconnecting\.\.\./.test(message))
+                return [{ type: 'log', source: 'stdout', line: message }];
+            state.lastError = message;
+            return classifyError(message);
+        }
+        case 'item.started':
+        case 'item.updated':
+        case 'item.completed': {
+            if (!codex_translator_isObject(value.item))
+                return codex_translator_malformed(`${value.type} without an item`);
+            return translateItem(value.item, value.type === 'item.completed', state);
+        }
+        default:
+            return unknownRecord(state, `unknown codex event ${JSON.stringify(value.type)}`, value);
+    }
+}
+function threadStarted(value, state) {
+    const sessionId = codex_translator_str(value.thread_id);
+    if (!sessionId)
+        return codex_translator_malformed('thread.started without a thread_id');
+    const first = state.sessionId === undefined;
+    state.sessionId = sessionId;
+    if (!first)
+        return [];
+    if (state.resumeSessionId && state.fork && sessionId !== state.resumeSessionId) {
+        return [{ type: 'session_fork', sessionId, forkedFrom: state.resumeSessionId }];
+    }
+    if (state.resumeSessionId && sessionId === state.resumeSessionId) {
+        return [{ type: 'session_resume', sessionId, previousSessionId: state.resumeSessionId }];
+    }
+    return [{ type: 'session_start', sessionId, model: state.model }];
+}
+function turnCompleted(value, state) {
+    const out = [];
+    const cost = usageDraft(value.usage, state.model);
+    if (cost)
+        out.push(cost);
+    out.push({ type: 'turn_end', turn: state.turns || undefined, stopReason: 'completed', result: state.lastMessage });
+    state.outcome = { status: 'completed', output: state.lastMessage };
+    return out;
+}
+function translateItem(item, completed, state) {
+    const id = codex_translator_str(item.id);
+    if (!id)
+        return codex_translator_malformed('an item without an id');
+    if (state.done[id])
+        return [];
+    if (completed)
+        state.done[id] = true;
+    switch (item.type) {
+        case 'agent_message':
+            return textItem(id, codex_translator_str(item.text) ?? '', completed, state, 'message');
+        case 'reasoning':
+            return textItem(id, codex_translator_str(item.text) ?? '', completed, state, 'thinking');
+        case 'command_execution':
+            return toolItem(state, id, completed, codexShellTool, { command: codex_translator_str(item.command) ?? '' }, () => {
+                const status = codex_translator_str(item.status);
+                const exit = typeof item.exit_code === 'number' ? item.exit_code : undefined;
+                return {
+                    output: codex_translator_str(item.aggregated_output) ?? '',
+                    isError: status === 'failed' || status === 'declined' || (exit !== undefined && exit !== 0),
+                };
+            });
+        case 'file_change':
+            return toolItem(state, id, completed, codexPatchTool, { changes: item.changes ?? [] }, () => ({
+                output: { status: item.status, changes: item.changes ?? [] },
+                isError: item.status === 'failed',
+            }));
+        case 'web_search':
+            return toolItem(state, id, completed, 'web_search', { query: codex_translator_str(item.query) ?? '' }, () => ({
+                output: item.action ?? null,
+                isError: false,
+            }));
+        case 'collab_tool_call': {
+            const tool = codex_translator_str(item.tool) ?? 'collab';
+            return toolItem(state, id, completed, tool, { prompt: item.prompt, receivers: item.receiver_thread_ids }, () => ({
+                output: item.agents_states ?? null,
+                isError: item.status === 'failed',
+            }));
+        }
+        case 'mcp_tool_call':
+            return mcpItem(item, id, completed, state);
+        case 'todo_list': {
+            const items = Array.isArray(item.items) ? item.items.filter(codex_translator_isObject) : [];
+            const done = items.filter((t) => t.completed === true).length;
+            const lines = items.map((t) => `[${t.completed === true ? 'x' : ' '}] ${codex_translator_str(t.text) ?? ''}`);
+            return [{ type: 'progress', summary: `plan ${done}/${items.length}\n${lines.join('\n')}`.trim() }];
+        }
+        case 'plan':
+            return completed ? [{ type: 'progress', summary: codex_translator_str(item.text) ?? '' }] : [];
+        case 'error':
+            // A non-fatal notice surfaced as an item (unknown model metadata, hook trust bypass, …).
+            return completed
+                ? [{ type: 'error', code: 'agent_error', message: codex_translator_str(item.message) ?? 'error', recoverable: true }]
+                : [];
+        default:
+            return unknownRecord(state, `unknown codex item type ${JSON.stringify(item.type)}`, item);
+    }
+}
+/** An agent message or a reasoning summary: whole text on completion, suffix deltas if it ever streams. */
+function textItem(id, text, completed, state, kind) {
+    const key = kind === 'message' ? `msg:${id}` : `think:${id}`;
+    const out = [];
+    if (!state.open[key]) {
+        if (completed && text === '' && state.emitted[id] === undefined)
+            return [];
+        state.open[key] = true;
+        out.push(kind === 'message' ? { type: 'message_start', messageId: id } : { type: 'thinking_start', messageId: id });
+    }
+    const before = state.emitted[id] ?? '';
+    const delta = text.startsWith(before) ? text.slice(before.length) : text;
+    if (delta) {
+        out.push(kind === 'message'
+            ? { type: 'text_delta', delta, messageId: id }
+            : { type: 'thinking_delta', delta, messageId: id });
+    }
+    state.emitted[id] = text;
+    if (completed) {
+        delete state.open[key];
+        delete state.emitted[id];
+        if (kind === 'message') {
+            state.lastMessage = text;
+            out.push({ type: 'message_stop', messageId: id, text });
+        }
+        else {
+            out.push({ type: 'thinking_stop', messageId: id, thinking: text });
+        }
+    }
+    return out;
+}
+function toolItem(state, id, completed, toolName, input, result) {
+    const key = `tool:${id}`;
+    const out = [];
+    if (!state.open[key]) {
+        state.open[key] = true;
+        out.push({ type: 'tool_call_start', toolCallId: id, toolName });
+        out.push({ type: 'tool_call_ready', toolCallId: id, toolName, input });
+    }
+    if (completed) {
+        delete state.open[key];
+        const { output, isError } = result();
+        out.push({ type: 'tool_result', toolCallId: id, toolName, output, isError });
+    }
+    return out;
+}
+function mcpItem(item, id, completed, state) {
+    const key = `mcp:${id}`;
+    const server = codex_translator_str(item.server) ?? '';
+    const toolName = codex_translator_str(item.tool) ?? '';
+    const out = [];
+    if (!state.open[key]) {
+        state.open[key] = true;
+        out.push({ type: 'mcp_tool_call_start', toolCallId: id, server, toolName, input: item.arguments ?? {} });
+    }
+    if (completed) {
+        delete state.open[key];
+        const error = codex_translator_isObject(item.error) ? codex_translator_str(item.error.message) : undefined;
+        const result = codex_translator_isObject(item.result) ? item.result : undefined;
+        const output = error ?? (result ? (result.structured_content ?? result.content ?? null) : null);
+        out.push({
+            type: 'mcp_tool_result',
+            toolCallId: id,
+            server,
+            toolName,
+            output,
+            isError: item.status === 'failed' || error !== undefined,
+        });
+    }
+    return out;
+}
+/**
+ * `turn.completed.usage`: `input_tokens` (cached ones included, as OpenAI counts them),
+ * `cached_input_tokens`, `cache_write_input_tokens`, `output_tokens`, `reasoning_output_tokens`.
+ * They are the thread's running totals (a resumed thread reports the earlier turns too).
+ */
+function usageDraft(usage, model) {
+    if (!codex_translator_isObject(usage))
+        return undefined;
+    const input = codex_translator_count(usage.input_tokens);
+    const cacheRead = codex_translator_count(usage.cached_input_tokens);
+    const cacheWrite = codex_translator_count(usage.cache_write_input_tokens);
+    const thinking = usage.reasoning_output_tokens === undefined ? undefined : codex_translator_count(usage.reasoning_output_tokens);
+    return {
+        type: 'cost',
+        inputTokens: Math.max(0, input - cacheRead - cacheWrite),
+        outputTokens: codex_translator_count(usage.output_tokens),
+        cacheReadTokens: cacheRead,
+        cacheWriteTokens: cacheWrite,
+        thinkingTokens: thinking,
+        model,
+        cumulative: true,
+    };
+}
+/** Sorts an error message Codex printed into the normalized error kinds. */
+function classifyError(message) {
+    if (/\b401\b|unauthori[sz]ed|invalid[_ ]api[_ ]key|incorrect api key|not logged in|authentication/i.test(message)) {
+        return [
+            {
+                type: 'auth_error',
+                message,
+                guidance: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
+            },
+        ];
+    }
+    if (/\b429\b|rate.?limit|too many requests|usage limit|quota/i.test(message)) {
+        return [{ type: 'rate_limit_error', message, retryAfterMs: retryAfterMs(message) }];
+    }
+    if (/context.?window|context_length_exceeded|maximum context length|too many tokens|ran out of room/i.test(message)) {
+        return [{ type: 'context_exceeded', message }];
+    }
+    return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+}
+function retryAfterMs(message) {
+    const match = /(?:try again|retry) (?:in|after) (\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec(?:ond)?s?|m|min(?:ute)?s?)\b/i.exec(message);
+    if (!match?.[1])
+        return undefined;
+    const n = Number(match[1]);
+    const unit = (match[2] ?? 's').toLowerCase();
+    if (unit.startsWith('ms') || unit.startsWith('milli'))
+        return Math.round(n);
+    if (unit.startsWith('m'))
+        return Math.round(n * 60_000);
+    return Math.round(n * 1000);
+}
+/**
+ * A plain line where JSON was expected. `codex exec --json` prints only JSON on stdout (its notices
+ * go to stderr), so such a line is foreign output: kept as a `log` line, never a failure. (Not text
+ * deltas: the shared contract requires garbage between records to leave the message stream unchanged.)
+ */
+function textLine(line) {
+    if (line.trim() === '')
+        return [];
+    return [logDraft('stdout', line)];
+}
+/**
+ * Codex ends HTTP failures with `, url: <endpoint>` (`unexpected status 401 Unauthorized: …, url:
+ * https://api.openai.com/v1/responses`). The endpoint is dropped from the normalized message: it
+ * says nothing the user acts on and varies with the host (the raw record keeps it in debug mode).
+ */
+function withoutUrl(message) {
+    return message.replace(/,\s*url:\s*\S+?(?=\)?\s*$)/, '');
+}
+function codex_translator_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+const codex_translator_str = (value) => (typeof value === 'string' ? value : undefined);
+const codex_translator_count = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
+function codex_translator_malformed(message) {
+    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
+}
+function unknownRecord(state, message, data) {
+    return state.debug ? [{ type: 'debug', message, data }] : [];
+}
+
+;// CONCATENATED MODULE: ./src/adapters/codex/codex-plan.ts
+
+
+/** The MCP server name the run's tool host gets in Codex (`mcp_servers.<name>`). */
+const codexMcpServerName = 'agent_mux';
+/** The environment variable that carries the MCP bearer token (Codex reads it: `bearer_token_env_var`). */
+const codexMcpTokenEnv = 'AGENT_MUX_MCP_TOKEN';
+/** `RunRequest.thinkingEffort` → `model_reasoning_effort` (Codex 0.169: none|minimal|low|medium|high|xhigh). */
+const codexReasoningEffort = {
+    low: 'low',
+    medium: 'medium',
+    high: 'high',
+    max: 'xhigh',
+};
+/** A TOML basic string (JSON's escapes are a subset of TOML's, and JSON never writes `\/`). */
+const toml = (value) => JSON.stringify(value);
+/** `-c key=value`, the value parsed as TOML by Codex. */
+const codex_plan_config = (key, value) => ['-c', `${key}=${value}`];
+/**
+ * Maps the run's policy onto what `codex exec` can enforce. Codex cannot ask at run time in exec
+ * mode (approval requests there are refused), and it has no per-tool allow/deny list for its own
+ * tools, so:
+ * - shell `deny` (a rule on `exec_command`/`shell`/`*` without `when`, or `default: 'deny'`) →
+ *   `--disable shell_tool` and a read-only sandbox;
+ * - shell `ask` (or a deny/ask rule that narrows by arguments, which Codex cannot check) → the
+ *   shell stays but runs in the `read-only` sandbox: commands that would write fail and the model
+ *   is told;
+ * - `apply_patch` denied or asked → `read-only` sandbox (patches outside it are refused under `-a never`);
+ * - otherwise the configured sandbox (default `workspace-write`).
+ * MCP tools of the run's server are checked by the tool host itself under the same policy.
+ */
+function codexPermissions(policy, sandbox) {
+    const effective = policy ?? { default: 'ask' };
+    const shell = toolDecision(effective, [codexShellTool, 'shell', 'local_shell']);
+    const patch = toolDecision(effective, [codexPatchTool]);
+    if (shell === 'deny')
+        return { approval: 'never', sandbox: 'read-only', disableShell: true };
+    if (shell === 'ask' || patch !== 'allow')
+        return { approval: 'never', sandbox: 'read-only', disableShell: false };
+    return { approval: 'never', sandbox, disableShell: false };
+}
+/** The strictest decision the policy gives any of these tools; rules narrowed by arguments count as `ask`. */
+function toolDecision(policy, names) {
+    let worst = 'allow';
+    for (const name of names) {
+        const verdict = decide(policy, name, undefined).decision;
+        if (verdict === 'deny')
+            return 'deny';
+        if (verdict === 'ask')
+            worst = 'ask';
+        const narrowed = (policy.rules ?? []).some((rule) => rule.when !== undefined &&
+            rule.decision !== 'allow' &&
+            ruleMatches({ ...rule, when: undefined }, name, undefined));
+        if (narrowed)
+            worst = 'ask';
+    }
+    return worst;
+}
+/**
+ * `codex -a never exec --json … [resume|fork <id>] -` with the prompt on stdin.
+ * Everything is passed as flags and `-c` overrides: nothing is written to the user's config.
+ */
+function codexPlan(ctx, options = {}) {
+    const { request } = ctx;
+    const permissions = codexPermissions(ctx.policy, options.sandbox ?? 'workspace-write');
+    const args = ['-a', permissions.approval, 'exec'];
+    // `-i` takes several values: keep each followed by a flag so that it does not swallow a positional.
+    for (const file of request.files ?? []) {
+        if (file.mimeType?.startsWith('image/'))
+            args.push('-i', file.path);
+    }
+    args.push('--json', '--color', 'never', '--skip-git-repo-check');
+    args.push('-s', permissions.sandbox, '-C', request.cwd);
+    if (permissions.disableShell)
+        args.push('--disable', 'shell_tool');
+    if (request.model)
+        args.push('-m', request.model);
+    if (request.thinkingEffort)
+        args.push(...codex_plan_config('model_reasoning_effort', codexReasoningEffort[request.thinkingEffort]));
+    if (request.systemPrompt)
+        args.push(...codex_plan_config('developer_instructions', toml(request.systemPrompt)));
+    const env = {};
+    if (ctx.mcpUrl) {
+        const server = `mcp_servers.${codexMcpServerName}`;
+        args.push(...codex_plan_config(`${server}.url`, toml(ctx.mcpUrl)));
+        if (ctx.mcpToken) {
+            args.push(...codex_plan_config(`${server}.bearer_token_env_var`, toml(codexMcpTokenEnv)));
+            env[codexMcpTokenEnv] = ctx.mcpToken;
+        }
+        // The tool host applies the run's policy (and asks) itself; Codex must not refuse the calls first.
+        args.push(...codex_plan_config(`${server}.default_tools_approval_mode`, toml('approve')));
+    }
+    if (request.resumeSessionId) {
+        args.push(request.fork ? 'fork' : 'resume', request.resumeSessionId);
+    }
+    args.push('-');
+    return {
+        command: options.command ?? 'codex',
+        args,
+        env,
+        cwd: request.cwd,
+        stdin: promptWithFiles(request.prompt, request.files),
+        protocol: 'json-lines',
+    };
+}
+/** Non-image files are named in the prompt (Codex reads them itself with its tools). */
+function promptWithFiles(prompt, files) {
+    const others = (files ?? []).filter((f) => !f.mimeType?.startsWith('image/'));
+    if (others.length === 0)
+        return prompt;
+    return `${prompt}\n\nAttached files:\n${others.map((f) => `- ${f.name}: ${f.path}`).join('\n')}`;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/codex/codex-adapter.ts
+
+
+
+
+
+const CODEX_NPM_PACKAGE = '@openai/codex';
+const CODEX_TESTED_VERSION = '0.169.0';
+/** True to `codex` 0.169.0 as run here against a local Responses server (docs/adapters/codex.md). */
+const codexCapabilities = {
+    // `codex exec resume <id>` and `codex exec fork <id>`.
+    resume: true,
+    fork: true,
+    // `model_reasoning_effort`; reasoning summaries arrive as `reasoning` items when the model sends them.
+    thinking: 'model-dependent',
+    // Streamable HTTP MCP servers through `-c mcp_servers.<name>.url=…` with a bearer token env var.
+    mcp: true,
+    // `codex exec` cannot ask anyone: the policy becomes sandbox / tool flags (see codexPermissions).
+    approvals: 'none',
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    sessionPersistence: 'file',
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    // Whole items as they start and complete (messages, reasoning, commands, MCP calls); no token deltas.
+    streaming: 'full',
+};
+/** OpenAI's Codex CLI, headless: `codex -a never exec --json … -`, prompt on stdin. */
+function codexAdapter(options = {}) {
+    const command = options.command ?? 'codex';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'codex',
+        displayName: 'Codex CLI',
+        capabilities: codexCapabilities,
+        program: {
+            command,
+            versionArgs: ['--version'],
+            minVersion: CODEX_TESTED_VERSION,
+            install: [
+                { type: 'npm', command: `npm install -g ${CODEX_NPM_PACKAGE}` },
+                { type: 'brew', command: 'brew install --cask codex', platforms: ['darwin'] },
+            ],
+            npmPackage: CODEX_NPM_PACKAGE,
+            testedVersion: CODEX_TESTED_VERSION,
+            verifiedLive: true,
+        },
+        costModel: 'openai/gpt-5-codex',
+        secretEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+        sessionDir: (0,external_node_path_namespaceObject.join)(codexHome(process.env), 'sessions'),
+        detectAuth: detectCodexAuth,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => codexPlan(ctx, { command, sandbox: options.sandbox }),
+            translator: codexTranslator,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/codex/index.ts
+
+
+
+
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./src/adapters/demo/demo-adapter.ts
 
 
@@ -35305,6 +37501,7 @@ async function answer(io, id, tool, input) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/process/process-translator.ts
+
 /**
  * Translates seed 001's json-lines protocol (agent → adapter):
  * `progress`, `tool_call`, `comment`, `complete`, `failed`.
@@ -35313,10 +37510,10 @@ const processTranslator = {
     init: ({ debug }) => ({ debug }),
     translate(record, state) {
         if (record.kind !== 'json')
-            return [{ type: 'log', source: 'stdout', line: record.line }];
+            return [logDraft('stdout', record.line)];
         const value = record.value;
         if (!process_translator_isObject(value))
-            return unknownRecord(state, 'a JSON line that is not an object');
+            return process_translator_unknownRecord(state, 'a JSON line that is not an object');
         switch (value.type) {
             case 'progress': {
                 const out = [
@@ -35334,9 +37531,9 @@ const processTranslator = {
             }
             case 'tool_call': {
                 if (typeof value.id !== 'string' && typeof value.id !== 'number')
-                    return malformed('tool_call without an id');
+                    return process_translator_malformed('tool_call without an id');
                 if (typeof value.tool !== 'string')
-                    return malformed('tool_call without a tool name');
+                    return process_translator_malformed('tool_call without a tool name');
                 const toolCallId = String(value.id);
                 return [
                     { type: 'tool_call_start', toolCallId, toolName: value.tool },
@@ -35368,17 +37565,17 @@ const processTranslator = {
                 return out;
             }
             default:
-                return unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+                return process_translator_unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
         }
     },
 };
 function process_translator_isObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-function malformed(message) {
+function process_translator_malformed(message) {
     return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
 }
-function unknownRecord(state, message, data) {
+function process_translator_unknownRecord(state, message, data) {
     return state.debug ? [{ type: 'debug', message, data }] : [];
 }
 const process_translator_count = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
@@ -35463,6 +37660,9 @@ function processAdapter(id, config) {
 
 
 
+
+
+
 /**
  * The registry every front end starts from: the built-in adapters, plus the factories that
  * turn a configuration's `adapters` entries into adapters.
@@ -35470,6 +37670,9 @@ function processAdapter(id, config) {
 function createBuiltinRegistry() {
     const registry = new AdapterRegistry();
     registry.register(demoAdapter());
+    registry.register(claudeAdapter());
+    registry.register(codexAdapter());
+    registry.register(agentMuxRemoteAdapter());
     registry.registerConfigType('process', (id, config) => processAdapter(id, config));
     registry.registerConfigType('generic-cli', (id, config) => genericCliAdapter(id, config));
     registry.registerConfigType('generic-job', (id, config) => genericJobAdapter(id, config));
@@ -35551,6 +37754,8 @@ async function adaptersCommand(argv, io) {
             ? {
                 command: adapter.program.command,
                 minVersion: adapter.program.minVersion,
+                verifiedLive: adapter.program.verifiedLive,
+                testedVersion: adapter.program.testedVersion,
                 ...(await detectProgram(adapter.program)),
             }
             : undefined,
@@ -35568,7 +37773,12 @@ async function adaptersCommand(argv, io) {
                 : program.version
                     ? `${program.command} ${program.version}${program.meetsMinVersion ? '' : ` (below the minimum ${program.minVersion})`}`
                     : `${program.command} (${program.error ?? 'version unknown'})`;
-        io.stdout.write(`${row.id.padEnd(18)} ${row.displayName}\n${''.padEnd(18)} ${flags(row.capabilities)}\n${''.padEnd(18)} ${status}\n`);
+        const verified = !program
+            ? ''
+            : program.verifiedLive
+                ? ` · verified live${program.testedVersion ? ` with ${program.testedVersion}` : ''}`
+                : ' · not verified live';
+        io.stdout.write(`${row.id.padEnd(18)} ${row.displayName}${verified}\n${''.padEnd(18)} ${flags(row.capabilities)}\n${''.padEnd(18)} ${status}\n`);
     }
     return 0;
 }
@@ -35932,12 +38142,7 @@ function stripVt(text) {
 
 
 
-const MAX_LOG_LINE = 64 * 1024;
-function logDraft(source, line) {
-    return line.length > MAX_LOG_LINE
-        ? { type: 'log', source, line: line.slice(0, MAX_LOG_LINE), truncated: true }
-        : { type: 'log', source, line };
-}
+
 /**
  * Bytes to events: splits stdout and stderr into lines, parses records by protocol, and
  * runs the adapter's translator. Malformed records and non-JSON lines become `error` and
@@ -36004,10 +38209,9 @@ class RecordPipeline {
                 recoverable: true,
             });
         }
-        else if (record.kind === 'text' && protocol === 'json-lines') {
-            emit(logDraft('stdout', line));
-        }
         else {
+            // Text lines go to the translator too: a CLI that prints plain text where JSON was expected
+            // still says something (the Process translator makes them `log` events, CLI translators text).
             this.#emitAll(translator.translate(record, this.state), debug ? (record.kind === 'json' ? record.value : line) : undefined);
         }
     }
@@ -36173,7 +38377,7 @@ async function replayStream(adapter, input, onEvent, options = {}) {
         costs: new CostTracker({ costModel: options.costModel ?? adapter.costModel }),
         onEvent,
     });
-    const request = { prompt: '', cwd: process.cwd() };
+    const request = { prompt: '', cwd: process.cwd(), ...options.request };
     const protocol = options.protocol ??
         (await launch.plan({
             request,
@@ -44939,6 +47143,31 @@ function originHost(origin) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/run/check-program-version.ts
+
+/** One `--version` per program and process: runs after the first do not pay for it again. */
+const seen = new Map();
+/**
+ * A warning when the installed program is older than the adapter's minimum; the run goes on.
+ * Nothing when it is not installed (the spawn reports that) or its version can't be read.
+ */
+async function checkProgramVersion(program) {
+    let status = seen.get(program.command);
+    if (!status) {
+        status = detectProgram(program).catch((error) => ({ installed: false, error: String(error) }));
+        seen.set(program.command, status);
+    }
+    const { installed, version, meetsMinVersion } = await status;
+    if (!installed || !version || meetsMinVersion !== false)
+        return undefined;
+    return {
+        type: 'error',
+        code: 'version_below_minimum',
+        message: `${program.command} ${version} is older than ${program.minVersion}, the oldest version this adapter is tested with; the run goes on`,
+        recoverable: true,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/run/event-queue.ts
 /**
  * A single-consumer async queue. `push` never blocks; the producer is told through
@@ -45125,6 +47354,7 @@ async function spawnPty(plan, env, cwd) {
 
 
 
+
 /** The longest delay `setTimeout` takes (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Runs the adapter's program once: spawn, decode, translate, supervise, and end cleanly. */
@@ -45143,10 +47373,15 @@ async function runProcessAttempt(options) {
         child = plan.pty ? await spawnPty(expanded, env, cwd) : await spawnPipes(expanded, env, cwd);
     }
     catch (error) {
+        await runCleanup(plan, emitter);
+        const missing = SpawnError.isInstance(error) && error.cause?.code === 'ENOENT';
+        if (missing && plan)
+            return programMissing(plan.command, options.program, emitter);
         const message = error.message;
         emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
         return { reason: 'failed', message };
     }
+    const started = plan;
     const pgid = child.pid;
     trackGroup(pgid);
     options.onChild(child);
@@ -45159,12 +47394,15 @@ async function runProcessAttempt(options) {
         emit: (draft, raw) => emitter.emit(draft, raw),
     });
     const state = pipeline.state;
+    const onNative = options.onNativeOutput;
     child.onStdout((chunk) => {
         options.onActivity();
+        onNative?.('stdout', chunk);
         pipeline.pushStdout(chunk);
     });
     child.onStderr((chunk) => {
         options.onActivity();
+        onNative?.('stderr', chunk);
         pipeline.pushStderr(chunk);
     });
     let stopRequest;
@@ -45247,6 +47485,7 @@ async function runProcessAttempt(options) {
     // Nothing of the group may outlive the run, whatever the leader did.
     await terminateGroup(pgid, Math.min(graceMs, 2000));
     untrackGroup(pgid);
+    await runCleanup(started, emitter);
     pipeline.finish(exit);
     const base = { exitCode: exit.exitCode, signal: exit.signal, sessionId: state.sessionId };
     if (stopRequest)
@@ -45258,9 +47497,31 @@ async function runProcessAttempt(options) {
         const stderr = pipeline.stderrTail.toString();
         emitter.emit({ type: 'crash', exitCode: exit.exitCode, signal: exit.signal, stderr });
         const how = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
-        return { ...base, reason: 'crashed', message: `${plan.command} ${how}` };
+        return { ...base, reason: 'crashed', message: `${started.command} ${how}` };
     }
     return { ...base, reason: 'completed', message: state.outcome?.message, output: state.outcome?.output };
+}
+/** The plan's own clean-up (temporary config files); its failure is reported, never thrown. */
+async function runCleanup(plan, emitter) {
+    try {
+        await plan?.cleanup?.();
+    }
+    catch (error) {
+        emitter.emit({
+            type: 'error',
+            code: 'internal',
+            message: `clean-up failed: ${error.message}`,
+            recoverable: true,
+        });
+    }
+}
+/** The agent's program is not installed: a crash whose message says how to install it. */
+function programMissing(command, program, emitter) {
+    const install = program?.install[0];
+    const message = `${command} is not installed or not on PATH${install ? `; install it with: ${install.command}` : ''}`;
+    emitter.emit({ type: 'error', code: 'program_missing', message, recoverable: false });
+    emitter.emit({ type: 'crash', exitCode: null, signal: null, stderr: message });
+    return { reason: 'crashed', message };
 }
 
 ;// CONCATENATED MODULE: ./src/core/run/session-attempt.ts
@@ -45339,6 +47600,7 @@ async function runSessionAttempt(options) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/run/start-run.ts
+
 
 
 
@@ -45468,6 +47730,11 @@ function startRun(options) {
     const result = (async () => {
         await new Promise((resolve) => setImmediate(resolve)); // let the caller attach to `events` first
         await startMcp();
+        if (adapter.program && adapter.launch.kind === 'process' && options.checkVersion !== false) {
+            const warning = await checkProgramVersion(adapter.program);
+            if (warning)
+                emitter.emit(warning);
+        }
         const policy = options.retry;
         let attempt = 0;
         let last = { reason: 'failed', message: 'not started' };
@@ -45546,9 +47813,11 @@ function startRun(options) {
             fencingToken: options.fencingToken ?? 0,
             mcpUrl: mcp.url,
             mcpToken: mcp.token,
+            mcpApprovalPrompt: mcp.server !== undefined && options.approvals !== undefined,
             workspacePath: options.request.cwd,
             env,
             debug,
+            policy: options.policy,
         };
         const timers = armTimers();
         const common = {
@@ -45559,6 +47828,7 @@ function startRun(options) {
             approvals: options.approvals,
             signal: abort.signal,
             onActivity: timers.activity,
+            onNativeOutput: options.onNativeOutput,
             onStopper: (stop) => {
                 stopAttempt = stop;
                 if (pendingStop)
@@ -45572,6 +47842,7 @@ function startRun(options) {
                     ...common,
                     launch,
                     maxPendingStdinBytes: options.maxPendingStdinBytes ?? MAX_PENDING_STDIN_BYTES,
+                    program: adapter.program,
                     onController: (value) => {
                         controller = value;
                     },
@@ -46106,119 +48377,6 @@ function builtinTools(options = {}) {
         markCompleteTool(),
         markFailedTool(),
     ];
-}
-
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/core/tools/permission-policy.ts
-
-
-const permissionDecisionSchema = schemas_enum(['allow', 'ask', 'deny']);
-const patternsSchema = union([schemas_string().min(1), array(schemas_string().min(1)).min(1)]);
-/**
- * One rule. `tool` is a glob on the tool name (`write_file`, `mcp__github__*`, `*`).
- * `when` narrows it by arguments: every key must match one of its globs. A key is an argument
- * name or a dotted path into the input (`options.path`).
- *
- * Globs err toward caution. In `allow` rules `*` stops at `/` (`src/**` crosses directories,
- * `src/*` does not) and an array argument matches only when every element does. In `ask` and
- * `deny` rules `*` also matches `/` (`rm *` covers `rm -rf /`), one matching element is enough, and
- * a multi-line value matches when any of its lines does. Allow globs never match a `..` segment.
- * Globs on shell commands are best effort (`echo && rm -rf /` is not `rm *`): prefer `ask` for shells.
- */
-const permissionRuleSchema = object({
-    tool: schemas_string().min(1),
-    decision: permissionDecisionSchema,
-    when: record(schemas_string().min(1), patternsSchema).optional(),
-    /** Shown to the approver (ask) or returned to the agent (deny). */
-    reason: schemas_string().optional(),
-});
-/** The run's permission policy: the first matching rule decides, else `default`. */
-const permissionPolicySchema = object({
-    default: permissionDecisionSchema.default('ask'),
-    rules: array(permissionRuleSchema).default([]),
-});
-/** Decides whether a tool call may run. Pure; expects input already validated by the tool's schema. */
-function decide(policy, toolName, input) {
-    const rules = policy.rules ?? [];
-    for (const [ruleIndex, rule] of rules.entries()) {
-        if (ruleMatches(rule, toolName, input))
-            return { decision: rule.decision, rule, ruleIndex };
-    }
-    return { decision: policy.default ?? 'ask' };
-}
-/** True when the rule applies to this call. */
-function ruleMatches(rule, toolName, input) {
-    if (!matcher(rule.tool, false)(toolName))
-        return false;
-    if (rule.when === undefined)
-        return true;
-    const cautiousAllow = rule.decision === 'allow';
-    for (const [key, patterns] of Object.entries(rule.when)) {
-        const value = argumentAt(input, key);
-        const globs = typeof patterns === 'string' ? [patterns] : patterns;
-        const matchesOne = (text) => globs.some((glob) => matcher(glob, !cautiousAllow)(text));
-        if (!valueMatches(value, matchesOne, cautiousAllow))
-            return false;
-    }
-    return true;
-}
-function valueMatches(value, matchesOne, every) {
-    if (Array.isArray(value)) {
-        const texts = value.map(scalarText);
-        if (texts.length === 0)
-            return false;
-        return every
-            ? texts.every((t) => t !== undefined && matchesOne(t))
-            : texts.some((t) => t !== undefined && matchesOne(t));
-    }
-    const text = scalarText(value);
-    return text !== undefined && matchesOne(text);
-}
-function scalarText(value) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value === 'number' || typeof value === 'boolean')
-        return String(value);
-    return undefined;
-}
-function argumentAt(input, key) {
-    if (!permission_policy_isRecord(input))
-        return undefined;
-    if (Object.hasOwn(input, key))
-        return input[key];
-    let current = input;
-    for (const part of key.split('.')) {
-        if (!permission_policy_isRecord(current) || !Object.hasOwn(current, part))
-            return undefined;
-        current = current[part];
-    }
-    return current;
-}
-function permission_policy_isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-const matchers = new Map();
-/**
- * Cautious (`allow`): picomatch defaults, and a `..` segment never matches.
- * Broad (`ask`, `deny`): `*` also matches `/` (picomatch's `bash` mode), and a multi-line value
- * matches when the whole value or any one of its lines does. Compiled matchers are cached.
- */
-function matcher(glob, broad) {
-    const key = `${broad ? 'b' : 'c'}:${glob}`;
-    let match = matchers.get(key);
-    if (match === undefined) {
-        const compiled = picomatch_default()(glob, { dot: true, bash: broad });
-        match = broad
-            ? (text) => compiled(text) || (/[\r\n]/.test(text) && text.split(/\r?\n|\r/).some((line) => compiled(line)))
-            : (text) => !hasParentSegment(text) && compiled(text);
-        matchers.set(key, match);
-    }
-    return match;
-}
-function hasParentSegment(text) {
-    return text.split(/[\\/]/).includes('..');
 }
 
 ;// CONCATENATED MODULE: ./src/core/tools/create-tool-host.ts
@@ -47040,7 +49198,7 @@ function terminalApprovalChannel(options) {
 
 const runUsage = `Usage: agent-mux run --adapter <id> [options] "<prompt>"
 
-Runs an agent and shows its events live.
+Runs an agent and shows its events live. A prompt of - is read from standard input.
 
 Options:
   --adapter <id>        a built-in adapter (see \`agent-mux adapters\`) or one from --config
@@ -47091,9 +49249,10 @@ async function runCommand(argv, io) {
     }
     if (!values.adapter)
         throw new UsageError('--adapter is required');
-    const prompt = positionals.join(' ').trim();
+    const fromStdin = positionals.length === 1 && positionals[0] === '-';
+    const prompt = (fromStdin ? await readAll(io.stdin) : positionals.join(' ')).trim();
     if (!prompt)
-        throw new UsageError('a prompt is required');
+        throw new UsageError(fromStdin ? 'standard input held no prompt' : 'a prompt is required');
     const approve = values.approve ?? (io.stdin.isTTY && io.stderr.isTTY ? 'ask' : 'none');
     if (!['ask', 'all', 'none'].includes(approve))
         throw new UsageError('--approve takes ask, all or none');
@@ -47128,6 +49287,7 @@ async function runCommand(argv, io) {
         debug: values.debug,
         env: io.env,
         approvals,
+        policy: defaultPolicy,
         pricing: config?.pricing ? new PricingTable(config.pricing) : undefined,
         retry: config?.defaults?.retry ? resolveRetryPolicy(config.defaults.retry) : undefined,
         tools: ({ runId, emit }) => createToolHost({
@@ -47167,6 +49327,12 @@ async function runCommand(argv, io) {
     }
 }
 const secondsOf = (seconds) => (seconds === undefined ? undefined : seconds * 1000);
+async function readAll(stream) {
+    const parts = [];
+    for await (const part of stream)
+        parts.push(typeof part === 'string' ? Buffer.from(part) : part);
+    return Buffer.concat(parts).toString('utf8');
+}
 
 ;// CONCATENATED MODULE: ./src/cli/main.ts
 

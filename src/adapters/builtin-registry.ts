@@ -1,4 +1,6 @@
 import { AdapterRegistry } from '../core/registry/adapter-registry.ts';
+import { agentMuxRemoteAdapter } from './agent-mux-remote/index.ts';
+import { claudeAdapter } from './claude/index.ts';
 import { codexAdapter } from './codex/index.ts';
 import { demoAdapter } from './demo/demo-adapter.ts';
 import { externalAdapter } from './external/external-adapter.ts';
@@ -13,7 +15,9 @@ import { processAdapter } from './process/process-adapter.ts';
 export function createBuiltinRegistry(): AdapterRegistry {
   const registry = new AdapterRegistry();
   registry.register(demoAdapter());
+  registry.register(claudeAdapter());
   registry.register(codexAdapter());
+  registry.register(agentMuxRemoteAdapter());
   registry.registerConfigType('process', (id, config) => processAdapter(id, config));
   registry.registerConfigType('generic-cli', (id, config) => genericCliAdapter(id, config));
   registry.registerConfigType('generic-job', (id, config) => genericJobAdapter(id, config));

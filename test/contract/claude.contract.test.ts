@@ -9,7 +9,12 @@ describeAdapterContract('claude', {
   recordWithText: (text) =>
     JSON.stringify({
       type: 'assistant',
-      message: { id: `msg_leak_${text.length}`, role: 'assistant', model: 'claude-fake', content: [{ type: 'text', text }] },
+      message: {
+        id: `msg_leak_${text.length}`,
+        role: 'assistant',
+        model: 'claude-fake',
+        content: [{ type: 'text', text }],
+      },
       parent_tool_use_id: null,
       session_id: 'leak',
     }),

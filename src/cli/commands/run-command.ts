@@ -21,7 +21,7 @@ import { loadRegistry } from './load-registry.ts';
 
 export const runUsage = `Usage: agent-mux run --adapter <id> [options] "<prompt>"
 
-Runs an agent and shows its events live.
+Runs an agent and shows its events live. A prompt of - is read from standard input.
 
 Options:
   --adapter <id>        a built-in adapter (see \`agent-mux adapters\`) or one from --config
@@ -71,8 +71,9 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (!values.adapter) throw new UsageError('--adapter is required');
-  const prompt = positionals.join(' ').trim();
-  if (!prompt) throw new UsageError('a prompt is required');
+  const fromStdin = positionals.length === 1 && positionals[0] === '-';
+  const prompt = (fromStdin ? await readAll(io.stdin) : positionals.join(' ')).trim();
+  if (!prompt) throw new UsageError(fromStdin ? 'standard input held no prompt' : 'a prompt is required');
   const approve = values.approve ?? (io.stdin.isTTY && io.stderr.isTTY ? 'ask' : 'none');
   if (!['ask', 'all', 'none'].includes(approve)) throw new UsageError('--approve takes ask, all or none');
 
@@ -151,3 +152,9 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
 }
 
 const secondsOf = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(typeof part === 'string' ? Buffer.from(part) : (part as Buffer));
+  return Buffer.concat(parts).toString('utf8');
+}

@@ -44,6 +44,8 @@ export interface LaunchContext {
   fencingToken: number;
   /** URL of the tool host's MCP server, or empty when none runs. */
   mcpUrl: string;
+  /** True when the run's MCP server offers the `approval_prompt` tool (the run has an approval channel). */
+  mcpApprovalPrompt?: boolean;
   /** Bearer token the MCP server requires (`Authorization: Bearer …`), or empty. A secret: redacted everywhere. */
   mcpToken: string;
   workspacePath: string;

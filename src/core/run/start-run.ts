@@ -218,6 +218,7 @@ export function startRun(options: RunOptions): RunHandle {
       fencingToken: options.fencingToken ?? 0,
       mcpUrl: mcp.url,
       mcpToken: mcp.token,
+      mcpApprovalPrompt: mcp.server !== undefined && options.approvals !== undefined,
       workspacePath: options.request.cwd,
       env,
       debug,
