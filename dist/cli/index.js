@@ -12134,7 +12134,7 @@ const processIO = () => ({
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_io_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6061);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5735);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5394);
 
 
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
@@ -12151,7 +12151,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5735:
+/***/ 5394:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35816,8 +35816,1202 @@ function codexAdapter(options = {}) {
 
 
 
+;// CONCATENATED MODULE: ./src/adapters/copilot/copilot-auth.ts
+
+
+
+/** GitHub tokens Copilot reads, in its order of precedence (`copilot help environment`). */
+const COPILOT_TOKEN_ENV = ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN'];
+/** Credentials of a bring-your-own-key provider (`copilot help providers`). */
+const COPILOT_PROVIDER_SECRET_ENV = [
+    'COPILOT_PROVIDER_API_KEY',
+    'COPILOT_PROVIDER_BEARER_TOKEN',
+    'COPILOT_PROVIDER_HEADERS',
+];
+/** Copilot's state directory: `$COPILOT_HOME`, else `~/.copilot`. */
+function copilotHome(env) {
+    return env.COPILOT_HOME || (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.copilot');
+}
+/**
+ * Read-only and local: a GitHub token in the environment, a BYOK provider (no GitHub login
+ * needed), a login remembered in `~/.copilot/config.json` (the token itself may be in the system
+ * keychain, so a config that names no user is `unknown`), or the GitHub CLI's login (Copilot's
+ * lowest-priority fallback).
+ */
+function detectCopilotAuth(env) {
+    const token = COPILOT_TOKEN_ENV.find((name) => env[name]);
+    if (token)
+        return { status: 'authenticated', method: 'api_key', details: [token] };
+    if (env.COPILOT_PROVIDER_BASE_URL) {
+        const key = ['COPILOT_PROVIDER_BEARER_TOKEN', 'COPILOT_PROVIDER_API_KEY', 'COPILOT_PROVIDER_API_KEY_COMMAND'].find((name) => env[name]);
+        return { status: 'authenticated', method: 'byok', details: ['COPILOT_PROVIDER_BASE_URL', ...(key ? [key] : [])] };
+    }
+    const config = (0,external_node_path_namespaceObject.join)(copilotHome(env), 'config.json');
+    if ((0,external_node_fs_namespaceObject.existsSync)(config)) {
+        const text = safeRead(config);
+        if (/"(logged_in_users|loggedInUsers|last_logged_in_user|lastLoggedInUser)"\s*:\s*[[{]/.test(text)) {
+            return { status: 'authenticated', method: 'oauth', details: [config] };
+        }
+    }
+    const gh = (0,external_node_path_namespaceObject.join)(env.GH_CONFIG_DIR || (0,external_node_path_namespaceObject.join)(env.XDG_CONFIG_HOME || (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.config'), 'gh'), 'hosts.yml');
+    if ((0,external_node_fs_namespaceObject.existsSync)(gh) && /oauth_token:|user:/.test(safeRead(gh))) {
+        return { status: 'authenticated', method: 'gh_cli', details: [gh] };
+    }
+    if ((0,external_node_fs_namespaceObject.existsSync)(config))
+        return { status: 'unknown', method: 'oauth', details: [config] };
+    return { status: 'unauthenticated' };
+}
+function safeRead(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8').slice(0, 200_000);
+    }
+    catch {
+        return '';
+    }
+}
+
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: ./src/adapters/copilot/copilot-plan.ts
+
+
+
+/** The name the run's MCP server gets in Copilot's MCP config (and in its permission patterns). */
+const COPILOT_MCP_SERVER = 'agent-mux';
+/** `--reasoning-effort` accepts none, minimal, low, medium, high, xhigh, max (1.0.102). */
+const EFFORT = { low: 'low', medium: 'medium', high: 'high', max: 'max' };
+/** Where the plan asked Copilot to write its usage statistics, keyed by the run's context (read by the controller). */
+const usageFiles = new WeakMap();
+/**
+ * `copilot --output-format json` with the prompt on stdin (no argv length limit): the CLI reads
+ * piped stdin as the prompt and runs non-interactively, exactly like `-p`.
+ */
+function copilotPlan(command, ctx) {
+    const { request } = ctx;
+    // GitHub CLI's `gh copilot` launches the same Copilot CLI and passes the arguments on (not verified here).
+    const viaGh = (0,external_node_path_namespaceObject.basename)(command) === 'gh' || (0,external_node_path_namespaceObject.basename)(command) === 'gh.exe';
+    const usageFile = (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `agent-mux-copilot-usage-${(0,external_node_crypto_namespaceObject.randomBytes)(8).toString('hex')}.json`);
+    usageFiles.set(ctx, usageFile);
+    const args = [
+        '--output-format',
+        'json',
+        '--stream',
+        'on',
+        '--no-color',
+        '--no-auto-update',
+        '--no-ask-user',
+        '--usage-output-file',
+        usageFile,
+    ];
+    if (request.model)
+        args.push('--model', request.model);
+    if (request.thinkingEffort)
+        args.push('--reasoning-effort', EFFORT[request.thinkingEffort]);
+    if (request.resumeSessionId)
+        args.push(`--resume=${request.resumeSessionId}`);
+    for (const file of request.files ?? [])
+        args.push('--attachment', file.path);
+    if (ctx.mcpUrl)
+        args.push('--additional-mcp-config', JSON.stringify(mcpConfig(ctx)));
+    args.push(...permissionArgs(ctx.policy));
+    const env = { NO_COLOR: '1' };
+    return {
+        command,
+        args: viaGh ? ['copilot', '--', ...args] : args,
+        env,
+        cwd: request.cwd,
+        stdin: request.systemPrompt ? `${request.systemPrompt}\n\n${request.prompt}` : request.prompt,
+        protocol: 'json-lines',
+    };
+}
+/**
+ * The run's MCP server as Copilot's `--additional-mcp-config` JSON (`mcpServers` map, streamable
+ * HTTP with headers; `tools: ["*"]` exposes every tool). Passed inline, so no file is left behind.
+ * The bearer token then sits in the argument list: the core redacts `mcpToken` from every event.
+ */
+function mcpConfig(ctx) {
+    return {
+        mcpServers: {
+            [COPILOT_MCP_SERVER]: {
+                type: 'http',
+                url: ctx.mcpUrl,
+                ...(ctx.mcpToken ? { headers: { Authorization: `Bearer ${ctx.mcpToken}` } } : {}),
+                tools: ['*'],
+            },
+        },
+    };
+}
+/** Model-facing tool names → Copilot's permission kinds (`shell`, `write`) for --allow-tool/--deny-tool. */
+const PERMISSION_KIND = {
+    shell: 'shell',
+    bash: 'shell',
+    powershell: 'shell',
+    Bash: 'shell',
+    write: 'write',
+    create: 'write',
+    edit: 'write',
+    Write: 'write',
+    Edit: 'write',
+};
+/**
+ * The run's policy as Copilot flags. Copilot has no run-time approval hook in `-p` mode: a tool that
+ * needs permission and is not allowed is denied, never asked. So:
+ * - default `allow` → `--allow-all-tools`; `ask`/`deny` → not (Copilot then denies what needs asking);
+ * - a rule on `shell`/`bash`/`write`/`create`/`edit` → `--allow-tool`/`--deny-tool` with the permission
+ *   kind; `kind(argument)` patterns (`shell(git:*)`, `agent-mux(tool)`) pass through as written;
+ *   `mcp__<server>__<tool>` → `<server>(<tool>)`;
+ * - `deny` on any other tool (`view`, `grep`, `glob`, …, which need no permission) → `--excluded-tools`;
+ * - `ask` rules → treated as deny (the safe reading of "cannot ask"); rules with `when` narrow
+ *   `shell` only when the command glob is `cmd` or `cmd *` (`shell(cmd)` / `shell(cmd:*)`), else they
+ *   are skipped for allow and widened to the whole tool for deny/ask.
+ * Denials take precedence over allows in Copilot, as in the policy's first-match order for the usual cases.
+ */
+function permissionArgs(policy) {
+    const args = [];
+    const fallback = policy?.default ?? 'ask';
+    let allowAll = fallback === 'allow';
+    for (const rule of policy?.rules ?? []) {
+        const allow = rule.decision === 'allow';
+        if (rule.tool === '*') {
+            if (!allow)
+                allowAll = false;
+            else if (rule.when === undefined)
+                allowAll = true;
+            continue;
+        }
+        const pattern = permissionPattern(rule.tool, rule.when, allow);
+        if (pattern === undefined)
+            continue;
+        if (pattern.kind === 'permission')
+            args.push(allow ? '--allow-tool' : '--deny-tool', pattern.value);
+        else if (!allow)
+            args.push('--excluded-tools', pattern.value);
+    }
+    return allowAll ? ['--allow-all-tools', ...args] : args;
+}
+function permissionPattern(tool, when, allow) {
+    if (/^[\w.-]+\(.*\)$/.test(tool))
+        return { kind: 'permission', value: tool };
+    const mcp = /^mcp__(.+?)__(.+)$/.exec(tool);
+    if (mcp)
+        return { kind: 'permission', value: `${mcp[1]}(${mcp[2]})` };
+    const kind = PERMISSION_KIND[tool];
+    if (!kind)
+        return when && allow ? undefined : { kind: 'tool', value: tool };
+    if (when === undefined)
+        return { kind: 'permission', value: kind };
+    const narrowed = kind === 'shell' ? shellPattern(when) : undefined;
+    if (narrowed)
+        return { kind: 'permission', value: narrowed };
+    return allow ? undefined : { kind: 'permission', value: kind };
+}
+function shellPattern(when) {
+    const keys = Object.keys(when);
+    if (keys.length !== 1 || keys[0] !== 'command')
+        return undefined;
+    const glob = when.command;
+    if (typeof glob !== 'string')
+        return undefined;
+    const prefix = /^([\w./-]+(?: [\w./-]+)?) \*$/.exec(glob);
+    if (prefix)
+        return `shell(${prefix[1]}:*)`;
+    if (/^[\w./-]+(?: [\w./-]+)?$/.test(glob))
+        return `shell(${glob})`;
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/copilot/copilot-controller.ts
+
+
+
+
+/**
+ * Copilot prints no token counts on stdout (1.0.102). Once the program has exited, this controller
+ * emits them as `cost` events from what Copilot wrote to disk:
+ * - a new session: the `--usage-output-file` JSON the plan asked for (one `cost` per model);
+ * - a resumed session: that file counts the whole session, earlier runs included, so instead the
+ *   `session.usage_record` entries this run added to `<COPILOT_HOME>/session-state/<id>/events.jsonl`
+ *   (one `cost` per model call).
+ * The usage file is removed either way. Should Copilot print `assistant.usage` on stdout, the
+ * translator counts those and nothing is read.
+ */
+function copilotController(io, ctx) {
+    const file = usageFiles.get(ctx);
+    usageFiles.delete(ctx);
+    const startedAt = Date.now();
+    let sawCost = false;
+    let sessionId;
+    return {
+        onEvent(event) {
+            if (event.type === 'cost')
+                sawCost = true;
+            if (event.type === 'session_start' || event.type === 'session_resume')
+                sessionId = event.sessionId;
+        },
+        async settle() {
+            try {
+                if (sawCost)
+                    return;
+                if (ctx.request.resumeSessionId) {
+                    const id = sessionId ?? ctx.request.resumeSessionId;
+                    const log = (0,external_node_path_namespaceObject.join)(copilotHomeOf(ctx), 'session-state', id, 'events.jsonl');
+                    for (const draft of usageRecordDrafts(await (0,external_node_fs_promises_namespaceObject.readFile)(log, 'utf8'), startedAt))
+                        io.emit(draft);
+                }
+                else if (file) {
+                    for (const draft of usageDrafts(await (0,external_node_fs_promises_namespaceObject.readFile)(file, 'utf8')))
+                        io.emit(draft);
+                }
+            }
+            catch {
+                // Nothing written: the program failed early, or the session log is elsewhere.
+            }
+            finally {
+                if (file)
+                    await (0,external_node_fs_promises_namespaceObject.rm)(file, { force: true }).catch(() => undefined);
+            }
+        },
+    };
+}
+/** Copilot's state directory as the program saw it: the run's environment, then this process's. */
+function copilotHomeOf(ctx) {
+    const env = { ...ctx.env, ...(ctx.request.env ?? {}) };
+    return env.COPILOT_HOME || (0,external_node_path_namespaceObject.join)(env.HOME || (0,external_node_os_namespaceObject.homedir)(), '.copilot');
+}
+/** The `--usage-output-file` JSON → one `cost` per model (increments: sent once). Never throws. */
+function usageDrafts(text) {
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch {
+        return [];
+    }
+    if (!copilot_controller_isObject(value) || !copilot_controller_isObject(value.modelMetrics))
+        return [];
+    const out = [];
+    for (const [model, metrics] of Object.entries(value.modelMetrics)) {
+        if (!copilot_controller_isObject(metrics) || !copilot_controller_isObject(metrics.usage))
+            continue;
+        out.push(costOf(metrics.usage, model));
+    }
+    return out;
+}
+/** `session.usage_record` lines of a session log written at or after `since` (ms) → one `cost` each. */
+function usageRecordDrafts(text, since) {
+    const out = [];
+    for (const line of text.split('\n')) {
+        if (!line.includes('"session.usage_record"'))
+            continue;
+        let value;
+        try {
+            value = JSON.parse(line);
+        }
+        catch {
+            continue;
+        }
+        if (!copilot_controller_isObject(value) || value.type !== 'session.usage_record' || !copilot_controller_isObject(value.data))
+            continue;
+        const at = typeof value.timestamp === 'string' ? Date.parse(value.timestamp) : Number.NaN;
+        if (!(at >= since))
+            continue;
+        const usage = value.data.usage;
+        if (!copilot_controller_isObject(usage))
+            continue;
+        out.push(costOf(usage, typeof usage.model === 'string' ? usage.model : undefined));
+    }
+    return out;
+}
+function costOf(usage, model) {
+    return {
+        type: 'cost',
+        ...(model ? { model } : {}),
+        inputTokens: copilot_controller_count(usage.inputTokens),
+        outputTokens: copilot_controller_count(usage.outputTokens),
+        cacheReadTokens: copilot_controller_count(usage.cacheReadTokens),
+        cacheWriteTokens: copilot_controller_count(usage.cacheWriteTokens),
+        ...(usage.reasoningTokens === undefined ? {} : { thinkingTokens: copilot_controller_count(usage.reasoningTokens) }),
+    };
+}
+function copilot_controller_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function copilot_controller_count(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/copilot/copilot-translator.ts
+const copilotTranslator = {
+    init: ({ debug, request }) => ({
+        debug,
+        resumeSessionId: request?.resumeSessionId,
+        sessionAnnounced: false,
+        openThinking: [],
+        toolNames: {},
+        ready: {},
+        mcp: {},
+        sawUsage: false,
+    }),
+    translate(record, state) {
+        try {
+            // Plain text where JSON was expected (a warning, a crash message): kept as stdout output, not a failure.
+            if (record.kind === 'text')
+                return record.line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line: record.line }];
+            const value = record.value;
+            if (!copilot_translator_isObject(value))
+                return copilot_translator_unknown(state, 'a JSON line that is not an object', value);
+            if (typeof value.type !== 'string')
+                return copilot_translator_malformed('a record without a type');
+            const data = copilot_translator_isObject(value.data) ? value.data : {};
+            return copilot_translator_translateEvent(value.type, data, value, state);
+        }
+        catch (error) {
+            return [{ type: 'error', code: 'internal', message: `copilot translator: ${String(error)}`, recoverable: true }];
+        }
+    },
+    finish(_exit, state) {
+        return closeOpen(state);
+    },
+};
+function copilot_translator_translateEvent(type, data, value, state) {
+    switch (type) {
+        case 'session.start':
+            return announce(state, copilot_translator_str(data.sessionId), {
+                model: copilot_translator_str(data.selectedModel),
+                cwd: copilot_translator_isObject(data.context) ? copilot_translator_str(data.context.cwd) : undefined,
+            });
+        case 'session.resume':
+            return state.resumeSessionId ? announce(state, state.resumeSessionId, {}) : [];
+        case 'session.skills_loaded': {
+            const skills = Array.isArray(data.skills) ? data.skills.filter(copilot_translator_isObject) : [];
+            return skills
+                .filter((s) => typeof s.name === 'string' && s.enabled !== false)
+                .map((s) => ({ type: 'skill_loaded', name: String(s.name), source: copilot_translator_str(s.source) }));
+        }
+        case 'skill.invoked':
+            return typeof data.name === 'string' ? [{ type: 'skill_invoked', name: data.name, input: data.arguments }] : [];
+        case 'assistant.turn_start':
+            return [{ type: 'turn_start', turn: turnNumber(data.turnId) }];
+        case 'assistant.turn_end':
+            return [...closeOpen(state), { type: 'turn_end', turn: turnNumber(data.turnId) }];
+        case 'assistant.message_start':
+            return openMessage(state, copilot_translator_str(data.messageId));
+        case 'assistant.message_delta': {
+            const delta = copilot_translator_str(data.deltaContent);
+            if (!delta)
+                return [];
+            const messageId = copilot_translator_str(data.messageId);
+            return [...openMessage(state, messageId), { type: 'text_delta', delta, messageId }];
+        }
+        case 'assistant.reasoning_delta': {
+            const delta = copilot_translator_str(data.deltaContent);
+            const id = copilot_translator_str(data.reasoningId) ?? 'reasoning';
+            if (!delta)
+                return [];
+            return [...openThinking(state, id), { type: 'thinking_delta', delta, messageId: id }];
+        }
+        case 'assistant.reasoning': {
+            const id = copilot_translator_str(data.reasoningId) ?? 'reasoning';
+            const content = copilot_translator_str(data.content) ?? '';
+            const out = [];
+            if (!state.openThinking.includes(id)) {
+                out.push(...openThinking(state, id));
+                if (content)
+                    out.push({ type: 'thinking_delta', delta: content, messageId: id });
+            }
+            state.openThinking = state.openThinking.filter((t) => t !== id);
+            out.push({ type: 'thinking_stop', messageId: id, thinking: content || undefined });
+            return out;
+        }
+        case 'assistant.tool_call_delta': {
+            const id = copilot_translator_str(data.toolCallId);
+            if (!id)
+                return [];
+            const out = copilot_translator_startTool(state, id, copilot_translator_str(data.toolName) ?? 'unknown');
+            const delta = copilot_translator_str(data.inputDelta);
+            if (delta && !state.ready[id])
+                out.push({ type: 'tool_input_delta', toolCallId: id, delta });
+            return out;
+        }
+        case 'assistant.message':
+            return assistantMessage(data, state);
+        case 'assistant.usage':
+            state.sawUsage = true;
+            return [usageCost(data)];
+        case 'tool.execution_start':
+            return toolStart(data, state);
+        case 'tool.execution_complete':
+            return toolComplete(data, state);
+        case 'session.error':
+            return sessionError(data, state);
+        case 'abort':
+            state.lastError = `aborted${typeof data.reason === 'string' ? `: ${data.reason}` : ''}`;
+            return [];
+        case 'result':
+            return copilot_translator_result(value, state);
+        default:
+            return copilot_translator_unknown(state, `copilot event ${type}`, value);
+    }
+}
+function announce(state, sessionId, extra) {
+    if (!sessionId || state.sessionAnnounced)
+        return [];
+    state.sessionAnnounced = true;
+    state.sessionId = sessionId;
+    if (state.resumeSessionId) {
+        return [{ type: 'session_resume', sessionId, previousSessionId: state.resumeSessionId }];
+    }
+    return [{ type: 'session_start', sessionId, ...extra }];
+}
+function openMessage(state, messageId) {
+    const id = messageId ?? 'message';
+    if (state.openMessage === id)
+        return [];
+    const out = copilot_translator_closeMessage(state);
+    state.openMessage = id;
+    out.push({ type: 'message_start', messageId: messageId });
+    return out;
+}
+function copilot_translator_closeMessage(state, text) {
+    if (state.openMessage === undefined)
+        return [];
+    const messageId = state.openMessage === 'message' ? undefined : state.openMessage;
+    state.openMessage = undefined;
+    return [{ type: 'message_stop', messageId, text }];
+}
+function openThinking(state, id) {
+    if (state.openThinking.includes(id))
+        return [];
+    state.openThinking.push(id);
+    return [{ type: 'thinking_start', messageId: id }];
+}
+/** Closes whatever is still open: the turn, or the whole run, ended. */
+function closeOpen(state) {
+    const out = state.openThinking.map((id) => ({ type: 'thinking_stop', messageId: id }));
+    state.openThinking = [];
+    out.push(...copilot_translator_closeMessage(state));
+    for (const [id, name] of Object.entries(state.toolNames)) {
+        if (!state.ready[id]) {
+            state.ready[id] = true;
+            out.push({ type: 'tool_call_ready', toolCallId: id, toolName: name, input: {} });
+        }
+    }
+    return out;
+}
+function copilot_translator_startTool(state, id, name) {
+    if (state.toolNames[id] !== undefined)
+        return [];
+    state.toolNames[id] = name;
+    return [{ type: 'tool_call_start', toolCallId: id, toolName: name }];
+}
+function copilot_translator_readyTool(state, id, name, input) {
+    const out = copilot_translator_startTool(state, id, name);
+    if (state.ready[id])
+        return out;
+    state.ready[id] = true;
+    out.push({ type: 'tool_call_ready', toolCallId: id, toolName: state.toolNames[id] ?? name, input: input ?? {} });
+    return out;
+}
+function assistantMessage(data, state) {
+    const out = [];
+    const messageId = copilot_translator_str(data.messageId);
+    const content = copilot_translator_str(data.content) ?? '';
+    if (content)
+        state.lastText = content;
+    if (state.openMessage !== undefined) {
+        out.push(...copilot_translator_closeMessage(state, content || undefined));
+    }
+    else if (content) {
+        // Not streamed (`--stream off`): the whole message at once.
+        out.push({ type: 'message_start', messageId, model: copilot_translator_str(data.model) });
+        out.push({ type: 'text_delta', delta: content, messageId });
+        out.push({ type: 'message_stop', messageId, text: content });
+    }
+    const requests = Array.isArray(data.toolRequests) ? data.toolRequests.filter(copilot_translator_isObject) : [];
+    for (const request of requests) {
+        const id = copilot_translator_str(request.toolCallId);
+        if (!id)
+            continue;
+        out.push(...copilot_translator_readyTool(state, id, copilot_translator_str(request.name) ?? 'unknown', request.arguments));
+    }
+    return out;
+}
+function toolStart(data, state) {
+    const id = copilot_translator_str(data.toolCallId);
+    if (!id)
+        return copilot_translator_malformed('tool.execution_start without a toolCallId');
+    const name = copilot_translator_str(data.toolName) ?? 'unknown';
+    const out = copilot_translator_readyTool(state, id, name, data.arguments);
+    const server = copilot_translator_str(data.mcpServerName) ?? copilot_translator_str(data.mcpConfigServerName);
+    if (server) {
+        const tool = copilot_translator_str(data.mcpToolName) ?? name;
+        state.mcp[id] = { server, tool };
+        out.push({ type: 'mcp_tool_call_start', toolCallId: id, server, toolName: tool, input: data.arguments ?? {} });
+    }
+    return out;
+}
+function toolComplete(data, state) {
+    const id = copilot_translator_str(data.toolCallId);
+    if (!id)
+        return copilot_translator_malformed('tool.execution_complete without a toolCallId');
+    const out = copilot_translator_readyTool(state, id, 'unknown', {});
+    const isError = data.success !== true;
+    const result = copilot_translator_isObject(data.result) ? data.result : undefined;
+    const error = copilot_translator_isObject(data.error) ? data.error : undefined;
+    const output = isError
+        ? (copilot_translator_str(error?.message) ?? 'the tool failed')
+        : (result?.structuredContent ?? copilot_translator_str(result?.content) ?? copilot_translator_str(result?.detailedContent) ?? '');
+    const mcp = state.mcp[id];
+    if (mcp) {
+        out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
+    }
+    else {
+        out.push({ type: 'tool_result', toolCallId: id, toolName: state.toolNames[id], output, isError });
+    }
+    return out;
+}
+function sessionError(data, state) {
+    const message = withoutRetryTime(copilot_translator_str(data.message) ?? 'Copilot reported an error');
+    const kind = (copilot_translator_str(data.errorType) ?? '').toLowerCase();
+    const status = typeof data.statusCode === 'number' ? data.statusCode : undefined;
+    state.lastError = message;
+    if (kind === 'authentication' || kind === 'authorization' || status === 401 || status === 403) {
+        return [
+            {
+                type: 'auth_error',
+                message,
+                guidance: 'Set COPILOT_GITHUB_TOKEN (or GH_TOKEN / GITHUB_TOKEN), run `copilot login`, or for a custom provider check COPILOT_PROVIDER_API_KEY.',
+            },
+        ];
+    }
+    if (kind === 'rate_limit' || kind === 'quota' || status === 429) {
+        const retryAfterMs = retryAfter(data);
+        return [{ type: 'rate_limit_error', message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }];
+    }
+    if (kind === 'context_limit' || /context (window|length|limit)|too many tokens/i.test(message)) {
+        return [{ type: 'context_exceeded', message }];
+    }
+    return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+}
+function retryAfter(data) {
+    for (const key of ['retryAfterMs', 'retryAfter']) {
+        const v = data[key];
+        if (typeof v === 'number' && Number.isFinite(v) && v >= 0)
+            return key === 'retryAfter' ? v * 1000 : v;
+    }
+    // The provider's own words, passed on by Copilot: "… Please try again in 1s."
+    const match = /try again in (\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)\b/i.exec(copilot_translator_str(data.message) ?? '');
+    if (!match)
+        return undefined;
+    const n = Number(match[1]);
+    return Math.round(/^m/i.test(match[2] ?? '') ? n : n * 1000);
+}
+/**
+ * Copilot's give-up message counts the time it spent retrying ("retried 5 times (total retry wait
+ * time: 5.62 seconds)"), which differs on every run and tells nothing to act on: it is dropped from
+ * the normalized message (debug mode keeps the raw record).
+ */
+function withoutRetryTime(message) {
+    return message.replace(/\s*\(total retry wait time: [\d.]+ seconds?\)\s*/i, '. ');
+}
+function copilot_translator_result(value, state) {
+    const out = closeOpen(state);
+    out.push(...announce(state, copilot_translator_str(value.sessionId), {}));
+    const exitCode = typeof value.exitCode === 'number' ? value.exitCode : 0;
+    // `result.usage` holds timings and premium requests, no tokens: the output is the last answer.
+    state.outcome =
+        exitCode === 0
+            ? { status: 'completed', ...(state.lastText === undefined ? {} : { output: state.lastText }) }
+            : { status: 'failed', message: state.lastError ?? `copilot reported exit code ${exitCode}` };
+    return out;
+}
+/** One model call's usage (`assistant.usage`): an increment, not a running total. */
+function usageCost(data) {
+    return {
+        type: 'cost',
+        inputTokens: copilot_translator_count(data.inputTokens),
+        outputTokens: copilot_translator_count(data.outputTokens),
+        cacheReadTokens: optionalCount(data.cacheReadTokens),
+        cacheWriteTokens: optionalCount(data.cacheWriteTokens),
+        thinkingTokens: optionalCount(data.reasoningTokens),
+        model: copilot_translator_str(data.model),
+    };
+}
+function turnNumber(turnId) {
+    const n = typeof turnId === 'string' ? Number(turnId) : typeof turnId === 'number' ? turnId : Number.NaN;
+    return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+function copilot_translator_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function copilot_translator_str(value) {
+    return typeof value === 'string' ? value : undefined;
+}
+function copilot_translator_count(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
+}
+function optionalCount(value) {
+    return value === undefined ? undefined : copilot_translator_count(value);
+}
+function copilot_translator_malformed(message) {
+    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
+}
+function copilot_translator_unknown(state, message, data) {
+    return state.debug ? [{ type: 'debug', message, data }] : [];
+}
+
+;// CONCATENATED MODULE: ./src/adapters/copilot/copilot-adapter.ts
+
+
+
+
+
+
+const COPILOT_NPM_PACKAGE = '@github/copilot';
+const COPILOT_TESTED_VERSION = '1.0.102';
+/** True to `copilot` 1.0.102 as recorded live (docs/adapters/copilot.md). */
+const copilotCapabilities = {
+    // `--resume=<id>` continues a session; there is no fork flag.
+    resume: true,
+    fork: false,
+    // `--reasoning-effort`, and `assistant.reasoning*` events, for models that reason.
+    thinking: 'model-dependent',
+    // `--additional-mcp-config` (streamable HTTP with headers).
+    mcp: true,
+    // No run-time approval hook in prompt mode: the policy becomes --allow-tool/--deny-tool flags.
+    approvals: 'none',
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    sessionPersistence: 'file',
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    streaming: 'full',
+};
+/** GitHub Copilot CLI, headless: `copilot --output-format json`, prompt on stdin. */
+function copilotAdapter(options = {}) {
+    const command = options.command ?? 'copilot';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'copilot',
+        displayName: 'GitHub Copilot CLI',
+        capabilities: copilotCapabilities,
+        program: {
+            command,
+            versionArgs: /(^|[/\\])gh(\.exe)?$/.test(command) ? ['copilot', '--', '--version'] : ['--version'],
+            // `--output-format json` and `--usage-output-file` are in 1.0.x.
+            minVersion: '1.0.0',
+            install: [
+                { type: 'npm', command: `npm install -g ${COPILOT_NPM_PACKAGE}` },
+                { type: 'brew', command: 'brew install copilot-cli', platforms: ['darwin', 'linux'] },
+                {
+                    type: 'curl',
+                    command: 'curl -fsSL https://gh.io/copilot-install | bash',
+                    platforms: ['darwin', 'linux'],
+                },
+            ],
+            npmPackage: COPILOT_NPM_PACKAGE,
+            testedVersion: COPILOT_TESTED_VERSION,
+            verifiedLive: true,
+        },
+        secretEnv: [...COPILOT_TOKEN_ENV, ...COPILOT_PROVIDER_SECRET_ENV],
+        sessionDir: (0,external_node_path_namespaceObject.join)(copilotHome(process.env), 'session-state'),
+        detectAuth: detectCopilotAuth,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => copilotPlan(command, ctx),
+            translator: copilotTranslator,
+            controller: copilotController,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/copilot/index.ts
+
+
+
+;// CONCATENATED MODULE: ./src/adapters/cursor/cursor-auth.ts
+
+
+
+const CURSOR_KEY_ENV = ['CURSOR_API_KEY'];
+/**
+ * Read-only and local: CURSOR_API_KEY, else the login `cursor-agent login` stores (`auth.json` in
+ * `$CURSOR_CONFIG_DIR`, `$XDG_CONFIG_HOME/cursor` or `~/.config/cursor`, or `~/.cursor`). On macOS
+ * the token may be in the keychain: a CLI config without `auth.json` is `unknown`.
+ */
+function detectCursorAuth(env) {
+    if (env.CURSOR_API_KEY)
+        return { status: 'authenticated', method: 'api_key', details: ['CURSOR_API_KEY'] };
+    const dirs = [
+        env.CURSOR_CONFIG_DIR,
+        (0,external_node_path_namespaceObject.join)(env.XDG_CONFIG_HOME || (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.config'), 'cursor'),
+        (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.cursor'),
+    ].filter((d) => Boolean(d));
+    for (const dir of dirs) {
+        const file = (0,external_node_path_namespaceObject.join)(dir, 'auth.json');
+        if ((0,external_node_fs_namespaceObject.existsSync)(file))
+            return { status: 'authenticated', method: 'browser_login', details: [file] };
+    }
+    const config = (0,external_node_path_namespaceObject.join)(env.CURSOR_CONFIG_DIR || (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.cursor'), 'cli-config.json');
+    if ((0,external_node_fs_namespaceObject.existsSync)(config))
+        return { status: 'unknown', method: 'browser_login', details: [config] };
+    return { status: 'unauthenticated' };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/cursor/cursor-plan.ts
+/**
+ * `cursor-agent -p --output-format stream-json --stream-partial-output --trust [--force] … <prompt>`
+ * (flags from cursor.com/docs/cli/reference/parameters; not run here). The prompt is the positional
+ * argument: print mode reading the prompt from stdin is not documented.
+ */
+function cursorPlan(command, ctx) {
+    const { request } = ctx;
+    const args = ['-p', '--output-format', 'stream-json', '--stream-partial-output', '--trust'];
+    if (allowsAll(ctx.policy))
+        args.push('--force');
+    if (request.model)
+        args.push('--model', request.model);
+    if (request.resumeSessionId)
+        args.push('--resume', request.resumeSessionId);
+    args.push('--workspace', request.cwd);
+    const prompt = request.systemPrompt ? `${request.systemPrompt}\n\n${request.prompt}` : request.prompt;
+    args.push(prompt);
+    return { command, args, cwd: request.cwd, protocol: 'json-lines' };
+}
+/**
+ * Cursor's print mode runs reads always, and shell commands and file writes only with `--force`
+ * ("force allow commands unless explicitly denied"); finer rules live in `permissions` of
+ * `~/.cursor/cli-config.json` or `<project>/.cursor/cli.json`, which this adapter does not write
+ * (it would mean editing the user's config or the workspace). So: `--force` when the policy allows
+ * everything (default `allow` and no deny/ask rule); otherwise no `--force`, and Cursor rejects
+ * shell commands and writes (`rejected` tool results), the safe side of any deny or ask.
+ */
+function allowsAll(policy) {
+    if ((policy?.default ?? 'ask') !== 'allow')
+        return false;
+    return (policy?.rules ?? []).every((rule) => rule.decision === 'allow');
+}
+
+;// CONCATENATED MODULE: ./src/adapters/cursor/cursor-translator.ts
+const cursorTranslator = {
+    init: ({ debug, request }) => ({
+        debug,
+        resumeSessionId: request?.resumeSessionId,
+        sessionAnnounced: false,
+        turnOpen: false,
+        messages: 0,
+        thinking: false,
+        toolNames: {},
+        mcp: {},
+        done: {},
+    }),
+    translate(record, state) {
+        try {
+            if (record.kind === 'text')
+                return cursor_translator_textLine(record.line);
+            const value = record.value;
+            if (!cursor_translator_isObject(value))
+                return cursor_translator_unknown(state, 'a JSON line that is not an object', value);
+            if (typeof value.type !== 'string')
+                return cursor_translator_malformed('a record without a type');
+            return cursor_translator_translateEvent(value, state);
+        }
+        catch (error) {
+            return [{ type: 'error', code: 'internal', message: `cursor translator: ${String(error)}`, recoverable: true }];
+        }
+    },
+    stderr(line, state) {
+        const kind = classify(line);
+        if (kind === 'auth')
+            return [{ type: 'auth_error', message: line.trim(), guidance: AUTH_GUIDANCE }];
+        if (kind === 'rate')
+            return [{ type: 'rate_limit_error', message: line.trim() }];
+        if (kind === 'context')
+            return [{ type: 'context_exceeded', message: line.trim() }];
+        void state;
+        return [{ type: 'log', source: 'stderr', line }];
+    },
+    finish(_exit, state) {
+        const out = closeAll(state);
+        if (state.turnOpen) {
+            state.turnOpen = false;
+            out.push({ type: 'turn_end', turn: 0 });
+        }
+        return out;
+    },
+};
+const AUTH_GUIDANCE = 'Run `cursor-agent login`, or set CURSOR_API_KEY (a User API key from the Cursor dashboard).';
+function cursor_translator_translateEvent(value, state) {
+    switch (value.type) {
+        case 'system':
+            return value.subtype === 'init'
+                ? init(value, state)
+                : cursor_translator_unknown(state, `cursor system/${String(value.subtype)}`, value);
+        case 'user':
+        case 'interaction_query':
+            return [];
+        case 'assistant':
+            return cursor_translator_assistant(value, state);
+        case 'thinking':
+            return thinking(value, state);
+        case 'tool_call':
+            return toolCall(value, state);
+        case 'result':
+            return cursor_translator_result(value, state);
+        default:
+            return cursor_translator_unknown(state, `cursor record ${JSON.stringify(value.type)}`, value);
+    }
+}
+function init(value, state) {
+    const out = [];
+    const sessionId = cursor_translator_str(value.session_id);
+    if (sessionId && !state.sessionAnnounced) {
+        state.sessionAnnounced = true;
+        state.sessionId = sessionId;
+        if (state.resumeSessionId) {
+            out.push({ type: 'session_resume', sessionId, previousSessionId: state.resumeSessionId });
+        }
+        else {
+            out.push({ type: 'session_start', sessionId, model: cursor_translator_str(value.model), cwd: cursor_translator_str(value.cwd) });
+        }
+    }
+    if (!state.turnOpen) {
+        state.turnOpen = true;
+        out.push({ type: 'turn_start', turn: 0 });
+    }
+    return out;
+}
+function messageText(value) {
+    const message = cursor_translator_isObject(value.message) ? value.message : {};
+    const content = Array.isArray(message.content) ? message.content : [];
+    return content
+        .filter(cursor_translator_isObject)
+        .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+        .join('');
+}
+function cursor_translator_assistant(value, state) {
+    const text = messageText(value);
+    const partial = value.timestamp_ms !== undefined;
+    const out = closeThinking(state);
+    if (!partial && state.message?.partial) {
+        // The buffered copy of the message just streamed: it ends the message.
+        out.push(...cursor_translator_closeMessage(state, text || undefined));
+        return out;
+    }
+    if (!text)
+        return out;
+    if (!state.message) {
+        state.messages++;
+        state.message = { text: '', partial, index: state.messages };
+        out.push({ type: 'message_start', messageId: messageId(state) });
+    }
+    state.message.text += text;
+    out.push({ type: 'text_delta', delta: text, messageId: messageId(state) });
+    if (!partial)
+        out.push(...cursor_translator_closeMessage(state, state.message.text));
+    return out;
+}
+function messageId(state) {
+    return `msg_${state.message?.index ?? state.messages}`;
+}
+function cursor_translator_closeMessage(state, text) {
+    if (!state.message)
+        return [];
+    const id = messageId(state);
+    const whole = text ?? state.message.text;
+    state.message = undefined;
+    return [{ type: 'message_stop', messageId: id, text: whole || undefined }];
+}
+function thinking(value, state) {
+    if (value.subtype === 'completed')
+        return closeThinking(state);
+    const text = cursor_translator_str(value.text);
+    if (value.subtype !== 'delta' || !text)
+        return [];
+    const out = [];
+    if (!state.thinking) {
+        state.thinking = true;
+        out.push({ type: 'thinking_start' });
+    }
+    out.push({ type: 'thinking_delta', delta: text });
+    return out;
+}
+function closeThinking(state) {
+    if (!state.thinking)
+        return [];
+    state.thinking = false;
+    return [{ type: 'thinking_stop' }];
+}
+function closeAll(state) {
+    const out = [...closeThinking(state), ...cursor_translator_closeMessage(state)];
+    for (const [id, name] of Object.entries(state.toolNames)) {
+        if (state.done[id])
+            continue;
+        state.done[id] = true;
+        out.push({ type: 'tool_result', toolCallId: id, toolName: name, output: 'no result reported', isError: true });
+    }
+    return out;
+}
+function toolShape(toolCall) {
+    for (const [key, body] of Object.entries(toolCall)) {
+        if (!key.endsWith('ToolCall') || !cursor_translator_isObject(body))
+            continue;
+        const name = key.slice(0, -'ToolCall'.length);
+        const args = body.args ?? {};
+        const result = cursor_translator_isObject(body.result) ? body.result : undefined;
+        if (name === 'mcp' && cursor_translator_isObject(args)) {
+            const tool = cursor_translator_str(args.toolName) ?? cursor_translator_str(args.name) ?? 'unknown';
+            const server = cursor_translator_str(args.providerIdentifier) ?? cursor_translator_str(args.serverIdentifier) ?? serverOf(cursor_translator_str(args.name), tool);
+            return {
+                name: cursor_translator_str(args.name) ?? tool,
+                args,
+                result,
+                mcp: { server, tool, input: args.args ?? args.arguments ?? {} },
+            };
+        }
+        return { name, args, result };
+    }
+    if (cursor_translator_isObject(toolCall.function)) {
+        const fn = toolCall.function;
+        const raw = fn.arguments;
+        let args = raw ?? {};
+        if (typeof raw === 'string') {
+            try {
+                args = JSON.parse(raw);
+            }
+            catch {
+                args = { arguments: raw };
+            }
+        }
+        return { name: cursor_translator_str(fn.name) ?? 'unknown', args, result: cursor_translator_isObject(fn.result) ? fn.result : undefined };
+    }
+    return undefined;
+}
+/** `name` is `<server>-<tool>` when no server field is given. */
+function serverOf(name, tool) {
+    if (name?.endsWith(`-${tool}`))
+        return name.slice(0, -tool.length - 1);
+    return 'unknown';
+}
+function toolCall(value, state) {
+    const id = cursor_translator_str(value.call_id) ?? (cursor_translator_isObject(value.tool_call) ? cursor_translator_str(value.tool_call.toolCallId) : undefined);
+    if (!id)
+        return cursor_translator_malformed('tool_call without a call_id');
+    const shape = cursor_translator_isObject(value.tool_call) ? toolShape(value.tool_call) : undefined;
+    if (!shape)
+        return cursor_translator_malformed('tool_call without a <kind>ToolCall or function payload');
+    const out = [...closeThinking(state), ...cursor_translator_closeMessage(state)];
+    if (state.toolNames[id] === undefined) {
+        state.toolNames[id] = shape.name;
+        out.push({ type: 'tool_call_start', toolCallId: id, toolName: shape.name });
+        out.push({ type: 'tool_call_ready', toolCallId: id, toolName: shape.name, input: shape.args });
+        if (shape.mcp) {
+            state.mcp[id] = { server: shape.mcp.server, tool: shape.mcp.tool };
+            out.push({
+                type: 'mcp_tool_call_start',
+                toolCallId: id,
+                server: shape.mcp.server,
+                toolName: shape.mcp.tool,
+                input: shape.mcp.input,
+            });
+        }
+    }
+    if (value.subtype !== 'completed' || state.done[id])
+        return out;
+    state.done[id] = true;
+    const { output, isError } = cursor_translator_toolOutput(shape);
+    const mcp = state.mcp[id];
+    if (mcp)
+        out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
+    else
+        out.push({ type: 'tool_result', toolCallId: id, toolName: state.toolNames[id], output, isError });
+    return out;
+}
+function cursor_translator_toolOutput(shape) {
+    const result = shape.result;
+    if (!result)
+        return { output: '', isError: false };
+    if (cursor_translator_isObject(result.success)) {
+        const success = result.success;
+        if (shape.name === 'shell') {
+            const exitCode = typeof success.exitCode === 'number' ? success.exitCode : 0;
+            const text = [cursor_translator_str(success.stdout), cursor_translator_str(success.stderr)].filter(Boolean).join('');
+            return { output: text || success, isError: exitCode !== 0 };
+        }
+        if (shape.mcp)
+            return { output: mcpText(success.content) ?? success, isError: success.isError === true };
+        if (shape.name === 'read' && typeof success.content === 'string')
+            return { output: success.content, isError: false };
+        return { output: success, isError: false };
+    }
+    for (const key of ['rejected', 'failure', 'error']) {
+        const failure = result[key];
+        if (failure === undefined)
+            continue;
+        const message = cursor_translator_isObject(failure)
+            ? (cursor_translator_str(failure.reason) ?? cursor_translator_str(failure.error) ?? cursor_translator_str(failure.message))
+            : cursor_translator_str(failure);
+        return { output: message ?? `${shape.name} ${key}`, isError: true };
+    }
+    return { output: result, isError: false };
+}
+/** MCP content blocks as Cursor prints them (`[{text:{text}}]` or `[{type:"text",text}]`) → their text. */
+function mcpText(content) {
+    if (!Array.isArray(content))
+        return undefined;
+    const parts = content.filter(cursor_translator_isObject).map((block) => {
+        if (cursor_translator_isObject(block.text))
+            return cursor_translator_str(block.text.text) ?? '';
+        return cursor_translator_str(block.text) ?? '';
+    });
+    return parts.join('');
+}
+function cursor_translator_result(value, state) {
+    const out = closeAll(state);
+    const sessionId = cursor_translator_str(value.session_id);
+    if (sessionId && !state.sessionId)
+        state.sessionId = sessionId;
+    const isError = value.is_error === true || value.subtype === 'error';
+    const text = cursor_translator_str(value.result) ?? '';
+    if (cursor_translator_isObject(value.usage)) {
+        const usage = value.usage;
+        const input = cursor_translator_optionalCount(usage.inputTokens ?? usage.input_tokens);
+        const output = cursor_translator_optionalCount(usage.outputTokens ?? usage.output_tokens);
+        if (input !== undefined || output !== undefined) {
+            out.push({
+                type: 'cost',
+                inputTokens: input ?? 0,
+                outputTokens: output ?? 0,
+                cacheReadTokens: cursor_translator_optionalCount(usage.cacheReadTokens ?? usage.cache_read_input_tokens),
+                cacheWriteTokens: cursor_translator_optionalCount(usage.cacheWriteTokens ?? usage.cache_creation_input_tokens),
+            });
+        }
+    }
+    if (isError) {
+        const message = text || cursor_translator_str(value.error) || 'Cursor reported an error';
+        const kind = classify(`${message} ${cursor_translator_str(value.error_kind) ?? ''}`);
+        if (kind === 'auth')
+            out.push({ type: 'auth_error', message, guidance: AUTH_GUIDANCE });
+        else if (kind === 'rate')
+            out.push({ type: 'rate_limit_error', message });
+        else if (kind === 'context')
+            out.push({ type: 'context_exceeded', message });
+        else
+            out.push({ type: 'error', code: 'agent_error', message, recoverable: false });
+        state.outcome = { status: 'failed', message };
+    }
+    else {
+        state.outcome = { status: 'completed', output: text || undefined };
+    }
+    state.turnOpen = false;
+    out.push({
+        type: 'turn_end',
+        turn: 0,
+        stopReason: cursor_translator_str(value.subtype),
+        result: text || undefined,
+        isError,
+        durationMs: typeof value.duration_ms === 'number' && value.duration_ms >= 0 ? value.duration_ms : undefined,
+    });
+    return out;
+}
+function classify(text) {
+    if (/authenticat|not logged in|unauthori[sz]ed|\b401\b|invalid api key|CURSOR_API_KEY/i.test(text))
+        return 'auth';
+    if (/rate.?limit|too many requests|\b429\b|usage limit|quota/i.test(text))
+        return 'rate';
+    if (/context (window|length|limit)|too many tokens|prompt is too long/i.test(text))
+        return 'context';
+    return undefined;
+}
+function cursor_translator_textLine(line) {
+    return line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line }];
+}
+function cursor_translator_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function cursor_translator_str(value) {
+    return typeof value === 'string' ? value : undefined;
+}
+function cursor_translator_optionalCount(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
+}
+function cursor_translator_malformed(message) {
+    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
+}
+function cursor_translator_unknown(state, message, data) {
+    return state.debug ? [{ type: 'debug', message, data }] : [];
+}
+
+;// CONCATENATED MODULE: ./src/adapters/cursor/cursor-adapter.ts
+
+
+
+
+
+
+/**
+ * Evidence-only (docs/adapters/cursor.md): Cursor's CLI is installed with `curl https://cursor.com/install`,
+ * not from npm (the npm package `cursor-agent` is an unrelated project), so it could not be run here.
+ */
+const cursorCapabilities = {
+    // `--resume <chatId>`; no fork flag.
+    resume: true,
+    fork: false,
+    // Thinking models print `thinking` deltas; the effort is part of the model name, no flag.
+    thinking: 'model-dependent',
+    // Cursor speaks MCP, but only from `.cursor/mcp.json` (project or home): no flag to add the run's
+    // server without editing the user's config or the workspace, so the run's tools are not offered.
+    mcp: false,
+    // No approval hook in print mode: the policy becomes `--force` or not.
+    approvals: 'none',
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    sessionPersistence: 'sqlite',
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    streaming: 'full',
+};
+/** Cursor's agent CLI, headless: `cursor-agent -p --output-format stream-json`. */
+function cursorAdapter(options = {}) {
+    const command = options.command ?? 'cursor-agent';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'cursor',
+        displayName: 'Cursor Agent CLI',
+        capabilities: cursorCapabilities,
+        program: {
+            command,
+            versionArgs: ['--version'],
+            // Date-based versions (`2025.09.18-7ae6800`); stream-json with tool_call events since mid-2025.
+            minVersion: '2025.8.0',
+            install: [
+                { type: 'curl', command: 'curl https://cursor.com/install -fsS | bash', platforms: ['darwin', 'linux'] },
+                {
+                    type: 'curl',
+                    command: "irm 'https://cursor.com/install?win32=true' | iex",
+                    platforms: ['win32'],
+                    notes: 'PowerShell',
+                },
+            ],
+            verifiedLive: false,
+        },
+        secretEnv: [...CURSOR_KEY_ENV],
+        sessionDir: (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.cursor', 'chats'),
+        detectAuth: detectCursorAuth,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => cursorPlan(command, ctx),
+            translator: cursorTranslator,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/cursor/index.ts
+
+
+
 ;// CONCATENATED MODULE: ./src/adapters/demo/demo-adapter.ts
 
 
@@ -37106,6 +38300,718 @@ function externalAdapter(id, config, options = {}) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/adapters/gemini/gemini-auth.ts
+
+
+
+/** Environment variables that carry Gemini CLI credentials (secrets, redacted everywhere). */
+const GEMINI_SECRET_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_CLOUD_ACCESS_TOKEN'];
+const gemini_auth_set = (env, name) => (env[name] ?? '').trim() !== '';
+/** `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
+function geminiDir(env) {
+    return (0,external_node_path_namespaceObject.join)(env.GEMINI_CLI_HOME || env.HOME || (0,external_node_os_namespaceObject.homedir)(), '.gemini');
+}
+/**
+ * Where Gemini CLI would find credentials, read-only and local: an API key in the environment
+ * (`GEMINI_API_KEY`, `GOOGLE_API_KEY`), Vertex AI settings (`GOOGLE_GENAI_USE_VERTEXAI` with
+ * application default credentials: not checked here), or the Google login `~/.gemini/oauth_creds.json`.
+ */
+function detectGeminiAuth(env) {
+    for (const name of ['GEMINI_API_KEY', 'GOOGLE_API_KEY']) {
+        if (gemini_auth_set(env, name))
+            return { status: 'authenticated', method: 'api_key', details: [name] };
+    }
+    if (['1', 'true'].includes((env.GOOGLE_GENAI_USE_VERTEXAI ?? '').toLowerCase())) {
+        return { status: 'unknown', method: 'cloud_provider', details: ['GOOGLE_GENAI_USE_VERTEXAI'] };
+    }
+    const creds = (0,external_node_path_namespaceObject.join)(geminiDir(env), 'oauth_creds.json');
+    try {
+        if ((0,external_node_fs_namespaceObject.existsSync)(creds) && (0,external_node_fs_namespaceObject.statSync)(creds).size > 2) {
+            return { status: 'authenticated', method: 'browser_login', details: [creds] };
+        }
+    }
+    catch {
+        // unreadable: nothing known
+    }
+    return { status: 'unauthenticated', details: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', creds] };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/gemini/gemini-policy.ts
+const exactName = (tool) => /^[A-Za-z0-9_.:-]+$/.test(tool);
+/**
+ * Exact-name rules only (the lists both CLIs accept): first matching rule wins, so a name keeps
+ * the decision of its first rule. `ask` counts as deny (a headless run cannot ask); a rule with
+ * `when` that denies or asks withholds the whole tool (cautious), one that allows is dropped.
+ */
+function toolLists(policy) {
+    const approvalMode = (policy?.default ?? 'ask') === 'allow' ? 'yolo' : 'default';
+    const decided = new Map();
+    for (const rule of policy?.rules ?? []) {
+        if (!exactName(rule.tool) || decided.has(rule.tool))
+            continue;
+        if (rule.decision === 'allow' && rule.when)
+            continue;
+        decided.set(rule.tool, rule.decision === 'allow' ? 'allow' : 'deny');
+    }
+    const allow = [...decided].filter(([, d]) => d === 'allow').map(([t]) => t);
+    const deny = [...decided].filter(([, d]) => d === 'deny').map(([t]) => t);
+    return { approvalMode, allow, deny };
+}
+const tomlString = (value) => JSON.stringify(value);
+/** `git *` on a shell command → the prefix `git ` Gemini's `commandPrefix` takes; undefined when not a plain prefix glob. */
+function commandPrefixOf(rule) {
+    const keys = Object.keys(rule.when ?? {});
+    if (keys.length !== 1 || keys[0] !== 'command')
+        return undefined;
+    const patterns = rule.when?.command;
+    const globs = typeof patterns === 'string' ? [patterns] : (patterns ?? []);
+    if (globs.length !== 1)
+        return undefined;
+    const glob = globs[0] ?? '';
+    const body = glob.endsWith('*') ? glob.slice(0, -1) : glob;
+    if (body.trim() === '' || /[*?[\]{}!]/.test(body))
+        return undefined;
+    return body.trimEnd();
+}
+/**
+ * A Gemini CLI policy file (`--policy <file>`, TOML `[[rule]]`s, user tier, so it outranks the
+ * built-in yolo rule). Rules keep their order through descending priorities; `ask` is `ask_user`,
+ * which a headless run treats as not allowed. A `when` on `run_shell_command`'s `command` with a
+ * plain prefix glob (`git *`) becomes `commandPrefix`; any other `when` makes a deny/ask rule cover
+ * the whole tool (cautious) and drops an allow rule. A `deny` default adds a lowest `*` deny rule.
+ */
+function geminiPolicyToml(policy) {
+    const lines = ['# Written by agent-mux for one run; removed when the run ends.'];
+    const rules = policy?.rules ?? [];
+    rules.forEach((rule, index) => {
+        const decision = rule.decision === 'ask' ? 'ask_user' : rule.decision;
+        const prefix = rule.when ? commandPrefixOf(rule) : undefined;
+        if (rule.when && prefix === undefined && rule.decision === 'allow')
+            return;
+        lines.push('', '[[rule]]', `toolName = ${tomlString(rule.tool)}`, `decision = ${tomlString(decision)}`);
+        lines.push(`priority = ${Math.max(10, 900 - index)}`);
+        if (prefix !== undefined)
+            lines.push(`commandPrefix = ${tomlString(prefix)}`);
+        if (rule.decision === 'deny')
+            lines.push(`denyMessage = ${tomlString(rule.reason ?? 'Denied by the run policy.')}`);
+    });
+    if ((policy?.default ?? 'ask') === 'deny') {
+        lines.push('', '[[rule]]', 'toolName = "*"', 'decision = "deny"', 'priority = 5');
+        lines.push('denyMessage = "Denied by the run policy."');
+    }
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/gemini/gemini-settings.ts
+
+
+const gemini_settings_isObj = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** JSON with `//` and block comments (settings.json as the Gemini CLI family reads it) → a value; undefined when unreadable. */
+function parseJsonc(text) {
+    let out = '';
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (inString) {
+            out += c;
+            if (c === '\\')
+                out += text[++i] ?? '';
+            else if (c === '"')
+                inString = false;
+        }
+        else if (c === '"') {
+            inString = true;
+            out += c;
+        }
+        else if (c === '/' && text[i + 1] === '/') {
+            while (i < text.length && text[i] !== '\n')
+                i++;
+            out += '\n';
+        }
+        else if (c === '/' && text[i + 1] === '*') {
+            i = text.indexOf('*/', i + 2);
+            if (i === -1)
+                break;
+            i++;
+        }
+        else
+            out += c;
+    }
+    try {
+        return JSON.parse(out);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Reads a settings file; `{}` when missing, undefined when present but unreadable. */
+function readSettings(file) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(file))
+        return {};
+    try {
+        const value = parseJsonc((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+        return gemini_settings_isObj(value) ? value : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Objects merge key by key (the addition wins), arrays concatenate, anything else is replaced. */
+function mergeSettings(base, addition) {
+    const out = { ...base };
+    for (const [key, value] of Object.entries(addition)) {
+        const current = out[key];
+        if (gemini_settings_isObj(current) && gemini_settings_isObj(value))
+            out[key] = mergeSettings(current, value);
+        else if (Array.isArray(current) && Array.isArray(value))
+            out[key] = [...current, ...value];
+        else
+            out[key] = value;
+    }
+    return out;
+}
+/**
+ * Builds `<dir>/home/.gemini` as a stand-in for the user's `~/.gemini` (for `GEMINI_CLI_HOME`):
+ * every entry of the real one is symlinked (credentials, sessions, history), except
+ * `settings.json`, which is the user's settings merged with `addition`. The real folder is never
+ * written, except that its `tmp/` (where sessions live) is created when missing so that sessions
+ * outlive the overlay. Returns the overlay home, or undefined when the user's settings are unreadable.
+ */
+function writeSettingsOverlay(realHome, dir, addition) {
+    const realGemini = (0,external_node_path_namespaceObject.join)(realHome, '.gemini');
+    const user = readSettings((0,external_node_path_namespaceObject.join)(realGemini, 'settings.json'));
+    if (!user)
+        return undefined;
+    const home = (0,external_node_path_namespaceObject.join)(dir, 'home');
+    const gemini = (0,external_node_path_namespaceObject.join)(home, '.gemini');
+    (0,external_node_fs_namespaceObject.mkdirSync)(gemini, { recursive: true, mode: 0o700 });
+    try {
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.join)(realGemini, 'tmp'), { recursive: true });
+    }
+    catch { }
+    let entries = [];
+    try {
+        entries = (0,external_node_fs_namespaceObject.readdirSync)(realGemini);
+    }
+    catch { }
+    for (const entry of entries) {
+        if (entry === 'settings.json')
+            continue;
+        try {
+            (0,external_node_fs_namespaceObject.symlinkSync)((0,external_node_path_namespaceObject.join)(realGemini, entry), (0,external_node_path_namespaceObject.join)(gemini, entry));
+        }
+        catch { }
+    }
+    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(gemini, 'settings.json'), `${JSON.stringify(mergeSettings(user, addition), null, 2)}\n`, {
+        mode: 0o600,
+    });
+    return home;
+}
+/** The auth type the user's settings select (`security.auth.selectedType`, or the older top-level `selectedAuthType`). */
+function selectedAuthType(settings) {
+    if (!settings)
+        return undefined;
+    const security = gemini_settings_isObj(settings.security) ? settings.security : undefined;
+    const auth = gemini_settings_isObj(security?.auth) ? security.auth : undefined;
+    const selected = auth?.selectedType ?? settings.selectedAuthType;
+    return typeof selected === 'string' ? selected : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/gemini/gemini-plan.ts
+
+
+
+
+
+/** The MCP server name the run's tool host gets: its tools are `mcp_agentmux_<tool>`. */
+const GEMINI_MCP_SERVER = 'agentmux';
+/** The environment variable the settings' `Authorization` header reads the bearer token from (never on disk). */
+const GEMINI_MCP_TOKEN_ENV = 'AGENT_MUX_MCP_TOKEN';
+/**
+ * `thinkingConfig` for an effort: Gemini 3 models take `thinkingLevel` (LOW/HIGH), Gemini 2.5
+ * models a token budget (seed 003 §14: 1024 / 8192 / 24576 / 32768).
+ */
+function geminiThinkingConfig(effort, model) {
+    // The CLI's default model (`auto`) routes to Gemini 3 models; other families (2.x) take budgets.
+    const usesLevels = model === undefined || !/gemini-[12]\./i.test(model);
+    if (usesLevels)
+        return { thinkingLevel: effort === 'low' || effort === 'medium' ? 'LOW' : 'HIGH', includeThoughts: true };
+    const budget = { low: 1024, medium: 8192, high: 24576, max: 32768 }[effort];
+    return { thinkingBudget: budget, includeThoughts: true };
+}
+/** The settings a run adds to the user's (MCP server, thinking, turn limit, API-key auth), or undefined when none. */
+function geminiRunSettings(ctx, user = {}) {
+    const { request } = ctx;
+    const env = { ...ctx.env, ...(request.env ?? {}) };
+    // The model the CLI will use: `--model`, else `GEMINI_MODEL`, else settings' `model.name`.
+    const model = request.model ?? env.GEMINI_MODEL ?? user.model;
+    const settings = {};
+    if (ctx.mcpUrl) {
+        settings.mcpServers = {
+            [GEMINI_MCP_SERVER]: {
+                httpUrl: ctx.mcpUrl,
+                headers: { Authorization: `Bearer \${${GEMINI_MCP_TOKEN_ENV}}` },
+                // The run's tool host applies the run's policy itself.
+                trust: true,
+            },
+        };
+    }
+    if (request.thinkingEffort) {
+        settings.modelConfigs = {
+            customOverrides: [
+                {
+                    match: { overrideScope: 'core' },
+                    modelConfig: {
+                        generateContentConfig: { thinkingConfig: geminiThinkingConfig(request.thinkingEffort, model) },
+                    },
+                },
+            ],
+        };
+    }
+    if (request.maxTurns !== undefined)
+        settings.model = { maxSessionTurns: request.maxTurns };
+    const hasKey = Boolean(env.GEMINI_API_KEY || env.GOOGLE_API_KEY);
+    if (!user.authType && hasKey)
+        settings.security = { auth: { selectedType: 'gemini-api-key' } };
+    return Object.keys(settings).length > 0 ? settings : undefined;
+}
+/**
+ * `gemini -p '' --output-format stream-json --skip-trust …` with the prompt on stdin (`-p` is
+ * appended to stdin, so an empty one leaves the prompt as written). Settings the CLI takes only
+ * from settings.json go into a per-run overlay of `~/.gemini` (`GEMINI_CLI_HOME`, see
+ * gemini-settings.ts); the policy file, the system prompt file and the overlay live in one temp
+ * folder that `cleanup` removes.
+ */
+function geminiPlan(ctx, options) {
+    const { request } = ctx;
+    const args = ['-p', '', '--output-format', 'stream-json', '--skip-trust'];
+    const env = {};
+    const runEnv = { ...ctx.env, ...(request.env ?? {}) };
+    let dir;
+    const tempDir = () => {
+        dir ??= (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'agent-mux-gemini-'));
+        return dir;
+    };
+    if (request.model)
+        args.push('--model', request.model);
+    if (request.resumeSessionId)
+        args.push('--resume', request.resumeSessionId);
+    const policy = ctx.policy ?? { default: 'ask' };
+    args.push('--approval-mode', (policy.default ?? 'ask') === 'allow' ? 'yolo' : 'default');
+    if ((policy.rules ?? []).length > 0 || policy.default === 'deny') {
+        const file = (0,external_node_path_namespaceObject.join)(tempDir(), 'agent-mux-policy.toml');
+        (0,external_node_fs_namespaceObject.writeFileSync)(file, geminiPolicyToml(policy), { mode: 0o600 });
+        args.push('--policy', file);
+    }
+    if (request.systemPrompt) {
+        const file = (0,external_node_path_namespaceObject.join)(tempDir(), 'system.md');
+        (0,external_node_fs_namespaceObject.writeFileSync)(file, request.systemPrompt, { mode: 0o600 });
+        env.GEMINI_SYSTEM_MD = file;
+    }
+    const realHome = runEnv.GEMINI_CLI_HOME || runEnv.HOME || (0,external_node_os_namespaceObject.homedir)();
+    const userSettings = readSettings((0,external_node_path_namespaceObject.join)(realHome, '.gemini', 'settings.json'));
+    const userModel = userSettings?.model?.name;
+    const settings = geminiRunSettings(ctx, {
+        authType: selectedAuthType(userSettings),
+        model: typeof userModel === 'string' ? userModel : undefined,
+    });
+    if (settings) {
+        const overlay = writeSettingsOverlay(realHome, tempDir(), settings);
+        if (overlay)
+            env.GEMINI_CLI_HOME = overlay;
+    }
+    if (ctx.mcpUrl && env.GEMINI_CLI_HOME)
+        env[GEMINI_MCP_TOKEN_ENV] = ctx.mcpToken;
+    const plan = {
+        command: options.command,
+        args,
+        env,
+        stdin: request.prompt,
+        protocol: 'json-lines',
+    };
+    if (dir) {
+        const created = dir;
+        plan.cleanup = () => (0,external_node_fs_namespaceObject.rmSync)(created, { recursive: true, force: true });
+    }
+    return plan;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/gemini/gemini-errors.ts
+/**
+ * Error text as Gemini CLI and its fork Qwen Code print it (`[API Error: 401 …]`,
+ * `{"error":{"code":429,…,"status":"RESOURCE_EXHAUSTED"}}`, `Resource has been exhausted`), turned
+ * into the typed error drafts. Shared by the `gemini` and `qwen` translators.
+ */
+function classifyApiError(message) {
+    const status = httpStatusOf(message);
+    if (status === 401 ||
+        status === 403 ||
+        /UNAUTHENTICATED|PERMISSION_DENIED|API key not valid|Incorrect API key|invalid[_ ]api[_ ]key/i.test(message)) {
+        return {
+            type: 'auth_error',
+            message,
+            guidance: 'Check the API key (GEMINI_API_KEY / OPENAI_API_KEY) or log in again with the CLI.',
+        };
+    }
+    if (status === 429 || /RESOURCE_EXHAUSTED|rate limit|Resource has been exhausted|quota/i.test(message)) {
+        const retryAfterMs = retryAfterMsOf(message);
+        return retryAfterMs === undefined
+            ? { type: 'rate_limit_error', message }
+            : { type: 'rate_limit_error', message, retryAfterMs };
+    }
+    if (/context (window|length)|too many tokens|token count .* exceeds|maximum context|input token count/i.test(message)) {
+        return { type: 'context_exceeded', message };
+    }
+    return { type: 'error', code: 'agent_error', message, recoverable: false };
+}
+/** The HTTP status an error message names: `"code":401`, `API Error: 429`, `status: 401`, `got status: 403`. */
+function httpStatusOf(message) {
+    const match = /"code"\s*:\s*(\d{3})\b/.exec(message) ??
+        /API Error:\s*(\d{3})\b/i.exec(message) ??
+        /\bstatus(?: code)?:?\s*(\d{3})\b/i.exec(message);
+    return match?.[1] ? Number(match[1]) : undefined;
+}
+/** `retryDelay: "1s"`, `try again in 1s`, `retry after 2.5s`, `Retry-After: 3` → milliseconds. */
+function retryAfterMsOf(message) {
+    const match = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message) ??
+        /(?:try again in|retry after|retry-after:?)\s*(\d+(?:\.\d+)?)\s*(ms|s|seconds?)?/i.exec(message);
+    if (!match?.[1])
+        return undefined;
+    const value = Number(match[1]);
+    if (!Number.isFinite(value) || value < 0)
+        return undefined;
+    return match[2] === 'ms' ? Math.round(value) : Math.round(value * 1000);
+}
+
+;// CONCATENATED MODULE: ./src/adapters/gemini/gemini-translator.ts
+
+/**
+ * Translates Gemini CLI's `--output-format stream-json` records (recorded from gemini 0.61.0,
+ * docs/adapters/gemini.md):
+ *
+ * - `init` {session_id, model} → `session_start` (+ `session_resume` when the request resumed), `turn_start`;
+ * - `message` role `user` → nothing (the prompt echoed); role `assistant` with `delta: true` →
+ *   `message_start` on the first chunk, `text_delta`; closed (`message_stop`) by a tool call or the end;
+ * - `tool_use` {tool_name, tool_id, parameters} → `tool_call_start` + `tool_call_ready`
+ *   (+ `mcp_tool_call_start` for `mcp_<server>_<tool>`);
+ * - `tool_result` {tool_id, status, output, error} → `tool_result` (+ `mcp_tool_result`);
+ * - `error` {severity, message} → a typed error (`auth_error`, `rate_limit_error`, `context_exceeded`,
+ *   else `error`, recoverable when a warning);
+ * - `result` {status, error?, stats} → `cost` (the process's totals, `cumulative`), `turn_end`, outcome.
+ *
+ * Gemini CLI's stream carries no thinking: thought parts stay inside the CLI.
+ */
+const geminiTranslator = {
+    init: ({ debug, request }) => ({
+        debug,
+        request,
+        turn: 0,
+        turnOpen: false,
+        messages: 0,
+        tools: new Map(),
+        errorReported: false,
+    }),
+    translate(record, state) {
+        try {
+            if (record.kind === 'text')
+                return gemini_translator_textLine(record.line);
+            const value = record.value;
+            if (!gemini_translator_isObj(value))
+                return gemini_translator_unknown(state, 'a JSON line that is not an object', value);
+            switch (value.type) {
+                case 'init':
+                    return gemini_translator_init(value, state);
+                case 'message':
+                    return message(value, state);
+                case 'tool_use':
+                    return toolUse(value, state);
+                case 'tool_result':
+                    return toolResult(value, state);
+                case 'error':
+                    return errorRecord(value, state);
+                case 'result':
+                    return gemini_translator_result(value, state);
+                default:
+                    return gemini_translator_unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+            }
+        }
+        catch (error) {
+            return [
+                {
+                    type: 'error',
+                    code: 'internal',
+                    message: `gemini translator: ${error.message}`,
+                    recoverable: true,
+                },
+            ];
+        }
+    },
+    finish(_exit, state) {
+        const out = [];
+        gemini_translator_closeMessage(state, out);
+        return out;
+    },
+};
+/**
+ * A line that is not JSON (a warning the CLI printed to stdout): kept as a stdout `log` line, not a
+ * failure and not model text (the contract: stray lines change no other event).
+ */
+function gemini_translator_textLine(line) {
+    return line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line }];
+}
+function gemini_translator_init(value, state) {
+    const out = [];
+    const sessionId = gemini_translator_str(value.session_id);
+    state.model = gemini_translator_str(value.model) ?? state.model;
+    if (sessionId && !state.sessionId) {
+        state.sessionId = sessionId;
+        out.push({ type: 'session_start', sessionId, model: state.model, cwd: state.request?.cwd });
+        const previous = state.request?.resumeSessionId;
+        if (previous) {
+            out.push(previous === sessionId
+                ? { type: 'session_resume', sessionId, previousSessionId: previous }
+                : { type: 'session_fork', sessionId, forkedFrom: previous });
+        }
+    }
+    gemini_translator_startTurn(state, out);
+    return out;
+}
+function gemini_translator_startTurn(state, out) {
+    if (state.turnOpen)
+        return;
+    state.turnOpen = true;
+    state.turn++;
+    state.errorReported = false;
+    out.push({ type: 'turn_start', turn: state.turn });
+}
+function message(value, state) {
+    if (value.role !== 'assistant')
+        return value.role === 'user' ? [] : gemini_translator_unknown(state, 'a message of another role', value);
+    const text = gemini_translator_str(value.content);
+    if (text === undefined)
+        return gemini_translator_malformed('gemini: an assistant message without content');
+    const out = [];
+    gemini_translator_startTurn(state, out);
+    if (!state.message) {
+        state.messages++;
+        state.message = { id: `${state.sessionId ?? 'gemini'}-m${state.messages}`, text: '' };
+        out.push({ type: 'message_start', messageId: state.message.id, model: state.model });
+    }
+    if (value.delta !== true && state.message.text !== '') {
+        // A whole message (not a delta) after deltas: only what was not streamed yet.
+        const rest = text.startsWith(state.message.text) ? text.slice(state.message.text.length) : text;
+        if (rest)
+            out.push({ type: 'text_delta', delta: rest, messageId: state.message.id });
+        state.message.text = text;
+        return out;
+    }
+    if (text)
+        out.push({ type: 'text_delta', delta: text, messageId: state.message.id });
+    state.message.text += text;
+    return out;
+}
+function gemini_translator_closeMessage(state, out) {
+    if (!state.message)
+        return;
+    out.push({ type: 'message_stop', messageId: state.message.id, text: state.message.text });
+    state.message = undefined;
+}
+/** `mcp_<server>_<tool>` (Gemini CLI's qualified MCP names) → server and tool; the server is the part before the next `_`. */
+function geminiMcpName(name) {
+    if (!name.startsWith('mcp_'))
+        return undefined;
+    const rest = name.slice(4);
+    const split = rest.indexOf('_');
+    if (split <= 0 || split + 1 >= rest.length)
+        return undefined;
+    return { server: rest.slice(0, split), tool: rest.slice(split + 1) };
+}
+function toolUse(value, state) {
+    const name = gemini_translator_str(value.tool_name);
+    const id = gemini_translator_str(value.tool_id);
+    if (!name || !id)
+        return gemini_translator_malformed('gemini: a tool_use without tool_name or tool_id');
+    const out = [];
+    gemini_translator_startTurn(state, out);
+    gemini_translator_closeMessage(state, out);
+    const input = value.parameters ?? {};
+    state.tools.set(id, name);
+    out.push({ type: 'tool_call_start', toolCallId: id, toolName: name });
+    out.push({ type: 'tool_call_ready', toolCallId: id, toolName: name, input });
+    const mcp = geminiMcpName(name);
+    if (mcp)
+        out.push({ type: 'mcp_tool_call_start', toolCallId: id, server: mcp.server, toolName: mcp.tool, input });
+    return out;
+}
+function toolResult(value, state) {
+    const id = gemini_translator_str(value.tool_id);
+    if (!id)
+        return gemini_translator_malformed('gemini: a tool_result without tool_id');
+    const out = [];
+    let name = state.tools.get(id);
+    if (name === undefined) {
+        // A result for a call the stream never announced: announce it so the ids stay matched.
+        name = 'unknown';
+        out.push({ type: 'tool_call_start', toolCallId: id, toolName: name });
+        out.push({ type: 'tool_call_ready', toolCallId: id, toolName: name, input: {} });
+    }
+    state.tools.delete(id);
+    const isError = value.status === 'error';
+    const error = gemini_translator_isObj(value.error) ? value.error : undefined;
+    const output = isError ? (gemini_translator_str(error?.message) ?? value.output ?? 'tool error') : (value.output ?? null);
+    out.push({ type: 'tool_result', toolCallId: id, toolName: name, output, isError });
+    const mcp = geminiMcpName(name);
+    if (mcp)
+        out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
+    return out;
+}
+function errorRecord(value, state) {
+    const text = gemini_translator_str(value.message) ?? 'Gemini CLI reported an error';
+    const draft = classifyApiError(text);
+    if (draft.type === 'error') {
+        // Warnings (loop detected, blocked hook, …) leave the run going.
+        return [{ ...draft, recoverable: value.severity !== 'error' }];
+    }
+    state.errorReported = true;
+    return [draft];
+}
+function gemini_translator_result(value, state) {
+    const out = [];
+    gemini_translator_closeMessage(state, out);
+    const cost = statsCost(value.stats, state);
+    if (cost)
+        out.push(cost);
+    const failed = value.status === 'error';
+    const error = gemini_translator_isObj(value.error) ? value.error : undefined;
+    const stats = gemini_translator_isObj(value.stats) ? value.stats : undefined;
+    if (failed) {
+        const text = gemini_translator_str(error?.message) ?? 'Gemini CLI failed';
+        if (!state.errorReported)
+            out.push(classifyApiError(text));
+        state.outcome = { status: 'failed', message: text };
+    }
+    else {
+        state.outcome = { status: 'completed' };
+    }
+    out.push({
+        type: 'turn_end',
+        turn: state.turn || undefined,
+        stopReason: failed ? (gemini_translator_str(error?.type) ?? 'error') : undefined,
+        isError: failed,
+        durationMs: gemini_translator_nonNegative(gemini_translator_num(stats?.duration_ms)),
+    });
+    state.turnOpen = false;
+    state.errorReported = false;
+    return out;
+}
+/**
+ * `stats` {input_tokens, output_tokens, cached, input, models} are the process's totals so far
+ * (Gemini's `promptTokenCount` includes the cached part), so the draft is cumulative and the
+ * input excludes cached tokens.
+ */
+function statsCost(stats, state) {
+    if (!gemini_translator_isObj(stats))
+        return undefined;
+    const prompt = gemini_translator_whole(gemini_translator_num(stats.input_tokens) ?? 0);
+    const cached = gemini_translator_whole(gemini_translator_num(stats.cached) ?? 0);
+    const output = gemini_translator_whole(gemini_translator_num(stats.output_tokens) ?? 0);
+    if (prompt === 0 && output === 0 && cached === 0)
+        return undefined;
+    const fresh = gemini_translator_num(stats.input);
+    const models = gemini_translator_isObj(stats.models) ? Object.keys(stats.models) : [];
+    return {
+        type: 'cost',
+        inputTokens: fresh !== undefined ? gemini_translator_whole(fresh) : Math.max(0, prompt - cached),
+        outputTokens: output,
+        cacheReadTokens: cached,
+        model: models.length === 1 ? models[0] : state.model,
+        cumulative: true,
+    };
+}
+function gemini_translator_unknown(state, message, data) {
+    return state.debug ? [{ type: 'debug', message, data }] : [];
+}
+function gemini_translator_malformed(message) {
+    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
+}
+const gemini_translator_isObj = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const gemini_translator_str = (value) => (typeof value === 'string' ? value : undefined);
+const gemini_translator_num = (value) => typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+const gemini_translator_whole = (n) => (n > 0 ? Math.floor(n) : 0);
+const gemini_translator_nonNegative = (n) => (n !== undefined && n >= 0 ? n : undefined);
+
+;// CONCATENATED MODULE: ./src/adapters/gemini/gemini-adapter.ts
+
+
+
+
+
+
+const GEMINI_NPM_PACKAGE = '@google/gemini-cli';
+const GEMINI_TESTED_VERSION = '0.61.0';
+/** True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md). */
+const geminiCapabilities = {
+    // `--resume <session id>` continues a session under the same id; there is no fork flag.
+    resume: true,
+    fork: false,
+    // thinkingConfig through settings (modelConfigs.customOverrides); thoughts never reach the stream.
+    thinking: 'model-dependent',
+    // settings.json `mcpServers.<name>.httpUrl` + `headers`, written to a per-run overlay.
+    mcp: true,
+    // Headless Gemini CLI cannot ask: tools needing approval are withheld; the policy maps to
+    // `--approval-mode` and a `--policy` file.
+    approvals: 'none',
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    // JSONL chats under ~/.gemini/tmp/<project>/chats/
+    sessionPersistence: 'file',
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    // Text deltas and whole tool calls; no thinking, no tool input deltas.
+    streaming: 'text',
+};
+/** Google's Gemini CLI, headless: `gemini -p '' --output-format stream-json`, the prompt on stdin. */
+function geminiAdapter(options = {}) {
+    const command = options.command ?? 'gemini';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'gemini',
+        displayName: 'Gemini CLI',
+        capabilities: geminiCapabilities,
+        program: {
+            command,
+            versionArgs: ['--version'],
+            // `--output-format stream-json`, `--skip-trust` and `--policy`.
+            minVersion: '0.30.0',
+            install: [
+                { type: 'npm', command: `npm install -g ${GEMINI_NPM_PACKAGE}` },
+                { type: 'brew', command: 'brew install gemini-cli', platforms: ['darwin', 'linux'] },
+            ],
+            npmPackage: GEMINI_NPM_PACKAGE,
+            testedVersion: GEMINI_TESTED_VERSION,
+            verifiedLive: true,
+        },
+        costModel: 'google/gemini-2.5-pro',
+        secretEnv: [...GEMINI_SECRET_ENV],
+        sessionDir: (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.gemini', 'tmp'),
+        detectAuth: detectGeminiAuth,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => geminiPlan(ctx, { command }),
+            translator: geminiTranslator,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/gemini/index.ts
+
+
+
+
+
+
+
 ;// CONCATENATED MODULE: ./src/adapters/generic-cli/persistent-cli.ts
 
 
@@ -37324,6 +39230,8 @@ function textProgramPlan(config, ctx) {
         env: config.env,
         cwd: config.work_dir || undefined,
         stdin: `${ctx.request.prompt}\n`,
+        // The configuration's args and env are the user's templates.
+        expandTemplates: true,
         protocol: 'text',
     };
 }
@@ -37451,6 +39359,1997 @@ function genericJobAdapter(id, config) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/adapters/hermes/hermes-plan.ts
+
+
+/** `--reasoning` levels hermes accepts: none, minimal, low, medium, high, xhigh, max, ultra. */
+const hermesReasoning = {
+    low: 'low',
+    medium: 'medium',
+    high: 'high',
+    max: 'max',
+};
+/** Hermes's home: `HERMES_HOME`, else `~/.hermes`. */
+function hermesHome(env) {
+    return env.HERMES_HOME || (0,external_node_path_namespaceObject.join)(env.HOME || (0,external_node_os_namespaceObject.homedir)(), '.hermes');
+}
+/**
+ * Core toolsets and the tools in them (docs: reference/toolsets-reference). Used to drop the
+ * toolsets that hold a denied tool: hermes selects tools by toolset (`-t a,b,c`), not by name.
+ */
+const HERMES_TOOLSETS = {
+    terminal: ['terminal', 'process'],
+    file: ['read_file', 'write_file', 'patch', 'search_files'],
+    web: ['web_search', 'web_extract'],
+    browser: ['browser_*', 'web_search'],
+    vision: ['vision_analyze'],
+    skills: ['skills_list', 'skill_view', 'skill_manage'],
+    memory: ['memory'],
+    session_search: ['session_search'],
+    todo: ['todo'],
+    clarify: ['clarify'],
+    code_execution: ['execute_code'],
+    delegation: ['delegate_task'],
+    cronjob: ['cronjob'],
+};
+function globToRegExp(glob) {
+    return new RegExp(`^${glob
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`, 'i');
+}
+function overlaps(ruleTool, toolGlob) {
+    const rule = globToRegExp(ruleTool);
+    const tool = globToRegExp(toolGlob);
+    return rule.test(toolGlob.replace(/\*/g, 'x')) || tool.test(ruleTool.replace(/\*/g, 'x'));
+}
+/**
+ * The policy as hermes flags. `--yolo` (skip hermes's dangerous-command prompts) only when the policy
+ * lets the shell run without asking; a deny or ask of any tool drops its whole toolset via `-t`
+ * (hermes cannot ask anyone in `--format stream-json` runs, so `ask` is treated as deny).
+ */
+function hermesPermissionArgs(policy) {
+    if (!policy)
+        return [];
+    const rules = policy.rules ?? [];
+    const fallback = policy.default ?? 'ask';
+    const blocked = rules.filter((r) => r.decision !== 'allow').map((r) => r.tool);
+    const allowed = rules.filter((r) => r.decision === 'allow' && r.when === undefined).map((r) => r.tool);
+    const toolsets = Object.entries(HERMES_TOOLSETS)
+        .filter(([, tools]) => fallback === 'allow'
+        ? !tools.some((t) => blocked.some((b) => overlaps(b, t)))
+        : tools.every((t) => allowed.some((a) => overlaps(a, t))) &&
+            !tools.some((t) => blocked.some((b) => overlaps(b, t))))
+        .map(([name]) => name);
+    const args = [];
+    const all = Object.keys(HERMES_TOOLSETS);
+    if (toolsets.length !== all.length)
+        args.push('--toolsets', toolsets.length > 0 ? toolsets.join(',') : 'none');
+    if (toolsets.includes('terminal') && fallback === 'allow')
+        args.push('--yolo');
+    return args;
+}
+/**
+ * `hermes chat --query-file - --format stream-json --source tool …`, prompt on stdin.
+ * `--format stream-json` implies quiet single-query mode; `--source tool` keeps agent-mux runs out of
+ * the user's session lists.
+ */
+function hermesPlan(ctx, command) {
+    const { request } = ctx;
+    const args = ['chat', '--query-file', '-', '--format', 'stream-json', '--source', 'tool'];
+    if (request.model)
+        args.push('--model', request.model);
+    if (request.maxTurns !== undefined)
+        args.push('--max-turns', String(request.maxTurns));
+    if (request.thinkingEffort)
+        args.push('--reasoning', hermesReasoning[request.thinkingEffort]);
+    if (request.resumeSessionId)
+        args.push('--resume', request.resumeSessionId);
+    args.push(...hermesPermissionArgs(ctx.policy));
+    // No system-prompt flag: the instructions travel ahead of the prompt.
+    const stdin = request.systemPrompt ? `${request.systemPrompt}\n\n---\n\n${request.prompt}` : request.prompt;
+    return { command, args, cwd: request.cwd, stdin, protocol: 'json-lines' };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/hermes/hermes-auth.ts
+
+
+
+/** Provider key env vars hermes reads (seed 003 §13.7's list plus the common direct providers). */
+const HERMES_KEY_ENV = [
+    'OPENROUTER_API_KEY',
+    'NOUS_API_KEY',
+    'ANTHROPIC_API_KEY',
+    'OPENAI_API_KEY',
+    'GOOGLE_API_KEY',
+    'GEMINI_API_KEY',
+    'XAI_API_KEY',
+];
+function smallText(path) {
+    try {
+        if (!(0,external_node_fs_namespaceObject.existsSync)(path) || (0,external_node_fs_namespaceObject.statSync)(path).size > 256 * 1024)
+            return undefined;
+        return (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Read-only, local: key env vars, `~/.hermes/.env`, `~/.hermes/auth.json` (OAuth logins), inline keys in `config.yaml`. */
+function detectHermesAuth(env) {
+    const fromEnv = HERMES_KEY_ENV.filter((name) => env[name]);
+    if (fromEnv.length > 0)
+        return { status: 'authenticated', method: 'api_key', details: fromEnv };
+    const home = hermesHome(env);
+    const dotenv = (0,external_node_path_namespaceObject.join)(home, '.env');
+    const dotenvText = smallText(dotenv);
+    if (dotenvText && /^\s*(export\s+)?[A-Z0-9_]*(API_KEY|TOKEN)\s*=\s*\S/m.test(dotenvText)) {
+        return { status: 'authenticated', method: 'config_file', details: [dotenv] };
+    }
+    const authFile = (0,external_node_path_namespaceObject.join)(home, 'auth.json');
+    if ((0,external_node_fs_namespaceObject.existsSync)(authFile))
+        return { status: 'authenticated', method: 'oauth', details: [authFile] };
+    const config = (0,external_node_path_namespaceObject.join)(home, 'config.yaml');
+    const configText = smallText(config);
+    if (configText && /^\s*api_key\s*:\s*\S/m.test(configText)) {
+        return { status: 'authenticated', method: 'config_file', details: [config] };
+    }
+    return { status: 'unauthenticated' };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/hermes/hermes-translator.ts
+const hermesTranslator = {
+    init: ({ debug, request }) => ({
+        debug,
+        resumeFrom: request?.resumeSessionId,
+        messageOpen: false,
+        messageText: '',
+        anonymous: {},
+        mcp: {},
+        started: {},
+        calls: 0,
+        turnStarted: false,
+    }),
+    translate(record, state) {
+        try {
+            if (record.kind === 'text')
+                return plainLine(record.line, state);
+            const value = record.value;
+            if (!hermes_translator_isObject(value))
+                return hermes_translator_unknown(state, 'a hermes JSON line that is not an object', value);
+            switch (value.type) {
+                case 'system':
+                    return value.subtype === 'init'
+                        ? hermes_translator_init(value, state)
+                        : hermes_translator_unknown(state, `hermes system/${String(value.subtype)}`, value);
+                case 'text':
+                    return hermes_translator_text(value, state);
+                case 'tool_use':
+                    return hermes_translator_toolUse(value, state);
+                case 'tool_result':
+                    return hermes_translator_toolResult(value, state);
+                case 'result':
+                    return hermes_translator_result(value, state);
+                default:
+                    return hermes_translator_unknown(state, `unknown hermes record type ${JSON.stringify(value.type)}`, value);
+            }
+        }
+        catch (error) {
+            return [
+                {
+                    type: 'error',
+                    code: 'malformed_record',
+                    message: `hermes record could not be translated: ${String(error)}`,
+                    recoverable: true,
+                },
+            ];
+        }
+    },
+};
+/**
+ * A line that is not JSON: text the user should see (a hermes that printed plain text instead of
+ * stream-json), unless the JSON stream is already under way: then it would land in the middle of the
+ * streamed answer and is kept as a stdout log line instead.
+ */
+function plainLine(line, state) {
+    if (line.trim() === '')
+        return [];
+    if (state.turnStarted)
+        return [{ type: 'log', source: 'stdout', line }];
+    return [{ type: 'text_delta', delta: `${line}\n` }];
+}
+function hermes_translator_init(value, state) {
+    const out = [];
+    state.model = hermes_translator_str(value.model);
+    const sessionId = hermes_translator_str(value.session_id);
+    if (sessionId) {
+        state.sessionId = sessionId;
+        out.push(state.resumeFrom
+            ? { type: 'session_resume', sessionId, previousSessionId: state.resumeFrom }
+            : { type: 'session_start', sessionId, model: state.model });
+    }
+    out.push(...hermes_translator_startTurn(state));
+    return out;
+}
+function hermes_translator_startTurn(state) {
+    if (state.turnStarted)
+        return [];
+    state.turnStarted = true;
+    return [{ type: 'turn_start' }];
+}
+function hermes_translator_text(value, state) {
+    const delta = typeof value.text === 'string' ? value.text : '';
+    if (delta === '')
+        return [];
+    const out = [...hermes_translator_startTurn(state)];
+    if (!state.messageOpen) {
+        state.messageOpen = true;
+        state.messageText = '';
+        out.push({ type: 'message_start', model: state.model });
+    }
+    state.messageText += delta;
+    out.push({ type: 'text_delta', delta });
+    return out;
+}
+function hermes_translator_closeMessage(state) {
+    if (!state.messageOpen)
+        return [];
+    state.messageOpen = false;
+    return [{ type: 'message_stop', text: state.messageText }];
+}
+/** `mcp_<server>_<tool>`: the server is the first segment (server names with `_` cannot be told apart). */
+function hermesMcpTool(name) {
+    const match = /^mcp_([^_]+)_(.+)$/.exec(name);
+    return match ? { server: match[1], toolName: match[2] } : undefined;
+}
+function hermes_translator_toolUse(value, state) {
+    const toolName = hermes_translator_str(value.name) ?? 'unknown';
+    let toolCallId = hermes_translator_str(value.tool_call_id);
+    if (!toolCallId) {
+        toolCallId = `hermes-${toolName}-${++state.calls}`;
+        const queue = state.anonymous[toolName] ?? [];
+        queue.push(toolCallId);
+        state.anonymous[toolName] = queue;
+    }
+    const input = value.input ?? {};
+    state.started[toolCallId] = true;
+    const out = [...hermes_translator_startTurn(state), ...hermes_translator_closeMessage(state)];
+    out.push({ type: 'tool_call_start', toolCallId, toolName });
+    out.push({ type: 'tool_call_ready', toolCallId, toolName, input });
+    const mcp = hermesMcpTool(toolName);
+    if (mcp) {
+        state.mcp[toolCallId] = mcp;
+        out.push({ type: 'mcp_tool_call_start', toolCallId, server: mcp.server, toolName: mcp.toolName, input });
+    }
+    return out;
+}
+function hermes_translator_toolResult(value, state) {
+    const toolName = hermes_translator_str(value.name) ?? 'unknown';
+    let toolCallId = hermes_translator_str(value.tool_call_id);
+    const out = [];
+    if (!toolCallId)
+        toolCallId = state.anonymous[toolName]?.shift();
+    if (!toolCallId)
+        toolCallId = `hermes-${toolName}-${++state.calls}`;
+    if (!state.started[toolCallId]) {
+        // A result whose start was never seen: open the call so the stream stays well formed.
+        state.started[toolCallId] = true;
+        out.push(...hermes_translator_startTurn(state), ...hermes_translator_closeMessage(state), { type: 'tool_call_start', toolCallId, toolName }, { type: 'tool_call_ready', toolCallId, toolName, input: {} });
+    }
+    const output = typeof value.output === 'string' ? value.output : (value.output ?? '');
+    const isError = value.is_error === true;
+    const durationMs = hermes_translator_num(value.duration_ms);
+    out.push({ type: 'tool_result', toolCallId, toolName, output, isError, durationMs });
+    const mcp = state.mcp[toolCallId];
+    if (mcp) {
+        delete state.mcp[toolCallId];
+        out.push({ type: 'mcp_tool_result', toolCallId, server: mcp.server, toolName: mcp.toolName, output, isError });
+    }
+    return out;
+}
+function hermes_translator_result(value, state) {
+    const out = [...hermes_translator_startTurn(state), ...hermes_translator_closeMessage(state)];
+    const sessionId = hermes_translator_str(value.session_id);
+    if (sessionId && !state.sessionId) {
+        state.sessionId = sessionId;
+        out.push(state.resumeFrom
+            ? { type: 'session_resume', sessionId, previousSessionId: state.resumeFrom }
+            : { type: 'session_start', sessionId, model: state.model });
+    }
+    const finalText = typeof value.text === 'string' ? value.text : '';
+    // A reply that was never streamed (the agent answered without text deltas) still reaches the user.
+    if (finalText && !state.messageText) {
+        out.push({ type: 'message_start', model: state.model }, { type: 'text_delta', delta: finalText }, { type: 'message_stop', text: finalText });
+    }
+    const cost = costDraft(value.tokens, state.model);
+    if (cost)
+        out.push(cost);
+    const exitCode = typeof value.exit_code === 'number' ? value.exit_code : 0;
+    const error = hermes_translator_str(value.error);
+    const durationMs = hermes_translator_num(value.duration_ms);
+    if (error || exitCode !== 0) {
+        const message = error ?? (exitCode === 130 ? 'hermes was interrupted' : `hermes exited with code ${exitCode}`);
+        out.push(...hermesErrorDrafts(message));
+        out.push({ type: 'turn_end', stopReason: `exit_code ${exitCode}`, isError: true, durationMs });
+        state.outcome = { status: 'failed', message };
+    }
+    else {
+        out.push({
+            type: 'turn_end',
+            stopReason: 'completed',
+            result: finalText || state.messageText,
+            isError: false,
+            durationMs,
+        });
+        state.outcome = { status: 'completed', output: finalText || state.messageText };
+    }
+    return out;
+}
+/** Hermes reports provider failures only as text in `result.error`. */
+function hermesErrorDrafts(message) {
+    if (/\b401\b|\b403\b|authenticat|unauthori[sz]ed|invalid (x-)?api[- ]key|no api key|credentials?/i.test(message)) {
+        return [
+            { type: 'auth_error', message, guidance: 'Configure a provider key (~/.hermes/.env) or run `hermes auth`.' },
+        ];
+    }
+    if (/\b429\b|rate[- ]limit|too many requests|quota/i.test(message)) {
+        const retry = /retry[- ]after:?\s*(\d+(?:\.\d+)?)\s*(ms|s|seconds?)?/i.exec(message);
+        return [
+            {
+                type: 'rate_limit_error',
+                message,
+                retryAfterMs: retry ? Number(retry[1]) * (retry[2] === 'ms' ? 1 : 1000) : undefined,
+            },
+        ];
+    }
+    if (/context (window|length)|too many tokens|prompt is too long|maximum context/i.test(message)) {
+        return [{ type: 'context_exceeded', message }];
+    }
+    return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+}
+function costDraft(tokens, model) {
+    if (!hermes_translator_isObject(tokens))
+        return undefined;
+    const input = hermes_translator_int(tokens.input) ?? 0;
+    const output = hermes_translator_int(tokens.output) ?? 0;
+    const cacheRead = hermes_translator_int(tokens.cache_read);
+    const cacheWrite = hermes_translator_int(tokens.cache_write);
+    if (input + output + (cacheRead ?? 0) + (cacheWrite ?? 0) === 0)
+        return undefined;
+    // The session's totals for this run, reported once at the end.
+    return {
+        type: 'cost',
+        inputTokens: input,
+        outputTokens: output,
+        cacheReadTokens: cacheRead,
+        cacheWriteTokens: cacheWrite,
+        model,
+    };
+}
+function hermes_translator_unknown(state, message, data) {
+    return state.debug ? [{ type: 'debug', message, data }] : [];
+}
+function hermes_translator_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function hermes_translator_str(value) {
+    return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+function hermes_translator_num(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+function hermes_translator_int(value) {
+    const n = hermes_translator_num(value);
+    return n === undefined ? undefined : Math.floor(n);
+}
+
+;// CONCATENATED MODULE: ./src/adapters/hermes/hermes-adapter.ts
+
+
+
+
+
+/**
+ * Built from NousResearch/hermes-agent's source (hermes_cli/_parser.py, hermes_cli/stream_json.py)
+ * and docs only: hermes is a Python package and PyPI is unreachable here, so it was never run
+ * (docs/adapters/hermes.md).
+ */
+const hermesCapabilities = {
+    // `--resume <session_id>`; no fork flag.
+    resume: true,
+    fork: false,
+    // `--reasoning none|minimal|low|medium|high|xhigh|max|ultra`, but stream-json carries no reasoning.
+    thinking: 'model-dependent',
+    // Hermes is an MCP client, but only through `mcp_servers` in $HERMES_HOME/config.yaml; no flag or
+    // env var points one run at another config, so the run's MCP server is not wired (see the docs).
+    mcp: false,
+    // Headless stream-json runs cannot ask anyone: the policy becomes `--toolsets` and `--yolo`.
+    approvals: 'none',
+    pty: 'never',
+    // Native Windows is not supported (WSL2).
+    platforms: ['darwin', 'linux'],
+    sessionPersistence: 'sqlite',
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    // Text deltas and tool starts/results; no reasoning.
+    streaming: 'full',
+};
+/** NousResearch's hermes-agent, headless: `hermes chat --query-file - --format stream-json`, prompt on stdin. */
+function hermesAdapter(options = {}) {
+    const command = options.command ?? 'hermes';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'hermes',
+        displayName: 'Hermes Agent',
+        capabilities: hermesCapabilities,
+        program: {
+            command,
+            versionArgs: ['--version'],
+            // `--format stream-json` landed on main in August 2026 (v0.22 line); older releases lack it.
+            minVersion: '0.22.0',
+            install: [
+                { type: 'pip', command: 'pip install hermes-agent', notes: 'Python >= 3.11.' },
+                {
+                    type: 'curl',
+                    command: 'curl -fsSL https://hermes-agent.nousresearch.com/install.sh | bash',
+                    platforms: ['darwin', 'linux'],
+                },
+            ],
+            verifiedLive: false,
+        },
+        costModel: 'anthropic/claude-sonnet-4-6',
+        secretEnv: [...HERMES_KEY_ENV],
+        sessionDir: (0,external_node_path_namespaceObject.join)(hermesHome(process.env), 'state.db'),
+        detectAuth: detectHermesAuth,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => hermesPlan(ctx, command),
+            translator: hermesTranslator,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/hermes/index.ts
+
+
+
+;// CONCATENATED MODULE: ./src/adapters/pi/pi-auth.ts
+
+
+
+/** Provider key variables pi reads (`pi --help`, "Environment Variables"); omp reads the same and more. */
+const PI_KEY_ENV = [
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_OAUTH_TOKEN',
+    'OPENAI_API_KEY',
+    'AZURE_OPENAI_API_KEY',
+    'DEEPSEEK_API_KEY',
+    'GEMINI_API_KEY',
+    'GROQ_API_KEY',
+    'CEREBRAS_API_KEY',
+    'XAI_API_KEY',
+    'FIREWORKS_API_KEY',
+    'OPENROUTER_API_KEY',
+    'AI_GATEWAY_API_KEY',
+    'ZAI_API_KEY',
+    'MISTRAL_API_KEY',
+    'MINIMAX_API_KEY',
+    'MOONSHOT_API_KEY',
+    'OPENCODE_API_KEY',
+    'KIMI_API_KEY',
+    'CLOUDFLARE_API_KEY',
+    'XIAOMI_API_KEY',
+    'AWS_BEARER_TOKEN_BEDROCK',
+    'AWS_SECRET_ACCESS_KEY',
+];
+/**
+ * Read-only and local: a provider key in the environment, stored credentials in `auth.json`
+ * (written by `/login`: API keys and OAuth tokens), or custom providers in the models file.
+ */
+function detectPiStyleAuth(lookup, env) {
+    const keys = lookup.keyEnv.filter((name) => (env[name] ?? '').trim() !== '');
+    if (keys.length > 0)
+        return { status: 'authenticated', method: 'api_key', details: keys };
+    const auth = (0,external_node_path_namespaceObject.join)(lookup.agentDir, lookup.authFile ?? 'auth.json');
+    try {
+        if (!lookup.authFile)
+            throw new Error('no JSON credential store');
+        const stored = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(auth, 'utf8'));
+        const entries = Object.values(stored ?? {}).filter(Boolean);
+        if (entries.length > 0) {
+            const method = entries.some((e) => e?.type === 'oauth') ? 'oauth' : 'api_key';
+            return { status: 'authenticated', method, details: [auth] };
+        }
+    }
+    catch { }
+    for (const name of lookup.modelFiles) {
+        const file = (0,external_node_path_namespaceObject.join)(lookup.agentDir, name);
+        try {
+            if ((0,external_node_fs_namespaceObject.existsSync)(file) && (0,external_node_fs_namespaceObject.statSync)(file).size > 0 && /apiKey/.test((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'))) {
+                return { status: 'authenticated', method: 'config_file', details: [file] };
+            }
+        }
+        catch { }
+    }
+    if (lookup.opaqueStore) {
+        const store = (0,external_node_path_namespaceObject.join)(lookup.agentDir, lookup.opaqueStore);
+        if ((0,external_node_fs_namespaceObject.existsSync)(store))
+            return { status: 'unknown', method: 'credential_store', details: [store] };
+    }
+    return {
+        status: 'unauthenticated',
+        details: [...lookup.keyEnv.slice(0, 3), lookup.authFile ? auth : lookup.agentDir],
+    };
+}
+/** `~/.pi/agent`, or `PI_CODING_AGENT_DIR` when set. */
+function piAgentDir(env) {
+    return env.PI_CODING_AGENT_DIR || (0,external_node_path_namespaceObject.join)(env.HOME || (0,external_node_os_namespaceObject.homedir)(), '.pi', 'agent');
+}
+
+;// CONCATENATED MODULE: ./src/adapters/pi/pi-tools.ts
+/** pi's built-in tools (`pi --help`), and those enabled when no `--tools` is given. */
+const PI_TOOLS = ['read', 'bash', 'edit', 'write', 'grep', 'find', 'ls'];
+const PI_DEFAULT_TOOLS = ['read', 'bash', 'edit', 'write'];
+
+;// CONCATENATED MODULE: ./src/adapters/pi/pi-bridge-extension.ts
+
+
+/** The MCP server name the bridge registers the run's tools under: `mcp__agentmux__<tool>`. */
+const PI_BRIDGE_SERVER = 'agentmux';
+/**
+ * The policy as per-tool decisions the bridge enforces in pi's `tool_call` hook. A rule narrowed by
+ * `when` cannot be matched without the core's globbing: an `allow` one is skipped, a `deny`/`ask`
+ * one makes the tool `ask` (a human sees the arguments). No policy: everything allowed.
+ */
+function piBridgeConfig(policy, extraTools = []) {
+    const decisions = {};
+    const names = new Set([...PI_TOOLS, ...extraTools]);
+    for (const rule of policy?.rules ?? [])
+        if (!/[*?[\]{}!]/.test(rule.tool))
+            names.add(rule.tool);
+    for (const name of names) {
+        let decision = policy ? (policy.default ?? 'ask') : 'allow';
+        for (const rule of policy?.rules ?? []) {
+            if (!ruleMatches({ ...rule, when: undefined }, name, {}))
+                continue;
+            if (rule.decision === 'allow' && rule.when !== undefined)
+                continue;
+            decision = rule.when !== undefined ? 'ask' : rule.decision;
+            break;
+        }
+        decisions[name] = decision;
+    }
+    return { server: PI_BRIDGE_SERVER, decisions, fallback: policy ? (policy.default ?? 'ask') : 'allow' };
+}
+/**
+ * A pi extension (loaded with `-e`) that bridges pi to the run's MCP server (streamable HTTP, bearer
+ * token from `AGENT_MUX_MCP_URL` / `AGENT_MUX_MCP_TOKEN`):
+ * - registers each of the server's tools as `mcp__<server>__<tool>` (pi has no MCP client);
+ * - in pi's `tool_call` hook, blocks denied tools and asks the server's `approval_prompt` tool
+ *   (Claude Code's permission-prompt format) for `ask` ones; `{behavior:"deny"}` blocks the call
+ *   with the approver's message, which pi hands to the model as the tool's error.
+ * Plain JavaScript (pi loads extensions with jiti), no imports.
+ */
+function piBridgeExtensionSource(config) {
+    return `// Generated by agent-mux (src/adapters/pi/pi-bridge-extension.ts) for one run; removed after it.
+const url = process.env.AGENT_MUX_MCP_URL;
+const token = process.env.AGENT_MUX_MCP_TOKEN;
+const config = ${JSON.stringify(config)};
+const prefix = \`mcp__\${config.server}__\`;
+let sessionId;
+let nextId = 1;
+let connected;
+
+async function rpc(method, params, notification) {
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: \`Bearer \${token}\`,
+  };
+  if (sessionId) headers['mcp-session-id'] = sessionId;
+  const id = notification ? undefined : nextId++;
+  const body = notification ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', id, method, params };
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  const session = response.headers.get('mcp-session-id');
+  if (session) sessionId = session;
+  const text = await response.text();
+  if (!response.ok) throw new Error(\`MCP \${method}: HTTP \${response.status} \${text.slice(0, 200)}\`);
+  if (notification) return undefined;
+  let message;
+  if ((response.headers.get('content-type') || '').includes('text/event-stream')) {
+    for (const line of text.split('\\n')) {
+      if (!line.startsWith('data:')) continue;
+      try {
+        const candidate = JSON.parse(line.slice(5));
+        if (candidate && candidate.id === id) message = candidate;
+      } catch {}
+    }
+  } else {
+    message = JSON.parse(text);
+  }
+  if (!message) throw new Error(\`MCP \${method}: no answer\`);
+  if (message.error) throw new Error(\`MCP \${method}: \${message.error.message}\`);
+  return message.result;
+}
+
+function connect() {
+  connected ??= (async () => {
+    await rpc('initialize', {
+      protocolVersion: '2025-03-26',
+      capabilities: {},
+      clientInfo: { name: 'agent-mux-pi-bridge', version: '1.0.0' },
+    });
+    await rpc('notifications/initialized', {}, true);
+  })();
+  return connected;
+}
+
+const textOf = (result) =>
+  ((result && result.content) || []).filter((c) => c && c.type === 'text').map((c) => c.text).join('\\n');
+
+export default async function agentMuxBridge(pi) {
+  if (!url) return;
+  // The policy hook first, so that it holds even when the server cannot be reached.
+  pi.on('tool_call', async (event) => {
+    if (event.toolName.startsWith(prefix)) return undefined;
+    const decision = config.decisions[event.toolName] || config.fallback;
+    if (decision === 'allow') return undefined;
+    if (decision === 'deny') {
+      return { block: true, reason: \`\${event.toolName} is denied by the run's permission policy\` };
+    }
+    try {
+      await connect();
+      const result = await rpc('tools/call', {
+        name: 'approval_prompt',
+        arguments: { tool_name: event.toolName, input: event.input || {}, tool_use_id: event.toolCallId },
+      });
+      const answer = JSON.parse(textOf(result));
+      if (answer.behavior === 'allow') {
+        if (answer.updatedInput && typeof answer.updatedInput === 'object' && event.input) {
+          Object.assign(event.input, answer.updatedInput);
+        }
+        return undefined;
+      }
+      return { block: true, reason: answer.message || 'denied by the approver' };
+    } catch (error) {
+      return { block: true, reason: \`approval failed: \${error && error.message ? error.message : String(error)}\` };
+    }
+  });
+  let listed;
+  try {
+    await connect();
+    listed = await rpc('tools/list', {});
+  } catch (error) {
+    // No tools then; the hook above still fails closed on every ask.
+    process.stderr.write(\`agent-mux bridge: \${error && error.message ? error.message : String(error)}\\n\`);
+    return;
+  }
+  for (const tool of (listed && listed.tools) || []) {
+    if (tool.name === 'approval_prompt') continue;
+    pi.registerTool({
+      name: prefix + tool.name,
+      label: tool.title || tool.name,
+      description: tool.description || tool.name,
+      parameters: tool.inputSchema || { type: 'object', properties: {} },
+      // omp only: top-level (not behind tool discovery), shown as an MCP tool, approved by the tool host.
+      loadMode: 'essential',
+      mcpServerName: config.server,
+      mcpToolName: tool.name,
+      approval: 'read',
+      async execute(_toolCallId, params) {
+        const result = await rpc('tools/call', { name: tool.name, arguments: params || {} });
+        if (result && result.isError) throw new Error(textOf(result) || \`\${tool.name} failed\`);
+        const content = ((result && result.content) || []).filter((c) => c && (c.type === 'text' || c.type === 'image'));
+        return { content: content.length ? content : [{ type: 'text', text: '' }], details: (result && result.structuredContent) || {} };
+      },
+    });
+  }
+}
+`;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/omp/omp-plan.ts
+
+
+
+
+
+/** omp's built-in tool names (src/tools/builtin-names.ts in 18.2.3), for expanding globs in a policy. */
+const OMP_TOOLS = [
+    'read',
+    'bash',
+    'edit',
+    'ast_grep',
+    'ast_edit',
+    'ask',
+    'debug',
+    'eval',
+    'github',
+    'glob',
+    'grep',
+    'lsp',
+    'checkpoint',
+    'rewind',
+    'context_notes',
+    'new_context',
+    'security_scan',
+    'task',
+    'hub',
+    'todo',
+    'web_search',
+    'write',
+    'memory_edit',
+    'retain',
+    'recall',
+    'reflect',
+    'learn',
+    'manage_skill',
+    'browser',
+    'fetch',
+];
+/** `--thinking` accepts off|minimal|low|medium|high|xhigh|max|auto: every effort maps one to one. */
+const ompThinking = { low: 'low', medium: 'medium', high: 'high', max: 'max' };
+const APPROVAL = { allow: 'allow', deny: 'deny', ask: 'prompt' };
+/**
+ * The policy as an omp config overlay (`--config <file>`): `tools.approval.<tool>: allow|deny|prompt`
+ * for every built-in tool a rule names (globs expanded over the built-in names; exact names kept, so
+ * `mcp__…` and extension tools work too) and `tools.approvalMode` from the default: `allow` → `yolo`,
+ * `ask`/`deny` → `always-ask`. omp has no way to ask in `--print` mode: a `prompt` decision fails
+ * closed ("requires approval but no interactive UI available"), so `ask` behaves as `deny`.
+ * Rules narrowed by `when` cannot be checked before the call: an `allow` one is skipped, the others
+ * apply to the whole tool. Returns undefined when there is nothing to say.
+ */
+function ompPolicyOverlay(policy, options = {}) {
+    if (!policy)
+        return undefined;
+    // With the bridge extension, `ask` is relayed by its tool_call hook: omp itself must let it through.
+    const ask = options.relayAsk ? 'allow' : APPROVAL.ask;
+    const approval = new Map();
+    const names = new Set(OMP_TOOLS);
+    for (const rule of policy.rules ?? [])
+        if (!/[*?[\]{}!]/.test(rule.tool))
+            names.add(rule.tool);
+    for (const name of names) {
+        for (const rule of policy.rules ?? []) {
+            if (!ruleMatches({ ...rule, when: undefined }, name, {}))
+                continue;
+            if (rule.decision === 'allow' && rule.when !== undefined)
+                continue;
+            approval.set(name, rule.decision === 'ask' ? ask : APPROVAL[rule.decision]);
+            break;
+        }
+    }
+    const fallback = policy.default ?? 'ask';
+    const mode = fallback === 'allow' || (fallback === 'ask' && options.relayAsk) ? 'yolo' : 'always-ask';
+    const lines = ['tools:', `  approvalMode: ${mode}`];
+    if (approval.size > 0) {
+        lines.push('  approval:');
+        for (const [name, decision] of approval)
+            lines.push(`    ${JSON.stringify(name)}: ${decision}`);
+    }
+    return `${lines.join('\n')}\n`;
+}
+/**
+ * `omp --mode json --print --no-title --allow-home [flags]`, prompt on stdin (read when stdin is not
+ * a TTY). `--no-title` spares the extra model request for a session title; `--allow-home` keeps
+ * omp in the requested cwd even when it is the home directory (omp would move to a temp dir).
+ */
+function ompPlan(ctx, options) {
+    const { request } = ctx;
+    const args = ['--mode', 'json', '--print', '--no-title', '--allow-home'];
+    if (request.model)
+        args.push('--model', request.model);
+    if (request.systemPrompt)
+        args.push('--append-system-prompt', request.systemPrompt);
+    if (request.thinkingEffort)
+        args.push('--thinking', ompThinking[request.thinkingEffort]);
+    if (request.resumeSessionId)
+        args.push(request.fork ? '--fork' : '--resume', request.resumeSessionId);
+    const env = {};
+    const relay = Boolean(ctx.mcpUrl);
+    const overlay = ompPolicyOverlay(ctx.policy, { relayAsk: relay });
+    let dir;
+    const tempDir = () => {
+        dir ??= (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'agent-mux-omp-'));
+        return dir;
+    };
+    if (overlay) {
+        const file = (0,external_node_path_namespaceObject.join)(tempDir(), 'policy.yml');
+        (0,external_node_fs_namespaceObject.writeFileSync)(file, overlay, { mode: 0o600 });
+        args.push('--config', file);
+    }
+    if (relay) {
+        // pi's bridge extension works in omp too (same ExtensionAPI): the run's MCP tools, relayed asks.
+        const file = (0,external_node_path_namespaceObject.join)(tempDir(), 'agent-mux-bridge.ts');
+        (0,external_node_fs_namespaceObject.writeFileSync)(file, piBridgeExtensionSource(piBridgeConfig(ctx.policy, OMP_TOOLS)), { mode: 0o600 });
+        args.push('--extension', file);
+        env.AGENT_MUX_MCP_URL = ctx.mcpUrl;
+        env.AGENT_MUX_MCP_TOKEN = ctx.mcpToken;
+    }
+    for (const file of request.files ?? [])
+        args.push(`@${file.path}`);
+    const written = dir;
+    return {
+        command: options.command,
+        args,
+        cwd: request.cwd,
+        env,
+        stdin: request.prompt,
+        protocol: 'json-lines',
+        // The overlay's and the bridge's temp dir goes once the run is over.
+        cleanup: written ? () => (0,external_node_fs_namespaceObject.rmSync)(written, { recursive: true, force: true }) : undefined,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/pi/pi-translator.ts
+/** `mcp__<server>_<tool>` (omp's and Claude-style naming); the server part stops at the first `_`. */
+function defaultMcpToolName(name) {
+    const match = /^mcp__([^_]+)_{1,2}(.+)$/.exec(name);
+    return match ? { server: match[1], tool: match[2] } : undefined;
+}
+const QUIET_TYPES = [
+    'agent_start',
+    'tool_execution_update',
+    'queue_update',
+    'compaction_start',
+    'compaction_end',
+    'auto_retry_start',
+    'auto_retry_end',
+];
+const pi_translator_isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const pi_translator_str = (value) => (typeof value === 'string' ? value : undefined);
+const pi_translator_count = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
+function createPiTranslator(options = {}) {
+    const ignored = new Set([...QUIET_TYPES, ...(options.ignoredTypes ?? [])]);
+    const mcpName = options.mcpToolName ?? defaultMcpToolName;
+    const unknown = (state, message, data) => state.debug ? [{ type: 'debug', message, data }] : [];
+    const startTool = (state, id, name, out) => {
+        if (state.toolsStarted.has(id))
+            return;
+        state.toolsStarted.add(id);
+        out.push({ type: 'tool_call_start', toolCallId: id, toolName: name });
+    };
+    const readyTool = (state, id, name, input, out) => {
+        startTool(state, id, name, out);
+        if (state.toolsReady.has(id))
+            return;
+        state.toolsReady.add(id);
+        out.push({ type: 'tool_call_ready', toolCallId: id, toolName: name, input: input ?? {} });
+    };
+    function session(value, state) {
+        const id = pi_translator_str(value.id);
+        if (!id)
+            return pi_translator_malformed('session header without an id');
+        state.sessionId = id;
+        const cwd = pi_translator_str(value.cwd);
+        const resumeId = state.request?.resumeSessionId;
+        const parent = pi_translator_str(value.parentSession);
+        if (parent !== undefined || (resumeId && state.request?.fork)) {
+            return [{ type: 'session_fork', sessionId: id, forkedFrom: resumeId ?? sessionIdFromPath(parent ?? '') }];
+        }
+        if (resumeId && (id === resumeId || id.startsWith(resumeId) || resumeId.endsWith(`${id}.jsonl`))) {
+            return [{ type: 'session_resume', sessionId: id, previousSessionId: resumeId === id ? undefined : resumeId }];
+        }
+        return [{ type: 'session_start', sessionId: id, cwd }];
+    }
+    function messageStart(message, state) {
+        if (message.role !== 'assistant')
+            return [];
+        const out = [];
+        if (state.messageId)
+            out.push(...closeMessage(state));
+        state.messageCount += 1;
+        state.toolIndex.clear();
+        state.messageId = `msg_${state.messageCount}`;
+        out.push({ type: 'message_start', messageId: state.messageId, model: pi_translator_str(message.model) });
+        return out;
+    }
+    function closeMessage(state, message) {
+        const out = [];
+        const messageId = state.messageId;
+        if (state.thinkingOpen) {
+            state.thinkingOpen = false;
+            out.push({ type: 'thinking_stop', messageId });
+        }
+        const text = message ? pi_translator_messageText(message) : undefined;
+        out.push({ type: 'message_stop', messageId, text: text || undefined });
+        state.messageId = undefined;
+        return out;
+    }
+    function messageUpdate(value, state) {
+        const event = value.assistantMessageEvent;
+        if (!pi_translator_isObject(event))
+            return pi_translator_malformed('message_update without assistantMessageEvent');
+        const out = [];
+        if (!state.messageId) {
+            const message = pi_translator_isObject(value.message) ? value.message : { role: 'assistant' };
+            out.push(...messageStart({ ...message, role: 'assistant' }, state));
+        }
+        const messageId = state.messageId;
+        const index = typeof event.contentIndex === 'number' ? event.contentIndex : -1;
+        switch (event.type) {
+            case 'text_delta': {
+                const delta = pi_translator_str(event.delta);
+                if (delta)
+                    out.push({ type: 'text_delta', delta, messageId });
+                return out;
+            }
+            case 'thinking_start':
+                if (!state.thinkingOpen)
+                    out.push({ type: 'thinking_start', messageId });
+                state.thinkingOpen = true;
+                return out;
+            case 'thinking_delta': {
+                if (!state.thinkingOpen)
+                    out.push({ type: 'thinking_start', messageId });
+                state.thinkingOpen = true;
+                const delta = pi_translator_str(event.delta);
+                if (delta)
+                    out.push({ type: 'thinking_delta', delta, messageId });
+                return out;
+            }
+            case 'thinking_end':
+                if (state.thinkingOpen)
+                    out.push({ type: 'thinking_stop', messageId, thinking: pi_translator_str(event.content) });
+                state.thinkingOpen = false;
+                return out;
+            case 'toolcall_start': {
+                // pi carries the call in `partial.content[contentIndex]`; omp sends no partial, so the
+                // call is announced at `toolcall_end` (or `tool_execution_start`) instead.
+                const partial = pi_translator_isObject(event.partial) && Array.isArray(event.partial.content) ? event.partial.content : [];
+                const call = partial[index];
+                if (pi_translator_isObject(call) && pi_translator_str(call.id) && pi_translator_str(call.name)) {
+                    state.toolIndex.set(index, call.id);
+                    startTool(state, call.id, call.name, out);
+                }
+                return out;
+            }
+            case 'toolcall_delta': {
+                const id = state.toolIndex.get(index);
+                const delta = pi_translator_str(event.delta);
+                if (id && delta && state.toolsStarted.has(id) && !state.toolsReady.has(id)) {
+                    out.push({ type: 'tool_input_delta', toolCallId: id, delta });
+                }
+                return out;
+            }
+            case 'toolcall_end': {
+                const call = event.toolCall;
+                if (!pi_translator_isObject(call) || !pi_translator_str(call.id) || !pi_translator_str(call.name))
+                    return [...out, ...pi_translator_malformed('toolcall_end without id')];
+                readyTool(state, call.id, call.name, call.arguments, out);
+                return out;
+            }
+            case 'start':
+            case 'text_start':
+            case 'text_end':
+            case 'done':
+            case 'error':
+                return out;
+            default:
+                return [...out, ...unknown(state, `unknown assistantMessageEvent ${JSON.stringify(event.type)}`, event)];
+        }
+    }
+    function messageEnd(message, state) {
+        if (message.role !== 'assistant')
+            return [];
+        const out = [];
+        if (!state.messageId)
+            out.push(...messageStart(message, state));
+        // Tool calls the stream did not announce (a provider that does not stream tool input).
+        if (Array.isArray(message.content)) {
+            for (const block of message.content) {
+                if (pi_translator_isObject(block) && block.type === 'toolCall' && pi_translator_str(block.id) && pi_translator_str(block.name)) {
+                    readyTool(state, block.id, block.name, block.arguments, out);
+                }
+            }
+        }
+        out.push(...closeMessage(state, message));
+        const cost = pi_translator_costDraft(message);
+        if (cost)
+            out.push(cost);
+        const stopReason = pi_translator_str(message.stopReason);
+        if (stopReason === 'error' || stopReason === 'aborted') {
+            const text = pi_translator_str(message.errorMessage) ?? (stopReason === 'aborted' ? 'aborted' : 'the model request failed');
+            state.lastFailure = text;
+            if (stopReason === 'error')
+                out.push(pi_translator_classifyError(text));
+        }
+        else {
+            state.lastFailure = undefined;
+            const text = pi_translator_messageText(message);
+            if (text)
+                state.lastText = text;
+        }
+        return out;
+    }
+    function toolStart(value, state) {
+        const id = pi_translator_str(value.toolCallId);
+        const name = pi_translator_str(value.toolName);
+        if (!id || !name)
+            return pi_translator_malformed('tool_execution_start without toolCallId or toolName');
+        const out = [];
+        readyTool(state, id, name, value.args, out);
+        state.toolStartedAt.set(id, Date.now());
+        const mcp = mcpName(name);
+        if (mcp)
+            out.push({
+                type: 'mcp_tool_call_start',
+                toolCallId: id,
+                server: mcp.server,
+                toolName: mcp.tool,
+                input: value.args ?? {},
+            });
+        return out;
+    }
+    function toolEnd(value, state) {
+        const id = pi_translator_str(value.toolCallId);
+        const name = pi_translator_str(value.toolName);
+        if (!id || !name)
+            return pi_translator_malformed('tool_execution_end without toolCallId or toolName');
+        const out = [];
+        readyTool(state, id, name, value.args, out);
+        const started = state.toolStartedAt.get(id);
+        state.toolStartedAt.delete(id);
+        const output = pi_translator_toolOutput(value.result);
+        const isError = value.isError === true;
+        out.push({
+            type: 'tool_result',
+            toolCallId: id,
+            toolName: name,
+            output,
+            isError,
+            durationMs: started === undefined ? undefined : Math.max(0, Date.now() - started),
+        });
+        const mcp = mcpName(name);
+        if (mcp)
+            out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
+        return out;
+    }
+    return {
+        init: ({ debug, request }) => ({
+            debug,
+            request,
+            turn: 0,
+            messageCount: 0,
+            thinkingOpen: false,
+            toolsStarted: new Set(),
+            toolsReady: new Set(),
+            toolIndex: new Map(),
+            toolStartedAt: new Map(),
+        }),
+        translate(record, state) {
+            try {
+                if (record.kind === 'text')
+                    return plainText(record.line, state);
+                const value = record.value;
+                if (!pi_translator_isObject(value))
+                    return unknown(state, 'a JSON line that is not an object', value);
+                const type = pi_translator_str(value.type);
+                switch (type) {
+                    case 'session':
+                        return session(value, state);
+                    case 'turn_start':
+                        state.turn += 1;
+                        return [{ type: 'turn_start', turn: state.turn }];
+                    case 'message_start':
+                        return pi_translator_isObject(value.message)
+                            ? messageStart(value.message, state)
+                            : pi_translator_malformed('message_start without message');
+                    case 'message_update':
+                        return messageUpdate(value, state);
+                    case 'message_end':
+                        return pi_translator_isObject(value.message)
+                            ? messageEnd(value.message, state)
+                            : pi_translator_malformed('message_end without message');
+                    case 'tool_execution_start':
+                        return toolStart(value, state);
+                    case 'tool_execution_end':
+                        return toolEnd(value, state);
+                    case 'turn_end': {
+                        const out = state.messageId ? closeMessage(state) : [];
+                        const message = pi_translator_isObject(value.message) ? value.message : {};
+                        const stopReason = pi_translator_str(message.stopReason);
+                        out.push({
+                            type: 'turn_end',
+                            turn: state.turn || undefined,
+                            stopReason,
+                            isError: stopReason === 'error' || stopReason === 'aborted' ? true : undefined,
+                        });
+                        return out;
+                    }
+                    case 'agent_end': {
+                        const out = state.messageId ? closeMessage(state) : [];
+                        state.outcome = state.lastFailure
+                            ? { status: 'failed', message: state.lastFailure }
+                            : { status: 'completed', output: state.lastText };
+                        return out;
+                    }
+                    case 'auto_retry_end': {
+                        if (value.success === false) {
+                            const message = pi_translator_str(value.finalError) ?? state.lastFailure ?? 'retries exhausted';
+                            state.outcome = { status: 'failed', message };
+                        }
+                        return unknown(state, 'auto_retry_end', value);
+                    }
+                    default:
+                        if (type && ignored.has(type))
+                            return state.debug ? [{ type: 'debug', message: type, data: value }] : [];
+                        return unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+                }
+            }
+            catch (error) {
+                return [{ type: 'error', code: 'internal', message: `pi translator: ${String(error)}`, recoverable: true }];
+            }
+        },
+        finish(_exit, state) {
+            return state.messageId ? closeMessage(state) : [];
+        },
+    };
+}
+/**
+ * A line that is not JSON (a warning an extension printed, …): its own text message between the
+ * agent's messages, a `log` line inside one (so it never splits the streamed text).
+ */
+function plainText(line, state) {
+    if (!line.trim())
+        return [];
+    if (state.messageId)
+        return [{ type: 'log', source: 'stdout', line }];
+    state.messageCount += 1;
+    const messageId = `msg_${state.messageCount}`;
+    return [
+        { type: 'message_start', messageId },
+        { type: 'text_delta', delta: `${line}\n`, messageId },
+        { type: 'message_stop', messageId, text: line },
+    ];
+}
+function pi_translator_malformed(message) {
+    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
+}
+function pi_translator_messageText(message) {
+    if (!Array.isArray(message.content))
+        return '';
+    return message.content
+        .filter((b) => pi_translator_isObject(b) && b.type === 'text' && typeof b.text === 'string')
+        .map((b) => b.text)
+        .join('');
+}
+/** A tool result's `content` blocks: the text joined, else the raw result. */
+function pi_translator_toolOutput(result) {
+    if (!pi_translator_isObject(result) || !Array.isArray(result.content))
+        return result ?? null;
+    const texts = result.content.filter((b) => pi_translator_isObject(b) && b.type === 'text' && typeof b.text === 'string');
+    if (texts.length === result.content.length)
+        return texts.map((b) => b.text).join('');
+    return result.content;
+}
+/** `usage` of one assistant message (per request, not a running total); `cost.total` is pi's own USD estimate. */
+function pi_translator_costDraft(message) {
+    const usage = message.usage;
+    if (!pi_translator_isObject(usage))
+        return undefined;
+    const inputTokens = pi_translator_count(usage.input);
+    const outputTokens = pi_translator_count(usage.output);
+    const cacheReadTokens = pi_translator_count(usage.cacheRead);
+    const cacheWriteTokens = pi_translator_count(usage.cacheWrite);
+    if (inputTokens + outputTokens + cacheReadTokens + cacheWriteTokens === 0)
+        return undefined;
+    const total = pi_translator_isObject(usage.cost) ? usage.cost.total : undefined;
+    return {
+        type: 'cost',
+        inputTokens,
+        outputTokens,
+        cacheReadTokens,
+        cacheWriteTokens,
+        model: pi_translator_str(message.model),
+        usd: typeof total === 'number' && Number.isFinite(total) && total > 0 ? total : undefined,
+    };
+}
+/**
+ * pi reports a failed model request as the assistant message's `errorMessage`, the provider SDK's
+ * text: `401 {"type":"error","error":{"type":"authentication_error",…}}`, `429 {…rate_limit_error…}`.
+ */
+function pi_translator_classifyError(message) {
+    const status = /^(\d{3})\b/.exec(message.trim())?.[1];
+    const lower = message.toLowerCase();
+    if (status === '401' ||
+        status === '403' ||
+        /authentication_error|invalid[ _-]?api[ _-]?key|incorrect api key|unauthori[sz]ed|no api key/.test(lower)) {
+        return {
+            type: 'auth_error',
+            message,
+            guidance: 'Set the provider API key (e.g. ANTHROPIC_API_KEY) or log in with `/login`; see ~/.pi/agent/auth.json.',
+        };
+    }
+    if (status === '429' || /rate[ _-]?limit|too many requests|overloaded|quota/.test(lower)) {
+        // omp appends the provider's header as ` retry-after-ms=1000`; others say "try again in 20s".
+        const header = /retry-after-ms=(\d+)/i.exec(message);
+        const seconds = /(?:retry|try again) (?:after|in) (\d+(?:\.\d+)?)\s*(ms|s)?/i.exec(message);
+        const retryAfterMs = header
+            ? Number(header[1])
+            : seconds
+                ? Number(seconds[1]) * (seconds[2] === 'ms' ? 1 : 1000)
+                : undefined;
+        return { type: 'rate_limit_error', message, retryAfterMs };
+    }
+    if (/context[ _-]?(length|window|overflow)|prompt is too long|maximum context|too many tokens|exceeds the context/.test(lower)) {
+        return { type: 'context_exceeded', message };
+    }
+    return { type: 'error', code: 'agent_error', message, recoverable: false };
+}
+/** `<dir>/2026-…Z_<uuid>.jsonl` → `<uuid>`. */
+function sessionIdFromPath(path) {
+    const base = path.split(/[\\/]/).pop() ?? path;
+    const match = /_([0-9a-f-]{8,})\.jsonl$/i.exec(base);
+    return match ? match[1] : base.replace(/\.jsonl$/, '');
+}
+const piTranslator = createPiTranslator();
+
+;// CONCATENATED MODULE: ./src/adapters/omp/omp-translator.ts
+
+/**
+ * omp prints pi's JSON event stream (it is a fork of pi) plus session events of its own, which carry
+ * nothing for the normalized stream (src/session/agent-session-events.ts in 18.2.3). Differences
+ * the shared translator handles: `message_update` has no `partial` (tool calls are announced at
+ * `toolcall_end`), and the process exits 1 when the last turn failed.
+ */
+const OMP_QUIET_TYPES = [
+    'advisor_cost_changed',
+    'advisor_yielded',
+    'auto_compaction_start',
+    'auto_compaction_end',
+    'config_warnings_changed',
+    'goal_updated',
+    'irc_message',
+    'model_changed',
+    'notice',
+    'retry_fallback_applied',
+    'retry_fallback_succeeded',
+    'thinking_level_changed',
+    'todo_auto_clear',
+    'todo_reminder',
+    'ttsr_triggered',
+    'tool_stream_update',
+];
+const ompTranslator = createPiTranslator({ ignoredTypes: OMP_QUIET_TYPES });
+
+;// CONCATENATED MODULE: ./src/adapters/omp/omp-adapter.ts
+
+
+
+
+
+
+const OMP_NPM_PACKAGE = '@oh-my-pi/pi-coding-agent';
+/** 18.3.4 (latest) does not install: its dependency @oh-my-pi/omp-stats@18.3.4 is not published. */
+const OMP_TESTED_VERSION = '18.2.3';
+/** Extra key variables omp reads on top of pi's (`omp --help`). */
+const OMP_KEY_ENV = [
+    ...PI_KEY_ENV,
+    'COPILOT_GITHUB_TOKEN',
+    'KILO_API_KEY',
+    'ANTHROPIC_FOUNDRY_API_KEY',
+];
+const ompCapabilities = {
+    resume: true,
+    fork: true,
+    // omp accepts every `--thinking` level whatever the model (seed 003 §10.5).
+    thinking: 'yes',
+    // omp's own MCP client reads servers only from config files (no per-run flag): the run's server is
+    // bridged by pi's generated extension instead, which also relays `ask` to `approval_prompt`.
+    mcp: true,
+    approvals: 'relay',
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    sessionPersistence: 'file',
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    streaming: 'full',
+};
+/** oh-my-pi, a fork of pi: `omp --mode json --print`, prompt on stdin. */
+function ompAdapter(options = {}) {
+    const command = options.command ?? 'omp';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'omp',
+        displayName: 'omp (oh-my-pi)',
+        capabilities: ompCapabilities,
+        program: {
+            command,
+            versionArgs: ['--version'],
+            minVersion: '18.0.0',
+            install: [
+                {
+                    type: 'npm',
+                    command: `npm install -g ${OMP_NPM_PACKAGE}@${OMP_TESTED_VERSION}`,
+                    notes: 'runs on Bun (>= 1.3.14): `npm install -g bun` or https://bun.sh',
+                },
+            ],
+            npmPackage: OMP_NPM_PACKAGE,
+            testedVersion: OMP_TESTED_VERSION,
+            verifiedLive: true,
+        },
+        secretEnv: [...OMP_KEY_ENV],
+        sessionDir: (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.omp', 'agent', 'sessions'),
+        detectAuth: (env) => detectPiStyleAuth({
+            agentDir: env.PI_CODING_AGENT_DIR || (0,external_node_path_namespaceObject.join)(env.HOME || (0,external_node_os_namespaceObject.homedir)(), '.omp', 'agent'),
+            keyEnv: OMP_KEY_ENV,
+            modelFiles: ['models.yml', 'models.yaml', 'models.json'],
+            opaqueStore: 'agent.db',
+        }, env),
+        launch: {
+            kind: 'process',
+            plan: (ctx) => ompPlan(ctx, { command }),
+            translator: ompTranslator,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/omp/index.ts
+
+
+
+;// CONCATENATED MODULE: ./src/adapters/openclaw/openclaw-plan.ts
+
+
+
+
+/** The MCP server name the run's tool host gets in OpenClaw's `mcp.servers`. */
+const OPENCLAW_MCP_SERVER = 'agent-mux';
+/** The env var the MCP bearer token travels in (the config refers to it as `${…}`, never holding the secret). */
+const OPENCLAW_MCP_TOKEN_ENV = 'AGENT_MUX_MCP_TOKEN';
+/** `--thinking` levels OpenClaw accepts (`off | minimal | low | medium | high | xhigh | adaptive | max | ultra`). */
+const openclawThinking = {
+    low: 'low',
+    medium: 'medium',
+    high: 'high',
+    max: 'max',
+};
+/** The home the run's program sees (the run's env may set its own HOME). */
+function openclawHome(env) {
+    return env.HOME || (0,external_node_os_namespaceObject.homedir)();
+}
+/** The user's OpenClaw config file (`OPENCLAW_CONFIG_PATH`, else `$OPENCLAW_STATE_DIR/openclaw.json`, else `~/.openclaw/openclaw.json`). */
+function openclawConfigPath(env) {
+    if (env.OPENCLAW_CONFIG_PATH)
+        return env.OPENCLAW_CONFIG_PATH;
+    const stateDir = env.OPENCLAW_STATE_DIR || (0,external_node_path_namespaceObject.join)(openclawHome(env), '.openclaw');
+    return (0,external_node_path_namespaceObject.join)(stateDir, 'openclaw.json');
+}
+/**
+ * Where agent-mux keeps OpenClaw sessions: `sessions/<sessionId>/` is the `--state-dir` a session
+ * ran in. `agent exec` holds an exclusive lock on its state dir, so each run gets its own: a new
+ * run works in a temp dir, and when it reported a session the dir moves here (plan.cleanup).
+ */
+function openclawRunsDir(env) {
+    return (0,external_node_path_namespaceObject.join)(openclawHome(env), '.cache', 'agent-mux', 'openclaw');
+}
+function sessionStateDir(env, sessionId) {
+    return (0,external_node_path_namespaceObject.join)(openclawRunsDir(env), 'sessions', encodeURIComponent(sessionId));
+}
+/** Session ids the controller saw, by run id, for the plan's cleanup. */
+const sessionsByRun = new Map();
+/** Called by the controller when a new run reports its session id. */
+function rememberSession(runId, sessionId) {
+    sessionsByRun.set(runId, sessionId);
+}
+async function keepSession(runId, env, stateDir) {
+    const sessionId = sessionsByRun.get(runId);
+    sessionsByRun.delete(runId);
+    if (!sessionId)
+        return;
+    const target = sessionStateDir(env, sessionId);
+    await (0,external_node_fs_promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(target), { recursive: true });
+    try {
+        await (0,external_node_fs_promises_namespaceObject.rename)(stateDir, target);
+    }
+    catch {
+        // Another file system (tmp on tmpfs): copy, then the temp dir goes with the rest.
+        await (0,external_node_fs_promises_namespaceObject.cp)(stateDir, target, { recursive: true });
+    }
+}
+/**
+ * Tool policy as OpenClaw config (`tools.allow` / `tools.deny`, case-insensitive, `*` wildcards, deny
+ * wins). `agent exec` cannot ask anyone at run time, so `ask` is mapped to deny. Rules with `when`
+ * conditions cannot be expressed: a conditional deny/ask denies the tool, a conditional allow is dropped.
+ */
+function openclawToolPolicy(policy) {
+    if (!policy)
+        return undefined;
+    const rules = policy.rules ?? [];
+    const deny = [...new Set(rules.filter((r) => r.decision !== 'allow').map((r) => r.tool))];
+    const allow = [...new Set(rules.filter((r) => r.decision === 'allow' && r.when === undefined).map((r) => r.tool))];
+    const fallback = policy.default ?? 'ask';
+    if (fallback === 'allow')
+        return deny.length > 0 ? { deny } : undefined;
+    // Default deny/ask: only the explicitly allowed tools run.
+    return allow.length > 0 ? { allow, ...(deny.length > 0 ? { deny } : {}) } : { deny: ['*'] };
+}
+/**
+ * `openclaw agent exec --json` for a new turn (prompt on stdin, `--cwd`, one `--state-dir` per run);
+ * `openclaw agent --local --session-id <id> --json` to continue a session (exec has no resume).
+ * Policy, MCP and the resumed turn's workspace go into an overlay config in a temp dir that
+ * `$include`s the user's own config, passed with `--config` / `OPENCLAW_CONFIG_PATH`.
+ */
+async function openclawPlan(ctx, command) {
+    const { request } = ctx;
+    const env = {};
+    const baseConfig = openclawConfigPath(ctx.env);
+    const resume = request.resumeSessionId;
+    const tools = openclawToolPolicy(ctx.policy);
+    const overlay = {};
+    if (tools)
+        overlay.tools = tools;
+    if (ctx.mcpUrl) {
+        overlay.mcp = {
+            servers: {
+                [OPENCLAW_MCP_SERVER]: {
+                    url: ctx.mcpUrl,
+                    transport: 'streamable-http',
+                    ...(ctx.mcpToken ? { headers: { Authorization: `Bearer \${${OPENCLAW_MCP_TOKEN_ENV}}` } } : {}),
+                },
+            },
+        };
+        if (ctx.mcpToken)
+            env[OPENCLAW_MCP_TOKEN_ENV] = ctx.mcpToken;
+    }
+    // `agent --local` works in the agent's workspace, not a --cwd: point it at the run's workspace.
+    if (resume)
+        overlay.agents = { defaults: { workspace: request.cwd, skipBootstrap: true } };
+    const temp = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'agent-mux-openclaw-'));
+    let configFile;
+    if (Object.keys(overlay).length > 0) {
+        if ((0,external_node_fs_namespaceObject.existsSync)(baseConfig)) {
+            overlay.$include = baseConfig;
+            const roots = ctx.env.OPENCLAW_INCLUDE_ROOTS;
+            env.OPENCLAW_INCLUDE_ROOTS = roots ? `${roots}${external_node_path_namespaceObject.delimiter}${(0,external_node_path_namespaceObject.dirname)(baseConfig)}` : (0,external_node_path_namespaceObject.dirname)(baseConfig);
+        }
+        configFile = (0,external_node_path_namespaceObject.join)(temp, 'openclaw.json');
+        (0,external_node_fs_namespaceObject.writeFileSync)(configFile, `${JSON.stringify(overlay, null, 2)}\n`, { mode: 0o600 });
+    }
+    const prompt = request.systemPrompt ? `${request.systemPrompt}\n\n---\n\n${request.prompt}` : request.prompt;
+    const common = ['--json'];
+    if (request.model)
+        common.push('--model', request.model);
+    if (request.thinkingEffort)
+        common.push('--thinking', openclawThinking[request.thinkingEffort]);
+    if (resume) {
+        const promptFile = (0,external_node_path_namespaceObject.join)(temp, 'prompt.md');
+        (0,external_node_fs_namespaceObject.writeFileSync)(promptFile, prompt, { mode: 0o600 });
+        // The session's own state dir when agent-mux started it; else OpenClaw's default state.
+        const stateDir = sessionStateDir(ctx.env, resume);
+        if ((0,external_node_fs_namespaceObject.existsSync)(stateDir))
+            env.OPENCLAW_STATE_DIR = stateDir;
+        // A moved state dir would also move the default config path: keep the user's (or the overlay).
+        env.OPENCLAW_CONFIG_PATH = configFile ?? baseConfig;
+        return {
+            command,
+            args: ['agent', '--local', '--session-id', resume, '--message-file', promptFile, ...common],
+            env,
+            cwd: request.cwd,
+            protocol: 'text',
+            cleanup: () => (0,external_node_fs_promises_namespaceObject.rm)(temp, { recursive: true, force: true }),
+        };
+    }
+    const stateDir = (0,external_node_path_namespaceObject.join)(temp, 'state');
+    (0,external_node_fs_namespaceObject.mkdirSync)(stateDir);
+    const args = ['agent', 'exec', '--message-file', '-', '--cwd', request.cwd, '--state-dir', stateDir, ...common];
+    if (configFile)
+        args.push('--config', configFile);
+    const cleanup = async () => {
+        try {
+            await keepSession(ctx.runId, ctx.env, stateDir);
+        }
+        finally {
+            await (0,external_node_fs_promises_namespaceObject.rm)(temp, { recursive: true, force: true });
+        }
+    };
+    return { command, args, env, cwd: request.cwd, stdin: prompt, protocol: 'text', cleanup };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/openclaw/openclaw-auth.ts
+
+
+
+/** Provider key env vars OpenClaw's bundled providers read (the common ones). */
+const OPENCLAW_KEY_ENV = [
+    'ANTHROPIC_API_KEY',
+    'OPENAI_API_KEY',
+    'GEMINI_API_KEY',
+    'GOOGLE_API_KEY',
+    'OPENROUTER_API_KEY',
+    'XAI_API_KEY',
+    'MISTRAL_API_KEY',
+    'GROQ_API_KEY',
+    'DEEPSEEK_API_KEY',
+];
+const MAX_READ = 256 * 1024;
+function openclaw_auth_smallText(path) {
+    try {
+        if (!(0,external_node_fs_namespaceObject.existsSync)(path) || (0,external_node_fs_namespaceObject.statSync)(path).size > MAX_READ)
+            return undefined;
+        return (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Read-only, local: provider key env vars, then `~/.openclaw/.env` (the documented place for keys),
+ * then inline `apiKey`s in `openclaw.json`, then the agent's SQLite credential store (present but
+ * not readable cheaply: `unknown`).
+ */
+function detectOpenclawAuth(env) {
+    const fromEnv = OPENCLAW_KEY_ENV.filter((name) => env[name]);
+    if (fromEnv.length > 0)
+        return { status: 'authenticated', method: 'api_key', details: fromEnv };
+    const stateDir = env.OPENCLAW_STATE_DIR || (0,external_node_path_namespaceObject.join)(openclawHome(env), '.openclaw');
+    const dotenv = (0,external_node_path_namespaceObject.join)(stateDir, '.env');
+    const dotenvText = openclaw_auth_smallText(dotenv);
+    if (dotenvText &&
+        OPENCLAW_KEY_ENV.some((name) => new RegExp(`^\\s*(export\\s+)?${name}\\s*=\\s*\\S`, 'm').test(dotenvText))) {
+        return { status: 'authenticated', method: 'config_file', details: [dotenv] };
+    }
+    const config = openclawConfigPath(env);
+    const configText = openclaw_auth_smallText(config);
+    if (configText && /apiKey["']?\s*:\s*["'][^"']+["']/.test(configText)) {
+        return { status: 'authenticated', method: 'config_file', details: [config] };
+    }
+    const store = (0,external_node_path_namespaceObject.join)(stateDir, 'agents', 'main', 'agent', 'openclaw-agent.sqlite');
+    if ((0,external_node_fs_namespaceObject.existsSync)(store))
+        return { status: 'unknown', method: 'credential_store', details: [store] };
+    return { status: 'unauthenticated' };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/openclaw/openclaw-controller.ts
+
+/**
+ * Tells the plan's cleanup which session a new run created, so its state dir is kept for
+ * `openclaw agent --local --session-id` (resume).
+ */
+function openclawController(_io, ctx) {
+    return {
+        onEvent(event) {
+            if (event.type !== 'session_start' || ctx.request.resumeSessionId)
+                return;
+            rememberSession(ctx.runId, event.sessionId);
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/openclaw/openclaw-translator.ts
+const openclawTranslator = {
+    init: ({ debug, request }) => ({ debug, resumeFrom: request?.resumeSessionId, sawEnvelope: false }),
+    translate(record, state) {
+        try {
+            if (record.kind === 'json')
+                return translateEnvelope(record.value, state);
+            return translateLine(record.line, state);
+        }
+        catch (error) {
+            return [openclaw_translator_malformed(`openclaw record could not be translated: ${String(error)}`)];
+        }
+    },
+    finish(_exit, state) {
+        // An envelope cut short (the program died mid-write): what was collected is output, not lost.
+        const pending = state.pending;
+        state.pending = undefined;
+        if (!pending || pending.length === 0)
+            return [];
+        const parsed = openclaw_translator_parseJson(pending.join('\n'));
+        if (parsed.ok)
+            return translateEnvelope(parsed.value, state);
+        return [openclaw_translator_malformed('openclaw stopped in the middle of its JSON envelope'), ...textLines(pending)];
+    },
+};
+function translateLine(rawLine, state) {
+    const line = rawLine.replace(/\r$/, '');
+    if (state.pending) {
+        if (line === '}') {
+            const lines = [...state.pending, line];
+            state.pending = undefined;
+            return closeEnvelope(lines, state);
+        }
+        // Inside a pretty-printed envelope every line is indented; anything else was interleaved.
+        if (/^\s+\S/.test(line)) {
+            state.pending.push(line);
+            return [];
+        }
+        return line.trim() === '' ? [] : textLines([line]);
+    }
+    if (line === '{') {
+        state.pending = [line];
+        return [];
+    }
+    const trimmed = line.trim();
+    if (trimmed === '')
+        return [];
+    if (trimmed.startsWith('{') && trimmed.endsWith('}')) {
+        const parsed = openclaw_translator_parseJson(trimmed);
+        if (parsed.ok)
+            return translateEnvelope(parsed.value, state);
+    }
+    return textLines([line]);
+}
+function closeEnvelope(lines, state) {
+    const parsed = openclaw_translator_parseJson(lines.join('\n'));
+    if (parsed.ok)
+        return translateEnvelope(parsed.value, state);
+    return [openclaw_translator_malformed(`openclaw printed an envelope that is not JSON (${parsed.error})`), ...textLines(lines)];
+}
+function textLines(lines) {
+    return lines.map((line) => ({ type: 'text_delta', delta: `${line}\n` }));
+}
+/** One whole envelope to events; the run's outcome is set from it. */
+function translateEnvelope(value, state) {
+    if (!openclaw_translator_isObject(value))
+        return openclaw_translator_unknown(state, 'an openclaw JSON value that is not an object', value);
+    const meta = openclaw_translator_isObject(value.meta) ? value.meta : undefined;
+    const agentMeta = meta && openclaw_translator_isObject(meta.agentMeta) ? meta.agentMeta : undefined;
+    const looksLikeEnvelope = 'ok' in value || 'status' in value || 'payloads' in value || 'final' in value || meta !== undefined;
+    if (!looksLikeEnvelope)
+        return openclaw_translator_unknown(state, 'an openclaw JSON object without envelope fields', value);
+    state.sawEnvelope = true;
+    const out = [];
+    const sessionId = openclaw_translator_str(value.sessionId) ?? openclaw_translator_str(agentMeta?.sessionId);
+    const provider = openclaw_translator_str(value.provider) ?? openclaw_translator_str(agentMeta?.provider);
+    const modelId = openclaw_translator_str(value.model) ?? openclaw_translator_str(agentMeta?.model);
+    const model = modelId ? (provider ? `${provider}/${modelId}` : modelId) : undefined;
+    if (sessionId) {
+        state.sessionId = sessionId;
+        out.push(state.resumeFrom
+            ? { type: 'session_resume', sessionId, previousSessionId: state.resumeFrom }
+            : { type: 'session_start', sessionId, model });
+    }
+    out.push({ type: 'turn_start' });
+    const text = finalText(value);
+    if (text) {
+        out.push({ type: 'message_start', model });
+        out.push({ type: 'text_delta', delta: text });
+        out.push({ type: 'message_stop', text });
+    }
+    const toolSummary = openclaw_translator_isObject(value.toolSummary) ? value.toolSummary : meta?.toolSummary;
+    const summary = toolSummaryText(toolSummary);
+    if (summary)
+        out.push({ type: 'progress', summary });
+    const cost = openclaw_translator_costDraft(value.usage ?? agentMeta?.usage, value.costUsd ?? agentMeta?.costUsd, model);
+    if (cost)
+        out.push(cost);
+    const failure = failureOf(value, meta);
+    const durationMs = openclaw_translator_num(meta?.durationMs);
+    const stopReason = openclaw_translator_str(meta?.stopReason) ?? openclaw_translator_str(value.status);
+    if (failure) {
+        out.push(...errorDrafts(failure.message, failure.kind));
+        out.push({ type: 'turn_end', stopReason, isError: true, durationMs });
+        state.outcome = { status: 'failed', message: failure.message };
+    }
+    else {
+        out.push({ type: 'turn_end', stopReason, result: text, isError: false, durationMs });
+        state.outcome = { status: 'completed', output: text };
+    }
+    return out;
+}
+function finalText(value) {
+    const final = openclaw_translator_str(value.final);
+    if (final)
+        return final;
+    if (!Array.isArray(value.payloads))
+        return undefined;
+    const texts = value.payloads.flatMap((p) => (openclaw_translator_isObject(p) && typeof p.text === 'string' && p.text ? [p.text] : []));
+    return texts.length > 0 ? texts.join('\n\n') : undefined;
+}
+function toolSummaryText(summary) {
+    if (!openclaw_translator_isObject(summary))
+        return undefined;
+    const calls = openclaw_translator_num(summary.calls) ?? 0;
+    if (calls === 0)
+        return undefined;
+    const tools = Array.isArray(summary.tools) ? summary.tools.filter((t) => typeof t === 'string') : [];
+    const failures = openclaw_translator_num(summary.failures) ?? 0;
+    const names = tools.length > 0 ? `: ${tools.join(', ')}` : '';
+    const failed = failures > 0 ? ` (${failures} failed)` : '';
+    return `openclaw ran ${calls} tool call${calls === 1 ? '' : 's'}${names}${failed}`;
+}
+function failureOf(value, meta) {
+    const error = openclaw_translator_isObject(value.error) ? value.error : meta && openclaw_translator_isObject(meta.error) ? meta.error : undefined;
+    const errorMessage = error ? (openclaw_translator_str(error.message) ?? openclaw_translator_str(error.type) ?? 'openclaw reported an error') : undefined;
+    const kind = error ? (openclaw_translator_str(error.kind) ?? openclaw_translator_str(error.type)) : undefined;
+    if (value.status === 'timeout')
+        return { message: errorMessage ?? 'openclaw: the agent deadline passed', kind: 'timeout' };
+    if (value.ok === false || value.status === 'error' || error) {
+        return { message: errorMessage ?? 'openclaw reported a failed run', kind };
+    }
+    if (typeof value.error === 'string')
+        return { message: value.error };
+    return undefined;
+}
+/** Classifies a failure message: openclaw reports provider errors only as text (`HTTP 401`, `rate limit`). */
+function errorDrafts(message, kind) {
+    if (kind === 'timeout')
+        return [{ type: 'error', code: 'timeout', message, recoverable: false }];
+    if (/\b401\b|\b403\b|authenticat|unauthori[sz]ed|invalid (x-)?api[- ]key|re-authenticate|no api key|missing api key/i.test(message)) {
+        return [
+            {
+                type: 'auth_error',
+                message,
+                guidance: 'Check the provider credentials OpenClaw uses (openclaw models auth, ~/.openclaw/.env or the provider key env var).',
+            },
+        ];
+    }
+    if (/\b429\b|rate[- ]limit|too many requests|quota/i.test(message)) {
+        const retry = /retry[- ]after:?\s*(\d+(?:\.\d+)?)\s*(ms|s|seconds?)?/i.exec(message);
+        const retryAfterMs = retry ? Number(retry[1]) * (retry[2] === 'ms' ? 1 : 1000) : undefined;
+        return [{ type: 'rate_limit_error', message, retryAfterMs }];
+    }
+    if (/context (window|length|overflow)|too many tokens|prompt is too long|maximum context/i.test(message)) {
+        return [{ type: 'context_exceeded', message }];
+    }
+    return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+}
+function openclaw_translator_costDraft(usage, costUsd, model) {
+    if (!openclaw_translator_isObject(usage))
+        return undefined;
+    const usdReported = openclaw_translator_num(costUsd) ?? (openclaw_translator_isObject(usage.cost) ? openclaw_translator_num(usage.cost.total) : undefined);
+    return {
+        type: 'cost',
+        inputTokens: tokens(usage.input) ?? 0,
+        outputTokens: tokens(usage.output) ?? 0,
+        cacheReadTokens: tokens(usage.cacheRead),
+        cacheWriteTokens: tokens(usage.cacheWrite),
+        model,
+        usd: usdReported,
+    };
+}
+function openclaw_translator_unknown(state, message, data) {
+    return state.debug ? [{ type: 'debug', message, data }] : [];
+}
+function openclaw_translator_malformed(message) {
+    return { type: 'error', code: 'malformed_record', message, recoverable: true };
+}
+function openclaw_translator_parseJson(text) {
+    try {
+        return { ok: true, value: JSON.parse(text) };
+    }
+    catch (error) {
+        return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+}
+function openclaw_translator_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function openclaw_translator_str(value) {
+    return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+function openclaw_translator_num(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+function tokens(value) {
+    const n = openclaw_translator_num(value);
+    return n === undefined ? undefined : Math.floor(n);
+}
+
+;// CONCATENATED MODULE: ./src/adapters/openclaw/openclaw-adapter.ts
+
+
+
+
+
+const OPENCLAW_NPM_PACKAGE = 'openclaw';
+const OPENCLAW_TESTED_VERSION = '2026.9.6';
+/** True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (docs/adapters/openclaw.md). */
+const openclawCapabilities = {
+    // A new turn runs `agent exec --state-dir <per-run dir>`; `agent --local --session-id` continues it.
+    resume: true,
+    fork: false,
+    // `--thinking`, honoured where the provider/model supports it.
+    thinking: 'model-dependent',
+    // `mcp.servers.<name>` with `transport: streamable-http` and headers, in an overlay config.
+    mcp: true,
+    // The headless paths cannot ask anyone: the policy becomes `tools.allow` / `tools.deny`.
+    approvals: 'none',
+    // Pipes work: `--json` reserves stdout for the envelope, diagnostics go to stderr (seed 003 said PTY).
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    sessionPersistence: 'sqlite',
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    // One JSON envelope when the turn is over: no deltas, no tool events.
+    streaming: 'none',
+};
+/** OpenClaw's embedded agent, headless: `openclaw agent exec --message-file - --json`, prompt on stdin. */
+function openclawAdapter(options = {}) {
+    const command = options.command ?? 'openclaw';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'openclaw',
+        displayName: 'OpenClaw',
+        capabilities: openclawCapabilities,
+        program: {
+            command,
+            versionArgs: ['--version'],
+            minVersion: OPENCLAW_TESTED_VERSION,
+            install: [
+                {
+                    type: 'npm',
+                    command: `npm install -g ${OPENCLAW_NPM_PACKAGE}`,
+                    notes: 'Needs Node >= 24.16 (< 25) or >= 26.1; on older Node npm installs a placeholder openclaw@0.0.1.',
+                },
+            ],
+            npmPackage: OPENCLAW_NPM_PACKAGE,
+            testedVersion: OPENCLAW_TESTED_VERSION,
+            verifiedLive: true,
+        },
+        costModel: 'anthropic/claude-sonnet-4-6',
+        secretEnv: [...OPENCLAW_KEY_ENV, OPENCLAW_MCP_TOKEN_ENV],
+        sessionDir: openclawRunsDir(process.env),
+        detectAuth: detectOpenclawAuth,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => openclawPlan(ctx, command),
+            translator: openclawTranslator,
+            controller: openclawController,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/openclaw/index.ts
+
+
+
+;// CONCATENATED MODULE: ./src/adapters/pi/pi-plan.ts
+
+
+
+
+
+
+
+/** `--thinking` accepts off|minimal|low|medium|high|xhigh; `max` maps to pi's highest, `xhigh`. */
+const piThinking = { low: 'low', medium: 'medium', high: 'high', max: 'xhigh' };
+/**
+ * `pi --mode json -p [flags]` with the prompt on stdin: pi reads piped stdin as the message when it
+ * is not a TTY and stdin is closed after it (a stdin left open makes pi wait forever).
+ */
+function piArgs(ctx, thinking) {
+    const { request } = ctx;
+    const args = ['--mode', 'json', '--print'];
+    if (request.model)
+        args.push('--model', request.model);
+    if (request.systemPrompt)
+        args.push('--append-system-prompt', request.systemPrompt);
+    if (request.thinkingEffort)
+        args.push('--thinking', thinking[request.thinkingEffort]);
+    if (request.resumeSessionId)
+        args.push(request.fork ? '--fork' : '--session', request.resumeSessionId);
+    return args;
+}
+/**
+ * With the run's MCP server (`ctx.mcpUrl`), a generated bridge extension (`--extension`, in a temp
+ * dir `cleanup` removes) registers the server's tools and enforces the policy per call, asking the
+ * server's `approval_prompt` for `ask`. Without it, the policy becomes the `--tools` allowlist.
+ */
+function piPlan(ctx, options) {
+    const args = piArgs(ctx, options.thinking);
+    // No update check or other startup network calls in a headless run.
+    const env = { PI_OFFLINE: '1' };
+    let dir;
+    if (ctx.mcpUrl) {
+        dir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'agent-mux-pi-'));
+        const file = (0,external_node_path_namespaceObject.join)(dir, 'agent-mux-bridge.ts');
+        (0,external_node_fs_namespaceObject.writeFileSync)(file, piBridgeExtensionSource(piBridgeConfig(ctx.policy)), { mode: 0o600 });
+        args.push('--extension', file);
+        env.AGENT_MUX_MCP_URL = ctx.mcpUrl;
+        env.AGENT_MUX_MCP_TOKEN = ctx.mcpToken;
+    }
+    else {
+        args.push(...piToolArgs(ctx.policy));
+    }
+    // Files last, as positional `@path` arguments after every flag.
+    for (const file of ctx.request.files ?? [])
+        args.push(`@${file.path}`);
+    return {
+        command: options.command,
+        args,
+        cwd: ctx.request.cwd,
+        env,
+        stdin: ctx.request.prompt,
+        protocol: 'json-lines',
+        cleanup: dir ? () => (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true }) : undefined,
+    };
+}
+/**
+ * pi has no permission prompts and no per-call hook outside extensions: a policy becomes the
+ * `--tools` allowlist. A tool is enabled when its first matching rule (or the default) allows it;
+ * `deny` and `ask` (pi cannot ask at run time) both disable it, as does a rule narrowed by `when`
+ * that is not `allow` (its arguments cannot be checked before the call). No policy: pi's defaults.
+ */
+function piToolArgs(policy) {
+    if (!policy)
+        return [];
+    const enabled = PI_TOOLS.filter((tool) => allowedByPolicy(policy, tool, PI_DEFAULT_TOOLS.includes(tool)));
+    if (enabled.length === 0)
+        return ['--no-tools'];
+    const same = enabled.length === PI_DEFAULT_TOOLS.length && PI_DEFAULT_TOOLS.every((t) => enabled.includes(t));
+    return same ? [] : ['--tools', enabled.join(',')];
+}
+/**
+ * Whether a tool may be enabled as a whole. Tools off by default (`grep`, `find`, `ls`) are only
+ * turned on by a rule that names them, never by `default: 'allow'`.
+ */
+function allowedByPolicy(policy, tool, onByDefault) {
+    for (const rule of policy.rules ?? []) {
+        if (!ruleMatches({ ...rule, when: undefined }, tool, {}))
+            continue;
+        if (rule.decision === 'allow' && rule.when !== undefined)
+            continue;
+        if (rule.decision !== 'allow')
+            return false;
+        return onByDefault || rule.tool === tool;
+    }
+    return onByDefault && (policy.default ?? 'ask') === 'allow';
+}
+
+;// CONCATENATED MODULE: ./src/adapters/pi/pi-adapter.ts
+
+
+
+
+
+
+const PI_NPM_PACKAGE = '@mariozechner/pi-coding-agent';
+const PI_TESTED_VERSION = '0.73.1';
+/** True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md). */
+const piCapabilities = {
+    resume: true,
+    fork: true,
+    thinking: 'model-dependent',
+    // pi has no MCP client (by design): a generated extension bridges the run's MCP server, registers
+    // its tools and relays `ask` decisions to its `approval_prompt` tool (pi-bridge-extension.ts).
+    mcp: true,
+    approvals: 'relay',
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    sessionPersistence: 'file',
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    streaming: 'full',
+};
+/** Mario Zechner's pi coding agent, headless: `pi --mode json --print`, prompt on stdin. */
+function piAdapter(options = {}) {
+    const command = options.command ?? 'pi';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'pi',
+        displayName: 'Pi',
+        capabilities: piCapabilities,
+        program: {
+            command,
+            versionArgs: ['--version'],
+            minVersion: '0.70.0',
+            install: [{ type: 'npm', command: `npm install -g ${PI_NPM_PACKAGE}` }],
+            npmPackage: PI_NPM_PACKAGE,
+            testedVersion: PI_TESTED_VERSION,
+            verifiedLive: true,
+        },
+        secretEnv: [...PI_KEY_ENV],
+        sessionDir: (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.pi', 'agent', 'sessions'),
+        detectAuth: (env) => detectPiStyleAuth({ agentDir: piAgentDir(env), keyEnv: PI_KEY_ENV, modelFiles: ['models.json'], authFile: 'auth.json' }, env),
+        launch: {
+            kind: 'process',
+            plan: (ctx) => piPlan(ctx, { command, thinking: piThinking }),
+            translator: piTranslator,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/pi/index.ts
+
+
+
 ;// CONCATENATED MODULE: ./src/adapters/process/process-controller.ts
 /**
  * The adapter → agent half of seed 001: answers `tool_call` with `tool_result` through the
@@ -37524,7 +41423,7 @@ const processTranslator = {
                         attempted: Array.isArray(value.attempted) ? value.attempted : undefined,
                     },
                 ];
-                const cost = costDraft(value.cost);
+                const cost = process_translator_costDraft(value.cost);
                 if (cost)
                     out.push(cost);
                 return out;
@@ -37550,7 +41449,7 @@ const processTranslator = {
                 ];
             case 'complete': {
                 state.outcome = { status: 'completed', output: value.output };
-                const cost = costDraft(value.cost);
+                const cost = process_translator_costDraft(value.cost);
                 return cost ? [cost] : [];
             }
             case 'failed': {
@@ -37559,7 +41458,7 @@ const processTranslator = {
                 const message = details ? `${reason}: ${details}` : reason;
                 state.outcome = { status: 'failed', message };
                 const out = [{ type: 'error', code: 'agent_error', message, recoverable: false }];
-                const cost = costDraft(value.cost);
+                const cost = process_translator_costDraft(value.cost);
                 if (cost)
                     out.push(cost);
                 return out;
@@ -37583,7 +41482,7 @@ const process_translator_count = (value) => typeof value === 'number' && Number.
  * A `cost` field as seed 001 reports it: `{model, inputTokens, outputTokens, extras}` or `{usd}`.
  * It is the run's running total so far (each progress repeats it), so it is marked cumulative.
  */
-function costDraft(cost) {
+function process_translator_costDraft(cost) {
     if (!process_translator_isObject(cost))
         return undefined;
     const extras = Array.isArray(cost.extras)
@@ -37645,6 +41544,7 @@ function processAdapter(id, config) {
                     CA_WORKSPACE: ctx.workspacePath,
                 },
                 keepStdinOpen: true,
+                expandTemplates: true,
                 protocol: 'json-lines',
             }),
             translator: processTranslator,
@@ -37653,7 +41553,316 @@ function processAdapter(id, config) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/adapters/qwen/qwen-auth.ts
+
+
+
+
+/** Environment variables that carry Qwen Code credentials (secrets, redacted everywhere). */
+const QWEN_SECRET_ENV = [
+    'OPENAI_API_KEY',
+    'DASHSCOPE_API_KEY',
+    'ANTHROPIC_API_KEY',
+    'GEMINI_API_KEY',
+    'GOOGLE_API_KEY',
+];
+const qwen_auth_set = (env, name) => (env[name] ?? '').trim() !== '';
+/** `$QWEN_HOME`, else `~/.qwen`. */
+function qwenDir(env) {
+    return env.QWEN_HOME || (0,external_node_path_namespaceObject.join)(env.HOME || (0,external_node_os_namespaceObject.homedir)(), '.qwen');
+}
+/**
+ * Where Qwen Code would find credentials, read-only and local: an OpenAI-compatible key
+ * (`OPENAI_API_KEY`, `DASHSCOPE_API_KEY`; with `OPENAI_BASE_URL`/`OPENAI_MODEL` it talks Chat
+ * Completions), another provider's key, an auth type and key in `~/.qwen/settings.json`, or the
+ * Qwen OAuth file `~/.qwen/oauth_creds.json` (Qwen OAuth was removed in 0.24: status unknown).
+ */
+function detectQwenAuth(env) {
+    for (const name of QWEN_SECRET_ENV) {
+        if (qwen_auth_set(env, name))
+            return { status: 'authenticated', method: 'api_key', details: [name] };
+    }
+    const dir = qwenDir(env);
+    const settingsFile = (0,external_node_path_namespaceObject.join)(dir, 'settings.json');
+    const settings = readSettings(settingsFile);
+    const security = settings?.security;
+    if (selectedAuthType(settings) && typeof security?.auth?.apiKey === 'string' && security.auth.apiKey !== '') {
+        return { status: 'authenticated', method: 'config_file', details: [settingsFile] };
+    }
+    const oauth = (0,external_node_path_namespaceObject.join)(dir, 'oauth_creds.json');
+    try {
+        if ((0,external_node_fs_namespaceObject.existsSync)(oauth) && (0,external_node_fs_namespaceObject.statSync)(oauth).size > 2)
+            return { status: 'unknown', method: 'oauth', details: [oauth] };
+    }
+    catch {
+        // unreadable: nothing known
+    }
+    return { status: 'unauthenticated', details: ['OPENAI_API_KEY', settingsFile] };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/qwen/qwen-plan.ts
+
+
+
+
+
+/** The MCP server name the run's tool host gets: its tools are `mcp__agentmux__<tool>`. */
+const QWEN_MCP_SERVER = 'agentmux';
+/** Qwen Code's reasoning tiers (`low`, `medium`, `high`, `xhigh`, `max`, clamped per model by the CLI). */
+function qwenReasoningEffort(effort) {
+    return effort;
+}
+/** The system settings file a run uses (`QWEN_CODE_SYSTEM_SETTINGS_PATH`), default /etc/qwen-code/settings.json. */
+function systemSettingsPath(env) {
+    if (env.QWEN_CODE_SYSTEM_SETTINGS_PATH)
+        return env.QWEN_CODE_SYSTEM_SETTINGS_PATH;
+    if (process.platform === 'darwin')
+        return '/Library/Application Support/QwenCode/settings.json';
+    if (process.platform === 'win32')
+        return 'C:\\ProgramData\\qwen-code\\settings.json';
+    return '/etc/qwen-code/settings.json';
+}
+/**
+ * `qwen --output-format stream-json --include-partial-messages` with the prompt on stdin (no
+ * positional prompt: stdin is the prompt). The policy maps to `--approval-mode` and
+ * `--allowed-tools` / `--exclude-tools`; MCP to `--mcp-config <file>`; the thinking effort to
+ * `model.generationConfig.reasoning.effort` in a system settings file (`QWEN_CODE_SYSTEM_SETTINGS_PATH`,
+ * the machine's own system settings merged in). Files live in one temp folder that `cleanup` removes.
+ */
+function qwenPlan(ctx, options) {
+    const { request } = ctx;
+    const args = ['--output-format', 'stream-json', '--include-partial-messages'];
+    const env = {};
+    const runEnv = { ...ctx.env, ...(request.env ?? {}) };
+    let dir;
+    const tempDir = () => {
+        dir ??= (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'agent-mux-qwen-'));
+        return dir;
+    };
+    if (request.model)
+        args.push('--model', request.model);
+    if (request.systemPrompt)
+        args.push('--append-system-prompt', request.systemPrompt);
+    if (request.maxTurns !== undefined)
+        args.push('--max-session-turns', String(request.maxTurns));
+    if (request.resumeSessionId) {
+        args.push('--resume', request.resumeSessionId);
+        if (request.fork)
+            args.push('--fork-session');
+    }
+    const lists = toolLists(ctx.policy ?? { default: 'ask' });
+    args.push('--approval-mode', lists.approvalMode);
+    if (lists.allow.length > 0)
+        args.push('--allowed-tools', ...lists.allow);
+    if (lists.deny.length > 0)
+        args.push('--exclude-tools', ...lists.deny);
+    if (ctx.mcpUrl) {
+        const file = (0,external_node_path_namespaceObject.join)(tempDir(), 'mcp.json');
+        const config = {
+            mcpServers: {
+                [QWEN_MCP_SERVER]: { httpUrl: ctx.mcpUrl, headers: { Authorization: `Bearer ${ctx.mcpToken}` }, trust: true },
+            },
+        };
+        (0,external_node_fs_namespaceObject.writeFileSync)(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+        args.push('--mcp-config', file);
+    }
+    if (request.thinkingEffort) {
+        const system = readSettings(systemSettingsPath(runEnv)) ?? {};
+        const settings = mergeSettings(system, {
+            model: { generationConfig: { reasoning: { effort: qwenReasoningEffort(request.thinkingEffort) } } },
+        });
+        const file = (0,external_node_path_namespaceObject.join)(tempDir(), 'system-settings.json');
+        (0,external_node_fs_namespaceObject.writeFileSync)(file, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+        env.QWEN_CODE_SYSTEM_SETTINGS_PATH = file;
+    }
+    const plan = { command: options.command, args, env, stdin: request.prompt, protocol: 'json-lines' };
+    if (dir) {
+        const created = dir;
+        plan.cleanup = () => (0,external_node_fs_namespaceObject.rmSync)(created, { recursive: true, force: true });
+    }
+    return plan;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/qwen/qwen-translator.ts
+
+
+const qwen_translator_isObj = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const qwen_translator_str = (value) => (typeof value === 'string' ? value : undefined);
+const qwen_translator_num = (value) => typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+/** The Anthropic SSE events Qwen Code forwards in `stream_event`; others (`goal_state`) are its own. */
+const ANTHROPIC_STREAM_EVENTS = new Set([
+    'message_start',
+    'content_block_start',
+    'content_block_delta',
+    'content_block_stop',
+    'message_delta',
+    'message_stop',
+    'ping',
+    'error',
+]);
+/** The text of an `assistant` record made of text blocks only. */
+function assistantText(value) {
+    const message = qwen_translator_isObj(value.message) ? value.message : undefined;
+    const content = Array.isArray(message?.content) ? message.content : [];
+    if (content.length === 0 || !content.every((b) => qwen_translator_isObj(b) && b.type === 'text' && typeof b.text === 'string')) {
+        return undefined;
+    }
+    return content.map((b) => b.text).join('');
+}
+/**
+ * Translates Qwen Code's `--output-format stream-json --include-partial-messages` records
+ * (recorded from qwen 0.24.4, docs/adapters/qwen.md). Unlike its parent Gemini CLI, Qwen Code
+ * prints Claude Code's stream-json format (`system`/`init`, `stream_event` with Anthropic SSE
+ * events, `assistant`, `user` tool results, `result`), so the Claude translator does the work and
+ * this one adds what Qwen Code prints differently:
+ *
+ * - a model API failure is an `assistant` text `[API Error: 401 …]` and a `result` with
+ *   `error.message` → `auth_error` / `rate_limit_error` / `context_exceeded` / `error`
+ *   (classified as for Gemini CLI, gemini-errors.ts);
+ * - `system` `retry` {attempt, maxRetries, delayMs} (its backoff on 429/5xx) → `rate_limit_error`;
+ * - `stream_event` `goal_state` and other Qwen-only events → debug.
+ */
+const qwenTranslator = {
+    init: (ctx) => claudeTranslator.init(ctx),
+    translate(record, state) {
+        if (record.kind !== 'json' || !qwen_translator_isObj(record.value))
+            return claudeTranslator.translate(record, state);
+        const value = record.value;
+        try {
+            if (value.type === 'system' && value.subtype === 'retry')
+                return retry(value, state);
+            if (value.type === 'stream_event') {
+                const event = qwen_translator_isObj(value.event) ? value.event : undefined;
+                if (!ANTHROPIC_STREAM_EVENTS.has(String(event?.type))) {
+                    return state.debug
+                        ? [{ type: 'debug', message: `qwen stream event ${JSON.stringify(event?.type)}`, data: value }]
+                        : [];
+                }
+            }
+            if (value.type === 'assistant') {
+                const text = assistantText(value);
+                if (text?.startsWith('[API Error')) {
+                    const out = claudeTranslator.translate(record, state);
+                    if (!state.errorReported)
+                        out.push(classifyApiError(text.split('\n')[0] ?? text));
+                    state.errorReported = true;
+                    return out;
+                }
+            }
+            if (value.type === 'result' && (value.is_error === true || String(value.subtype).startsWith('error'))) {
+                const error = qwen_translator_isObj(value.error) ? value.error : undefined;
+                const message = qwen_translator_str(error?.message) ?? qwen_translator_str(value.result);
+                if (message) {
+                    const out = [];
+                    if (!state.errorReported)
+                        out.push(classifyApiError(message.split('\n')[0] ?? message));
+                    state.errorReported = true;
+                    return [...out, ...claudeTranslator.translate({ kind: 'json', value: { ...value, result: message } }, state)];
+                }
+            }
+        }
+        catch (error) {
+            return [
+                { type: 'error', code: 'internal', message: `qwen translator: ${error.message}`, recoverable: true },
+            ];
+        }
+        return claudeTranslator.translate(record, state);
+    },
+    stderr: claudeTranslator.stderr,
+    finish: (exit, state) => claudeTranslator.finish?.(exit, state) ?? [],
+};
+function retry(value, state) {
+    const data = qwen_translator_isObj(value.data) ? value.data : {};
+    const attempt = qwen_translator_num(data.attempt);
+    if (attempt === undefined)
+        return state.debug ? [{ type: 'debug', message: 'qwen retries the request', data: value }] : [];
+    const max = qwen_translator_num(data.maxRetries);
+    const delay = qwen_translator_num(data.delayMs);
+    return [
+        {
+            type: 'rate_limit_error',
+            message: `the model API is rate limited or overloaded: qwen retries (attempt ${attempt}${max !== undefined ? ` of ${max}` : ''})`,
+            retryAfterMs: delay !== undefined && delay >= 0 ? delay : undefined,
+        },
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/adapters/qwen/qwen-adapter.ts
+
+
+
+
+
+
+const QWEN_NPM_PACKAGE = '@qwen-code/qwen-code';
+const QWEN_TESTED_VERSION = '0.24.4';
+/** True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md). */
+const qwenCapabilities = {
+    // `--resume <id>`; `--fork-session` with it.
+    resume: true,
+    fork: true,
+    // `model.generationConfig.reasoning.effort` (low … max, clamped per model); thinking blocks stream.
+    thinking: 'model-dependent',
+    // `--mcp-config` (streamable HTTP `httpUrl` with headers).
+    mcp: true,
+    // Headless without `--input-format stream-json` it cannot ask: the policy maps to
+    // `--approval-mode`, `--allowed-tools` and `--exclude-tools`.
+    approvals: 'none',
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    // JSONL chats under ~/.qwen/projects/<cwd with / → ->/chats/<session id>.jsonl
+    sessionPersistence: 'file',
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    // `--include-partial-messages`: text, thinking and tool input deltas.
+    streaming: 'full',
+};
+/** Alibaba's Qwen Code (a Gemini CLI fork), headless: `qwen --output-format stream-json`, the prompt on stdin. */
+function qwenAdapter(options = {}) {
+    const command = options.command ?? 'qwen';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'qwen',
+        displayName: 'Qwen Code',
+        capabilities: qwenCapabilities,
+        program: {
+            command,
+            versionArgs: ['--version'],
+            // stream-json output with `--include-partial-messages`, `--mcp-config` and `--fork-session`.
+            minVersion: '0.20.0',
+            install: [{ type: 'npm', command: `npm install -g ${QWEN_NPM_PACKAGE}` }],
+            npmPackage: QWEN_NPM_PACKAGE,
+            testedVersion: QWEN_TESTED_VERSION,
+            verifiedLive: true,
+        },
+        costModel: 'alibaba/qwen3-coder-plus',
+        secretEnv: [...QWEN_SECRET_ENV],
+        sessionDir: (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.qwen', 'projects'),
+        detectAuth: detectQwenAuth,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => qwenPlan(ctx, { command }),
+            translator: qwenTranslator,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/qwen/index.ts
+
+
+
+
+
 ;// CONCATENATED MODULE: ./src/adapters/builtin-registry.ts
+
+
+
+
+
+
+
+
 
 
 
@@ -37672,6 +41881,14 @@ function createBuiltinRegistry() {
     registry.register(demoAdapter());
     registry.register(claudeAdapter());
     registry.register(codexAdapter());
+    registry.register(geminiAdapter());
+    registry.register(qwenAdapter());
+    registry.register(copilotAdapter());
+    registry.register(cursorAdapter());
+    registry.register(piAdapter());
+    registry.register(ompAdapter());
+    registry.register(openclawAdapter());
+    registry.register(hermesAdapter());
     registry.register(agentMuxRemoteAdapter());
     registry.registerConfigType('process', (id, config) => processAdapter(id, config));
     registry.registerConfigType('generic-cli', (id, config) => genericCliAdapter(id, config));
@@ -38378,8 +42595,9 @@ async function replayStream(adapter, input, onEvent, options = {}) {
         onEvent,
     });
     const request = { prompt: '', cwd: process.cwd(), ...options.request };
-    const protocol = options.protocol ??
-        (await launch.plan({
+    const processLaunch = launch;
+    const planProtocol = async () => {
+        const plan = await processLaunch.plan({
             request,
             runId,
             taskId: runId,
@@ -38390,7 +42608,12 @@ async function replayStream(adapter, input, onEvent, options = {}) {
             workspacePath: request.cwd,
             env: {},
             debug,
-        })).protocol;
+        });
+        // The plan was made only to learn its protocol: undo whatever it prepared (temp files).
+        await plan.cleanup?.();
+        return plan.protocol;
+    };
+    const protocol = options.protocol ?? (await planProtocol());
     const pipeline = new RecordPipeline({
         translator: launch.translator,
         protocol,
@@ -47366,8 +51589,10 @@ async function runProcessAttempt(options) {
     try {
         plan = await launch.plan(ctx);
         const vars = templateVarsOf(ctx);
-        const args = expandArgs(plan.args, vars, ctx.env);
-        const env = { ...definedEnv(ctx.env), ...expandEnv(plan.env ?? {}, vars, ctx.env), ...(ctx.request.env ?? {}) };
+        const expand = plan.expandTemplates === true;
+        const args = expand ? expandArgs(plan.args, vars, ctx.env) : [...plan.args];
+        const planEnv = expand ? expandEnv(plan.env ?? {}, vars, ctx.env) : (plan.env ?? {});
+        const env = { ...definedEnv(ctx.env), ...planEnv, ...(ctx.request.env ?? {}) };
         const cwd = plan.cwd ?? ctx.request.cwd;
         const expanded = { ...plan, args };
         child = plan.pty ? await spawnPty(expanded, env, cwd) : await spawnPipes(expanded, env, cwd);

@@ -2,11 +2,19 @@ import { AdapterRegistry } from '../core/registry/adapter-registry.ts';
 import { agentMuxRemoteAdapter } from './agent-mux-remote/index.ts';
 import { claudeAdapter } from './claude/index.ts';
 import { codexAdapter } from './codex/index.ts';
+import { copilotAdapter } from './copilot/index.ts';
+import { cursorAdapter } from './cursor/index.ts';
 import { demoAdapter } from './demo/demo-adapter.ts';
 import { externalAdapter } from './external/external-adapter.ts';
+import { geminiAdapter } from './gemini/index.ts';
 import { genericCliAdapter } from './generic-cli/generic-cli-adapter.ts';
 import { genericJobAdapter } from './generic-job/generic-job-adapter.ts';
+import { hermesAdapter } from './hermes/index.ts';
+import { ompAdapter } from './omp/index.ts';
+import { openclawAdapter } from './openclaw/index.ts';
+import { piAdapter } from './pi/index.ts';
 import { processAdapter } from './process/process-adapter.ts';
+import { qwenAdapter } from './qwen/index.ts';
 
 /**
  * The registry every front end starts from: the built-in adapters, plus the factories that
@@ -17,6 +25,14 @@ export function createBuiltinRegistry(): AdapterRegistry {
   registry.register(demoAdapter());
   registry.register(claudeAdapter());
   registry.register(codexAdapter());
+  registry.register(geminiAdapter());
+  registry.register(qwenAdapter());
+  registry.register(copilotAdapter());
+  registry.register(cursorAdapter());
+  registry.register(piAdapter());
+  registry.register(ompAdapter());
+  registry.register(openclawAdapter());
+  registry.register(hermesAdapter());
   registry.register(agentMuxRemoteAdapter());
   registry.registerConfigType('process', (id, config) => processAdapter(id, config));
   registry.registerConfigType('generic-cli', (id, config) => genericCliAdapter(id, config));

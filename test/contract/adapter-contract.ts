@@ -65,7 +65,9 @@ export function expectWellFormedStream(events: AgentEvent[], adapterId: string):
 /** Everything but logs, errors, the end and the text stream: tool calls, costs, sessions, results. */
 const structure = (events: AgentEvent[]) =>
   events
-    .filter((e) => !['error', 'log', 'debug', 'run_end', 'text_delta', 'message_start', 'message_stop'].includes(e.type))
+    .filter(
+      (e) => !['error', 'log', 'debug', 'run_end', 'text_delta', 'message_start', 'message_stop'].includes(e.type),
+    )
     .map(({ timestamp: _t, runId: _r, raw: _raw, ...rest }) =>
       'durationMs' in rest ? { ...rest, durationMs: 0 } : rest,
     );
@@ -77,12 +79,21 @@ const structure = (events: AgentEvent[]) =>
 export function describeAdapterContract(name: string, subject: ContractSubject): void {
   const { adapter } = subject;
   const cwd = mkdtempSync(join(tmpdir(), 'agent-mux-contract-'));
+  // Adapters may keep state under HOME (sessions, config overlays): never the real one in tests.
+  const home = mkdtempSync(join(tmpdir(), 'agent-mux-contract-home-'));
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+  };
   const run = (program: string, args: readonly string[], options: Partial<RunOptions> = {}) =>
     collectRun(
       startRun({
         adapter: withProgram(adapter, node, [program, ...args]),
         request: { prompt: 'contract test', cwd },
         graceMs: 500,
+        env,
         ...subject.runOptions,
         ...options,
       }),
@@ -127,6 +138,7 @@ export function describeAdapterContract(name: string, subject: ContractSubject):
       const handle = startRun({
         adapter: withProgram(adapter, node, [fixtureBin('fork-grandchildren.mjs')]),
         request: { prompt: 'x', cwd, env: { PIDS_FILE: pidsFile } },
+        env,
         graceMs: 300,
         ...subject.runOptions,
       });
@@ -161,6 +173,7 @@ export function describeAdapterContract(name: string, subject: ContractSubject):
       const handle = startRun({
         adapter: withProgram(adapter, node, [fixtureBin('ignore-sigterm.mjs')]),
         request: { prompt: 'x', cwd },
+        env,
         graceMs: 200,
         ...subject.runOptions,
       });
@@ -199,7 +212,7 @@ export function describeAdapterContract(name: string, subject: ContractSubject):
         `${subject.recordWithText(`leak ${secret}`)}\n${subject.recordWithText(`token ${token}`)}\n${readFileSync(subject.stream, 'utf8')}`,
       );
       const { events } = await run(fixtureBin('replay-stream.mjs'), [file, '--stderr', `stderr ${secret}`], {
-        env: { ...process.env, CONTRACT_SECRET: secret },
+        env: { ...env, CONTRACT_SECRET: secret },
         secretEnv: ['CONTRACT_SECRET'],
         debug: true,
       });
@@ -221,13 +234,16 @@ export function describeAdapterContract(name: string, subject: ContractSubject):
         startRun({
           adapter: withProgram(adapter, '/nonexistent/agent-binary', []),
           request: { prompt: 'x', cwd },
+          env,
           ...subject.runOptions,
         }),
       );
       expectWellFormedStream(events, adapter.id);
       expect(end.reason).toBe('crashed');
       const crash = events.find((e) => e.type === 'crash');
-      expect(crash?.type === 'crash' && crash.stderr).toContain('/nonexistent/agent-binary is not installed or not on PATH');
+      expect(crash?.type === 'crash' && crash.stderr).toContain(
+        '/nonexistent/agent-binary is not installed or not on PATH',
+      );
       const install = adapter.program?.install[0]?.command;
       if (install) expect(crash?.type === 'crash' && crash.stderr).toContain(`install it with: ${install}`);
     });

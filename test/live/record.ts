@@ -18,6 +18,10 @@ if (specs.length === 0) {
 }
 let failures = 0;
 for (const spec of specs) {
+  if (Object.values(spec.cases).every((c) => 'skip' in c)) {
+    console.log(`[${spec.adapter}] every case is skipped (evidence-only): nothing to install or record`);
+    continue;
+  }
   let bin: string;
   try {
     bin = await installCli(spec, (line) => console.log(`[${spec.adapter}] ${line}`));
@@ -26,7 +30,9 @@ for (const spec of specs) {
     failures++;
     continue;
   }
-  const versionOutput = (await execa(bin, ['--version'], { reject: false, timeout: 30_000 })).stdout.trim();
+  // Some CLIs print their version on stderr.
+  const version = await execa(bin, ['--version'], { reject: false, timeout: 30_000, all: true });
+  const versionOutput = String(version.all ?? '').trim();
   mkdirSync(new URL(`${spec.adapter}/`, streamsDir), { recursive: true });
   for (const [name, value] of Object.entries(spec.cases) as [LiveCaseName, object][]) {
     if (caseFilter && name !== caseFilter) continue;

@@ -29,7 +29,11 @@ export const copilotCapabilities: Capabilities = {
 };
 
 export interface CopilotAdapterOptions {
-  /** The executable (default `copilot`; `gh` with its `copilot` extension is not supported: it has no JSON output). */
+  /**
+   * The executable (default `copilot`). `gh` runs it as `gh copilot -- <args>` (GitHub CLI's launcher
+   * for the same Copilot CLI; not verified live). The retired `gh-copilot` extension (suggest/explain)
+   * has no agent mode and is not supported.
+   */
   command?: string;
 }
 
@@ -43,7 +47,7 @@ export function copilotAdapter(options: CopilotAdapterOptions = {}): Adapter {
     capabilities: copilotCapabilities,
     program: {
       command,
-      versionArgs: ['--version'],
+      versionArgs: /(^|[/\\])gh(\.exe)?$/.test(command) ? ['copilot', '--', '--version'] : ['--version'],
       // `--output-format json` and `--usage-output-file` are in 1.0.x.
       minVersion: '1.0.0',
       install: [

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../core/adapter/index.ts';
 import type { PermissionPolicy } from '../../core/tools/permission-policy.ts';
 
@@ -19,6 +19,8 @@ export const usageFiles = new WeakMap<LaunchContext, string>();
  */
 export function copilotPlan(command: string, ctx: LaunchContext): SpawnPlan {
   const { request } = ctx;
+  // GitHub CLI's `gh copilot` launches the same Copilot CLI and passes the arguments on (not verified here).
+  const viaGh = basename(command) === 'gh' || basename(command) === 'gh.exe';
   const usageFile = join(tmpdir(), `agent-mux-copilot-usage-${randomBytes(8).toString('hex')}.json`);
   usageFiles.set(ctx, usageFile);
   const args: string[] = [
@@ -41,7 +43,7 @@ export function copilotPlan(command: string, ctx: LaunchContext): SpawnPlan {
   const env: Record<string, string> = { NO_COLOR: '1' };
   return {
     command,
-    args,
+    args: viaGh ? ['copilot', '--', ...args] : args,
     env,
     cwd: request.cwd,
     stdin: request.systemPrompt ? `${request.systemPrompt}\n\n${request.prompt}` : request.prompt,

@@ -26,6 +26,8 @@ export interface CopilotTranslatorState extends TranslatorState {
   lastError?: string;
   /** An `assistant.usage` record was seen (token counts on stdout). */
   sawUsage: boolean;
+  /** The text of the last assistant message: the run's output. */
+  lastText?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -44,7 +46,9 @@ export const copilotTranslator: Translator<CopilotTranslatorState> = {
 
   translate(record: NativeRecord, state: CopilotTranslatorState): EventDraft[] {
     try {
-      if (record.kind === 'text') return record.line.trim() === '' ? [] : [{ type: 'text_delta', delta: record.line }];
+      // Plain text where JSON was expected (a warning, a crash message): kept as stdout output, not a failure.
+      if (record.kind === 'text')
+        return record.line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line: record.line }];
       const value = record.value;
       if (!isObject(value)) return unknown(state, 'a JSON line that is not an object', value);
       if (typeof value.type !== 'string') return malformed('a record without a type');
@@ -204,6 +208,7 @@ function assistantMessage(data: Json, state: CopilotTranslatorState): EventDraft
   const out: EventDraft[] = [];
   const messageId = str(data.messageId);
   const content = str(data.content) ?? '';
+  if (content) state.lastText = content;
   if (state.openMessage !== undefined) {
     out.push(...closeMessage(state, content || undefined));
   } else if (content) {
@@ -255,7 +260,7 @@ function toolComplete(data: Json, state: CopilotTranslatorState): EventDraft[] {
 }
 
 function sessionError(data: Json, state: CopilotTranslatorState): EventDraft[] {
-  const message = str(data.message) ?? 'Copilot reported an error';
+  const message = withoutRetryTime(str(data.message) ?? 'Copilot reported an error');
   const kind = (str(data.errorType) ?? '').toLowerCase();
   const status = typeof data.statusCode === 'number' ? data.statusCode : undefined;
   state.lastError = message;
@@ -284,17 +289,31 @@ function retryAfter(data: Json): number | undefined {
     const v = data[key];
     if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return key === 'retryAfter' ? v * 1000 : v;
   }
-  return undefined;
+  // The provider's own words, passed on by Copilot: "… Please try again in 1s."
+  const match = /try again in (\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)\b/i.exec(str(data.message) ?? '');
+  if (!match) return undefined;
+  const n = Number(match[1]);
+  return Math.round(/^m/i.test(match[2] ?? '') ? n : n * 1000);
+}
+
+/**
+ * Copilot's give-up message counts the time it spent retrying ("retried 5 times (total retry wait
+ * time: 5.62 seconds)"), which differs on every run and tells nothing to act on: it is dropped from
+ * the normalized message (debug mode keeps the raw record).
+ */
+function withoutRetryTime(message: string): string {
+  return message.replace(/\s*\(total retry wait time: [\d.]+ seconds?\)\s*/i, '. ');
 }
 
 function result(value: Json, state: CopilotTranslatorState): EventDraft[] {
   const out = closeOpen(state);
   out.push(...announce(state, str(value.sessionId), {}));
   const exitCode = typeof value.exitCode === 'number' ? value.exitCode : 0;
+  // `result.usage` holds timings and premium requests, no tokens: the output is the last answer.
   state.outcome =
     exitCode === 0
-      ? { status: 'completed', output: value.usage }
-      : { status: 'failed', message: state.lastError ?? `copilot reported exit code ${exitCode}`, output: value.usage };
+      ? { status: 'completed', ...(state.lastText === undefined ? {} : { output: state.lastText }) }
+      : { status: 'failed', message: state.lastError ?? `copilot reported exit code ${exitCode}` };
   return out;
 }
 

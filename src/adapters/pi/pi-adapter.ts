@@ -13,10 +13,10 @@ export const piCapabilities: Capabilities = {
   resume: true,
   fork: true,
   thinking: 'model-dependent',
-  // pi has no MCP client (by design; MCP only through third-party extensions).
-  mcp: false,
-  // No permission prompts: the policy becomes the `--tools` allowlist.
-  approvals: 'none',
+  // pi has no MCP client (by design): a generated extension bridges the run's MCP server, registers
+  // its tools and relays `ask` decisions to its `approval_prompt` tool (pi-bridge-extension.ts).
+  mcp: true,
+  approvals: 'relay',
   pty: 'never',
   platforms: ['darwin', 'linux', 'win32'],
   sessionPersistence: 'file',
@@ -51,7 +51,10 @@ export function piAdapter(options: PiAdapterOptions = {}): Adapter {
     secretEnv: [...PI_KEY_ENV],
     sessionDir: join(homedir(), '.pi', 'agent', 'sessions'),
     detectAuth: (env) =>
-      detectPiStyleAuth({ agentDir: piAgentDir(env), keyEnv: PI_KEY_ENV, modelFiles: ['models.json'] }, env),
+      detectPiStyleAuth(
+        { agentDir: piAgentDir(env), keyEnv: PI_KEY_ENV, modelFiles: ['models.json'], authFile: 'auth.json' },
+        env,
+      ),
     launch: {
       kind: 'process',
       plan: (ctx) => piPlan(ctx, { command, thinking: piThinking }),

@@ -35,6 +35,10 @@ export interface AuthLookup {
   keyEnv: readonly string[];
   /** Custom-provider config files in the agent directory (`models.json`, `models.yml`). */
   modelFiles: readonly string[];
+  /** JSON credential store in the agent directory (pi: `auth.json`). */
+  authFile?: string;
+  /** A credential store that cannot be read cheaply (omp: the SQLite `agent.db`): its presence gives `unknown`. */
+  opaqueStore?: string;
 }
 
 /**
@@ -44,8 +48,9 @@ export interface AuthLookup {
 export function detectPiStyleAuth(lookup: AuthLookup, env: Readonly<Record<string, string | undefined>>): AuthStatus {
   const keys = lookup.keyEnv.filter((name) => (env[name] ?? '').trim() !== '');
   if (keys.length > 0) return { status: 'authenticated', method: 'api_key', details: keys };
-  const auth = join(lookup.agentDir, 'auth.json');
+  const auth = join(lookup.agentDir, lookup.authFile ?? 'auth.json');
   try {
+    if (!lookup.authFile) throw new Error('no JSON credential store');
     const stored = JSON.parse(readFileSync(auth, 'utf8')) as Record<string, { type?: string } | undefined>;
     const entries = Object.values(stored ?? {}).filter(Boolean);
     if (entries.length > 0) {
@@ -61,7 +66,14 @@ export function detectPiStyleAuth(lookup: AuthLookup, env: Readonly<Record<strin
       }
     } catch {}
   }
-  return { status: 'unauthenticated', details: [...lookup.keyEnv.slice(0, 3), auth] };
+  if (lookup.opaqueStore) {
+    const store = join(lookup.agentDir, lookup.opaqueStore);
+    if (existsSync(store)) return { status: 'unknown', method: 'credential_store', details: [store] };
+  }
+  return {
+    status: 'unauthenticated',
+    details: [...lookup.keyEnv.slice(0, 3), lookup.authFile ? auth : lookup.agentDir],
+  };
 }
 
 /** `~/.pi/agent`, or `PI_CODING_AGENT_DIR` when set. */

@@ -1,9 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../core/adapter/index.ts';
 import { type PermissionPolicy, ruleMatches } from '../../core/tools/permission-policy.ts';
+import { piBridgeConfig, piBridgeExtensionSource } from './pi-bridge-extension.ts';
+import { PI_DEFAULT_TOOLS, PI_TOOLS } from './pi-tools.ts';
 
-/** pi's built-in tools (`pi --help`), and those enabled when no `--tools` is given. */
-export const PI_TOOLS = ['read', 'bash', 'edit', 'write', 'grep', 'find', 'ls'] as const;
-export const PI_DEFAULT_TOOLS = ['read', 'bash', 'edit', 'write'] as const;
+export { PI_DEFAULT_TOOLS, PI_TOOLS } from './pi-tools.ts';
 
 /** `--thinking` accepts off|minimal|low|medium|high|xhigh; `max` maps to pi's highest, `xhigh`. */
 export const piThinking: Record<ThinkingEffort, string> = { low: 'low', medium: 'medium', high: 'high', max: 'xhigh' };
@@ -24,21 +27,39 @@ export function piArgs(ctx: LaunchContext, thinking: Record<ThinkingEffort, stri
   if (request.systemPrompt) args.push('--append-system-prompt', request.systemPrompt);
   if (request.thinkingEffort) args.push('--thinking', thinking[request.thinkingEffort]);
   if (request.resumeSessionId) args.push(request.fork ? '--fork' : '--session', request.resumeSessionId);
-  for (const file of request.files ?? []) args.push(`@${file.path}`);
   return args;
 }
 
+/**
+ * With the run's MCP server (`ctx.mcpUrl`), a generated bridge extension (`--extension`, in a temp
+ * dir `cleanup` removes) registers the server's tools and enforces the policy per call, asking the
+ * server's `approval_prompt` for `ask`. Without it, the policy becomes the `--tools` allowlist.
+ */
 export function piPlan(ctx: LaunchContext, options: PiPlanOptions): SpawnPlan {
   const args = piArgs(ctx, options.thinking);
-  args.push(...piToolArgs(ctx.policy));
+  // No update check or other startup network calls in a headless run.
+  const env: Record<string, string> = { PI_OFFLINE: '1' };
+  let dir: string | undefined;
+  if (ctx.mcpUrl) {
+    dir = mkdtempSync(join(tmpdir(), 'agent-mux-pi-'));
+    const file = join(dir, 'agent-mux-bridge.ts');
+    writeFileSync(file, piBridgeExtensionSource(piBridgeConfig(ctx.policy)), { mode: 0o600 });
+    args.push('--extension', file);
+    env.AGENT_MUX_MCP_URL = ctx.mcpUrl;
+    env.AGENT_MUX_MCP_TOKEN = ctx.mcpToken;
+  } else {
+    args.push(...piToolArgs(ctx.policy));
+  }
+  // Files last, as positional `@path` arguments after every flag.
+  for (const file of ctx.request.files ?? []) args.push(`@${file.path}`);
   return {
     command: options.command,
     args,
     cwd: ctx.request.cwd,
-    // No update check or other startup network calls in a headless run.
-    env: { PI_OFFLINE: '1' },
+    env,
     stdin: ctx.request.prompt,
     protocol: 'json-lines',
+    cleanup: dir ? () => rmSync(dir, { recursive: true, force: true }) : undefined,
   };
 }
 
@@ -50,7 +71,9 @@ export function piPlan(ctx: LaunchContext, options: PiPlanOptions): SpawnPlan {
  */
 export function piToolArgs(policy: PermissionPolicy | undefined): string[] {
   if (!policy) return [];
-  const enabled = PI_TOOLS.filter((tool) => allowedByPolicy(policy, tool, (PI_DEFAULT_TOOLS as readonly string[]).includes(tool)));
+  const enabled = PI_TOOLS.filter((tool) =>
+    allowedByPolicy(policy, tool, (PI_DEFAULT_TOOLS as readonly string[]).includes(tool)),
+  );
   if (enabled.length === 0) return ['--no-tools'];
   const same = enabled.length === PI_DEFAULT_TOOLS.length && PI_DEFAULT_TOOLS.every((t) => enabled.includes(t));
   return same ? [] : ['--tools', enabled.join(',')];

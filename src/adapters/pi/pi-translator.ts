@@ -267,8 +267,7 @@ export function createPiTranslator(options: PiTranslatorOptions = {}): Translato
     }),
     translate(record: NativeRecord, state: PiTranslatorState): EventDraft[] {
       try {
-        if (record.kind === 'text')
-          return record.line.trim() ? [{ type: 'text_delta', delta: `${record.line}\n` }] : [];
+        if (record.kind === 'text') return plainText(record.line, state);
         const value = record.value;
         if (!isObject(value)) return unknown(state, 'a JSON line that is not an object', value);
         const type = str(value.type);
@@ -332,6 +331,22 @@ export function createPiTranslator(options: PiTranslatorOptions = {}): Translato
   };
 }
 
+/**
+ * A line that is not JSON (a warning an extension printed, …): its own text message between the
+ * agent's messages, a `log` line inside one (so it never splits the streamed text).
+ */
+function plainText(line: string, state: PiTranslatorState): EventDraft[] {
+  if (!line.trim()) return [];
+  if (state.messageId) return [{ type: 'log', source: 'stdout', line }];
+  state.messageCount += 1;
+  const messageId = `msg_${state.messageCount}`;
+  return [
+    { type: 'message_start', messageId },
+    { type: 'text_delta', delta: `${line}\n`, messageId },
+    { type: 'message_stop', messageId, text: line },
+  ];
+}
+
 function malformed(message: string): EventDraft[] {
   return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
 }
@@ -392,8 +407,14 @@ export function classifyError(message: string): EventDraft {
     };
   }
   if (status === '429' || /rate[ _-]?limit|too many requests|overloaded|quota/.test(lower)) {
+    // omp appends the provider's header as ` retry-after-ms=1000`; others say "try again in 20s".
+    const header = /retry-after-ms=(\d+)/i.exec(message);
     const seconds = /(?:retry|try again) (?:after|in) (\d+(?:\.\d+)?)\s*(ms|s)?/i.exec(message);
-    const retryAfterMs = seconds ? Number(seconds[1]) * (seconds[2] === 'ms' ? 1 : 1000) : undefined;
+    const retryAfterMs = header
+      ? Number(header[1])
+      : seconds
+        ? Number(seconds[1]) * (seconds[2] === 'ms' ? 1 : 1000)
+        : undefined;
     return { type: 'rate_limit_error', message, retryAfterMs };
   }
   if (

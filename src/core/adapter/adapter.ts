@@ -73,6 +73,11 @@ export interface SpawnPlan {
   keepStdinOpen?: boolean;
   /** Run under a pseudo-terminal (node-pty). Output then has VT sequences stripped. */
   pty?: boolean;
+  /**
+   * Expand `{{runId}}`, `${NAME}`, … in `args` and `env` (the user's templates of a configured
+   * adapter). Built-in adapters leave it off: their arguments (prompts, paths) are literal text.
+   */
+  expandTemplates?: boolean;
   /** `json-lines`: each stdout line is a JSON record. `text`: each line goes to the translator as text. */
   protocol: 'json-lines' | 'text';
   /**

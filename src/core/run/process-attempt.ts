@@ -37,8 +37,10 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   try {
     plan = await launch.plan(ctx);
     const vars = templateVarsOf(ctx);
-    const args = expandArgs(plan.args, vars, ctx.env);
-    const env = { ...definedEnv(ctx.env), ...expandEnv(plan.env ?? {}, vars, ctx.env), ...(ctx.request.env ?? {}) };
+    const expand = plan.expandTemplates === true;
+    const args = expand ? expandArgs(plan.args, vars, ctx.env) : [...plan.args];
+    const planEnv = expand ? expandEnv(plan.env ?? {}, vars, ctx.env) : (plan.env ?? {});
+    const env = { ...definedEnv(ctx.env), ...planEnv, ...(ctx.request.env ?? {}) };
     const cwd = plan.cwd ?? ctx.request.cwd;
     const expanded = { ...plan, args };
     child = plan.pty ? await spawnPty(expanded, env, cwd) : await spawnPipes(expanded, env, cwd);

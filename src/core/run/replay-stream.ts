@@ -46,22 +46,25 @@ export async function replayStream(
     onEvent,
   });
   const request = { prompt: '', cwd: process.cwd(), ...options.request };
-  const protocol =
-    options.protocol ??
-    (
-      await launch.plan({
-        request,
-        runId,
-        taskId: runId,
-        leaseToken: '',
-        fencingToken: 0,
-        mcpUrl: '',
-        mcpToken: '',
-        workspacePath: request.cwd,
-        env: {},
-        debug,
-      })
-    ).protocol;
+  const processLaunch = launch;
+  const planProtocol = async (): Promise<'json-lines' | 'text'> => {
+    const plan = await processLaunch.plan({
+      request,
+      runId,
+      taskId: runId,
+      leaseToken: '',
+      fencingToken: 0,
+      mcpUrl: '',
+      mcpToken: '',
+      workspacePath: request.cwd,
+      env: {},
+      debug,
+    });
+    // The plan was made only to learn its protocol: undo whatever it prepared (temp files).
+    await plan.cleanup?.();
+    return plan.protocol;
+  };
+  const protocol = options.protocol ?? (await planProtocol());
   const pipeline = new RecordPipeline({
     translator: launch.translator,
     protocol,

@@ -13,9 +13,13 @@ export function anthropicTools(body: MessagesRequest): ToolInfo[] {
   return (body.tools ?? []).map((t) => ({ name: t.name, schema: t.input_schema }));
 }
 
+/** A tool result after the model's last turn (CLIs may append their own messages after it). */
 export function anthropicHasToolResult(body: MessagesRequest): boolean {
-  const last = body.messages?.at(-1);
-  return Array.isArray(last?.content) && last.content.some((b: { type?: string }) => b?.type === 'tool_result');
+  const messages = body.messages ?? [];
+  const lastAssistant = messages.map((m) => m.role).lastIndexOf('assistant');
+  return messages
+    .slice(lastAssistant + 1)
+    .some((m) => Array.isArray(m.content) && m.content.some((b: { type?: string }) => b?.type === 'tool_result'));
 }
 
 /** Anthropic Messages API: POST /v1/messages, streamed (SSE with event names) or not. */

@@ -30,9 +30,11 @@ function lowerTypes(schema: Record<string, unknown> | undefined): Record<string,
   );
 }
 
+/** A function response after the model's last turn (CLIs may append their own content after it). */
 export function geminiHasToolResult(body: GenerateRequest): boolean {
-  const last = body.contents?.at(-1);
-  return last?.parts?.some((p) => 'functionResponse' in p) ?? false;
+  const contents = body.contents ?? [];
+  const lastModel = contents.map((c) => c.role).lastIndexOf('model');
+  return contents.slice(lastModel + 1).some((c) => c.parts?.some((p) => 'functionResponse' in p) ?? false);
 }
 
 export function geminiError(res: ServerResponse, status: 401 | 429): void {

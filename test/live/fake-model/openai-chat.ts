@@ -16,8 +16,10 @@ export function chatTools(body: ChatRequest): ToolInfo[] {
   );
 }
 
+/** A tool message after the model's last turn (CLIs may append their own messages after it). */
 export function chatHasToolResult(body: ChatRequest): boolean {
-  return body.messages?.at(-1)?.role === 'tool';
+  const roles = (body.messages ?? []).map((m) => m.role);
+  return roles.slice(roles.lastIndexOf('assistant') + 1).includes('tool');
 }
 
 export function openaiError(res: ServerResponse, status: 401 | 429): void {

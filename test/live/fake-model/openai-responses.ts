@@ -19,8 +19,12 @@ export function responsesTools(body: ResponsesRequest): ToolInfo[] {
 
 export function responsesHasToolResult(body: ResponsesRequest): boolean {
   if (!Array.isArray(body.input)) return false;
-  const last = body.input.at(-1);
-  return typeof last?.type === 'string' && last.type.endsWith('_output');
+  const items = body.input;
+  let lastModelItem = -1;
+  items.forEach((item, i) => {
+    if (item.role === 'assistant' || (typeof item.type === 'string' && /_call$/.test(item.type))) lastModelItem = i;
+  });
+  return items.slice(lastModelItem + 1).some((item) => typeof item.type === 'string' && item.type.endsWith('_output'));
 }
 
 /** OpenAI Responses API: POST /v1/responses, streamed as named SSE events ending in response.completed. */

@@ -19,7 +19,10 @@ export const spec: LiveSpec = {
   provider: 'openai-chat',
   cases: {
     plain: { prompt: 'Say hello.', policy: { default: 'allow' } },
-    tool: { prompt: 'Run `echo agent-mux-live` in the shell, then tell me what it printed.', policy: { default: 'allow' } },
+    tool: {
+      prompt: 'Run `echo agent-mux-live` in the shell, then tell me what it printed.',
+      policy: { default: 'allow' },
+    },
     denied: {
       prompt: 'Run `echo agent-mux-live` in the shell, then tell me what it printed.',
       // Copilot's permission kind for its shell tools (`bash`, `powershell`) is `shell`.

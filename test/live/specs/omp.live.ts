@@ -19,7 +19,9 @@ function bunDir(): string {
   const oven = join(root, 'node_modules', '@oven');
   if (!existsSync(oven)) {
     // Without install scripts npm still unpacks the platform packages (@oven/bun-<os>-<arch>[-baseline|-musl]).
-    execFileSync('npm', ['install', '--prefix', root, '--no-audit', '--no-fund', `bun@${BUN_VERSION}`], { stdio: 'ignore' });
+    execFileSync('npm', ['install', '--prefix', root, '--no-audit', '--no-fund', `bun@${BUN_VERSION}`], {
+      stdio: 'ignore',
+    });
   }
   for (const pkg of readdirSync(oven).sort((a, b) => a.length - b.length)) {
     const dir = join(oven, pkg, 'bin');
@@ -77,8 +79,9 @@ export const spec: LiveSpec = {
       [
         'modelRoles:',
         ...roles.map((role) => `  ${role}: fake/claude-fake`),
-        // omp retries a 429 ten times with growing waits (past the case's time limit): two are enough to record.
-        ...(caseName === 'rate-429' ? ['retry:', '  maxRetries: 2', '  modelFallback: false'] : []),
+        // omp retries a 429 up to ten times with waits that grow past the case's time limit (recorded: 28
+        // requests in 120 s with maxRetries 2): the case records one attempt.
+        ...(caseName === 'rate-429' ? ['retry:', '  enabled: false', '  modelFallback: false'] : []),
         '',
       ].join('\n'),
     );

@@ -36,7 +36,9 @@ export const spec: LiveSpec = {
           baseUrl,
           api: 'anthropic-messages',
           apiKey: 'FAKE_MODEL_API_KEY',
-          models: [{ id: 'claude-fake', name: 'Claude Fake', reasoning: true, contextWindow: 200_000, maxTokens: 8192 }],
+          models: [
+            { id: 'claude-fake', name: 'Claude Fake', reasoning: true, contextWindow: 200_000, maxTokens: 8192 },
+          ],
         },
       },
     };

@@ -1,0 +1,2 @@
+export { type OmpAdapterOptions, ompAdapter, ompCapabilities } from './omp-adapter.ts';
+export { ompTranslator } from './omp-translator.ts';

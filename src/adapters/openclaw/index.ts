@@ -1,0 +1,2 @@
+export { type OpenclawAdapterOptions, openclawAdapter, openclawCapabilities } from './openclaw-adapter.ts';
+export { openclawTranslator } from './openclaw-translator.ts';
