@@ -16,6 +16,8 @@ export function textProgramPlan(
     env: config.env,
     cwd: config.work_dir || undefined,
     stdin: `${ctx.request.prompt}\n`,
+    // The configuration's args and env are the user's templates.
+    expandTemplates: true,
     protocol: 'text',
   };
 }

@@ -50,6 +50,7 @@ export function processAdapter(id: string, config: ProcessOptions): Adapter {
           CA_WORKSPACE: ctx.workspacePath,
         },
         keepStdinOpen: true,
+        expandTemplates: true,
         protocol: 'json-lines',
       }),
       translator: processTranslator,
