@@ -12134,7 +12134,7 @@ const processIO = () => ({
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_io_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6061);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5394);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5313);
 
 
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
@@ -12151,7 +12151,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5394:
+/***/ 5313:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39814,6 +39814,567 @@ function hermesAdapter(options = {}) {
 
 
 
+;// CONCATENATED MODULE: ./src/adapters/opencode/opencode-auth.ts
+
+
+
+/** Provider API key env vars OpenCode (models.dev `env` entries) and Kilo read, most common first. */
+const openCodeProviderKeyEnv = [
+    'ANTHROPIC_API_KEY',
+    'OPENAI_API_KEY',
+    'GEMINI_API_KEY',
+    'GOOGLE_GENERATIVE_AI_API_KEY',
+    'OPENROUTER_API_KEY',
+    'GROQ_API_KEY',
+    'XAI_API_KEY',
+    'DEEPSEEK_API_KEY',
+    'MISTRAL_API_KEY',
+    'GITHUB_TOKEN',
+    'AWS_BEARER_TOKEN_BEDROCK',
+    'AZURE_API_KEY',
+];
+/** `$XDG_DATA_HOME/<app>` or `~/.local/share/<app>`: where the CLI keeps auth.json and its database. */
+function openCodeDataDir(app, env) {
+    const base = env.XDG_DATA_HOME || (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.local', 'share');
+    return (0,external_node_path_namespaceObject.join)(base, app);
+}
+/**
+ * Read-only, local: the CLI's own key env vars, provider key env vars, then `auth.json` in its
+ * data dir (written by `<cli> auth login`; a JSON object of provider → credentials).
+ */
+function detectOpenCodeStyleAuth(app, ownEnv, env) {
+    const keys = [...ownEnv, ...openCodeProviderKeyEnv].filter((name) => (env[name] ?? '').trim() !== '');
+    if (keys.length > 0)
+        return { status: 'authenticated', method: 'api_key', details: keys };
+    const file = (0,external_node_path_namespaceObject.join)(openCodeDataDir(app, env), 'auth.json');
+    try {
+        if ((0,external_node_fs_namespaceObject.existsSync)(file) && (0,external_node_fs_namespaceObject.statSync)(file).size < 1_000_000) {
+            const parsed = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
+            const providers = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.keys(parsed) : [];
+            if (providers.length > 0)
+                return {
+                    status: 'authenticated',
+                    method: 'config_file',
+                    details: [file, ...providers.map((p) => `provider ${p}`)],
+                };
+            return { status: 'unauthenticated', details: [file] };
+        }
+    }
+    catch {
+        return { status: 'unknown', method: 'config_file', details: [file] };
+    }
+    // Providers may also be configured with keys inside opencode.json (`provider.<id>.options.apiKey`).
+    return { status: 'unknown', details: [file] };
+}
+function detectOpenCodeAuth(env) {
+    return detectOpenCodeStyleAuth('opencode', ['OPENCODE_API_KEY'], env);
+}
+
+;// CONCATENATED MODULE: ./src/adapters/opencode/opencode-translator.ts
+
+/**
+ * The name the plan gives the run's MCP server in the CLI's config. OpenCode (and Kilo) expose an
+ * MCP tool to the model as `<server>_<tool>`, so tool parts named `agent_mux_<tool>` are MCP calls.
+ */
+const OPENCODE_MCP_SERVER = 'agent_mux';
+/** OpenCode's shell tool (also Kilo's): the name in tool parts and in `permission` config. */
+const OPENCODE_SHELL_TOOL = 'bash';
+/**
+ * Translates `opencode run --format json` (and `kilo run --format json`): one JSON object per line,
+ * `{type, timestamp, sessionID, …}` with `type` one of `step_start`, `text`, `reasoning` (with
+ * `--thinking`), `tool_use` (a tool part once completed or failed), `step_finish` (tokens, cost,
+ * reason) and `error` (`{error: {name, data: {message, statusCode, …}}}`, or a plain string in Kilo).
+ * Parts arrive whole: a text part when it ends, so each gives one `text_delta`. Pure, never throws.
+ */
+const openCodeTranslator = {
+    init: ({ debug, request }) => ({
+        debug,
+        announced: false,
+        turnStarted: false,
+        turnEnded: false,
+        steps: 0,
+        tools: {},
+        errors: [],
+        model: request?.model,
+        cwd: request?.cwd,
+        resumeSessionId: request?.resumeSessionId,
+        fork: request?.fork === true && request.resumeSessionId !== undefined,
+        mcpPrefixes: [`${OPENCODE_MCP_SERVER}_`],
+    }),
+    translate(record, state) {
+        try {
+            if (record.kind === 'text')
+                return opencode_translator_textLine(record.line, state);
+            const value = record.value;
+            if (!opencode_translator_isObject(value))
+                return opencode_translator_unknownRecord(state, 'a JSON line that is not an object', value);
+            return opencode_translator_translateEvent(value, state);
+        }
+        catch (error) {
+            return [{ type: 'error', code: 'internal', message: `opencode translator: ${String(error)}`, recoverable: true }];
+        }
+    },
+    stderr(line) {
+        return line.trim() === '' ? [] : [logDraft('stderr', line)];
+    },
+    finish(exit, state) {
+        const out = opencode_translator_closeMessage(state);
+        if (state.turnStarted && !state.turnEnded) {
+            state.turnEnded = true;
+            const failed = state.errors.length > 0 || (exit.exitCode !== 0 && exit.exitCode !== null);
+            out.push({
+                type: 'turn_end',
+                turn: 0,
+                stopReason: failed ? 'error' : 'exit',
+                result: state.lastText,
+                isError: failed,
+            });
+        }
+        if (!state.outcome && state.errors.length > 0)
+            state.outcome = { status: 'failed', message: state.errors.join('\n') };
+        return out;
+    },
+};
+function opencode_translator_translateEvent(value, state) {
+    const out = [];
+    const sessionId = opencode_translator_str(value.sessionID);
+    if (sessionId && !state.announced)
+        out.push(...opencode_translator_announce(sessionId, state));
+    const part = opencode_translator_isObject(value.part) ? value.part : undefined;
+    switch (value.type) {
+        case 'step_start':
+            out.push(...opencode_translator_closeMessage(state), ...opencode_translator_startTurn(state));
+            state.steps++;
+            state.openMessage = { id: opencode_translator_str(part?.messageID), text: '' };
+            out.push({ type: 'message_start', messageId: state.openMessage.id, model: state.model });
+            return out;
+        case 'text': {
+            const text = opencode_translator_str(part?.text) ?? '';
+            if (text === '')
+                return out;
+            out.push(...opencode_translator_openMessage(state, opencode_translator_str(part?.messageID)));
+            const message = state.openMessage;
+            message.text += text;
+            state.lastText = text;
+            out.push({ type: 'text_delta', delta: text, messageId: message.id });
+            return out;
+        }
+        case 'reasoning': {
+            const text = opencode_translator_str(part?.text) ?? '';
+            if (text === '')
+                return out;
+            out.push(...opencode_translator_openMessage(state, opencode_translator_str(part?.messageID)));
+            const messageId = state.openMessage?.id;
+            out.push({ type: 'thinking_start', messageId }, { type: 'thinking_delta', delta: text, messageId }, { type: 'thinking_stop', messageId, thinking: text });
+            return out;
+        }
+        case 'tool_use':
+            if (!part)
+                return [...out, ...opencode_translator_malformed('tool_use without a part')];
+            out.push(...opencode_translator_startTurn(state), ...toolPart(part, state));
+            return out;
+        case 'step_finish': {
+            out.push(...opencode_translator_closeMessage(state));
+            const cost = opencode_translator_costDraft(part);
+            if (cost)
+                out.push(cost);
+            const reason = opencode_translator_str(part?.reason);
+            // `tool-calls` means another step follows; anything else (`stop`, `length`, …) ends the turn.
+            if (reason !== 'tool-calls' && state.turnStarted && !state.turnEnded) {
+                state.turnEnded = true;
+                out.push({ type: 'turn_end', turn: 0, stopReason: reason, result: state.lastText, isError: false });
+                if (state.errors.length === 0)
+                    state.outcome = { status: 'completed', output: state.lastText };
+            }
+            return out;
+        }
+        case 'error':
+            out.push(...errorDrafts(value.error, state));
+            return out;
+        default:
+            return [...out, ...opencode_translator_unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value)];
+    }
+}
+function opencode_translator_announce(sessionId, state) {
+    state.announced = true;
+    state.sessionId = sessionId;
+    const previous = state.resumeSessionId;
+    if (previous && state.fork && previous !== sessionId)
+        return [{ type: 'session_fork', sessionId, forkedFrom: previous }];
+    if (previous)
+        return [{ type: 'session_resume', sessionId, previousSessionId: previous }];
+    return [{ type: 'session_start', sessionId, model: state.model, cwd: state.cwd }];
+}
+function opencode_translator_startTurn(state) {
+    if (state.turnStarted)
+        return [];
+    state.turnStarted = true;
+    return [{ type: 'turn_start', turn: 0 }];
+}
+function opencode_translator_openMessage(state, messageId) {
+    if (state.openMessage)
+        return [];
+    const out = opencode_translator_startTurn(state);
+    state.openMessage = { id: messageId, text: '' };
+    out.push({ type: 'message_start', messageId, model: state.model });
+    return out;
+}
+function opencode_translator_closeMessage(state) {
+    const message = state.openMessage;
+    if (!message)
+        return [];
+    state.openMessage = undefined;
+    return [{ type: 'message_stop', messageId: message.id, text: message.text === '' ? undefined : message.text }];
+}
+/** A tool part, reported once it completed (`state.status` `completed`) or failed (`error`). */
+function toolPart(part, state) {
+    const toolName = opencode_translator_str(part.tool);
+    const toolCallId = opencode_translator_str(part.callID) ?? opencode_translator_str(part.id);
+    if (!toolName || !toolCallId)
+        return opencode_translator_malformed('tool_use without a tool name or call id');
+    if (state.tools[toolCallId])
+        return [];
+    state.tools[toolCallId] = true;
+    const toolState = opencode_translator_isObject(part.state) ? part.state : {};
+    const status = opencode_translator_str(toolState.status);
+    const input = toolState.input ?? {};
+    const isError = status === 'error';
+    const output = isError ? (toolState.error ?? 'tool failed') : toolState.output;
+    const time = opencode_translator_isObject(toolState.time) ? toolState.time : {};
+    const started = opencode_translator_num(time.start);
+    const ended = opencode_translator_num(time.end);
+    const durationMs = started !== undefined && ended !== undefined && ended >= started ? ended - started : undefined;
+    const prefix = state.mcpPrefixes.find((p) => toolName.startsWith(p) && toolName.length > p.length);
+    if (prefix) {
+        const server = prefix.slice(0, -1);
+        const name = toolName.slice(prefix.length);
+        return [
+            { type: 'mcp_tool_call_start', toolCallId, server, toolName: name, input },
+            { type: 'mcp_tool_result', toolCallId, server, toolName: name, output, isError },
+        ];
+    }
+    return [
+        { type: 'tool_call_start', toolCallId, toolName },
+        { type: 'tool_call_ready', toolCallId, toolName, input },
+        { type: 'tool_result', toolCallId, toolName, output, isError, durationMs },
+    ];
+}
+/** `step_finish.part`: `tokens: {input, output, reasoning, cache: {read, write}}` and `cost` (USD) of that step. */
+function opencode_translator_costDraft(part) {
+    if (!part || !opencode_translator_isObject(part.tokens))
+        return undefined;
+    const tokens = part.tokens;
+    const cache = opencode_translator_isObject(tokens.cache) ? tokens.cache : {};
+    const usd = opencode_translator_num(part.cost);
+    return {
+        type: 'cost',
+        inputTokens: opencode_translator_count(tokens.input),
+        outputTokens: opencode_translator_count(tokens.output),
+        cacheReadTokens: opencode_translator_count(cache.read),
+        cacheWriteTokens: opencode_translator_count(cache.write),
+        thinkingTokens: opencode_translator_count(tokens.reasoning),
+        // 0 is what OpenCode reports for a model without a price: leave pricing to the core then.
+        usd: usd !== undefined && usd > 0 ? usd : undefined,
+    };
+}
+/** `error.error`: `{name, data: {message, statusCode, isRetryable, responseHeaders}}`, or a string (Kilo). */
+function errorDrafts(error, state) {
+    const info = errorInfo(error);
+    state.errors.push(info.message);
+    state.outcome = { status: 'failed', message: state.errors.join('\n') };
+    const { message, name, status, headers } = info;
+    if (status === 401 || status === 403 || name === 'ProviderAuthError' || /api key|unauthori[sz]ed/i.test(message))
+        return [
+            {
+                type: 'auth_error',
+                message,
+                guidance: "Set the provider's API key (e.g. ANTHROPIC_API_KEY) or log in with `opencode auth login` (`kilo auth login`).",
+            },
+        ];
+    if (status === 429 || /rate limit|too many requests/i.test(message))
+        return [{ type: 'rate_limit_error', message, retryAfterMs: opencode_translator_retryAfterMs(headers, message) }];
+    if (name === 'ContextOverflowError' ||
+        /context (length|window)|maximum context|prompt is too long|too many tokens/i.test(message))
+        return [{ type: 'context_exceeded', message }];
+    return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+}
+function errorInfo(error) {
+    if (typeof error === 'string')
+        return { message: error, headers: {} };
+    if (!opencode_translator_isObject(error))
+        return { message: 'unknown error', headers: {} };
+    const data = opencode_translator_isObject(error.data) ? error.data : {};
+    const name = opencode_translator_str(error.name);
+    const message = opencode_translator_str(data.message) ?? opencode_translator_str(error.message) ?? name ?? 'unknown error';
+    return {
+        message,
+        name,
+        status: opencode_translator_num(data.statusCode),
+        headers: opencode_translator_isObject(data.responseHeaders) ? data.responseHeaders : {},
+    };
+}
+function opencode_translator_retryAfterMs(headers, message) {
+    const ms = Number(opencode_translator_str(headers['retry-after-ms']));
+    if (Number.isFinite(ms) && ms >= 0 && opencode_translator_str(headers['retry-after-ms']) !== undefined)
+        return Math.round(ms);
+    const seconds = opencode_translator_str(headers['retry-after']);
+    if (seconds !== undefined) {
+        const value = Number(seconds);
+        if (Number.isFinite(value) && value >= 0)
+            return Math.round(value * 1000);
+        const date = Date.parse(seconds);
+        if (Number.isFinite(date))
+            return undefined;
+    }
+    const match = /try again in (\d+(?:\.\d+)?)\s*(ms|s)\b/i.exec(message);
+    if (match)
+        return Math.round(Number(match[1]) * (match[2]?.toLowerCase() === 'ms' ? 1 : 1000));
+    return undefined;
+}
+/** A plain-text line where JSON was expected: shown as text, never a failure. */
+function opencode_translator_textLine(line, state) {
+    if (line.trim() === '')
+        return [];
+    return [{ type: 'text_delta', delta: `${line}\n`, messageId: state.openMessage?.id }];
+}
+function opencode_translator_malformed(message) {
+    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
+}
+function opencode_translator_unknownRecord(state, message, data) {
+    return state.debug ? [{ type: 'debug', message, data }] : [];
+}
+function opencode_translator_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function opencode_translator_str(value) {
+    return typeof value === 'string' ? value : undefined;
+}
+function opencode_translator_num(value) {
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+function opencode_translator_count(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/opencode/opencode-plan.ts
+
+
+
+
+const opencodeFlavor = {
+    command: 'opencode',
+    configContentEnv: 'OPENCODE_CONFIG_CONTENT',
+    env: { OPENCODE_DISABLE_AUTOUPDATE: '1' },
+    tempPrefix: 'agent-mux-opencode-',
+    defaultAgent: 'build',
+};
+/**
+ * `RunRequest.thinkingEffort` → `--variant`. Variants are per model in OpenCode (Anthropic: `high`,
+ * `max`; OpenAI: `minimal`…`xhigh`; Google: `low`, `high`); an unknown variant is ignored by the CLI.
+ */
+const openCodeVariant = {
+    low: 'low',
+    medium: 'medium',
+    high: 'high',
+    max: 'max',
+};
+/**
+ * The run's policy as OpenCode's `permission` config. OpenCode applies the last matching entry
+ * (config order), our policy the first matching rule, so entries are written `*` (the default)
+ * first and the rules in reverse. A rule's `when` on one argument becomes patterns on that tool
+ * (`bash: {"rm *": "deny"}`; OpenCode matches `bash` patterns against the command and `edit`/`read`
+ * patterns against the path). A `when` OpenCode cannot express (several arguments) is applied to the
+ * whole tool for `deny`/`ask` and dropped for `allow`: erring toward caution.
+ *
+ * `ask` stays `ask`: `opencode run` cannot ask anyone, so it rejects such a call at run time and the
+ * model is told (`permission requested: …; auto-rejecting` on stderr). `deny` removes the tool.
+ */
+function openCodePermission(policy) {
+    const effective = policy ?? { default: 'ask' };
+    const out = { '*': effective.default ?? 'ask' };
+    const rules = [...(effective.rules ?? [])].reverse();
+    for (const rule of rules) {
+        const patterns = rulePatterns(rule);
+        if (patterns === null)
+            continue;
+        if (patterns === undefined) {
+            delete out[rule.tool];
+            out[rule.tool] = rule.decision;
+            continue;
+        }
+        const existing = out[rule.tool];
+        const entry = typeof existing === 'object' ? existing : { '*': existing ?? effective.default ?? 'ask' };
+        for (const pattern of patterns) {
+            delete entry[pattern];
+            entry[pattern] = rule.decision;
+        }
+        delete out[rule.tool];
+        out[rule.tool] = entry;
+    }
+    return out;
+}
+/** undefined: the whole tool; null: the rule cannot be expressed and is dropped (an allow). */
+function rulePatterns(rule) {
+    if (!rule.when)
+        return undefined;
+    const entries = Object.entries(rule.when);
+    if (entries.length === 1) {
+        const [, globs] = entries[0];
+        return typeof globs === 'string' ? [globs] : globs;
+    }
+    return rule.decision === 'allow' ? null : undefined;
+}
+/**
+ * The inline config the plan hands the CLI: permissions, the run's MCP server, instructions, steps.
+ *
+ * The permission goes in twice. Top level, for every agent. And on the default agent
+ * (`agent.<name>.permission`), whose rules the CLI applies after the top-level ones: config files
+ * are deep-merged keeping the first file's key order, and rules are matched last-wins, so a tool key
+ * that the global or project config already has (Kilo writes `permission.bash` into its global
+ * config on first run) would stay before our `*` and lose to it. The agent-level copy is evaluated
+ * last whatever the files say.
+ */
+function openCodeConfig(ctx, flavor, instructionsFile) {
+    const permission = openCodePermission(ctx.policy);
+    const config = { permission };
+    const agent = { permission };
+    if (ctx.mcpUrl) {
+        config.mcp = {
+            [OPENCODE_MCP_SERVER]: {
+                type: 'remote',
+                url: ctx.mcpUrl,
+                enabled: true,
+                oauth: false,
+                ...(ctx.mcpToken ? { headers: { Authorization: `Bearer ${ctx.mcpToken}` } } : {}),
+            },
+        };
+    }
+    if (instructionsFile)
+        config.instructions = [instructionsFile];
+    // `steps`: the most agentic iterations of an agent before it must answer with text only.
+    if (ctx.request.maxTurns !== undefined)
+        agent.steps = Math.max(1, Math.floor(ctx.request.maxTurns));
+    config.agent = { [flavor.defaultAgent]: agent };
+    return config;
+}
+/**
+ * `opencode run --format json --thinking --title [flags]`, the prompt on stdin (the CLI appends stdin
+ * to the message when stdin is not a terminal; stdin is then closed, or the CLI would wait forever).
+ * `--title` without a value names the session after the prompt instead of asking the model for a
+ * title (one model request less). The config goes in through the inline-config env var, which
+ * OpenCode merges over the global and project files, so the workspace's own `opencode.json`
+ * cannot widen the run's permissions. A system prompt is written to a temp file listed in
+ * `instructions` (OpenCode has no system prompt flag); `plan.cleanup` removes it.
+ */
+async function openCodePlan(ctx, flavor) {
+    const { request } = ctx;
+    const args = ['run', '--format', 'json', '--thinking', '--title'];
+    if (request.model)
+        args.push('--model', request.model);
+    if (request.resumeSessionId) {
+        args.push('--session', request.resumeSessionId);
+        if (request.fork)
+            args.push('--fork');
+    }
+    if (request.thinkingEffort)
+        args.push('--variant', openCodeVariant[request.thinkingEffort]);
+    for (const file of request.files ?? [])
+        args.push('--file', file.path);
+    let tempDir;
+    let instructions;
+    if (request.systemPrompt) {
+        tempDir = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), flavor.tempPrefix));
+        instructions = (0,external_node_path_namespaceObject.join)(tempDir, 'system-prompt.md');
+        await (0,external_node_fs_promises_namespaceObject.writeFile)(instructions, request.systemPrompt, { mode: 0o600 });
+    }
+    const plan = {
+        command: flavor.command,
+        args,
+        cwd: request.cwd,
+        env: {
+            ...flavor.env,
+            [flavor.configContentEnv]: JSON.stringify(openCodeConfig(ctx, flavor, instructions)),
+        },
+        stdin: request.prompt,
+        protocol: 'json-lines',
+    };
+    if (tempDir) {
+        const dir = tempDir;
+        plan.cleanup = () => (0,external_node_fs_promises_namespaceObject.rm)(dir, { recursive: true, force: true });
+    }
+    return plan;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/kilo/kilo-adapter.ts
+
+
+
+
+const KILO_NPM_PACKAGE = '@kilocode/cli';
+/** 7.8.1 is the latest on npm, but its linux platform packages were never published; 7.7.7 has them. */
+const KILO_TESTED_VERSION = '7.7.7';
+/**
+ * Kilo Code's CLI is an OpenCode fork: `kilo run` takes OpenCode's flags and prints the same
+ * `--format json` events (step_start, text, reasoning, tool_use, step_finish, error), so the plan and
+ * translator are OpenCode's with Kilo's names (`kilo`, `KILO_CONFIG_CONTENT`, `~/.local/share/kilo`).
+ */
+const kiloCapabilities = {
+    resume: true,
+    fork: true,
+    thinking: 'model-dependent',
+    mcp: true,
+    // Like OpenCode, `kilo run` auto-rejects `ask` permissions (no relay hook); `--auto` would approve them all.
+    approvals: 'none',
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    sessionPersistence: 'sqlite',
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    streaming: 'full',
+};
+const kiloFlavor = {
+    command: 'kilo',
+    configContentEnv: 'KILO_CONFIG_CONTENT',
+    env: { KILO_DISABLE_AUTOUPDATE: '1' },
+    tempPrefix: 'agent-mux-kilo-',
+    defaultAgent: 'code',
+};
+function detectKiloAuth(env) {
+    return detectOpenCodeStyleAuth('kilo', ['KILO_API_KEY'], env);
+}
+/** Kilo Code CLI, headless: `kilo run --format json …`, prompt on stdin. */
+function kiloAdapter(options = {}) {
+    const command = options.command ?? 'kilo';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'kilo',
+        displayName: 'Kilo Code CLI',
+        capabilities: kiloCapabilities,
+        program: {
+            command,
+            versionArgs: ['--version'],
+            minVersion: '7.0.0',
+            install: [{ type: 'npm', command: `npm install -g ${KILO_NPM_PACKAGE}` }],
+            npmPackage: KILO_NPM_PACKAGE,
+            testedVersion: KILO_TESTED_VERSION,
+            verifiedLive: true,
+        },
+        costModel: undefined,
+        secretEnv: ['KILO_API_KEY', ...openCodeProviderKeyEnv],
+        sessionDir: openCodeDataDir('kilo', process.env),
+        detectAuth: detectKiloAuth,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => openCodePlan(ctx, { ...kiloFlavor, command }),
+            translator: openCodeTranslator,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/kilo/index.ts
+
+
 ;// CONCATENATED MODULE: ./src/adapters/pi/pi-auth.ts
 
 
@@ -41021,7 +41582,7 @@ function translateEnvelope(value, state) {
     const durationMs = openclaw_translator_num(meta?.durationMs);
     const stopReason = openclaw_translator_str(meta?.stopReason) ?? openclaw_translator_str(value.status);
     if (failure) {
-        out.push(...errorDrafts(failure.message, failure.kind));
+        out.push(...openclaw_translator_errorDrafts(failure.message, failure.kind));
         out.push({ type: 'turn_end', stopReason, isError: true, durationMs });
         state.outcome = { status: 'failed', message: failure.message };
     }
@@ -41066,7 +41627,7 @@ function failureOf(value, meta) {
     return undefined;
 }
 /** Classifies a failure message: openclaw reports provider errors only as text (`HTTP 401`, `rate limit`). */
-function errorDrafts(message, kind) {
+function openclaw_translator_errorDrafts(message, kind) {
     if (kind === 'timeout')
         return [{ type: 'error', code: 'timeout', message, recoverable: false }];
     if (/\b401\b|\b403\b|authenticat|unauthori[sz]ed|invalid (x-)?api[- ]key|re-authenticate|no api key|missing api key/i.test(message)) {
@@ -41196,6 +41757,73 @@ function openclawAdapter(options = {}) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/openclaw/index.ts
+
+
+
+;// CONCATENATED MODULE: ./src/adapters/opencode/opencode-adapter.ts
+
+
+
+
+const OPENCODE_NPM_PACKAGE = 'opencode-ai';
+const OPENCODE_TESTED_VERSION = '1.18.33';
+/** True to `opencode run` 1.18.33 as run here against a local Chat Completions server (docs/adapters/opencode.md). */
+const opencodeCapabilities = {
+    // `--session <id>` continues a session; `--fork` with it forks first.
+    resume: true,
+    fork: true,
+    // `--variant` is per model; `reasoning` parts are printed with `--thinking`.
+    thinking: 'model-dependent',
+    // `mcp.<name>` remote servers (streamable HTTP) with headers, through the inline config.
+    mcp: true,
+    // `opencode run` auto-rejects every `ask` (no hook to relay it): the policy becomes `permission` config.
+    approvals: 'none',
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    sessionPersistence: 'sqlite',
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    // Whole parts as they end: a text part, a reasoning part, a finished tool call; no token deltas.
+    streaming: 'full',
+};
+/** SST's OpenCode, headless: `opencode run --format json …`, prompt on stdin. */
+function opencodeAdapter(options = {}) {
+    const command = options.command ?? 'opencode';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'opencode',
+        displayName: 'OpenCode',
+        capabilities: opencodeCapabilities,
+        program: {
+            command,
+            versionArgs: ['--version'],
+            minVersion: '1.0.0',
+            install: [
+                { type: 'npm', command: `npm install -g ${OPENCODE_NPM_PACKAGE}` },
+                { type: 'curl', command: 'curl -fsSL https://opencode.ai/install | bash', platforms: ['darwin', 'linux'] },
+                { type: 'brew', command: 'brew install sst/tap/opencode', platforms: ['darwin', 'linux'] },
+            ],
+            npmPackage: OPENCODE_NPM_PACKAGE,
+            testedVersion: OPENCODE_TESTED_VERSION,
+            verifiedLive: true,
+        },
+        // Any provider/model: no single pricing key; the CLI reports USD per step when it knows the price.
+        costModel: undefined,
+        secretEnv: ['OPENCODE_API_KEY', ...openCodeProviderKeyEnv],
+        sessionDir: openCodeDataDir('opencode', process.env),
+        detectAuth: detectOpenCodeAuth,
+        launch: {
+            kind: 'process',
+            plan: (ctx) => openCodePlan(ctx, { ...opencodeFlavor, command }),
+            translator: openCodeTranslator,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/opencode/index.ts
+
+
 
 
 
@@ -41872,6 +42500,8 @@ function qwenAdapter(options = {}) {
 
 
 
+
+
 /**
  * The registry every front end starts from: the built-in adapters, plus the factories that
  * turn a configuration's `adapters` entries into adapters.
@@ -41885,6 +42515,8 @@ function createBuiltinRegistry() {
     registry.register(qwenAdapter());
     registry.register(copilotAdapter());
     registry.register(cursorAdapter());
+    registry.register(opencodeAdapter());
+    registry.register(kiloAdapter());
     registry.register(piAdapter());
     registry.register(ompAdapter());
     registry.register(openclawAdapter());

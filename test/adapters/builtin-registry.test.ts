@@ -45,7 +45,8 @@ afterAll(async () => {
 describe('createBuiltinRegistry with the Amurg profiles', () => {
   it('loads generic-cli, generic-job and external entries of a YAML configuration, with their capabilities', () => {
     expect(registry.ids()).toEqual(expect.arrayContaining(['demo', 'ext', 'repl', 'shout', 'slow']));
-    for (const id of registry.ids()) if (!['ext', 'repl', 'shout', 'slow'].includes(id)) expect(registry.origin(id)).toBe('built-in');
+    for (const id of registry.ids())
+      if (!['ext', 'repl', 'shout', 'slow'].includes(id)) expect(registry.origin(id)).toBe('built-in');
     for (const id of ['repl', 'shout', 'slow', 'ext']) expect(registry.origin(id)).toBe('config');
 
     const repl = registry.get('repl');

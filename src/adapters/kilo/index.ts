@@ -1,0 +1,9 @@
+export {
+  detectKiloAuth,
+  KILO_NPM_PACKAGE,
+  KILO_TESTED_VERSION,
+  type KiloAdapterOptions,
+  kiloAdapter,
+  kiloCapabilities,
+  kiloFlavor,
+} from './kilo-adapter.ts';

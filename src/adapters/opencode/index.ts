@@ -1,0 +1,10 @@
+export {
+  OPENCODE_NPM_PACKAGE,
+  OPENCODE_TESTED_VERSION,
+  type OpenCodeAdapterOptions,
+  opencodeAdapter,
+  opencodeCapabilities,
+} from './opencode-adapter.ts';
+export { detectOpenCodeAuth } from './opencode-auth.ts';
+export { type OpenCodeFlavor, openCodePermission, openCodePlan } from './opencode-plan.ts';
+export { OPENCODE_MCP_SERVER, OPENCODE_SHELL_TOOL, openCodeTranslator } from './opencode-translator.ts';
