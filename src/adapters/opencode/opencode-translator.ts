@@ -227,11 +227,16 @@ function costDraft(part: Record<string, unknown> | undefined): DraftOf<'cost'> |
   };
 }
 
+const MAX_KEPT_ERRORS = 5;
+
 /** `error.error`: `{name, data: {message, statusCode, isRetryable, responseHeaders}}`, or a string (Kilo). */
 function errorDrafts(error: unknown, state: OpenCodeTranslatorState): EventDraft[] {
   const info = errorInfo(error);
-  state.errors.push(info.message);
-  state.outcome = { status: 'failed', message: state.errors.join('\n') };
+  // A run reports an error or two; keep the first few so the outcome stays bounded on any input.
+  if (state.errors.length < MAX_KEPT_ERRORS) {
+    state.errors.push(info.message);
+    state.outcome = { status: 'failed', message: state.errors.join('\n') };
+  }
   const { message, name, status, headers } = info;
   if (status === 401 || status === 403 || name === 'ProviderAuthError' || /api key|unauthori[sz]ed/i.test(message))
     return [
