@@ -14,7 +14,8 @@ export function normalizeEvents(events: readonly AgentEvent[], paths: Record<str
       if (key && /(^|[a-z])Id$|^id$/.test(key)) return '<id>';
       let out = value;
       for (const [name, path] of replacements) out = out.split(path).join(`<${name}>`);
-      return out;
+      // Wall-clock times some CLIs append to tool output (omp: "Wall time: 0.25 seconds").
+      return out.replace(/Wall time: [\d.]+ seconds/g, 'Wall time: <t> seconds');
     }
     if (typeof value === 'number' && key && /durationMs|timestamp|^usd$/.test(key)) return key === 'usd' ? value : 0;
     if (Array.isArray(value)) return value.map((v) => clean(v));
