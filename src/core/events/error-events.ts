@@ -14,6 +14,7 @@ export const errorCodes = [
   'tool_failed',
   'stdin_blocked',
   'budget_exceeded',
+  'lease_expired',
   'agent_error',
   'internal',
 ] as const;

@@ -80,4 +80,9 @@ export interface RunHandle {
   readonly result: Promise<RunEnd>;
   /** Stops the run: graceful stop, SIGTERM to the group, then SIGKILL. */
   abort(reason?: string): void;
+  /**
+   * The run's lease ran out (another worker may own the task now): the agent is told to shut
+   * down (`lease_expired`), stopped if it does not, and the run ends `failed`.
+   */
+  expireLease(): void;
 }
