@@ -98,6 +98,43 @@ describe('startRun with the Process protocol', () => {
     expect(end.totals.inputTokens + end.totals.outputTokens).toBeGreaterThanOrEqual(6000);
   });
 
+  it('tells the agent its lease expired, and ends the run failed', async () => {
+    const cwd = workspace();
+    const handle = startRun({
+      adapter: processAdapter('reference', {
+        binary: node,
+        args: [referenceAgent],
+        env: { REFERENCE_AGENT_STEPS: '500' },
+      }),
+      request: { prompt: 'long task', cwd },
+      tools: toolsFor(cwd, 'long task', 'approve'),
+      graceMs: 2000,
+    });
+    let expired = false;
+    handle.events[Symbol.asyncIterator](); // start buffering now: the generator below reads lazily
+    const { events, end } = await collectRun({
+      ...handle,
+      events: {
+        async *[Symbol.asyncIterator]() {
+          for await (const event of handle.events) {
+            if (!expired && event.type === 'progress' && event.summary === 'step 3') {
+              expired = true;
+              handle.expireLease();
+            }
+            yield event;
+          }
+        },
+      },
+    });
+    expect(end).toMatchObject({ reason: 'failed', message: 'lease expired' });
+    expect(ofType(events, 'error').some((e) => e.code === 'lease_expired')).toBe(true);
+    // The agent heard `shutdown` with the reason and answered before exiting on its own.
+    expect(ofType(events, 'error').some((e) => e.code === 'agent_error' && e.message.startsWith('lease_expired'))).toBe(
+      true,
+    );
+    expect(end.signal).toBeNull();
+  });
+
   it('stops an agent that never reads its stdin once the unread bytes pass the limit', async () => {
     const cwd = workspace();
     const prompt = 'p'.repeat(16 * 1024);

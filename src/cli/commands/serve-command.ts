@@ -1,0 +1,135 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type RemoteServerAuth, startRemoteServer } from '../../remote/start-remote-server.ts';
+import type { CliIO } from '../cli-io.ts';
+import { UsageError } from '../usage-error.ts';
+import { loadRegistry } from './load-registry.ts';
+
+export const serveUsage = `Usage: agent-mux serve --adapter <id> [options]
+
+Serves a local adapter as a remote agent over ca-http-v1 (see docs/remote.md) until SIGINT or
+SIGTERM. Each session runs in a fresh temporary directory under --workspace.
+
+Options:
+  --adapter <id>        a built-in adapter (see \`agent-mux adapters\`) or one from --config
+  --config <file>       adapters in the seeds' config.json shape, JSON or YAML
+  --port <n>            the port to listen on (default 7001; 0 picks a free one)
+  --host <addr>         the address to listen on (default 127.0.0.1)
+  --token-env <NAME>    require \`Authorization: Bearer <token>\` with the token in env var NAME
+  --cert <file>         with --key and --ca: serve HTTPS and require client certificates (mTLS)
+  --key <file>          the server's private key (mTLS)
+  --ca <file>           the CA that signs accepted client certificates (mTLS)
+  --insecure-no-auth    accept every request (only for a trusted network)
+  --max-sessions <n>    sessions run at once; one more gets 503 (default 4)
+  --heartbeat <s>       seconds between \`: ping\` comments on event streams (default 15)
+  --idle-timeout <s>    stop a session whose caller went away after this long (default 300)
+  --workspace <dir>     where sessions' workspaces are made (default: the temp directory)
+  -h, --help            this text
+
+One of --token-env, --cert/--key/--ca or --insecure-no-auth is required.`;
+
+const positive = (value: string | undefined, flag: string, unit: number): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} takes a number greater than 0`);
+  return n * unit;
+};
+
+/** `agent-mux serve`: returns the exit code once a signal has stopped the server. */
+export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      adapter: { type: 'string' },
+      config: { type: 'string' },
+      port: { type: 'string', default: '7001' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'token-env': { type: 'string' },
+      cert: { type: 'string' },
+      key: { type: 'string' },
+      ca: { type: 'string' },
+      'insecure-no-auth': { type: 'boolean', default: false },
+      'max-sessions': { type: 'string' },
+      heartbeat: { type: 'string' },
+      'idle-timeout': { type: 'string' },
+      workspace: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(`${serveUsage}\n`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  if (!values.adapter) throw new UsageError('--adapter is required');
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes a port number');
+  const maxSessions = positive(values['max-sessions'], '--max-sessions', 1);
+  if (maxSessions !== undefined && !Number.isInteger(maxSessions)) {
+    throw new UsageError('--max-sessions takes a whole number');
+  }
+  const auth = authFrom(values, io);
+
+  const { registry } = await loadRegistry(values.config, io.cwd);
+  const adapter = registry.get(values.adapter);
+  const server = await startRemoteServer({
+    adapter,
+    host: values.host,
+    port,
+    auth,
+    maxSessions,
+    heartbeatMs: positive(values.heartbeat, '--heartbeat', 1000),
+    idleTimeoutMs: positive(values['idle-timeout'], '--idle-timeout', 1000),
+    workspaceRoot: values.workspace ? resolve(io.cwd, values.workspace) : undefined,
+    env: io.env,
+  });
+  io.stdout.write(`agent-mux serve: ${adapter.id} at ${server.url} (${auth.type} auth)\n`);
+
+  const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
+    const onSignal = (name: NodeJS.Signals) => {
+      io.signals?.off('SIGINT', onSignal);
+      io.signals?.off('SIGTERM', onSignal);
+      resolveSignal(name);
+    };
+    io.signals?.on('SIGINT', onSignal);
+    io.signals?.on('SIGTERM', onSignal);
+  });
+  io.stderr.write(`${signal}: stopping the sessions and closing the server\n`);
+  await server.close();
+  return 0;
+}
+
+function authFrom(
+  values: {
+    'token-env'?: string;
+    cert?: string;
+    key?: string;
+    ca?: string;
+    'insecure-no-auth'?: boolean;
+  },
+  io: CliIO,
+): RemoteServerAuth {
+  const tls = [values.cert, values.key, values.ca];
+  const chosen = [values['token-env'] !== undefined, tls.some(Boolean), values['insecure-no-auth'] === true];
+  if (chosen.filter(Boolean).length > 1) {
+    throw new UsageError('choose one of --token-env, --cert/--key/--ca and --insecure-no-auth');
+  }
+  if (values['token-env'] !== undefined) {
+    const token = io.env[values['token-env']];
+    if (!token) throw new UsageError(`the environment variable ${values['token-env']} (--token-env) is empty or unset`);
+    return { type: 'bearer', token };
+  }
+  if (values.cert || values.key || values.ca) {
+    if (!values.cert || !values.key || !values.ca) throw new UsageError('mTLS needs all of --cert, --key and --ca');
+    return {
+      type: 'mtls',
+      certPath: resolve(io.cwd, values.cert),
+      keyPath: resolve(io.cwd, values.key),
+      caPath: resolve(io.cwd, values.ca),
+    };
+  }
+  if (values['insecure-no-auth']) return { type: 'none' };
+  throw new UsageError('one of --token-env, --cert/--key/--ca or --insecure-no-auth is required');
+}

@@ -1,0 +1,145 @@
+import type { AgentEvent } from '../core/events/index.ts';
+
+/** The cost seed 001's records carry: the run's running total. */
+export interface RecordCost {
+  inputTokens: number;
+  outputTokens: number;
+  usd: number;
+}
+
+/** Seed 001's agent → adapter records, as the ca-http-v1 SSE stream carries them. */
+export type AgentRecord =
+  | { type: 'progress'; summary: string; beliefs?: unknown[]; attempted?: unknown[]; cost?: RecordCost }
+  | { type: 'tool_call'; id: string; tool: string; args: unknown }
+  | { type: 'comment'; text: string; mentions: string[] }
+  | { type: 'complete'; output: unknown; cost: RecordCost }
+  | { type: 'failed'; reason: string; details?: string; cost: RecordCost };
+
+/**
+ * Turns a local run's normalized events back into seed 001 records:
+ * `progress` → progress; `comment` → comment; the `text_delta`s of a message → one progress whose
+ * summary is the message's text, at `message_stop`; `cost` → the running total, attached to the next
+ * progress (when it changed) and to the final record; `run_end` → `complete` or `failed`.
+ * `tool_call` records are not made here: the session's tool host sends them. Everything else is dropped.
+ */
+export class RecordsFromEvents {
+  readonly #text = new Map<string, string>();
+  readonly #sources = new Map<string, { inputTokens: number; outputTokens: number; usd: number }>();
+  #costChanged = false;
+
+  #held: Extract<AgentRecord, { type: 'progress' }> | undefined;
+
+  /**
+   * The records `event` completes. A progress record is held until the next event that is not a
+   * `cost` (or `flush()`), so that a cost reported with it (seed 001's `progress.cost`) is attached.
+   */
+  translate(event: AgentEvent): AgentRecord[] {
+    if (event.type === 'cost') {
+      this.#translate(event);
+      if (this.#held) this.#held = this.#withCost(this.#held);
+      return [];
+    }
+    const out = this.flush();
+    for (const record of this.#translate(event)) {
+      if (record.type === 'progress') {
+        out.push(...this.flush());
+        this.#held = record;
+      } else {
+        out.push(record);
+      }
+    }
+    return out;
+  }
+
+  /** True while a progress record is held back. */
+  get holding(): boolean {
+    return this.#held !== undefined;
+  }
+
+  /** The held progress record, if any. */
+  flush(): AgentRecord[] {
+    const held = this.#held;
+    this.#held = undefined;
+    return held ? [held] : [];
+  }
+
+  #translate(event: AgentEvent): AgentRecord[] {
+    switch (event.type) {
+      case 'progress':
+        return [
+          this.#withCost({
+            type: 'progress',
+            summary: event.summary,
+            ...(event.beliefs ? { beliefs: event.beliefs } : {}),
+            ...(event.attempted ? { attempted: event.attempted } : {}),
+          }),
+        ];
+      case 'comment':
+        return [{ type: 'comment', text: event.text, mentions: [...event.mentions] }];
+      case 'text_delta': {
+        const key = event.messageId ?? '';
+        this.#text.set(key, (this.#text.get(key) ?? '') + event.delta);
+        return [];
+      }
+      case 'message_stop': {
+        const key = event.messageId ?? '';
+        const text = (event.text ?? this.#text.get(key) ?? '').trim();
+        this.#text.delete(key);
+        return text ? [this.#withCost({ type: 'progress', summary: text })] : [];
+      }
+      case 'cost': {
+        const key = event.model ?? '';
+        const before = this.#sources.get(key) ?? { inputTokens: 0, outputTokens: 0, usd: 0 };
+        const usd = event.usd ?? 0;
+        this.#sources.set(
+          key,
+          event.cumulative
+            ? { inputTokens: event.inputTokens, outputTokens: event.outputTokens, usd }
+            : {
+                inputTokens: before.inputTokens + event.inputTokens,
+                outputTokens: before.outputTokens + event.outputTokens,
+                usd: before.usd + usd,
+              },
+        );
+        this.#costChanged = true;
+        return [];
+      }
+      case 'run_end': {
+        const cost = {
+          inputTokens: event.totals.inputTokens,
+          outputTokens: event.totals.outputTokens,
+          usd: event.totals.usd,
+        };
+        return event.reason === 'completed'
+          ? [{ type: 'complete', output: event.output ?? null, cost }]
+          : [
+              {
+                type: 'failed',
+                reason: event.reason,
+                ...(event.message ? { details: event.message } : {}),
+                cost,
+              },
+            ];
+      }
+      default:
+        return [];
+    }
+  }
+
+  /** The running total of every cost seen so far. */
+  get cost(): RecordCost {
+    const total = { inputTokens: 0, outputTokens: 0, usd: 0 };
+    for (const source of this.#sources.values()) {
+      total.inputTokens += source.inputTokens;
+      total.outputTokens += source.outputTokens;
+      total.usd += source.usd;
+    }
+    return total;
+  }
+
+  #withCost<R extends { type: 'progress'; cost?: RecordCost }>(record: R): R {
+    if (!this.#costChanged) return record;
+    this.#costChanged = false;
+    return { ...record, cost: this.cost };
+  }
+}
