@@ -2,8 +2,8 @@ import { rm } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import type { Adapter, RunRequest } from '../core/adapter/index.ts';
 import type { AgentEvent } from '../core/events/index.ts';
-import { startRun } from '../core/run/start-run.ts';
 import type { RunEnd, RunHandle } from '../core/run/run-options.ts';
+import { startRun } from '../core/run/start-run.ts';
 import { CallerToolHost } from './caller-tool-host.ts';
 import { type AgentRecord, RecordsFromEvents } from './records-from-events.ts';
 

@@ -197,11 +197,7 @@ export async function startRemoteServer(options: RemoteServerOptions): Promise<R
 
   let server: Server;
   if (auth.type === 'mtls') {
-    const [cert, key, ca] = await Promise.all([
-      readFile(auth.certPath),
-      readFile(auth.keyPath),
-      readFile(auth.caPath),
-    ]);
+    const [cert, key, ca] = await Promise.all([readFile(auth.certPath), readFile(auth.keyPath), readFile(auth.caPath)]);
     server = createHttpsServer({ cert, key, ca, requestCert: true, rejectUnauthorized: true }, listener);
   } else {
     server = createHttpServer(listener);

@@ -25,9 +25,9 @@ describe('serveCommand', () => {
   it('requires an auth choice and a set token variable', async () => {
     const { io } = memoryIO(process.cwd(), {});
     await expect(serveCommand(['--adapter', 'demo', '--port', '0'], io)).rejects.toSatisfy(UsageError.isInstance);
-    await expect(
-      serveCommand(['--adapter', 'demo', '--port', '0', '--token-env', 'MISSING'], io),
-    ).rejects.toThrow(/MISSING/);
+    await expect(serveCommand(['--adapter', 'demo', '--port', '0', '--token-env', 'MISSING'], io)).rejects.toThrow(
+      /MISSING/,
+    );
     await expect(
       serveCommand(['--adapter', 'demo', '--port', '0', '--cert', 'a.pem', '--insecure-no-auth'], io),
     ).rejects.toSatisfy(UsageError.isInstance);

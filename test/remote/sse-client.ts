@@ -41,10 +41,7 @@ export function client(baseUrl: string, token?: string) {
 }
 
 /** Reads an SSE response: every event (`data` parsed as JSON) and comment, until the stream ends or `stop` says so. */
-export async function* readSse(
-  response: Response,
-  comments: string[] = [],
-): AsyncGenerator<SseItem, void, undefined> {
+export async function* readSse(response: Response, comments: string[] = []): AsyncGenerator<SseItem, void, undefined> {
   if (!response.body) return;
   const queue: SseItem[] = [];
   const parser = createParser({
