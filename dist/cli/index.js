@@ -12134,7 +12134,7 @@ const processIO = () => ({
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_io_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6061);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5313);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4530);
 
 
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
@@ -12151,7 +12151,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5313:
+/***/ 4530:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32856,6 +32856,28 @@ const chatSseAdapterConfigSchema = strictObject({
     baseUrl: httpUrlSchema,
     model: nonEmpty.optional(),
     auth: httpAuthSchema,
+    /** `agent` (default) or `rlm` (reasoning loop with a REPL). */
+    mode: schemas_enum(['agent', 'rlm']).optional(),
+    maxIterations: schemas_number().int().positive().optional(),
+    maxDepth: schemas_number().int().positive().optional(),
+    /** Extra context injected into the agent's system prompt. */
+    context: schemas_string().optional(),
+    ...commonShape,
+});
+/**
+ * Each message sent as one HTTP request, the response body returned as output (Amurg's
+ * `generic-http` profile: `base_url`, `method`, `headers`, `timeout`).
+ */
+const genericHttpAdapterConfigSchema = strictObject({
+    type: literal('generic-http'),
+    base_url: httpUrlSchema,
+    method: schemas_string()
+        .regex(/^[A-Za-z]+$/, { error: 'expected an HTTP method such as POST or PUT' })
+        .transform((method) => method.toUpperCase())
+        .default('POST'),
+    /** Sent with every request; they override the default `Content-Type: text/plain; charset=utf-8`. */
+    headers: record(schemas_string(), schemas_string()).default({}),
+    timeout: durationSchema.default('60s'),
     ...commonShape,
 });
 /** One entry of the configuration's `adapters` map, by `type`. */
@@ -32866,6 +32888,7 @@ const adapterConfigSchema = discriminatedUnion('type', [
     genericJobAdapterConfigSchema,
     externalAdapterConfigSchema,
     chatSseAdapterConfigSchema,
+    genericHttpAdapterConfigSchema,
 ]);
 /** Every `type` a configured adapter may have. */
 const adapterConfigTypes = adapterConfigSchema.options.map((option) => option.shape.type.value);
@@ -33718,6 +33741,7 @@ const errorCodes = [
     'tool_failed',
     'stdin_blocked',
     'budget_exceeded',
+    'lease_expired',
     'agent_error',
     'internal',
 ];
@@ -34144,6 +34168,1258 @@ function agentMuxRemoteAdapter(options = {}) {
 
 
 
+;// CONCATENATED MODULE: ./node_modules/eventsource-parser/dist/errors.js
+/**
+ * Error thrown when encountering an issue during parsing.
+ *
+ * @public
+ */
+class ParseError extends Error {
+    constructor(message, options) {
+        super(message);
+        this.name = 'ParseError';
+        this.type = options.type;
+        this.field = options.field;
+        this.value = options.value;
+        this.line = options.line;
+    }
+}
+//# sourceMappingURL=errors.js.map
+;// CONCATENATED MODULE: ./node_modules/eventsource-parser/dist/parse.js
+/**
+ * EventSource/Server-Sent Events parser
+ * @see https://html.spec.whatwg.org/multipage/server-sent-events.html
+ */
+
+// ASCII codes used in the hot parsing paths.
+const parse_LF = 10;
+const parse_CR = 13;
+const SPACE = 32;
+const MAX_FIELD_PREFIX_LENGTH = 6;
+/**
+ * Creates a new EventSource parser.
+ *
+ * @param config - Parser configuration. Accepts callbacks (see {@link ParserCallbacks})
+ *   and options like `maxBufferSize` (see {@link ParserConfig}).
+ *
+ * @returns A new EventSource parser, with `feed` and `reset` methods.
+ * @public
+ */
+function createParser(config) {
+    if (typeof config === 'function') {
+        throw new TypeError('`config` must be an object, got a function instead. Did you mean `createParser({onEvent: fn})`?');
+    }
+    const { maxBufferSize, onComment, onError, onEvent, onId, onRetry } = config;
+    // Trailing bytes from prior `feed()` calls that did not yet form a complete line.
+    // Stored as an array of fragments and only joined when a line terminator arrives.
+    // Concatenating per-feed (`prefix + chunk`) is O(N²) when a single SSE line spans
+    // many chunks (e.g. a large `data:` payload streamed in tiny slices, or an MCP-style
+    // server that emits one giant content block). Buffering as fragments + joining once
+    // makes the same workload linear.
+    const pendingFragments = [];
+    // Running total of `pendingFragments` lengths, kept in sync with the array so the
+    // `maxBufferSize` check doesn't have to walk the fragment list on every feed.
+    let pendingFragmentsLength = 0;
+    // Empty or partial leading BOM; undefined once the BOM check is complete.
+    let bomPrefix = '';
+    let id;
+    let data = '';
+    let dataLines = 0;
+    let eventType;
+    // Set after a `maxBufferSize` overflow. Once tripped, `feed()` throws until
+    // `reset()` is called — see the comment on `maxBufferSize` in `ParserConfig`.
+    let terminated = false;
+    let skippingLine = false;
+    // Set when a line (parsed or discarded) was terminated by a trailing `\r` at the very
+    // end of a chunk. That `\r` is ambiguous: it may be a bare-CR terminator or the first
+    // half of a `\r\n` whose `\n` lands in the next chunk. The line itself is complete
+    // either way, but we must remember to swallow a single leading `\n` from the next
+    // chunk so the pair is treated as one terminator rather than a blank line (which
+    // would dispatch an event prematurely).
+    let skipNextLineFeed = false;
+    /**
+     * Feeds a chunk of the SSE stream to the parser. Any trailing bytes that do
+     * not yet form a complete line are held back and prepended to the next chunk,
+     * so callers can pass arbitrary slices of the stream without worrying about
+     * line boundaries.
+     *
+     * Per the SSE spec, one leading UTF-8 BOM is stripped before parsing,
+     * even when split across chunks. This handles both the raw 3-byte form (0xEF 0xBB
+     * 0xBF) and a single decoded U+FEFF, so a leading BOM is ignored regardless of
+     * how the caller decoded the bytes.
+     *
+     * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
+     */
+    function feed(chunk) {
+        if (terminated) {
+            throw new Error('Cannot feed parser: it was terminated after exceeding the configured max buffer size. Call `reset()` to resume parsing.');
+        }
+        if (bomPrefix !== undefined) {
+            chunk = bomPrefix + chunk;
+            // Wait only while the input could still be a raw BOM. Empty chunks must
+            // not finish the check, and a mismatched prefix must remain ordinary input.
+            if (chunk === '' || chunk === '\xEF' || chunk === '\xEF\xBB') {
+                bomPrefix = chunk;
+                return;
+            }
+            bomPrefix = undefined;
+            // Strip exactly one leading BOM, in decoded or raw byte-valued form.
+            chunk = chunk.replace(/^(?:\uFEFF|\xEF\xBB\xBF)/, '');
+        }
+        // Rare resume states from a prior chunk boundary: a pending `\r\n` split or a
+        // line being discarded. Single combined check keeps the hot path to one branch;
+        // the actual handling lives out-of-line in `resumeAfterSkip`.
+        if (skippingLine || skipNextLineFeed) {
+            chunk = resumeAfterSkip(chunk);
+            if (!chunk) {
+                return;
+            }
+        }
+        // Hot path: no buffered prefix from a prior partial line. Hand the chunk
+        // straight to `processLines`, exactly like the original implementation.
+        // Zero new work in the common case (every chunk ends with `\n\n`).
+        if (!pendingFragments.length) {
+            const trailing = processLines(chunk);
+            if (trailing !== '') {
+                storeTrailing(trailing);
+            }
+            checkForBufferOverflow();
+            return;
+        }
+        // We have a buffered prefix. If this chunk also has no terminator, append
+        // to the buffer without concatenating — that's the O(N²) trap we're
+        // avoiding (large single `data:` payload split across many tiny chunks).
+        if (chunk.indexOf('\n') === -1 && chunk.indexOf('\r') === -1) {
+            if (pendingFragmentsLength < MAX_FIELD_PREFIX_LENGTH) {
+                const head = pendingFragments.join('') +
+                    chunk.slice(0, MAX_FIELD_PREFIX_LENGTH - pendingFragmentsLength);
+                if (!shouldBufferTrailing(head)) {
+                    pendingFragments.length = 0;
+                    pendingFragmentsLength = 0;
+                    skippingLine = true;
+                    return;
+                }
+            }
+            pendingFragments.push(chunk);
+            pendingFragmentsLength += chunk.length;
+            checkForBufferOverflow();
+            return;
+        }
+        // Terminator arrived. Join the accumulated fragments + this chunk once,
+        // process, and buffer any new trailing partial line.
+        pendingFragments.push(chunk);
+        const input = pendingFragments.join('');
+        pendingFragments.length = 0;
+        pendingFragmentsLength = 0;
+        storeTrailing(processLines(input));
+        checkForBufferOverflow();
+    }
+    // Out-of-line handler for the rare post-boundary states. `skipNextLineFeed` means a
+    // line (parsed or discarded) ended with a trailing `\r` at the previous chunk boundary,
+    // so a single leading `\n` must be swallowed to consume a split `\r\n` as one terminator.
+    // `skippingLine` means we are discarding an invalid line until its terminator arrives.
+    // The two states are mutually exclusive. Returns the remaining chunk to parse ('' if
+    // this chunk was fully consumed).
+    function resumeAfterSkip(chunk) {
+        if (chunk.length === 0) {
+            return chunk;
+        }
+        if (skipNextLineFeed) {
+            skipNextLineFeed = false;
+            return chunk.charCodeAt(0) === parse_LF ? chunk.slice(1) : chunk;
+        }
+        const crIndex = chunk.indexOf('\r');
+        const lfIndex = chunk.indexOf('\n');
+        const lineEnd = crIndex === -1 ? lfIndex : lfIndex === -1 ? crIndex : crIndex < lfIndex ? crIndex : lfIndex;
+        if (lineEnd === -1) {
+            return '';
+        }
+        // Trailing `\r` at the very end of the chunk: defer the CRLF/CR decision to the
+        // next chunk (see `skipNextLineFeed`) rather than greedily consuming just the `\r`.
+        if (lineEnd === chunk.length - 1 && chunk.charCodeAt(lineEnd) === parse_CR) {
+            skippingLine = false;
+            skipNextLineFeed = true;
+            return '';
+        }
+        skippingLine = false;
+        return chunk.slice(lineEnd + (chunk.charCodeAt(lineEnd) === parse_CR && chunk.charCodeAt(lineEnd + 1) === parse_LF ? 2 : 1));
+    }
+    function storeTrailing(trailing) {
+        if (!trailing)
+            return;
+        // A trailing that ends with `\r` is not a partial line: the `\r` terminates it,
+        // and only the CRLF-vs-CR ambiguity remains (the matching `\n` may start the next
+        // chunk). Parse the completed line now — buffering it could grow unbounded through
+        // the no-terminator append path, and discarding it would eat the terminator and
+        // make skip mode swallow the next line.
+        if (trailing.charCodeAt(trailing.length - 1) === parse_CR) {
+            parseLine(trailing, 0, trailing.length - 1);
+            if (checkForBufferOverflow())
+                return;
+            skipNextLineFeed = true;
+            return;
+        }
+        if (shouldBufferTrailing(trailing)) {
+            pendingFragments.push(trailing);
+            pendingFragmentsLength = trailing.length;
+            return;
+        }
+        skippingLine = true;
+    }
+    function shouldBufferTrailing(trailing) {
+        const firstCharCode = trailing.charCodeAt(0);
+        return ((firstCharCode === 58 && !!onComment) ||
+            (firstCharCode === 100 && isPotentialField(trailing, 'data')) ||
+            (firstCharCode === 101 && isPotentialField(trailing, 'event')) ||
+            (firstCharCode === 105 && isPotentialField(trailing, 'id')) ||
+            (firstCharCode === 114 && isPotentialField(trailing, 'retry')));
+    }
+    // Returns true when parsing must stop for the current chunk (the parser was already
+    // terminated or has just overflowed), and false when processing can continue.
+    function checkForBufferOverflow() {
+        if (terminated)
+            return true;
+        if (maxBufferSize === undefined)
+            return false;
+        if (pendingFragmentsLength + data.length <= maxBufferSize)
+            return false;
+        terminated = true;
+        pendingFragments.length = 0;
+        pendingFragmentsLength = 0;
+        id = undefined;
+        data = '';
+        dataLines = 0;
+        eventType = undefined;
+        skippingLine = false;
+        skipNextLineFeed = false;
+        onError === null || onError === void 0 ? void 0 : onError(new ParseError(`Buffered data exceeded max buffer size of ${maxBufferSize} characters`, {
+            type: 'max-buffer-size-exceeded',
+        }));
+        return true;
+    }
+    /**
+     * Splits `chunk` into SSE lines and dispatches each to the appropriate handler.
+     * Returns any trailing bytes that did not terminate with a line break, so the
+     * caller can prepend them to the next chunk.
+     *
+     * The SSE spec permits three line terminators: `\n`, `\r`, and `\r\n`. Real-world
+     * streams almost always use plain `\n`, so we take a fast path when no `\r` is
+     * present in the chunk. The slow path is spec-correct but does more work per line.
+     */
+    function processLines(chunk) {
+        let searchIndex = 0;
+        // Fast path: LF-only chunk (the common case for typical SSE servers).
+        // We can scan forward with a single `indexOf('\n')` per line and inline
+        // the hot-path branches for `data:` and `event:` without the CR bookkeeping
+        // the slow path needs.
+        if (chunk.indexOf('\r') === -1) {
+            let lfIndex = chunk.indexOf('\n', searchIndex);
+            while (lfIndex !== -1) {
+                // Blank line: end-of-event marker. Dispatch the accumulated event (if any)
+                // and reset the buffered fields. This is hoisted out of `parseLine` because
+                // it's the single most common line shape after `data:` lines.
+                if (searchIndex === lfIndex) {
+                    if (id !== undefined) {
+                        onId === null || onId === void 0 ? void 0 : onId(id);
+                    }
+                    if (dataLines > 0) {
+                        onEvent === null || onEvent === void 0 ? void 0 : onEvent({ id, event: eventType, data });
+                    }
+                    id = undefined;
+                    data = '';
+                    dataLines = 0;
+                    eventType = undefined;
+                    searchIndex = lfIndex + 1;
+                    lfIndex = chunk.indexOf('\n', searchIndex);
+                    continue;
+                }
+                const firstCharCode = chunk.charCodeAt(searchIndex);
+                if (isDataPrefix(chunk, searchIndex, firstCharCode)) {
+                    // `data:` line — append the value to the event's data buffer.
+                    // 'data:'.length === 5, 'data: '.length === 6
+                    const valueStart = chunk.charCodeAt(searchIndex + 5) === SPACE ? searchIndex + 6 : searchIndex + 5;
+                    const value = chunk.slice(valueStart, lfIndex);
+                    // Fast path within a fast path: if this is the first data line AND the
+                    // next char is another LF (i.e. `data:foo\n\n`), dispatch immediately
+                    // without ever writing to the `data` buffer. This is the shape of a
+                    // typical single-line SSE event (ChatGPT-style streams, etc.) and is
+                    // hot enough to be worth the duplication.
+                    if (dataLines === 0 && chunk.charCodeAt(lfIndex + 1) === parse_LF) {
+                        if (id !== undefined) {
+                            onId === null || onId === void 0 ? void 0 : onId(id);
+                        }
+                        onEvent === null || onEvent === void 0 ? void 0 : onEvent({ id, event: eventType, data: value });
+                        id = undefined;
+                        data = '';
+                        eventType = undefined;
+                        searchIndex = lfIndex + 2;
+                        lfIndex = chunk.indexOf('\n', searchIndex);
+                        continue;
+                    }
+                    // Multi-line data: concatenate with newline separator per spec.
+                    data = dataLines === 0 ? value : `${data}\n${value}`;
+                    dataLines++;
+                }
+                else if (isEventPrefix(chunk, searchIndex, firstCharCode)) {
+                    // `event:` line — set the event type for the next dispatch. Per spec,
+                    // an empty value resets `event type` to its default (undefined here).
+                    // 'event:'.length === 6, 'event: '.length === 7
+                    eventType =
+                        chunk.slice(chunk.charCodeAt(searchIndex + 6) === SPACE ? searchIndex + 7 : searchIndex + 6, lfIndex) || undefined;
+                }
+                else {
+                    // Everything else: `id:`, `retry:`, comment lines (`:` prefix), unknown
+                    // fields, or malformed lines. These are rarer and go through the full
+                    // per-line parser, which handles the SSE field grammar in detail.
+                    parseLine(chunk, searchIndex, lfIndex);
+                }
+                if (checkForBufferOverflow())
+                    return '';
+                searchIndex = lfIndex + 1;
+                lfIndex = chunk.indexOf('\n', searchIndex);
+            }
+            return chunk.slice(searchIndex);
+        }
+        // Slow path: the chunk contains at least one `\r`, so lines may be terminated
+        // by `\r`, `\n`, or `\r\n`. We locate the next terminator by looking at both
+        // the nearest `\r` and `\n` and picking whichever comes first.
+        let crIndex = chunk.indexOf('\r', searchIndex);
+        let lfIndex = chunk.indexOf('\n', searchIndex);
+        while (searchIndex < chunk.length) {
+            let lineEnd = -1;
+            if (crIndex !== -1 && lfIndex !== -1) {
+                lineEnd = crIndex < lfIndex ? crIndex : lfIndex;
+            }
+            else if (crIndex !== -1) {
+                // A trailing `\r` at the very end of the chunk is ambiguous: it could be
+                // a bare-CR terminator, or the first half of a `\r\n` whose `\n` arrives
+                // in the next chunk. Defer until we see more input.
+                if (crIndex === chunk.length - 1) {
+                    lineEnd = -1;
+                }
+                else {
+                    lineEnd = crIndex;
+                }
+            }
+            else if (lfIndex !== -1) {
+                lineEnd = lfIndex;
+            }
+            if (lineEnd === -1) {
+                break;
+            }
+            parseLine(chunk, searchIndex, lineEnd);
+            if (checkForBufferOverflow())
+                return '';
+            searchIndex = lineEnd + 1;
+            // If we just consumed a `\r` and the next char is `\n`, skip it so the
+            // pair is treated as a single terminator rather than an empty line.
+            if (chunk.charCodeAt(searchIndex - 1) === parse_CR && chunk.charCodeAt(searchIndex) === parse_LF) {
+                searchIndex++;
+            }
+            // Reuse unconsumed matches and failed searches instead of rescanning the suffix.
+            if (crIndex !== -1 && crIndex < searchIndex) {
+                crIndex = chunk.indexOf('\r', searchIndex);
+            }
+            if (lfIndex !== -1 && lfIndex < searchIndex) {
+                lfIndex = chunk.indexOf('\n', searchIndex);
+            }
+        }
+        return chunk.slice(searchIndex);
+    }
+    function parseLine(chunk, start, end) {
+        if (start === end) {
+            dispatchEvent();
+            return;
+        }
+        const firstCharCode = chunk.charCodeAt(start);
+        if (isDataPrefix(chunk, start, firstCharCode)) {
+            // 'data:'.length === 5, 'data: '.length === 6
+            const valueStart = chunk.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5;
+            const value = chunk.slice(valueStart, end);
+            data = dataLines === 0 ? value : `${data}\n${value}`;
+            dataLines++;
+            return;
+        }
+        if (isEventPrefix(chunk, start, firstCharCode)) {
+            // 'event:'.length === 6, 'event: '.length === 7
+            eventType =
+                chunk.slice(chunk.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end) || undefined;
+            return;
+        }
+        // Fast path for "id:" — 'i' = 105, 'd' = 100, ':' = 58
+        if (firstCharCode === 105 &&
+            chunk.charCodeAt(start + 1) === 100 &&
+            chunk.charCodeAt(start + 2) === 58) {
+            // 'id:'.length === 3, 'id: '.length === 4
+            const value = chunk.slice(chunk.charCodeAt(start + 3) === SPACE ? start + 4 : start + 3, end);
+            // If the field value does not contain U+0000 NULL, then set the `ID` buffer to
+            // the field value. Otherwise, ignore the field.
+            if (!value.includes('\0'))
+                id = value;
+            return;
+        }
+        // Comment line — ':' = 58
+        if (firstCharCode === 58) {
+            if (onComment) {
+                const line = chunk.slice(start, end);
+                // skip ':' (+1), or ': ' (+2) when a space follows
+                onComment(line.slice(chunk.charCodeAt(start + 1) === SPACE ? 2 : 1));
+            }
+            return;
+        }
+        const line = chunk.slice(start, end);
+        const fieldSeparatorIndex = line.indexOf(':');
+        if (fieldSeparatorIndex === -1) {
+            processField(line, '', line);
+            return;
+        }
+        const field = line.slice(0, fieldSeparatorIndex);
+        // skip ':' (+1), or ': ' (+2) when a space follows
+        const offset = line.charCodeAt(fieldSeparatorIndex + 1) === SPACE ? 2 : 1;
+        const value = line.slice(fieldSeparatorIndex + offset);
+        processField(field, value, line);
+    }
+    function processField(field, value, line) {
+        // Field names must be compared literally, with no case folding performed.
+        switch (field) {
+            case 'event':
+                // Set the `event type` buffer to field value
+                eventType = value || undefined;
+                break;
+            case 'data':
+                data = dataLines === 0 ? value : `${data}\n${value}`;
+                dataLines++;
+                break;
+            case 'id':
+                // If the field value does not contain U+0000 NULL, then set the `ID` buffer to
+                // the field value. Otherwise, ignore the field.
+                if (!value.includes('\0'))
+                    id = value;
+                break;
+            case 'retry':
+                // If the field value consists of only ASCII digits, then interpret the field value as an
+                // integer in base ten, and set the event stream's reconnection time to that integer.
+                // Otherwise, ignore the field.
+                if (/^\d+$/.test(value)) {
+                    onRetry === null || onRetry === void 0 ? void 0 : onRetry(parseInt(value, 10));
+                }
+                else {
+                    onError === null || onError === void 0 ? void 0 : onError(new ParseError(`Invalid \`retry\` value: "${value}"`, {
+                        type: 'invalid-retry',
+                        value,
+                        line,
+                    }));
+                }
+                break;
+            default:
+                // Otherwise, the field is ignored.
+                onError === null || onError === void 0 ? void 0 : onError(new ParseError(`Unknown field "${field.length > 20 ? `${field.slice(0, 20)}…` : field}"`, { type: 'unknown-field', field, value, line }));
+                break;
+        }
+    }
+    function dispatchEvent() {
+        if (id !== undefined) {
+            onId === null || onId === void 0 ? void 0 : onId(id);
+        }
+        if (dataLines > 0) {
+            onEvent === null || onEvent === void 0 ? void 0 : onEvent({
+                id,
+                event: eventType,
+                data,
+            });
+        }
+        id = undefined;
+        data = '';
+        dataLines = 0;
+        eventType = undefined;
+    }
+    function reset(options = {}) {
+        if (options.consume && pendingFragments.length > 0) {
+            const incompleteLine = pendingFragments.join('');
+            parseLine(incompleteLine, 0, incompleteLine.length);
+        }
+        bomPrefix = '';
+        id = undefined;
+        data = '';
+        dataLines = 0;
+        eventType = undefined;
+        pendingFragments.length = 0;
+        pendingFragmentsLength = 0;
+        terminated = false;
+        skippingLine = false;
+        skipNextLineFeed = false;
+    }
+    return { feed, reset };
+}
+/**
+ * Checks if `chunk` starts with the literal `data:` at index `i`.
+ *
+ * Equivalent to `chunk.startsWith('data:', i)`, but benchmarks show this
+ * hand-unrolled char-code comparison is ~20% faster on common event types.
+ * The caller passes `firstCharCode` (the code at `i`) so it can be reused
+ * across prefix checks.
+ *
+ * ASCII: 'd' = 100, 'a' = 97, 't' = 116, 'a' = 97, ':' = 58
+ */
+function isDataPrefix(chunk, i, firstCharCode) {
+    return (firstCharCode === 100 &&
+        chunk.charCodeAt(i + 1) === 97 &&
+        chunk.charCodeAt(i + 2) === 116 &&
+        chunk.charCodeAt(i + 3) === 97 &&
+        chunk.charCodeAt(i + 4) === 58);
+}
+/**
+ * Checks if `chunk` starts with the literal `event:` at index `i`.
+ *
+ * See {@link isDataPrefix} for why this is hand-unrolled rather than using
+ * `String.prototype.startsWith`.
+ *
+ * ASCII: 'e' = 101, 'v' = 118, 'e' = 101, 'n' = 110, 't' = 116, ':' = 58
+ */
+function isEventPrefix(chunk, i, firstCharCode) {
+    return (firstCharCode === 101 &&
+        chunk.charCodeAt(i + 1) === 118 &&
+        chunk.charCodeAt(i + 2) === 101 &&
+        chunk.charCodeAt(i + 3) === 110 &&
+        chunk.charCodeAt(i + 4) === 116 &&
+        chunk.charCodeAt(i + 5) === 58);
+}
+function isPotentialField(line, field) {
+    let i = 1;
+    while (i < line.length && i < field.length) {
+        if (line.charCodeAt(i) !== field.charCodeAt(i)) {
+            return false;
+        }
+        i++;
+    }
+    return line.length <= field.length || line.charCodeAt(field.length) === 58;
+}
+//# sourceMappingURL=parse.js.map
+;// CONCATENATED MODULE: ./src/core/tools/await-approval.ts
+/**
+ * Asks the approval channel about one tool call and reports it: an `approval_request` draft, then
+ * `approval_granted` or `approval_denied`. Never rejects: no channel, no answer within `timeoutMs`,
+ * an aborted signal, a failing channel or an answer that is not a decision are all denials.
+ */
+async function awaitApproval(options) {
+    const { request, emit } = options;
+    emit({
+        type: 'approval_request',
+        approvalId: request.approvalId,
+        toolName: request.toolName,
+        input: request.input,
+        reason: request.reason,
+        ...(request.toolCallId === undefined ? {} : { toolCallId: request.toolCallId }),
+    });
+    const decision = await waitForDecision(options);
+    if (decision.kind === 'approve') {
+        emit({ type: 'approval_granted', approvalId: request.approvalId, scope: decision.scope, by: decision.by });
+    }
+    else {
+        emit({
+            type: 'approval_denied',
+            approvalId: request.approvalId,
+            reason: decision.reason,
+            by: decision.by,
+            timedOut: decision.timedOut,
+        });
+    }
+    return decision;
+}
+async function waitForDecision(options) {
+    const { channel, request, signal, timeoutMs } = options;
+    if (channel === undefined) {
+        return { kind: 'deny', reason: 'no approval channel is configured for this run', timedOut: true };
+    }
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const waitSignal = AbortSignal.any([signal, timeout]);
+    const onStop = () => timeout.aborted && !signal.aborted
+        ? { kind: 'deny', reason: `no decision within ${timeoutMs} ms`, timedOut: true }
+        : { kind: 'deny', reason: options.abortedReason };
+    if (waitSignal.aborted)
+        return onStop();
+    let removeListener = () => { };
+    const stopped = new Promise((resolve) => {
+        const listener = () => resolve(onStop());
+        waitSignal.addEventListener('abort', listener, { once: true });
+        removeListener = () => waitSignal.removeEventListener('abort', listener);
+    });
+    const answered = Promise.resolve()
+        .then(() => channel.request(request, waitSignal))
+        .then(normalizeDecision, (error) => ({
+        kind: 'deny',
+        reason: `the approval channel failed: ${error instanceof Error ? error.message : String(error)}`,
+    }));
+    try {
+        const decision = await Promise.race([answered, stopped]);
+        // A channel that saw the same abort may answer first with its own words; ours are exact.
+        return decision.kind === 'deny' && waitSignal.aborted ? onStop() : decision;
+    }
+    finally {
+        removeListener();
+    }
+}
+/** A channel that answers something other than a decision is treated as a denial. */
+function normalizeDecision(decision) {
+    if (decision?.kind === 'approve') {
+        return { kind: 'approve', scope: decision.scope === 'always' ? 'always' : 'once', by: decision.by };
+    }
+    if (decision?.kind === 'deny')
+        return decision;
+    return { kind: 'deny', reason: 'the approval channel gave no decision' };
+}
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/core/tools/permission-policy.ts
+
+
+const permissionDecisionSchema = schemas_enum(['allow', 'ask', 'deny']);
+const patternsSchema = union([schemas_string().min(1), array(schemas_string().min(1)).min(1)]);
+/**
+ * One rule. `tool` is a glob on the tool name (`write_file`, `mcp__github__*`, `*`).
+ * `when` narrows it by arguments: every key must match one of its globs. A key is an argument
+ * name or a dotted path into the input (`options.path`).
+ *
+ * Globs err toward caution. In `allow` rules `*` stops at `/` (`src/**` crosses directories,
+ * `src/*` does not) and an array argument matches only when every element does. In `ask` and
+ * `deny` rules `*` also matches `/` (`rm *` covers `rm -rf /`), one matching element is enough, and
+ * a multi-line value matches when any of its lines does. Allow globs never match a `..` segment.
+ * Globs on shell commands are best effort (`echo && rm -rf /` is not `rm *`): prefer `ask` for shells.
+ */
+const permissionRuleSchema = object({
+    tool: schemas_string().min(1),
+    decision: permissionDecisionSchema,
+    when: record(schemas_string().min(1), patternsSchema).optional(),
+    /** Shown to the approver (ask) or returned to the agent (deny). */
+    reason: schemas_string().optional(),
+});
+/** The run's permission policy: the first matching rule decides, else `default`. */
+const permissionPolicySchema = object({
+    default: permissionDecisionSchema.default('ask'),
+    rules: array(permissionRuleSchema).default([]),
+});
+/** Decides whether a tool call may run. Pure; expects input already validated by the tool's schema. */
+function decide(policy, toolName, input) {
+    const rules = policy.rules ?? [];
+    for (const [ruleIndex, rule] of rules.entries()) {
+        if (ruleMatches(rule, toolName, input))
+            return { decision: rule.decision, rule, ruleIndex };
+    }
+    return { decision: policy.default ?? 'ask' };
+}
+/** True when the rule applies to this call. */
+function ruleMatches(rule, toolName, input) {
+    if (!matcher(rule.tool, false)(toolName))
+        return false;
+    if (rule.when === undefined)
+        return true;
+    const cautiousAllow = rule.decision === 'allow';
+    for (const [key, patterns] of Object.entries(rule.when)) {
+        const value = argumentAt(input, key);
+        const globs = typeof patterns === 'string' ? [patterns] : patterns;
+        const matchesOne = (text) => globs.some((glob) => matcher(glob, !cautiousAllow)(text));
+        if (!valueMatches(value, matchesOne, cautiousAllow))
+            return false;
+    }
+    return true;
+}
+function valueMatches(value, matchesOne, every) {
+    if (Array.isArray(value)) {
+        const texts = value.map(scalarText);
+        if (texts.length === 0)
+            return false;
+        return every
+            ? texts.every((t) => t !== undefined && matchesOne(t))
+            : texts.some((t) => t !== undefined && matchesOne(t));
+    }
+    const text = scalarText(value);
+    return text !== undefined && matchesOne(text);
+}
+function scalarText(value) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    return undefined;
+}
+function argumentAt(input, key) {
+    if (!permission_policy_isRecord(input))
+        return undefined;
+    if (Object.hasOwn(input, key))
+        return input[key];
+    let current = input;
+    for (const part of key.split('.')) {
+        if (!permission_policy_isRecord(current) || !Object.hasOwn(current, part))
+            return undefined;
+        current = current[part];
+    }
+    return current;
+}
+function permission_policy_isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+const matchers = new Map();
+/**
+ * Cautious (`allow`): picomatch defaults, and a `..` segment never matches.
+ * Broad (`ask`, `deny`): `*` also matches `/` (picomatch's `bash` mode), and a multi-line value
+ * matches when the whole value or any one of its lines does. Compiled matchers are cached.
+ */
+function matcher(glob, broad) {
+    const key = `${broad ? 'b' : 'c'}:${glob}`;
+    let match = matchers.get(key);
+    if (match === undefined) {
+        const compiled = picomatch_default()(glob, { dot: true, bash: broad });
+        match = broad
+            ? (text) => compiled(text) || (/[\r\n]/.test(text) && text.split(/\r?\n|\r/).some((line) => compiled(line)))
+            : (text) => !hasParentSegment(text) && compiled(text);
+        matchers.set(key, match);
+    }
+    return match;
+}
+function hasParentSegment(text) {
+    return text.split(/[\\/]/).includes('..');
+}
+
+;// CONCATENATED MODULE: ./src/adapters/chat-sse/chat-sse-permissions.ts
+/**
+ * Maps the run's policy onto what llm-gateway accepts. The server runs a tool without asking only
+ * when it matches `allowlist`; every other call pauses the agent with a `relay` event, which the
+ * session answers by deciding the policy locally (allow, deny, or ask the approval channel).
+ *
+ * - No policy, or one that allows everything: `undefined` (the field is left out, and the server
+ *   allows every tool, its default).
+ * - Otherwise the allowlist holds the `allow` rules without `when` that come before every `ask`
+ *   and `deny` rule (so no earlier rule could have decided otherwise). Rules with `when` are decided at relay time with agent-mux's own
+ *   glob semantics, never handed to the server's matcher.
+ */
+function chatSsePermissions(policy) {
+    if (policy === undefined)
+        return undefined;
+    const rules = policy.rules ?? [];
+    const allowlist = [];
+    let shadowed = false;
+    for (const rule of rules) {
+        if (rule.decision !== 'allow') {
+            shadowed = true;
+            break;
+        }
+        if (rule.when === undefined)
+            allowlist.push({ tool: rule.tool });
+    }
+    const onlyAllow = !shadowed && rules.every((rule) => rule.when === undefined);
+    // Everything allowed: leave the field out, the server's own "allow all".
+    if (onlyAllow && (policy.default ?? 'ask') === 'allow')
+        return undefined;
+    return { allowlist };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/chat-sse/chat-sse-request.ts
+
+function chatSseRequestBody(ctx, options) {
+    const { request } = ctx;
+    const model = request.model ?? options.model;
+    const permissions = chatSsePermissions(ctx.policy);
+    const maxIterations = request.maxTurns ?? options.maxIterations;
+    const messages = [];
+    if (request.systemPrompt)
+        messages.push({ role: 'system', content: request.systemPrompt });
+    messages.push({ role: 'user', content: request.prompt });
+    return {
+        ...(model === undefined ? {} : { model }),
+        messages,
+        ...(options.context === undefined ? {} : { context: options.context }),
+        ...(permissions === undefined ? {} : { permissions }),
+        mode: options.mode ?? 'agent',
+        ...(maxIterations === undefined ? {} : { maxIterations }),
+        ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
+    };
+}
+/** `{baseUrl}/{path}`, whatever trailing slashes the base URL has. */
+function endpoint(baseUrl, path) {
+    return `${baseUrl.replace(/\/+$/, '')}/${path}`;
+}
+/**
+ * The `Authorization` header the configured auth asks for, or why there is none. mTLS needs a
+ * client certificate, which `fetch` cannot present: it is refused with a clear message.
+ */
+function authHeaders(auth, env) {
+    if (auth.type === 'none')
+        return { headers: {} };
+    if (auth.type === 'mtls') {
+        return { error: 'the chat-sse adapter does not support mTLS; use bearer auth or none' };
+    }
+    const token = env[auth.tokenEnv];
+    if (!token)
+        return { error: `bearer auth needs a token in the environment variable ${auth.tokenEnv}, which is not set` };
+    return { headers: { authorization: `Bearer ${token}` } };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/chat-sse/chat-sse-translator.ts
+function initialChatSseState(model) {
+    return { model, started: new Set(), usageSeen: false };
+}
+const str = (value) => (typeof value === 'string' ? value : undefined);
+const chat_sse_translator_count = (value) => typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+/** Closes the text or reasoning block in flight, if any. */
+function closeOpenBlock(state) {
+    const open = state.open;
+    if (!open)
+        return [];
+    state.open = undefined;
+    if (open.kind === 'reasoning') {
+        return [
+            { type: 'thinking_stop', messageId: open.id, thinking: open.content },
+            { type: 'message_stop', messageId: open.id },
+        ];
+    }
+    state.lastText = open.content;
+    return [{ type: 'message_stop', messageId: open.id, text: open.content }];
+}
+function streamChunk(kind, record, state) {
+    const id = str(record.id) ?? `${kind}`;
+    const content = str(record.content) ?? '';
+    const drafts = [];
+    if (state.open?.id !== id || state.open.kind !== kind) {
+        drafts.push(...closeOpenBlock(state));
+        state.open = { id, kind, content: '' };
+        drafts.push({ type: 'message_start', messageId: id, ...(state.model ? { model: state.model } : {}) });
+        if (kind === 'reasoning')
+            drafts.push({ type: 'thinking_start', messageId: id });
+    }
+    const open = state.open;
+    open.content += content;
+    if (content) {
+        drafts.push(kind === 'text'
+            ? { type: 'text_delta', messageId: id, delta: content }
+            : { type: 'thinking_delta', messageId: id, delta: content });
+    }
+    return drafts;
+}
+/** `tool_call_start` + `tool_call_ready`, once per tool call id. */
+function startTool(state, toolCallId, toolName, input) {
+    if (state.started.has(toolCallId))
+        return [];
+    state.started.add(toolCallId);
+    return [
+        { type: 'tool_call_start', toolCallId, toolName },
+        { type: 'tool_call_ready', toolCallId, toolName, input },
+    ];
+}
+/** llm-gateway marks denials `{status: "denied"}` and failed calls `{error: …}` in `output`. */
+function isErrorOutput(output) {
+    if (typeof output !== 'object' || output === null)
+        return false;
+    const record = output;
+    return record.status === 'denied' || record.error !== undefined;
+}
+/** Records that show the agent still working. */
+const WORK = new Set(['text', 'reasoning', 'tool_call', 'tool_result', 'relay', 'usage']);
+/** True when a record comes from the top-level agent or the provider call it made. */
+function fromRoot(record, state) {
+    if (state.rootRunId === undefined)
+        return true;
+    return record.runId === undefined || record.runId === state.rootRunId || record.parentId === state.rootRunId;
+}
+/**
+ * Maps one record to event drafts; a `relay` is returned for the session to answer.
+ * Pure apart from `state`; never throws.
+ */
+function translateChatSse(record, state) {
+    // The agent loop goes on after a failed tool execution: an error followed by more work is not the end.
+    if (typeof record.type === 'string' && WORK.has(record.type))
+        state.failure = undefined;
+    switch (record.type) {
+        case 'connected': {
+            const sessionId = str(record.sessionId);
+            if (!sessionId)
+                return { drafts: [] };
+            state.sessionId = sessionId;
+            return { drafts: [{ type: 'session_start', sessionId, ...(state.model ? { model: state.model } : {}) }] };
+        }
+        case 'harness_start': {
+            if (state.rootRunId !== undefined || record.parentId !== undefined)
+                return { drafts: [] };
+            state.rootRunId = str(record.runId) ?? 'root';
+            return { drafts: [{ type: 'turn_start', turn: 0 }] };
+        }
+        case 'text':
+            return { drafts: streamChunk('text', record, state) };
+        case 'reasoning':
+            return { drafts: streamChunk('reasoning', record, state) };
+        case 'tool_call': {
+            const toolCallId = str(record.id) ?? '';
+            const toolName = str(record.name) ?? 'unknown';
+            return { drafts: [...closeOpenBlock(state), ...startTool(state, toolCallId, toolName, record.input ?? {})] };
+        }
+        case 'tool_result': {
+            const toolCallId = str(record.id) ?? '';
+            const toolName = str(record.name) ?? 'unknown';
+            return {
+                drafts: [
+                    ...closeOpenBlock(state),
+                    ...startTool(state, toolCallId, toolName, {}),
+                    { type: 'tool_result', toolCallId, toolName, output: record.output, isError: isErrorOutput(record.output) },
+                ],
+            };
+        }
+        case 'relay': {
+            if (record.kind !== 'permission')
+                return { drafts: [] };
+            const relayId = str(record.id);
+            const toolCallId = str(record.toolCallId) ?? relayId ?? '';
+            const tool = str(record.tool) ?? 'unknown';
+            const params = record.params ?? {};
+            const drafts = [...closeOpenBlock(state), ...startTool(state, toolCallId, tool, params)];
+            return relayId ? { drafts, relay: { relayId, toolCallId, tool, params } } : { drafts };
+        }
+        case 'usage': {
+            state.usageSeen = true;
+            return { drafts: [usageDraft(record, state)] };
+        }
+        case 'error': {
+            const message = str(record.message) ?? 'the agent server reported an error';
+            const rootScope = fromRoot(record, state);
+            if (rootScope)
+                state.failure ??= message;
+            // A provider call's error (or the server's own) ends the agent; the agent's own error (a tool
+            // that threw) may not: the outcome then depends on whether work follows.
+            const recoverable = !rootScope || (state.rootRunId !== undefined && record.runId === state.rootRunId);
+            return {
+                drafts: [...closeOpenBlock(state), { type: 'error', code: 'agent_error', message, recoverable }],
+            };
+        }
+        case 'harness_end': {
+            const isRoot = state.rootRunId === undefined ? record.parentId === undefined : record.runId === state.rootRunId;
+            if (!isRoot)
+                return { drafts: [] };
+            const reason = str(record.reason);
+            const iterations = chat_sse_translator_count(record.iterations);
+            state.end = { reason, iterations };
+            const drafts = closeOpenBlock(state);
+            // `usage` on harness_end is the run's cumulative total: only used when no increment came.
+            if (!state.usageSeen && typeof record.usage === 'object' && record.usage !== null) {
+                drafts.push(usageDraft(record.usage, state));
+            }
+            drafts.push({
+                type: 'turn_end',
+                turn: 0,
+                stopReason: reason ?? 'final',
+                ...(state.lastText === undefined ? {} : { result: state.lastText }),
+                ...(state.failure === undefined ? {} : { isError: true }),
+            });
+            return { drafts };
+        }
+        default:
+            return { drafts: [] };
+    }
+}
+function usageDraft(record, state) {
+    const cacheRead = chat_sse_translator_count(record.cacheReadTokens) ?? chat_sse_translator_count(record.cacheReadInputTokens);
+    const cacheWrite = chat_sse_translator_count(record.cacheWriteTokens) ?? chat_sse_translator_count(record.cacheCreationTokens) ?? chat_sse_translator_count(record.cacheCreationInputTokens);
+    return {
+        type: 'cost',
+        inputTokens: chat_sse_translator_count(record.inputTokens) ?? 0,
+        outputTokens: chat_sse_translator_count(record.outputTokens) ?? 0,
+        ...(cacheRead === undefined ? {} : { cacheReadTokens: cacheRead }),
+        ...(cacheWrite === undefined ? {} : { cacheWriteTokens: cacheWrite }),
+        ...(state.model ? { model: state.model } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/chat-sse/http-error-detail.ts
+const MAX_EXCERPT = 500;
+/** Shortens a response body for a message: whitespace collapsed, at most 500 characters. */
+function bodyExcerpt(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > MAX_EXCERPT ? `${flat.slice(0, MAX_EXCERPT)}…` : flat;
+}
+/**
+ * What a failed response says: its JSON `message` or `error` (a string, or an object with a
+ * `message`), else an excerpt of the body, else the status text. Never throws.
+ */
+async function httpErrorDetail(response) {
+    let text = '';
+    try {
+        text = await response.text();
+    }
+    catch {
+        return response.statusText || 'no response body';
+    }
+    try {
+        const body = JSON.parse(text);
+        if (typeof body === 'object' && body !== null) {
+            const record = body;
+            if (typeof record.message === 'string')
+                return record.message;
+            if (typeof record.error === 'string')
+                return record.error;
+            const nested = record.error;
+            if (typeof nested === 'object' && nested !== null && typeof nested.message === 'string')
+                return nested.message;
+        }
+    }
+    catch {
+        // Not JSON: the text itself.
+    }
+    return bodyExcerpt(text) || response.statusText || 'no response body';
+}
+
+;// CONCATENATED MODULE: ./src/adapters/chat-sse/chat-sse-session.ts
+
+
+
+
+
+
+const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60_000;
+/**
+ * One run against llm-gateway's agent server: `POST /chat`, its SSE stream translated as it
+ * arrives, permission relays answered through the run's policy and approval channel.
+ */
+async function openChatSseSession(ctx, options) {
+    const state = initialChatSseState(ctx.request.model ?? options.model);
+    const stopController = new AbortController();
+    const failController = new AbortController();
+    const fetchSignal = AbortSignal.any([stopController.signal, failController.signal]);
+    let stopReason;
+    const emitAll = (drafts) => {
+        for (const draft of drafts)
+            ctx.emit(draft);
+    };
+    const fail = (code, message, extra = {}) => {
+        emitAll(closeOpenBlock(state));
+        ctx.emit({ type: 'error', code, message, recoverable: false });
+        return { status: 'failed', message, sessionId: state.sessionId, ...extra };
+    };
+    const stopped = () => ({
+        status: 'failed',
+        message: `stopped: ${stopReason ?? 'aborted'}`,
+        sessionId: state.sessionId,
+    });
+    const onAbort = () => {
+        stopReason ??= 'aborted';
+        stopController.abort();
+    };
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    // Close a block in flight at once, before the run's end is recorded.
+    stopController.signal.addEventListener('abort', () => emitAll(closeOpenBlock(state)), { once: true });
+    const answerRelay = async (relay) => {
+        const decision = await decideRelay(ctx, options, relay, stopController.signal);
+        if (stopController.signal.aborted)
+            return;
+        const response = decision.kind === 'approve'
+            ? { approved: true, ...(decision.scope === 'always' ? { always: true } : {}) }
+            : { approved: false, reason: decision.reason };
+        const problem = await postRelay(ctx, options, relay.relayId, state.sessionId ?? '', response, fetchSignal);
+        if (problem === undefined || stopController.signal.aborted)
+            return;
+        state.failure ??= problem;
+        ctx.emit({ type: 'error', code: 'remote_unavailable', message: problem, recoverable: false });
+        failController.abort();
+    };
+    const run = async () => {
+        const auth = authHeaders(options.auth, ctx.env);
+        if ('error' in auth)
+            return fail('auth', auth.error);
+        let response;
+        try {
+            response = await fetch(endpoint(options.baseUrl, 'chat'), {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...auth.headers },
+                body: JSON.stringify(chatSseRequestBody(ctx, options)),
+                signal: fetchSignal,
+            });
+        }
+        catch (error) {
+            if (stopController.signal.aborted)
+                return stopped();
+            return fail('remote_unavailable', `cannot reach the chat-sse server at ${options.baseUrl}: ${causeOf(error)}`);
+        }
+        if (!response.ok) {
+            const detail = await httpErrorDetail(response);
+            const code = response.status === 401 || response.status === 403
+                ? 'auth'
+                : response.status >= 500
+                    ? 'remote_unavailable'
+                    : 'agent_error';
+            return fail(code, `the chat-sse server rejected the request (HTTP ${response.status}): ${detail}`);
+        }
+        if (!response.body)
+            return fail('remote_unavailable', 'the chat-sse server sent no response body');
+        const pending = [];
+        const parser = createParser({ onEvent: (message) => pending.push(message) });
+        const decoder = new TextDecoder();
+        try {
+            for await (const chunk of response.body) {
+                parser.feed(decoder.decode(chunk, { stream: true }));
+                while (pending.length > 0 && !fetchSignal.aborted) {
+                    const message = pending.shift();
+                    const record = parseRecord(message);
+                    if (record === undefined) {
+                        ctx.emit({
+                            type: 'error',
+                            code: 'malformed_record',
+                            message: `unreadable SSE data for event ${message.event ?? 'message'}`,
+                            recoverable: true,
+                        });
+                        continue;
+                    }
+                    const { drafts, relay } = translateChatSse(record, state);
+                    emitAll(drafts);
+                    if (relay)
+                        await answerRelay(relay);
+                }
+                if (fetchSignal.aborted)
+                    break;
+            }
+        }
+        catch (error) {
+            if (stopController.signal.aborted)
+                return stopped();
+            if (!failController.signal.aborted) {
+                return fail('remote_unavailable', `the chat-sse stream broke: ${causeOf(error)}`, { reason: 'crashed' });
+            }
+        }
+        if (stopController.signal.aborted)
+            return stopped();
+        emitAll(closeOpenBlock(state));
+        if (state.failure !== undefined)
+            return { status: 'failed', message: state.failure, sessionId: state.sessionId };
+        if (state.end === undefined) {
+            return fail('remote_unavailable', 'the chat-sse server closed the stream before the run ended', {
+                reason: 'crashed',
+            });
+        }
+        const output = state.lastText;
+        if (state.end.reason === 'max_iterations') {
+            const after = state.end.iterations === undefined ? '' : ` after ${state.end.iterations} iterations`;
+            return {
+                status: 'completed',
+                message: `the agent stopped at its iteration limit${after} (max_iterations)`,
+                output,
+                sessionId: state.sessionId,
+            };
+        }
+        return { status: 'completed', output, sessionId: state.sessionId };
+    };
+    const done = run().finally(() => ctx.signal.removeEventListener('abort', onAbort));
+    done.catch(() => undefined);
+    return {
+        done,
+        stop: async (reason) => {
+            stopReason ??= reason;
+            stopController.abort();
+            await done.catch(() => undefined);
+        },
+    };
+}
+function parseRecord(message) {
+    try {
+        const value = JSON.parse(message.data);
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+            return undefined;
+        const record = value;
+        return typeof record.type === 'string' ? record : { ...record, type: message.event ?? 'message' };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** The policy first (allow / deny locally), then the approval channel for `ask`. */
+async function decideRelay(ctx, options, relay, signal) {
+    const verdict = ctx.policy ? decide(ctx.policy, relay.tool, relay.params) : { decision: 'ask' };
+    if (verdict.decision === 'allow')
+        return { kind: 'approve', scope: 'once', by: 'policy' };
+    if (verdict.decision === 'deny') {
+        return { kind: 'deny', reason: verdict.rule?.reason ?? `the run's policy denies ${relay.tool}`, by: 'policy' };
+    }
+    return awaitApproval({
+        channel: ctx.approvals,
+        request: {
+            approvalId: relay.relayId,
+            runId: ctx.runId,
+            toolName: relay.tool,
+            input: relay.params,
+            ...(verdict.rule?.reason === undefined ? {} : { reason: verdict.rule.reason }),
+            toolCallId: relay.toolCallId,
+        },
+        signal,
+        timeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+        abortedReason: 'the run stopped',
+        emit: ctx.emit,
+    });
+}
+/** `POST /chat/relay/:relayId`; resolves with a problem's description, or undefined when answered. */
+async function postRelay(ctx, options, relayId, sessionId, response, signal) {
+    const auth = authHeaders(options.auth, ctx.env);
+    if ('error' in auth)
+        return auth.error;
+    try {
+        const answer = await fetch(endpoint(options.baseUrl, `chat/relay/${encodeURIComponent(relayId)}`), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...auth.headers },
+            body: JSON.stringify({ sessionId, response }),
+            signal,
+        });
+        if (answer.ok) {
+            await answer.body?.cancel();
+            return undefined;
+        }
+        return `the chat-sse server refused the answer to relay ${relayId} (HTTP ${answer.status}): ${await httpErrorDetail(answer)}`;
+    }
+    catch (error) {
+        return `cannot answer relay ${relayId}: ${causeOf(error)}`;
+    }
+}
+function causeOf(error) {
+    if (!(error instanceof Error))
+        return String(error);
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return `${error.message}${cause}`;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/chat-sse/chat-sse-adapter.ts
+
+
+/**
+ * An agent server speaking llm-gateway's `POST /chat` Server-Sent-Events API: each run is one
+ * request, whose event stream is translated as it arrives; permission relays go through the run's
+ * policy and approval channel and are answered with `POST /chat/relay/:relayId`.
+ */
+function chatSseAdapter(id, config) {
+    const secretEnv = [...(config.secretEnv ?? []), ...(config.auth.type === 'bearer' ? [config.auth.tokenEnv] : [])];
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id,
+        displayName: `${id} (chat-sse agent server at ${config.baseUrl})`,
+        capabilities: {
+            resume: false,
+            fork: false,
+            thinking: 'model-dependent',
+            mcp: false,
+            approvals: 'relay',
+            pty: 'never',
+            platforms: ['darwin', 'linux', 'win32'],
+            sessionPersistence: 'none',
+            execModel: 'run-to-completion',
+            nativeSessionIds: true,
+            turnCompletion: true,
+            streaming: 'full',
+        },
+        ...((config.costModel ?? config.model) ? { costModel: config.costModel ?? config.model } : {}),
+        ...(secretEnv.length > 0 ? { secretEnv } : {}),
+        launch: { kind: 'session', open: (ctx) => openChatSseSession(ctx, config) },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/chat-sse/index.ts
+
+
+
+
+
 ;// CONCATENATED MODULE: ./src/adapters/claude/claude-auth.ts
 
 
@@ -34531,15 +35807,15 @@ function system(value, state) {
     switch (value.subtype) {
         case 'init': {
             const out = [];
-            const sessionId = str(value.session_id);
+            const sessionId = claude_translator_str(value.session_id);
             if (sessionId && !state.sessionAnnounced) {
                 state.sessionAnnounced = true;
                 state.sessionId = sessionId;
                 out.push({
                     type: 'session_start',
                     sessionId,
-                    model: str(value.model),
-                    cwd: str(value.cwd),
+                    model: claude_translator_str(value.model),
+                    cwd: claude_translator_str(value.cwd),
                     tools: Array.isArray(value.tools) ? value.tools.filter((t) => typeof t === 'string') : undefined,
                 });
                 const previous = state.request?.resumeSessionId;
@@ -34591,18 +35867,18 @@ function streamEvent(value, state) {
     switch (event.type) {
         case 'message_start': {
             const message = isObj(event.message) ? event.message : {};
-            const id = str(message.id) ?? str(value.api_message_id) ?? `message-${state.turn}-${Date.now()}`;
+            const id = claude_translator_str(message.id) ?? claude_translator_str(value.api_message_id) ?? `message-${state.turn}-${Date.now()}`;
             closeMessage(state, out);
             state.streamedIds.add(id);
             state.message = {
                 id,
                 streamed: true,
                 text: '',
-                model: str(message.model),
+                model: claude_translator_str(message.model),
                 usage: isObj(message.usage) ? message.usage : undefined,
                 blocks: new Map(),
             };
-            out.push({ type: 'message_start', messageId: id, model: str(message.model) });
+            out.push({ type: 'message_start', messageId: id, model: claude_translator_str(message.model) });
             return out;
         }
         case 'content_block_start': {
@@ -34611,23 +35887,23 @@ function streamEvent(value, state) {
             const block = isObj(event.content_block) ? event.content_block : {};
             if (block.type === 'text') {
                 message.blocks.set(index, { kind: 'text' });
-                const text = str(block.text);
+                const text = claude_translator_str(block.text);
                 if (text) {
                     message.text += text;
                     out.push({ type: 'text_delta', delta: text, messageId: message.id });
                 }
             }
             else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
-                message.blocks.set(index, { kind: 'thinking', thinking: str(block.thinking) ?? '' });
+                message.blocks.set(index, { kind: 'thinking', thinking: claude_translator_str(block.thinking) ?? '' });
                 out.push({ type: 'thinking_start', messageId: message.id });
             }
             else if (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use') {
-                const id = str(block.id);
-                const name = str(block.name);
+                const id = claude_translator_str(block.id);
+                const name = claude_translator_str(block.name);
                 if (!id || !name)
                     return [...out, ...malformed('tool_use block without an id or a name')];
                 message.blocks.set(index, { kind: 'tool_use', toolCallId: id });
-                startTool(state, id, name, out);
+                claude_translator_startTool(state, id, name, out);
             }
             else {
                 message.blocks.set(index, { kind: 'other' });
@@ -34640,7 +35916,7 @@ function streamEvent(value, state) {
             const delta = isObj(event.delta) ? event.delta : {};
             const block = message.blocks.get(index);
             if (delta.type === 'text_delta') {
-                const text = str(delta.text) ?? '';
+                const text = claude_translator_str(delta.text) ?? '';
                 if (!block)
                     message.blocks.set(index, { kind: 'text' });
                 message.text += text;
@@ -34648,7 +35924,7 @@ function streamEvent(value, state) {
                     out.push({ type: 'text_delta', delta: text, messageId: message.id });
             }
             else if (delta.type === 'thinking_delta') {
-                const thinking = str(delta.thinking) ?? '';
+                const thinking = claude_translator_str(delta.thinking) ?? '';
                 if (!block) {
                     message.blocks.set(index, { kind: 'thinking', thinking });
                     out.push({ type: 'thinking_start', messageId: message.id });
@@ -34659,7 +35935,7 @@ function streamEvent(value, state) {
                     out.push({ type: 'thinking_delta', delta: thinking, messageId: message.id });
             }
             else if (delta.type === 'input_json_delta' && block?.toolCallId) {
-                const partial = str(delta.partial_json) ?? '';
+                const partial = claude_translator_str(delta.partial_json) ?? '';
                 const call = state.tools.get(block.toolCallId);
                 if (call && !call.ready) {
                     call.json += partial;
@@ -34703,7 +35979,7 @@ function streamEvent(value, state) {
             return out;
         case 'error': {
             const error = isObj(event.error) ? event.error : {};
-            return [...out, ...apiError(state, str(error.message) ?? 'the model API failed', undefined, str(error.type))];
+            return [...out, ...apiError(state, claude_translator_str(error.message) ?? 'the model API failed', undefined, claude_translator_str(error.type))];
         }
         default:
             return [...out, ...claude_translator_unknown(state, `unknown stream event ${JSON.stringify(event.type)}`, value)];
@@ -34712,7 +35988,7 @@ function streamEvent(value, state) {
 function ensureStreamedMessage(state, value, out) {
     if (state.message?.streamed)
         return state.message;
-    const id = str(value.api_message_id) ?? `message-${state.turn}-${Date.now()}`;
+    const id = claude_translator_str(value.api_message_id) ?? `message-${state.turn}-${Date.now()}`;
     closeMessage(state, out);
     state.streamedIds.add(id);
     state.message = { id, streamed: true, text: '', blocks: new Map() };
@@ -34749,55 +36025,55 @@ function assistant(value, state) {
         const text = content.flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : [])).join('\n');
         return [
             ...out,
-            ...apiError(state, text || String(value.error ?? 'the model API failed'), num(value.api_error_status), str(value.error)),
+            ...apiError(state, text || String(value.error ?? 'the model API failed'), num(value.api_error_status), claude_translator_str(value.error)),
         ];
     }
-    const id = str(message.id) ?? `message-${state.turn}`;
+    const id = claude_translator_str(message.id) ?? `message-${state.turn}`;
     if (state.streamedIds.has(id)) {
         // Already streamed block by block: only the parsed tool inputs are new.
         for (const block of content) {
             if (block.type !== 'tool_use' && block.type !== 'mcp_tool_use')
                 continue;
-            const toolId = str(block.id);
-            const name = str(block.name);
+            const toolId = claude_translator_str(block.id);
+            const name = claude_translator_str(block.name);
             if (!toolId || !name)
                 continue;
-            startTool(state, toolId, name, out);
+            claude_translator_startTool(state, toolId, name, out);
             readyTool(state, toolId, name, block.input ?? {}, out);
         }
         return out;
     }
     if (state.message?.id !== id) {
         closeMessage(state, out);
-        state.message = { id, streamed: false, text: '', model: str(message.model), blocks: new Map() };
-        out.push({ type: 'message_start', messageId: id, model: str(message.model) });
+        state.message = { id, streamed: false, text: '', model: claude_translator_str(message.model), blocks: new Map() };
+        out.push({ type: 'message_start', messageId: id, model: claude_translator_str(message.model) });
     }
     const open = state.message;
     if (!open)
         return out;
     for (const block of content) {
         if (block.type === 'text') {
-            const text = str(block.text) ?? '';
+            const text = claude_translator_str(block.text) ?? '';
             if (!text)
                 continue;
             open.text += text;
             out.push({ type: 'text_delta', delta: text, messageId: id });
         }
         else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
-            const thinking = str(block.thinking) ?? '';
+            const thinking = claude_translator_str(block.thinking) ?? '';
             out.push({ type: 'thinking_start', messageId: id });
             if (thinking)
                 out.push({ type: 'thinking_delta', delta: thinking, messageId: id });
             out.push({ type: 'thinking_stop', messageId: id, thinking: thinking || undefined });
         }
         else if (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use') {
-            const toolId = str(block.id);
-            const name = str(block.name);
+            const toolId = claude_translator_str(block.id);
+            const name = claude_translator_str(block.name);
             if (!toolId || !name) {
                 out.push(...malformed('tool_use block without an id or a name'));
                 continue;
             }
-            startTool(state, toolId, name, out);
+            claude_translator_startTool(state, toolId, name, out);
             readyTool(state, toolId, name, block.input ?? {}, out);
         }
     }
@@ -34813,7 +36089,7 @@ function user(value, state) {
     for (const block of content) {
         if (block.type !== 'tool_result')
             continue;
-        const id = str(block.tool_use_id);
+        const id = claude_translator_str(block.tool_use_id);
         if (!id) {
             out.push(...malformed('tool_result block without a tool_use_id'));
             continue;
@@ -34821,7 +36097,7 @@ function user(value, state) {
         const call = state.tools.get(id);
         const name = call?.name ?? 'unknown';
         if (!call)
-            startTool(state, id, name, out);
+            claude_translator_startTool(state, id, name, out);
         readyTool(state, id, name, claude_translator_parseJson(call?.json ?? '') ?? {}, out);
         state.tools.delete(id);
         const output = toolOutput(block.content);
@@ -34833,7 +36109,7 @@ function user(value, state) {
     }
     return out.length > 0 ? out : claude_translator_unknown(state, 'a user message without tool results', value);
 }
-function startTool(state, id, name, out) {
+function claude_translator_startTool(state, id, name, out) {
     if (state.tools.has(id))
         return;
     state.tools.set(id, { name, json: '', ready: false });
@@ -34867,20 +36143,20 @@ function result(value, state) {
     closeMessage(state, out);
     for (const [id, call] of state.tools)
         readyTool(state, id, call.name, claude_translator_parseJson(call.json) ?? {}, out);
-    const sessionId = str(value.session_id);
+    const sessionId = claude_translator_str(value.session_id);
     if (sessionId && !state.sessionId)
         state.sessionId = sessionId;
     const cost = totalCost(value, state);
     if (cost)
         out.push(cost);
-    const subtype = str(value.subtype) ?? 'success';
+    const subtype = claude_translator_str(value.subtype) ?? 'success';
     const isError = value.is_error === true || subtype.startsWith('error');
-    const text = str(value.result);
+    const text = claude_translator_str(value.result);
     const errors = Array.isArray(value.errors) ? value.errors.filter((e) => typeof e === 'string') : [];
     if (isError) {
         const message = text || errors.join('; ') || describeSubtype(subtype);
         if (!state.errorReported)
-            out.push(...apiError(state, message, num(value.api_error_status), str(value.api_error_type), subtype));
+            out.push(...apiError(state, message, num(value.api_error_status), claude_translator_str(value.api_error_type), subtype));
         state.outcome = { status: 'failed', message };
     }
     else {
@@ -34889,7 +36165,7 @@ function result(value, state) {
     out.push({
         type: 'turn_end',
         turn: state.turn || undefined,
-        stopReason: str(value.stop_reason) ?? (subtype === 'success' ? undefined : subtype),
+        stopReason: claude_translator_str(value.stop_reason) ?? (subtype === 'success' ? undefined : subtype),
         result: text,
         isError,
         durationMs: nonNegative(num(value.duration_ms)),
@@ -35060,7 +36336,7 @@ function malformed(message) {
     return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
 }
 const isObj = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value) => (typeof value === 'string' ? value : undefined);
+const claude_translator_str = (value) => (typeof value === 'string' ? value : undefined);
 const num = (value) => typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 const whole = (n) => (n > 0 ? Math.floor(n) : 0);
 const nonNegative = (n) => (n !== undefined && n >= 0 ? n : undefined);
@@ -35188,119 +36464,6 @@ function detectCodexAuth(env) {
     return { status: 'unauthenticated', details: [file] };
 }
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/core/tools/permission-policy.ts
-
-
-const permissionDecisionSchema = schemas_enum(['allow', 'ask', 'deny']);
-const patternsSchema = union([schemas_string().min(1), array(schemas_string().min(1)).min(1)]);
-/**
- * One rule. `tool` is a glob on the tool name (`write_file`, `mcp__github__*`, `*`).
- * `when` narrows it by arguments: every key must match one of its globs. A key is an argument
- * name or a dotted path into the input (`options.path`).
- *
- * Globs err toward caution. In `allow` rules `*` stops at `/` (`src/**` crosses directories,
- * `src/*` does not) and an array argument matches only when every element does. In `ask` and
- * `deny` rules `*` also matches `/` (`rm *` covers `rm -rf /`), one matching element is enough, and
- * a multi-line value matches when any of its lines does. Allow globs never match a `..` segment.
- * Globs on shell commands are best effort (`echo && rm -rf /` is not `rm *`): prefer `ask` for shells.
- */
-const permissionRuleSchema = object({
-    tool: schemas_string().min(1),
-    decision: permissionDecisionSchema,
-    when: record(schemas_string().min(1), patternsSchema).optional(),
-    /** Shown to the approver (ask) or returned to the agent (deny). */
-    reason: schemas_string().optional(),
-});
-/** The run's permission policy: the first matching rule decides, else `default`. */
-const permissionPolicySchema = object({
-    default: permissionDecisionSchema.default('ask'),
-    rules: array(permissionRuleSchema).default([]),
-});
-/** Decides whether a tool call may run. Pure; expects input already validated by the tool's schema. */
-function decide(policy, toolName, input) {
-    const rules = policy.rules ?? [];
-    for (const [ruleIndex, rule] of rules.entries()) {
-        if (ruleMatches(rule, toolName, input))
-            return { decision: rule.decision, rule, ruleIndex };
-    }
-    return { decision: policy.default ?? 'ask' };
-}
-/** True when the rule applies to this call. */
-function ruleMatches(rule, toolName, input) {
-    if (!matcher(rule.tool, false)(toolName))
-        return false;
-    if (rule.when === undefined)
-        return true;
-    const cautiousAllow = rule.decision === 'allow';
-    for (const [key, patterns] of Object.entries(rule.when)) {
-        const value = argumentAt(input, key);
-        const globs = typeof patterns === 'string' ? [patterns] : patterns;
-        const matchesOne = (text) => globs.some((glob) => matcher(glob, !cautiousAllow)(text));
-        if (!valueMatches(value, matchesOne, cautiousAllow))
-            return false;
-    }
-    return true;
-}
-function valueMatches(value, matchesOne, every) {
-    if (Array.isArray(value)) {
-        const texts = value.map(scalarText);
-        if (texts.length === 0)
-            return false;
-        return every
-            ? texts.every((t) => t !== undefined && matchesOne(t))
-            : texts.some((t) => t !== undefined && matchesOne(t));
-    }
-    const text = scalarText(value);
-    return text !== undefined && matchesOne(text);
-}
-function scalarText(value) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value === 'number' || typeof value === 'boolean')
-        return String(value);
-    return undefined;
-}
-function argumentAt(input, key) {
-    if (!permission_policy_isRecord(input))
-        return undefined;
-    if (Object.hasOwn(input, key))
-        return input[key];
-    let current = input;
-    for (const part of key.split('.')) {
-        if (!permission_policy_isRecord(current) || !Object.hasOwn(current, part))
-            return undefined;
-        current = current[part];
-    }
-    return current;
-}
-function permission_policy_isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-const matchers = new Map();
-/**
- * Cautious (`allow`): picomatch defaults, and a `..` segment never matches.
- * Broad (`ask`, `deny`): `*` also matches `/` (picomatch's `bash` mode), and a multi-line value
- * matches when the whole value or any one of its lines does. Compiled matchers are cached.
- */
-function matcher(glob, broad) {
-    const key = `${broad ? 'b' : 'c'}:${glob}`;
-    let match = matchers.get(key);
-    if (match === undefined) {
-        const compiled = picomatch_default()(glob, { dot: true, bash: broad });
-        match = broad
-            ? (text) => compiled(text) || (/[\r\n]/.test(text) && text.split(/\r?\n|\r/).some((line) => compiled(line)))
-            : (text) => !hasParentSegment(text) && compiled(text);
-        matchers.set(key, match);
-    }
-    return match;
-}
-function hasParentSegment(text) {
-    return text.split(/[\\/]/).includes('..');
-}
-
 ;// CONCATENATED MODULE: ./src/adapters/codex/codex-translator.ts
 
 /**
@@ -35417,7 +36580,7 @@ function threadStarted(value, state) {
 }
 function turnCompleted(value, state) {
     const out = [];
-    const cost = usageDraft(value.usage, state.model);
+    const cost = codex_translator_usageDraft(value.usage, state.model);
     if (cost)
         out.push(cost);
     out.push({ type: 'turn_end', turn: state.turns || undefined, stopReason: 'completed', result: state.lastMessage });
@@ -35558,7 +36721,7 @@ function mcpItem(item, id, completed, state) {
  * `cached_input_tokens`, `cache_write_input_tokens`, `output_tokens`, `reasoning_output_tokens`.
  * They are the thread's running totals (a resumed thread reports the earlier turns too).
  */
-function usageDraft(usage, model) {
+function codex_translator_usageDraft(usage, model) {
     if (!codex_translator_isObject(usage))
         return undefined;
     const input = codex_translator_count(usage.input_tokens);
@@ -37740,7 +38903,7 @@ class AdapterDisposedError extends AgentMuxError {
  *   byte-order mark counts as whitespace); any other line is `text` (banners, warnings a CLI prints).
  * - `text`: every line is `text`.
  */
-function parseRecord(line, protocol) {
+function parse_record_parseRecord(line, protocol) {
     if (protocol === 'text')
         return { kind: 'text', line };
     const trimmed = line.trim();
@@ -37798,7 +38961,7 @@ const externalMessageSchema = discriminatedUnion('type', [
 const messageTypes = new Set(externalMessageSchema.options.map((o) => o.shape.type.value));
 /** Reads one stdout line of the adapter process. Pure; never throws. */
 function readExternalLine(line) {
-    const record = parseRecord(line, 'json-lines');
+    const record = parse_record_parseRecord(line, 'json-lines');
     if (record.kind === 'malformed')
         return { kind: 'malformed', reason: `unparseable line (${record.error})` };
     if (record.kind === 'text')
@@ -39313,6 +40476,169 @@ function genericCliAdapter(id, config, options = {}) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/adapters/generic-http/generic-http-config.ts
+
+
+
+;// CONCATENATED MODULE: ./src/adapters/generic-http/generic-http-session.ts
+
+
+const MAX_ERROR_BODY = 4096;
+/**
+ * One request per run, as Amurg's generic-http adapter sends it: the prompt as the raw body
+ * (`Content-Type: text/plain; charset=utf-8` unless the configured headers say otherwise), the
+ * response body streamed back as text. The timeout covers the whole exchange, body included.
+ */
+async function openGenericHttpSession(ctx, config) {
+    const timeoutMs = parseDuration(config.timeout);
+    const stopController = new AbortController();
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([stopController.signal, timeout]);
+    let stopReason;
+    const messageId = 'response';
+    let open = false;
+    let text = '';
+    const closeMessage = () => {
+        if (!open)
+            return;
+        open = false;
+        ctx.emit({ type: 'message_stop', messageId, text });
+    };
+    const onAbort = () => {
+        stopReason ??= 'aborted';
+        stopController.abort();
+    };
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    stopController.signal.addEventListener('abort', closeMessage, { once: true });
+    const fail = (code, message, extra = {}) => {
+        closeMessage();
+        ctx.emit({ type: 'error', code, message, recoverable: false });
+        return { status: 'failed', message, ...extra };
+    };
+    const interrupted = (error) => {
+        if (stopController.signal.aborted)
+            return { status: 'failed', message: `stopped: ${stopReason ?? 'aborted'}` };
+        if (timeout.aborted) {
+            return fail('timeout', `timeout: no complete response from ${config.base_url} within ${config.timeout}`, {
+                reason: 'timeout',
+            });
+        }
+        return fail('remote_unavailable', `HTTP error: ${generic_http_session_causeOf(error)}`);
+    };
+    const run = async () => {
+        const bodyless = config.method === 'GET' || config.method === 'HEAD';
+        // Set, not append: a configured `Content-Type` replaces the default, whatever its case.
+        const headers = new Headers({ 'content-type': 'text/plain; charset=utf-8' });
+        for (const [name, value] of Object.entries(config.headers))
+            headers.set(name, value);
+        let response;
+        try {
+            response = await fetch(config.base_url, {
+                method: config.method,
+                headers,
+                ...(bodyless ? {} : { body: ctx.request.prompt }),
+                signal,
+            });
+        }
+        catch (error) {
+            return interrupted(error);
+        }
+        if (response.status >= 400) {
+            let body = '';
+            try {
+                body = (await response.text()).slice(0, MAX_ERROR_BODY);
+            }
+            catch (error) {
+                return interrupted(error);
+            }
+            const code = response.status === 401 || response.status === 403
+                ? 'auth'
+                : response.status >= 500
+                    ? 'remote_unavailable'
+                    : 'agent_error';
+            return fail(code, `HTTP ${response.status}: ${bodyExcerpt(body) || response.statusText}`);
+        }
+        ctx.emit({ type: 'message_start', messageId });
+        open = true;
+        const decoder = new TextDecoder();
+        try {
+            for await (const chunk of response.body ?? []) {
+                const delta = decoder.decode(chunk, { stream: true });
+                if (delta && open) {
+                    text += delta;
+                    ctx.emit({ type: 'text_delta', messageId, delta });
+                }
+            }
+            const rest = decoder.decode();
+            if (rest && open) {
+                text += rest;
+                ctx.emit({ type: 'text_delta', messageId, delta: rest });
+            }
+        }
+        catch (error) {
+            return interrupted(error);
+        }
+        if (stopController.signal.aborted)
+            return interrupted(undefined);
+        closeMessage();
+        return { status: 'completed', output: text };
+    };
+    const done = run().finally(() => ctx.signal.removeEventListener('abort', onAbort));
+    done.catch(() => undefined);
+    return {
+        done,
+        stop: async (reason) => {
+            stopReason ??= reason;
+            stopController.abort();
+            await done.catch(() => undefined);
+        },
+    };
+}
+function generic_http_session_causeOf(error) {
+    if (!(error instanceof Error))
+        return String(error);
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return `${error.message}${cause}`;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/generic-http/generic-http-adapter.ts
+
+
+
+/**
+ * Amurg's `generic-http` profile: each run sends its prompt as one HTTP request to `base_url` and
+ * returns the response body as the output (request-response; no tools, no sessions).
+ */
+function genericHttpAdapter(id, input) {
+    const config = genericHttpAdapterConfigSchema.parse(input);
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id,
+        displayName: `${id} (HTTP ${config.method} ${config.base_url})`,
+        capabilities: {
+            resume: false,
+            fork: false,
+            thinking: 'no',
+            mcp: false,
+            approvals: 'none',
+            pty: 'never',
+            platforms: ['darwin', 'linux', 'win32'],
+            sessionPersistence: 'none',
+            execModel: 'request-response',
+            nativeSessionIds: false,
+            turnCompletion: true,
+            streaming: 'text',
+        },
+        ...(config.costModel ? { costModel: config.costModel } : {}),
+        ...(config.secretEnv?.length ? { secretEnv: config.secretEnv } : {}),
+        launch: { kind: 'session', open: (ctx) => openGenericHttpSession(ctx, config) },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/generic-http/index.ts
+
+
+
 ;// CONCATENATED MODULE: ./src/adapters/generic-job/generic-job-adapter.ts
 
 
@@ -39814,6 +41140,654 @@ function hermesAdapter(options = {}) {
 
 
 
+;// CONCATENATED MODULE: ./src/adapters/process/process-translator.ts
+
+/**
+ * Translates seed 001's json-lines protocol (agent → adapter):
+ * `progress`, `tool_call`, `comment`, `complete`, `failed`.
+ */
+const processTranslator = {
+    init: ({ debug }) => ({ debug }),
+    translate(record, state) {
+        if (record.kind !== 'json')
+            return [logDraft('stdout', record.line)];
+        const value = record.value;
+        if (!process_translator_isObject(value))
+            return process_translator_unknownRecord(state, 'a JSON line that is not an object');
+        switch (value.type) {
+            case 'progress': {
+                const out = [
+                    {
+                        type: 'progress',
+                        summary: typeof value.summary === 'string' ? value.summary : '',
+                        beliefs: Array.isArray(value.beliefs) ? value.beliefs : undefined,
+                        attempted: Array.isArray(value.attempted) ? value.attempted : undefined,
+                    },
+                ];
+                const cost = process_translator_costDraft(value.cost);
+                if (cost)
+                    out.push(cost);
+                return out;
+            }
+            case 'tool_call': {
+                if (typeof value.id !== 'string' && typeof value.id !== 'number')
+                    return process_translator_malformed('tool_call without an id');
+                if (typeof value.tool !== 'string')
+                    return process_translator_malformed('tool_call without a tool name');
+                const toolCallId = String(value.id);
+                return [
+                    { type: 'tool_call_start', toolCallId, toolName: value.tool },
+                    { type: 'tool_call_ready', toolCallId, toolName: value.tool, input: value.args ?? {} },
+                ];
+            }
+            case 'comment':
+                return [
+                    {
+                        type: 'comment',
+                        text: typeof value.text === 'string' ? value.text : '',
+                        mentions: Array.isArray(value.mentions) ? value.mentions.filter((m) => typeof m === 'string') : [],
+                    },
+                ];
+            case 'complete': {
+                state.outcome = { status: 'completed', output: value.output };
+                const cost = process_translator_costDraft(value.cost);
+                return cost ? [cost] : [];
+            }
+            case 'failed': {
+                const reason = typeof value.reason === 'string' ? value.reason : 'failed';
+                const details = typeof value.details === 'string' ? value.details : undefined;
+                const message = details ? `${reason}: ${details}` : reason;
+                state.outcome = { status: 'failed', message };
+                const out = [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+                const cost = process_translator_costDraft(value.cost);
+                if (cost)
+                    out.push(cost);
+                return out;
+            }
+            default:
+                return process_translator_unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+        }
+    },
+};
+function process_translator_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function process_translator_malformed(message) {
+    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
+}
+function process_translator_unknownRecord(state, message, data) {
+    return state.debug ? [{ type: 'debug', message, data }] : [];
+}
+const process_translator_count = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
+/**
+ * A `cost` field as seed 001 reports it: `{model, inputTokens, outputTokens, extras}` or `{usd}`.
+ * It is the run's running total so far (each progress repeats it), so it is marked cumulative.
+ */
+function process_translator_costDraft(cost) {
+    if (!process_translator_isObject(cost))
+        return undefined;
+    const extras = Array.isArray(cost.extras)
+        ? cost.extras.filter(process_translator_isObject).map((e) => ({ label: String(e.label ?? 'extra'), usd: Number(e.usd) || 0 }))
+        : undefined;
+    return {
+        type: 'cost',
+        inputTokens: process_translator_count(cost.inputTokens),
+        outputTokens: process_translator_count(cost.outputTokens),
+        cacheReadTokens: cost.cacheReadTokens === undefined ? undefined : process_translator_count(cost.cacheReadTokens),
+        cacheWriteTokens: cost.cacheWriteTokens === undefined ? undefined : process_translator_count(cost.cacheWriteTokens),
+        model: typeof cost.model === 'string' ? cost.model : undefined,
+        usd: typeof cost.usd === 'number' && cost.usd >= 0 ? cost.usd : undefined,
+        extras,
+        cumulative: true,
+    };
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+;// CONCATENATED MODULE: ./src/adapters/http/remote-http-error.ts
+
+const remote_http_error_marker = Symbol.for('agent-mux.remote-http-error');
+/**
+ * A ca-http-v1 call that did not succeed: the remote could not be reached (`status` undefined)
+ * or it answered with an unexpected HTTP status.
+ */
+class RemoteHttpError extends AgentMuxError {
+    [remote_http_error_marker] = true;
+    /** The HTTP status, or undefined when no answer came (refused, DNS, reset, TLS). */
+    status;
+    /** The remote's `Retry-After`, in seconds, when it sent one. */
+    retryAfterSeconds;
+    constructor(message, options = {}) {
+        super(options.status === undefined ? 'remote_unavailable' : 'remote_http_error', message, { cause: options.cause });
+        this.name = 'RemoteHttpError';
+        this.status = options.status;
+        this.retryAfterSeconds = options.retryAfterSeconds;
+    }
+    static isInstance(error) {
+        return typeof error === 'object' && error !== null && remote_http_error_marker in error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/http/http-request.ts
+
+
+
+/**
+ * One HTTP(S) call, the single code path for every ca-http-v1 request (plain, bearer or mTLS).
+ * Resolves once the response head is in, with the body unread; no connection is kept alive, so
+ * nothing stays open after the body is consumed or destroyed. Rejects with a `RemoteHttpError`
+ * without status when the remote cannot be reached.
+ */
+function httpCall(url, options) {
+    const body = options.json === undefined ? undefined : Buffer.from(JSON.stringify(options.json));
+    const headers = { ...options.headers };
+    if (body) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = String(body.length);
+    }
+    const request = url.protocol === 'https:' ? external_node_https_namespaceObject.request : external_node_http_namespaceObject.request;
+    return new Promise((resolve, reject) => {
+        const req = request(url, {
+            method: options.method,
+            headers,
+            agent: false,
+            signal: options.signal,
+            ...(options.tls ? { cert: options.tls.cert, key: options.tls.key, ca: options.tls.ca } : {}),
+        });
+        req.on('response', resolve);
+        req.on('error', (error) => {
+            reject(new RemoteHttpError(`${options.method} ${url.pathname}: ${http_request_describe(error)}`, { cause: error }));
+        });
+        req.end(body);
+    });
+}
+/** Reads a (small) response body as text. */
+async function readBody(response) {
+    response.setEncoding('utf8');
+    let text = '';
+    for await (const chunk of response)
+        text += chunk;
+    return text;
+}
+/** Reads the body as JSON, or undefined when it is not JSON. Never throws. */
+async function readJson(response) {
+    try {
+        return JSON.parse(await readBody(response));
+    }
+    catch {
+        return undefined;
+    }
+}
+function http_request_describe(error) {
+    if (!(error instanceof Error))
+        return String(error);
+    const code = error.code;
+    return code && !error.message.includes(code) ? `${code} ${error.message}` : error.message;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/http/http-session.ts
+
+
+
+
+
+/** The message a remote that kept streaming after `shutdown` gets in its failed outcome. */
+const IGNORED_SHUTDOWN = 'the remote ignored the shutdown';
+/** The tool error a remote gets for a tool call made after the run's lease expired. */
+const FENCING_TOKEN_EXPIRED = 'fencing token expired';
+/** Waits for a pool slot, creates the remote session and streams it; the slot is freed at every end. */
+async function openHttpSession(ctx, remote) {
+    const release = await remote.pool.acquire(ctx.signal);
+    let handedOver = false;
+    try {
+        const session = await createSession(ctx, remote, release);
+        handedOver = true;
+        return session;
+    }
+    finally {
+        if (!handedOver)
+            release();
+    }
+}
+function ended(outcome, release) {
+    release();
+    return { done: Promise.resolve(outcome), stop: async () => undefined };
+}
+async function createSession(ctx, remote, release) {
+    const { config } = remote;
+    const root = config.baseUrl.replace(/\/+$/, '');
+    const url = (path) => new URL(root + path);
+    const transport = await prepareTransport(ctx, config);
+    if ('failure' in transport) {
+        ctx.emit({ type: 'auth_error', message: transport.failure, guidance: transport.guidance });
+        return ended({ status: 'failed', message: transport.failure }, release);
+    }
+    if (config.auth.type === 'none' && !isLoopback(url('/').hostname)) {
+        ctx.emit({
+            type: 'error',
+            code: 'auth',
+            message: `auth "none" sends the task to ${url('/').host} unauthenticated; use bearer or mtls outside a trusted network`,
+            recoverable: true,
+        });
+    }
+    const call = (method, path, signal, json, headers) => httpCall(url(path), { method, json, signal, tls: transport.tls, headers: { ...transport.headers, ...headers } });
+    // --- POST /v1/sessions ---
+    const creation = new AbortController();
+    const onOpenAbort = () => creation.abort(ctx.signal.reason);
+    ctx.signal.addEventListener('abort', onOpenAbort, { once: true });
+    let created;
+    try {
+        created = await call('POST', '/v1/sessions', creation.signal, {
+            runId: ctx.runId,
+            taskId: ctx.taskId,
+            leaseToken: ctx.leaseToken,
+            fencingToken: ctx.fencingToken,
+            mcpUrl: ctx.mcpUrl,
+            agent: { id: remote.agentId, name: remote.agentName, role: remote.agentRole, policy: ctx.policy ?? {} },
+            task: { prompt: ctx.request.prompt },
+            context: {
+                model: ctx.request.model,
+                systemPrompt: ctx.request.systemPrompt,
+                maxTurns: ctx.request.maxTurns,
+                thinkingEffort: ctx.request.thinkingEffort,
+                mcpToken: ctx.mcpToken || undefined,
+            },
+        });
+    }
+    catch (error) {
+        if (ctx.signal.aborted)
+            throw error;
+        return unavailable(ctx, release, `cannot reach the remote: ${error.message}`);
+    }
+    finally {
+        ctx.signal.removeEventListener('abort', onOpenAbort);
+    }
+    const createdBody = await readJson(created);
+    if (created.statusCode === 401 || created.statusCode === 403) {
+        const message = `auth failed: the remote answered ${created.statusCode} to POST /v1/sessions${remoteMessage(createdBody)}`;
+        ctx.emit({
+            type: 'auth_error',
+            message,
+            guidance: config.auth.type === 'bearer'
+                ? `check the token in ${config.auth.tokenEnv}`
+                : 'check the credentials the remote expects (auth in the adapter configuration)',
+        });
+        return ended({ status: 'failed', message }, release);
+    }
+    if (created.statusCode === 503) {
+        const retryAfter = created.headers['retry-after'];
+        return unavailable(ctx, release, `the remote is busy (503${retryAfter ? `, retry after ${retryAfter} s` : ''})${remoteMessage(createdBody)}`);
+    }
+    const sessionId = http_session_isObject(createdBody) && typeof createdBody.sessionId === 'string' ? createdBody.sessionId : '';
+    if (created.statusCode === undefined || created.statusCode < 200 || created.statusCode >= 300 || !sessionId) {
+        const message = `the remote answered ${created.statusCode} to POST /v1/sessions${remoteMessage(createdBody)}`;
+        if ((created.statusCode ?? 500) >= 500)
+            return unavailable(ctx, release, message);
+        ctx.emit({ type: 'error', code: 'agent_error', message, recoverable: false });
+        return ended({ status: 'failed', message }, release);
+    }
+    const sessionPath = `/v1/sessions/${encodeURIComponent(sessionId)}`;
+    return streamSession({ ctx, remote, release, sessionId, sessionPath, call });
+}
+function streamSession(parts) {
+    const { ctx, remote, release, sessionId, sessionPath, call } = parts;
+    /** Aborts the event stream and every input call of this session. */
+    const live = new AbortController();
+    const onAbort = () => live.abort(ctx.signal.reason);
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const state = processTranslator.init({ debug: ctx.debug, request: ctx.request });
+    const answered = new Set();
+    const inFlight = new Set();
+    let stopReason;
+    let fenced = false;
+    let ignoredShutdown = false;
+    let lostStream;
+    const sendInput = async (record) => {
+        try {
+            const response = await call('POST', `${sessionPath}/input`, live.signal, record, {
+                'x-fencing-token': String(ctx.fencingToken),
+            });
+            const body = await readJson(response);
+            if (response.statusCode === 409) {
+                fenced = true;
+                ctx.emit({
+                    type: 'error',
+                    code: 'lease_expired',
+                    message: `the remote refused our input: ${http_session_isObject(body) && typeof body.message === 'string' ? body.message : 'fencing token stale'}`,
+                    recoverable: true,
+                });
+            }
+        }
+        catch {
+            // The remote is gone or the session is over; the event stream tells the run what happened.
+        }
+    };
+    const answerToolCall = async (draft) => {
+        const started = Date.now();
+        const id = draft.toolCallId;
+        const result = fenced
+            ? { ok: false, error: FENCING_TOKEN_EXPIRED }
+            : ctx.tools
+                ? await ctx.tools.call(draft.toolName, draft.input, { toolCallId: id, signal: live.signal })
+                : { ok: false, error: 'this run offers no tools' };
+        ctx.emit({
+            type: 'tool_result',
+            toolCallId: id,
+            toolName: draft.toolName,
+            output: result.ok ? result.value : result.error,
+            isError: !result.ok,
+            durationMs: Date.now() - started,
+        });
+        if (live.signal.aborted)
+            return;
+        await sendInput(result.ok
+            ? { type: 'tool_result', id, ok: true, value: result.value }
+            : { type: 'tool_result', id, ok: false, error: result.error });
+    };
+    const onMessage = (message) => {
+        let value;
+        try {
+            value = JSON.parse(message.data);
+        }
+        catch {
+            ctx.emit({
+                type: 'error',
+                code: 'malformed_record',
+                message: `an SSE event${message.event ? ` "${message.event}"` : ''} whose data is not JSON`,
+                recoverable: true,
+            });
+            return;
+        }
+        if (message.event === 'error' || (http_session_isObject(value) && value.type === 'error')) {
+            const text = http_session_isObject(value) && typeof value.message === 'string' ? value.message : 'unknown error';
+            ctx.emit({ type: 'error', code: 'agent_error', message: `the remote reported: ${text}`, recoverable: true });
+            return;
+        }
+        if (http_session_isObject(value) && value.type === undefined && message.event)
+            value = { ...value, type: message.event };
+        for (const draft of processTranslator.translate({ kind: 'json', value }, state)) {
+            ctx.emit(draft);
+            if (draft.type === 'tool_call_ready' && !answered.has(draft.toolCallId)) {
+                answered.add(draft.toolCallId);
+                const pending = answerToolCall(draft).finally(() => inFlight.delete(pending));
+                inFlight.add(pending);
+            }
+        }
+    };
+    const readStream = async () => {
+        let response;
+        try {
+            response = await call('GET', `${sessionPath}/events`, live.signal);
+        }
+        catch (error) {
+            if (!live.signal.aborted)
+                lostStream = `cannot open the event stream: ${error.message}`;
+            return;
+        }
+        if (response.statusCode !== 200) {
+            const body = await readJson(response);
+            lostStream = `the remote answered ${response.statusCode} to GET ${sessionPath}/events${remoteMessage(body)}`;
+            return;
+        }
+        const parser = createParser({
+            onEvent: onMessage,
+            onError: (error) => ctx.emit({ type: 'error', code: 'malformed_record', message: `bad SSE: ${error.message}`, recoverable: true }),
+        });
+        response.setEncoding('utf8');
+        try {
+            for await (const chunk of response)
+                parser.feed(chunk);
+            if (!state.outcome && !stopReason)
+                lostStream = 'the event stream ended before complete or failed';
+        }
+        catch (error) {
+            if (!live.signal.aborted && !state.outcome)
+                lostStream = `the event stream broke: ${error.message || String(error)}`;
+        }
+        finally {
+            response.destroy();
+        }
+    };
+    const streamFinished = readStream();
+    const deleteSession = async () => {
+        const bound = new AbortController();
+        const timer = setTimeout(() => bound.abort(), remote.deleteTimeoutMs);
+        try {
+            const response = await call('DELETE', sessionPath, bound.signal);
+            response.resume();
+            await new Promise((resolve) => {
+                response.on('end', resolve);
+                response.on('close', resolve);
+                response.on('error', () => resolve());
+            });
+        }
+        catch {
+            // DELETE is best effort: an unreachable remote reaps its own sessions.
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    };
+    const done = (async () => {
+        try {
+            await streamFinished;
+            // Answers still owed to a remote that has ended are of no use; tool calls see the abort.
+            if (state.outcome || lostStream || ignoredShutdown)
+                live.abort();
+            while (inFlight.size > 0)
+                await Promise.allSettled([...inFlight]);
+            live.abort();
+            if (state.outcome)
+                return { ...state.outcome, sessionId };
+            if (ignoredShutdown)
+                return { status: 'failed', message: `${IGNORED_SHUTDOWN} (${stopReason})`, sessionId };
+            if (lostStream && !stopReason && !ctx.signal.aborted) {
+                const message = `the remote became unreachable mid-run: ${lostStream}`;
+                ctx.emit({ type: 'error', code: 'remote_unavailable', message, recoverable: false });
+                return { status: 'failed', message, sessionId };
+            }
+            if (stopReason)
+                return { status: 'failed', message: `stopped: ${stopReason}`, sessionId };
+            return { status: 'failed', message: 'aborted', sessionId };
+        }
+        finally {
+            await deleteSession();
+            ctx.signal.removeEventListener('abort', onAbort);
+            release();
+        }
+    })();
+    done.catch(() => undefined);
+    ctx.emit({ type: 'session_start', sessionId });
+    return {
+        done,
+        stop: async (reason) => {
+            if (stopReason === undefined) {
+                stopReason = reason;
+                if (reason === 'lease_expired')
+                    fenced = true;
+                void sendInput({ type: 'shutdown', reason });
+                const inTime = await settleWithin(streamFinished.then(() => true), remote.shutdownGraceMs, false);
+                if (!inTime) {
+                    ignoredShutdown = true;
+                    ctx.emit({
+                        type: 'error',
+                        code: 'agent_error',
+                        message: `${IGNORED_SHUTDOWN} (${reason}) for ${remote.shutdownGraceMs} ms; the session was deleted`,
+                        recoverable: false,
+                    });
+                    live.abort();
+                }
+            }
+            await done.catch(() => undefined);
+        },
+    };
+}
+function unavailable(ctx, release, message) {
+    ctx.emit({ type: 'error', code: 'remote_unavailable', message, recoverable: false });
+    return ended({ status: 'failed', reason: 'crashed', message: `remote_unavailable: ${message}` }, release);
+}
+async function prepareTransport(ctx, config) {
+    const auth = config.auth;
+    if (auth.type === 'bearer') {
+        const token = ctx.env[auth.tokenEnv];
+        if (!token) {
+            return { failure: `auth: the variable ${auth.tokenEnv} is not set`, guidance: `set ${auth.tokenEnv}` };
+        }
+        return { headers: { authorization: `Bearer ${token}` } };
+    }
+    if (auth.type === 'mtls') {
+        try {
+            const [cert, key, ca] = await Promise.all([
+                (0,external_node_fs_promises_namespaceObject.readFile)(auth.certPath),
+                (0,external_node_fs_promises_namespaceObject.readFile)(auth.keyPath),
+                auth.caPath ? (0,external_node_fs_promises_namespaceObject.readFile)(auth.caPath) : undefined,
+            ]);
+            return { headers: {}, tls: { cert, key, ca } };
+        }
+        catch (error) {
+            return {
+                failure: `auth: cannot read the mTLS files: ${error.message}`,
+                guidance: 'check certPath, keyPath and caPath',
+            };
+        }
+    }
+    return { headers: {} };
+}
+function isLoopback(hostname) {
+    const host = hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+function http_session_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function remoteMessage(body) {
+    if (!http_session_isObject(body))
+        return '';
+    const text = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : '';
+    return text ? `: ${text}` : '';
+}
+
+;// CONCATENATED MODULE: ./src/adapters/http/session-pool.ts
+/** A first-come-first-served counting semaphore: at most `size` sessions open at once. */
+function createSessionPool(size) {
+    if (!Number.isInteger(size) || size < 1)
+        throw new RangeError(`pool size must be a positive integer, got ${size}`);
+    let active = 0;
+    const queue = [];
+    const makeRelease = () => {
+        let released = false;
+        return () => {
+            if (released)
+                return;
+            released = true;
+            const next = queue.shift();
+            if (next)
+                next.grant(makeRelease());
+            else
+                active--;
+        };
+    };
+    return {
+        get active() {
+            return active;
+        },
+        get waiting() {
+            return queue.length;
+        },
+        acquire(signal) {
+            if (signal?.aborted)
+                return Promise.reject(abortError(signal));
+            if (active < size) {
+                active++;
+                return Promise.resolve(makeRelease());
+            }
+            return new Promise((resolve, reject) => {
+                const onAbort = () => {
+                    const index = queue.indexOf(waiter);
+                    if (index >= 0)
+                        queue.splice(index, 1);
+                    reject(abortError(signal));
+                };
+                const waiter = {
+                    grant: (release) => {
+                        signal?.removeEventListener('abort', onAbort);
+                        resolve(release);
+                    },
+                };
+                queue.push(waiter);
+                signal?.addEventListener('abort', onAbort, { once: true });
+            });
+        },
+    };
+}
+function abortError(signal) {
+    return new Error('aborted while waiting for a free session of the remote', { cause: signal?.reason });
+}
+
+;// CONCATENATED MODULE: ./src/adapters/http/http-adapter.ts
+
+
+
+/**
+ * A remote agent speaking ca-http-v1: a session per run (`POST /v1/sessions`), its events over
+ * Server-Sent Events (seed 001's records), tool calls answered through the run's tool host on
+ * `/input`, `shutdown` on stop and `DELETE` at every end. One pool of `maxConcurrentSessions`
+ * slots per adapter instance: further runs wait in order.
+ */
+function httpAdapter(id, config, options = {}) {
+    const pool = createSessionPool(config.maxConcurrentSessions);
+    const remote = {
+        config,
+        pool,
+        shutdownGraceMs: options.shutdownGraceMs ?? 4000,
+        deleteTimeoutMs: options.deleteTimeoutMs ?? 2000,
+        agentId: id,
+        agentName: options.displayName ?? id,
+        agentRole: options.role ?? 'agent',
+    };
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id,
+        displayName: options.displayName ?? `${id} (ca-http-v1 at ${config.baseUrl})`,
+        capabilities: {
+            resume: false,
+            fork: false,
+            thinking: 'model-dependent',
+            mcp: true,
+            approvals: 'relay',
+            pty: 'never',
+            platforms: ['darwin', 'linux', 'win32'],
+            sessionPersistence: 'remote',
+            execModel: 'run-to-completion',
+            nativeSessionIds: true,
+            turnCompletion: true,
+            streaming: 'text',
+        },
+        costModel: config.costModel,
+        secretEnv: [...(config.auth.type === 'bearer' ? [config.auth.tokenEnv] : []), ...(config.secretEnv ?? [])],
+        detectAuth(env) {
+            const auth = config.auth;
+            if (auth.type === 'bearer') {
+                return env[auth.tokenEnv]
+                    ? { status: 'authenticated', method: 'api_key', details: [auth.tokenEnv] }
+                    : { status: 'unauthenticated', method: 'api_key', details: [auth.tokenEnv] };
+            }
+            if (auth.type === 'mtls')
+                return { status: 'unknown', method: 'mtls', details: [auth.certPath] };
+            return { status: 'unknown', method: 'none' };
+        },
+        launch: { kind: 'session', open: (ctx) => openHttpSession(ctx, remote) },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/http/index.ts
+
+
+
+
+
 ;// CONCATENATED MODULE: ./src/adapters/opencode/opencode-auth.ts
 
 
@@ -40077,11 +42051,15 @@ function opencode_translator_costDraft(part) {
         usd: usd !== undefined && usd > 0 ? usd : undefined,
     };
 }
+const MAX_KEPT_ERRORS = 5;
 /** `error.error`: `{name, data: {message, statusCode, isRetryable, responseHeaders}}`, or a string (Kilo). */
 function errorDrafts(error, state) {
     const info = errorInfo(error);
-    state.errors.push(info.message);
-    state.outcome = { status: 'failed', message: state.errors.join('\n') };
+    // A run reports an error or two; keep the first few so the outcome stays bounded on any input.
+    if (state.errors.length < MAX_KEPT_ERRORS) {
+        state.errors.push(info.message);
+        state.outcome = { status: 'failed', message: state.errors.join('\n') };
+    }
     const { message, name, status, headers } = info;
     if (status === 401 || status === 403 || name === 'ProviderAuthError' || /api key|unauthori[sz]ed/i.test(message))
         return [
@@ -42027,108 +44005,6 @@ async function answer(io, id, tool, input) {
     await io.writeLine(reply).catch(() => undefined);
 }
 
-;// CONCATENATED MODULE: ./src/adapters/process/process-translator.ts
-
-/**
- * Translates seed 001's json-lines protocol (agent → adapter):
- * `progress`, `tool_call`, `comment`, `complete`, `failed`.
- */
-const processTranslator = {
-    init: ({ debug }) => ({ debug }),
-    translate(record, state) {
-        if (record.kind !== 'json')
-            return [logDraft('stdout', record.line)];
-        const value = record.value;
-        if (!process_translator_isObject(value))
-            return process_translator_unknownRecord(state, 'a JSON line that is not an object');
-        switch (value.type) {
-            case 'progress': {
-                const out = [
-                    {
-                        type: 'progress',
-                        summary: typeof value.summary === 'string' ? value.summary : '',
-                        beliefs: Array.isArray(value.beliefs) ? value.beliefs : undefined,
-                        attempted: Array.isArray(value.attempted) ? value.attempted : undefined,
-                    },
-                ];
-                const cost = process_translator_costDraft(value.cost);
-                if (cost)
-                    out.push(cost);
-                return out;
-            }
-            case 'tool_call': {
-                if (typeof value.id !== 'string' && typeof value.id !== 'number')
-                    return process_translator_malformed('tool_call without an id');
-                if (typeof value.tool !== 'string')
-                    return process_translator_malformed('tool_call without a tool name');
-                const toolCallId = String(value.id);
-                return [
-                    { type: 'tool_call_start', toolCallId, toolName: value.tool },
-                    { type: 'tool_call_ready', toolCallId, toolName: value.tool, input: value.args ?? {} },
-                ];
-            }
-            case 'comment':
-                return [
-                    {
-                        type: 'comment',
-                        text: typeof value.text === 'string' ? value.text : '',
-                        mentions: Array.isArray(value.mentions) ? value.mentions.filter((m) => typeof m === 'string') : [],
-                    },
-                ];
-            case 'complete': {
-                state.outcome = { status: 'completed', output: value.output };
-                const cost = process_translator_costDraft(value.cost);
-                return cost ? [cost] : [];
-            }
-            case 'failed': {
-                const reason = typeof value.reason === 'string' ? value.reason : 'failed';
-                const details = typeof value.details === 'string' ? value.details : undefined;
-                const message = details ? `${reason}: ${details}` : reason;
-                state.outcome = { status: 'failed', message };
-                const out = [{ type: 'error', code: 'agent_error', message, recoverable: false }];
-                const cost = process_translator_costDraft(value.cost);
-                if (cost)
-                    out.push(cost);
-                return out;
-            }
-            default:
-                return process_translator_unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
-        }
-    },
-};
-function process_translator_isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function process_translator_malformed(message) {
-    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
-}
-function process_translator_unknownRecord(state, message, data) {
-    return state.debug ? [{ type: 'debug', message, data }] : [];
-}
-const process_translator_count = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
-/**
- * A `cost` field as seed 001 reports it: `{model, inputTokens, outputTokens, extras}` or `{usd}`.
- * It is the run's running total so far (each progress repeats it), so it is marked cumulative.
- */
-function process_translator_costDraft(cost) {
-    if (!process_translator_isObject(cost))
-        return undefined;
-    const extras = Array.isArray(cost.extras)
-        ? cost.extras.filter(process_translator_isObject).map((e) => ({ label: String(e.label ?? 'extra'), usd: Number(e.usd) || 0 }))
-        : undefined;
-    return {
-        type: 'cost',
-        inputTokens: process_translator_count(cost.inputTokens),
-        outputTokens: process_translator_count(cost.outputTokens),
-        cacheReadTokens: cost.cacheReadTokens === undefined ? undefined : process_translator_count(cost.cacheReadTokens),
-        cacheWriteTokens: cost.cacheWriteTokens === undefined ? undefined : process_translator_count(cost.cacheWriteTokens),
-        model: typeof cost.model === 'string' ? cost.model : undefined,
-        usd: typeof cost.usd === 'number' && cost.usd >= 0 ? cost.usd : undefined,
-        extras,
-        cumulative: true,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/adapters/process/process-adapter.ts
 
 
@@ -42502,6 +44378,9 @@ function qwenAdapter(options = {}) {
 
 
 
+
+
+
 /**
  * The registry every front end starts from: the built-in adapters, plus the factories that
  * turn a configuration's `adapters` entries into adapters.
@@ -42526,6 +44405,9 @@ function createBuiltinRegistry() {
     registry.registerConfigType('generic-cli', (id, config) => genericCliAdapter(id, config));
     registry.registerConfigType('generic-job', (id, config) => genericJobAdapter(id, config));
     registry.registerConfigType('external', (id, config) => externalAdapter(id, config));
+    registry.registerConfigType('http', (id, config) => httpAdapter(id, config));
+    registry.registerConfigType('chat-sse', (id, config) => chatSseAdapter(id, config));
+    registry.registerConfigType('generic-http', (id, config) => genericHttpAdapter(id, config));
     return registry;
 }
 
@@ -43049,7 +44931,7 @@ class RecordPipeline {
         const line = pty ? stripVt(raw) : raw;
         if (pty && line.trim() === '')
             return;
-        const record = parseRecord(line, protocol);
+        const record = parse_record_parseRecord(line, protocol);
         if (record.kind === 'malformed') {
             emit({
                 type: 'error',
@@ -43347,8 +45229,6 @@ async function replayCommand(argv, io) {
     return 0;
 }
 
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
 ;// CONCATENATED MODULE: ./node_modules/@hono/node-server/dist/constants-BLSFu_RU.mjs
 //#region src/utils/response/constants.ts
 const X_ALREADY_SENT = "x-hono-already-sent";
@@ -48102,80 +49982,6 @@ class StreamableHTTPServerTransport {
     }
 }
 //# sourceMappingURL=streamableHttp.js.map
-;// CONCATENATED MODULE: ./src/core/tools/await-approval.ts
-/**
- * Asks the approval channel about one tool call and reports it: an `approval_request` draft, then
- * `approval_granted` or `approval_denied`. Never rejects: no channel, no answer within `timeoutMs`,
- * an aborted signal, a failing channel or an answer that is not a decision are all denials.
- */
-async function awaitApproval(options) {
-    const { request, emit } = options;
-    emit({
-        type: 'approval_request',
-        approvalId: request.approvalId,
-        toolName: request.toolName,
-        input: request.input,
-        reason: request.reason,
-        ...(request.toolCallId === undefined ? {} : { toolCallId: request.toolCallId }),
-    });
-    const decision = await waitForDecision(options);
-    if (decision.kind === 'approve') {
-        emit({ type: 'approval_granted', approvalId: request.approvalId, scope: decision.scope, by: decision.by });
-    }
-    else {
-        emit({
-            type: 'approval_denied',
-            approvalId: request.approvalId,
-            reason: decision.reason,
-            by: decision.by,
-            timedOut: decision.timedOut,
-        });
-    }
-    return decision;
-}
-async function waitForDecision(options) {
-    const { channel, request, signal, timeoutMs } = options;
-    if (channel === undefined) {
-        return { kind: 'deny', reason: 'no approval channel is configured for this run', timedOut: true };
-    }
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const waitSignal = AbortSignal.any([signal, timeout]);
-    const onStop = () => timeout.aborted && !signal.aborted
-        ? { kind: 'deny', reason: `no decision within ${timeoutMs} ms`, timedOut: true }
-        : { kind: 'deny', reason: options.abortedReason };
-    if (waitSignal.aborted)
-        return onStop();
-    let removeListener = () => { };
-    const stopped = new Promise((resolve) => {
-        const listener = () => resolve(onStop());
-        waitSignal.addEventListener('abort', listener, { once: true });
-        removeListener = () => waitSignal.removeEventListener('abort', listener);
-    });
-    const answered = Promise.resolve()
-        .then(() => channel.request(request, waitSignal))
-        .then(normalizeDecision, (error) => ({
-        kind: 'deny',
-        reason: `the approval channel failed: ${error instanceof Error ? error.message : String(error)}`,
-    }));
-    try {
-        const decision = await Promise.race([answered, stopped]);
-        // A channel that saw the same abort may answer first with its own words; ours are exact.
-        return decision.kind === 'deny' && waitSignal.aborted ? onStop() : decision;
-    }
-    finally {
-        removeListener();
-    }
-}
-/** A channel that answers something other than a decision is treated as a denial. */
-function normalizeDecision(decision) {
-    if (decision?.kind === 'approve') {
-        return { kind: 'approve', scope: decision.scope === 'always' ? 'always' : 'once', by: decision.by };
-    }
-    if (decision?.kind === 'deny')
-        return decision;
-    return { kind: 'deny', reason: 'the approval channel gave no decision' };
-}
-
 ;// CONCATENATED MODULE: ./src/core/tools/format-zod-issues.ts
 /** `path: message` for each issue, joined with `; `, with zod's "Invalid input: " prefix dropped. */
 function formatZodIssues(issues) {
@@ -52761,6 +54567,15 @@ function startRun(options) {
         events,
         result,
         abort: (reason) => abort.abort(reason ?? 'aborted'),
+        expireLease: () => {
+            emitter.emit({
+                type: 'error',
+                code: 'lease_expired',
+                message: 'the lease of this run expired',
+                recoverable: false,
+            });
+            requestStop({ reason: 'failed', shutdown: 'lease_expired', message: 'lease expired' });
+        },
     };
 }
 
@@ -54191,7 +56006,773 @@ async function readAll(stream) {
     return Buffer.concat(parts).toString('utf8');
 }
 
+;// CONCATENATED MODULE: ./src/remote/caller-tool-host.ts
+/**
+ * The remote run's tools are the caller's: each call is sent to the caller as a `tool_call`
+ * record and resolves when the caller posts the matching `tool_result` (or the call is aborted).
+ */
+class CallerToolHost {
+    #send;
+    #pending = new Map();
+    #next = 0;
+    constructor(send) {
+        this.#send = send;
+    }
+    /** The caller decides which tools exist; nothing is listed here. */
+    list() {
+        return [];
+    }
+    call(name, input, options = {}) {
+        let id = options.toolCallId ?? `call_${++this.#next}`;
+        while (this.#pending.has(id))
+            id = `${id}_${++this.#next}`;
+        const signal = options.signal;
+        if (signal?.aborted)
+            return Promise.resolve({ ok: false, error: 'the run was stopped' });
+        return new Promise((resolve) => {
+            const onAbort = () => finish({ ok: false, error: 'the run was stopped' });
+            const finish = (result) => {
+                signal?.removeEventListener('abort', onAbort);
+                this.#pending.delete(id);
+                resolve(result);
+            };
+            signal?.addEventListener('abort', onAbort, { once: true });
+            this.#pending.set(id, finish);
+            this.#send({ type: 'tool_call', id, tool: name, args: input ?? {} });
+        });
+    }
+    /** Resolves the pending call `id`; false when no such call is pending. */
+    answer(id, result) {
+        const finish = this.#pending.get(id);
+        if (!finish)
+            return false;
+        finish(result);
+        return true;
+    }
+    /** Fails every pending call (the session is going away). */
+    cancelAll(error) {
+        for (const finish of [...this.#pending.values()])
+            finish({ ok: false, error });
+    }
+    get pendingCount() {
+        return this.#pending.size;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/remote/records-from-events.ts
+/**
+ * Turns a local run's normalized events back into seed 001 records:
+ * `progress` → progress; `comment` → comment; the `text_delta`s of a message → one progress whose
+ * summary is the message's text, at `message_stop`; `cost` → the running total, attached to the next
+ * progress (when it changed) and to the final record; `run_end` → `complete` or `failed`.
+ * `tool_call` records are not made here: the session's tool host sends them. Everything else is dropped.
+ */
+class RecordsFromEvents {
+    #text = new Map();
+    #sources = new Map();
+    #costChanged = false;
+    #held;
+    /**
+     * The records `event` completes. A progress record is held until the next event that is not a
+     * `cost` (or `flush()`), so that a cost reported with it (seed 001's `progress.cost`) is attached.
+     */
+    translate(event) {
+        if (event.type === 'cost') {
+            this.#translate(event);
+            if (this.#held)
+                this.#held = this.#withCost(this.#held);
+            return [];
+        }
+        const out = this.flush();
+        for (const record of this.#translate(event)) {
+            if (record.type === 'progress') {
+                out.push(...this.flush());
+                this.#held = record;
+            }
+            else {
+                out.push(record);
+            }
+        }
+        return out;
+    }
+    /** True while a progress record is held back. */
+    get holding() {
+        return this.#held !== undefined;
+    }
+    /** The held progress record, if any. */
+    flush() {
+        const held = this.#held;
+        this.#held = undefined;
+        return held ? [held] : [];
+    }
+    #translate(event) {
+        switch (event.type) {
+            case 'progress':
+                return [
+                    this.#withCost({
+                        type: 'progress',
+                        summary: event.summary,
+                        ...(event.beliefs ? { beliefs: event.beliefs } : {}),
+                        ...(event.attempted ? { attempted: event.attempted } : {}),
+                    }),
+                ];
+            case 'comment':
+                return [{ type: 'comment', text: event.text, mentions: [...event.mentions] }];
+            case 'text_delta': {
+                const key = event.messageId ?? '';
+                this.#text.set(key, (this.#text.get(key) ?? '') + event.delta);
+                return [];
+            }
+            case 'message_stop': {
+                const key = event.messageId ?? '';
+                const text = (event.text ?? this.#text.get(key) ?? '').trim();
+                this.#text.delete(key);
+                return text ? [this.#withCost({ type: 'progress', summary: text })] : [];
+            }
+            case 'cost': {
+                const key = event.model ?? '';
+                const before = this.#sources.get(key) ?? { inputTokens: 0, outputTokens: 0, usd: 0 };
+                const usd = event.usd ?? 0;
+                this.#sources.set(key, event.cumulative
+                    ? { inputTokens: event.inputTokens, outputTokens: event.outputTokens, usd }
+                    : {
+                        inputTokens: before.inputTokens + event.inputTokens,
+                        outputTokens: before.outputTokens + event.outputTokens,
+                        usd: before.usd + usd,
+                    });
+                this.#costChanged = true;
+                return [];
+            }
+            case 'run_end': {
+                const cost = {
+                    inputTokens: event.totals.inputTokens,
+                    outputTokens: event.totals.outputTokens,
+                    usd: event.totals.usd,
+                };
+                return event.reason === 'completed'
+                    ? [{ type: 'complete', output: event.output ?? null, cost }]
+                    : [
+                        {
+                            type: 'failed',
+                            reason: event.reason,
+                            ...(event.message ? { details: event.message } : {}),
+                            cost,
+                        },
+                    ];
+            }
+            default:
+                return [];
+        }
+    }
+    /** The running total of every cost seen so far. */
+    get cost() {
+        const total = { inputTokens: 0, outputTokens: 0, usd: 0 };
+        for (const source of this.#sources.values()) {
+            total.inputTokens += source.inputTokens;
+            total.outputTokens += source.outputTokens;
+            total.usd += source.usd;
+        }
+        return total;
+    }
+    #withCost(record) {
+        if (!this.#costChanged)
+            return record;
+        this.#costChanged = false;
+        return { ...record, cost: this.cost };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/remote/remote-session.ts
+
+
+
+
+/** One remote session: one local run, its SSE reader, its pending tool calls and its fencing token. */
+class RemoteSession {
+    id;
+    handle;
+    result;
+    #fencingToken;
+    #budget;
+    #options;
+    #tools;
+    #records = new RecordsFromEvents();
+    #queue = [];
+    #reader;
+    #heartbeat;
+    #idle;
+    #ended = false;
+    #flushScheduled = false;
+    #removed = false;
+    #removing;
+    constructor(options) {
+        this.id = options.id;
+        this.#options = options;
+        this.#fencingToken = options.fencingToken;
+        this.#tools = new CallerToolHost((record) => this.#push(record));
+        this.handle = startRun({
+            adapter: options.adapter,
+            request: options.request,
+            runId: options.runId,
+            taskId: options.taskId,
+            leaseToken: options.leaseToken,
+            fencingToken: options.fencingToken,
+            mcp: 'off',
+            graceMs: options.graceMs,
+            env: options.env,
+            tools: this.#tools,
+            onEvent: (event) => this.#onEvent(event),
+        });
+        this.result = this.handle.result.then((end) => {
+            this.#ended = true;
+            this.#tools.cancelAll('the run has ended');
+            return end;
+        });
+        this.#armIdle();
+    }
+    /** True until the run has ended. */
+    get running() {
+        return !this.#ended;
+    }
+    get fencingToken() {
+        return this.#fencingToken;
+    }
+    /** The remaining budget the caller reported last (`budget_update`), if any. */
+    get budget() {
+        return this.#budget;
+    }
+    /** Accepts a fencing token; false when it is older than the session's. A newer one replaces it. */
+    checkFencing(token) {
+        if (token < this.#fencingToken)
+            return false;
+        this.#fencingToken = token;
+        return true;
+    }
+    /** Makes `response` the session's event stream (replacing an earlier reader) and sends what is queued. */
+    attach(response) {
+        const previous = this.#reader;
+        this.#detach();
+        previous?.end();
+        response.writeHead(200, {
+            'content-type': 'text/event-stream; charset=utf-8',
+            'cache-control': 'no-cache, no-transform',
+            connection: 'keep-alive',
+            'x-accel-buffering': 'no',
+        });
+        response.flushHeaders();
+        this.#reader = response;
+        if (this.#idle)
+            clearTimeout(this.#idle);
+        this.#idle = undefined;
+        this.#heartbeat = setInterval(() => response.write(': ping\n\n'), this.#options.heartbeatMs);
+        response.on('close', () => {
+            if (this.#reader !== response)
+                return;
+            this.#detach();
+            this.#armIdle();
+        });
+        this.#flush();
+    }
+    /** Applies one input record from the caller. */
+    input(record) {
+        this.#idle?.refresh();
+        switch (record.type) {
+            case 'tool_result':
+                // An answer to a call that is no longer pending (the run stopped meanwhile) is ignored.
+                this.#tools.answer(record.id, record.ok ? { ok: true, value: record.value } : { ok: false, error: record.error });
+                return;
+            case 'budget_update': {
+                this.#budget = { ...record.remaining };
+                const { tokens, usd } = record.remaining;
+                if ((tokens !== undefined && tokens <= 0) || (usd !== undefined && usd <= 0))
+                    this.handle.abort('budget exceeded: the caller reported no budget left');
+                return;
+            }
+            case 'shutdown':
+                if (record.reason === 'lease_expired')
+                    this.handle.expireLease();
+                else
+                    this.handle.abort(`shutdown requested by the caller: ${record.reason}`);
+                return;
+        }
+    }
+    /** Stops the run (if running), waits for it to end and removes the session. Idempotent. */
+    remove(reason) {
+        this.#removing ??= (async () => {
+            if (this.#idle)
+                clearTimeout(this.#idle);
+            this.#idle = undefined;
+            if (this.running)
+                this.handle.abort(reason);
+            this.#tools.cancelAll(reason);
+            await this.result;
+            this.#finishRemoval();
+        })();
+        return this.#removing;
+    }
+    #finishRemoval() {
+        if (this.#removed)
+            return;
+        this.#removed = true;
+        if (this.#idle)
+            clearTimeout(this.#idle);
+        this.#idle = undefined;
+        const reader = this.#reader;
+        this.#detach();
+        reader?.end();
+        if (this.#options.ownedDir)
+            (0,external_node_fs_promises_namespaceObject.rm)(this.#options.ownedDir, { recursive: true, force: true }).catch(() => undefined);
+        this.#options.onRemoved(this);
+    }
+    #onEvent(event) {
+        if (event.type === 'error' && event.code === 'internal')
+            this.#push({ type: 'error', message: event.message });
+        for (const record of this.#records.translate(event))
+            this.#push(record);
+        if (this.#records.holding && !this.#flushScheduled) {
+            // A held progress waits for a cost drafted with it (same tick), then goes out.
+            this.#flushScheduled = true;
+            queueMicrotask(() => {
+                this.#flushScheduled = false;
+                for (const record of this.#records.flush())
+                    this.#push(record);
+            });
+        }
+    }
+    #push(record) {
+        if (this.#removed)
+            return;
+        this.#queue.push(record);
+        this.#flush();
+    }
+    #flush() {
+        const reader = this.#reader;
+        if (!reader)
+            return;
+        while (this.#queue.length > 0) {
+            const record = this.#queue.shift();
+            reader.write(`event: ${record.type}\ndata: ${JSON.stringify(record)}\n\n`);
+            if (record.type === 'complete' || record.type === 'failed') {
+                // The stream ends after the final record; the session is done once the caller has it.
+                this.#detach();
+                reader.end();
+                this.#removing ??= this.result.then(() => this.#finishRemoval());
+                return;
+            }
+        }
+    }
+    #detach() {
+        if (this.#heartbeat)
+            clearInterval(this.#heartbeat);
+        this.#heartbeat = undefined;
+        this.#reader = undefined;
+    }
+    #armIdle() {
+        if (this.#removed || this.#removing || this.#reader)
+            return;
+        if (this.#idle)
+            clearTimeout(this.#idle);
+        this.#idle = setTimeout(() => {
+            this.#idle = undefined;
+            if (!this.#reader)
+                this.remove('the caller went away').catch(() => undefined);
+        }, this.#options.idleTimeoutMs);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/remote/request-body-error.ts
+
+/** A request body the remote server cannot read: too large or not JSON (answered with 400). */
+class RequestBodyError extends AgentMuxError {
+    constructor(message, options) {
+        super('remote_bad_request', message, options);
+        this.name = 'RequestBodyError';
+    }
+    static isInstance(error) {
+        return AgentMuxError.isInstance(error) && error.code === 'remote_bad_request';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/remote/session-requests.ts
+
+/** The body of `POST /v1/sessions`. Unknown fields are kept (and ignored). */
+const createSessionSchema = looseObject({
+    runId: schemas_string().min(1),
+    taskId: schemas_string().min(1),
+    leaseToken: schemas_string(),
+    fencingToken: schemas_number().int(),
+    mcpUrl: schemas_string().optional(),
+    agent: looseObject({}).optional(),
+    task: looseObject({
+        prompt: schemas_string(),
+        cwd: schemas_string().optional(),
+        model: schemas_string().optional(),
+    }),
+    context: looseObject({}).optional(),
+});
+/** The body of `POST /v1/sessions/{id}/input`: one of seed 001's adapter → agent records. */
+const inputRecordSchema = union([
+    union([
+        object({ type: literal('tool_result'), id: schemas_string(), ok: literal(true), value: unknown().optional() }),
+        object({ type: literal('tool_result'), id: schemas_string(), ok: literal(false), error: schemas_string() }),
+    ]),
+    object({
+        type: literal('budget_update'),
+        remaining: object({ tokens: schemas_number().optional(), usd: schemas_number().optional() }),
+    }),
+    object({ type: literal('shutdown'), reason: schemas_string() }),
+]);
+
+;// CONCATENATED MODULE: ./src/remote/start-remote-server.ts
+
+
+
+
+
+
+
+
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Serves `options.adapter` over ca-http-v1 (see docs/remote.md). */
+async function startRemoteServer(options) {
+    const host = options.host ?? '127.0.0.1';
+    const maxSessions = options.maxSessions ?? 4;
+    const heartbeatMs = options.heartbeatMs ?? 15_000;
+    const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
+    const retryAfter = String(options.retryAfterSeconds ?? 5);
+    const workspaceRoot = (0,external_node_path_namespaceObject.resolve)(options.workspaceRoot ?? (0,external_node_os_namespaceObject.tmpdir)());
+    const sessions = new Map();
+    const auth = options.auth;
+    const expected = auth.type === 'bearer' ? start_remote_server_digest(auth.token) : undefined;
+    const authorized = (request) => {
+        if (!expected)
+            return true;
+        const header = request.headers.authorization ?? '';
+        const match = /^Bearer\s+(.+)$/i.exec(header);
+        return (0,external_node_crypto_namespaceObject.timingSafeEqual)(start_remote_server_digest(match?.[1] ?? ''), expected) && match !== null;
+    };
+    const handle = async (request, response) => {
+        if (!authorized(request)) {
+            return send(response, 401, {
+                error: 'unauthorized',
+                message: 'a valid Authorization: Bearer token is required',
+            });
+        }
+        const url = new URL(request.url ?? '/', 'http://localhost');
+        const parts = url.pathname.split('/').filter(Boolean);
+        if (parts[0] !== 'v1' || parts[1] !== 'sessions')
+            return send(response, 404, { error: 'not_found' });
+        const method = request.method ?? 'GET';
+        if (parts.length === 2) {
+            if (method !== 'POST')
+                return send(response, 405, { error: 'method_not_allowed' });
+            return create(request, response);
+        }
+        const session = sessions.get(decodeURIComponent(parts[2] ?? ''));
+        const action = parts[3];
+        if (parts.length > 4)
+            return send(response, 404, { error: 'not_found' });
+        if (!session)
+            return send(response, 404, { error: 'not_found', message: 'no such session' });
+        if (action === undefined) {
+            if (method !== 'DELETE')
+                return send(response, 405, { error: 'method_not_allowed' });
+            await session.remove('the caller deleted the session');
+            response.writeHead(204).end();
+            return;
+        }
+        if (action === 'events') {
+            if (method !== 'GET')
+                return send(response, 405, { error: 'method_not_allowed' });
+            session.attach(response);
+            return;
+        }
+        if (action === 'input') {
+            if (method !== 'POST')
+                return send(response, 405, { error: 'method_not_allowed' });
+            const header = request.headers['x-fencing-token'];
+            if (header !== undefined) {
+                const token = Number(header);
+                if (!Number.isInteger(token)) {
+                    return send(response, 400, { error: 'bad_request', message: 'X-Fencing-Token must be an integer' });
+                }
+                if (!session.checkFencing(token)) {
+                    return send(response, 409, {
+                        error: 'fencing_token_stale',
+                        message: `fencing token ${token} is older than ${session.fencingToken}`,
+                    });
+                }
+            }
+            const body = await start_remote_server_readJson(request);
+            const parsed = inputRecordSchema.safeParse(body);
+            if (!parsed.success) {
+                return send(response, 400, {
+                    error: 'bad_request',
+                    message: 'the body is not a tool_result, budget_update or shutdown record',
+                });
+            }
+            session.input(parsed.data);
+            return send(response, 202, { accepted: true });
+        }
+        return send(response, 404, { error: 'not_found' });
+    };
+    const create = async (request, response) => {
+        const parsed = createSessionSchema.safeParse(await start_remote_server_readJson(request));
+        if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            return send(response, 400, {
+                error: 'bad_request',
+                message: `invalid session request${issue ? ` at ${issue.path.join('.') || '(root)'}: ${issue.message}` : ''}`,
+            });
+        }
+        const running = [...sessions.values()].filter((s) => s.running).length;
+        if (running >= maxSessions) {
+            response.setHeader('retry-after', retryAfter);
+            return send(response, 503, { error: 'busy', message: `this server runs at most ${maxSessions} sessions` });
+        }
+        const body = parsed.data;
+        let cwd;
+        let ownedDir;
+        if (body.task.cwd !== undefined) {
+            cwd = (0,external_node_path_namespaceObject.resolve)(workspaceRoot, body.task.cwd);
+            const inside = (0,external_node_path_namespaceObject.relative)(workspaceRoot, cwd);
+            if (inside.startsWith('..') || (0,external_node_path_namespaceObject.isAbsolute)(inside)) {
+                return send(response, 400, {
+                    error: 'bad_request',
+                    message: `task.cwd ${body.task.cwd} is outside this server's workspace root`,
+                });
+            }
+        }
+        else {
+            await (0,external_node_fs_promises_namespaceObject.mkdir)(workspaceRoot, { recursive: true });
+            ownedDir = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(workspaceRoot, 'agent-mux-remote-'));
+            cwd = ownedDir;
+        }
+        const id = `ses_${(0,external_node_crypto_namespaceObject.randomUUID)()}`;
+        const session = new RemoteSession({
+            id,
+            adapter: options.adapter,
+            request: { prompt: body.task.prompt, cwd, model: body.task.model },
+            runId: body.runId,
+            taskId: body.taskId,
+            leaseToken: body.leaseToken,
+            fencingToken: body.fencingToken,
+            heartbeatMs,
+            idleTimeoutMs,
+            graceMs: options.graceMs,
+            env: options.env,
+            ownedDir,
+            onRemoved: (removed) => {
+                if (sessions.get(removed.id) === removed)
+                    sessions.delete(removed.id);
+            },
+        });
+        sessions.set(id, session);
+        return send(response, 201, { sessionId: id });
+    };
+    const listener = (request, response) => {
+        handle(request, response).catch((error) => {
+            if (response.headersSent) {
+                response.end();
+                return;
+            }
+            const status = RequestBodyError.isInstance(error) ? 400 : 500;
+            send(response, status, {
+                error: status === 400 ? 'bad_request' : 'internal',
+                message: error.message,
+            });
+        });
+    };
+    let server;
+    if (auth.type === 'mtls') {
+        const [cert, key, ca] = await Promise.all([(0,external_node_fs_promises_namespaceObject.readFile)(auth.certPath), (0,external_node_fs_promises_namespaceObject.readFile)(auth.keyPath), (0,external_node_fs_promises_namespaceObject.readFile)(auth.caPath)]);
+        server = (0,external_node_https_namespaceObject.createServer)({ cert, key, ca, requestCert: true, rejectUnauthorized: true }, listener);
+    }
+    else {
+        server = (0,external_node_http_namespaceObject.createServer)(listener);
+    }
+    await new Promise((resolveListen, reject) => {
+        server.once('error', reject);
+        server.listen(options.port ?? 0, host, () => {
+            server.off('error', reject);
+            resolveListen();
+        });
+    });
+    const port = server.address().port;
+    const scheme = auth.type === 'mtls' ? 'https' : 'http';
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    let closing;
+    return {
+        url: `${scheme}://${urlHost}:${port}`,
+        port,
+        close: () => {
+            closing ??= (async () => {
+                const stopped = new Promise((resolveClose) => server.close(() => resolveClose()));
+                await Promise.all([...sessions.values()].map((session) => session.remove('the server is closing')));
+                server.closeAllConnections();
+                await stopped;
+            })();
+            return closing;
+        },
+    };
+}
+function start_remote_server_digest(value) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(value).digest();
+}
+function send(response, status, body) {
+    const text = JSON.stringify(body);
+    response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    response.end(text);
+}
+async function start_remote_server_readJson(request) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of request) {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES)
+            throw new RequestBodyError('the request body is too large');
+        chunks.push(chunk);
+    }
+    try {
+        return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    }
+    catch (error) {
+        throw new RequestBodyError(`the request body is not JSON: ${error.message}`, { cause: error });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands/serve-command.ts
+
+
+
+
+
+const serveUsage = `Usage: agent-mux serve --adapter <id> [options]
+
+Serves a local adapter as a remote agent over ca-http-v1 (see docs/remote.md) until SIGINT or
+SIGTERM. Each session runs in a fresh temporary directory under --workspace.
+
+Options:
+  --adapter <id>        a built-in adapter (see \`agent-mux adapters\`) or one from --config
+  --config <file>       adapters in the seeds' config.json shape, JSON or YAML
+  --port <n>            the port to listen on (default 7001; 0 picks a free one)
+  --host <addr>         the address to listen on (default 127.0.0.1)
+  --token-env <NAME>    require \`Authorization: Bearer <token>\` with the token in env var NAME
+  --cert <file>         with --key and --ca: serve HTTPS and require client certificates (mTLS)
+  --key <file>          the server's private key (mTLS)
+  --ca <file>           the CA that signs accepted client certificates (mTLS)
+  --insecure-no-auth    accept every request (only for a trusted network)
+  --max-sessions <n>    sessions run at once; one more gets 503 (default 4)
+  --heartbeat <s>       seconds between \`: ping\` comments on event streams (default 15)
+  --idle-timeout <s>    stop a session whose caller went away after this long (default 300)
+  --workspace <dir>     where sessions' workspaces are made (default: the temp directory)
+  -h, --help            this text
+
+One of --token-env, --cert/--key/--ca or --insecure-no-auth is required.`;
+const positive = (value, flag, unit) => {
+    if (value === undefined)
+        return undefined;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0)
+        throw new UsageError(`${flag} takes a number greater than 0`);
+    return n * unit;
+};
+/** `agent-mux serve`: returns the exit code once a signal has stopped the server. */
+async function serveCommand(argv, io) {
+    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
+        args: argv,
+        allowPositionals: true,
+        strict: true,
+        options: {
+            adapter: { type: 'string' },
+            config: { type: 'string' },
+            port: { type: 'string', default: '7001' },
+            host: { type: 'string', default: '127.0.0.1' },
+            'token-env': { type: 'string' },
+            cert: { type: 'string' },
+            key: { type: 'string' },
+            ca: { type: 'string' },
+            'insecure-no-auth': { type: 'boolean', default: false },
+            'max-sessions': { type: 'string' },
+            heartbeat: { type: 'string' },
+            'idle-timeout': { type: 'string' },
+            workspace: { type: 'string' },
+            help: { type: 'boolean', short: 'h', default: false },
+        },
+    });
+    if (values.help) {
+        io.stdout.write(`${serveUsage}\n`);
+        return 0;
+    }
+    if (positionals.length > 0)
+        throw new UsageError(`unexpected argument ${positionals[0]}`);
+    if (!values.adapter)
+        throw new UsageError('--adapter is required');
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new UsageError('--port takes a port number');
+    const maxSessions = positive(values['max-sessions'], '--max-sessions', 1);
+    if (maxSessions !== undefined && !Number.isInteger(maxSessions)) {
+        throw new UsageError('--max-sessions takes a whole number');
+    }
+    const auth = authFrom(values, io);
+    const { registry } = await loadRegistry(values.config, io.cwd);
+    const adapter = registry.get(values.adapter);
+    const server = await startRemoteServer({
+        adapter,
+        host: values.host,
+        port,
+        auth,
+        maxSessions,
+        heartbeatMs: positive(values.heartbeat, '--heartbeat', 1000),
+        idleTimeoutMs: positive(values['idle-timeout'], '--idle-timeout', 1000),
+        workspaceRoot: values.workspace ? (0,external_node_path_namespaceObject.resolve)(io.cwd, values.workspace) : undefined,
+        env: io.env,
+    });
+    io.stdout.write(`agent-mux serve: ${adapter.id} at ${server.url} (${auth.type} auth)\n`);
+    const signal = await new Promise((resolveSignal) => {
+        const onSignal = (name) => {
+            io.signals?.off('SIGINT', onSignal);
+            io.signals?.off('SIGTERM', onSignal);
+            resolveSignal(name);
+        };
+        io.signals?.on('SIGINT', onSignal);
+        io.signals?.on('SIGTERM', onSignal);
+    });
+    io.stderr.write(`${signal}: stopping the sessions and closing the server\n`);
+    await server.close();
+    return 0;
+}
+function authFrom(values, io) {
+    const tls = [values.cert, values.key, values.ca];
+    const chosen = [values['token-env'] !== undefined, tls.some(Boolean), values['insecure-no-auth'] === true];
+    if (chosen.filter(Boolean).length > 1) {
+        throw new UsageError('choose one of --token-env, --cert/--key/--ca and --insecure-no-auth');
+    }
+    if (values['token-env'] !== undefined) {
+        const token = io.env[values['token-env']];
+        if (!token)
+            throw new UsageError(`the environment variable ${values['token-env']} (--token-env) is empty or unset`);
+        return { type: 'bearer', token };
+    }
+    if (values.cert || values.key || values.ca) {
+        if (!values.cert || !values.key || !values.ca)
+            throw new UsageError('mTLS needs all of --cert, --key and --ca');
+        return {
+            type: 'mtls',
+            certPath: (0,external_node_path_namespaceObject.resolve)(io.cwd, values.cert),
+            keyPath: (0,external_node_path_namespaceObject.resolve)(io.cwd, values.key),
+            caPath: (0,external_node_path_namespaceObject.resolve)(io.cwd, values.ca),
+        };
+    }
+    if (values['insecure-no-auth'])
+        return { type: 'none' };
+    throw new UsageError('one of --token-env, --cert/--key/--ca or --insecure-no-auth is required');
+}
+
 ;// CONCATENATED MODULE: ./src/cli/main.ts
+
 
 
 
@@ -54204,6 +56785,7 @@ Usage:
   agent-mux run --adapter <id> [options] "<prompt>"    run an agent, show its events live
   agent-mux replay --adapter <id> --file <stream>       translate a recorded native stream
   agent-mux adapters [--json]                           list adapters and installed programs
+  agent-mux serve --adapter <id> --port <n> [auth]      serve an adapter as a ca-http-v1 remote
 
   agent-mux <command> --help                            a command's options
 
@@ -54212,6 +56794,7 @@ const commands = {
     run: { handler: runCommand, usage: runUsage },
     replay: { handler: replayCommand, usage: replayUsage },
     adapters: { handler: adaptersCommand, usage: adaptersUsage },
+    serve: { handler: serveCommand, usage: serveUsage },
 };
 /** The command line; returns the exit code. Never throws. */
 async function main(argv, io) {

@@ -1,5 +1,6 @@
 import { AdapterRegistry } from '../core/registry/adapter-registry.ts';
 import { agentMuxRemoteAdapter } from './agent-mux-remote/index.ts';
+import { chatSseAdapter } from './chat-sse/index.ts';
 import { claudeAdapter } from './claude/index.ts';
 import { codexAdapter } from './codex/index.ts';
 import { copilotAdapter } from './copilot/index.ts';
@@ -8,8 +9,10 @@ import { demoAdapter } from './demo/demo-adapter.ts';
 import { externalAdapter } from './external/external-adapter.ts';
 import { geminiAdapter } from './gemini/index.ts';
 import { genericCliAdapter } from './generic-cli/generic-cli-adapter.ts';
+import { genericHttpAdapter } from './generic-http/index.ts';
 import { genericJobAdapter } from './generic-job/generic-job-adapter.ts';
 import { hermesAdapter } from './hermes/index.ts';
+import { httpAdapter } from './http/index.ts';
 import { kiloAdapter } from './kilo/index.ts';
 import { ompAdapter } from './omp/index.ts';
 import { openclawAdapter } from './openclaw/index.ts';
@@ -42,5 +45,8 @@ export function createBuiltinRegistry(): AdapterRegistry {
   registry.registerConfigType('generic-cli', (id, config) => genericCliAdapter(id, config));
   registry.registerConfigType('generic-job', (id, config) => genericJobAdapter(id, config));
   registry.registerConfigType('external', (id, config) => externalAdapter(id, config));
+  registry.registerConfigType('http', (id, config) => httpAdapter(id, config));
+  registry.registerConfigType('chat-sse', (id, config) => chatSseAdapter(id, config));
+  registry.registerConfigType('generic-http', (id, config) => genericHttpAdapter(id, config));
   return registry;
 }

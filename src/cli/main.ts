@@ -3,6 +3,7 @@ import type { CliIO } from './cli-io.ts';
 import { adaptersCommand, adaptersUsage } from './commands/adapters-command.ts';
 import { replayCommand, replayUsage } from './commands/replay-command.ts';
 import { runCommand, runUsage } from './commands/run-command.ts';
+import { serveCommand, serveUsage } from './commands/serve-command.ts';
 import { exitCodes } from './exit-codes.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -12,6 +13,7 @@ Usage:
   agent-mux run --adapter <id> [options] "<prompt>"    run an agent, show its events live
   agent-mux replay --adapter <id> --file <stream>       translate a recorded native stream
   agent-mux adapters [--json]                           list adapters and installed programs
+  agent-mux serve --adapter <id> --port <n> [auth]      serve an adapter as a ca-http-v1 remote
 
   agent-mux <command> --help                            a command's options
 
@@ -21,6 +23,7 @@ const commands = {
   run: { handler: runCommand, usage: runUsage },
   replay: { handler: replayCommand, usage: replayUsage },
   adapters: { handler: adaptersCommand, usage: adaptersUsage },
+  serve: { handler: serveCommand, usage: serveUsage },
 } as const;
 
 /** The command line; returns the exit code. Never throws. */

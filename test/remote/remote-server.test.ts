@@ -186,7 +186,7 @@ describe('startRemoteServer', () => {
     expect(pidAlive(pid)).toBe(false);
     const rest: SseItem[] = [];
     for await (const item of stream) rest.push(item);
-    expect(rest.every((item) => item.event !== 'complete')).toBe(true);
+    expect(rest.at(-1)).toMatchObject({ event: 'failed', data: { type: 'failed', reason: 'aborted' } });
     expect((await api.remove(id)).status).toBe(404);
   });
 
@@ -201,6 +201,21 @@ describe('startRemoteServer', () => {
       }
     }
     expect(events.at(-1)).toMatchObject({ event: 'failed', data: { type: 'failed', reason: 'aborted' } });
+  });
+
+  it.each([
+    [{ type: 'shutdown', reason: 'lease_expired' }, 'failed', 'lease expired'],
+    [{ type: 'budget_update', remaining: { usd: 0 } }, 'aborted', 'budget exceeded'],
+  ])('input %o ends the run %s', async (input, reason, details) => {
+    const { api } = await serve(referenceAgent);
+    const id = await createSession(api);
+    const events: SseItem[] = [];
+    for await (const item of readSse(await api.events(id))) {
+      events.push(item);
+      if (item.event === 'tool_call') expect((await api.input(id, input)).status).toBe(202);
+    }
+    expect(events.at(-1)).toMatchObject({ event: 'failed', data: { reason } });
+    expect(events.at(-1)?.data).toMatchObject({ details: expect.stringContaining(details) });
   });
 
   it('removes a session whose caller went away after idleTimeoutMs', async () => {

@@ -27,7 +27,7 @@ export function chatSseAdapter(id: string, config: ChatSseOptions): Adapter {
       turnCompletion: true,
       streaming: 'full',
     },
-    ...(config.costModel ?? config.model ? { costModel: config.costModel ?? config.model } : {}),
+    ...((config.costModel ?? config.model) ? { costModel: config.costModel ?? config.model } : {}),
     ...(secretEnv.length > 0 ? { secretEnv } : {}),
     launch: { kind: 'session', open: (ctx) => openChatSseSession(ctx, config) },
   };

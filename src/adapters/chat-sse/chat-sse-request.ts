@@ -66,6 +66,7 @@ export function authHeaders(
     return { error: 'the chat-sse adapter does not support mTLS; use bearer auth or none' };
   }
   const token = env[auth.tokenEnv];
-  if (!token) return { error: `bearer auth needs a token in the environment variable ${auth.tokenEnv}, which is not set` };
+  if (!token)
+    return { error: `bearer auth needs a token in the environment variable ${auth.tokenEnv}, which is not set` };
   return { headers: { authorization: `Bearer ${token}` } };
 }

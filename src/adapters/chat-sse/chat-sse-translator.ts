@@ -22,7 +22,7 @@ export interface ChatSseState {
   started: Set<string>;
   /** The last whole text block of the top-level agent: the run's result. */
   lastText?: string;
-  /** A fatal error: the top-level agent (or the server) failed. */
+  /** The last error of the top-level agent (or the server) with no work after it: the run failed. */
   failure?: string;
   /** Set by the top-level `harness_end`. */
   end?: { reason?: string; iterations?: number };
@@ -92,6 +92,9 @@ function isErrorOutput(output: unknown): boolean {
   return record.status === 'denied' || record.error !== undefined;
 }
 
+/** Records that show the agent still working. */
+const WORK = new Set(['text', 'reasoning', 'tool_call', 'tool_result', 'relay', 'usage']);
+
 /** True when a record comes from the top-level agent or the provider call it made. */
 function fromRoot(record: ChatSseRecord, state: ChatSseState): boolean {
   if (state.rootRunId === undefined) return true;
@@ -106,6 +109,8 @@ export function translateChatSse(
   record: ChatSseRecord,
   state: ChatSseState,
 ): { drafts: EventDraft[]; relay?: ChatSseRelay } {
+  // The agent loop goes on after a failed tool execution: an error followed by more work is not the end.
+  if (typeof record.type === 'string' && WORK.has(record.type)) state.failure = undefined;
   switch (record.type) {
     case 'connected': {
       const sessionId = str(record.sessionId);
@@ -153,10 +158,13 @@ export function translateChatSse(
     }
     case 'error': {
       const message = str(record.message) ?? 'the agent server reported an error';
-      const fatal = fromRoot(record, state);
-      if (fatal && state.failure === undefined) state.failure = message;
+      const rootScope = fromRoot(record, state);
+      if (rootScope) state.failure ??= message;
+      // A provider call's error (or the server's own) ends the agent; the agent's own error (a tool
+      // that threw) may not: the outcome then depends on whether work follows.
+      const recoverable = !rootScope || (state.rootRunId !== undefined && record.runId === state.rootRunId);
       return {
-        drafts: [...closeOpenBlock(state), { type: 'error', code: 'agent_error', message, recoverable: !fatal }],
+        drafts: [...closeOpenBlock(state), { type: 'error', code: 'agent_error', message, recoverable }],
       };
     }
     case 'harness_end': {

@@ -1,6 +1,6 @@
 import type { AgentSession, SessionContext, SessionOutcome } from '../../core/adapter/index.ts';
-import type { ErrorCode } from '../../core/events/index.ts';
 import { parseDuration } from '../../core/config/duration.ts';
+import type { ErrorCode } from '../../core/events/index.ts';
 import { bodyExcerpt } from '../chat-sse/http-error-detail.ts';
 import type { GenericHttpAdapterConfig } from './generic-http-config.ts';
 
@@ -52,11 +52,14 @@ export async function openGenericHttpSession(
 
   const run = async (): Promise<SessionOutcome> => {
     const bodyless = config.method === 'GET' || config.method === 'HEAD';
+    // Set, not append: a configured `Content-Type` replaces the default, whatever its case.
+    const headers = new Headers({ 'content-type': 'text/plain; charset=utf-8' });
+    for (const [name, value] of Object.entries(config.headers)) headers.set(name, value);
     let response: Response;
     try {
       response = await fetch(config.base_url, {
         method: config.method,
-        headers: { 'content-type': 'text/plain; charset=utf-8', ...config.headers },
+        headers,
         ...(bodyless ? {} : { body: ctx.request.prompt }),
         signal,
       });

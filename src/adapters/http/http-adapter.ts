@@ -11,6 +11,8 @@ export interface HttpAdapterOptions {
    * the session itself. Keep it below the run's grace window (the core's default is 5000 ms). Default 4000.
    */
   shutdownGraceMs?: number;
+  /** The `agent.role` sent with each new session. Default `agent`. */
+  role?: string;
   /** Bound on the final `DELETE`, so a stalled remote cannot hold the run. Default 2000. */
   deleteTimeoutMs?: number;
 }
@@ -30,6 +32,7 @@ export function httpAdapter(id: string, config: HttpAdapterConfig, options: Http
     deleteTimeoutMs: options.deleteTimeoutMs ?? 2000,
     agentId: id,
     agentName: options.displayName ?? id,
+    agentRole: options.role ?? 'agent',
   };
   return {
     specificationVersion: ADAPTER_SPECIFICATION_VERSION,

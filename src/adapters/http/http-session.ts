@@ -18,6 +18,7 @@ export interface HttpRemote {
   deleteTimeoutMs: number;
   agentId: string;
   agentName: string;
+  agentRole: string;
 }
 
 interface Transport {
@@ -65,8 +66,8 @@ async function createSession(ctx: SessionContext, remote: HttpRemote, release: (
       recoverable: true,
     });
   }
-  const call = (method: 'GET' | 'POST' | 'DELETE', path: string, signal: AbortSignal, json?: unknown) =>
-    httpCall(url(path), { method, json, signal, tls: transport.tls, headers: { ...transport.headers } });
+  const call: CallRemote = (method, path, signal, json, headers) =>
+    httpCall(url(path), { method, json, signal, tls: transport.tls, headers: { ...transport.headers, ...headers } });
 
   // --- POST /v1/sessions ---
   const creation = new AbortController();
@@ -80,7 +81,7 @@ async function createSession(ctx: SessionContext, remote: HttpRemote, release: (
       leaseToken: ctx.leaseToken,
       fencingToken: ctx.fencingToken,
       mcpUrl: ctx.mcpUrl,
-      agent: { id: remote.agentId, name: remote.agentName, role: 'agent', policy: ctx.policy ?? {} },
+      agent: { id: remote.agentId, name: remote.agentName, role: remote.agentRole, policy: ctx.policy ?? {} },
       task: { prompt: ctx.request.prompt },
       context: {
         model: ctx.request.model,
@@ -134,8 +135,16 @@ interface StreamParts {
   release: () => void;
   sessionId: string;
   sessionPath: string;
-  call: (method: 'GET' | 'POST' | 'DELETE', path: string, signal: AbortSignal, json?: unknown) => Promise<IncomingMessage>;
+  call: CallRemote;
 }
+
+type CallRemote = (
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  signal: AbortSignal,
+  json?: unknown,
+  headers?: Record<string, string>,
+) => Promise<IncomingMessage>;
 
 function streamSession(parts: StreamParts): AgentSession {
   const { ctx, remote, release, sessionId, sessionPath, call } = parts;
@@ -153,7 +162,9 @@ function streamSession(parts: StreamParts): AgentSession {
 
   const sendInput = async (record: Record<string, unknown>): Promise<void> => {
     try {
-      const response = await call('POST', `${sessionPath}/input`, live.signal, record);
+      const response = await call('POST', `${sessionPath}/input`, live.signal, record, {
+        'x-fencing-token': String(ctx.fencingToken),
+      });
       const body = await readJson(response);
       if (response.statusCode === 409) {
         fenced = true;

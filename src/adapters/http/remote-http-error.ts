@@ -13,10 +13,7 @@ export class RemoteHttpError extends AgentMuxError {
   /** The remote's `Retry-After`, in seconds, when it sent one. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(
-    message: string,
-    options: { status?: number; retryAfterSeconds?: number; cause?: unknown } = {},
-  ) {
+  constructor(message: string, options: { status?: number; retryAfterSeconds?: number; cause?: unknown } = {}) {
     super(options.status === undefined ? 'remote_unavailable' : 'remote_http_error', message, { cause: options.cause });
     this.name = 'RemoteHttpError';
     this.status = options.status;

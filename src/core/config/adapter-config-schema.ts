@@ -92,6 +92,30 @@ export const chatSseAdapterConfigSchema = z.strictObject({
   baseUrl: httpUrlSchema,
   model: nonEmpty.optional(),
   auth: httpAuthSchema,
+  /** `agent` (default) or `rlm` (reasoning loop with a REPL). */
+  mode: z.enum(['agent', 'rlm']).optional(),
+  maxIterations: z.number().int().positive().optional(),
+  maxDepth: z.number().int().positive().optional(),
+  /** Extra context injected into the agent's system prompt. */
+  context: z.string().optional(),
+  ...commonShape,
+});
+
+/**
+ * Each message sent as one HTTP request, the response body returned as output (Amurg's
+ * `generic-http` profile: `base_url`, `method`, `headers`, `timeout`).
+ */
+export const genericHttpAdapterConfigSchema = z.strictObject({
+  type: z.literal('generic-http'),
+  base_url: httpUrlSchema,
+  method: z
+    .string()
+    .regex(/^[A-Za-z]+$/, { error: 'expected an HTTP method such as POST or PUT' })
+    .transform((method) => method.toUpperCase())
+    .default('POST'),
+  /** Sent with every request; they override the default `Content-Type: text/plain; charset=utf-8`. */
+  headers: z.record(z.string(), z.string()).default({}),
+  timeout: durationSchema.default('60s'),
   ...commonShape,
 });
 
@@ -103,6 +127,7 @@ export const adapterConfigSchema = z.discriminatedUnion('type', [
   genericJobAdapterConfigSchema,
   externalAdapterConfigSchema,
   chatSseAdapterConfigSchema,
+  genericHttpAdapterConfigSchema,
 ]);
 
 export type AdapterConfig = z.output<typeof adapterConfigSchema>;
@@ -115,6 +140,7 @@ export type GenericCliAdapterConfig = AdapterConfigOf<'generic-cli'>;
 export type GenericJobAdapterConfig = AdapterConfigOf<'generic-job'>;
 export type ExternalAdapterConfig = AdapterConfigOf<'external'>;
 export type ChatSseAdapterConfig = AdapterConfigOf<'chat-sse'>;
+export type GenericHttpAdapterConfig = AdapterConfigOf<'generic-http'>;
 
 /** Every `type` a configured adapter may have. */
 export const adapterConfigTypes: readonly AdapterConfigType[] = adapterConfigSchema.options.map(

@@ -312,7 +312,12 @@ export function startRun(options: RunOptions): RunHandle {
     result,
     abort: (reason?: string) => abort.abort(reason ?? 'aborted'),
     expireLease: () => {
-      emitter.emit({ type: 'error', code: 'lease_expired', message: 'the lease of this run expired', recoverable: false });
+      emitter.emit({
+        type: 'error',
+        code: 'lease_expired',
+        message: 'the lease of this run expired',
+        recoverable: false,
+      });
       requestStop({ reason: 'failed', shutdown: 'lease_expired', message: 'lease expired' });
     },
   };

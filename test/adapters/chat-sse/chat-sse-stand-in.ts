@@ -28,7 +28,10 @@ const readJson = async (stream: AsyncIterable<Buffer>): Promise<Record<string, u
 };
 
 /** An llm-gateway stand-in on 127.0.0.1: `POST /chat` runs `script`, relays are recorded and answered 200. */
-export async function chatStandIn(script: (chat: ChatScript) => Promise<void> | void): Promise<ChatStandIn> {
+export async function chatStandIn(
+  script: (chat: ChatScript) => Promise<void> | void,
+  options: { relayStatus?: number } = {},
+): Promise<ChatStandIn> {
   const chats: ChatStandIn['chats'] = [];
   const relays: ChatStandIn['relays'] = [];
   const waiters = new Map<string, (body: Record<string, unknown>) => void>();
@@ -40,6 +43,10 @@ export async function chatStandIn(script: (chat: ChatScript) => Promise<void> | 
       if (req.method === 'POST' && relay) {
         const relayId = decodeURIComponent(relay[1] as string);
         relays.push({ relayId, body });
+        if (options.relayStatus !== undefined) {
+          res.writeHead(options.relayStatus, { 'content-type': 'application/json' }).end('{"error":"Relay not found"}');
+          return;
+        }
         answered.set(relayId, body);
         waiters.get(relayId)?.(body);
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');

@@ -58,7 +58,11 @@ describe('http adapter (ca-http-v1 client)', () => {
     const remote = await standIn({
       script: async (s) => {
         s.raw(': ping\n\n');
-        s.send('progress', { type: 'progress', summary: 'reading', cost: { model: 'x/y', inputTokens: 10, outputTokens: 5 } });
+        s.send('progress', {
+          type: 'progress',
+          summary: 'reading',
+          cost: { model: 'x/y', inputTokens: 10, outputTokens: 5 },
+        });
         s.send('tool_call', { type: 'tool_call', id: '1', tool: 'read_task', args: {} });
         inputs.push(await s.nextInput());
         s.send('tool_call', { type: 'tool_call', id: 2, tool: 'write_file', args: { path: 'out.txt', content: 'hi' } });
@@ -111,7 +115,7 @@ describe('http adapter (ca-http-v1 client)', () => {
     expect(events.find((e) => e.type === 'comment')).toMatchObject({ text: 'done ✓' });
     expect(errors(events, 'malformed_record')).toEqual([]);
     expect(inputs[0]).toMatchObject({ type: 'tool_result', id: '1', ok: true });
-    expect(inputs[1]).toEqual({ type: 'tool_result', id: '2', ok: true, value: 'wrote out.txt' });
+    expect(inputs[1]).toMatchObject({ type: 'tool_result', id: '2', ok: true, value: { path: 'out.txt' } });
     const [created] = remote.createdBodies;
     expect(created).toMatchObject({
       runId: end.runId,
@@ -152,7 +156,23 @@ describe('http adapter (ca-http-v1 client)', () => {
     expect(end.message).toContain('unreachable mid-run');
     expect(errors(events, 'remote_unavailable')).toHaveLength(1);
     expect(remote.requests.some((r) => r.method === 'DELETE')).toBe(false); // the remote was gone
-    expect(remote.openSockets).toBe(0);
+    await vi.waitFor(() => expect(remote.openSockets).toBe(0));
+  });
+
+  it('fails the run when the event stream breaks while the remote still answers, and deletes the session', async () => {
+    const remote = await standIn({
+      script: (s) => {
+        s.send('progress', { type: 'progress', summary: 'working' });
+        setImmediate(() => s.kill());
+      },
+    });
+    const adapter = httpAdapter('pi', config(remote.baseUrl));
+    const { events, end } = await collectRun(startRun({ adapter, request: { prompt: 'x', cwd: workspace() } }));
+    expectWellFormedStream(events, 'pi');
+    expect(end.reason).toBe('failed');
+    expect(errors(events, 'remote_unavailable')).toHaveLength(1);
+    expect(remote.deletedIds).toHaveLength(1);
+    await expectClean(remote);
   });
 
   it('stops a stalled stream on the inactivity timeout: shutdown, abort, DELETE', async () => {
@@ -213,7 +233,8 @@ describe('http adapter (ca-http-v1 client)', () => {
   it('retries a 503 busy creation through the run retry policy (retryOn crashed)', async () => {
     let calls = 0;
     const remote = await standIn({
-      onCreate: () => (++calls === 1 ? { status: 503, body: { error: 'busy' }, headers: { 'retry-after': '1' } } : undefined),
+      onCreate: () =>
+        ++calls === 1 ? { status: 503, body: { error: 'busy' }, headers: { 'retry-after': '1' } } : undefined,
       script: completeScript,
     });
     const adapter = httpAdapter('pi', config(remote.baseUrl));
@@ -248,7 +269,7 @@ describe('http adapter (ca-http-v1 client)', () => {
     await vi.waitFor(() => expect(opened).toHaveLength(2));
     handles[3]?.abort('no longer needed');
     const third = await results[3];
-    expect(third?.end.reason).toBe('cancelled');
+    expect(third?.end.reason).toBe('aborted');
     let finished = 0;
     while (finished < 4) {
       await vi.waitFor(() => expect(opened.length).toBeGreaterThan(finished));
@@ -256,7 +277,7 @@ describe('http adapter (ca-http-v1 client)', () => {
       finished++;
     }
     const ends = await Promise.all(results);
-    expect(ends.map((r) => r.end.reason)).toEqual(['completed', 'completed', 'completed', 'cancelled', 'completed']);
+    expect(ends.map((r) => r.end.reason)).toEqual(['completed', 'completed', 'completed', 'aborted', 'completed']);
     expect(opened.map((o) => o.prompt)).toEqual(['p0', 'p1', 'p2', 'p4']);
     expect(remote.maxOpen).toBe(2);
     await expectClean(remote);
@@ -275,7 +296,14 @@ describe('http adapter (ca-http-v1 client)', () => {
     const adapter = httpAdapter('pi', config(remote.baseUrl, { auth: { type: 'bearer', tokenEnv: 'PI_TOKEN' } }));
     const cwd = workspace();
     const tools: RunOptions['tools'] = ({ runId, emit }) =>
-      createToolHost({ runId, workspacePath: cwd, tools: builtinTools(), policy: { default: 'allow' }, emit, task: { prompt: 'x' } });
+      createToolHost({
+        runId,
+        workspacePath: cwd,
+        tools: builtinTools(),
+        policy: { default: 'allow' },
+        emit,
+        task: { prompt: 'x' },
+      });
     const first = await collectRun(startRun({ adapter, request: { prompt: 'x', cwd }, env, tools }));
     expect(first.end.reason).toBe('completed');
     const firstAuth = remote.requests.map((r) => r.authorization);
@@ -289,31 +317,78 @@ describe('http adapter (ca-http-v1 client)', () => {
     await expectClean(remote);
   });
 
-  it('warns when auth none talks to a host that is not loopback', async () => {
-    const adapter = httpAdapter('pi', config('http://240.0.0.1:1'), { deleteTimeoutMs: 10 });
-    const launch = adapter.launch;
-    if (launch.kind !== 'session') throw new Error('unreachable');
-    const seen: unknown[] = [];
-    const abort = new AbortController();
-    abort.abort();
-    await expect(
-      launch.open({
-        request: { prompt: 'x', cwd: tmpdir() },
-        runId: 'r',
-        taskId: 't',
-        leaseToken: '',
-        fencingToken: 0,
-        mcpUrl: '',
-        mcpToken: '',
-        workspacePath: tmpdir(),
-        env: {},
-        debug: false,
-        emit: (d) => seen.push(d),
-        signal: abort.signal,
+  it('fails fast with remote_unavailable when the host name does not resolve', async () => {
+    const adapter = httpAdapter('pi', config('http://no-such-host.invalid:7001'));
+    const { events, end } = await collectRun(startRun({ adapter, request: { prompt: 'x', cwd: workspace() } }));
+    expect(end.reason).toBe('crashed');
+    expect(errors(events, 'remote_unavailable')[0]?.message).toContain('ENOTFOUND');
+  });
+
+  it('warns (recoverable) when auth none is used with a host that is not loopback', async () => {
+    const remote = await standIn({ script: completeScript });
+    const port = new URL(remote.baseUrl).port;
+    // An IPv4-mapped IPv6 address: it reaches the local stand-in, but is not a loopback name to the check.
+    const adapter = httpAdapter('pi', config(`http://[::ffff:127.0.0.1]:${port}`));
+    const { events, end } = await collectRun(startRun({ adapter, request: { prompt: 'x', cwd: workspace() } }));
+    expect(end.reason).toBe('completed');
+    const warning = errors(events, 'auth');
+    expect(warning).toHaveLength(1);
+    expect(warning[0]?.recoverable).toBe(true);
+    const local = await collectRun(
+      startRun({ adapter: httpAdapter('pi', config(remote.baseUrl)), request: { prompt: 'x', cwd: workspace() } }),
+    );
+    expect(errors(local.events, 'auth')).toHaveLength(0);
+    await expectClean(remote);
+  });
+
+  it('on 409 fencing_token_stale: reports it and refuses later tool calls without running them', async () => {
+    const cwd = workspace();
+    const rejected: Record<string, unknown>[] = [];
+    let onStale: () => void = () => undefined;
+    const staleSeen = new Promise<void>((resolve) => {
+      onStale = resolve;
+    });
+    const remote = await standIn({
+      minFencingToken: 8,
+      script: async (s) => {
+        s.send('tool_call', { type: 'tool_call', id: 'a', tool: 'read_task', args: {} });
+        rejected.push(await s.nextRejected());
+        await staleSeen; // the client has read the 409
+        s.send('tool_call', { type: 'tool_call', id: 'b', tool: 'write_file', args: { path: 'b.txt', content: 'x' } });
+        rejected.push(await s.nextRejected());
+        completeScript(s);
+      },
+    });
+    const adapter = httpAdapter('pi', config(remote.baseUrl));
+    const { events, end } = await collectRun(
+      startRun({
+        adapter,
+        request: { prompt: 'x', cwd },
+        fencingToken: 7,
+        onEvent: (e) => {
+          if (e.type === 'error' && e.code === 'lease_expired') onStale();
+        },
+        tools: ({ runId, emit }) =>
+          createToolHost({
+            runId,
+            workspacePath: cwd,
+            tools: builtinTools(),
+            policy: { default: 'allow' },
+            emit,
+            task: { prompt: 'x' },
+          }),
       }),
-    ).rejects.toThrow();
-    // Aborted before a slot: nothing sent; now with a live signal the warning comes first.
-    expect(seen).toEqual([]);
+    );
+    expectWellFormedStream(events, 'pi');
+    expect(end.reason).toBe('completed');
+    const stale = errors(events, 'lease_expired');
+    expect(stale[0]).toMatchObject({
+      recoverable: true,
+      message: expect.stringContaining('fencing token 7 is older than 8'),
+    });
+    expect(rejected[1]).toEqual({ type: 'tool_result', id: 'b', ok: false, error: 'fencing token expired' });
+    expect(() => readFileSync(join(cwd, 'b.txt'))).toThrow();
+    await expectClean(remote);
   });
 
   it('stops a remote that ignores the lease-expiry shutdown: later tool calls fenced, DELETE, run failed and flagged', async () => {
@@ -323,7 +398,12 @@ describe('http adapter (ca-http-v1 client)', () => {
       script: async (s) => {
         s.send('progress', { type: 'progress', summary: 'busy' });
         replies.push(await s.nextInput()); // the shutdown, ignored
-        s.send('tool_call', { type: 'tool_call', id: 'late', tool: 'write_file', args: { path: 'late.txt', content: 'x' } });
+        s.send('tool_call', {
+          type: 'tool_call',
+          id: 'late',
+          tool: 'write_file',
+          args: { path: 'late.txt', content: 'x' },
+        });
         replies.push(await s.nextInput());
       },
     });
@@ -333,7 +413,14 @@ describe('http adapter (ca-http-v1 client)', () => {
       request: { prompt: 'x', cwd },
       graceMs: 10_000,
       tools: ({ runId, emit }) =>
-        createToolHost({ runId, workspacePath: cwd, tools: builtinTools(), policy: { default: 'allow' }, emit, task: { prompt: 'x' } }),
+        createToolHost({
+          runId,
+          workspacePath: cwd,
+          tools: builtinTools(),
+          policy: { default: 'allow' },
+          emit,
+          task: { prompt: 'x' },
+        }),
       onEvent: (e) => {
         if (e.type === 'progress') handle.expireLease();
       },

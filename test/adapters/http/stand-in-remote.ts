@@ -11,8 +11,10 @@ export interface RemoteSession {
   send(type: string, record: Record<string, unknown>): void;
   /** Writes raw bytes to the stream (split frames, comments, garbage). */
   raw(text: string | Uint8Array): void;
-  /** The next record the client posted to `/input`. */
+  /** The next record the client posted to `/input` (accepted: 202). */
   nextInput(): Promise<Record<string, unknown>>;
+  /** The next input refused with 409 (stale fencing token). */
+  nextRejected(): Promise<Record<string, unknown>>;
   /** Ends the stream normally. */
   end(): void;
   /** Destroys the stream's socket (a remote that dies). */
@@ -27,7 +29,11 @@ export interface StandInOptions {
   /** Sessions open at once before `503 busy`. Default: unlimited. */
   maxSessions?: number;
   /** Answers `POST /v1/sessions` instead of the default when it returns a status. */
-  onCreate?: (body: Record<string, unknown>) => { status: number; body: unknown; headers?: Record<string, string> } | undefined;
+  onCreate?: (
+    body: Record<string, unknown>,
+  ) => { status: number; body: unknown; headers?: Record<string, string> } | undefined;
+  /** Inputs with a fencing token below this (or the session's own) get 409. */
+  minFencingToken?: number;
   /** Runs each session once its event stream is open. */
   script: (session: RemoteSession) => Promise<void> | void;
   tls?: { key: string; cert: string; ca: string };
@@ -51,6 +57,8 @@ interface Entry {
   session: RemoteSession;
   inputs: Record<string, unknown>[];
   waiters: ((record: Record<string, unknown>) => void)[];
+  rejected: Record<string, unknown>[];
+  rejectedWaiters: ((record: Record<string, unknown>) => void)[];
   stream?: ServerResponse;
   markDeleted: () => void;
   deleted: boolean;
@@ -98,13 +106,15 @@ export async function startStandInRemote(options: StandInOptions): Promise<Stand
         return json(res, 503, { error: 'busy' }, { 'retry-after': '1' });
       }
       const sessionId = `s_${randomUUID()}`;
-      let markDeleted = () => undefined as void;
+      let markDeleted: () => void = () => undefined;
       const deleted = new Promise<void>((resolve) => {
         markDeleted = resolve;
       });
       const entry: Entry = {
         inputs: [],
         waiters: [],
+        rejected: [],
+        rejectedWaiters: [],
         markDeleted,
         deleted: false,
         session: {
@@ -116,6 +126,11 @@ export async function startStandInRemote(options: StandInOptions): Promise<Stand
             const next = entry.inputs.shift();
             if (next) return Promise.resolve(next);
             return new Promise((resolve) => entry.waiters.push(resolve));
+          },
+          nextRejected: () => {
+            const next = entry.rejected.shift();
+            if (next) return Promise.resolve(next);
+            return new Promise((resolve) => entry.rejectedWaiters.push(resolve));
           },
           end: () => entry.stream?.end(),
           kill: () => entry.stream?.socket?.destroy(),
@@ -149,8 +164,11 @@ export async function startStandInRemote(options: StandInOptions): Promise<Stand
     if (sub === 'input' && req.method === 'POST') {
       const token = Number(req.headers['x-fencing-token']);
       const record = JSON.parse(text) as Record<string, unknown>;
-      const fencing = Number(entry.session.created.fencingToken);
+      const fencing = Math.max(Number(entry.session.created.fencingToken), options.minFencingToken ?? 0);
       if (!(token >= fencing)) {
+        const waiter = entry.rejectedWaiters.shift();
+        if (waiter) waiter(record);
+        else entry.rejected.push(record);
         return json(res, 409, {
           error: 'fencing_token_stale',
           message: `fencing token ${token} is older than ${fencing}`,
@@ -170,7 +188,13 @@ export async function startStandInRemote(options: StandInOptions): Promise<Stand
   };
   const server: Server = options.tls
     ? createHttpsServer(
-        { key: options.tls.key, cert: options.tls.cert, ca: options.tls.ca, requestCert: true, rejectUnauthorized: true },
+        {
+          key: options.tls.key,
+          cert: options.tls.cert,
+          ca: options.tls.ca,
+          requestCert: true,
+          rejectUnauthorized: true,
+        },
         listener,
       )
     : createHttpServer(listener);

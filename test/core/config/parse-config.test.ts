@@ -239,7 +239,8 @@ describe('parseConfig: schema errors name path, file and line', () => {
       'c.yaml',
     );
     expect(issueAt(error, 'adapters.a.type')).toMatchObject({
-      message: 'expected one of "process", "http", "generic-cli", "generic-job", "external", "chat-sse", got "proces"',
+      message:
+        'expected one of "process", "http", "generic-cli", "generic-job", "external", "chat-sse", "generic-http", got "proces"',
       line: 3,
     });
     expect(issueAt(error, 'adapters.b.type')).toMatchObject({
