@@ -3,7 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { type BenchReport, passes, type Target } from './bench-kit.ts';
 
 /** Every benchmark, in the order `npm run bench` runs them: `bench/<name>.bench.ts`. */
-const all = ['decode-throughput', 'pipeline-flood', 'tool-roundtrip', 'adapter-translation', 'auth-detection'] as const;
+const all = [
+  'decode-throughput',
+  'pipeline-flood',
+  'tool-roundtrip',
+  'adapter-translation',
+  'auth-detection',
+  'remote-pool',
+] as const;
 const TIMEOUT_MS = 600_000;
 
 const runOne = fileURLToPath(new URL('./run-one.ts', import.meta.url));

@@ -57,7 +57,14 @@ export async function runSessionAttempt(options: SessionAttemptOptions): Promise
     const outcome = await Promise.race([session.done, abortedEarly]);
     if (stopping) await stopping;
     const stopped = stopRequest as StopRequest | undefined;
-    if (stopped) return { reason: stopped.reason, message: stopped.message, sessionId: outcome.sessionId };
+    if (stopped) {
+      // After a lease expiry the session may say how the stop went (a remote that ignored it): keep both.
+      const detail =
+        stopped.shutdown === 'lease_expired' && outcome.status === 'failed' && outcome.message
+          ? `: ${outcome.message}`
+          : '';
+      return { reason: stopped.reason, message: `${stopped.message}${detail}`, sessionId: outcome.sessionId };
+    }
     return {
       reason: outcome.reason ?? (outcome.status === 'completed' ? 'completed' : 'failed'),
       message: outcome.message,
