@@ -6,17 +6,31 @@ import { execa } from 'execa';
 import { installCli } from './cli-cache.ts';
 import type { LiveCaseName } from './live-spec.ts';
 import { loadSpecs } from './load-specs.ts';
-import { type RecordingMeta, recordingFile, streamsDir, translateRecording } from './recordings.ts';
+import { type RecordingMeta, recordedCases, recordingFile, streamsDir, translateRecording } from './recordings.ts';
 import { runLiveCase } from './run-live-case.ts';
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const caseFilter = process.argv.find((a) => a.startsWith('--case='))?.slice('--case='.length);
+// --golden-only: recompute the golden events of the existing recordings (after a translator change).
+const goldenOnly = process.argv.includes('--golden-only');
 const specs = await loadSpecs(only);
 if (specs.length === 0) {
   console.error(`no live specs${only.length ? ` for ${only.join(', ')}` : ''} in test/live/specs/`);
   process.exit(2);
 }
 let failures = 0;
+if (goldenOnly) {
+  for (const spec of specs) {
+    for (const recorded of recordedCases(spec)) {
+      if (caseFilter && recorded.name !== caseFilter) continue;
+      const { meta } = recorded;
+      const golden = await translateRecording(spec, recorded.stdout, meta.exitCode, meta.paths, meta.request);
+      writeFileSync(recordingFile(spec.adapter, recorded.name, 'golden.json'), `${JSON.stringify(golden, null, 2)}\n`);
+      console.log(`[${spec.adapter}] ${recorded.name}: golden recomputed, ${golden.length} events`);
+    }
+  }
+  process.exit(0);
+}
 for (const spec of specs) {
   if (Object.values(spec.cases).every((c) => 'skip' in c)) {
     console.log(`[${spec.adapter}] every case is skipped (evidence-only): nothing to install or record`);

@@ -36,7 +36,12 @@ export async function translateRecording(
   request?: RecordingMeta['request'],
 ): Promise<unknown[]> {
   const events: AgentEvent[] = [];
-  await replayStream(spec.create(), [stdout], (event) => events.push(event), { exitCode: exitCode ?? 1, request });
+  // The recorded run's workspace as cwd: events that carry it normalize to <workspace> anywhere.
+  const replayRequest = { cwd: paths.workspace ?? '/workspace', ...request };
+  await replayStream(spec.create(), [stdout], (event) => events.push(event), {
+    exitCode: exitCode ?? 1,
+    request: replayRequest,
+  });
   return normalizeEvents(events, paths);
 }
 
