@@ -12134,7 +12134,7 @@ const processIO = () => ({
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_io_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6061);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4530);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4569);
 
 
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
@@ -12151,7 +12151,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4530:
+/***/ 4569:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43805,6 +43805,677 @@ function opencodeAdapter(options = {}) {
 
 
 
+;// CONCATENATED MODULE: ./src/adapters/opencode-http/opencode-http-translator.ts
+
+/**
+ * Translates the `GET /event` stream of `opencode serve` (one JSON object per SSE `data:`,
+ * `{id, type, properties}`) into drafts. `message.part.updated` carries whole parts (`step-start`,
+ * `text`, `reasoning`, `tool` with `state.status` pending → running → completed | error, `step-finish`
+ * with tokens and cost), `message.part.delta` streams a part's `text`, `session.idle` ends the turn and
+ * `session.error` reports failures (`{name, data: {message, statusCode}}`). Events of other sessions
+ * are ignored once the session is known. `permission.*` events are answered by the session, not here.
+ * Pure, never throws.
+ */
+const openCodeHttpTranslator = {
+    init: ({ debug, request }) => ({
+        debug,
+        announced: false,
+        turnStarted: false,
+        turnEnded: false,
+        userMessages: {},
+        parts: {},
+        tools: {},
+        errors: [],
+        model: request?.model,
+        cwd: request?.cwd,
+    }),
+    translate(record, state) {
+        try {
+            if (record.kind === 'text')
+                return state.debug ? [{ type: 'debug', message: 'non-JSON SSE data', data: record.line }] : [];
+            const value = record.value;
+            if (!opencode_http_translator_isObject(value) || typeof value.type !== 'string')
+                return opencode_http_translator_unknown(state, 'an event without a type', value);
+            return opencode_http_translator_translateEvent(value.type, opencode_http_translator_isObject(value.properties) ? value.properties : {}, value, state);
+        }
+        catch (error) {
+            return [
+                { type: 'error', code: 'internal', message: `opencode-http translator: ${String(error)}`, recoverable: true },
+            ];
+        }
+    },
+    finish(_exit, state) {
+        return endTurn(state, state.errors.length > 0 ? 'error' : 'exit');
+    },
+};
+function opencode_http_translator_translateEvent(type, props, raw, state) {
+    const sessionId = opencode_http_translator_str(props.sessionID) ?? (opencode_http_translator_isObject(props.part) ? opencode_http_translator_str(props.part.sessionID) : undefined);
+    if (sessionId === undefined)
+        return opencode_http_translator_unknown(state, `event ${type}`, raw);
+    if (state.sessionId !== undefined && sessionId !== state.sessionId)
+        return [];
+    const out = opencode_http_translator_announce(sessionId, state);
+    switch (type) {
+        case 'message.updated':
+            out.push(...messageUpdated(props, state));
+            break;
+        case 'message.part.updated':
+            if (opencode_http_translator_isObject(props.part))
+                out.push(...partUpdated(props.part, state));
+            break;
+        case 'message.part.delta':
+            out.push(...partDelta(props, state));
+            break;
+        case 'session.error':
+            out.push(...opencode_http_translator_startTurn(state), ...opencode_http_translator_errorDrafts(props.error, state));
+            break;
+        case 'session.idle':
+            out.push(...endTurn(state, state.errors.length > 0 ? 'error' : 'end_turn'));
+            break;
+        default:
+            out.push(...opencode_http_translator_unknown(state, `event ${type}`, raw));
+    }
+    return out;
+}
+function opencode_http_translator_announce(sessionId, state) {
+    if (state.announced)
+        return [];
+    state.announced = true;
+    state.sessionId = sessionId;
+    return [{ type: 'session_start', sessionId, model: state.model, cwd: state.cwd }];
+}
+function opencode_http_translator_startTurn(state) {
+    if (state.turnStarted)
+        return [];
+    state.turnStarted = true;
+    return [{ type: 'turn_start', turn: 0 }];
+}
+function endTurn(state, stopReason) {
+    if (!state.turnStarted && state.errors.length === 0) {
+        // Idle before any step (a stray idle): not the end of our turn.
+        if (stopReason === 'end_turn')
+            return [];
+    }
+    if (state.turnEnded)
+        return [];
+    const out = [...opencode_http_translator_startTurn(state)];
+    for (const [id, part] of Object.entries(state.parts))
+        if (!part.ended)
+            out.push(...closePart(id, part));
+    state.turnEnded = true;
+    const failed = state.errors.length > 0;
+    out.push({ type: 'turn_end', turn: 0, stopReason, result: state.lastText, isError: failed });
+    state.outcome = failed
+        ? { status: 'failed', message: state.errors.join('\n') }
+        : { status: 'completed', output: state.lastText };
+    return out;
+}
+function messageUpdated(props, state) {
+    const info = opencode_http_translator_isObject(props.info) ? props.info : {};
+    const id = opencode_http_translator_str(info.id);
+    if (info.role === 'user' && id)
+        state.userMessages[id] = true;
+    if (info.role === 'assistant') {
+        const model = opencode_http_translator_str(info.modelID);
+        if (model && !state.model)
+            state.model = model;
+    }
+    return [];
+}
+function partUpdated(part, state) {
+    const messageId = opencode_http_translator_str(part.messageID);
+    if (messageId && state.userMessages[messageId])
+        return [];
+    const id = opencode_http_translator_str(part.id);
+    switch (part.type) {
+        case 'step-start':
+            return opencode_http_translator_startTurn(state);
+        case 'text':
+        case 'reasoning':
+            return id ? textPart(id, part, part.type, state) : [];
+        case 'tool':
+            return [...opencode_http_translator_startTurn(state), ...opencode_http_translator_toolPart(part, state)];
+        case 'step-finish': {
+            const cost = opencode_http_translator_costDraft(part, state.model);
+            return cost ? [cost] : [];
+        }
+        default:
+            return opencode_http_translator_unknown(state, `part ${String(part.type)}`, part);
+    }
+}
+function textPart(id, part, kind, state) {
+    const out = [];
+    let track = state.parts[id];
+    if (!track) {
+        out.push(...opencode_http_translator_startTurn(state));
+        track = { kind, messageId: opencode_http_translator_str(part.messageID), shown: '', ended: false };
+        state.parts[id] = track;
+        out.push(kind === 'text'
+            ? { type: 'message_start', messageId: track.messageId, model: state.model }
+            : { type: 'thinking_start', messageId: track.messageId });
+    }
+    if (track.ended)
+        return out;
+    const text = opencode_http_translator_str(part.text) ?? '';
+    // A whole part (or one that grew past the deltas): show what is new.
+    if (text.startsWith(track.shown) && text.length > track.shown.length) {
+        out.push(deltaDraft(track, text.slice(track.shown.length)));
+        track.shown = text;
+    }
+    const time = opencode_http_translator_isObject(part.time) ? part.time : {};
+    if (opencode_http_translator_num(time.end) !== undefined)
+        out.push(...closePart(id, track, text, state));
+    return out;
+}
+function partDelta(props, state) {
+    const id = opencode_http_translator_str(props.partID);
+    const delta = opencode_http_translator_str(props.delta);
+    const track = id ? state.parts[id] : undefined;
+    if (!track || track.ended || props.field !== 'text' || !delta)
+        return [];
+    track.shown += delta;
+    return [deltaDraft(track, delta)];
+}
+function deltaDraft(track, delta) {
+    return track.kind === 'text'
+        ? { type: 'text_delta', delta, messageId: track.messageId }
+        : { type: 'thinking_delta', delta, messageId: track.messageId };
+}
+function closePart(_id, track, text, state) {
+    track.ended = true;
+    const whole = text ?? track.shown;
+    if (track.kind === 'reasoning')
+        return [{ type: 'thinking_stop', messageId: track.messageId, thinking: whole || undefined }];
+    if (state && whole)
+        state.lastText = whole;
+    return [{ type: 'message_stop', messageId: track.messageId, text: whole || undefined }];
+}
+/** A tool part: `start` at its first sight, `ready` once its input is known, the result once done. */
+function opencode_http_translator_toolPart(part, state) {
+    const toolName = opencode_http_translator_str(part.tool);
+    const toolCallId = opencode_http_translator_str(part.callID) ?? opencode_http_translator_str(part.id);
+    if (!toolName || !toolCallId)
+        return [
+            {
+                type: 'error',
+                code: 'malformed_record',
+                message: 'tool part without a tool name or call id',
+                recoverable: true,
+            },
+        ];
+    const toolState = opencode_http_translator_isObject(part.state) ? part.state : {};
+    const status = opencode_http_translator_str(toolState.status);
+    const prefix = `${OPENCODE_MCP_SERVER}_`;
+    const mcp = toolName.startsWith(prefix) && toolName.length > prefix.length;
+    const out = [];
+    let track = state.tools[toolCallId];
+    if (!track) {
+        track = { ready: false, done: false };
+        state.tools[toolCallId] = track;
+        if (!mcp)
+            out.push({ type: 'tool_call_start', toolCallId, toolName });
+    }
+    if (track.done)
+        return out;
+    const input = toolState.input ?? {};
+    const hasInput = status === 'running' || status === 'completed' || status === 'error';
+    if (!track.ready && hasInput) {
+        track.ready = true;
+        out.push(mcp
+            ? {
+                type: 'mcp_tool_call_start',
+                toolCallId,
+                server: OPENCODE_MCP_SERVER,
+                toolName: toolName.slice(prefix.length),
+                input,
+            }
+            : { type: 'tool_call_ready', toolCallId, toolName, input });
+    }
+    if (status === 'completed' || status === 'error') {
+        track.done = true;
+        const isError = status === 'error';
+        const output = isError ? (toolState.error ?? 'tool failed') : toolState.output;
+        const time = opencode_http_translator_isObject(toolState.time) ? toolState.time : {};
+        const started = opencode_http_translator_num(time.start);
+        const ended = opencode_http_translator_num(time.end);
+        const durationMs = started !== undefined && ended !== undefined && ended >= started ? ended - started : undefined;
+        out.push(mcp
+            ? {
+                type: 'mcp_tool_result',
+                toolCallId,
+                server: OPENCODE_MCP_SERVER,
+                toolName: toolName.slice(prefix.length),
+                output,
+                isError,
+            }
+            : { type: 'tool_result', toolCallId, toolName, output, isError, durationMs });
+    }
+    return out;
+}
+/** `step-finish`: `tokens: {input, output, reasoning, cache: {read, write}}` and `cost` (USD) of that step. */
+function opencode_http_translator_costDraft(part, model) {
+    if (!opencode_http_translator_isObject(part.tokens))
+        return undefined;
+    const tokens = part.tokens;
+    const cache = opencode_http_translator_isObject(tokens.cache) ? tokens.cache : {};
+    const usd = opencode_http_translator_num(part.cost);
+    return {
+        type: 'cost',
+        model,
+        inputTokens: opencode_http_translator_count(tokens.input),
+        outputTokens: opencode_http_translator_count(tokens.output),
+        cacheReadTokens: opencode_http_translator_count(cache.read),
+        cacheWriteTokens: opencode_http_translator_count(cache.write),
+        thinkingTokens: opencode_http_translator_count(tokens.reasoning),
+        // 0 is what OpenCode reports for a model without a price: leave pricing to the core then.
+        usd: usd !== undefined && usd > 0 ? usd : undefined,
+    };
+}
+const opencode_http_translator_MAX_KEPT_ERRORS = 5;
+/** `session.error.error`: `{name, data: {message, statusCode, responseHeaders}}`. */
+function opencode_http_translator_errorDrafts(error, state) {
+    const e = opencode_http_translator_isObject(error) ? error : {};
+    const data = opencode_http_translator_isObject(e.data) ? e.data : {};
+    const name = opencode_http_translator_str(e.name) ?? 'UnknownError';
+    const message = opencode_http_translator_str(data.message) ?? opencode_http_translator_str(e.message) ?? name;
+    const status = opencode_http_translator_num(data.statusCode);
+    if (state.errors.length < opencode_http_translator_MAX_KEPT_ERRORS)
+        state.errors.push(message);
+    if (name === 'MessageAbortedError')
+        return [];
+    if (name === 'ProviderAuthError' || status === 401 || status === 403) {
+        return [
+            { type: 'auth_error', message, guidance: 'Check the provider API key in the OpenCode config or environment.' },
+        ];
+    }
+    if (status === 429) {
+        const headers = opencode_http_translator_isObject(data.responseHeaders) ? data.responseHeaders : {};
+        const seconds = Number(opencode_http_translator_str(headers['retry-after']));
+        return [
+            {
+                type: 'rate_limit_error',
+                message,
+                retryAfterMs: Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined,
+            },
+        ];
+    }
+    if (name === 'ContextOverflowError' || /context (length|window)/i.test(message))
+        return [{ type: 'context_exceeded', message }];
+    return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+}
+function opencode_http_translator_unknown(state, message, data) {
+    return state.debug ? [{ type: 'debug', message, data }] : [];
+}
+function opencode_http_translator_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function opencode_http_translator_str(value) {
+    return typeof value === 'string' ? value : undefined;
+}
+function opencode_http_translator_num(value) {
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+function opencode_http_translator_count(value) {
+    const n = opencode_http_translator_num(value);
+    return n !== undefined && n >= 0 ? Math.floor(n) : 0;
+}
+
+;// CONCATENATED MODULE: external "node:net"
+const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+;// CONCATENATED MODULE: ./src/adapters/opencode-http/opencode-server.ts
+
+
+
+const HEALTH_POLL_MS = 100;
+/**
+ * Starts `opencode serve --port <free port> --hostname 127.0.0.1` and waits until
+ * `GET /global/health` answers `{healthy: true}`. Rejects with `SpawnError` (the server stopped) when
+ * it cannot start, exits first, or stays unhealthy for `startupTimeoutMs`.
+ */
+async function startOpenCodeServer(options) {
+    const port = await freePort();
+    const args = ['serve', '--port', String(port), '--hostname', '127.0.0.1'];
+    const proc = await LongLivedProcess.start({
+        command: options.command,
+        args,
+        cwd: options.cwd,
+        env: options.env,
+        onStdoutLine: (line) => options.onLog?.('stdout', line),
+        onStderrLine: (line) => options.onLog?.('stderr', line),
+        onExit: () => undefined,
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const server = {
+        url,
+        process: proc,
+        exited: proc.exited,
+        stop: async (graceMs = 2000) => {
+            await proc.stop(graceMs);
+        },
+    };
+    try {
+        await waitHealthy(url, proc, options);
+    }
+    catch (error) {
+        await server.stop(500);
+        const tail = proc.stderrTail.toString();
+        throw new SpawnError(options.command, `${error.message}${tail ? `\n${tail}` : ''}`, { cause: error });
+    }
+    return server;
+}
+async function waitHealthy(url, proc, options) {
+    const deadline = Date.now() + options.startupTimeoutMs;
+    let exited = false;
+    proc.exited.then(() => {
+        exited = true;
+    });
+    for (;;) {
+        if (options.signal.aborted)
+            throw new Error('aborted while the server was starting');
+        if (exited)
+            throw new Error('opencode serve exited before it was healthy');
+        try {
+            const res = await fetch(`${url}/global/health`, { signal: AbortSignal.timeout(2000) });
+            if (res.ok) {
+                const body = (await res.json());
+                if (body.healthy === true)
+                    return;
+            }
+            else {
+                await res.body?.cancel();
+            }
+        }
+        catch {
+            // Not listening yet.
+        }
+        if (Date.now() > deadline)
+            throw new Error(`opencode serve not healthy within ${options.startupTimeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
+    }
+}
+/** A port free on 127.0.0.1 right now (the OS picks it). */
+function freePort() {
+    return new Promise((resolve, reject) => {
+        const server = (0,external_node_net_namespaceObject.createServer)();
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => {
+            const address = server.address();
+            const port = typeof address === 'object' && address ? address.port : 0;
+            server.close(() => (port ? resolve(port) : reject(new Error('no port'))));
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/adapters/opencode-http/opencode-http-session.ts
+
+
+
+
+
+
+
+/**
+ * One run on a private `opencode serve`: start it, subscribe to `GET /event`, `POST /session`, send the
+ * prompt with `POST /session/{id}/prompt_async`, translate the events until `session.idle`, answer
+ * `permission.asked` through the run's approval channel (`POST /permission/{id}/reply`), then stop the
+ * server's whole process group.
+ */
+async function openOpenCodeHttpSession(ctx, options) {
+    const config = openCodeConfig(ctx, { defaultAgent: 'build' });
+    const env = {
+        ...definedEnv(ctx.env),
+        OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
+        ...(ctx.request.env ?? {}),
+    };
+    const server = await startOpenCodeServer({
+        command: options.command,
+        cwd: ctx.request.cwd,
+        env,
+        startupTimeoutMs: options.startupTimeoutMs ?? 60_000,
+        signal: ctx.signal,
+        onLog: (stream, line) => ctx.emit(logDraft(stream, line)),
+    });
+    const run = new OpenCodeHttpRun(ctx, options, server);
+    try {
+        await run.start();
+    }
+    catch (error) {
+        await server.stop();
+        throw error;
+    }
+    return { done: run.done, stop: (reason) => run.stop(reason) };
+}
+/** How long a stop waits for the server to acknowledge `POST /session/{id}/abort`. */
+const ABORT_WAIT_MS = 1000;
+class OpenCodeHttpRun {
+    done;
+    #ctx;
+    #options;
+    #server;
+    #state;
+    #events = new AbortController();
+    #sessionId;
+    #finish;
+    #finished = false;
+    #stopping;
+    constructor(ctx, options, server) {
+        this.#ctx = ctx;
+        this.#options = options;
+        this.#server = server;
+        this.#state = openCodeHttpTranslator.init({ debug: ctx.debug, request: ctx.request });
+        const ended = new Promise((resolve) => {
+            this.#finish = resolve;
+        });
+        // Nothing of the server may outlive the run: `done` settles once its process group is gone.
+        this.done = ended.then(async (outcome) => {
+            await this.#shutdown();
+            return outcome;
+        });
+        server.exited.then((exit) => {
+            this.#end({
+                status: 'failed',
+                reason: 'crashed',
+                message: `opencode serve exited (code ${exit.exitCode ?? 'none'}, signal ${exit.signal ?? 'none'})`,
+            });
+        });
+        // An aborted run: ask the server to abort the session (best effort), then end its process group.
+        ctx.signal.addEventListener('abort', () => void this.stop('cancelled'), { once: true });
+    }
+    async start() {
+        const body = await this.#subscribe();
+        void this.#read(body);
+        const created = (await this.#json('POST', '/session', { title: 'agent-mux' }));
+        if (typeof created.id !== 'string')
+            throw new Error('opencode serve: POST /session gave no id');
+        this.#sessionId = created.id;
+        this.#state.sessionId ??= created.id;
+        const prompt = { parts: [{ type: 'text', text: this.#ctx.request.prompt }] };
+        const model = splitModel(this.#ctx.request.model);
+        if (model)
+            prompt.model = model;
+        if (this.#ctx.request.systemPrompt)
+            prompt.system = this.#ctx.request.systemPrompt;
+        await this.#json('POST', `/session/${created.id}/prompt_async`, prompt);
+    }
+    async stop(_reason) {
+        if (this.#sessionId && !this.#finished) {
+            await this.#json('POST', `/session/${this.#sessionId}/abort`, {}, AbortSignal.timeout(ABORT_WAIT_MS)).catch(() => undefined);
+        }
+        this.#end({ status: 'failed', message: 'stopped', sessionId: this.#sessionId });
+        await this.#shutdown();
+    }
+    async #subscribe() {
+        const res = await fetch(`${this.#server.url}/event`, {
+            headers: { accept: 'text/event-stream' },
+            signal: this.#events.signal,
+        });
+        if (!res.ok || !res.body)
+            throw new Error(`opencode serve: GET /event answered ${res.status}`);
+        return res.body;
+    }
+    async #read(body) {
+        const parser = createParser({ onEvent: (message) => this.#onMessage(message) });
+        const decoder = new TextDecoder();
+        try {
+            for await (const chunk of body)
+                parser.feed(decoder.decode(chunk, { stream: true }));
+        }
+        catch {
+            // Aborted at shutdown, or the server went away (its exit ends the run).
+        }
+    }
+    #onMessage(message) {
+        this.#options.onRawEvent?.(message.data);
+        let value;
+        try {
+            value = JSON.parse(message.data);
+        }
+        catch {
+            for (const d of openCodeHttpTranslator.translate({ kind: 'text', line: message.data }, this.#state))
+                this.#ctx.emit(d);
+            return;
+        }
+        for (const draft of openCodeHttpTranslator.translate({ kind: 'json', value }, this.#state))
+            this.#ctx.emit(draft);
+        if (isPermissionAsked(value) && value.properties.sessionID === this.#sessionId)
+            void this.#ask(value.properties);
+        if (this.#state.outcome) {
+            const outcome = this.#state.outcome;
+            this.#end({ ...outcome, sessionId: this.#state.sessionId });
+        }
+    }
+    /** `permission.asked`: `{id, sessionID, permission, patterns, metadata, always, tool: {messageID, callID}}`. */
+    async #ask(asked) {
+        const decision = await awaitApproval({
+            channel: this.#ctx.approvals,
+            request: {
+                approvalId: asked.id,
+                runId: this.#ctx.runId,
+                toolName: asked.permission,
+                input: asked.metadata ?? { patterns: asked.patterns },
+                reason: Array.isArray(asked.patterns) ? asked.patterns.join(', ') : undefined,
+                ...(asked.tool?.callID ? { toolCallId: asked.tool.callID } : {}),
+            },
+            signal: this.#ctx.signal,
+            timeoutMs: this.#options.approvalTimeoutMs ?? 600_000,
+            abortedReason: 'the run was stopped',
+            emit: (draft) => this.#ctx.emit(draft),
+        });
+        const reply = decision.kind === 'approve'
+            ? { reply: decision.scope === 'always' ? 'always' : 'once' }
+            : { reply: 'reject', message: decision.reason };
+        await this.#json('POST', `/permission/${encodeURIComponent(asked.id)}/reply`, reply).catch((error) => {
+            this.#ctx.emit({
+                type: 'error',
+                code: 'agent_error',
+                message: `permission reply failed: ${String(error)}`,
+                recoverable: true,
+            });
+        });
+    }
+    async #json(method, path, body, signal) {
+        const res = await fetch(`${this.#server.url}${path}`, {
+            method,
+            signal,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+        });
+        const text = await res.text();
+        if (!res.ok)
+            throw new Error(`opencode serve: ${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+        return text === '' ? undefined : JSON.parse(text);
+    }
+    #end(outcome) {
+        if (this.#finished)
+            return;
+        this.#finished = true;
+        this.#finish(outcome);
+    }
+    #shutdown() {
+        this.#stopping ??= (async () => {
+            this.#events.abort();
+            await this.#server.stop();
+        })();
+        return this.#stopping;
+    }
+}
+function isPermissionAsked(value) {
+    if (typeof value !== 'object' || value === null)
+        return false;
+    const v = value;
+    return (v.type === 'permission.asked' && typeof v.properties?.id === 'string' && typeof v.properties.permission === 'string');
+}
+/** `provider/model` → `{providerID, modelID}` (the model id may contain slashes). */
+function splitModel(model) {
+    if (!model)
+        return undefined;
+    const slash = model.indexOf('/');
+    if (slash <= 0 || slash === model.length - 1)
+        return undefined;
+    return { providerID: model.slice(0, slash), modelID: model.slice(slash + 1) };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/opencode-http/opencode-http-adapter.ts
+
+
+
+
+/** True to `opencode serve` 1.18.33 driven over its HTTP API (docs/adapters/opencode-http.md). */
+const opencodeHttpCapabilities = {
+    resume: false,
+    fork: false,
+    thinking: 'model-dependent',
+    mcp: true,
+    // `permission.asked` events are relayed to the run's approval channel and answered over HTTP.
+    approvals: 'relay',
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    sessionPersistence: 'sqlite',
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    // `message.part.delta` streams text and reasoning token by token.
+    streaming: 'full',
+};
+/** OpenCode driven through a private `opencode serve` and its HTTP API, with live approvals. */
+function opencodeHttpAdapter(options = {}) {
+    const command = options.command ?? 'opencode';
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: 'opencode-http',
+        displayName: 'OpenCode (HTTP server)',
+        capabilities: opencodeHttpCapabilities,
+        program: {
+            command,
+            versionArgs: ['--version'],
+            minVersion: '1.0.0',
+            install: [{ type: 'npm', command: `npm install -g ${OPENCODE_NPM_PACKAGE}` }],
+            npmPackage: OPENCODE_NPM_PACKAGE,
+            testedVersion: OPENCODE_TESTED_VERSION,
+            verifiedLive: true,
+        },
+        costModel: undefined,
+        secretEnv: ['OPENCODE_API_KEY', 'OPENCODE_SERVER_PASSWORD', ...openCodeProviderKeyEnv],
+        sessionDir: openCodeDataDir('opencode', process.env),
+        detectAuth: detectOpenCodeAuth,
+        launch: {
+            kind: 'session',
+            open: (ctx) => openOpenCodeHttpSession(ctx, {
+                command,
+                startupTimeoutMs: options.startupTimeoutMs,
+                approvalTimeoutMs: options.approvalTimeoutMs,
+                onRawEvent: options.onRawEvent,
+            }),
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/opencode-http/index.ts
+
+
+
+
+
 ;// CONCATENATED MODULE: ./src/adapters/pi/pi-plan.ts
 
 
@@ -44381,6 +45052,7 @@ function qwenAdapter(options = {}) {
 
 
 
+
 /**
  * The registry every front end starts from: the built-in adapters, plus the factories that
  * turn a configuration's `adapters` entries into adapters.
@@ -44396,6 +45068,7 @@ function createBuiltinRegistry() {
     registry.register(cursorAdapter());
     registry.register(opencodeAdapter());
     registry.register(kiloAdapter());
+    registry.register(opencodeHttpAdapter());
     registry.register(piAdapter());
     registry.register(ompAdapter());
     registry.register(openclawAdapter());
@@ -54238,8 +54911,13 @@ async function runSessionAttempt(options) {
         if (stopping)
             await stopping;
         const stopped = stopRequest;
-        if (stopped)
-            return { reason: stopped.reason, message: stopped.message, sessionId: outcome.sessionId };
+        if (stopped) {
+            // After a lease expiry the session may say how the stop went (a remote that ignored it): keep both.
+            const detail = stopped.shutdown === 'lease_expired' && outcome.status === 'failed' && outcome.message
+                ? `: ${outcome.message}`
+                : '';
+            return { reason: stopped.reason, message: `${stopped.message}${detail}`, sessionId: outcome.sessionId };
+        }
         return {
             reason: outcome.reason ?? (outcome.status === 'completed' ? 'completed' : 'failed'),
             message: outcome.message,

@@ -17,6 +17,7 @@ import { kiloAdapter } from './kilo/index.ts';
 import { ompAdapter } from './omp/index.ts';
 import { openclawAdapter } from './openclaw/index.ts';
 import { opencodeAdapter } from './opencode/index.ts';
+import { opencodeHttpAdapter } from './opencode-http/index.ts';
 import { piAdapter } from './pi/index.ts';
 import { processAdapter } from './process/process-adapter.ts';
 import { qwenAdapter } from './qwen/index.ts';
@@ -36,6 +37,7 @@ export function createBuiltinRegistry(): AdapterRegistry {
   registry.register(cursorAdapter());
   registry.register(opencodeAdapter());
   registry.register(kiloAdapter());
+  registry.register(opencodeHttpAdapter());
   registry.register(piAdapter());
   registry.register(ompAdapter());
   registry.register(openclawAdapter());

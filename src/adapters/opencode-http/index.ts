@@ -1,0 +1,8 @@
+export {
+  type OpenCodeHttpAdapterOptions,
+  opencodeHttpAdapter,
+  opencodeHttpCapabilities,
+} from './opencode-http-adapter.ts';
+export { type OpenCodeHttpSessionOptions, openOpenCodeHttpSession, splitModel } from './opencode-http-session.ts';
+export { type OpenCodeHttpTranslatorState, openCodeHttpTranslator } from './opencode-http-translator.ts';
+export { freePort, type OpenCodeServer, startOpenCodeServer } from './opencode-server.ts';
