@@ -12134,7 +12134,7 @@ const processIO = () => ({
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_io_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6061);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4569);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6746);
 
 
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
@@ -12151,7 +12151,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4569:
+/***/ 6746:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35730,7 +35730,49 @@ function claudePermissionArgs(policy, options) {
 }
 const unique = (values) => [...new Set(values)];
 
+;// CONCATENATED MODULE: ./src/adapters/shared/record-fields.ts
+const isObj = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const record_fields_str = (value) => (typeof value === 'string' ? value : undefined);
+const num = (value) => typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+/** A token count: a finite non-negative number, floored; anything else is 0. */
+const record_fields_count = (value) => {
+    const n = num(value);
+    return n !== undefined && n >= 0 ? Math.floor(n) : 0;
+};
+const whole = (n) => (n > 0 ? Math.floor(n) : 0);
+const nonNegative = (n) => (n !== undefined && n >= 0 ? n : undefined);
+/** A record the translator does not know: a `debug` event when debugging, else nothing. */
+function unknownRecord(state, message, data) {
+    return state.debug ? [{ type: 'debug', message, data }] : [];
+}
+function malformed(message) {
+    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
+}
+
+;// CONCATENATED MODULE: ./src/adapters/shared/start-turn.ts
+/** Opens the next turn (`turn_start`) unless one is open. */
+function startTurn(state, out) {
+    if (state.turnOpen)
+        return;
+    state.turnOpen = true;
+    state.turn++;
+    state.errorReported = false;
+    out.push({ type: 'turn_start', turn: state.turn });
+}
+
+;// CONCATENATED MODULE: ./src/adapters/shared/text-line.ts
+/**
+ * A line that is not JSON (a warning the CLI printed to stdout): kept as a stdout `log` line, not a
+ * failure and not model text (the contract: stray lines change no other event).
+ */
+function textLine(line) {
+    return line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line }];
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/claude/claude-translator.ts
+
+
+
 /**
  * Translates Claude Code's `--print --output-format stream-json --verbose` records, with or
  * without `--include-partial-messages` (recorded from claude 2.1.330, docs/adapters/claude.md):
@@ -35761,12 +35803,11 @@ const claudeTranslator = {
         try {
             // Plain text where JSON was expected (a warning printed to stdout): kept as a `log`, not a failure,
             // and not model text (it would change the answer).
-            if (record.kind === 'text') {
-                return record.line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line: record.line }];
-            }
+            if (record.kind === 'text')
+                return textLine(record.line);
             const value = record.value;
             if (!isObj(value))
-                return claude_translator_unknown(state, 'a JSON line that is not an object', value);
+                return unknownRecord(state, 'a JSON line that is not an object', value);
             switch (value.type) {
                 case 'system':
                     return system(value, state);
@@ -35779,7 +35820,7 @@ const claudeTranslator = {
                 case 'result':
                     return result(value, state);
                 default:
-                    return claude_translator_unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+                    return unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
             }
         }
         catch (error) {
@@ -35807,15 +35848,15 @@ function system(value, state) {
     switch (value.subtype) {
         case 'init': {
             const out = [];
-            const sessionId = claude_translator_str(value.session_id);
+            const sessionId = record_fields_str(value.session_id);
             if (sessionId && !state.sessionAnnounced) {
                 state.sessionAnnounced = true;
                 state.sessionId = sessionId;
                 out.push({
                     type: 'session_start',
                     sessionId,
-                    model: claude_translator_str(value.model),
-                    cwd: claude_translator_str(value.cwd),
+                    model: record_fields_str(value.model),
+                    cwd: record_fields_str(value.cwd),
                     tools: Array.isArray(value.tools) ? value.tools.filter((t) => typeof t === 'string') : undefined,
                 });
                 const previous = state.request?.resumeSessionId;
@@ -35842,19 +35883,11 @@ function system(value, state) {
                     },
                 ];
             }
-            return claude_translator_unknown(state, `claude retries the API request (${String(value.error ?? status ?? 'error')})`, value);
+            return unknownRecord(state, `claude retries the API request (${String(value.error ?? status ?? 'error')})`, value);
         }
         default:
-            return claude_translator_unknown(state, `claude system record ${JSON.stringify(value.subtype)}`, value);
+            return unknownRecord(state, `claude system record ${JSON.stringify(value.subtype)}`, value);
     }
-}
-function startTurn(state, out) {
-    if (state.turnOpen)
-        return;
-    state.turnOpen = true;
-    state.turn++;
-    state.errorReported = false;
-    out.push({ type: 'turn_start', turn: state.turn });
 }
 // ---------------------------------------------------------------------------------------------
 // stream_event (--include-partial-messages)
@@ -35867,18 +35900,18 @@ function streamEvent(value, state) {
     switch (event.type) {
         case 'message_start': {
             const message = isObj(event.message) ? event.message : {};
-            const id = claude_translator_str(message.id) ?? claude_translator_str(value.api_message_id) ?? `message-${state.turn}-${Date.now()}`;
+            const id = record_fields_str(message.id) ?? record_fields_str(value.api_message_id) ?? `message-${state.turn}-${Date.now()}`;
             closeMessage(state, out);
             state.streamedIds.add(id);
             state.message = {
                 id,
                 streamed: true,
                 text: '',
-                model: claude_translator_str(message.model),
+                model: record_fields_str(message.model),
                 usage: isObj(message.usage) ? message.usage : undefined,
                 blocks: new Map(),
             };
-            out.push({ type: 'message_start', messageId: id, model: claude_translator_str(message.model) });
+            out.push({ type: 'message_start', messageId: id, model: record_fields_str(message.model) });
             return out;
         }
         case 'content_block_start': {
@@ -35887,19 +35920,19 @@ function streamEvent(value, state) {
             const block = isObj(event.content_block) ? event.content_block : {};
             if (block.type === 'text') {
                 message.blocks.set(index, { kind: 'text' });
-                const text = claude_translator_str(block.text);
+                const text = record_fields_str(block.text);
                 if (text) {
                     message.text += text;
                     out.push({ type: 'text_delta', delta: text, messageId: message.id });
                 }
             }
             else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
-                message.blocks.set(index, { kind: 'thinking', thinking: claude_translator_str(block.thinking) ?? '' });
+                message.blocks.set(index, { kind: 'thinking', thinking: record_fields_str(block.thinking) ?? '' });
                 out.push({ type: 'thinking_start', messageId: message.id });
             }
             else if (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use') {
-                const id = claude_translator_str(block.id);
-                const name = claude_translator_str(block.name);
+                const id = record_fields_str(block.id);
+                const name = record_fields_str(block.name);
                 if (!id || !name)
                     return [...out, ...malformed('tool_use block without an id or a name')];
                 message.blocks.set(index, { kind: 'tool_use', toolCallId: id });
@@ -35916,7 +35949,7 @@ function streamEvent(value, state) {
             const delta = isObj(event.delta) ? event.delta : {};
             const block = message.blocks.get(index);
             if (delta.type === 'text_delta') {
-                const text = claude_translator_str(delta.text) ?? '';
+                const text = record_fields_str(delta.text) ?? '';
                 if (!block)
                     message.blocks.set(index, { kind: 'text' });
                 message.text += text;
@@ -35924,7 +35957,7 @@ function streamEvent(value, state) {
                     out.push({ type: 'text_delta', delta: text, messageId: message.id });
             }
             else if (delta.type === 'thinking_delta') {
-                const thinking = claude_translator_str(delta.thinking) ?? '';
+                const thinking = record_fields_str(delta.thinking) ?? '';
                 if (!block) {
                     message.blocks.set(index, { kind: 'thinking', thinking });
                     out.push({ type: 'thinking_start', messageId: message.id });
@@ -35935,7 +35968,7 @@ function streamEvent(value, state) {
                     out.push({ type: 'thinking_delta', delta: thinking, messageId: message.id });
             }
             else if (delta.type === 'input_json_delta' && block?.toolCallId) {
-                const partial = claude_translator_str(delta.partial_json) ?? '';
+                const partial = record_fields_str(delta.partial_json) ?? '';
                 const call = state.tools.get(block.toolCallId);
                 if (call && !call.ready) {
                     call.json += partial;
@@ -35979,16 +36012,16 @@ function streamEvent(value, state) {
             return out;
         case 'error': {
             const error = isObj(event.error) ? event.error : {};
-            return [...out, ...apiError(state, claude_translator_str(error.message) ?? 'the model API failed', undefined, claude_translator_str(error.type))];
+            return [...out, ...apiError(state, record_fields_str(error.message) ?? 'the model API failed', undefined, record_fields_str(error.type))];
         }
         default:
-            return [...out, ...claude_translator_unknown(state, `unknown stream event ${JSON.stringify(event.type)}`, value)];
+            return [...out, ...unknownRecord(state, `unknown stream event ${JSON.stringify(event.type)}`, value)];
     }
 }
 function ensureStreamedMessage(state, value, out) {
     if (state.message?.streamed)
         return state.message;
-    const id = claude_translator_str(value.api_message_id) ?? `message-${state.turn}-${Date.now()}`;
+    const id = record_fields_str(value.api_message_id) ?? `message-${state.turn}-${Date.now()}`;
     closeMessage(state, out);
     state.streamedIds.add(id);
     state.message = { id, streamed: true, text: '', blocks: new Map() };
@@ -36025,17 +36058,17 @@ function assistant(value, state) {
         const text = content.flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : [])).join('\n');
         return [
             ...out,
-            ...apiError(state, text || String(value.error ?? 'the model API failed'), num(value.api_error_status), claude_translator_str(value.error)),
+            ...apiError(state, text || String(value.error ?? 'the model API failed'), num(value.api_error_status), record_fields_str(value.error)),
         ];
     }
-    const id = claude_translator_str(message.id) ?? `message-${state.turn}`;
+    const id = record_fields_str(message.id) ?? `message-${state.turn}`;
     if (state.streamedIds.has(id)) {
         // Already streamed block by block: only the parsed tool inputs are new.
         for (const block of content) {
             if (block.type !== 'tool_use' && block.type !== 'mcp_tool_use')
                 continue;
-            const toolId = claude_translator_str(block.id);
-            const name = claude_translator_str(block.name);
+            const toolId = record_fields_str(block.id);
+            const name = record_fields_str(block.name);
             if (!toolId || !name)
                 continue;
             claude_translator_startTool(state, toolId, name, out);
@@ -36045,30 +36078,30 @@ function assistant(value, state) {
     }
     if (state.message?.id !== id) {
         closeMessage(state, out);
-        state.message = { id, streamed: false, text: '', model: claude_translator_str(message.model), blocks: new Map() };
-        out.push({ type: 'message_start', messageId: id, model: claude_translator_str(message.model) });
+        state.message = { id, streamed: false, text: '', model: record_fields_str(message.model), blocks: new Map() };
+        out.push({ type: 'message_start', messageId: id, model: record_fields_str(message.model) });
     }
     const open = state.message;
     if (!open)
         return out;
     for (const block of content) {
         if (block.type === 'text') {
-            const text = claude_translator_str(block.text) ?? '';
+            const text = record_fields_str(block.text) ?? '';
             if (!text)
                 continue;
             open.text += text;
             out.push({ type: 'text_delta', delta: text, messageId: id });
         }
         else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
-            const thinking = claude_translator_str(block.thinking) ?? '';
+            const thinking = record_fields_str(block.thinking) ?? '';
             out.push({ type: 'thinking_start', messageId: id });
             if (thinking)
                 out.push({ type: 'thinking_delta', delta: thinking, messageId: id });
             out.push({ type: 'thinking_stop', messageId: id, thinking: thinking || undefined });
         }
         else if (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use') {
-            const toolId = claude_translator_str(block.id);
-            const name = claude_translator_str(block.name);
+            const toolId = record_fields_str(block.id);
+            const name = record_fields_str(block.name);
             if (!toolId || !name) {
                 out.push(...malformed('tool_use block without an id or a name'));
                 continue;
@@ -36089,7 +36122,7 @@ function user(value, state) {
     for (const block of content) {
         if (block.type !== 'tool_result')
             continue;
-        const id = claude_translator_str(block.tool_use_id);
+        const id = record_fields_str(block.tool_use_id);
         if (!id) {
             out.push(...malformed('tool_result block without a tool_use_id'));
             continue;
@@ -36107,7 +36140,7 @@ function user(value, state) {
         if (mcp)
             out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
     }
-    return out.length > 0 ? out : claude_translator_unknown(state, 'a user message without tool results', value);
+    return out.length > 0 ? out : unknownRecord(state, 'a user message without tool results', value);
 }
 function claude_translator_startTool(state, id, name, out) {
     if (state.tools.has(id))
@@ -36143,20 +36176,20 @@ function result(value, state) {
     closeMessage(state, out);
     for (const [id, call] of state.tools)
         readyTool(state, id, call.name, claude_translator_parseJson(call.json) ?? {}, out);
-    const sessionId = claude_translator_str(value.session_id);
+    const sessionId = record_fields_str(value.session_id);
     if (sessionId && !state.sessionId)
         state.sessionId = sessionId;
     const cost = totalCost(value, state);
     if (cost)
         out.push(cost);
-    const subtype = claude_translator_str(value.subtype) ?? 'success';
+    const subtype = record_fields_str(value.subtype) ?? 'success';
     const isError = value.is_error === true || subtype.startsWith('error');
-    const text = claude_translator_str(value.result);
+    const text = record_fields_str(value.result);
     const errors = Array.isArray(value.errors) ? value.errors.filter((e) => typeof e === 'string') : [];
     if (isError) {
         const message = text || errors.join('; ') || describeSubtype(subtype);
         if (!state.errorReported)
-            out.push(...apiError(state, message, num(value.api_error_status), claude_translator_str(value.api_error_type), subtype));
+            out.push(...apiError(state, message, num(value.api_error_status), record_fields_str(value.api_error_type), subtype));
         state.outcome = { status: 'failed', message };
     }
     else {
@@ -36165,7 +36198,7 @@ function result(value, state) {
     out.push({
         type: 'turn_end',
         turn: state.turn || undefined,
-        stopReason: claude_translator_str(value.stop_reason) ?? (subtype === 'success' ? undefined : subtype),
+        stopReason: record_fields_str(value.stop_reason) ?? (subtype === 'success' ? undefined : subtype),
         result: text,
         isError,
         durationMs: nonNegative(num(value.duration_ms)),
@@ -36329,17 +36362,6 @@ function claude_translator_parseJson(text) {
         return undefined;
     }
 }
-function claude_translator_unknown(state, message, data) {
-    return state.debug ? [{ type: 'debug', message, data }] : [];
-}
-function malformed(message) {
-    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
-}
-const isObj = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-const claude_translator_str = (value) => (typeof value === 'string' ? value : undefined);
-const num = (value) => typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-const whole = (n) => (n > 0 ? Math.floor(n) : 0);
-const nonNegative = (n) => (n !== undefined && n >= 0 ? n : undefined);
 
 ;// CONCATENATED MODULE: ./src/adapters/claude/claude-adapter.ts
 
@@ -36492,10 +36514,10 @@ const codexTranslator = {
     translate(record, state) {
         try {
             if (record.kind === 'text')
-                return textLine(record.line);
+                return codex_translator_textLine(record.line);
             const value = record.value;
             if (!codex_translator_isObject(value))
-                return unknownRecord(state, 'a JSON line that is not an object', value);
+                return codex_translator_unknownRecord(state, 'a JSON line that is not an object', value);
             return translateEvent(value, state);
         }
         catch (error) {
@@ -36559,7 +36581,7 @@ function translateEvent(value, state) {
             return translateItem(value.item, value.type === 'item.completed', state);
         }
         default:
-            return unknownRecord(state, `unknown codex event ${JSON.stringify(value.type)}`, value);
+            return codex_translator_unknownRecord(state, `unknown codex event ${JSON.stringify(value.type)}`, value);
     }
 }
 function threadStarted(value, state) {
@@ -36642,7 +36664,7 @@ function translateItem(item, completed, state) {
                 ? [{ type: 'error', code: 'agent_error', message: codex_translator_str(item.message) ?? 'error', recoverable: true }]
                 : [];
         default:
-            return unknownRecord(state, `unknown codex item type ${JSON.stringify(item.type)}`, item);
+            return codex_translator_unknownRecord(state, `unknown codex item type ${JSON.stringify(item.type)}`, item);
     }
 }
 /** An agent message or a reasoning summary: whole text on completion, suffix deltas if it ever streams. */
@@ -36775,7 +36797,7 @@ function retryAfterMs(message) {
  * go to stderr), so such a line is foreign output: kept as a `log` line, never a failure. (Not text
  * deltas: the shared contract requires garbage between records to leave the message stream unchanged.)
  */
-function textLine(line) {
+function codex_translator_textLine(line) {
     if (line.trim() === '')
         return [];
     return [logDraft('stdout', line)];
@@ -36796,7 +36818,7 @@ const codex_translator_count = (value) => typeof value === 'number' && Number.is
 function codex_translator_malformed(message) {
     return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
 }
-function unknownRecord(state, message, data) {
+function codex_translator_unknownRecord(state, message, data) {
     return state.debug ? [{ type: 'debug', message, data }] : [];
 }
 
@@ -37304,6 +37326,7 @@ function copilot_controller_count(value) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/copilot/copilot-translator.ts
+
 const copilotTranslator = {
     init: ({ debug, request }) => ({
         debug,
@@ -37319,7 +37342,7 @@ const copilotTranslator = {
         try {
             // Plain text where JSON was expected (a warning, a crash message): kept as stdout output, not a failure.
             if (record.kind === 'text')
-                return record.line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line: record.line }];
+                return textLine(record.line);
             const value = record.value;
             if (!copilot_translator_isObject(value))
                 return copilot_translator_unknown(state, 'a JSON line that is not an object', value);
@@ -37757,6 +37780,7 @@ function allowsAll(policy) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/cursor/cursor-translator.ts
+
 const cursorTranslator = {
     init: ({ debug, request }) => ({
         debug,
@@ -37772,7 +37796,7 @@ const cursorTranslator = {
     translate(record, state) {
         try {
             if (record.kind === 'text')
-                return cursor_translator_textLine(record.line);
+                return textLine(record.line);
             const value = record.value;
             if (!cursor_translator_isObject(value))
                 return cursor_translator_unknown(state, 'a JSON line that is not an object', value);
@@ -38086,9 +38110,6 @@ function classify(text) {
     if (/context (window|length|limit)|too many tokens|prompt is too long/i.test(text))
         return 'context';
     return undefined;
-}
-function cursor_translator_textLine(line) {
-    return line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line }];
 }
 function cursor_translator_isObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39848,6 +39869,9 @@ function retryAfterMsOf(message) {
 
 ;// CONCATENATED MODULE: ./src/adapters/gemini/gemini-translator.ts
 
+
+
+
 /**
  * Translates Gemini CLI's `--output-format stream-json` records (recorded from gemini 0.61.0,
  * docs/adapters/gemini.md):
@@ -39877,10 +39901,10 @@ const geminiTranslator = {
     translate(record, state) {
         try {
             if (record.kind === 'text')
-                return gemini_translator_textLine(record.line);
+                return textLine(record.line);
             const value = record.value;
-            if (!gemini_translator_isObj(value))
-                return gemini_translator_unknown(state, 'a JSON line that is not an object', value);
+            if (!isObj(value))
+                return unknownRecord(state, 'a JSON line that is not an object', value);
             switch (value.type) {
                 case 'init':
                     return gemini_translator_init(value, state);
@@ -39895,7 +39919,7 @@ const geminiTranslator = {
                 case 'result':
                     return gemini_translator_result(value, state);
                 default:
-                    return gemini_translator_unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+                    return unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
             }
         }
         catch (error) {
@@ -39915,17 +39939,10 @@ const geminiTranslator = {
         return out;
     },
 };
-/**
- * A line that is not JSON (a warning the CLI printed to stdout): kept as a stdout `log` line, not a
- * failure and not model text (the contract: stray lines change no other event).
- */
-function gemini_translator_textLine(line) {
-    return line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line }];
-}
 function gemini_translator_init(value, state) {
     const out = [];
-    const sessionId = gemini_translator_str(value.session_id);
-    state.model = gemini_translator_str(value.model) ?? state.model;
+    const sessionId = record_fields_str(value.session_id);
+    state.model = record_fields_str(value.model) ?? state.model;
     if (sessionId && !state.sessionId) {
         state.sessionId = sessionId;
         out.push({ type: 'session_start', sessionId, model: state.model, cwd: state.request?.cwd });
@@ -39936,25 +39953,17 @@ function gemini_translator_init(value, state) {
                 : { type: 'session_fork', sessionId, forkedFrom: previous });
         }
     }
-    gemini_translator_startTurn(state, out);
+    startTurn(state, out);
     return out;
-}
-function gemini_translator_startTurn(state, out) {
-    if (state.turnOpen)
-        return;
-    state.turnOpen = true;
-    state.turn++;
-    state.errorReported = false;
-    out.push({ type: 'turn_start', turn: state.turn });
 }
 function message(value, state) {
     if (value.role !== 'assistant')
-        return value.role === 'user' ? [] : gemini_translator_unknown(state, 'a message of another role', value);
-    const text = gemini_translator_str(value.content);
+        return value.role === 'user' ? [] : unknownRecord(state, 'a message of another role', value);
+    const text = record_fields_str(value.content);
     if (text === undefined)
-        return gemini_translator_malformed('gemini: an assistant message without content');
+        return malformed('gemini: an assistant message without content');
     const out = [];
-    gemini_translator_startTurn(state, out);
+    startTurn(state, out);
     if (!state.message) {
         state.messages++;
         state.message = { id: `${state.sessionId ?? 'gemini'}-m${state.messages}`, text: '' };
@@ -39990,12 +39999,12 @@ function geminiMcpName(name) {
     return { server: rest.slice(0, split), tool: rest.slice(split + 1) };
 }
 function toolUse(value, state) {
-    const name = gemini_translator_str(value.tool_name);
-    const id = gemini_translator_str(value.tool_id);
+    const name = record_fields_str(value.tool_name);
+    const id = record_fields_str(value.tool_id);
     if (!name || !id)
-        return gemini_translator_malformed('gemini: a tool_use without tool_name or tool_id');
+        return malformed('gemini: a tool_use without tool_name or tool_id');
     const out = [];
-    gemini_translator_startTurn(state, out);
+    startTurn(state, out);
     gemini_translator_closeMessage(state, out);
     const input = value.parameters ?? {};
     state.tools.set(id, name);
@@ -40007,9 +40016,9 @@ function toolUse(value, state) {
     return out;
 }
 function toolResult(value, state) {
-    const id = gemini_translator_str(value.tool_id);
+    const id = record_fields_str(value.tool_id);
     if (!id)
-        return gemini_translator_malformed('gemini: a tool_result without tool_id');
+        return malformed('gemini: a tool_result without tool_id');
     const out = [];
     let name = state.tools.get(id);
     if (name === undefined) {
@@ -40020,8 +40029,8 @@ function toolResult(value, state) {
     }
     state.tools.delete(id);
     const isError = value.status === 'error';
-    const error = gemini_translator_isObj(value.error) ? value.error : undefined;
-    const output = isError ? (gemini_translator_str(error?.message) ?? value.output ?? 'tool error') : (value.output ?? null);
+    const error = isObj(value.error) ? value.error : undefined;
+    const output = isError ? (record_fields_str(error?.message) ?? value.output ?? 'tool error') : (value.output ?? null);
     out.push({ type: 'tool_result', toolCallId: id, toolName: name, output, isError });
     const mcp = geminiMcpName(name);
     if (mcp)
@@ -40029,7 +40038,7 @@ function toolResult(value, state) {
     return out;
 }
 function errorRecord(value, state) {
-    const text = gemini_translator_str(value.message) ?? 'Gemini CLI reported an error';
+    const text = record_fields_str(value.message) ?? 'Gemini CLI reported an error';
     const draft = classifyApiError(text);
     if (draft.type === 'error') {
         // Warnings (loop detected, blocked hook, …) leave the run going.
@@ -40045,10 +40054,10 @@ function gemini_translator_result(value, state) {
     if (cost)
         out.push(cost);
     const failed = value.status === 'error';
-    const error = gemini_translator_isObj(value.error) ? value.error : undefined;
-    const stats = gemini_translator_isObj(value.stats) ? value.stats : undefined;
+    const error = isObj(value.error) ? value.error : undefined;
+    const stats = isObj(value.stats) ? value.stats : undefined;
     if (failed) {
-        const text = gemini_translator_str(error?.message) ?? 'Gemini CLI failed';
+        const text = record_fields_str(error?.message) ?? 'Gemini CLI failed';
         if (!state.errorReported)
             out.push(classifyApiError(text));
         state.outcome = { status: 'failed', message: text };
@@ -40059,9 +40068,9 @@ function gemini_translator_result(value, state) {
     out.push({
         type: 'turn_end',
         turn: state.turn || undefined,
-        stopReason: failed ? (gemini_translator_str(error?.type) ?? 'error') : undefined,
+        stopReason: failed ? (record_fields_str(error?.type) ?? 'error') : undefined,
         isError: failed,
-        durationMs: gemini_translator_nonNegative(gemini_translator_num(stats?.duration_ms)),
+        durationMs: nonNegative(num(stats?.duration_ms)),
     });
     state.turnOpen = false;
     state.errorReported = false;
@@ -40073,35 +40082,24 @@ function gemini_translator_result(value, state) {
  * input excludes cached tokens.
  */
 function statsCost(stats, state) {
-    if (!gemini_translator_isObj(stats))
+    if (!isObj(stats))
         return undefined;
-    const prompt = gemini_translator_whole(gemini_translator_num(stats.input_tokens) ?? 0);
-    const cached = gemini_translator_whole(gemini_translator_num(stats.cached) ?? 0);
-    const output = gemini_translator_whole(gemini_translator_num(stats.output_tokens) ?? 0);
+    const prompt = whole(num(stats.input_tokens) ?? 0);
+    const cached = whole(num(stats.cached) ?? 0);
+    const output = whole(num(stats.output_tokens) ?? 0);
     if (prompt === 0 && output === 0 && cached === 0)
         return undefined;
-    const fresh = gemini_translator_num(stats.input);
-    const models = gemini_translator_isObj(stats.models) ? Object.keys(stats.models) : [];
+    const fresh = num(stats.input);
+    const models = isObj(stats.models) ? Object.keys(stats.models) : [];
     return {
         type: 'cost',
-        inputTokens: fresh !== undefined ? gemini_translator_whole(fresh) : Math.max(0, prompt - cached),
+        inputTokens: fresh !== undefined ? whole(fresh) : Math.max(0, prompt - cached),
         outputTokens: output,
         cacheReadTokens: cached,
         model: models.length === 1 ? models[0] : state.model,
         cumulative: true,
     };
 }
-function gemini_translator_unknown(state, message, data) {
-    return state.debug ? [{ type: 'debug', message, data }] : [];
-}
-function gemini_translator_malformed(message) {
-    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
-}
-const gemini_translator_isObj = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-const gemini_translator_str = (value) => (typeof value === 'string' ? value : undefined);
-const gemini_translator_num = (value) => typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-const gemini_translator_whole = (n) => (n > 0 ? Math.floor(n) : 0);
-const gemini_translator_nonNegative = (n) => (n !== undefined && n >= 0 ? n : undefined);
 
 ;// CONCATENATED MODULE: ./src/adapters/gemini/gemini-adapter.ts
 
@@ -41846,6 +41844,7 @@ function detectOpenCodeAuth(env) {
 
 ;// CONCATENATED MODULE: ./src/adapters/opencode/opencode-translator.ts
 
+
 /**
  * The name the plan gives the run's MCP server in the CLI's config. OpenCode (and Kilo) expose an
  * MCP tool to the model as `<server>_<tool>`, so tool parts named `agent_mux_<tool>` are MCP calls.
@@ -41880,8 +41879,8 @@ const openCodeTranslator = {
             if (record.kind === 'text')
                 return opencode_translator_textLine(record.line, state);
             const value = record.value;
-            if (!opencode_translator_isObject(value))
-                return opencode_translator_unknownRecord(state, 'a JSON line that is not an object', value);
+            if (!isObj(value))
+                return unknownRecord(state, 'a JSON line that is not an object', value);
             return opencode_translator_translateEvent(value, state);
         }
         catch (error) {
@@ -41911,22 +41910,22 @@ const openCodeTranslator = {
 };
 function opencode_translator_translateEvent(value, state) {
     const out = [];
-    const sessionId = opencode_translator_str(value.sessionID);
+    const sessionId = record_fields_str(value.sessionID);
     if (sessionId && !state.announced)
         out.push(...opencode_translator_announce(sessionId, state));
-    const part = opencode_translator_isObject(value.part) ? value.part : undefined;
+    const part = isObj(value.part) ? value.part : undefined;
     switch (value.type) {
         case 'step_start':
             out.push(...opencode_translator_closeMessage(state), ...opencode_translator_startTurn(state));
             state.steps++;
-            state.openMessage = { id: opencode_translator_str(part?.messageID), text: '' };
+            state.openMessage = { id: record_fields_str(part?.messageID), text: '' };
             out.push({ type: 'message_start', messageId: state.openMessage.id, model: state.model });
             return out;
         case 'text': {
-            const text = opencode_translator_str(part?.text) ?? '';
+            const text = record_fields_str(part?.text) ?? '';
             if (text === '')
                 return out;
-            out.push(...opencode_translator_openMessage(state, opencode_translator_str(part?.messageID)));
+            out.push(...opencode_translator_openMessage(state, record_fields_str(part?.messageID)));
             const message = state.openMessage;
             message.text += text;
             state.lastText = text;
@@ -41934,25 +41933,25 @@ function opencode_translator_translateEvent(value, state) {
             return out;
         }
         case 'reasoning': {
-            const text = opencode_translator_str(part?.text) ?? '';
+            const text = record_fields_str(part?.text) ?? '';
             if (text === '')
                 return out;
-            out.push(...opencode_translator_openMessage(state, opencode_translator_str(part?.messageID)));
+            out.push(...opencode_translator_openMessage(state, record_fields_str(part?.messageID)));
             const messageId = state.openMessage?.id;
             out.push({ type: 'thinking_start', messageId }, { type: 'thinking_delta', delta: text, messageId }, { type: 'thinking_stop', messageId, thinking: text });
             return out;
         }
         case 'tool_use':
             if (!part)
-                return [...out, ...opencode_translator_malformed('tool_use without a part')];
+                return [...out, ...malformed('tool_use without a part')];
             out.push(...opencode_translator_startTurn(state), ...toolPart(part, state));
             return out;
         case 'step_finish': {
             out.push(...opencode_translator_closeMessage(state));
-            const cost = opencode_translator_costDraft(part);
+            const cost = opencodeCostDraft(part);
             if (cost)
                 out.push(cost);
-            const reason = opencode_translator_str(part?.reason);
+            const reason = record_fields_str(part?.reason);
             // `tool-calls` means another step follows; anything else (`stop`, `length`, …) ends the turn.
             if (reason !== 'tool-calls' && state.turnStarted && !state.turnEnded) {
                 state.turnEnded = true;
@@ -41966,7 +41965,7 @@ function opencode_translator_translateEvent(value, state) {
             out.push(...errorDrafts(value.error, state));
             return out;
         default:
-            return [...out, ...opencode_translator_unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value)];
+            return [...out, ...unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value)];
     }
 }
 function opencode_translator_announce(sessionId, state) {
@@ -41979,6 +41978,7 @@ function opencode_translator_announce(sessionId, state) {
         return [{ type: 'session_resume', sessionId, previousSessionId: previous }];
     return [{ type: 'session_start', sessionId, model: state.model, cwd: state.cwd }];
 }
+/** Opens the run's one turn (`turn_start`, turn 0) unless it is open. */
 function opencode_translator_startTurn(state) {
     if (state.turnStarted)
         return [];
@@ -42002,21 +42002,21 @@ function opencode_translator_closeMessage(state) {
 }
 /** A tool part, reported once it completed (`state.status` `completed`) or failed (`error`). */
 function toolPart(part, state) {
-    const toolName = opencode_translator_str(part.tool);
-    const toolCallId = opencode_translator_str(part.callID) ?? opencode_translator_str(part.id);
+    const toolName = record_fields_str(part.tool);
+    const toolCallId = record_fields_str(part.callID) ?? record_fields_str(part.id);
     if (!toolName || !toolCallId)
-        return opencode_translator_malformed('tool_use without a tool name or call id');
+        return malformed('tool_use without a tool name or call id');
     if (state.tools[toolCallId])
         return [];
     state.tools[toolCallId] = true;
-    const toolState = opencode_translator_isObject(part.state) ? part.state : {};
-    const status = opencode_translator_str(toolState.status);
+    const toolState = isObj(part.state) ? part.state : {};
+    const status = record_fields_str(toolState.status);
     const input = toolState.input ?? {};
     const isError = status === 'error';
     const output = isError ? (toolState.error ?? 'tool failed') : toolState.output;
-    const time = opencode_translator_isObject(toolState.time) ? toolState.time : {};
-    const started = opencode_translator_num(time.start);
-    const ended = opencode_translator_num(time.end);
+    const time = isObj(toolState.time) ? toolState.time : {};
+    const started = num(time.start);
+    const ended = num(time.end);
     const durationMs = started !== undefined && ended !== undefined && ended >= started ? ended - started : undefined;
     const prefix = state.mcpPrefixes.find((p) => toolName.startsWith(p) && toolName.length > p.length);
     if (prefix) {
@@ -42034,19 +42034,19 @@ function toolPart(part, state) {
     ];
 }
 /** `step_finish.part`: `tokens: {input, output, reasoning, cache: {read, write}}` and `cost` (USD) of that step. */
-function opencode_translator_costDraft(part) {
-    if (!part || !opencode_translator_isObject(part.tokens))
+function opencodeCostDraft(part) {
+    if (!part || !isObj(part.tokens))
         return undefined;
     const tokens = part.tokens;
-    const cache = opencode_translator_isObject(tokens.cache) ? tokens.cache : {};
-    const usd = opencode_translator_num(part.cost);
+    const cache = isObj(tokens.cache) ? tokens.cache : {};
+    const usd = num(part.cost);
     return {
         type: 'cost',
-        inputTokens: opencode_translator_count(tokens.input),
-        outputTokens: opencode_translator_count(tokens.output),
-        cacheReadTokens: opencode_translator_count(cache.read),
-        cacheWriteTokens: opencode_translator_count(cache.write),
-        thinkingTokens: opencode_translator_count(tokens.reasoning),
+        inputTokens: record_fields_count(tokens.input),
+        outputTokens: record_fields_count(tokens.output),
+        cacheReadTokens: record_fields_count(cache.read),
+        cacheWriteTokens: record_fields_count(cache.write),
+        thinkingTokens: record_fields_count(tokens.reasoning),
         // 0 is what OpenCode reports for a model without a price: leave pricing to the core then.
         usd: usd !== undefined && usd > 0 ? usd : undefined,
     };
@@ -42079,23 +42079,23 @@ function errorDrafts(error, state) {
 function errorInfo(error) {
     if (typeof error === 'string')
         return { message: error, headers: {} };
-    if (!opencode_translator_isObject(error))
+    if (!isObj(error))
         return { message: 'unknown error', headers: {} };
-    const data = opencode_translator_isObject(error.data) ? error.data : {};
-    const name = opencode_translator_str(error.name);
-    const message = opencode_translator_str(data.message) ?? opencode_translator_str(error.message) ?? name ?? 'unknown error';
+    const data = isObj(error.data) ? error.data : {};
+    const name = record_fields_str(error.name);
+    const message = record_fields_str(data.message) ?? record_fields_str(error.message) ?? name ?? 'unknown error';
     return {
         message,
         name,
-        status: opencode_translator_num(data.statusCode),
-        headers: opencode_translator_isObject(data.responseHeaders) ? data.responseHeaders : {},
+        status: num(data.statusCode),
+        headers: isObj(data.responseHeaders) ? data.responseHeaders : {},
     };
 }
 function opencode_translator_retryAfterMs(headers, message) {
-    const ms = Number(opencode_translator_str(headers['retry-after-ms']));
-    if (Number.isFinite(ms) && ms >= 0 && opencode_translator_str(headers['retry-after-ms']) !== undefined)
+    const ms = Number(record_fields_str(headers['retry-after-ms']));
+    if (Number.isFinite(ms) && ms >= 0 && record_fields_str(headers['retry-after-ms']) !== undefined)
         return Math.round(ms);
-    const seconds = opencode_translator_str(headers['retry-after']);
+    const seconds = record_fields_str(headers['retry-after']);
     if (seconds !== undefined) {
         const value = Number(seconds);
         if (Number.isFinite(value) && value >= 0)
@@ -42114,24 +42114,6 @@ function opencode_translator_textLine(line, state) {
     if (line.trim() === '')
         return [];
     return [{ type: 'text_delta', delta: `${line}\n`, messageId: state.openMessage?.id }];
-}
-function opencode_translator_malformed(message) {
-    return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
-}
-function opencode_translator_unknownRecord(state, message, data) {
-    return state.debug ? [{ type: 'debug', message, data }] : [];
-}
-function opencode_translator_isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function opencode_translator_str(value) {
-    return typeof value === 'string' ? value : undefined;
-}
-function opencode_translator_num(value) {
-    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-function opencode_translator_count(value) {
-    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/opencode/opencode-plan.ts
@@ -43807,6 +43789,7 @@ function opencodeAdapter(options = {}) {
 
 ;// CONCATENATED MODULE: ./src/adapters/opencode-http/opencode-http-translator.ts
 
+
 /**
  * Translates the `GET /event` stream of `opencode serve` (one JSON object per SSE `data:`,
  * `{id, type, properties}`) into drafts. `message.part.updated` carries whole parts (`step-start`,
@@ -43834,9 +43817,9 @@ const openCodeHttpTranslator = {
             if (record.kind === 'text')
                 return state.debug ? [{ type: 'debug', message: 'non-JSON SSE data', data: record.line }] : [];
             const value = record.value;
-            if (!opencode_http_translator_isObject(value) || typeof value.type !== 'string')
-                return opencode_http_translator_unknown(state, 'an event without a type', value);
-            return opencode_http_translator_translateEvent(value.type, opencode_http_translator_isObject(value.properties) ? value.properties : {}, value, state);
+            if (!isObj(value) || typeof value.type !== 'string')
+                return unknownRecord(state, 'an event without a type', value);
+            return opencode_http_translator_translateEvent(value.type, isObj(value.properties) ? value.properties : {}, value, state);
         }
         catch (error) {
             return [
@@ -43849,9 +43832,9 @@ const openCodeHttpTranslator = {
     },
 };
 function opencode_http_translator_translateEvent(type, props, raw, state) {
-    const sessionId = opencode_http_translator_str(props.sessionID) ?? (opencode_http_translator_isObject(props.part) ? opencode_http_translator_str(props.part.sessionID) : undefined);
+    const sessionId = record_fields_str(props.sessionID) ?? (isObj(props.part) ? record_fields_str(props.part.sessionID) : undefined);
     if (sessionId === undefined)
-        return opencode_http_translator_unknown(state, `event ${type}`, raw);
+        return unknownRecord(state, `event ${type}`, raw);
     if (state.sessionId !== undefined && sessionId !== state.sessionId)
         return [];
     const out = opencode_http_translator_announce(sessionId, state);
@@ -43860,20 +43843,20 @@ function opencode_http_translator_translateEvent(type, props, raw, state) {
             out.push(...messageUpdated(props, state));
             break;
         case 'message.part.updated':
-            if (opencode_http_translator_isObject(props.part))
+            if (isObj(props.part))
                 out.push(...partUpdated(props.part, state));
             break;
         case 'message.part.delta':
             out.push(...partDelta(props, state));
             break;
         case 'session.error':
-            out.push(...opencode_http_translator_startTurn(state), ...opencode_http_translator_errorDrafts(props.error, state));
+            out.push(...opencode_translator_startTurn(state), ...opencode_http_translator_errorDrafts(props.error, state));
             break;
         case 'session.idle':
             out.push(...endTurn(state, state.errors.length > 0 ? 'error' : 'end_turn'));
             break;
         default:
-            out.push(...opencode_http_translator_unknown(state, `event ${type}`, raw));
+            out.push(...unknownRecord(state, `event ${type}`, raw));
     }
     return out;
 }
@@ -43884,12 +43867,6 @@ function opencode_http_translator_announce(sessionId, state) {
     state.sessionId = sessionId;
     return [{ type: 'session_start', sessionId, model: state.model, cwd: state.cwd }];
 }
-function opencode_http_translator_startTurn(state) {
-    if (state.turnStarted)
-        return [];
-    state.turnStarted = true;
-    return [{ type: 'turn_start', turn: 0 }];
-}
 function endTurn(state, stopReason) {
     if (!state.turnStarted && state.errors.length === 0) {
         // Idle before any step (a stray idle): not the end of our turn.
@@ -43898,7 +43875,7 @@ function endTurn(state, stopReason) {
     }
     if (state.turnEnded)
         return [];
-    const out = [...opencode_http_translator_startTurn(state)];
+    const out = [...opencode_translator_startTurn(state)];
     for (const [id, part] of Object.entries(state.parts))
         if (!part.ended)
             out.push(...closePart(id, part));
@@ -43911,44 +43888,44 @@ function endTurn(state, stopReason) {
     return out;
 }
 function messageUpdated(props, state) {
-    const info = opencode_http_translator_isObject(props.info) ? props.info : {};
-    const id = opencode_http_translator_str(info.id);
+    const info = isObj(props.info) ? props.info : {};
+    const id = record_fields_str(info.id);
     if (info.role === 'user' && id)
         state.userMessages[id] = true;
     if (info.role === 'assistant') {
-        const model = opencode_http_translator_str(info.modelID);
+        const model = record_fields_str(info.modelID);
         if (model && !state.model)
             state.model = model;
     }
     return [];
 }
 function partUpdated(part, state) {
-    const messageId = opencode_http_translator_str(part.messageID);
+    const messageId = record_fields_str(part.messageID);
     if (messageId && state.userMessages[messageId])
         return [];
-    const id = opencode_http_translator_str(part.id);
+    const id = record_fields_str(part.id);
     switch (part.type) {
         case 'step-start':
-            return opencode_http_translator_startTurn(state);
+            return opencode_translator_startTurn(state);
         case 'text':
         case 'reasoning':
             return id ? textPart(id, part, part.type, state) : [];
         case 'tool':
-            return [...opencode_http_translator_startTurn(state), ...opencode_http_translator_toolPart(part, state)];
+            return [...opencode_translator_startTurn(state), ...opencode_http_translator_toolPart(part, state)];
         case 'step-finish': {
             const cost = opencode_http_translator_costDraft(part, state.model);
             return cost ? [cost] : [];
         }
         default:
-            return opencode_http_translator_unknown(state, `part ${String(part.type)}`, part);
+            return unknownRecord(state, `part ${String(part.type)}`, part);
     }
 }
 function textPart(id, part, kind, state) {
     const out = [];
     let track = state.parts[id];
     if (!track) {
-        out.push(...opencode_http_translator_startTurn(state));
-        track = { kind, messageId: opencode_http_translator_str(part.messageID), shown: '', ended: false };
+        out.push(...opencode_translator_startTurn(state));
+        track = { kind, messageId: record_fields_str(part.messageID), shown: '', ended: false };
         state.parts[id] = track;
         out.push(kind === 'text'
             ? { type: 'message_start', messageId: track.messageId, model: state.model }
@@ -43956,20 +43933,20 @@ function textPart(id, part, kind, state) {
     }
     if (track.ended)
         return out;
-    const text = opencode_http_translator_str(part.text) ?? '';
+    const text = record_fields_str(part.text) ?? '';
     // A whole part (or one that grew past the deltas): show what is new.
     if (text.startsWith(track.shown) && text.length > track.shown.length) {
         out.push(deltaDraft(track, text.slice(track.shown.length)));
         track.shown = text;
     }
-    const time = opencode_http_translator_isObject(part.time) ? part.time : {};
-    if (opencode_http_translator_num(time.end) !== undefined)
+    const time = isObj(part.time) ? part.time : {};
+    if (num(time.end) !== undefined)
         out.push(...closePart(id, track, text, state));
     return out;
 }
 function partDelta(props, state) {
-    const id = opencode_http_translator_str(props.partID);
-    const delta = opencode_http_translator_str(props.delta);
+    const id = record_fields_str(props.partID);
+    const delta = record_fields_str(props.delta);
     const track = id ? state.parts[id] : undefined;
     if (!track || track.ended || props.field !== 'text' || !delta)
         return [];
@@ -43992,8 +43969,8 @@ function closePart(_id, track, text, state) {
 }
 /** A tool part: `start` at its first sight, `ready` once its input is known, the result once done. */
 function opencode_http_translator_toolPart(part, state) {
-    const toolName = opencode_http_translator_str(part.tool);
-    const toolCallId = opencode_http_translator_str(part.callID) ?? opencode_http_translator_str(part.id);
+    const toolName = record_fields_str(part.tool);
+    const toolCallId = record_fields_str(part.callID) ?? record_fields_str(part.id);
     if (!toolName || !toolCallId)
         return [
             {
@@ -44003,8 +43980,8 @@ function opencode_http_translator_toolPart(part, state) {
                 recoverable: true,
             },
         ];
-    const toolState = opencode_http_translator_isObject(part.state) ? part.state : {};
-    const status = opencode_http_translator_str(toolState.status);
+    const toolState = isObj(part.state) ? part.state : {};
+    const status = record_fields_str(toolState.status);
     const prefix = `${OPENCODE_MCP_SERVER}_`;
     const mcp = toolName.startsWith(prefix) && toolName.length > prefix.length;
     const out = [];
@@ -44035,9 +44012,9 @@ function opencode_http_translator_toolPart(part, state) {
         track.done = true;
         const isError = status === 'error';
         const output = isError ? (toolState.error ?? 'tool failed') : toolState.output;
-        const time = opencode_http_translator_isObject(toolState.time) ? toolState.time : {};
-        const started = opencode_http_translator_num(time.start);
-        const ended = opencode_http_translator_num(time.end);
+        const time = isObj(toolState.time) ? toolState.time : {};
+        const started = num(time.start);
+        const ended = num(time.end);
         const durationMs = started !== undefined && ended !== undefined && ended >= started ? ended - started : undefined;
         out.push(mcp
             ? {
@@ -44052,33 +44029,22 @@ function opencode_http_translator_toolPart(part, state) {
     }
     return out;
 }
-/** `step-finish`: `tokens: {input, output, reasoning, cache: {read, write}}` and `cost` (USD) of that step. */
+/** `step-finish`: OpenCode's step cost, with the model of the session (`model` kept second, as before). */
 function opencode_http_translator_costDraft(part, model) {
-    if (!opencode_http_translator_isObject(part.tokens))
+    const draft = opencodeCostDraft(part);
+    if (!draft)
         return undefined;
-    const tokens = part.tokens;
-    const cache = opencode_http_translator_isObject(tokens.cache) ? tokens.cache : {};
-    const usd = opencode_http_translator_num(part.cost);
-    return {
-        type: 'cost',
-        model,
-        inputTokens: opencode_http_translator_count(tokens.input),
-        outputTokens: opencode_http_translator_count(tokens.output),
-        cacheReadTokens: opencode_http_translator_count(cache.read),
-        cacheWriteTokens: opencode_http_translator_count(cache.write),
-        thinkingTokens: opencode_http_translator_count(tokens.reasoning),
-        // 0 is what OpenCode reports for a model without a price: leave pricing to the core then.
-        usd: usd !== undefined && usd > 0 ? usd : undefined,
-    };
+    const { type, ...counts } = draft;
+    return { type, model, ...counts };
 }
 const opencode_http_translator_MAX_KEPT_ERRORS = 5;
 /** `session.error.error`: `{name, data: {message, statusCode, responseHeaders}}`. */
 function opencode_http_translator_errorDrafts(error, state) {
-    const e = opencode_http_translator_isObject(error) ? error : {};
-    const data = opencode_http_translator_isObject(e.data) ? e.data : {};
-    const name = opencode_http_translator_str(e.name) ?? 'UnknownError';
-    const message = opencode_http_translator_str(data.message) ?? opencode_http_translator_str(e.message) ?? name;
-    const status = opencode_http_translator_num(data.statusCode);
+    const e = isObj(error) ? error : {};
+    const data = isObj(e.data) ? e.data : {};
+    const name = record_fields_str(e.name) ?? 'UnknownError';
+    const message = record_fields_str(data.message) ?? record_fields_str(e.message) ?? name;
+    const status = num(data.statusCode);
     if (state.errors.length < opencode_http_translator_MAX_KEPT_ERRORS)
         state.errors.push(message);
     if (name === 'MessageAbortedError')
@@ -44089,8 +44055,8 @@ function opencode_http_translator_errorDrafts(error, state) {
         ];
     }
     if (status === 429) {
-        const headers = opencode_http_translator_isObject(data.responseHeaders) ? data.responseHeaders : {};
-        const seconds = Number(opencode_http_translator_str(headers['retry-after']));
+        const headers = isObj(data.responseHeaders) ? data.responseHeaders : {};
+        const seconds = Number(record_fields_str(headers['retry-after']));
         return [
             {
                 type: 'rate_limit_error',
@@ -44102,22 +44068,6 @@ function opencode_http_translator_errorDrafts(error, state) {
     if (name === 'ContextOverflowError' || /context (length|window)/i.test(message))
         return [{ type: 'context_exceeded', message }];
     return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
-}
-function opencode_http_translator_unknown(state, message, data) {
-    return state.debug ? [{ type: 'debug', message, data }] : [];
-}
-function opencode_http_translator_isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function opencode_http_translator_str(value) {
-    return typeof value === 'string' ? value : undefined;
-}
-function opencode_http_translator_num(value) {
-    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-function opencode_http_translator_count(value) {
-    const n = opencode_http_translator_num(value);
-    return n !== undefined && n >= 0 ? Math.floor(n) : 0;
 }
 
 ;// CONCATENATED MODULE: external "node:net"
@@ -44861,9 +44811,7 @@ function qwenPlan(ctx, options) {
 ;// CONCATENATED MODULE: ./src/adapters/qwen/qwen-translator.ts
 
 
-const qwen_translator_isObj = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-const qwen_translator_str = (value) => (typeof value === 'string' ? value : undefined);
-const qwen_translator_num = (value) => typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
 /** The Anthropic SSE events Qwen Code forwards in `stream_event`; others (`goal_state`) are its own. */
 const ANTHROPIC_STREAM_EVENTS = new Set([
     'message_start',
@@ -44877,9 +44825,9 @@ const ANTHROPIC_STREAM_EVENTS = new Set([
 ]);
 /** The text of an `assistant` record made of text blocks only. */
 function assistantText(value) {
-    const message = qwen_translator_isObj(value.message) ? value.message : undefined;
+    const message = isObj(value.message) ? value.message : undefined;
     const content = Array.isArray(message?.content) ? message.content : [];
-    if (content.length === 0 || !content.every((b) => qwen_translator_isObj(b) && b.type === 'text' && typeof b.text === 'string')) {
+    if (content.length === 0 || !content.every((b) => isObj(b) && b.type === 'text' && typeof b.text === 'string')) {
         return undefined;
     }
     return content.map((b) => b.text).join('');
@@ -44900,14 +44848,14 @@ function assistantText(value) {
 const qwenTranslator = {
     init: (ctx) => claudeTranslator.init(ctx),
     translate(record, state) {
-        if (record.kind !== 'json' || !qwen_translator_isObj(record.value))
+        if (record.kind !== 'json' || !isObj(record.value))
             return claudeTranslator.translate(record, state);
         const value = record.value;
         try {
             if (value.type === 'system' && value.subtype === 'retry')
                 return retry(value, state);
             if (value.type === 'stream_event') {
-                const event = qwen_translator_isObj(value.event) ? value.event : undefined;
+                const event = isObj(value.event) ? value.event : undefined;
                 if (!ANTHROPIC_STREAM_EVENTS.has(String(event?.type))) {
                     return state.debug
                         ? [{ type: 'debug', message: `qwen stream event ${JSON.stringify(event?.type)}`, data: value }]
@@ -44925,8 +44873,8 @@ const qwenTranslator = {
                 }
             }
             if (value.type === 'result' && (value.is_error === true || String(value.subtype).startsWith('error'))) {
-                const error = qwen_translator_isObj(value.error) ? value.error : undefined;
-                const message = qwen_translator_str(error?.message) ?? qwen_translator_str(value.result);
+                const error = isObj(value.error) ? value.error : undefined;
+                const message = record_fields_str(error?.message) ?? record_fields_str(value.result);
                 if (message) {
                     const out = [];
                     if (!state.errorReported)
@@ -44947,12 +44895,12 @@ const qwenTranslator = {
     finish: (exit, state) => claudeTranslator.finish?.(exit, state) ?? [],
 };
 function retry(value, state) {
-    const data = qwen_translator_isObj(value.data) ? value.data : {};
-    const attempt = qwen_translator_num(data.attempt);
+    const data = isObj(value.data) ? value.data : {};
+    const attempt = num(data.attempt);
     if (attempt === undefined)
         return state.debug ? [{ type: 'debug', message: 'qwen retries the request', data: value }] : [];
-    const max = qwen_translator_num(data.maxRetries);
-    const delay = qwen_translator_num(data.delayMs);
+    const max = num(data.maxRetries);
+    const delay = num(data.delayMs);
     return [
         {
             type: 'rate_limit_error',

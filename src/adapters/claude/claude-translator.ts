@@ -1,7 +1,17 @@
 import type { ExitInfo, NativeRecord, RunRequest, Translator, TranslatorState } from '../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../core/events/index.ts';
-
-type Obj = Record<string, unknown>;
+import {
+  isObj,
+  malformed,
+  nonNegative,
+  num,
+  type Obj,
+  str,
+  unknownRecord as unknown,
+  whole,
+} from '../shared/record-fields.ts';
+import { startTurn } from '../shared/start-turn.ts';
+import { textLine } from '../shared/text-line.ts';
 
 interface ToolCall {
   name: string;
@@ -72,9 +82,7 @@ export const claudeTranslator: Translator<ClaudeTranslatorState> = {
     try {
       // Plain text where JSON was expected (a warning printed to stdout): kept as a `log`, not a failure,
       // and not model text (it would change the answer).
-      if (record.kind === 'text') {
-        return record.line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line: record.line }];
-      }
+      if (record.kind === 'text') return textLine(record.line);
       const value = record.value;
       if (!isObj(value)) return unknown(state, 'a JSON line that is not an object', value);
       switch (value.type) {
@@ -160,14 +168,6 @@ function system(value: Obj, state: ClaudeTranslatorState): EventDraft[] {
     default:
       return unknown(state, `claude system record ${JSON.stringify(value.subtype)}`, value);
   }
-}
-
-function startTurn(state: ClaudeTranslatorState, out: EventDraft[]): void {
-  if (state.turnOpen) return;
-  state.turnOpen = true;
-  state.turn++;
-  state.errorReported = false;
-  out.push({ type: 'turn_start', turn: state.turn });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -635,18 +635,3 @@ function parseJson(text: string): unknown {
     return undefined;
   }
 }
-
-function unknown(state: ClaudeTranslatorState, message: string, data?: unknown): EventDraft[] {
-  return state.debug ? [{ type: 'debug', message, data }] : [];
-}
-
-function malformed(message: string): EventDraft[] {
-  return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
-}
-
-const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const num = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-const whole = (n: number): number => (n > 0 ? Math.floor(n) : 0);
-const nonNegative = (n: number | undefined): number | undefined => (n !== undefined && n >= 0 ? n : undefined);

@@ -1,5 +1,6 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../core/events/index.ts';
+import { textLine } from '../shared/text-line.ts';
 
 /**
  * What `copilot -p … --output-format json` prints (recorded from @github/copilot 1.0.102): one
@@ -47,8 +48,7 @@ export const copilotTranslator: Translator<CopilotTranslatorState> = {
   translate(record: NativeRecord, state: CopilotTranslatorState): EventDraft[] {
     try {
       // Plain text where JSON was expected (a warning, a crash message): kept as stdout output, not a failure.
-      if (record.kind === 'text')
-        return record.line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line: record.line }];
+      if (record.kind === 'text') return textLine(record.line);
       const value = record.value;
       if (!isObject(value)) return unknown(state, 'a JSON line that is not an object', value);
       if (typeof value.type !== 'string') return malformed('a record without a type');

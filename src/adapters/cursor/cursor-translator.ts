@@ -1,5 +1,6 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../core/adapter/index.ts';
 import type { EventDraft } from '../../core/events/index.ts';
+import { textLine } from '../shared/text-line.ts';
 
 /**
  * What `cursor-agent -p --output-format stream-json --stream-partial-output` prints, per Cursor's
@@ -353,10 +354,6 @@ function classify(text: string): 'auth' | 'rate' | 'context' | undefined {
   if (/rate.?limit|too many requests|\b429\b|usage limit|quota/i.test(text)) return 'rate';
   if (/context (window|length|limit)|too many tokens|prompt is too long/i.test(text)) return 'context';
   return undefined;
-}
-
-function textLine(line: string): EventDraft[] {
-  return line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line }];
 }
 
 function isObject(value: unknown): value is Json {

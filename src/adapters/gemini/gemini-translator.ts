@@ -1,8 +1,18 @@
 import type { ExitInfo, NativeRecord, RunRequest, Translator, TranslatorState } from '../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../core/events/index.ts';
+import {
+  isObj,
+  malformed,
+  nonNegative,
+  num,
+  type Obj,
+  str,
+  unknownRecord as unknown,
+  whole,
+} from '../shared/record-fields.ts';
+import { startTurn } from '../shared/start-turn.ts';
+import { textLine } from '../shared/text-line.ts';
 import { classifyApiError } from './gemini-errors.ts';
-
-type Obj = Record<string, unknown>;
 
 export interface GeminiTranslatorState extends TranslatorState {
   request?: RunRequest;
@@ -85,14 +95,6 @@ export const geminiTranslator: Translator<GeminiTranslatorState> = {
   },
 };
 
-/**
- * A line that is not JSON (a warning the CLI printed to stdout): kept as a stdout `log` line, not a
- * failure and not model text (the contract: stray lines change no other event).
- */
-export function textLine(line: string): EventDraft[] {
-  return line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line }];
-}
-
 function init(value: Obj, state: GeminiTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
   const sessionId = str(value.session_id);
@@ -111,14 +113,6 @@ function init(value: Obj, state: GeminiTranslatorState): EventDraft[] {
   }
   startTurn(state, out);
   return out;
-}
-
-function startTurn(state: GeminiTranslatorState, out: EventDraft[]): void {
-  if (state.turnOpen) return;
-  state.turnOpen = true;
-  state.turn++;
-  state.errorReported = false;
-  out.push({ type: 'turn_start', turn: state.turn });
 }
 
 function message(value: Obj, state: GeminiTranslatorState): EventDraft[] {
@@ -258,18 +252,3 @@ function statsCost(stats: unknown, state: GeminiTranslatorState): DraftOf<'cost'
     cumulative: true,
   };
 }
-
-function unknown(state: GeminiTranslatorState, message: string, data?: unknown): EventDraft[] {
-  return state.debug ? [{ type: 'debug', message, data }] : [];
-}
-
-function malformed(message: string): EventDraft[] {
-  return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
-}
-
-const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const num = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-const whole = (n: number): number => (n > 0 ? Math.floor(n) : 0);
-const nonNegative = (n: number | undefined): number | undefined => (n !== undefined && n >= 0 ? n : undefined);

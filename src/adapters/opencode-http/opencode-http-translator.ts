@@ -1,6 +1,7 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../core/events/index.ts';
-import { OPENCODE_MCP_SERVER } from '../opencode/opencode-translator.ts';
+import { OPENCODE_MCP_SERVER, opencodeCostDraft, startTurn } from '../opencode/opencode-translator.ts';
+import { isObj as isObject, num, str, unknownRecord as unknown } from '../shared/record-fields.ts';
 
 interface PartTrack {
   kind: 'text' | 'reasoning';
@@ -102,12 +103,6 @@ function announce(sessionId: string, state: OpenCodeHttpTranslatorState): EventD
   state.announced = true;
   state.sessionId = sessionId;
   return [{ type: 'session_start', sessionId, model: state.model, cwd: state.cwd }];
-}
-
-function startTurn(state: OpenCodeHttpTranslatorState): EventDraft[] {
-  if (state.turnStarted) return [];
-  state.turnStarted = true;
-  return [{ type: 'turn_start', turn: 0 }];
 }
 
 function endTurn(state: OpenCodeHttpTranslatorState, stopReason: string): EventDraft[] {
@@ -278,23 +273,12 @@ function toolPart(part: Record<string, unknown>, state: OpenCodeHttpTranslatorSt
   return out;
 }
 
-/** `step-finish`: `tokens: {input, output, reasoning, cache: {read, write}}` and `cost` (USD) of that step. */
+/** `step-finish`: OpenCode's step cost, with the model of the session (`model` kept second, as before). */
 function costDraft(part: Record<string, unknown>, model: string | undefined): DraftOf<'cost'> | undefined {
-  if (!isObject(part.tokens)) return undefined;
-  const tokens = part.tokens;
-  const cache = isObject(tokens.cache) ? tokens.cache : {};
-  const usd = num(part.cost);
-  return {
-    type: 'cost',
-    model,
-    inputTokens: count(tokens.input),
-    outputTokens: count(tokens.output),
-    cacheReadTokens: count(cache.read),
-    cacheWriteTokens: count(cache.write),
-    thinkingTokens: count(tokens.reasoning),
-    // 0 is what OpenCode reports for a model without a price: leave pricing to the core then.
-    usd: usd !== undefined && usd > 0 ? usd : undefined,
-  };
+  const draft = opencodeCostDraft(part);
+  if (!draft) return undefined;
+  const { type, ...counts } = draft;
+  return { type, model, ...counts };
 }
 
 const MAX_KEPT_ERRORS = 5;
@@ -327,25 +311,4 @@ function errorDrafts(error: unknown, state: OpenCodeHttpTranslatorState): EventD
   if (name === 'ContextOverflowError' || /context (length|window)/i.test(message))
     return [{ type: 'context_exceeded', message }];
   return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
-}
-
-function unknown(state: TranslatorState, message: string, data?: unknown): EventDraft[] {
-  return state.debug ? [{ type: 'debug', message, data }] : [];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function count(value: unknown): number {
-  const n = num(value);
-  return n !== undefined && n >= 0 ? Math.floor(n) : 0;
 }

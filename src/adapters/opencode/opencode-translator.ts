@@ -1,6 +1,7 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../core/events/index.ts';
 import { logDraft } from '../../core/events/log-draft.ts';
+import { count, isObj as isObject, malformed, num, str, unknownRecord } from '../shared/record-fields.ts';
 
 /**
  * The name the plan gives the run's MCP server in the CLI's config. OpenCode (and Kilo) expose an
@@ -127,7 +128,7 @@ function translateEvent(value: Record<string, unknown>, state: OpenCodeTranslato
       return out;
     case 'step_finish': {
       out.push(...closeMessage(state));
-      const cost = costDraft(part);
+      const cost = opencodeCostDraft(part);
       if (cost) out.push(cost);
       const reason = str(part?.reason);
       // `tool-calls` means another step follows; anything else (`stop`, `length`, …) ends the turn.
@@ -156,7 +157,8 @@ function announce(sessionId: string, state: OpenCodeTranslatorState): EventDraft
   return [{ type: 'session_start', sessionId, model: state.model, cwd: state.cwd }];
 }
 
-function startTurn(state: OpenCodeTranslatorState): EventDraft[] {
+/** Opens the run's one turn (`turn_start`, turn 0) unless it is open. */
+export function startTurn(state: { turnStarted: boolean }): EventDraft[] {
   if (state.turnStarted) return [];
   state.turnStarted = true;
   return [{ type: 'turn_start', turn: 0 }];
@@ -210,7 +212,7 @@ function toolPart(part: Record<string, unknown>, state: OpenCodeTranslatorState)
 }
 
 /** `step_finish.part`: `tokens: {input, output, reasoning, cache: {read, write}}` and `cost` (USD) of that step. */
-function costDraft(part: Record<string, unknown> | undefined): DraftOf<'cost'> | undefined {
+export function opencodeCostDraft(part: Record<string, unknown> | undefined): DraftOf<'cost'> | undefined {
   if (!part || !isObject(part.tokens)) return undefined;
   const tokens = part.tokens;
   const cache = isObject(tokens.cache) ? tokens.cache : {};
@@ -297,28 +299,4 @@ function retryAfterMs(headers: Record<string, unknown>, message: string): number
 function textLine(line: string, state: OpenCodeTranslatorState): EventDraft[] {
   if (line.trim() === '') return [];
   return [{ type: 'text_delta', delta: `${line}\n`, messageId: state.openMessage?.id }];
-}
-
-function malformed(message: string): EventDraft[] {
-  return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
-}
-
-function unknownRecord(state: TranslatorState, message: string, data?: unknown): EventDraft[] {
-  return state.debug ? [{ type: 'debug', message, data }] : [];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
 }

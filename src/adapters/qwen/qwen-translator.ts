@@ -2,15 +2,9 @@ import type { NativeRecord, Translator } from '../../core/adapter/index.ts';
 import type { EventDraft } from '../../core/events/index.ts';
 import { type ClaudeTranslatorState, claudeTranslator } from '../claude/claude-translator.ts';
 import { classifyApiError } from '../gemini/gemini-errors.ts';
+import { isObj, num, type Obj, str } from '../shared/record-fields.ts';
 
 export type QwenTranslatorState = ClaudeTranslatorState;
-
-type Obj = Record<string, unknown>;
-
-const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const num = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /** The Anthropic SSE events Qwen Code forwards in `stream_event`; others (`goal_state`) are its own. */
 const ANTHROPIC_STREAM_EVENTS = new Set([
