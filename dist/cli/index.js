@@ -41600,6 +41600,9 @@ function streamSession(parts) {
     ctx.emit({ type: 'session_start', sessionId });
     return {
         done,
+        onBudget: (remaining) => {
+            void sendInput({ type: 'budget_update', remaining });
+        },
         stop: async (reason) => {
             if (stopReason === undefined) {
                 stopReason = reason;
@@ -54812,6 +54815,14 @@ function programMissing(command, program, emitter) {
 
 /** Runs an in-process or remote agent session once, with the same stop semantics as a process. */
 async function runSessionAttempt(options) {
+    try {
+        return await runSession(options);
+    }
+    finally {
+        options.onSession?.(undefined);
+    }
+}
+async function runSession(options) {
     const { launch, ctx, emitter } = options;
     const sessionAbort = new AbortController();
     const onAbort = () => sessionAbort.abort();
@@ -54846,6 +54857,7 @@ async function runSessionAttempt(options) {
             tools: options.tools,
             approvals: options.approvals,
         });
+        options.onSession?.(session);
         if (stopRequest) {
             const pending = stopRequest;
             stopRequest = undefined;
@@ -54958,6 +54970,7 @@ function startRun(options) {
     let stopAttempt;
     let pendingStop;
     let controller;
+    let session;
     const requestStop = (request) => {
         pendingStop ??= request;
         stopAttempt?.(request);
@@ -54978,6 +54991,7 @@ function startRun(options) {
             usd: budget.usd === undefined ? undefined : budget.usd - totals.usd,
         };
         controller?.onBudget?.(remaining);
+        session?.onBudget?.(remaining);
         if ((remaining.tokens ?? 1) <= 0 || (remaining.usd ?? 1) <= 0) {
             const spent = remaining.usd !== undefined && remaining.usd <= 0 ? `USD ${totals.usd.toFixed(4)}` : 'tokens';
             emitter.emit({
@@ -55141,7 +55155,13 @@ function startRun(options) {
                             value.pause();
                     },
                 })
-                : await runSessionAttempt({ ...common, launch });
+                : await runSessionAttempt({
+                    ...common,
+                    launch,
+                    onSession: (value) => {
+                        session = value;
+                    },
+                });
         }
         finally {
             timers.clear();

@@ -311,6 +311,9 @@ function streamSession(parts: StreamParts): AgentSession {
 
   return {
     done,
+    onBudget: (remaining) => {
+      void sendInput({ type: 'budget_update', remaining });
+    },
     stop: async (reason) => {
       if (stopReason === undefined) {
         stopReason = reason;

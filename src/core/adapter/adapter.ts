@@ -172,6 +172,8 @@ export interface AgentSession {
   readonly done: Promise<SessionOutcome>;
   /** Asks the agent to stop; resolves when it has. */
   stop(reason: ShutdownReason): Promise<void>;
+  /** The run's remaining budget changed (a remote agent is told with `budget_update`). */
+  onBudget?(remaining: { tokens?: number; usd?: number }): void;
 }
 
 export interface SessionLaunch {

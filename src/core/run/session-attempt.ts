@@ -3,10 +3,21 @@ import type { AttemptOptions } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import { settleWithin } from './settle-within.ts';
 
-export type SessionAttemptOptions = AttemptOptions<SessionLaunch>;
+export interface SessionAttemptOptions extends AttemptOptions<SessionLaunch> {
+  /** The open session, for budget updates; undefined once the attempt is over. */
+  onSession?: (session: AgentSession | undefined) => void;
+}
 
 /** Runs an in-process or remote agent session once, with the same stop semantics as a process. */
 export async function runSessionAttempt(options: SessionAttemptOptions): Promise<AttemptResult> {
+  try {
+    return await runSession(options);
+  } finally {
+    options.onSession?.(undefined);
+  }
+}
+
+async function runSession(options: SessionAttemptOptions): Promise<AttemptResult> {
   const { launch, ctx, emitter } = options;
   const sessionAbort = new AbortController();
   const onAbort = () => sessionAbort.abort();
@@ -45,6 +56,7 @@ export async function runSessionAttempt(options: SessionAttemptOptions): Promise
       tools: options.tools,
       approvals: options.approvals,
     });
+    options.onSession?.(session);
     if (stopRequest) {
       const pending = stopRequest;
       stopRequest = undefined;

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { LaunchContext, ProcessController } from '../adapter/index.ts';
+import type { AgentSession, LaunchContext, ProcessController } from '../adapter/index.ts';
 import { CostTracker } from '../cost/cost-tracker.ts';
 import type { AgentEvent, RunTotals } from '../events/index.ts';
 import { Redactor } from '../redact/redactor.ts';
@@ -76,6 +76,7 @@ export function startRun(options: RunOptions): RunHandle {
   let stopAttempt: ((request: StopRequest) => void) | undefined;
   let pendingStop: StopRequest | undefined;
   let controller: ProcessController | undefined;
+  let session: AgentSession | undefined;
   const requestStop = (request: StopRequest) => {
     pendingStop ??= request;
     stopAttempt?.(request);
@@ -97,6 +98,7 @@ export function startRun(options: RunOptions): RunHandle {
       usd: budget.usd === undefined ? undefined : budget.usd - totals.usd,
     };
     controller?.onBudget?.(remaining);
+    session?.onBudget?.(remaining);
     if ((remaining.tokens ?? 1) <= 0 || (remaining.usd ?? 1) <= 0) {
       const spent = remaining.usd !== undefined && remaining.usd <= 0 ? `USD ${totals.usd.toFixed(4)}` : 'tokens';
       emitter.emit({
@@ -255,7 +257,13 @@ export function startRun(options: RunOptions): RunHandle {
               if (value && paused) value.pause();
             },
           })
-        : await runSessionAttempt({ ...common, launch });
+        : await runSessionAttempt({
+            ...common,
+            launch,
+            onSession: (value) => {
+              session = value;
+            },
+          });
     } finally {
       timers.clear();
       stopAttempt = undefined;

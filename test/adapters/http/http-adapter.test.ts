@@ -52,6 +52,40 @@ const completeScript = (s: { send: (t: string, r: Record<string, unknown>) => vo
 };
 
 describe('http adapter (ca-http-v1 client)', () => {
+  it('tells the remote its remaining budget with budget_update, and stops it when the budget is spent', async () => {
+    const inputs: Record<string, unknown>[] = [];
+    const remote = await standIn({
+      script: async (s) => {
+        s.send('progress', {
+          type: 'progress',
+          summary: 'one',
+          cost: { model: 'x/y', inputTokens: 600, outputTokens: 100 },
+        });
+        inputs.push(await s.nextInput());
+        s.send('progress', {
+          type: 'progress',
+          summary: 'two',
+          cost: { model: 'x/y', inputTokens: 900, outputTokens: 200 },
+        });
+        inputs.push(await s.nextInput());
+        inputs.push(await s.nextInput());
+        s.send('failed', { type: 'failed', reason: 'budget_exceeded' });
+        s.end();
+      },
+    });
+    const { end } = await collectRun(
+      startRun({
+        adapter: httpAdapter('pi', config(remote.baseUrl)),
+        request: { prompt: 'spend', cwd: workspace() },
+        budget: { tokens: 1000 },
+      }),
+    );
+    expect(end.reason).toBe('budget_exceeded');
+    expect(inputs[0]).toEqual({ type: 'budget_update', remaining: { tokens: 300 } });
+    expect(inputs[1]).toEqual({ type: 'budget_update', remaining: { tokens: -100 } });
+    expect(inputs[2]).toEqual({ type: 'shutdown', reason: 'budget_exceeded' });
+  });
+
   it('runs a session: tool calls through the run tool host with an ask approval, split frames, cost, DELETE', async () => {
     const cwd = workspace();
     const inputs: Record<string, unknown>[] = [];
