@@ -10,6 +10,7 @@ const all = [
   'adapter-translation',
   'auth-detection',
   'remote-pool',
+  'github-coalescing',
 ] as const;
 const TIMEOUT_MS = 600_000;
 

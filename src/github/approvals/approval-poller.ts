@@ -1,0 +1,122 @@
+import type { GitHubApi, RepoRef } from '../github-api.ts';
+import type { Clock } from '../report/clock.ts';
+import { parseCommand } from '../trigger/parse-command.ts';
+import type { ApprovalAnswer, GitHubApprovalChannel } from './github-approval-channel.ts';
+
+export interface ApprovalPollerOptions {
+  api: Pick<GitHubApi, 'listComments' | 'listReviews'>;
+  repo: RepoRef;
+  number: number;
+  isPullRequest: boolean;
+  channel: Pick<GitHubApprovalChannel, 'answer' | 'pending'>;
+  /** The trigger phrase and agents, for reading commands. */
+  phrase: string;
+  agents: readonly string[];
+  selfLogins: readonly string[];
+  /** Only comments and reviews from this time on are read (ISO 8601): the run's start. */
+  since: string;
+  /** Between polls while approvals are pending. Default 5000 ms. */
+  intervalMs?: number;
+  clock: Clock;
+  onError?: (error: unknown) => void;
+}
+
+export interface ApprovalPoller {
+  /** One round: new `/approve` / `/deny` comments and, on a pull request, new reviews. */
+  pollOnce(): Promise<void>;
+  start(): void;
+  stop(): void;
+}
+
+/**
+ * Delivers answers to approvals by polling, for front ends without webhooks (the Action). Polls
+ * only while something is pending, with conditional requests: an unchanged list answers 304 and
+ * costs no rate limit.
+ */
+export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPoller {
+  const { api, repo, channel } = options;
+  const interval = options.intervalMs ?? 5000;
+  const seenComments = new Set<number>();
+  const seenReviews = new Set<number>();
+  const self = new Set(options.selfLogins.map((l) => l.toLowerCase()));
+  let commentsEtag: string | undefined;
+  let reviewsEtag: string | undefined;
+  let timer: unknown;
+  let running = false;
+  let stopped = true;
+
+  async function pollOnce(): Promise<void> {
+    if (channel.pending.length === 0) return;
+    const answers: ApprovalAnswer[] = [];
+    const comments = await api.listComments(repo, options.number, { since: options.since, etag: commentsEtag });
+    if (!comments.notModified) {
+      commentsEtag = comments.etag;
+      for (const comment of comments.data) {
+        if (seenComments.has(comment.id) || !comment.user || self.has(comment.user.login.toLowerCase())) continue;
+        seenComments.add(comment.id);
+        const command = parseCommand(comment.body, { phrase: options.phrase, agents: options.agents });
+        if (command?.kind === 'approve' || command?.kind === 'deny') {
+          answers.push({
+            approvalId: command.approvalId,
+            decision: command.kind,
+            reason: command.kind === 'deny' ? command.reason : undefined,
+            actor: comment.user,
+            via: 'comment',
+          });
+        }
+      }
+    }
+    if (options.isPullRequest) {
+      const reviews = await api.listReviews(repo, options.number, { etag: reviewsEtag });
+      if (!reviews.notModified) {
+        reviewsEtag = reviews.etag;
+        const earliest = channel.pending.map((p) => p.askedAt).sort()[0] ?? options.since;
+        for (const review of reviews.data) {
+          if (seenReviews.has(review.id) || !review.user || !review.submittedAt) continue;
+          if (review.submittedAt < earliest) continue;
+          seenReviews.add(review.id);
+          const decision =
+            review.state === 'APPROVED' ? 'approve' : review.state === 'CHANGES_REQUESTED' ? 'deny' : undefined;
+          if (decision === undefined) continue;
+          answers.push({
+            decision,
+            reason: decision === 'deny' ? review.body.trim() || undefined : undefined,
+            actor: review.user,
+            commitSha: review.commitId,
+            via: 'review',
+          });
+        }
+      }
+    }
+    for (const answer of answers) await channel.answer(answer);
+  }
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = options.clock.setTimeout(tick, interval);
+  };
+  const tick = () => {
+    if (running || stopped) return;
+    running = true;
+    pollOnce()
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => {
+        running = false;
+        schedule();
+      });
+  };
+
+  return {
+    pollOnce,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    stop() {
+      stopped = true;
+      if (timer !== undefined) options.clock.clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { GitHubApi, RepoRef, RepoRole } from '../github-api.ts';
+
+const rank: Readonly<Record<RepoRole, number>> = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
+
+/** Who may answer an approval: listed users, members of listed teams, or anyone with at least `permission`. */
+export interface ApproverRule {
+  users: readonly string[];
+  /** `org/team-slug`, or `team-slug` for a team of the repository owner's organisation. */
+  teams: readonly string[];
+  /** The minimum repository role that makes anyone an approver. */
+  permission: RepoRole;
+}
+
+export type ApproverVerdict = { ok: true; via: string } | { ok: false; reason: string };
+
+/**
+ * Decides whether `login` may approve. Bots and the front end's own logins never may; the rest
+ * must be listed, be in a listed team, or hold the role. API failures refuse (fail closed).
+ */
+export async function checkApprover(input: {
+  api: Pick<GitHubApi, 'getPermission' | 'isTeamMember'>;
+  repo: RepoRef;
+  login: string;
+  type: string;
+  rule: ApproverRule;
+  selfLogins: readonly string[];
+}): Promise<ApproverVerdict> {
+  const { api, repo, login, rule } = input;
+  const lower = login.toLowerCase();
+  if (input.selfLogins.some((self) => self.toLowerCase() === lower)) {
+    return { ok: false, reason: `@${login} is agent-mux itself` };
+  }
+  if (input.type === 'Bot' || lower.endsWith('[bot]')) return { ok: false, reason: `@${login} is a bot` };
+  try {
+    if (rule.users.some((user) => user.toLowerCase() === lower)) return { ok: true, via: 'listed approver' };
+    for (const team of rule.teams) {
+      const [org, slug] = team.includes('/') ? team.split('/', 2) : [repo.owner, team];
+      if (org && slug && (await api.isTeamMember(org, slug, login)))
+        return { ok: true, via: `member of ${org}/${slug}` };
+    }
+    const role = await api.getPermission(repo, login);
+    if (rank[role] >= rank[rule.permission]) return { ok: true, via: `${role} permission` };
+    return { ok: false, reason: `@${login} has ${role} permission; approvers need ${rule.permission} or a listing` };
+  } catch (error) {
+    return {
+      ok: false,
+      reason: `could not check @${login}: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}

@@ -1,0 +1,81 @@
+/** What an approval comment shows. `input` must already be redacted. */
+export interface ApprovalCommentView {
+  approvalId: string;
+  agent: string;
+  toolName: string;
+  input: unknown;
+  reason?: string;
+  commitSha: string;
+  approvers: string;
+  timeoutText: string;
+  state?:
+    | { kind: 'approved'; by: string; via: string; scope: 'once' | 'always' }
+    | { kind: 'denied'; by?: string; reason: string }
+    | { kind: 'voided'; reason: string };
+}
+
+const MAX_ARGUMENT_CHARS = 6000;
+
+/** The marker that opens every approval comment; front ends use it to recognise their own comments. */
+export const approvalMarker = (approvalId: string) => `<!-- agent-mux:approval:${approvalId} -->`;
+
+/** The Markdown of an approval comment, before and after the decision. */
+export function renderApprovalComment(view: ApprovalCommentView): string {
+  const args = formatArguments(view.input);
+  const lines = [
+    approvalMarker(view.approvalId),
+    `### ${headline(view)}`,
+    '',
+    `The agent **${view.agent}** wants to run \`${view.toolName}\`${view.reason ? ` (${view.reason})` : ''}.`,
+    '',
+    '<details open><summary>Arguments</summary>',
+    '',
+    fenced(args, 'json'),
+    '',
+    '</details>',
+    '',
+  ];
+  const state = view.state;
+  if (state === undefined) {
+    lines.push(
+      `Asked on commit \`${view.commitSha.slice(0, 12)}\`; a new push voids it.`,
+      `Reply \`/approve ${view.approvalId}\` or \`/deny ${view.approvalId} <reason>\`. Approvers: ${view.approvers}.`,
+      `Without an answer it is denied after ${view.timeoutText}.`,
+    );
+  } else if (state.kind === 'approved') {
+    lines.push(
+      `**Approved** by @${state.by} (${state.via})${state.scope === 'always' ? ' for the rest of the run' : ''}.`,
+    );
+  } else if (state.kind === 'denied') {
+    lines.push(`**Denied**${state.by ? ` by @${state.by}` : ''}: ${state.reason}`);
+  } else {
+    lines.push(`**Void**: ${state.reason}`);
+  }
+  return lines.join('\n');
+}
+
+function headline(view: ApprovalCommentView): string {
+  const tool = `\`${view.toolName}\``;
+  if (view.state === undefined) return `Approval needed: ${tool}`;
+  if (view.state.kind === 'approved') return `Approved: ${tool}`;
+  return view.state.kind === 'denied' ? `Denied: ${tool}` : `Void: ${tool}`;
+}
+
+function formatArguments(input: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(input ?? {}, null, 2) ?? String(input);
+  } catch {
+    text = String(input);
+  }
+  return text.length > MAX_ARGUMENT_CHARS
+    ? `${text.slice(0, MAX_ARGUMENT_CHARS)}\n… (${text.length - MAX_ARGUMENT_CHARS} more characters)`
+    : text;
+}
+
+/** A fenced code block that the content cannot close: the fence is longer than any backtick run inside. */
+export function fenced(content: string, lang = ''): string {
+  const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${content}\n${fence}`;
+}

@@ -1,0 +1,277 @@
+import { z } from 'zod';
+import { adapterIdSchema, httpUrlSchema } from '../../core/config/adapter-config-schema.ts';
+import { durationSchema, parseDuration } from '../../core/config/duration.ts';
+import { permissionPolicySchema, permissionRuleSchema } from '../../core/tools/permission-policy.ts';
+
+/**
+ * The per-repository configuration `.github/agent-mux.yml`. Every field is optional; every
+ * object is strict (a misspelt key is an error naming it). Durations are written as strings
+ * (`30m`, `1h30m`) and come out of the schema as milliseconds. See `docs/repo-config.md`.
+ */
+
+/** The repository roles a setting may require, weakest first. */
+export const repoRoles = ['read', 'triage', 'write', 'maintain', 'admin'] as const;
+export const repoRoleSchema = z.enum(repoRoles);
+export type RequiredRepoRole = z.output<typeof repoRoleSchema>;
+
+/** Adapter ids agent-mux ships with; any other id is accepted and checked by the front end. */
+export const builtinAdapterIds = [
+  'demo',
+  'claude',
+  'codex',
+  'gemini',
+  'qwen',
+  'copilot',
+  'cursor',
+  'opencode',
+  'kilo',
+  'opencode-http',
+  'pi',
+  'omp',
+  'openclaw',
+  'hermes',
+  'agent-mux-remote',
+] as const;
+
+/** The agent used when the configuration names none. */
+export const BUILTIN_DEFAULT_AGENT = 'demo';
+
+/** A duration longer than zero (a malformed one is reported by `durationSchema` alone). */
+const positiveDurationSchema = durationSchema.refine(
+  (text) => {
+    try {
+      return parseDuration(text) > 0;
+    } catch {
+      return true;
+    }
+  },
+  { error: 'expected a duration longer than 0' },
+);
+
+/** A duration string with a default, parsed to milliseconds. */
+function durationMs(fallback: string, description: string) {
+  return positiveDurationSchema
+    .default(fallback)
+    .describe(description)
+    .transform((text) => parseDuration(text));
+}
+
+/** An optional duration string, parsed to milliseconds. */
+function optionalDurationMs(description: string) {
+  return positiveDurationSchema
+    .transform((text) => parseDuration(text))
+    .optional()
+    .describe(description);
+}
+
+/**
+ * An optional section: when absent, `{}` is parsed so its fields' defaults apply. (Rather than
+ * `.prefault({})`, which hides the section's keys from the unknown-key suggestions.)
+ */
+function section<T extends z.ZodType>(schema: T) {
+  return schema.optional().transform((value): z.output<T> => value ?? schema.parse({}));
+}
+
+const loginPattern = /^@?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/;
+const wildcard = /[*?]/;
+
+/** A GitHub login (`octocat`, `renovate[bot]`); a leading `@` is dropped. Wildcards are refused. */
+const loginSchema = z
+  .string()
+  .refine((login) => !wildcard.test(login), {
+    error: 'wildcards are not allowed: list exact logins such as "renovate[bot]"',
+    abort: true,
+  })
+  .regex(loginPattern, { error: 'expected a GitHub login such as "octocat" or "renovate[bot]"' })
+  .transform((login) => login.replace(/^@/, ''));
+
+/** `org/team-slug`, or `team-slug` of the repository owner's organization; a leading `@` is dropped. */
+const teamSchema = z
+  .string()
+  .regex(/^@?(?:[A-Za-z0-9][A-Za-z0-9-]*\/)?[A-Za-z0-9][A-Za-z0-9_.-]*$/, {
+    error: 'expected a team as "org/team-slug" or "team-slug"',
+  })
+  .transform((team) => team.replace(/^@/, ''));
+
+/** A permission policy whose objects are strict, so a misspelt `rules` or `decision` is reported. */
+const strictPolicySchema = z
+  .strictObject({
+    default: permissionPolicySchema.shape.default.describe('Decision when no rule matches: allow, ask or deny.'),
+    rules: z
+      .array(z.strictObject(permissionRuleSchema.shape))
+      .default([])
+      .describe('Rules tried in order; the first whose `tool` glob (and `when` globs) match decides.'),
+  })
+  .describe('A tool permission policy: the first matching rule decides, else `default`.');
+
+const triggerSchema = z
+  .strictObject({
+    phrase: z
+      .string()
+      .regex(/^(?:@[\w./-]+|\w[\w-]*)$/, { error: 'expected "@name" or a single word, without spaces' })
+      .default('@agent')
+      .describe('The mention that starts a run in a comment, e.g. "@agent fix the tests".'),
+    label: z
+      .union([z.string().min(1).max(50), z.null(), z.literal(false)])
+      .default('agent')
+      .describe('Labeling an issue with this label starts a run; null or false disables it.')
+      .transform((label) => (label === false ? null : label)),
+    onAssign: z.boolean().default(true).describe("Assigning an issue to the app's user starts a run."),
+    permission: repoRoleSchema
+      .default('write')
+      .describe('The minimum repository role of a user who may start a run: read, triage, write, maintain or admin.'),
+    allowedBots: z
+      .array(loginSchema)
+      .prefault([])
+      .describe('Bot accounts that may start runs, by exact login (e.g. "renovate[bot]"); no wildcards.'),
+    forkPullRequests: z
+      .enum(['allow', 'refuse'])
+      .default('allow')
+      .describe('Whether runs may start on pull requests from forks.'),
+  })
+  .describe('What starts a run, and who may start one.');
+
+const agentSchema = z
+  .strictObject({
+    adapter: adapterIdSchema.meta({
+      description: 'The adapter id (claude, codex, gemini, …, or one configured for the host).',
+      examples: [...builtinAdapterIds],
+    }),
+    model: z.string().min(1).optional().describe("The model, passed to the adapter; default: the adapter's own."),
+    url: httpUrlSchema
+      .meta({ description: 'The URL of a remote agent (http or https).', format: 'uri', pattern: '^https?://' })
+      .optional(),
+    options: z.record(z.string(), z.unknown()).optional().describe('Adapter options, passed through unchanged.'),
+    policy: strictPolicySchema
+      .optional()
+      .describe("This agent's tool permission policy; replaces tools.policy for its runs."),
+    timeout: optionalDurationMs("This agent's run timeout (e.g. 45m); overrides limits.runTimeout."),
+  })
+  .describe('An agent: an adapter with its model, location, options and policy.');
+
+/** Agent names: lowercase letters, digits and dashes, starting with a letter or digit. */
+export const agentNameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, {
+  error: 'agent names are lowercase letters, digits and dashes, starting with a letter or digit',
+});
+
+const toolsSchema = z
+  .strictObject({
+    policy: strictPolicySchema
+      .optional()
+      .describe('The tool permission policy of runs; when absent, reads are allowed and writes ask.'),
+  })
+  .describe('Tools the agents may use.');
+
+const approvalsSchema = z
+  .strictObject({
+    users: z.array(loginSchema).prefault([]).describe('Users who may approve tool calls, by login.'),
+    teams: z
+      .array(teamSchema)
+      .prefault([])
+      .describe('Teams whose members may approve: "org/team-slug", or "team-slug" of the repository\'s owner.'),
+    permission: repoRoleSchema
+      .default('maintain')
+      .describe('Any user with at least this repository role may approve too.'),
+    timeout: durationMs('30m', 'Approvals unanswered for this long are denied.'),
+    requestReview: z.boolean().default(true).describe('On pull requests, request a review from the approvers.'),
+  })
+  .describe('Who approves the tool calls the policy asks about.');
+
+const budgetSchema = z
+  .strictObject({
+    usd: z.number().positive().optional().describe('Stop a run once it has cost this many US dollars.'),
+    tokens: z.number().int().positive().optional().describe('Stop a run once it has used this many tokens.'),
+  })
+  .describe('Per-run spending limits; each is optional.');
+
+const limitsSchema = z
+  .strictObject({
+    runTimeout: durationMs('30m', 'A run is stopped after this long.'),
+    budget: section(budgetSchema),
+  })
+  .describe('Limits of each run.');
+
+const branchPrefixSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, {
+    error: 'expected a branch name prefix of letters, digits, ".", "_", "-" and "/"',
+  })
+  .refine((prefix) => !prefix.includes('..') && !prefix.includes('//') && !prefix.endsWith('.lock'), {
+    error: 'a branch name may not contain ".." or "//" or end with ".lock"',
+  });
+
+const gitSchema = z
+  .strictObject({
+    branchPrefix: branchPrefixSchema
+      .default('agent-mux/')
+      .describe('Branches for runs are named with this prefix, e.g. agent-mux/issue-12.'),
+    pullRequests: z.boolean().default(true).describe('Open a pull request after a run that changed files.'),
+    linkIssue: z.boolean().default(true).describe('Link the issue in the pull request body ("Closes #12").'),
+    draft: z.boolean().default(false).describe('Open pull requests as drafts.'),
+  })
+  .describe('Branches and pull requests.');
+
+const concurrencySchema = z
+  .strictObject({
+    perIssue: z
+      .enum(['queue', 'cancel'])
+      .default('queue')
+      .describe('A new run on an issue with a run in progress waits (queue) or cancels the older one (cancel).'),
+  })
+  .describe('Runs at the same time.');
+
+const repoConfigObjectSchema = z.strictObject({
+  trigger: section(triggerSchema),
+  agents: section(z.record(agentNameSchema, agentSchema)).describe(
+    'Agents by name; a comment picks one with "@agent <name>: …".',
+  ),
+  defaultAgent: agentNameSchema
+    .optional()
+    .describe('The agent used when a comment names none; default: the first agent listed, else "demo".'),
+  tools: section(toolsSchema),
+  approvals: section(approvalsSchema),
+  limits: section(limitsSchema),
+  git: section(gitSchema),
+  concurrency: section(concurrencySchema),
+});
+
+/** The schema of `.github/agent-mux.yml`: defaults filled, durations in milliseconds, `defaultAgent` resolved. */
+export const repoConfigSchema = repoConfigObjectSchema
+  .superRefine(
+    (config, ctx) => {
+      // Runs even when other fields are invalid (so every problem is reported at once): `config`
+      // may then be any input, hence the checks.
+      const { agents, defaultAgent: name } = (config ?? {}) as { agents?: unknown; defaultAgent?: unknown };
+      if (typeof name !== 'string' || typeof agents !== 'object' || agents === null) return;
+      if (name === BUILTIN_DEFAULT_AGENT || Object.hasOwn(agents, name)) return;
+      const known = [...Object.keys(agents), BUILTIN_DEFAULT_AGENT].map((n) => JSON.stringify(n)).join(', ');
+      ctx.addIssue({
+        code: 'custom',
+        path: ['defaultAgent'],
+        message: `no agent named ${JSON.stringify(name)}; expected one of ${known}`,
+        input: name,
+      });
+    },
+    { when: () => true },
+  )
+  .transform((config) => ({
+    ...config,
+    defaultAgent: config.defaultAgent ?? Object.keys(config.agents)[0] ?? BUILTIN_DEFAULT_AGENT,
+  }))
+  .meta({
+    title: 'agent-mux repository configuration',
+    description:
+      'The per-repository configuration of agent-mux, read from .github/agent-mux.yml on the default branch.',
+  });
+
+/** A parsed repository configuration: defaults filled, durations in milliseconds. */
+export type RepoConfig = z.output<typeof repoConfigSchema>;
+/** A repository configuration as written in `.github/agent-mux.yml`. */
+export type RepoConfigInput = z.input<typeof repoConfigSchema>;
+/** One entry of `agents`. */
+export type RepoAgent = RepoConfig['agents'][string];
+
+/** The configuration of a repository without `.github/agent-mux.yml`. */
+export function defaultRepoConfig(): RepoConfig {
+  return repoConfigSchema.parse({});
+}

@@ -1,0 +1,287 @@
+import { z } from 'zod';
+import type {
+  CheckRunOutput,
+  Conditional,
+  CreateCheckRun,
+  GitHubApi,
+  OctokitLike,
+  UpdateCheckRun,
+} from './github-api.ts';
+import { GitHubApiError, statusOf } from './github-api-error.ts';
+import {
+  checkRunResponse,
+  commentResponse,
+  contentResponse,
+  membershipResponse,
+  permissionResponse,
+  pullResponse,
+  refResponse,
+  repoResponse,
+  reviewResponse,
+} from './github-responses.ts';
+
+/**
+ * The use cases' GitHub interface on any Octokit: the Action's (`@actions/github`), Probot's
+ * `context.octokit`, or `createOctokit`. Every failure is a `GitHubApiError` naming the operation.
+ */
+export function createGitHubApi(octokit: OctokitLike): GitHubApi {
+  async function call<S extends z.ZodType>(
+    route: string,
+    params: Record<string, unknown>,
+    schema: S,
+  ): Promise<{ data: z.output<S>; status: number; etag: string | undefined }> {
+    let response: Awaited<ReturnType<OctokitLike['request']>>;
+    try {
+      response = await octokit.request(route, params);
+    } catch (error) {
+      throw GitHubApiError.from(route, error);
+    }
+    const parsed = schema.safeParse(response.data);
+    if (!parsed.success) {
+      throw new GitHubApiError(route, response.status, `unexpected response: ${parsed.error.issues[0]?.message}`);
+    }
+    return { data: parsed.data, status: response.status, etag: header(response.headers, 'etag') };
+  }
+
+  /** A request that may answer 404 (absent) or 304 (not modified). */
+  async function maybe<S extends z.ZodType>(
+    route: string,
+    params: Record<string, unknown>,
+    schema: S,
+    absentOn: readonly number[] = [404],
+  ): Promise<{ data: z.output<S>; etag: string | undefined } | { absent: number }> {
+    try {
+      return await call(route, params, schema);
+    } catch (error) {
+      const status = GitHubApiError.isInstance(error) ? error.status : statusOf(error);
+      if (status !== undefined && absentOn.includes(status)) return { absent: status };
+      throw error;
+    }
+  }
+
+  async function conditionalList<S extends z.ZodType>(
+    route: string,
+    params: Record<string, unknown>,
+    schema: S,
+    etag: string | undefined,
+  ): Promise<Conditional<z.output<S>[]>> {
+    const headers = etag ? { 'if-none-match': etag } : {};
+    const result = await maybe(route, { ...params, headers }, z.array(schema), [304]);
+    if ('absent' in result) return { notModified: true, etag, data: [] };
+    return { notModified: false, etag: result.etag, data: result.data };
+  }
+
+  return {
+    async getRepo(ref) {
+      return (await call('GET /repos/{owner}/{repo}', { ...ref }, repoResponse)).data;
+    },
+
+    async getPermission(ref, username) {
+      const result = await maybe(
+        'GET /repos/{owner}/{repo}/collaborators/{username}/permission',
+        { ...ref, username },
+        permissionResponse,
+      );
+      return 'absent' in result ? 'none' : result.data;
+    },
+
+    async isTeamMember(org, teamSlug, username) {
+      const result = await maybe(
+        'GET /orgs/{org}/teams/{team_slug}/memberships/{username}',
+        { org, team_slug: teamSlug, username },
+        membershipResponse,
+      );
+      return !('absent' in result) && result.data.state === 'active';
+    },
+
+    async getFileText(ref, path, gitRef) {
+      const result = await maybe(
+        'GET /repos/{owner}/{repo}/contents/{path}',
+        { ...ref, path, ref: gitRef },
+        contentResponse,
+      );
+      if ('absent' in result) return undefined;
+      const file = result.data;
+      if (file.type !== 'file' || file.content === undefined) return undefined;
+      return Buffer.from(file.content, file.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
+    },
+
+    async getBranchSha(ref, branch) {
+      const result = await maybe(
+        'GET /repos/{owner}/{repo}/git/ref/{ref}',
+        { owner: ref.owner, repo: ref.repo, ref: `heads/${branch}` },
+        refResponse,
+      );
+      return 'absent' in result ? undefined : result.data.object.sha;
+    },
+
+    async addReaction(ref, target, content) {
+      const any = z.unknown();
+      if (target.kind === 'issue_comment') {
+        await call(
+          'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions',
+          { ...ref, comment_id: target.commentId, content },
+          any,
+        );
+      } else if (target.kind === 'review_comment') {
+        await call(
+          'POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions',
+          { ...ref, comment_id: target.commentId, content },
+          any,
+        );
+      } else {
+        await call(
+          'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions',
+          { ...ref, issue_number: target.issueNumber, content },
+          any,
+        );
+      }
+    },
+
+    async createComment(ref, issueNumber, body) {
+      return (
+        await call(
+          'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+          { ...ref, issue_number: issueNumber, body },
+          commentResponse,
+        )
+      ).data;
+    },
+
+    async updateComment(ref, commentId, body) {
+      await call(
+        'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}',
+        { ...ref, comment_id: commentId, body },
+        commentResponse,
+      );
+    },
+
+    async getComment(ref, commentId) {
+      return (
+        await call(
+          'GET /repos/{owner}/{repo}/issues/comments/{comment_id}',
+          { ...ref, comment_id: commentId },
+          commentResponse,
+        )
+      ).data;
+    },
+
+    listComments(ref, issueNumber, options = {}) {
+      return conditionalList(
+        'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        { ...ref, issue_number: issueNumber, per_page: 100, ...(options.since ? { since: options.since } : {}) },
+        commentResponse,
+        options.etag,
+      );
+    },
+
+    async createCheckRun(ref, run) {
+      const { data } = await call(
+        'POST /repos/{owner}/{repo}/check-runs',
+        { ...ref, ...checkRunBody(run) },
+        checkRunResponse,
+      );
+      return { id: data.id, htmlUrl: data.html_url ?? '' };
+    },
+
+    async updateCheckRun(ref, checkRunId, update) {
+      await call(
+        'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}',
+        { ...ref, check_run_id: checkRunId, ...checkRunBody(update) },
+        checkRunResponse,
+      );
+    },
+
+    async getPull(ref, number) {
+      return (
+        await call('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...ref, pull_number: number }, pullResponse)
+      ).data;
+    },
+
+    async findOpenPull(ref, headOwner, headBranch) {
+      const { data } = await call(
+        'GET /repos/{owner}/{repo}/pulls',
+        { ...ref, head: `${headOwner}:${headBranch}`, state: 'open', per_page: 1 },
+        z.array(pullResponse),
+      );
+      return data[0];
+    },
+
+    async createPull(ref, pull) {
+      return (
+        await call(
+          'POST /repos/{owner}/{repo}/pulls',
+          {
+            ...ref,
+            title: pull.title,
+            head: pull.head,
+            base: pull.base,
+            body: pull.body,
+            draft: pull.draft ?? false,
+          },
+          pullResponse,
+        )
+      ).data;
+    },
+
+    async requestReviewers(ref, number, reviewers) {
+      await call(
+        'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers',
+        { ...ref, pull_number: number, reviewers: reviewers.users, team_reviewers: reviewers.teams },
+        z.unknown(),
+      );
+    },
+
+    listReviews(ref, number, options = {}) {
+      return conditionalList(
+        'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+        { ...ref, pull_number: number, per_page: 100 },
+        reviewResponse,
+        options.etag,
+      );
+    },
+  };
+}
+
+function header(headers: Record<string, string | number | undefined>, name: string): string | undefined {
+  const value = headers[name] ?? headers[name.toLowerCase()];
+  return value === undefined ? undefined : String(value);
+}
+
+/** GitHub's snake_case body of a check-run create or update; absent fields are left out. */
+function checkRunBody(run: CreateCheckRun | UpdateCheckRun): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if ('name' in run) {
+    body.name = run.name;
+    body.head_sha = run.headSha;
+    if (run.startedAt) body.started_at = run.startedAt;
+    if (run.externalId) body.external_id = run.externalId;
+    if (run.detailsUrl) body.details_url = run.detailsUrl;
+  }
+  if (run.status) body.status = run.status;
+  if ('conclusion' in run && run.conclusion) body.conclusion = run.conclusion;
+  if ('completedAt' in run && run.completedAt) body.completed_at = run.completedAt;
+  if (run.output) body.output = outputBody(run.output);
+  if (run.actions) body.actions = run.actions;
+  return body;
+}
+
+function outputBody(output: CheckRunOutput): Record<string, unknown> {
+  return {
+    title: output.title,
+    summary: output.summary,
+    ...(output.text === undefined ? {} : { text: output.text }),
+    ...(output.annotations?.length
+      ? {
+          annotations: output.annotations.map((a) => ({
+            path: a.path,
+            start_line: a.startLine,
+            end_line: a.endLine,
+            annotation_level: a.level,
+            message: a.message,
+            ...(a.title ? { title: a.title } : {}),
+          })),
+        }
+      : {}),
+  };
+}

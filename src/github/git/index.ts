@@ -1,0 +1,17 @@
+export { agentConfigPaths, isAgentConfigPath } from './agent-config-paths.ts';
+export { branchName, maxSlugLength, slugify } from './branch-name.ts';
+export { BranchNameError } from './branch-name-error.ts';
+export { type ChangedFile, type CollectChangesOptions, collectChanges } from './collect-changes.ts';
+export { authArgs, type GitResult, type RunGitOptions, redactToken, runGit, spawnGit } from './git.ts';
+export { GitError } from './git-error.ts';
+export { HeadMovedError } from './head-moved-error.ts';
+export { isValidBranchName } from './is-valid-branch-name.ts';
+export {
+  type PreparedWorkspace,
+  type PrepareWorkspaceInput,
+  prepareWorkspace,
+  type WorkspaceTarget,
+} from './prepare-workspace.ts';
+export { type PublishChangesInput, type PublishResult, publishChanges } from './publish-changes.ts';
+export { PushRejectedError } from './push-rejected-error.ts';
+export { stageChanges } from './stage-changes.ts';

@@ -1,0 +1,177 @@
+import { rm, rmdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { isAgentConfigPath } from './agent-config-paths.ts';
+import { runGit } from './git.ts';
+import { HeadMovedError } from './head-moved-error.ts';
+
+/** What `prepareWorkspace` checked out and which agent configuration files it put back. */
+export interface PreparedWorkspace {
+  /** The commit checked out (the pull request's head, or the default branch's head). */
+  headSha: string;
+  /**
+   * The local branch HEAD is on: a same-repository pull request's head branch, to which new commits
+   * can be pushed. Undefined when HEAD is detached (an issue, or a pull request from a fork).
+   */
+  branch: string | undefined;
+  /** The commit agent configuration files were restored from (the base branch's, or the default branch's head). */
+  baseSha: string;
+  /** Agent configuration files reset in the working tree to their base version (changed or deleted by the PR). */
+  restored: string[];
+  /** Agent configuration files the PR added (absent from base), deleted from the working tree. */
+  removed: string[];
+}
+
+/** What to check out: the default branch for an issue, or a pull request's head. */
+export type WorkspaceTarget =
+  | { kind: 'issue'; defaultBranch: string }
+  | { kind: 'pull'; number: number; headSha: string; headRef: string; baseRef: string; fromFork: boolean };
+
+/** Input of `prepareWorkspace`. */
+export interface PrepareWorkspaceInput {
+  /** An existing checkout (the Action's) or a fresh clone (the app's); any directory inside it. */
+  cwd: string;
+  /** The remote to fetch from. Default: `origin`. */
+  remote?: string;
+  /** A token for HTTPS remotes (see `runGit`). */
+  token?: string;
+  target: WorkspaceTarget;
+}
+
+/**
+ * Gets a checkout ready for an agent run.
+ *
+ * - Pull request: unless HEAD already is `headSha`, fetches `refs/pull/<number>/head` (what GitHub
+ *   serves for same-repository and fork PRs alike) and checks out `headSha`: on a local branch named
+ *   `headRef` (created or reset) for a same-repository PR, detached for a fork. The fetched head must
+ *   be `headSha`, and so must HEAD afterwards, or `HeadMovedError` is thrown (someone pushed after the
+ *   trigger). The base branch is fetched in any case.
+ * - Issue: fetches the default branch and checks out its head, detached.
+ *
+ * Then every agent configuration file (`isAgentConfigPath`) that the checked-out commit has
+ * different from base is put back in the working tree only: reset to the base version, or deleted
+ * when base has no such file. The index and HEAD keep the PR's version, so nothing is undone in
+ * history; pass `[...restored, ...removed]` as `ignore` to `collectChanges` and `publishChanges` so
+ * the restoration is never committed as if the agent had made it. (An ignore list was chosen over
+ * `git update-index --skip-worktree`: it leaves no state behind in a reused checkout and also covers
+ * files absent from the index.) Fetched refs are kept under `refs/agent-mux/`.
+ */
+export async function prepareWorkspace(input: PrepareWorkspaceInput): Promise<PreparedWorkspace> {
+  const remote = input.remote ?? 'origin';
+  const root = await runGit(['rev-parse', '--show-toplevel'], { cwd: input.cwd });
+  const git = (args: string[], extra?: { token?: string; input?: string }) => runGit(args, { cwd: root, ...extra });
+  const shallow = (await git(['rev-parse', '--is-shallow-repository'])) === 'true';
+  const fetch = (refspecs: string[]) =>
+    git(
+      ['fetch', '--quiet', '--no-tags', '--no-recurse-submodules', '--no-write-fetch-head'].concat(
+        shallow ? ['--depth=1'] : [],
+        [remote],
+        refspecs,
+      ),
+      { token: input.token },
+    );
+  const target = input.target;
+
+  let headSha: string;
+  let branch: string | undefined;
+  let baseSha: string;
+  if (target.kind === 'pull') {
+    const baseLocal = `refs/agent-mux/base/${target.baseRef}`;
+    const pullLocal = `refs/agent-mux/pull/${target.number}/head`;
+    const current = await git(['rev-parse', '--verify', 'HEAD^{commit}']).catch(() => '');
+    const needHead = current !== target.headSha;
+    await fetch([
+      `+refs/heads/${target.baseRef}:${baseLocal}`,
+      ...(needHead ? [`+refs/pull/${target.number}/head:${pullLocal}`] : []),
+    ]);
+    baseSha = await resolve(git, baseLocal);
+    if (needHead) {
+      const fetched = await resolve(git, pullLocal);
+      if (fetched !== target.headSha) throw new HeadMovedError(target.headSha, fetched);
+    }
+    if (target.fromFork) {
+      await git(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', target.headSha]);
+      branch = undefined;
+    } else {
+      await git(['checkout', '--quiet', '-B', target.headRef, target.headSha]);
+      branch = target.headRef;
+    }
+    headSha = await resolve(git, 'HEAD');
+    if (headSha !== target.headSha) throw new HeadMovedError(target.headSha, headSha);
+  } else {
+    const baseLocal = `refs/agent-mux/base/${target.defaultBranch}`;
+    await fetch([`+refs/heads/${target.defaultBranch}:${baseLocal}`]);
+    baseSha = await resolve(git, baseLocal);
+    await git(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', baseSha]);
+    headSha = await resolve(git, 'HEAD');
+    branch = undefined;
+  }
+
+  const { restored, removed } = await restoreAgentConfig(root, baseSha, git);
+  return { headSha, branch, baseSha, restored, removed };
+}
+
+type Git = (args: string[], extra?: { token?: string; input?: string }) => Promise<string>;
+
+async function resolve(git: Git, ref: string): Promise<string> {
+  return git(['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`]);
+}
+
+/** Puts back, in the working tree only, the agent configuration files HEAD has different from `baseSha`. */
+async function restoreAgentConfig(
+  root: string,
+  baseSha: string,
+  git: Git,
+): Promise<{ restored: string[]; removed: string[] }> {
+  const output = await git([
+    '-c',
+    'core.quotePath=false',
+    'diff',
+    '--no-renames',
+    '--no-ext-diff',
+    '--no-relative',
+    '--name-status',
+    '-z',
+    baseSha,
+    'HEAD',
+    '--',
+  ]);
+  const fields = output.split('\0');
+  const restored: string[] = [];
+  const removed: string[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const status = fields[index]!;
+    const path = fields[index + 1]!;
+    if (status === '' || !isAgentConfigPath(path)) continue;
+    (status.startsWith('A') ? removed : restored).push(path);
+  }
+  // Deletions first: a planted symlink `.claude` must go before `.claude/settings.json` comes back.
+  for (const path of removed) {
+    await rm(join(root, path), { force: true });
+    await pruneEmptyParents(root, path);
+  }
+  if (restored.length > 0) {
+    await git(
+      [
+        '--literal-pathspecs',
+        'restore',
+        `--source=${baseSha}`,
+        '--worktree',
+        '--pathspec-from-file=-',
+        '--pathspec-file-nul',
+      ],
+      { input: `${restored.join('\0')}\0` },
+    );
+  }
+  return { restored, removed };
+}
+
+/** Removes the folders a deletion left empty, up to (not including) the top of the repository. */
+async function pruneEmptyParents(root: string, path: string): Promise<void> {
+  for (let parent = dirname(path); parent !== '.' && parent !== '/'; parent = dirname(parent)) {
+    try {
+      await rmdir(join(root, parent));
+    } catch {
+      return;
+    }
+  }
+}

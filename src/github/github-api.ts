@@ -1,0 +1,179 @@
+/**
+ * The narrow view of GitHub's REST API that the use cases need. `createGitHubApi` builds it on
+ * any Octokit (the Action's, Probot's, or a plain `@octokit/core` one), so one set of use cases
+ * serves both front ends. Every method maps to one REST operation, named beside it.
+ */
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+/** A repository role, from weakest to strongest (the collaborator permission API's `role_name`). */
+export type RepoRole = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
+
+export interface RepoInfo {
+  fullName: string;
+  defaultBranch: string;
+  private: boolean;
+  /** Clone URL over HTTPS. */
+  cloneUrl: string;
+  htmlUrl: string;
+}
+
+export interface PullInfo {
+  number: number;
+  htmlUrl: string;
+  state: 'open' | 'closed';
+  headSha: string;
+  headRef: string;
+  /** `owner/name` of the head repository; undefined when the fork was deleted. */
+  headRepoFullName: string | undefined;
+  headCloneUrl: string | undefined;
+  baseRef: string;
+  baseSha: string;
+  maintainerCanModify: boolean;
+  /** True when the head repository is not the base repository. */
+  fromFork: boolean;
+}
+
+export interface CommentInfo {
+  id: number;
+  body: string;
+  htmlUrl: string;
+  user: { login: string; type: string } | undefined;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ReviewInfo {
+  id: number;
+  state: string;
+  body: string;
+  commitId: string | undefined;
+  user: { login: string; type: string } | undefined;
+  submittedAt: string | undefined;
+}
+
+export type CheckRunStatus = 'queued' | 'in_progress' | 'completed';
+export type CheckRunConclusion = 'success' | 'failure' | 'cancelled' | 'timed_out' | 'neutral' | 'action_required';
+
+export interface CheckRunAnnotation {
+  path: string;
+  startLine: number;
+  endLine: number;
+  level: 'notice' | 'warning' | 'failure';
+  message: string;
+  title?: string;
+}
+
+export interface CheckRunOutput {
+  title: string;
+  /** At most 65,535 characters. */
+  summary: string;
+  /** At most 65,535 characters. */
+  text?: string;
+  /** At most 50 per request. */
+  annotations?: CheckRunAnnotation[];
+}
+
+/** A button on a check run (`check_run.requested_action`); label ≤ 20, description ≤ 40, identifier ≤ 20 characters. */
+export interface CheckRunAction {
+  label: string;
+  description: string;
+  identifier: string;
+}
+
+export interface CreateCheckRun {
+  name: string;
+  headSha: string;
+  status: CheckRunStatus;
+  startedAt?: string;
+  /** With `status: 'completed'`. */
+  conclusion?: CheckRunConclusion;
+  completedAt?: string;
+  externalId?: string;
+  detailsUrl?: string;
+  output?: CheckRunOutput;
+  actions?: CheckRunAction[];
+}
+
+export interface UpdateCheckRun {
+  status?: CheckRunStatus;
+  conclusion?: CheckRunConclusion;
+  completedAt?: string;
+  output?: CheckRunOutput;
+  actions?: CheckRunAction[];
+}
+
+export interface CheckRunInfo {
+  id: number;
+  htmlUrl: string;
+}
+
+export type ReactionTarget =
+  | { kind: 'issue_comment'; commentId: number }
+  | { kind: 'review_comment'; commentId: number }
+  | { kind: 'issue'; issueNumber: number };
+
+/** A page read with a conditional request: `notModified` when the ETag still matched (costs no rate limit). */
+export interface Conditional<T> {
+  notModified: boolean;
+  etag: string | undefined;
+  data: T;
+}
+
+export interface GitHubApi {
+  /** GET /repos/{owner}/{repo} */
+  getRepo(ref: RepoRef): Promise<RepoInfo>;
+  /** GET /repos/{owner}/{repo}/collaborators/{username}/permission — `none` when not a collaborator. */
+  getPermission(ref: RepoRef, username: string): Promise<RepoRole>;
+  /** GET /orgs/{org}/teams/{team_slug}/memberships/{username} — active members only. */
+  isTeamMember(org: string, teamSlug: string, username: string): Promise<boolean>;
+  /** GET /repos/{owner}/{repo}/contents/{path}?ref= — undefined when the file does not exist. */
+  getFileText(ref: RepoRef, path: string, gitRef: string): Promise<string | undefined>;
+  /** GET /repos/{owner}/{repo}/git/ref/heads/{branch} — undefined when the branch does not exist. */
+  getBranchSha(ref: RepoRef, branch: string): Promise<string | undefined>;
+
+  /** POST /repos/{owner}/{repo}/issues/comments/{id}/reactions (or the review comment / issue variant). */
+  addReaction(ref: RepoRef, target: ReactionTarget, content: 'eyes' | 'rocket' | '+1' | 'confused'): Promise<void>;
+  /** POST /repos/{owner}/{repo}/issues/{issue_number}/comments */
+  createComment(ref: RepoRef, issueNumber: number, body: string): Promise<CommentInfo>;
+  /** PATCH /repos/{owner}/{repo}/issues/comments/{comment_id} */
+  updateComment(ref: RepoRef, commentId: number, body: string): Promise<void>;
+  /** GET /repos/{owner}/{repo}/issues/comments/{comment_id} */
+  getComment(ref: RepoRef, commentId: number): Promise<CommentInfo>;
+  /** GET /repos/{owner}/{repo}/issues/{issue_number}/comments?since=&per_page=100 with If-None-Match. */
+  listComments(
+    ref: RepoRef,
+    issueNumber: number,
+    options?: { since?: string; etag?: string },
+  ): Promise<Conditional<CommentInfo[]>>;
+
+  /** POST /repos/{owner}/{repo}/check-runs */
+  createCheckRun(ref: RepoRef, run: CreateCheckRun): Promise<CheckRunInfo>;
+  /** PATCH /repos/{owner}/{repo}/check-runs/{check_run_id} */
+  updateCheckRun(ref: RepoRef, checkRunId: number, update: UpdateCheckRun): Promise<void>;
+
+  /** GET /repos/{owner}/{repo}/pulls/{pull_number} */
+  getPull(ref: RepoRef, number: number): Promise<PullInfo>;
+  /** GET /repos/{owner}/{repo}/pulls?head=owner:branch&state=open — the open PR from that branch, if any. */
+  findOpenPull(ref: RepoRef, headOwner: string, headBranch: string): Promise<PullInfo | undefined>;
+  /** POST /repos/{owner}/{repo}/pulls */
+  createPull(
+    ref: RepoRef,
+    pull: { title: string; head: string; base: string; body: string; draft?: boolean },
+  ): Promise<PullInfo>;
+  /** POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers */
+  requestReviewers(ref: RepoRef, number: number, reviewers: { users: string[]; teams: string[] }): Promise<void>;
+  /** GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews?per_page=100 with If-None-Match. */
+  listReviews(ref: RepoRef, number: number, options?: { etag?: string }): Promise<Conditional<ReviewInfo[]>>;
+}
+
+/** The part of any Octokit that `createGitHubApi` uses: `octokit.request(route, parameters)`. */
+export interface OctokitLike {
+  request(
+    route: string,
+    parameters?: Record<string, unknown>,
+  ): Promise<{ status: number; data: unknown; headers: Record<string, string | number | undefined> }>;
+}

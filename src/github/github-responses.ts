@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import type { CommentInfo, PullInfo, RepoInfo, RepoRole, ReviewInfo } from './github-api.ts';
+
+/** The few fields of GitHub's response bodies the use cases read; everything else passes through unread. */
+const user = z.object({ login: z.string(), type: z.string() }).loose().nullish();
+
+export const repoResponse = z
+  .object({
+    full_name: z.string(),
+    default_branch: z.string(),
+    private: z.boolean(),
+    clone_url: z.string(),
+    html_url: z.string(),
+  })
+  .loose()
+  .transform(
+    (r): RepoInfo => ({
+      fullName: r.full_name,
+      defaultBranch: r.default_branch,
+      private: r.private,
+      cloneUrl: r.clone_url,
+      htmlUrl: r.html_url,
+    }),
+  );
+
+const roles = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as const;
+
+/** `role_name` is the precise role (`triage`, `maintain`); `permission` is the legacy coarse one. */
+export const permissionResponse = z
+  .object({ permission: z.string(), role_name: z.string().optional() })
+  .loose()
+  .transform((r): RepoRole => {
+    const name = r.role_name ?? r.permission;
+    return (roles as readonly string[]).includes(name) ? (name as RepoRole) : 'none';
+  });
+
+export const membershipResponse = z.object({ state: z.string() }).loose();
+
+export const contentResponse = z
+  .object({ type: z.string(), content: z.string().optional(), encoding: z.string().optional() })
+  .loose();
+
+export const refResponse = z.object({ object: z.object({ sha: z.string() }).loose() }).loose();
+
+export const commentResponse = z
+  .object({
+    id: z.number(),
+    body: z.string().nullish(),
+    html_url: z.string(),
+    user,
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .loose()
+  .transform(
+    (c): CommentInfo => ({
+      id: c.id,
+      body: c.body ?? '',
+      htmlUrl: c.html_url,
+      user: c.user ? { login: c.user.login, type: c.user.type } : undefined,
+      createdAt: c.created_at,
+      updatedAt: c.updated_at,
+    }),
+  );
+
+export const reviewResponse = z
+  .object({
+    id: z.number(),
+    state: z.string(),
+    body: z.string().nullish(),
+    commit_id: z.string().nullish(),
+    user,
+    submitted_at: z.string().nullish(),
+  })
+  .loose()
+  .transform(
+    (r): ReviewInfo => ({
+      id: r.id,
+      state: r.state,
+      body: r.body ?? '',
+      commitId: r.commit_id ?? undefined,
+      user: r.user ? { login: r.user.login, type: r.user.type } : undefined,
+      submittedAt: r.submitted_at ?? undefined,
+    }),
+  );
+
+const branch = z
+  .object({
+    ref: z.string(),
+    sha: z.string(),
+    repo: z.object({ full_name: z.string(), clone_url: z.string() }).loose().nullish(),
+  })
+  .loose();
+
+export const pullResponse = z
+  .object({
+    number: z.number(),
+    html_url: z.string(),
+    state: z.enum(['open', 'closed']),
+    head: branch,
+    base: branch,
+    maintainer_can_modify: z.boolean().nullish(),
+  })
+  .loose()
+  .transform(
+    (p): PullInfo => ({
+      number: p.number,
+      htmlUrl: p.html_url,
+      state: p.state,
+      headSha: p.head.sha,
+      headRef: p.head.ref,
+      headRepoFullName: p.head.repo?.full_name,
+      headCloneUrl: p.head.repo?.clone_url,
+      baseRef: p.base.ref,
+      baseSha: p.base.sha,
+      maintainerCanModify: p.maintainer_can_modify ?? false,
+      fromFork: p.head.repo?.full_name !== p.base.repo?.full_name,
+    }),
+  );
+
+export const checkRunResponse = z.object({ id: z.number(), html_url: z.string().nullish() }).loose();

@@ -1,0 +1,138 @@
+import { conclusionWord, type FinishInfo } from './finish-info.ts';
+import { InvalidRunIdError } from './invalid-run-id-error.ts';
+import {
+  capMarkdown,
+  escapeText,
+  formatCount,
+  formatDuration,
+  formatUsd,
+  inlineCode,
+  link,
+  tableCode,
+  truncate,
+} from './markdown.ts';
+import type { ProgressStep, RunProgress } from './run-progress.ts';
+
+/** GitHub's limit for an issue comment's body. */
+export const COMMENT_LIMIT = 65_536;
+/** How many checklist items the comment shows (the newest). */
+const MAX_CHECKLIST = 40;
+const MAX_PENDING_SHOWN = 20;
+
+const RUN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const MARKER = /^<!-- agent-mux:run:([A-Za-z0-9._:-]{1,128}) -->/;
+
+/** The hidden first line of a run's tracking comment. Throws `InvalidRunIdError` for ids it cannot hold. */
+export function runMarker(runId: string): string {
+  if (!RUN_ID.test(runId)) throw new InvalidRunIdError(runId);
+  return `<!-- agent-mux:run:${runId} -->`;
+}
+
+/** The run id of a tracking comment, read only from the marker at the very start of its body. */
+export function parseRunMarker(body: string): string | undefined {
+  return MARKER.exec(body)?.[1];
+}
+
+/** Information the comment needs beyond the progress. */
+export interface TrackingCommentInfo {
+  runId: string;
+  checkRunUrl?: string;
+  finished?: FinishInfo;
+}
+
+const headings: Record<FinishInfo['conclusion'], string> = {
+  success: '✅',
+  failure: '❌',
+  cancelled: '⏹️',
+  timed_out: '⏱️',
+};
+
+function checklistItem(step: ProgressStep): string {
+  const title = step.kind === 'tool' ? toolTitle(step.title) : escapeText(step.title);
+  if (step.state === 'failed') return `- [ ] ${title} — ❌ failed`;
+  return `- [${step.state === 'done' ? 'x' : ' '}] ${title}`;
+}
+
+/** `read_file src/a.ts` → `` `read_file` src/a.ts `` with the argument as code too. */
+function toolTitle(title: string): string {
+  const space = title.indexOf(' ');
+  return space < 0 ? inlineCode(title) : `${inlineCode(title.slice(0, space))} ${inlineCode(title.slice(space + 1))}`;
+}
+
+/**
+ * The run's one tracking comment: the hidden marker, a checklist of steps, the current step while
+ * running, pending approvals with the commands that answer them and, once finished, the outcome,
+ * duration, tokens, cost, branch, pull request and a link to the check run. At most 65,536 characters.
+ */
+export function renderTrackingComment(progress: RunProgress, info: TrackingCommentInfo): string {
+  const { finished } = info;
+  const agent = escapeText(progress.agent);
+  const lines = [runMarker(info.runId)];
+  if (finished) {
+    lines.push(`### ${headings[finished.conclusion]} ${agent} ${conclusionWord(finished.conclusion)}`);
+  } else if (progress.status === 'awaiting_approval') {
+    lines.push(`### ✋ ${agent} is waiting for approval`);
+  } else {
+    lines.push(`### ⏳ ${agent} is working on this`);
+  }
+
+  if (progress.steps.length > 0) {
+    lines.push('');
+    const shown = progress.steps.slice(-MAX_CHECKLIST);
+    if (shown.length < progress.steps.length) {
+      lines.push(`- [x] _… ${formatCount(progress.steps.length - shown.length)} earlier steps_`);
+    }
+    for (const step of shown) lines.push(checklistItem(step));
+  }
+
+  const current = progress.currentStep;
+  if (!finished && current) {
+    lines.push('', `**Now:** ${current.kind === 'tool' ? toolTitle(current.title) : escapeText(current.title)}`);
+  }
+
+  const pending = finished ? [] : progress.pendingApprovals;
+  if (pending.length > 0) {
+    lines.push('', '#### Waiting for approval');
+    lines.push('');
+    for (const approval of pending.slice(0, MAX_PENDING_SHOWN)) {
+      const reason = approval.reason ? ` — ${escapeText(approval.reason)}` : '';
+      lines.push(
+        `- **${inlineCode(approval.id)}** · ${inlineCode(approval.toolName)} · ${inlineCode(approval.summary)}${reason}<br>` +
+          `Reply ${inlineCode(`/approve ${approval.id}`)} to allow it, or ${inlineCode(`/deny ${approval.id} <reason>`)} to refuse.`,
+      );
+    }
+    if (pending.length > MAX_PENDING_SHOWN) lines.push('', `_… and ${pending.length - MAX_PENDING_SHOWN} more._`);
+  }
+
+  if (finished) lines.push('', ...outcome(progress, finished));
+
+  const footer: string[] = [];
+  if (info.checkRunUrl) footer.push(link('Check run', info.checkRunUrl));
+  footer.push(`run ${inlineCode(info.runId)}`);
+  lines.push('', `<sub>${footer.join(' · ')}</sub>`);
+  return capMarkdown(lines.join('\n'), COMMENT_LIMIT);
+}
+
+function outcome(progress: RunProgress, finished: FinishInfo): string[] {
+  const lines: string[] = [];
+  if (finished.reason) lines.push(`**Reason:** ${escapeText(truncate(finished.reason, 1000))}`, '');
+  if (finished.conclusion !== 'success' && progress.lastError && progress.lastError !== finished.reason) {
+    lines.push(`**Last error:** ${escapeText(progress.lastError)}`, '');
+  }
+  if (finished.noChanges) lines.push('The agent made no changes.', '');
+  lines.push('| | |', '|---|---|');
+  lines.push(`| Outcome | ${conclusionWord(finished.conclusion)} |`);
+  lines.push(`| Duration | ${formatDuration(progress.elapsedMs)} |`);
+  lines.push(`| Tokens | ${formatCount(progress.inputTokens)} in / ${formatCount(progress.outputTokens)} out |`);
+  lines.push(`| Cost | ${formatUsd(progress.usd)} |`);
+  if (finished.branch) lines.push(`| Branch | ${tableCode(finished.branch)} |`);
+  if (finished.pullRequestUrl)
+    lines.push(`| Pull request | ${link(prLabel(finished.pullRequestUrl), finished.pullRequestUrl)} |`);
+  return lines;
+}
+
+/** `https://github.com/o/r/pull/12` → `#12`. */
+function prLabel(url: string): string {
+  const number = /\/pull\/(\d+)\/?$/.exec(url)?.[1];
+  return number ? `#${number}` : url;
+}

@@ -1,0 +1,5 @@
+export * from './mask-quoted-and-code.ts';
+export * from './parse-command.ts';
+export * from './read-trigger-event.ts';
+export * from './trigger-event.ts';
+export * from './trigger-payload-error.ts';

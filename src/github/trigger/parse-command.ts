@@ -1,0 +1,96 @@
+import { maskQuotedAndCode } from './mask-quoted-and-code.ts';
+
+/** What a comment asks for. */
+export type Command =
+  | { kind: 'run'; agent?: string; prompt: string }
+  | { kind: 'cancel' }
+  | { kind: 'approve'; approvalId: string }
+  | { kind: 'deny'; approvalId: string; reason?: string };
+
+export interface ParseCommandOptions {
+  /** The trigger phrase, matched as a whole word and case-insensitively. Default `@agent`. */
+  phrase?: string;
+  /** Configured agent names that a command may pick (`codex: …`, `use codex to …`, `with codex: …`). */
+  agents: readonly string[];
+}
+
+/** The default trigger phrase. */
+export const defaultTriggerPhrase = '@agent';
+
+/**
+ * Reads the command in a comment, review or issue body, or returns undefined when there is none. Pure.
+ *
+ * - `/approve <id>` and `/deny <id> [reason]` at the start of a line need no phrase and win over it;
+ *   the reason is the rest of the text after the id.
+ * - Otherwise the first whole-word occurrence of the phrase (not in `@agents`, `x@agent`, `@agent-bot`,
+ *   `me@agent.com`) outside code, quotes and HTML comments starts the command. Punctuation right after it is skipped.
+ *   `cancel` alone (punctuation allowed) cancels; otherwise an agent may be named with `<agent>: …`,
+ *   `use <agent> to …`, `use <agent>: …` or `with <agent>: …` (configured names only, so ordinary English is never
+ *   taken for an agent), and the prompt is the rest of the text, trimmed (possibly empty: the caller decides).
+ */
+export function parseCommand(text: string, options: ParseCommandOptions): Command | undefined {
+  const source = text.replace(/\r\n?/g, '\n');
+  const masked = maskQuotedAndCode(source);
+  const decision = readDecision(source, masked);
+  if (decision) return decision;
+  const phrase = (options.phrase ?? defaultTriggerPhrase).trim();
+  if (!phrase) return undefined;
+  const match = phrasePattern(phrase).exec(masked);
+  if (!match) return undefined;
+  return readRequest(source.slice(match.index + match[0].length), options.agents);
+}
+
+const decisionLine = /^[ \t]*\/(approve|deny)[ \t]+([A-Za-z0-9_-]+)(?=$|[\s.,;:!)])/i;
+
+function readDecision(source: string, masked: string): Command | undefined {
+  let offset = 0;
+  for (const line of masked.split('\n')) {
+    const match = decisionLine.exec(line);
+    if (match) {
+      const approvalId = match[2]!;
+      if (match[1]!.toLowerCase() === 'approve') return { kind: 'approve', approvalId };
+      const reason = source
+        .slice(offset + match[0].length)
+        .replace(/^[ \t]*[:,;.—–-]*/, '')
+        .trim();
+      return reason ? { kind: 'deny', approvalId, reason } : { kind: 'deny', approvalId };
+    }
+    offset += line.length + 1;
+  }
+  return undefined;
+}
+
+function phrasePattern(phrase: string): RegExp {
+  const before = '(?<![\\p{L}\\p{N}_@./`\\-])';
+  const after = '(?![\\p{L}\\p{N}_\\-]|[./@][\\p{L}\\p{N}_])';
+  return new RegExp(before + escapeRegExp(phrase) + after, 'iu');
+}
+
+function readRequest(rest: string, agents: readonly string[]): Command {
+  const request = rest.replace(/^[ \t]*(?:[,:;.!?)\]—–]+|-+(?=[ \t]))?/, '').trim();
+  if (/^cancel[.!\s]*$/i.test(request)) return { kind: 'cancel' };
+  const names = agents.filter((name) => name.trim() !== '');
+  if (names.length > 0) {
+    const alternatives = [...names]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join('|');
+    const forms = [
+      new RegExp(`^(?:use|using)\\s+(${alternatives})(?:\\s+to\\b|\\s*:|\\s*$)`, 'iu'),
+      new RegExp(`^with\\s+(${alternatives})\\s*:`, 'iu'),
+      new RegExp(`^(${alternatives})\\s*:`, 'iu'),
+    ];
+    for (const form of forms) {
+      const match = form.exec(request);
+      if (!match) continue;
+      const said = match[1]!.toLowerCase();
+      const agent = names.find((name) => name.toLowerCase() === said)!;
+      return { kind: 'run', agent, prompt: request.slice(match[0].length).trim() };
+    }
+  }
+  return { kind: 'run', prompt: request };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import type { RepoRef } from '../github-api.ts';
+import type { Actor, TriggerEvent } from './trigger-event.ts';
+import { TriggerPayloadError } from './trigger-payload-error.ts';
+
+const userSchema = z.object({ login: z.string().min(1), type: z.string() }).loose();
+const repositorySchema = z
+  .object({ name: z.string().min(1), owner: z.object({ login: z.string().min(1) }).loose() })
+  .loose();
+const installationSchema = z.object({ id: z.number().int() }).loose().nullish();
+const bodySchema = z.string().nullish();
+const numberSchema = z.number().int().positive();
+
+const issueSchema = z
+  .object({ number: numberSchema, title: z.string(), body: bodySchema, pull_request: z.unknown().optional() })
+  .loose();
+const pullSchema = z
+  .object({ number: numberSchema, title: z.string(), body: bodySchema, head: z.object({ sha: z.string() }).loose() })
+  .loose();
+
+const baseSchema = z
+  .object({ repository: repositorySchema, sender: userSchema, installation: installationSchema })
+  .loose();
+
+const issueCommentSchema = baseSchema.extend({
+  issue: issueSchema,
+  comment: z.object({ id: numberSchema, body: bodySchema }).loose(),
+});
+const reviewCommentSchema = baseSchema.extend({
+  pull_request: pullSchema,
+  comment: z.object({ id: numberSchema, body: bodySchema }).loose(),
+});
+const reviewSchema = baseSchema.extend({
+  pull_request: pullSchema,
+  review: z.object({ id: numberSchema, body: bodySchema, state: z.string() }).loose(),
+});
+const issuesSchema = baseSchema.extend({
+  issue: issueSchema,
+  label: z.object({ name: z.string() }).loose().nullish(),
+  assignee: z.object({ login: z.string() }).loose().nullish(),
+});
+const dispatchSchema = baseSchema.extend({ inputs: z.record(z.string(), z.unknown()).nullish() });
+
+const actionSchema = z.object({ action: z.string() }).loose();
+
+/** The actions that can start something, per event; `null` for events that carry no action. */
+const triggeringActions: Record<string, readonly string[] | null> = {
+  issue_comment: ['created'],
+  pull_request_review_comment: ['created'],
+  pull_request_review: ['submitted'],
+  issues: ['opened', 'assigned', 'labeled'],
+  workflow_dispatch: null,
+};
+
+/**
+ * Reduces a webhook (or `GITHUB_EVENT_PATH`) payload to a {@link TriggerEvent}, or undefined when this event or
+ * action never starts anything (`issue_comment.edited`, `issues.closed`, `push`, …). Pure: nothing is fetched, so
+ * the text is the one the event carried.
+ *
+ * @throws TriggerPayloadError when the payload of a triggering event and action lacks a field the trigger needs.
+ */
+export function readTriggerEvent(eventName: string, payload: unknown): TriggerEvent | undefined {
+  if (!Object.hasOwn(triggeringActions, eventName)) return undefined;
+  const actions = triggeringActions[eventName];
+  let action = '';
+  if (actions) {
+    const parsed = actionSchema.safeParse(payload);
+    if (!parsed.success || !actions.includes(parsed.data.action)) return undefined;
+    action = parsed.data.action;
+  }
+  switch (eventName) {
+    case 'issue_comment': {
+      const p = parse(eventName, issueCommentSchema, payload);
+      return {
+        ...common(eventName, p),
+        number: p.issue.number,
+        isPullRequest: p.issue.pull_request != null,
+        text: p.comment.body ?? '',
+        source: { kind: 'issue_comment', commentId: p.comment.id },
+        title: p.issue.title,
+        issueBody: p.issue.body ?? '',
+      };
+    }
+    case 'pull_request_review_comment': {
+      const p = parse(eventName, reviewCommentSchema, payload);
+      return {
+        ...common(eventName, p),
+        number: p.pull_request.number,
+        isPullRequest: true,
+        text: p.comment.body ?? '',
+        source: { kind: 'review_comment', commentId: p.comment.id },
+        title: p.pull_request.title,
+        issueBody: p.pull_request.body ?? '',
+        headSha: p.pull_request.head.sha,
+      };
+    }
+    case 'pull_request_review': {
+      const p = parse(eventName, reviewSchema, payload);
+      return {
+        ...common(eventName, p),
+        number: p.pull_request.number,
+        isPullRequest: true,
+        text: p.review.body ?? '',
+        source: { kind: 'review', reviewId: p.review.id, state: p.review.state },
+        title: p.pull_request.title,
+        issueBody: p.pull_request.body ?? '',
+        headSha: p.pull_request.head.sha,
+      };
+    }
+    case 'issues': {
+      const p = parse(eventName, issuesSchema, payload);
+      const issueAction = action as 'opened' | 'assigned' | 'labeled';
+      const label = issueAction === 'labeled' ? p.label?.name : undefined;
+      const assignee = issueAction === 'assigned' ? p.assignee?.login : undefined;
+      return {
+        ...common(eventName, p),
+        number: p.issue.number,
+        isPullRequest: p.issue.pull_request != null,
+        text: p.issue.body ?? '',
+        source: {
+          kind: 'issue',
+          action: issueAction,
+          ...(label === undefined ? {} : { label }),
+          ...(assignee === undefined ? {} : { assignee }),
+        },
+        title: p.issue.title,
+        issueBody: p.issue.body ?? '',
+      };
+    }
+    default: {
+      const p = parse(eventName, dispatchSchema, payload);
+      const prompt = p.inputs?.prompt;
+      return {
+        ...common(eventName, p),
+        number: readIssueNumber(p.inputs?.['issue-number']),
+        isPullRequest: false,
+        text: typeof prompt === 'string' ? prompt : '',
+        source: { kind: 'dispatch' },
+        title: '',
+        issueBody: '',
+      };
+    }
+  }
+}
+
+type Base = z.infer<typeof baseSchema>;
+
+function common(
+  eventName: string,
+  p: Base,
+): { eventName: string; repo: RepoRef; actor: Actor; installationId?: number } {
+  const installationId = p.installation?.id;
+  return {
+    eventName,
+    repo: { owner: p.repository.owner.login, repo: p.repository.name },
+    actor: { login: p.sender.login, type: p.sender.type },
+    ...(installationId === undefined ? {} : { installationId }),
+  };
+}
+
+function parse<T>(eventName: string, schema: z.ZodType<T>, payload: unknown): T {
+  const result = schema.safeParse(payload);
+  if (result.success) return result.data;
+  const detail = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+  throw new TriggerPayloadError(eventName, detail, { cause: result.error });
+}
+
+/** A dispatch input is a string (`'42'` or `'#42'`); a number is accepted too. Anything else means "no issue". */
+function readIssueNumber(value: unknown): number | undefined {
+  const text =
+    typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim().replace(/^#/, '') : '';
+  if (!/^[1-9][0-9]{0,9}$/.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : undefined;
+}

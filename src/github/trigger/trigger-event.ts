@@ -1,0 +1,36 @@
+import type { RepoRef } from '../github-api.ts';
+
+/** Who caused the event: the webhook's `sender`. */
+export interface Actor {
+  login: string;
+  /** `User`, `Bot`, `Organization` (or `Mannequin`), as GitHub reports it. */
+  type: string;
+}
+
+/** Where the triggering text came from, with what is needed to react to it or reply to it. */
+export type TriggerSource =
+  | { kind: 'issue_comment'; commentId: number }
+  | { kind: 'review_comment'; commentId: number }
+  | { kind: 'review'; reviewId: number; state: string }
+  | { kind: 'issue'; action: 'opened' | 'assigned' | 'labeled'; label?: string; assignee?: string }
+  | { kind: 'dispatch' };
+
+/** A GitHub event that may start (or steer) a run, reduced to what the use cases need. */
+export interface TriggerEvent {
+  eventName: string;
+  repo: RepoRef;
+  /** Issue or pull request number; undefined only for a dispatch without one. */
+  number: number | undefined;
+  isPullRequest: boolean;
+  actor: Actor;
+  /** The text as it was when the event fired (never re-fetched: an edit after the trigger changes nothing). */
+  text: string;
+  source: TriggerSource;
+  /** Issue or pull request title (`''` for a dispatch). */
+  title: string;
+  /** Issue or pull request body (`''` when none). */
+  issueBody: string;
+  /** PR head sha when the payload has it (pull_request_review(_comment)). */
+  headSha?: string;
+  installationId?: number;
+}

@@ -1,0 +1,3 @@
+export * from './authorize-actor.ts';
+export * from './sanitize-text.ts';
+export * from './untrusted-prompt.ts';

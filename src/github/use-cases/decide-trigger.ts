@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import type { ApprovalAnswer } from '../approvals/github-approval-channel.ts';
+import { loadRepoConfig } from '../config/load-repo-config.ts';
+import type { RepoConfig } from '../config/repo-config-schema.ts';
+import type { GitHubApi, RepoRef } from '../github-api.ts';
+import { type Command, parseCommand } from '../trigger/parse-command.ts';
+import { readTriggerEvent } from '../trigger/read-trigger-event.ts';
+import type { Actor, TriggerEvent } from '../trigger/trigger-event.ts';
+import { TriggerPayloadError } from '../trigger/trigger-payload-error.ts';
+import { authorizeActor } from '../trust/authorize-actor.ts';
+import { sanitizeText } from '../trust/sanitize-text.ts';
+import { buildAgentPrompt } from '../trust/untrusted-prompt.ts';
+import { reportConfigError } from './report-config-error.ts';
+import type { RunJob } from './run-job.ts';
+
+/** What a front end's GitHub session gives the use cases. */
+export interface GitHubDeps {
+  api: GitHubApi;
+  /** The logins agent-mux posts as (`github-actions[bot]`, `<app-slug>[bot]`): they never trigger or approve. */
+  selfLogins: readonly string[];
+  /** Ids of the adapters the front end can run: an agent name that is one of them needs no config entry. */
+  builtinAgents: readonly string[];
+  log?: (line: string) => void;
+}
+
+/** Settings a front end may impose over the repository config (the Action's inputs). */
+export interface TriggerOverrides {
+  phrase?: string;
+  agent?: string;
+  allowedBots?: readonly string[];
+  configPath?: string;
+  /** A direct prompt (the Action's `prompt` input, `workflow_dispatch`). */
+  prompt?: string;
+}
+
+export type TriggerDecision =
+  | { kind: 'ignore'; reason: string }
+  | { kind: 'refused'; reason: string; event: TriggerEvent }
+  | { kind: 'config_error'; message: string; event: TriggerEvent }
+  | { kind: 'cancel'; repo: RepoRef; number: number | undefined; actor: Actor; event: TriggerEvent }
+  | { kind: 'answer'; repo: RepoRef; number: number | undefined; answer: ApprovalAnswer; event: TriggerEvent }
+  | { kind: 'run'; job: RunJob; event: TriggerEvent };
+
+const OWN_MARKER = '<!-- agent-mux:';
+
+/**
+ * Reads one GitHub event and decides what it asks for: nothing, a run, a cancel, or an answer
+ * to an approval. Applies the trust rules on the way: own comments and unlisted bots never
+ * trigger, the actor needs the configured permission, the config comes from the default branch,
+ * fork pull requests follow the config. Acknowledges an accepted run with an `eyes` reaction.
+ */
+export async function decideTrigger(
+  deps: GitHubDeps,
+  input: { eventName: string; payload: unknown; deliveryId?: string },
+  overrides: TriggerOverrides = {},
+): Promise<TriggerDecision> {
+  let event: TriggerEvent | undefined;
+  try {
+    event = readTriggerEvent(input.eventName, input.payload);
+  } catch (error) {
+    if (!TriggerPayloadError.isInstance(error)) throw error;
+    deps.log?.(error.message);
+    return { kind: 'ignore', reason: error.message };
+  }
+  if (event === undefined) return { kind: 'ignore', reason: `${input.eventName} does not start anything` };
+  const self = new Set(deps.selfLogins.map((l) => l.toLowerCase()));
+  if (self.has(event.actor.login.toLowerCase())) return { kind: 'ignore', reason: 'the event is agent-mux’s own' };
+  if (event.text.includes(OWN_MARKER) && event.source.kind !== 'issue') {
+    return { kind: 'ignore', reason: 'the text is an agent-mux comment' };
+  }
+
+  const { api } = deps;
+  const repoInfo = await api.getRepo(event.repo);
+  const loaded = await loadRepoConfig({
+    api,
+    repo: event.repo,
+    path: overrides.configPath,
+    defaultBranch: repoInfo.defaultBranch,
+  });
+  const fallbackPhrase = overrides.phrase ?? '@agent';
+  if (!loaded.ok) {
+    const command = commandOf(event, fallbackPhrase, deps.builtinAgents, deps.selfLogins, undefined);
+    if (command === undefined || command.kind !== 'run') {
+      return { kind: 'ignore', reason: `no command (and ${loaded.path} is invalid)` };
+    }
+    const decision = await authorizeActor({
+      api,
+      repo: event.repo,
+      actor: event.actor,
+      selfLogins: deps.selfLogins,
+      allowedBots: overrides.allowedBots ?? [],
+      minimumRole: 'write',
+    });
+    if (!decision.allowed) return { kind: 'refused', reason: decision.reason, event };
+    await reportConfigError(api, event, repoInfo.defaultBranch, loaded.error.message);
+    return { kind: 'config_error', message: loaded.error.message, event };
+  }
+
+  const config = loaded.config;
+  const phrase = overrides.phrase ?? config.trigger.phrase;
+  const agents = [...new Set([...Object.keys(config.agents), ...deps.builtinAgents])];
+  const command =
+    event.source.kind === 'dispatch'
+      ? ({ kind: 'run', prompt: overrides.prompt ?? event.text } satisfies Command)
+      : commandOf(event, phrase, agents, deps.selfLogins, config);
+  if (command === undefined) return { kind: 'ignore', reason: 'no command for agent-mux in the event' };
+
+  if (command.kind === 'approve' || command.kind === 'deny') {
+    return {
+      kind: 'answer',
+      repo: event.repo,
+      number: event.number,
+      event,
+      answer: {
+        approvalId: command.approvalId,
+        decision: command.kind,
+        reason: command.kind === 'deny' ? command.reason : undefined,
+        actor: event.actor,
+        via: 'comment',
+      },
+    };
+  }
+
+  const allowedBots = overrides.allowedBots ?? config.trigger.allowedBots;
+  const decision = await authorizeActor({
+    api,
+    repo: event.repo,
+    actor: event.actor,
+    selfLogins: deps.selfLogins,
+    allowedBots,
+    minimumRole: config.trigger.permission,
+  });
+  if (!decision.allowed) {
+    deps.log?.(`refused @${event.actor.login}: ${decision.reason}`);
+    return { kind: 'refused', reason: decision.reason, event };
+  }
+  if (command.kind === 'cancel')
+    return { kind: 'cancel', repo: event.repo, number: event.number, actor: event.actor, event };
+
+  if (event.isPullRequest && event.number !== undefined && config.trigger.forkPullRequests === 'refuse') {
+    const pull = await api.getPull(event.repo, event.number);
+    if (pull.fromFork) {
+      const reason = 'this repository’s agent-mux config refuses pull requests from forks';
+      await api.createComment(
+        event.repo,
+        event.number,
+        `${OWN_MARKER}refusal -->\nagent-mux did not start: ${reason}.`,
+      );
+      return { kind: 'refused', reason, event };
+    }
+  }
+
+  const agentName = command.agent ?? overrides.agent ?? config.defaultAgent;
+  if (!(agentName in config.agents) && !deps.builtinAgents.includes(agentName)) {
+    const reason = `no agent named "${agentName}" (configured: ${Object.keys(config.agents).join(', ') || 'none'})`;
+    if (event.number !== undefined) {
+      await api.createComment(
+        event.repo,
+        event.number,
+        `${OWN_MARKER}refusal -->\nagent-mux did not start: ${reason}.`,
+      );
+    }
+    return { kind: 'refused', reason, event };
+  }
+
+  await acknowledge(api, event, deps.log);
+  const instruction = sanitizeText(command.prompt).trim() || defaultInstruction(event);
+  const job: RunJob = {
+    id: input.deliveryId ?? randomUUID(),
+    repo: event.repo,
+    number: event.number,
+    isPullRequest: event.isPullRequest,
+    actor: event.actor,
+    source: event.source,
+    agentName,
+    instruction,
+    prompt: buildAgentPrompt({
+      instruction,
+      repository: `${event.repo.owner}/${event.repo.repo}`,
+      number: event.number,
+      isPullRequest: event.isPullRequest,
+      title: event.title,
+      body: event.issueBody,
+      requestedBy: event.actor.login,
+    }),
+    title: event.title,
+    config,
+    defaultBranch: repoInfo.defaultBranch,
+    requestedAt: new Date().toISOString(),
+  };
+  return { kind: 'run', job, event };
+}
+
+function commandOf(
+  event: TriggerEvent,
+  phrase: string,
+  agents: readonly string[],
+  selfLogins: readonly string[],
+  config: RepoConfig | undefined,
+): Command | undefined {
+  const source = event.source;
+  if (source.kind !== 'issue') return parseCommand(event.text, { phrase, agents });
+  if (source.action === 'opened') {
+    const command = parseCommand(event.text, { phrase, agents });
+    return command?.kind === 'run' ? command : undefined;
+  }
+  if (source.action === 'assigned') {
+    const onAssign = config?.trigger.onAssign ?? true;
+    const assignee = source.assignee?.toLowerCase();
+    return onAssign && assignee !== undefined && selfLogins.some((l) => l.toLowerCase() === assignee)
+      ? { kind: 'run', prompt: '' }
+      : undefined;
+  }
+  const label = config?.trigger.label;
+  return label && source.label === label ? { kind: 'run', prompt: '' } : undefined;
+}
+
+function defaultInstruction(event: TriggerEvent): string {
+  return event.isPullRequest
+    ? 'Review this pull request and make the changes it needs.'
+    : 'Resolve this issue: make the change it asks for in the repository.';
+}
+
+/** The `eyes` reaction on what triggered the run; a failure is only logged. */
+async function acknowledge(api: GitHubApi, event: TriggerEvent, log?: (line: string) => void): Promise<void> {
+  const source = event.source;
+  try {
+    if (source.kind === 'issue_comment') {
+      await api.addReaction(event.repo, { kind: 'issue_comment', commentId: source.commentId }, 'eyes');
+    } else if (source.kind === 'review_comment') {
+      await api.addReaction(event.repo, { kind: 'review_comment', commentId: source.commentId }, 'eyes');
+    } else if (source.kind === 'issue' && event.number !== undefined) {
+      await api.addReaction(event.repo, { kind: 'issue', issueNumber: event.number }, 'eyes');
+    }
+  } catch (error) {
+    log?.(`could not add the eyes reaction: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

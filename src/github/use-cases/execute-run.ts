@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import type { RunEndReason } from '../../core/events/index.ts';
+import { Redactor } from '../../core/redact/redactor.ts';
+import type { AdapterRegistry } from '../../core/registry/adapter-registry.ts';
+import type { RunEnd } from '../../core/run/run-options.ts';
+import { startRun } from '../../core/run/start-run.ts';
+import { builtinTools } from '../../core/tools/builtin-tools.ts';
+import { createToolHost } from '../../core/tools/create-tool-host.ts';
+import { defaultPolicy } from '../../core/tools/default-policy.ts';
+import { createGitHubApprovalChannel, type GitHubApprovalChannel } from '../approvals/github-approval-channel.ts';
+import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
+import type { ChangedFile } from '../git/collect-changes.ts';
+import { type PreparedWorkspace, prepareWorkspace } from '../git/prepare-workspace.ts';
+import type { CheckRunConclusion, GitHubApi, PullInfo } from '../github-api.ts';
+import { redactingApi } from '../redacting-api.ts';
+import type { Clock } from '../report/clock.ts';
+import { renderAnnotations } from '../report/render-check-run.ts';
+import type { ApprovalEntry } from '../report/run-progress.ts';
+import { createRunReporter } from '../report/run-reporter.ts';
+import type { GitHubDeps } from './decide-trigger.ts';
+import { publishResult } from './publish-result.ts';
+import { resolveAgentAdapter } from './resolve-agent-adapter.ts';
+import type { RunJob } from './run-job.ts';
+
+export interface ExecuteRunOptions {
+  deps: GitHubDeps;
+  job: RunJob;
+  /** Adapters to run; one registry per run (configurable agents are loaded into it). */
+  registry: AdapterRegistry;
+  /** The checkout the agent works in (the Action's workspace, or the app's fresh clone). */
+  workspace: string;
+  git: { remote?: string; token?: string; author: { name: string; email: string } };
+  /** The agent's environment (API keys among it). */
+  env: Record<string, string | undefined>;
+  /** Values that must never appear on GitHub (tokens, keys); the git token is added. */
+  secrets: readonly string[];
+  /** Names of environment variables whose values are secret. */
+  secretEnv?: readonly string[];
+  signal?: AbortSignal;
+  clock?: Clock;
+  runId?: string;
+  leaseToken?: string;
+  fencingToken?: number;
+  /** A link for the check run's "Details" (the workflow run). */
+  detailsUrl?: string;
+  /** Overrides of the config's timeouts (the Action's inputs), in ms. */
+  timeoutMs?: number;
+  approvalTimeoutMs?: number;
+  /** Connects the front end's way of delivering answers; returns how to disconnect. */
+  attachApprovals?: (channel: GitHubApprovalChannel, run: { runId: string; checkRunId: number }) => () => void;
+  /** Called once the check run and tracking comment exist (the Action records them for its post step). */
+  onStarted?: (run: { runId: string; checkRunId: number; commentId: number | undefined; checkRunUrl: string }) => void;
+}
+
+export interface RunOutcome {
+  runId: string;
+  conclusion: 'success' | 'failure' | 'cancelled' | 'timed_out';
+  /** Why, when not a success. */
+  reason?: string;
+  end: RunEnd | undefined;
+  checkRunId: number;
+  checkRunUrl: string;
+  commentId: number | undefined;
+  branch?: string;
+  pullRequestUrl?: string;
+  changedFiles: readonly ChangedFile[];
+  approvals: readonly { approvalId: string; toolName: string; decision: string; by?: string }[];
+}
+
+/**
+ * Carries out one accepted job: check run and tracking comment, the workspace on the right
+ * commit with planted agent config restored, the agent run with approvals on GitHub and live
+ * reporting, then the branch, the pull request and the final reports. Never leaves the check
+ * run in progress: whatever fails, it is concluded.
+ */
+export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
+  const { job, deps } = options;
+  const runId = options.runId ?? `run_${randomUUID()}`;
+  const redactor = new Redactor([
+    ...options.secrets,
+    options.git.token,
+    ...(options.secretEnv ?? []).map((name) => options.env[name]),
+  ]);
+  const api = redactingApi(deps.api, redactor);
+  const log = (line: string) => deps.log?.(redactor.redactString(line));
+  const repo = job.repo;
+
+  const pull = job.isPullRequest && job.number !== undefined ? await api.getPull(repo, job.number) : undefined;
+  const headSha = pull?.headSha ?? (await api.getBranchSha(repo, job.defaultBranch));
+  if (headSha === undefined) throw new Error(`the default branch ${job.defaultBranch} has no commit`);
+
+  const agentConfig = job.config.agents[job.agentName];
+  const checkRun = await api.createCheckRun(repo, {
+    name: `agent-mux / ${job.agentName}`,
+    headSha,
+    status: 'in_progress',
+    startedAt: new Date().toISOString(),
+    externalId: runId,
+    detailsUrl: options.detailsUrl,
+    output: { title: `${job.agentName}: starting`, summary: `Requested by @${job.actor.login}.` },
+  });
+  const comment =
+    job.number === undefined
+      ? undefined
+      : await api.createComment(
+          repo,
+          job.number,
+          `<!-- agent-mux:run:${runId} -->\n**agent-mux** is starting **${job.agentName}**… ([check run](${checkRun.htmlUrl}))`,
+        );
+  options.onStarted?.({ runId, checkRunId: checkRun.id, commentId: comment?.id, checkRunUrl: checkRun.htmlUrl });
+
+  const reporter = createRunReporter({
+    api: comment === undefined ? { ...api, updateComment: async () => {} } : api,
+    repo,
+    checkRunId: checkRun.id,
+    commentId: comment?.id ?? 0,
+    runId,
+    agent: job.agentName,
+    model: agentConfig?.model,
+    checkRunUrl: checkRun.htmlUrl,
+    clock: options.clock,
+    onError: (error) => log(`report failed: ${errorText(error)}`),
+  });
+  const base = { runId, checkRunId: checkRun.id, checkRunUrl: checkRun.htmlUrl, commentId: comment?.id };
+  const fail = async (conclusion: RunOutcome['conclusion'], reason: string, end?: RunEnd): Promise<RunOutcome> => {
+    reporter.note(reason);
+    await reporter.finish({ conclusion, reason });
+    return { ...base, conclusion, reason, end, changedFiles: [], approvals: approvalsOf(reporter.progress) };
+  };
+
+  let resolved: ReturnType<typeof resolveAgentAdapter>;
+  let prepared: PreparedWorkspace;
+  try {
+    resolved = resolveAgentAdapter({
+      registry: options.registry,
+      agentName: job.agentName,
+      config: job.config,
+      file: REPO_CONFIG_PATH,
+    });
+    prepared = await prepareWorkspace({
+      cwd: options.workspace,
+      remote: options.git.remote,
+      token: options.git.token,
+      target: pull
+        ? {
+            kind: 'pull',
+            number: pull.number,
+            headSha: pull.headSha,
+            headRef: pull.headRef,
+            baseRef: pull.baseRef,
+            fromFork: pull.fromFork,
+          }
+        : { kind: 'issue', defaultBranch: job.defaultBranch },
+    });
+  } catch (error) {
+    return fail('failure', `could not start: ${errorText(error)}`);
+  }
+  if (prepared.restored.length + prepared.removed.length > 0) {
+    reporter.note(
+      `agent config files reset to the base branch: ${[...prepared.restored, ...prepared.removed].join(', ')}`,
+    );
+  }
+
+  const approvalTimeoutMs = options.approvalTimeoutMs ?? job.config.approvals.timeout;
+  const currentHead = async (): Promise<string> =>
+    pull
+      ? (await api.getPull(repo, pull.number)).headSha
+      : ((await api.getBranchSha(repo, job.defaultBranch)) ?? headSha);
+  const channel =
+    job.number === undefined
+      ? undefined
+      : createGitHubApprovalChannel({
+          api,
+          repo,
+          number: job.number,
+          isPullRequest: job.isPullRequest,
+          agent: job.agentName,
+          rule: job.config.approvals,
+          requestReview: job.config.approvals.requestReview,
+          currentHead,
+          selfLogins: deps.selfLogins,
+          redact: (text) => redactor.redactString(text),
+          timeoutText: humanDuration(approvalTimeoutMs),
+          onNote: (line) => reporter.note(line),
+        });
+  const detach = channel ? options.attachApprovals?.(channel, { runId, checkRunId: checkRun.id }) : undefined;
+
+  const policy = agentConfig?.policy ?? job.config.tools.policy ?? defaultPolicy;
+  const handle = startRun({
+    adapter: resolved.adapter,
+    request: { prompt: job.prompt, cwd: options.workspace, model: resolved.model },
+    runId,
+    taskId: job.id,
+    leaseToken: options.leaseToken,
+    fencingToken: options.fencingToken,
+    timeoutMs: options.timeoutMs ?? agentConfig?.timeout ?? job.config.limits.runTimeout,
+    env: options.env,
+    secrets: [...options.secrets, ...(options.git.token ? [options.git.token] : [])],
+    secretEnv: options.secretEnv,
+    budget: job.config.limits.budget,
+    approvals: channel,
+    policy,
+    signal: options.signal,
+    tools: ({ runId: id, emit }) =>
+      createToolHost({
+        runId: id,
+        workspacePath: options.workspace,
+        tools: builtinTools(),
+        policy,
+        approvals: channel,
+        approvalTimeoutMs,
+        emit,
+        signal: options.signal,
+        task: {
+          prompt: job.prompt,
+          repository: `${repo.owner}/${repo.repo}`,
+          ...(job.isPullRequest ? { pullRequest: { number: job.number } } : { issue: { number: job.number } }),
+        },
+      }),
+    onEvent: (event) => reporter.onEvent(event),
+  });
+  const end = await handle.result;
+  detach?.();
+  await channel?.voidPending('the run ended');
+
+  const conclusion = conclusionOf(end.reason);
+  if (conclusion !== 'success') {
+    return fail(conclusion, end.message ? `${end.reason}: ${end.message}` : `the run ended: ${end.reason}`, end);
+  }
+
+  let published: Awaited<ReturnType<typeof publishResult>>;
+  try {
+    published = await publishResult({
+      api,
+      job,
+      pull: pull as PullInfo | undefined,
+      cwd: options.workspace,
+      git: options.git,
+      ignore: [...prepared.restored, ...prepared.removed],
+    });
+  } catch (error) {
+    return fail('failure', `the agent finished but its changes could not be published: ${errorText(error)}`, end);
+  }
+  reporter.note(published.note);
+  await reporter.finish({
+    conclusion: 'success',
+    branch: published.branch,
+    pullRequestUrl: published.pullRequestUrl,
+    noChanges: published.files.length === 0,
+    annotations: renderAnnotations(published.files),
+  });
+  return {
+    ...base,
+    conclusion: 'success',
+    end,
+    branch: published.branch,
+    pullRequestUrl: published.pullRequestUrl,
+    changedFiles: published.files,
+    approvals: approvalsOf(reporter.progress),
+  };
+}
+
+export function conclusionOf(reason: RunEndReason): RunOutcome['conclusion'] & CheckRunConclusion {
+  if (reason === 'completed') return 'success';
+  if (reason === 'aborted') return 'cancelled';
+  if (reason === 'timeout' || reason === 'inactivity') return 'timed_out';
+  return 'failure';
+}
+
+function approvalsOf(progress: { approvals: readonly ApprovalEntry[] }): RunOutcome['approvals'] {
+  return progress.approvals.map((a) => ({ approvalId: a.id, toolName: a.toolName, decision: a.state, by: a.by }));
+}
+
+function humanDuration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${Math.round(ms / 1000)} s`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export type { GitHubApi };

@@ -1,0 +1,95 @@
+import { branchName } from '../git/branch-name.ts';
+import type { ChangedFile } from '../git/collect-changes.ts';
+import { collectChanges } from '../git/collect-changes.ts';
+import { publishChanges } from '../git/publish-changes.ts';
+import type { GitHubApi, PullInfo } from '../github-api.ts';
+import type { RunJob } from './run-job.ts';
+
+export interface PublishedResult {
+  branch?: string;
+  pullRequestUrl?: string;
+  files: readonly ChangedFile[];
+  /** One line for the log and the tracking comment. */
+  note: string;
+}
+
+/**
+ * Puts a successful run's changes where they belong: the PR's own branch for a pull request of
+ * this repository, a new `<prefix><issue>-<slug>` branch (and a pull request) for an issue. Never
+ * force-pushes; never pushes to a fork unless its PR allows maintainer edits.
+ */
+export async function publishResult(input: {
+  api: Pick<GitHubApi, 'findOpenPull' | 'createPull'>;
+  job: RunJob;
+  pull: PullInfo | undefined;
+  cwd: string;
+  git: { remote?: string; token?: string; author: { name: string; email: string } };
+  ignore: readonly string[];
+}): Promise<PublishedResult> {
+  const { api, job, pull, git } = input;
+  const settings = job.config.git;
+  const files = await collectChanges(input.cwd, { ignore: [...input.ignore] });
+  if (files.length === 0) return { files, note: 'the agent changed no files; nothing to commit' };
+
+  let branch: string;
+  let remote = git.remote;
+  if (pull) {
+    if (pull.fromFork) {
+      if (!pull.maintainerCanModify || !pull.headCloneUrl) {
+        return {
+          files,
+          note: `${files.length} changed file(s) not pushed: the pull request comes from a fork that does not allow edits from maintainers`,
+        };
+      }
+      remote = pull.headCloneUrl;
+    }
+    branch = pull.headRef;
+  } else {
+    branch = branchName(settings.branchPrefix, job.number ?? 0, job.title || job.instruction);
+  }
+
+  const message = `${commitTitle(job)}\n\nRequested by @${job.actor.login}${job.number === undefined ? '' : ` in #${job.number}`} (agent: ${job.agentName}).`;
+  const pushed = await publishChanges({
+    cwd: input.cwd,
+    remote,
+    token: git.token,
+    branch,
+    message,
+    author: git.author,
+    ignore: [...input.ignore],
+  });
+  if (pushed.kind === 'no_changes') return { files: [], note: 'the agent changed no files; nothing to commit' };
+  if (pull) return { branch, files: pushed.files, note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}` };
+  if (!settings.pullRequests) {
+    return { branch, files: pushed.files, note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}` };
+  }
+
+  const existing = await api.findOpenPull(job.repo, job.repo.owner, branch);
+  const pr =
+    existing ??
+    (await api.createPull(job.repo, {
+      title: commitTitle(job),
+      head: branch,
+      base: job.defaultBranch,
+      draft: settings.draft,
+      body: [
+        job.number === undefined ? '' : settings.linkIssue ? `Closes #${job.number}.` : `From #${job.number}.`,
+        '',
+        `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}.`,
+        '',
+        `${pushed.files.length} file(s) changed.`,
+      ].join('\n'),
+    }));
+  return {
+    branch,
+    pullRequestUrl: pr.htmlUrl,
+    files: pushed.files,
+    note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}; pull request ${pr.htmlUrl}`,
+  };
+}
+
+function commitTitle(job: RunJob): string {
+  const title = (job.title || job.instruction).split('\n')[0]?.trim() ?? '';
+  const short = title.length > 60 ? `${title.slice(0, 57)}…` : title;
+  return `agent-mux: ${short || 'changes'}`;
+}

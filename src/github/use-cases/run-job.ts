@@ -1,0 +1,28 @@
+import type { RepoConfig } from '../config/repo-config-schema.ts';
+import type { RepoRef } from '../github-api.ts';
+import type { Actor, TriggerSource } from '../trigger/trigger-event.ts';
+
+/**
+ * One accepted request to run an agent: plain data, so that a front end may queue and store it
+ * (the app) or run it at once (the Action). Made by `decideTrigger`, carried out by `executeRun`.
+ */
+export interface RunJob {
+  /** Unique per request: the webhook delivery id, or one made up. */
+  id: string;
+  repo: RepoRef;
+  number: number | undefined;
+  isPullRequest: boolean;
+  actor: Actor;
+  source: TriggerSource;
+  /** The configured agent's name (a key of `config.agents`, or `demo`). */
+  agentName: string;
+  /** What the actor asked, sanitized. */
+  instruction: string;
+  /** The prompt handed to the agent: the instruction, then the issue or PR text framed as untrusted data. */
+  prompt: string;
+  title: string;
+  /** The repository config as read from the default branch when the job was accepted. */
+  config: RepoConfig;
+  defaultBranch: string;
+  requestedAt: string;
+}

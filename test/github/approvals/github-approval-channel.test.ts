@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createGitHubApprovalChannel,
+  type GitHubApprovalChannelOptions,
+} from '../../../src/github/approvals/github-approval-channel.ts';
+import type { RepoRole } from '../../../src/github/github-api.ts';
+
+const repo = { owner: 'octo', repo: 'demo' };
+
+/** A tiny in-memory stand-in for the few API calls the channel makes. */
+function setup(overrides: Partial<GitHubApprovalChannelOptions> = {}) {
+  const roles: Record<string, RepoRole> = { alice: 'write', bob: 'maintain', carol: 'read', dave: 'admin' };
+  const teams: Record<string, string[]> = { 'octo/reviewers': ['carol'] };
+  const comments = new Map<number, string>();
+  const reviewRequests: { users: string[]; teams: string[] }[] = [];
+  const notes: string[] = [];
+  let head = 'a'.repeat(40);
+  let nextId = 1;
+  const channel = createGitHubApprovalChannel({
+    api: {
+      async createComment(_ref, _n, body) {
+        const id = nextId++;
+        comments.set(id, body);
+        return { id, body, htmlUrl: `https://github.com/c/${id}`, user: undefined, createdAt: '', updatedAt: '' };
+      },
+      async updateComment(_ref, id, body) {
+        comments.set(id, body);
+      },
+      async requestReviewers(_ref, _n, reviewers) {
+        reviewRequests.push(reviewers);
+      },
+      async getPermission(_ref, login) {
+        return roles[login] ?? 'none';
+      },
+      async isTeamMember(org, slug, login) {
+        return teams[`${org}/${slug}`]?.includes(login) ?? false;
+      },
+    },
+    repo,
+    number: 7,
+    isPullRequest: true,
+    agent: 'claude',
+    rule: { users: ['erin'], teams: ['reviewers'], permission: 'maintain' },
+    requestReview: true,
+    currentHead: async () => head,
+    selfLogins: ['agent-mux[bot]'],
+    redact: (text) => text.replaceAll('sk-secret-123456', '***'),
+    timeoutText: '30 min',
+    onNote: (line) => notes.push(line),
+    ...overrides,
+  });
+  return {
+    channel,
+    comments,
+    reviewRequests,
+    notes,
+    push: (sha: string) => {
+      head = sha;
+    },
+  };
+}
+
+const ask = (channel: ReturnType<typeof setup>['channel'], id = 'ap1', signal = new AbortController().signal) =>
+  channel.request(
+    { approvalId: id, runId: 'run_1', toolName: 'write_file', input: { path: 'a.txt', content: 'sk-secret-123456' } },
+    signal,
+  );
+
+async function untilPending(channel: ReturnType<typeof setup>['channel'], count = 1) {
+  for (let i = 0; i < 100 && channel.pending.length < count; i++) await new Promise((r) => setTimeout(r, 1));
+  expect(channel.pending).toHaveLength(count);
+}
+
+describe('GitHub approval channel', () => {
+  it('posts a comment with the redacted arguments and the commands, and asks the approvers for a review', async () => {
+    const { channel, comments, reviewRequests } = setup();
+    void ask(channel);
+    await untilPending(channel);
+    const body = comments.get(1) ?? '';
+    expect(body).toContain('<!-- agent-mux:approval:ap1 -->');
+    expect(body).toContain('`/approve ap1`');
+    expect(body).toContain('`/deny ap1 <reason>`');
+    expect(body).toContain('"path": "a.txt"');
+    expect(body).not.toContain('sk-secret-123456');
+    expect(reviewRequests).toEqual([{ users: ['erin'], teams: ['reviewers'] }]);
+  });
+
+  it('ignores answers from users who are not approvers, then takes an approver’s', async () => {
+    const { channel, comments, notes } = setup();
+    const decision = ask(channel);
+    await untilPending(channel);
+    const actor = (login: string) => ({ login, type: 'User' });
+    expect(
+      await channel.answer({ approvalId: 'ap1', decision: 'approve', actor: actor('alice'), via: 'comment' }),
+    ).toEqual({
+      ignored: expect.stringContaining('write permission'),
+    });
+    expect(
+      await channel.answer({
+        approvalId: 'ap1',
+        decision: 'approve',
+        actor: { login: 'agent-mux[bot]', type: 'Bot' },
+        via: 'comment',
+      }),
+    ).toEqual({ ignored: expect.stringContaining('agent-mux itself') });
+    expect(
+      await channel.answer({
+        approvalId: 'ap1',
+        decision: 'approve',
+        actor: { login: 'erin[bot]', type: 'Bot' },
+        via: 'comment',
+      }),
+    ).toEqual({ ignored: expect.stringContaining('bot') });
+    expect(channel.pending).toHaveLength(1);
+    expect(
+      await channel.answer({ approvalId: 'ap1', decision: 'approve', actor: actor('bob'), via: 'comment' }),
+    ).toEqual({
+      applied: ['ap1'],
+    });
+    expect(await decision).toEqual({ kind: 'approve', scope: 'once', by: 'bob' });
+    expect(comments.get(1)).toContain('**Approved** by @bob (maintain permission)');
+    expect(notes.some((n) => n.includes('ignored approve from @alice'))).toBe(true);
+  });
+
+  it('counts listed users and members of listed teams as approvers', async () => {
+    for (const login of ['erin', 'carol', 'dave']) {
+      const { channel } = setup();
+      const decision = ask(channel);
+      await untilPending(channel);
+      await channel.answer({ approvalId: 'ap1', decision: 'approve', actor: { login, type: 'User' }, via: 'comment' });
+      expect((await decision).kind).toBe('approve');
+    }
+  });
+
+  it('denies with the approver’s reason', async () => {
+    const { channel, comments } = setup();
+    const decision = ask(channel);
+    await untilPending(channel);
+    await channel.answer({
+      approvalId: 'ap1',
+      decision: 'deny',
+      reason: 'not that file',
+      actor: { login: 'bob', type: 'User' },
+      via: 'comment',
+    });
+    expect(await decision).toEqual({ kind: 'deny', reason: 'not that file', by: 'bob' });
+    expect(comments.get(1)).toContain('**Denied** by @bob: not that file');
+  });
+
+  it('voids a pending approval when a new commit was pushed, whoever answers', async () => {
+    const { channel, comments, push } = setup();
+    const decision = ask(channel);
+    await untilPending(channel);
+    push('b'.repeat(40));
+    const outcome = await channel.answer({
+      approvalId: 'ap1',
+      decision: 'approve',
+      actor: { login: 'bob', type: 'User' },
+      via: 'comment',
+    });
+    expect(outcome).toEqual({ ignored: expect.any(String) });
+    const result = await decision;
+    expect(result.kind).toBe('deny');
+    expect(result.kind === 'deny' && result.reason).toContain('new commit (bbbbbbb) was pushed');
+    expect(comments.get(1)).toContain('**Void**');
+  });
+
+  it('takes a review only for the commit the approval was asked on, and it answers every pending approval', async () => {
+    const { channel } = setup();
+    const first = ask(channel, 'ap1');
+    const second = ask(channel, 'ap2');
+    await untilPending(channel, 2);
+    const bob = { login: 'bob', type: 'User' };
+    expect(await channel.answer({ decision: 'approve', actor: bob, commitSha: 'c'.repeat(40), via: 'review' })).toEqual(
+      {
+        ignored: expect.any(String),
+      },
+    );
+    expect(channel.pending).toHaveLength(2);
+    expect(await channel.answer({ decision: 'approve', actor: bob, commitSha: 'a'.repeat(40), via: 'review' })).toEqual(
+      {
+        applied: ['ap1', 'ap2'],
+      },
+    );
+    expect((await first).kind).toBe('approve');
+    expect((await second).kind).toBe('approve');
+  });
+
+  it('denies and marks the comment when the wait is aborted (timeout or end of run)', async () => {
+    const { channel, comments } = setup();
+    const controller = new AbortController();
+    const decision = ask(channel, 'ap1', controller.signal);
+    await untilPending(channel);
+    controller.abort(new DOMException('timed out', 'TimeoutError'));
+    expect(await decision).toMatchObject({ kind: 'deny', timedOut: true });
+    for (let i = 0; i < 50 && !comments.get(1)?.includes('Denied'); i++) await new Promise((r) => setTimeout(r, 1));
+    expect(comments.get(1)).toContain('no decision within 30 min');
+    expect(channel.pending).toHaveLength(0);
+  });
+
+  it('answers for an unknown approval are ignored', async () => {
+    const { channel } = setup();
+    expect(
+      await channel.answer({
+        approvalId: 'nope',
+        decision: 'approve',
+        actor: { login: 'bob', type: 'User' },
+        via: 'comment',
+      }),
+    ).toEqual({
+      ignored: 'no pending approval nope',
+    });
+  });
+
+  it('voidPending denies everything pending', async () => {
+    const { channel } = setup();
+    const decision = ask(channel);
+    await untilPending(channel);
+    await channel.voidPending('the run was cancelled');
+    expect(await decision).toEqual({ kind: 'deny', reason: 'the run was cancelled' });
+  });
+});
