@@ -36,6 +36,7 @@ export interface ApprovalPoller {
 export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPoller {
   const { api, repo, channel } = options;
   const interval = options.intervalMs ?? 5000;
+  const since = toSeconds(options.since);
   const seenComments = new Set<number>();
   const seenReviews = new Set<number>();
   const self = new Set(options.selfLogins.map((l) => l.toLowerCase()));
@@ -48,7 +49,7 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
   async function pollOnce(): Promise<void> {
     if (channel.pending.length === 0) return;
     const answers: ApprovalAnswer[] = [];
-    const comments = await api.listComments(repo, options.number, { since: options.since, etag: commentsEtag });
+    const comments = await api.listComments(repo, options.number, { since, etag: commentsEtag });
     if (!comments.notModified) {
       commentsEtag = comments.etag;
       for (const comment of comments.data) {
@@ -70,7 +71,7 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
       const reviews = await api.listReviews(repo, options.number, { etag: reviewsEtag });
       if (!reviews.notModified) {
         reviewsEtag = reviews.etag;
-        const earliest = channel.pending.map((p) => p.askedAt).sort()[0] ?? options.since;
+        const earliest = toSeconds(channel.pending.map((p) => p.askedAt).sort()[0] ?? options.since);
         for (const review of reviews.data) {
           if (seenReviews.has(review.id) || !review.user || !review.submittedAt) continue;
           if (review.submittedAt < earliest) continue;
@@ -119,4 +120,10 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
       timer = undefined;
     },
   };
+}
+
+/** GitHub's timestamps have whole seconds: a filter with milliseconds would skip the same second. */
+function toSeconds(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
 }

@@ -104,6 +104,12 @@ export function renderTrackingComment(progress: RunProgress, info: TrackingComme
     if (pending.length > MAX_PENDING_SHOWN) lines.push('', `_… and ${pending.length - MAX_PENDING_SHOWN} more._`);
   }
 
+  const decided = progress.approvals.filter((a) => a.state !== 'pending');
+  if (decided.length > 0) {
+    lines.push('', '#### Approvals', '');
+    for (const a of decided.slice(-MAX_PENDING_SHOWN)) lines.push(`- ${decisionLine(a)}`);
+  }
+
   if (finished) lines.push('', ...outcome(progress, finished));
 
   const footer: string[] = [];
@@ -135,4 +141,13 @@ function outcome(progress: RunProgress, finished: FinishInfo): string[] {
 function prLabel(url: string): string {
   const number = /\/pull\/(\d+)\/?$/.exec(url)?.[1];
   return number ? `#${number}` : url;
+}
+
+/** One decided approval: the tool, the decision and who made it. */
+function decisionLine(a: RunProgress['approvals'][number]): string {
+  const who = a.by ? ` by ${escapeText(`@${a.by}`)}` : '';
+  const tool = `${inlineCode(a.toolName)} (${inlineCode(a.id)})`;
+  if (a.state === 'approved') return `${tool}: approved${who}${a.scope === 'always' ? ' for the rest of the run' : ''}`;
+  const reason = a.denyReason ? `: ${escapeText(truncate(a.denyReason, 200))}` : '';
+  return `${tool}: ${a.timedOut ? 'timed out' : 'denied'}${who}${reason}`;
 }

@@ -1,0 +1,341 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApprovalPoller } from '../../src/github/approvals/approval-poller.ts';
+import type { GitHubApprovalChannel } from '../../src/github/approvals/github-approval-channel.ts';
+import { systemClock } from '../../src/github/report/clock.ts';
+import { decideTrigger, type TriggerDecision } from '../../src/github/use-cases/decide-trigger.ts';
+import { executeRun, type RunOutcome } from '../../src/github/use-cases/execute-run.ts';
+import { createGitHubWorld, type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from '../support/github-world.ts';
+import { webhookPayload } from '../support/webhook-payload.ts';
+
+const LEAKY_SECRET = 'lk_live_5f3e9a0c7b2d4e6f8a1c3e5g';
+const leakyAgent = new URL('../fixtures/bin/leaky-agent.mjs', import.meta.url).pathname;
+
+const CONFIG = `
+agents:
+  demo:
+    adapter: demo
+  leaky:
+    adapter: process
+    options:
+      binary: ${process.execPath}
+      args: [${leakyAgent}]
+      secretEnv: [LEAKY_SECRET]
+approvals:
+  users: []
+  permission: maintain
+  timeout: 20s
+`;
+
+let world: GitHubWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** Posts a comment on the fake GitHub and returns the `issue_comment.created` webhook GitHub would send. */
+function commentEvent(
+  w: GitHubWorld,
+  number: number,
+  login: string,
+  body: string,
+  options: { bot?: boolean; pr?: boolean } = {},
+) {
+  const comment = w.gh.state.addComment(w.repo, number, { body, user: { login, type: options.bot ? 'Bot' : 'User' } });
+  const payload = webhookPayload('issue_comment', 'created', {
+    owner: w.repo.owner,
+    repo: w.repo.repo,
+    body,
+    login,
+    userType: options.bot ? 'Bot' : 'User',
+    number,
+    title: w.gh.state.issue(w.repo, number)?.title,
+    onPullRequest: options.pr,
+  });
+  (payload.comment as { id: number }).id = comment.id;
+  return { eventName: 'issue_comment', payload, commentId: comment.id };
+}
+
+/** Runs a job the way a front end does, answering approvals through the comment poller. */
+async function run(
+  w: GitHubWorld,
+  decision: TriggerDecision,
+  answer: (channel: GitHubApprovalChannel, approvalId: string) => Promise<void>,
+): Promise<RunOutcome> {
+  if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}: ${JSON.stringify(decision)}`);
+  const job = decision.job;
+  return executeRun({
+    deps: w.deps,
+    job,
+    registry: w.registry(),
+    workspace: w.workspace,
+    git: { token: WORLD_TOKEN, author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
+    env: { ...process.env, LEAKY_SECRET },
+    secrets: [WORLD_TOKEN],
+    attachApprovals: (channel) => {
+      const poller = createApprovalPoller({
+        api: w.api,
+        repo: w.repo,
+        number: job.number ?? 0,
+        isPullRequest: job.isPullRequest,
+        channel,
+        phrase: job.config.trigger.phrase,
+        agents: Object.keys(job.config.agents),
+        selfLogins: [SELF_LOGIN],
+        since: job.requestedAt,
+        intervalMs: 20,
+        clock: systemClock,
+      });
+      poller.start();
+      let seen = 0;
+      const watcher = setInterval(() => {
+        const pending = channel.pending;
+        if (pending.length > seen) {
+          seen = pending.length;
+          void answer(channel, pending[pending.length - 1]!.approvalId);
+        }
+      }, 10);
+      return () => {
+        clearInterval(watcher);
+        poller.stop();
+      };
+    },
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the GitHub flow, against the fake GitHub and real git', () => {
+  it('demo agent: trigger → eyes → check run → approval (ignored from a reader, taken from a maintainer) → branch, commit, PR → final reports', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 12, title: 'Fix the README typo', body: 'It says projcet.', user: 'alice' });
+    const event = commentEvent(w, 12, 'alice', '@agent demo: fix the typo please');
+
+    const decision = await decideTrigger(w.deps, event);
+    expect(decision.kind).toBe('run');
+    expect(w.gh.state.reactions.filter((r) => r.content === 'eyes')).toHaveLength(1);
+
+    const outcome = await run(w, decision, async (_channel, id) => {
+      w.gh.state.addComment(w.repo, 12, { body: `/approve ${id}`, user: 'mallory' });
+      await sleep(150);
+      w.gh.state.addComment(w.repo, 12, { body: `/approve ${id}`, user: 'bob' });
+    });
+
+    expect(outcome.conclusion).toBe('success');
+    expect(outcome.branch).toBe('agent-mux/12-fix-the-readme-typo');
+    expect(outcome.approvals).toEqual([expect.objectContaining({ decision: 'approved', by: 'bob' })]);
+
+    const readme = await w.git(['show', `${outcome.branch}:README.md`], w.bare);
+    expect(readme).toContain('This project shows');
+    const log = await w.git(['log', '-1', '--format=%an <%ae>%n%s', outcome.branch ?? ''], w.bare);
+    expect(log).toContain('agent-mux <agent-mux@users.noreply.github.com>');
+
+    const pulls = w.gh.state.pulls(w.repo);
+    expect(pulls).toHaveLength(1);
+    expect(pulls[0]?.body).toContain('Closes #12');
+    const prUrl = `https://github.com/octo/demo/pull/${pulls[0]?.number}`;
+    expect(outcome.pullRequestUrl).toBe(prUrl);
+
+    const [check] = w.gh.state.checkRuns(w.repo);
+    expect(check?.name).toBe('agent-mux / demo');
+    expect(check?.status).toBe('completed');
+    expect(check?.conclusion).toBe('success');
+    expect(check?.output?.text).toContain('ignored approve from @mallory');
+    expect(check?.output?.annotations?.map((a) => a.path)).toEqual(['README.md']);
+
+    const comments = w.gh.state.comments(w.repo, 12);
+    const tracking = comments.find((c) => c.body.startsWith('<!-- agent-mux:run:'));
+    expect(tracking?.body).toContain(prUrl);
+    expect(tracking?.body).toMatch(/approved by @\u200bbob/);
+    const approval = comments.find((c) => c.body.startsWith('<!-- agent-mux:approval:'));
+    expect(approval?.body).toContain('**Approved** by @bob');
+    w.gh.assertNoViolations();
+  });
+
+  it('Process-protocol agent: its secret never reaches any request sent to GitHub', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 3, title: 'Write notes', body: 'Please write notes.', user: 'alice' });
+    const decision = await decideTrigger(
+      w.deps,
+      commentEvent(w, 3, 'alice', 'Could you help? @agent leaky: write the notes'),
+    );
+    const outcome = await run(w, decision, async (_channel, id) => {
+      w.gh.state.addComment(w.repo, 3, { body: `/approve ${id}`, user: 'bob' });
+    });
+    expect(outcome.conclusion).toBe('success');
+    expect(outcome.changedFiles.map((f) => f.path)).toEqual(['NOTES.md']);
+    const [check] = w.gh.state.checkRuns(w.repo);
+    expect(check?.output?.text).toContain('starting with key ***');
+
+    const writes = w.gh.requests.filter((r) => r.method !== 'GET');
+    expect(writes.length).toBeGreaterThan(5);
+    for (const request of w.gh.requests) {
+      const text = JSON.stringify({ body: request.body, query: request.query, path: request.path });
+      expect(text).not.toContain(LEAKY_SECRET);
+      expect(text).not.toContain(WORLD_TOKEN);
+    }
+    w.gh.assertNoViolations();
+  });
+
+  it('a new push voids the pending approval: the tool is denied and nothing is published', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 5, title: 'Typo', body: '', user: 'alice' });
+    const decision = await decideTrigger(w.deps, commentEvent(w, 5, 'alice', '@agent fix it'));
+    const outcome = await run(w, decision, async (_channel, id) => {
+      await w.commit('main', { 'OTHER.md': 'pushed meanwhile\n' }, 'a new push');
+      w.gh.state.addComment(w.repo, 5, { body: `/approve ${id}`, user: 'bob' });
+    });
+    expect(outcome.approvals).toEqual([expect.objectContaining({ decision: 'denied' })]);
+    expect(outcome.changedFiles).toEqual([]);
+    expect(w.gh.state.pulls(w.repo)).toHaveLength(0);
+    const approval = w.gh.state.comments(w.repo, 5).find((c) => c.body.startsWith('<!-- agent-mux:approval:'));
+    expect(approval?.body).toContain('**Void**');
+    expect(approval?.body).toContain('new commit');
+    w.gh.assertNoViolations();
+  });
+});
+
+describe('who and what does not trigger', () => {
+  const cases: {
+    name: string;
+    login: string;
+    body: string;
+    bot?: boolean;
+    expected: TriggerDecision['kind'];
+    reason?: RegExp;
+  }[] = [
+    { name: 'a read-only actor', login: 'mallory', body: '@agent fix it', expected: 'refused', reason: /read/ },
+    {
+      name: 'a bot not on the list',
+      login: 'renovate[bot]',
+      body: '@agent fix it',
+      bot: true,
+      expected: 'refused',
+      reason: /bot/,
+    },
+    {
+      name: 'a bot whose login ends with [bot] but is not listed',
+      login: 'evil[bot]',
+      body: '@agent fix it',
+      bot: true,
+      expected: 'refused',
+      reason: /bot/,
+    },
+    {
+      name: 'the app’s own comment',
+      login: SELF_LOGIN,
+      body: '@agent fix it',
+      bot: true,
+      expected: 'ignore',
+      reason: /own/,
+    },
+    {
+      name: 'a mention in a quote',
+      login: 'alice',
+      body: '> @agent fix it\n\nI disagree with that.',
+      expected: 'ignore',
+    },
+    { name: 'a mention in a code block', login: 'alice', body: '```\n@agent fix it\n```', expected: 'ignore' },
+    { name: 'a listed bot with permission', login: 'helper[bot]', body: '@agent fix it', bot: true, expected: 'run' },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: ${c.expected}`, async () => {
+      const w = await createGitHubWorld({
+        config: 'trigger:\n  allowedBots: ["helper[bot]"]\n',
+      });
+      world = w;
+      w.gh.state.setPermission(w.repo, 'helper[bot]', 'write');
+      w.gh.state.setPermission(w.repo, 'renovate[bot]', 'write');
+      w.gh.state.setPermission(w.repo, 'evil[bot]', 'admin');
+      w.gh.state.addIssue(w.repo, { number: 9, title: 'x', body: '', user: 'alice' });
+      const decision = await decideTrigger(w.deps, commentEvent(w, 9, c.login, c.body, { bot: c.bot }));
+      expect(decision.kind).toBe(c.expected);
+      if (c.reason && 'reason' in decision) expect(decision.reason).toMatch(c.reason);
+      if (c.expected !== 'run') {
+        expect(w.gh.state.reactions).toHaveLength(0);
+        expect(w.gh.state.checkRuns(w.repo)).toHaveLength(0);
+      }
+      w.gh.assertNoViolations();
+    });
+  }
+
+  it('an invalid config: a comment and a failed check run name the field and line, and no run', async () => {
+    const w = await createGitHubWorld({ config: 'trigger:\n  permission: writer\n' });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 4, title: 'x', body: '', user: 'alice' });
+    const decision = await decideTrigger(w.deps, commentEvent(w, 4, 'alice', '@agent fix it'));
+    expect(decision.kind).toBe('config_error');
+    const comment = w.gh.state.comments(w.repo, 4).find((c) => c.body.includes('config-error'));
+    expect(comment?.body).toContain('trigger.permission');
+    expect(comment?.body).toContain('.github/agent-mux.yml:2');
+    const [check] = w.gh.state.checkRuns(w.repo);
+    expect(check).toMatchObject({ name: 'agent-mux / config', status: 'completed', conclusion: 'failure' });
+    w.gh.assertNoViolations();
+  });
+
+  it('the config is read from the default branch, not from the pull request', async () => {
+    const w = await createGitHubWorld({ config: 'trigger:\n  phrase: "@bot"\n' });
+    world = w;
+    const head = await w.commit('feature', { '.github/agent-mux.yml': 'trigger:\n  phrase: "@agent"\n' });
+    w.gh.state.addPull(w.repo, {
+      number: 8,
+      title: 'A change',
+      headRef: 'feature',
+      headSha: head,
+      baseRef: 'main',
+      user: 'alice',
+    });
+    const ignored = await decideTrigger(w.deps, commentEvent(w, 8, 'alice', '@agent fix it', { pr: true }));
+    expect(ignored.kind).toBe('ignore');
+    const accepted = await decideTrigger(w.deps, commentEvent(w, 8, 'alice', '@bot fix it', { pr: true }));
+    expect(accepted.kind).toBe('run');
+    w.gh.assertNoViolations();
+  });
+
+  it('a fork pull request is refused when the config says so', async () => {
+    const w = await createGitHubWorld({ config: 'trigger:\n  forkPullRequests: refuse\n' });
+    world = w;
+    const head = await w.commit('fork-branch', { 'x.txt': 'x\n' });
+    w.gh.state.addPull(w.repo, {
+      number: 6,
+      title: 'From a fork',
+      headRef: 'fork-branch',
+      headSha: head,
+      baseRef: 'main',
+      fromFork: true,
+      user: 'alice',
+    });
+    const decision = await decideTrigger(w.deps, commentEvent(w, 6, 'alice', '@agent fix it', { pr: true }));
+    expect(decision.kind).toBe('refused');
+    expect(w.gh.state.comments(w.repo, 6).some((c) => c.body.includes('refuses pull requests from forks'))).toBe(true);
+    w.gh.assertNoViolations();
+  });
+
+  it('a fork pull request that does not allow maintainer edits runs, but its changes are not pushed', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    const head = await w.commit('fork-branch', { 'x.txt': 'x\n' });
+    w.gh.state.addPull(w.repo, {
+      number: 7,
+      title: 'From a fork',
+      headRef: 'fork-branch',
+      headSha: head,
+      baseRef: 'main',
+      fromFork: true,
+      maintainerCanModify: false,
+      user: 'alice',
+    });
+    const decision = await decideTrigger(w.deps, commentEvent(w, 7, 'alice', '@agent fix the typo', { pr: true }));
+    const outcome = await run(w, decision, async (_channel, id) => {
+      w.gh.state.addComment(w.repo, 7, { body: `/approve ${id}`, user: 'bob' });
+    });
+    expect(outcome.conclusion).toBe('success');
+    expect(outcome.branch).toBeUndefined();
+    expect(await w.git(['rev-parse', 'refs/heads/fork-branch'], w.bare)).toContain(head);
+    const [check] = w.gh.state.checkRuns(w.repo);
+    expect(check?.output?.text).toContain('not pushed');
+    w.gh.assertNoViolations();
+  });
+});

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { isRecord, namedExample } from './openapi-document.ts';
+import { renderApp, renderUser, renderWorkflowRun } from './render.ts';
+import { errorReply, notFound, numberParam, paginate, type RouteHandler, refOf, repoOf } from './route-kit.ts';
+
+/** Operations that GitHub only answers for an app's JWT. */
+export const jwtOperations = new Set([
+  'apps/get-authenticated',
+  'apps/get-repo-installation',
+  'apps/create-installation-access-token',
+  'apps/get-installation',
+  'apps/list-installations',
+]);
+
+/** GitHub App and GitHub Actions routes, by operation id. */
+export const appRoutes: Record<string, RouteHandler> = {
+  'apps/get-authenticated': (context) => ({ status: 200, body: renderApp(context.render) }),
+
+  'apps/get-repo-installation': (context) => {
+    const repo = repoOf(context);
+    if (repo === undefined) return notFound();
+    const base = namedExample(context.render.document, 'installation');
+    const app = context.state.app;
+    return {
+      status: 200,
+      body: {
+        ...(isRecord(base) ? base : {}),
+        id: repo.installationId,
+        account: renderUser(context.render, context.state.addUser({ login: repo.owner, type: 'User' })),
+        app_id: app.id,
+        app_slug: app.slug,
+        target_id: repo.id,
+        target_type: 'User',
+        access_tokens_url: `${context.render.api}/app/installations/${repo.installationId}/access_tokens`,
+        repositories_url: `${context.render.api}/installation/repositories`,
+        html_url: `https://github.com/settings/installations/${repo.installationId}`,
+      },
+    };
+  },
+
+  'apps/create-installation-access-token': (context) => {
+    const id = numberParam(context.params, 'installation_id');
+    if (!context.state.hasInstallation(id)) return notFound();
+    const token = `ghs_${randomBytes(18).toString('hex')}`;
+    context.state.tokens.set(token, { login: `${context.state.app.slug}[bot]`, type: 'Bot' });
+    const expires = new Date(context.state.now().getTime() + 3600_000);
+    return {
+      status: 201,
+      body: {
+        token,
+        expires_at: `${expires.toISOString().slice(0, 19)}Z`,
+        permissions: { issues: 'write', contents: 'write', pull_requests: 'write', checks: 'write', metadata: 'read' },
+        repository_selection: 'all',
+      },
+    };
+  },
+
+  'actions/list-workflow-runs-for-repo': (context) => {
+    const repo = repoOf(context);
+    if (repo === undefined) return notFound();
+    const status = typeof context.query.status === 'string' ? context.query.status : undefined;
+    const event = typeof context.query.event === 'string' ? context.query.event : undefined;
+    const runs = context.state
+      .workflowRuns(refOf(context))
+      .filter((r) => status === undefined || r.status === status || r.conclusion === status)
+      .filter((r) => event === undefined || r.event === event);
+    const { page, headers } = paginate(context, runs);
+    return {
+      status: 200,
+      body: { total_count: runs.length, workflow_runs: page.map((r) => renderWorkflowRun(context.render, r)) },
+      headers,
+    };
+  },
+
+  'actions/get-workflow-run': (context) => {
+    const run = context.state.workflowRun(numberParam(context.params, 'run_id'));
+    const repo = repoOf(context);
+    if (run === undefined || repo === undefined || run.repoKey !== `${repo.owner}/${repo.repo}`.toLowerCase()) {
+      return notFound();
+    }
+    return { status: 200, body: renderWorkflowRun(context.render, run) };
+  },
+
+  'actions/cancel-workflow-run': (context) => {
+    const run = context.state.workflowRun(numberParam(context.params, 'run_id'));
+    const repo = repoOf(context);
+    if (run === undefined || repo === undefined || run.repoKey !== `${repo.owner}/${repo.repo}`.toLowerCase()) {
+      return notFound();
+    }
+    if (run.status === 'completed') return errorReply(409, 'Cannot cancel a workflow run that is completed.');
+    run.cancelRequested = true;
+    run.status = 'completed';
+    run.conclusion = 'cancelled';
+    run.updatedAt = context.state.timestamp();
+    return { status: 202, body: {} };
+  },
+};
