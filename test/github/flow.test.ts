@@ -178,6 +178,38 @@ describe('the GitHub flow, against the fake GitHub and real git', () => {
     w.gh.assertNoViolations();
   });
 
+  it('a pull request of this repository: approved by a review on its head commit, the fix is pushed to its own branch', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    const head = await w.commit('docs', { 'docs.md': 'docs\n' }, 'docs');
+    w.gh.state.addPull(w.repo, {
+      number: 21,
+      title: 'Docs',
+      headRef: 'docs',
+      headSha: head,
+      baseRef: 'main',
+      user: 'alice',
+    });
+    const decision = await decideTrigger(
+      w.deps,
+      commentEvent(w, 21, 'alice', '@agent fix the README typo', { pr: true }),
+    );
+    const outcome = await run(w, decision, async () => {
+      w.gh.state.addReview(w.repo, 21, { state: 'APPROVED', body: 'ok', user: 'mallory', commitId: head });
+      await sleep(100);
+      w.gh.state.addReview(w.repo, 21, { state: 'APPROVED', body: 'go ahead', user: 'bob', commitId: head });
+    });
+    expect(outcome.conclusion).toBe('success');
+    expect(outcome.branch).toBe('docs');
+    expect(outcome.approvals).toEqual([expect.objectContaining({ decision: 'approved', by: 'bob' })]);
+    expect(w.gh.state.pulls(w.repo)).toHaveLength(1);
+    expect(await w.git(['show', 'docs:README.md'], w.bare)).toContain('This project shows');
+    expect(await w.git(['rev-list', '--count', 'docs'], w.bare)).toBe('3');
+    const [check] = w.gh.state.checkRuns(w.repo);
+    expect(check?.headSha).toBe(head);
+    w.gh.assertNoViolations();
+  });
+
   it('a new push voids the pending approval: the tool is denied and nothing is published', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;
