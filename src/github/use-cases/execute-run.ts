@@ -15,7 +15,7 @@ import type { CheckRunConclusion, GitHubApi, PullInfo } from '../github-api.ts';
 import { redactingApi } from '../redacting-api.ts';
 import type { Clock } from '../report/clock.ts';
 import { renderAnnotations } from '../report/render-check-run.ts';
-import type { ApprovalEntry } from '../report/run-progress.ts';
+import type { ApprovalEntry, RunProgress } from '../report/run-progress.ts';
 import { createRunReporter } from '../report/run-reporter.ts';
 import type { GitHubDeps } from './decide-trigger.ts';
 import { publishResult } from './publish-result.ts';
@@ -65,6 +65,8 @@ export interface RunOutcome {
   pullRequestUrl?: string;
   changedFiles: readonly ChangedFile[];
   approvals: readonly { approvalId: string; toolName: string; decision: string; by?: string }[];
+  /** Everything the reports showed: steps, tool calls, approvals, tokens, cost, the log. */
+  progress: RunProgress;
 }
 
 /**
@@ -125,7 +127,15 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   const fail = async (conclusion: RunOutcome['conclusion'], reason: string, end?: RunEnd): Promise<RunOutcome> => {
     reporter.note(reason);
     await reporter.finish({ conclusion, reason });
-    return { ...base, conclusion, reason, end, changedFiles: [], approvals: approvalsOf(reporter.progress) };
+    return {
+      ...base,
+      conclusion,
+      reason,
+      end,
+      changedFiles: [],
+      approvals: approvalsOf(reporter.progress),
+      progress: reporter.progress,
+    };
   };
 
   let resolved: ReturnType<typeof resolveAgentAdapter>;
@@ -257,6 +267,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     pullRequestUrl: published.pullRequestUrl,
     changedFiles: published.files,
     approvals: approvalsOf(reporter.progress),
+    progress: reporter.progress,
   };
 }
 
