@@ -11,6 +11,7 @@ const all = [
   'auth-detection',
   'remote-pool',
   'github-coalescing',
+  'action-cold-start',
 ] as const;
 const TIMEOUT_MS = 600_000;
 

@@ -240,6 +240,19 @@ export function createGitHubApi(octokit: OctokitLike): GitHubApi {
         options.etag,
       );
     },
+
+    async getWorkflowRun(ref, runId) {
+      const result = await maybe(
+        'GET /repos/{owner}/{repo}/actions/runs/{run_id}',
+        { ...ref, run_id: runId },
+        z.object({ id: z.number(), status: z.string().nullish() }).loose(),
+      );
+      return 'absent' in result ? undefined : { id: result.data.id, status: result.data.status ?? 'unknown' };
+    },
+
+    async cancelWorkflowRun(ref, runId) {
+      await call('POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel', { ...ref, run_id: runId }, z.unknown());
+    },
   };
 }
 

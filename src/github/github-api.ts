@@ -168,6 +168,11 @@ export interface GitHubApi {
   requestReviewers(ref: RepoRef, number: number, reviewers: { users: string[]; teams: string[] }): Promise<void>;
   /** GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews?per_page=100 with If-None-Match. */
   listReviews(ref: RepoRef, number: number, options?: { etag?: string }): Promise<Conditional<ReviewInfo[]>>;
+
+  /** GET /repos/{owner}/{repo}/actions/runs/{run_id} — undefined when there is no such run. */
+  getWorkflowRun(ref: RepoRef, runId: number): Promise<{ id: number; status: string } | undefined>;
+  /** POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel */
+  cancelWorkflowRun(ref: RepoRef, runId: number): Promise<void>;
 }
 
 /** The part of any Octokit that `createGitHubApi` uses: `octokit.request(route, parameters)`. */

@@ -4,8 +4,7 @@ import type { GitHubApprovalChannel } from '../../src/github/approvals/github-ap
 import { systemClock } from '../../src/github/report/clock.ts';
 import { decideTrigger, type TriggerDecision } from '../../src/github/use-cases/decide-trigger.ts';
 import { executeRun, type RunOutcome } from '../../src/github/use-cases/execute-run.ts';
-import { createGitHubWorld, type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from '../support/github-world.ts';
-import { webhookPayload } from '../support/webhook-payload.ts';
+import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from '../support/github-world.ts';
 
 const LEAKY_SECRET = 'lk_live_5f3e9a0c7b2d4e6f8a1c3e5g';
 const leakyAgent = new URL('../fixtures/bin/leaky-agent.mjs', import.meta.url).pathname;
@@ -31,29 +30,6 @@ afterEach(async () => {
   await world?.close();
   world = undefined;
 });
-
-/** Posts a comment on the fake GitHub and returns the `issue_comment.created` webhook GitHub would send. */
-function commentEvent(
-  w: GitHubWorld,
-  number: number,
-  login: string,
-  body: string,
-  options: { bot?: boolean; pr?: boolean } = {},
-) {
-  const comment = w.gh.state.addComment(w.repo, number, { body, user: { login, type: options.bot ? 'Bot' : 'User' } });
-  const payload = webhookPayload('issue_comment', 'created', {
-    owner: w.repo.owner,
-    repo: w.repo.repo,
-    body,
-    login,
-    userType: options.bot ? 'Bot' : 'User',
-    number,
-    title: w.gh.state.issue(w.repo, number)?.title,
-    onPullRequest: options.pr,
-  });
-  (payload.comment as { id: number }).id = comment.id;
-  return { eventName: 'issue_comment', payload, commentId: comment.id };
-}
 
 /** Runs a job the way a front end does, answering approvals through the comment poller. */
 async function run(

@@ -10,6 +10,7 @@ import { createOctokit } from '../../src/github/create-octokit.ts';
 import type { GitHubApi, RepoRef } from '../../src/github/github-api.ts';
 import type { GitHubDeps } from '../../src/github/use-cases/decide-trigger.ts';
 import { type FakeGitHub, startFakeGitHub } from './fake-github/fake-github.ts';
+import { webhookPayload } from './webhook-payload.ts';
 
 export const WORLD_TOKEN = 'ghs_worldTokenForTests0123456789abcdef';
 export const SELF_LOGIN = 'agent-mux[bot]';
@@ -111,4 +112,27 @@ export async function createGitHubWorld(
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/** Posts a comment on the fake GitHub and returns the `issue_comment.created` webhook GitHub would send. */
+export function commentEvent(
+  w: GitHubWorld,
+  number: number,
+  login: string,
+  body: string,
+  options: { bot?: boolean; pr?: boolean } = {},
+) {
+  const comment = w.gh.state.addComment(w.repo, number, { body, user: { login, type: options.bot ? 'Bot' : 'User' } });
+  const payload = webhookPayload('issue_comment', 'created', {
+    owner: w.repo.owner,
+    repo: w.repo.repo,
+    body,
+    login,
+    userType: options.bot ? 'Bot' : 'User',
+    number,
+    title: w.gh.state.issue(w.repo, number)?.title,
+    onPullRequest: options.pr,
+  });
+  (payload.comment as { id: number }).id = comment.id;
+  return { eventName: 'issue_comment', payload, commentId: comment.id };
 }

@@ -14,6 +14,16 @@ export interface ProgressStep {
   state: 'running' | 'done' | 'failed';
 }
 
+/**
+ * When a step ran, from event timestamps (ms): `startedAt` is the event that opened it, `endedAt`
+ * the one that closed it (undefined while it runs). Kept beside the step (`RunProgress.stepTimes`)
+ * rather than on it, so a step stays the plain record the reports compare.
+ */
+export interface StepTimes {
+  startedAt: number;
+  endedAt: number | undefined;
+}
+
 /** A tool-permission request and what became of it. */
 export interface ApprovalEntry {
   id: string;
@@ -28,6 +38,15 @@ export interface ApprovalEntry {
   /** The reason given on denial. */
   denyReason?: string;
   timedOut?: boolean;
+}
+
+/**
+ * When an approval was asked and decided, from event timestamps (ms); `decidedAt` is the `run_end`
+ * when the run ended first, undefined while pending. Kept beside the entry (`RunProgress.approvalTimes`).
+ */
+export interface ApprovalTimes {
+  askedAt: number;
+  decidedAt: number | undefined;
 }
 
 /** The longest line the progress log keeps. */
@@ -105,6 +124,8 @@ export class RunProgress {
   events = 0;
 
   readonly #steps = new Map<string, ProgressStep>();
+  readonly #stepTimes = new Map<ProgressStep, StepTimes>();
+  readonly #approvalTimes = new Map<ApprovalEntry, ApprovalTimes>();
   readonly #approvals = new Map<string, ApprovalEntry>();
   readonly #files = new Set<string>();
   readonly #fileSuffixes = new Set<string>();
@@ -128,6 +149,18 @@ export class RunProgress {
   get currentStep(): ProgressStep | undefined {
     for (let i = this.steps.length - 1; i >= 0; i--) if (this.steps[i]!.state === 'running') return this.steps[i];
     return undefined;
+  }
+
+  /** When `step` (one of `steps`) started and ended; undefined for a step this progress does not hold. */
+  stepTimes(step: ProgressStep): StepTimes | undefined {
+    const times = this.#stepTimes.get(step);
+    return times && { ...times };
+  }
+
+  /** When `approval` (one of `approvals`) was asked and decided; undefined for an entry this progress does not hold. */
+  approvalTimes(approval: ApprovalEntry): ApprovalTimes | undefined {
+    const times = this.#approvalTimes.get(approval);
+    return times && { ...times };
   }
 
   /** Approvals nobody decided yet. */
@@ -154,7 +187,7 @@ export class RunProgress {
   /** Closes the books when the run ends without `run_end` (or after it): the streamed message goes to the log, open steps close. */
   close(ok: boolean): void {
     this.#flushMessage();
-    this.#closeSteps(ok);
+    this.#closeSteps(ok, this.lastEventAt ?? this.startedAt ?? 0);
   }
 
   /** Applies one normalized event. */
@@ -299,20 +332,27 @@ export class RunProgress {
     if (line) this.log.push(line);
   }
 
-  #addStep(step: ProgressStep): void {
+  #addStep(at: number, step: ProgressStep): void {
     this.steps.push(step);
     this.#steps.set(step.id, step);
+    this.#stepTimes.set(step, { startedAt: at, endedAt: undefined });
+  }
+
+  #endStep(at: number, step: ProgressStep, state: 'done' | 'failed'): void {
+    step.state = state;
+    const times = this.#stepTimes.get(step);
+    if (times && times.endedAt === undefined) times.endedAt = Math.max(at, times.startedAt);
   }
 
   #progress(at: number, summary: string): void {
     for (let i = this.steps.length - 1; i >= 0; i--) {
       const step = this.steps[i]!;
       if (step.kind === 'progress' && step.state === 'running') {
-        step.state = 'done';
+        this.#endStep(at, step, 'done');
         break;
       }
     }
-    this.#addStep({
+    this.#addStep(at, {
       id: `progress-${++this.#progressCount}`,
       kind: 'progress',
       title: clip(summary, MAX_TITLE_CHARS),
@@ -332,7 +372,7 @@ export class RunProgress {
       if (input !== undefined) existing.title = this.#toolTitle(toolName, input);
       return;
     }
-    this.#addStep({ id, kind: 'tool', title: this.#toolTitle(toolName, input), state: 'running' });
+    this.#addStep(at, { id, kind: 'tool', title: this.#toolTitle(toolName, input), state: 'running' });
     this.#log(at, `tool ${toolName}`);
   }
 
@@ -348,7 +388,7 @@ export class RunProgress {
 
   #toolEnd(at: number, id: string, toolName: string | undefined, isError: boolean, output: unknown, ms?: number) {
     const step = this.#steps.get(id);
-    if (step) step.state = isError ? 'failed' : 'done';
+    if (step) this.#endStep(at, step, isError ? 'failed' : 'done');
     const name = step?.title ?? toolName ?? id;
     const took = ms === undefined ? '' : ` (${Math.round(ms)} ms)`;
     const detail = summarize(output);
@@ -383,13 +423,17 @@ export class RunProgress {
     if (known) this.approvals[this.approvals.indexOf(known)] = entry;
     else this.approvals.push(entry);
     this.#approvals.set(id, entry);
+    this.#approvalTimes.set(entry, { askedAt: at, decidedAt: undefined });
     if (!this.ended) this.status = 'awaiting_approval';
     this.#log(at, `approval ${id} requested: ${entry.toolName} ${entry.summary}`);
   }
 
   #approvalDecided(at: number, id: string, decision: Partial<ApprovalEntry> & Pick<ApprovalEntry, 'state'>): void {
     const entry = this.#approvals.get(id);
-    if (entry) Object.assign(entry, decision);
+    if (entry) {
+      Object.assign(entry, decision);
+      this.#decided(at, entry);
+    }
     if (this.status === 'awaiting_approval' && !this.approvals.some((a) => a.state === 'pending')) {
       this.status = 'running';
     }
@@ -399,6 +443,11 @@ export class RunProgress {
         ? `granted (${decision.scope ?? 'once'})${by}`
         : `${decision.timedOut ? 'timed out' : 'denied'}${by}: ${decision.denyReason ?? ''}`;
     this.#log(at, `approval ${id} ${what}`);
+  }
+
+  #decided(at: number, entry: ApprovalEntry): void {
+    const times = this.#approvalTimes.get(entry);
+    if (times) times.decidedAt = Math.max(at, times.askedAt);
   }
 
   #cost(event: Extract<AgentEvent, { type: 'cost' }>): void {
@@ -434,13 +483,14 @@ export class RunProgress {
       if (approval.state !== 'pending') continue;
       approval.state = 'denied';
       approval.denyReason = 'the run ended first';
+      this.#decided(at, approval);
     }
-    this.#closeSteps(event.reason === 'completed');
+    this.#closeSteps(event.reason === 'completed', at);
     this.#log(at, `run ended: ${event.reason}${event.message ? ` — ${event.message}` : ''}`);
   }
 
-  #closeSteps(ok: boolean): void {
-    for (const step of this.steps) if (step.state === 'running') step.state = ok ? 'done' : 'failed';
+  #closeSteps(ok: boolean, at: number): void {
+    for (const step of this.steps) if (step.state === 'running') this.#endStep(at, step, ok ? 'done' : 'failed');
   }
 }
 

@@ -37,6 +37,8 @@ export interface ExecuteRunOptions {
   /** Names of environment variables whose values are secret. */
   secretEnv?: readonly string[];
   signal?: AbortSignal;
+  /** Time the agent gets between the stop request, SIGTERM and SIGKILL (core default 5000 ms). */
+  graceMs?: number;
   clock?: Clock;
   runId?: string;
   leaseToken?: string;
@@ -211,6 +213,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     approvals: channel,
     policy,
     signal: options.signal,
+    graceMs: options.graceMs,
     tools: ({ runId: id, emit }) =>
       createToolHost({
         runId: id,

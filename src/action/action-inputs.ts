@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { AgentMuxError } from '../core/errors/agent-mux-error.ts';
+
+/** Inputs that carry API keys: input name → the environment variable the agents read. */
+export const apiKeyInputs = {
+  'anthropic-api-key': 'ANTHROPIC_API_KEY',
+  'openai-api-key': 'OPENAI_API_KEY',
+  'gemini-api-key': 'GEMINI_API_KEY',
+  'openrouter-api-key': 'OPENROUTER_API_KEY',
+  'cursor-api-key': 'CURSOR_API_KEY',
+  'copilot-token': 'COPILOT_GITHUB_TOKEN',
+  'remote-agent-token': 'AGENT_MUX_REMOTE_TOKEN',
+} as const;
+
+/** Every input the Action reads; `action.yml` declares exactly these (a test checks it). */
+export const ACTION_INPUTS = [
+  'github-token',
+  'agent',
+  'prompt',
+  'trigger-phrase',
+  'config-path',
+  'timeout-minutes',
+  'allowed-bots',
+  'approval-timeout-minutes',
+  'agent-version',
+  'bot-login',
+  'poll-interval-seconds',
+  ...Object.keys(apiKeyInputs),
+] as const;
+
+export interface ActionInputs {
+  githubToken: string;
+  agent: string | undefined;
+  prompt: string | undefined;
+  triggerPhrase: string | undefined;
+  configPath: string;
+  timeoutMs: number | undefined;
+  allowedBots: string[] | undefined;
+  approvalTimeoutMs: number | undefined;
+  agentVersion: string | undefined;
+  /** Logins agent-mux posts as (its comments never trigger). */
+  botLogin: string;
+  pollIntervalMs: number;
+  /** Environment variable → key, for the inputs that were given. */
+  apiKeys: Record<string, string>;
+}
+
+/** An input with a bad value: names the input. */
+export class ActionInputError extends AgentMuxError {
+  readonly input: string;
+  constructor(input: string, message: string) {
+    super('action_input_invalid', `input ${input}: ${message}`);
+    this.name = 'ActionInputError';
+    this.input = input;
+  }
+  static override isInstance(error: unknown): error is ActionInputError {
+    return AgentMuxError.isInstance(error) && error.code === 'action_input_invalid';
+  }
+}
+
+const minutes = z.coerce
+  .number()
+  .positive()
+  .max(24 * 60);
+const seconds = z.coerce.number().positive().max(3600);
+
+/** Reads and checks the Action's inputs (`core.getInput` in production; a map in tests). */
+export function readActionInputs(getInput: (name: string) => string): ActionInputs {
+  const text = (name: string): string | undefined => getInput(name).trim() || undefined;
+  const parse = <T>(name: string, schema: z.ZodType<T>): T | undefined => {
+    const raw = text(name);
+    if (raw === undefined) return undefined;
+    const result = schema.safeParse(raw);
+    if (!result.success) throw new ActionInputError(name, result.error.issues[0]?.message ?? 'invalid value');
+    return result.data;
+  };
+  const githubToken = text('github-token');
+  if (!githubToken) throw new ActionInputError('github-token', 'is required (the default is ${{ github.token }})');
+  const apiKeys: Record<string, string> = {};
+  for (const [input, envName] of Object.entries(apiKeyInputs)) {
+    const value = text(input);
+    if (value) apiKeys[envName] = value;
+  }
+  const timeout = parse('timeout-minutes', minutes);
+  const approvalTimeout = parse('approval-timeout-minutes', minutes);
+  const bots = text('allowed-bots');
+  return {
+    githubToken,
+    agent: text('agent'),
+    prompt: text('prompt'),
+    triggerPhrase: text('trigger-phrase'),
+    configPath: text('config-path') ?? '.github/agent-mux.yml',
+    timeoutMs: timeout === undefined ? undefined : timeout * 60_000,
+    allowedBots: bots === undefined ? undefined : bots.split(/[\s,]+/).filter(Boolean),
+    approvalTimeoutMs: approvalTimeout === undefined ? undefined : approvalTimeout * 60_000,
+    agentVersion: text('agent-version'),
+    botLogin: text('bot-login') ?? 'github-actions[bot]',
+    pollIntervalMs: (parse('poll-interval-seconds', seconds) ?? 5) * 1000,
+    apiKeys,
+  };
+}

@@ -1,0 +1,29 @@
+import type { RunOutcome } from '../github/use-cases/execute-run.ts';
+
+/** Every output the Action sets; `action.yml` declares exactly these (a test checks it). */
+export const ACTION_OUTPUTS = [
+  'conclusion',
+  'session-id',
+  'branch',
+  'pull-request-url',
+  'cost-usd',
+  'input-tokens',
+  'output-tokens',
+  'approvals',
+] as const;
+export type ActionOutput = (typeof ACTION_OUTPUTS)[number];
+
+/** The outputs of a finished run. `conclusion` is also set (to `skipped`, …) when no run happened. */
+export function actionOutputs(outcome: RunOutcome): Record<ActionOutput, string> {
+  const totals = outcome.end?.totals;
+  return {
+    conclusion: outcome.conclusion,
+    'session-id': outcome.end?.sessionId ?? '',
+    branch: outcome.branch ?? '',
+    'pull-request-url': outcome.pullRequestUrl ?? '',
+    'cost-usd': (totals?.usd ?? outcome.progress.usd ?? 0).toFixed(4),
+    'input-tokens': String(totals?.inputTokens ?? outcome.progress.inputTokens),
+    'output-tokens': String(totals?.outputTokens ?? outcome.progress.outputTokens),
+    approvals: JSON.stringify(outcome.approvals),
+  };
+}

@@ -1,0 +1,184 @@
+import { conclusionWord } from '../github/report/finish-info.ts';
+import {
+  capMarkdown,
+  escapeText,
+  formatClock,
+  formatCount,
+  formatDuration,
+  formatUsd,
+  link,
+  tableCode,
+  truncate,
+} from '../github/report/markdown.ts';
+import type { ApprovalEntry, ProgressStep, RunProgress } from '../github/report/run-progress.ts';
+import type { RunOutcome } from '../github/use-cases/execute-run.ts';
+import { renderMermaidTimeline } from './mermaid-timeline.ts';
+
+/** The most rows a table of the job summary shows; the rest are counted in a last row. */
+export const MAX_SUMMARY_ROWS = 200;
+/**
+ * The most UTF-16 code units of the summary's tables; at 3 UTF-8 bytes each at most, plus the
+ * bounded timeline, the whole summary stays under GitHub's 1 MiB per step.
+ */
+const TABLES_LIMIT = 320_000;
+const MAX_CELL = 160;
+
+/** What `renderJobSummary` needs. */
+export interface JobSummaryInput {
+  outcome: RunOutcome;
+  /** The agent's name in the repository's configuration. */
+  agent: string;
+  /** How long installing the agent's program took, when the Action installed it. */
+  installMs?: number;
+  /** What started the workflow run. */
+  trigger: { event: string; actor: string; repository: string; number?: number };
+}
+
+const icons: Record<RunOutcome['conclusion'], string> = {
+  success: '✅',
+  failure: '❌',
+  cancelled: '⏹️',
+  timed_out: '⏱️',
+};
+
+const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+const cell = (text: string, max = MAX_CELL) => escapeText(truncate(text, max));
+const code = (text: string, max = MAX_CELL) => tableCode(truncate(text, max));
+
+/** 850 → `850 ms`, 2100 → `2.1 s`, 75_000 → `1 min 15 s`. */
+export function formatSpan(ms: number): string {
+  const rounded = Math.max(0, Math.round(ms));
+  if (rounded < 1000) return `${rounded} ms`;
+  if (rounded < 60_000) return `${(rounded / 1000).toFixed(1)} s`;
+  return formatDuration(rounded);
+}
+
+/**
+ * The Action's job summary (GitHub-flavoured Markdown for `core.summary.addRaw`): a heading with
+ * the conclusion; a table of the run (agent, model, conclusion, duration, tokens, cost, changes,
+ * branch, pull request, check run, install time, trigger); the reason and last error of an
+ * unsuccessful run; a table of tool calls (tool, target, result, start, duration) and one of
+ * approvals (id, tool, arguments, decision, by, reason — why it was denied, else why the agent
+ * asked —, time waited); then the run's timeline as a ```` ```mermaid ```` gantt chart
+ * (`renderMermaidTimeline`), left out when no event arrived.
+ *
+ * Everything that came from the agent or a user is escaped; tables show at most
+ * `MAX_SUMMARY_ROWS` rows and count the rest; the whole stays under 1 MiB of UTF-8.
+ */
+export function renderJobSummary(input: JobSummaryInput): string {
+  const { outcome, agent } = input;
+  const progress = outcome.progress;
+  const word = conclusionWord(outcome.conclusion);
+  const parts = [`## ${icons[outcome.conclusion]} agent-mux: ${escapeText(agent)} ${word}`, '', runTable(input)];
+  if (outcome.conclusion !== 'success') {
+    if (outcome.reason) parts.push('', `**Reason:** ${cell(outcome.reason, 1000)}`);
+    if (progress.lastError) parts.push('', `**Last error:** ${cell(progress.lastError, 1000)}`);
+  }
+  const tools = progress.steps.filter((s) => s.kind === 'tool');
+  parts.push('', `### Tool calls (${formatCount(tools.length)})`, '');
+  parts.push(tools.length === 0 ? '_None._' : toolTable(progress, tools));
+  if (progress.approvals.length > 0) {
+    parts.push('', `### Approvals (${formatCount(progress.approvals.length)})`, '', approvalTable(progress));
+  }
+  let text = capMarkdown(parts.join('\n'), TABLES_LIMIT);
+  const timeline = renderMermaidTimeline(progress, { conclusion: outcome.conclusion });
+  if (timeline !== '') text += `\n\n### Timeline\n\n\`\`\`mermaid\n${timeline}\n\`\`\``;
+  return `${text}\n`;
+}
+
+function runTable(input: JobSummaryInput): string {
+  const { outcome, agent, installMs, trigger } = input;
+  const progress = outcome.progress;
+  const totals = outcome.end?.totals ?? {
+    inputTokens: progress.inputTokens,
+    outputTokens: progress.outputTokens,
+    cacheReadTokens: progress.cacheReadTokens,
+    usd: progress.usd,
+  };
+  const lines = ['| | |', '|---|---|', row(['Agent', cell(agent)])];
+  if (progress.model) lines.push(row(['Model', cell(progress.model)]));
+  lines.push(row(['Conclusion', conclusionWord(outcome.conclusion)]));
+  lines.push(row(['Duration', formatDuration(outcome.end?.durationMs ?? progress.elapsedMs)]));
+  const cached = totals.cacheReadTokens > 0 ? ` (${formatCount(totals.cacheReadTokens)} cached)` : '';
+  lines.push(
+    row(['Tokens', `${formatCount(totals.inputTokens)} in / ${formatCount(totals.outputTokens)} out${cached}`]),
+  );
+  lines.push(row(['Cost', formatUsd(totals.usd)]));
+  if (outcome.changedFiles.length > 0) {
+    const added = outcome.changedFiles.reduce((n, f) => n + f.additions, 0);
+    const deleted = outcome.changedFiles.reduce((n, f) => n + f.deletions, 0);
+    const files = `${formatCount(outcome.changedFiles.length)} file${outcome.changedFiles.length === 1 ? '' : 's'}`;
+    lines.push(row(['Changes', `${files}, +${formatCount(added)} −${formatCount(deleted)}`]));
+  }
+  if (outcome.branch) lines.push(row(['Branch', code(outcome.branch, 300)]));
+  if (outcome.pullRequestUrl) {
+    const number = /\/pull\/(\d+)$/.exec(outcome.pullRequestUrl)?.[1];
+    lines.push(row(['Pull request', link(number ? `#${number}` : outcome.pullRequestUrl, outcome.pullRequestUrl)]));
+  }
+  if (outcome.checkRunUrl) lines.push(row(['Check run', link(`agent-mux / ${agent}`, outcome.checkRunUrl)]));
+  if (installMs !== undefined) lines.push(row(['Agent install', formatSpan(installMs)]));
+  const where = `${trigger.repository}${trigger.number === undefined ? '' : `#${trigger.number}`}`;
+  lines.push(
+    row(['Trigger', `${code(trigger.event, 100)} on ${cell(where, 200)} by ${cell(`@${trigger.actor}`, 100)}`]),
+  );
+  return lines.join('\n');
+}
+
+const results: Record<ProgressStep['state'], string> = { done: 'ok', failed: 'failed', running: 'running' };
+
+function toolTable(progress: RunProgress, tools: readonly ProgressStep[]): string {
+  const origin = progress.startedAt ?? 0;
+  const lines = [row(['Tool', 'Target', 'Result', 'Started', 'Took']), '|---|---|---|---|---|'];
+  for (const step of tools.slice(0, MAX_SUMMARY_ROWS)) {
+    const times = progress.stepTimes(step);
+    // The title is `<tool> <target>` (see RunProgress); tool names have no spaces.
+    const space = step.title.indexOf(' ');
+    const tool = space < 0 ? step.title : step.title.slice(0, space);
+    const target = space < 0 ? '' : step.title.slice(space + 1);
+    const took = times?.endedAt === undefined ? '' : formatSpan(times.endedAt - times.startedAt);
+    lines.push(
+      row([
+        code(tool),
+        target ? code(target) : '',
+        results[step.state],
+        times ? formatClock(times.startedAt - origin) : '',
+        took,
+      ]),
+    );
+  }
+  if (tools.length > MAX_SUMMARY_ROWS)
+    lines.push(row([`… ${formatCount(tools.length - MAX_SUMMARY_ROWS)} more`, '', '', '', '']));
+  return lines.join('\n');
+}
+
+function decision(approval: ApprovalEntry): string {
+  if (approval.state === 'approved') return `approved (${approval.scope ?? 'once'})`;
+  if (approval.state === 'denied') return approval.timedOut ? 'timed out' : 'denied';
+  return 'pending';
+}
+
+function approvalTable(progress: RunProgress): string {
+  const lines = [
+    row(['ID', 'Tool', 'Arguments', 'Decision', 'By', 'Reason', 'Waited']),
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const approval of progress.approvals.slice(0, MAX_SUMMARY_ROWS)) {
+    const times = progress.approvalTimes(approval);
+    const waited = times?.decidedAt === undefined ? '' : formatSpan(times.decidedAt - times.askedAt);
+    const reason = approval.state === 'denied' ? approval.denyReason : approval.reason;
+    lines.push(
+      row([
+        code(approval.id, 100),
+        code(approval.toolName),
+        approval.summary ? code(approval.summary) : '',
+        decision(approval),
+        approval.by ? cell(approval.by, 100) : '',
+        reason ? cell(reason) : '',
+        waited,
+      ]),
+    );
+  }
+  const more = progress.approvals.length - MAX_SUMMARY_ROWS;
+  if (more > 0) lines.push(row([`… ${formatCount(more)} more`, '', '', '', '', '', '']));
+  return lines.join('\n');
+}

@@ -1,0 +1,216 @@
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as core from '@actions/core';
+import { createBuiltinRegistry } from '../adapters/builtin-registry.ts';
+import { createApprovalPoller } from '../github/approvals/approval-poller.ts';
+import { REPO_CONFIG_PATH } from '../github/config/load-repo-config.ts';
+import { createGitHubApi } from '../github/create-github-api.ts';
+import { createOctokit } from '../github/create-octokit.ts';
+import { systemClock } from '../github/report/clock.ts';
+import { decideTrigger, type GitHubDeps } from '../github/use-cases/decide-trigger.ts';
+import { executeRun, type RunOutcome } from '../github/use-cases/execute-run.ts';
+import { resolveAgentAdapter } from '../github/use-cases/resolve-agent-adapter.ts';
+import { type ActionInputs, readActionInputs } from './action-inputs.ts';
+import { actionOutputs } from './action-outputs.ts';
+import { STATE } from './action-state.ts';
+import { actionRunId, cancelWorkflowRuns } from './cancel-workflow-runs.ts';
+import { changedFileAnnotations } from './changed-file-annotations.ts';
+import { ensureAgentProgram } from './install-agent.ts';
+import { renderJobSummary } from './job-summary.ts';
+import { RUN_MARKER_ENV } from './stop-leftover-agents.ts';
+
+const AUTHOR = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' };
+
+/**
+ * The Action's main step: reads the event the runner saved, decides what it asks for, and runs
+ * the agent through the shared GitHub use cases. Every failure ends in `core.setFailed`.
+ */
+export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  try {
+    await main(env);
+  } catch (error) {
+    core.setFailed(error instanceof Error ? error.message : `agent-mux failed: ${String(error)}`);
+  }
+}
+
+async function main(env: NodeJS.ProcessEnv): Promise<void> {
+  const inputs = readActionInputs((name) => core.getInput(name));
+  core.setSecret(inputs.githubToken);
+  for (const key of Object.values(inputs.apiKeys)) core.setSecret(key);
+
+  const eventName = required(env, 'GITHUB_EVENT_NAME');
+  const payload: unknown = JSON.parse(await readFile(required(env, 'GITHUB_EVENT_PATH'), 'utf8'));
+  const api = createGitHubApi(
+    createOctokit({
+      token: inputs.githubToken,
+      baseUrl: env.GITHUB_API_URL ?? 'https://api.github.com',
+      userAgent: 'agent-mux-action',
+      log: (line) => core.info(line),
+    }),
+  );
+  const registry = createBuiltinRegistry();
+  const deps: GitHubDeps = {
+    api,
+    selfLogins: [inputs.botLogin],
+    builtinAgents: registry.ids(),
+    log: (line) => core.info(line),
+  };
+  const decision = await decideTrigger(
+    deps,
+    { eventName, payload, deliveryId: env.GITHUB_RUN_ID },
+    {
+      phrase: inputs.triggerPhrase,
+      agent: inputs.agent,
+      allowedBots: inputs.allowedBots,
+      configPath: inputs.configPath === REPO_CONFIG_PATH ? undefined : inputs.configPath,
+      prompt: inputs.prompt,
+    },
+  );
+
+  switch (decision.kind) {
+    case 'ignore':
+    case 'refused':
+      core.info(`agent-mux: nothing to do (${decision.reason})`);
+      core.setOutput('conclusion', 'skipped');
+      return;
+    case 'answer':
+      core.info('agent-mux: an answer to an approval; the job that asked reads it from the comments');
+      core.setOutput('conclusion', 'skipped');
+      return;
+    case 'config_error':
+      core.setOutput('conclusion', 'failure');
+      core.setFailed(`the repository config is invalid:\n${decision.message}`);
+      return;
+    case 'cancel': {
+      const cancelled =
+        decision.number === undefined
+          ? []
+          : await cancelWorkflowRuns({
+              api,
+              repo: decision.repo,
+              number: decision.number,
+              currentRunId: Number(env.GITHUB_RUN_ID) || undefined,
+              selfLogins: deps.selfLogins,
+              log: (line) => core.info(line),
+            });
+      core.info(cancelled.length ? `cancelled workflow runs ${cancelled.join(', ')}` : 'no agent-mux run in flight');
+      core.setOutput('conclusion', 'cancelled');
+      return;
+    }
+    case 'run':
+      break;
+  }
+
+  const job = decision.job;
+  const resolved = resolveAgentAdapter({
+    registry,
+    agentName: job.agentName,
+    config: job.config,
+    file: REPO_CONFIG_PATH,
+  });
+  const agentEnv: Record<string, string | undefined> = { ...env, ...inputs.apiKeys };
+  const installed = await ensureAgentProgram({
+    program: resolved.adapter.program,
+    version: inputs.agentVersion,
+    toolCacheDir: env.RUNNER_TOOL_CACHE || tmpdir(),
+    env: agentEnv,
+    log: (line) => core.info(line),
+  });
+  if (installed.source === 'installed') core.info(`agent program ready in ${(installed.ms / 1000).toFixed(1)} s`);
+  if (installed.binDir) agentEnv.PATH = `${installed.binDir}:${agentEnv.PATH ?? ''}`;
+
+  const runId = actionRunId(env.GITHUB_RUN_ID ?? `${Date.now()}`, env.GITHUB_RUN_ATTEMPT ?? '1');
+  agentEnv[RUN_MARKER_ENV] = runId;
+  core.saveState(STATE.runId, runId);
+
+  const abort = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    core.warning(`${signal}: the workflow run is being cancelled; stopping the agent`);
+    abort.abort(`the workflow run was cancelled (${signal})`);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  let outcome: RunOutcome;
+  try {
+    outcome = await executeRun({
+      deps,
+      job,
+      registry,
+      workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
+      git: { token: inputs.githubToken, author: AUTHOR },
+      env: agentEnv,
+      secrets: [inputs.githubToken, ...Object.values(inputs.apiKeys)],
+      secretEnv: Object.keys(inputs.apiKeys),
+      signal: abort.signal,
+      // The runner sends SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that.
+      graceMs: 2000,
+      runId,
+      detailsUrl: workflowRunUrl(env),
+      timeoutMs: inputs.timeoutMs,
+      approvalTimeoutMs: inputs.approvalTimeoutMs,
+      onStarted: (started) => {
+        core.saveState(STATE.checkRunId, String(started.checkRunId));
+        if (started.commentId !== undefined) core.saveState(STATE.commentId, String(started.commentId));
+      },
+      attachApprovals: (channel) => {
+        const poller = createApprovalPoller({
+          api,
+          repo: job.repo,
+          number: job.number ?? 0,
+          isPullRequest: job.isPullRequest,
+          channel,
+          phrase: inputs.triggerPhrase ?? job.config.trigger.phrase,
+          agents: Object.keys(job.config.agents),
+          selfLogins: deps.selfLogins,
+          since: job.requestedAt,
+          intervalMs: inputs.pollIntervalMs,
+          clock: systemClock,
+          onError: (error) =>
+            core.warning(`approval polling: ${error instanceof Error ? error.message : String(error)}`),
+        });
+        poller.start();
+        return () => poller.stop();
+      },
+    });
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
+  core.saveState(STATE.done, 'true');
+
+  for (const [name, value] of Object.entries(actionOutputs(outcome))) core.setOutput(name, value);
+  for (const notice of changedFileAnnotations([...outcome.changedFiles]))
+    core.notice(notice.message, notice.properties);
+  await core.summary
+    .addRaw(
+      renderJobSummary({
+        outcome,
+        agent: job.agentName,
+        installMs: installed.source === 'installed' ? installed.ms : undefined,
+        trigger: {
+          event: eventName,
+          actor: job.actor.login,
+          repository: `${job.repo.owner}/${job.repo.repo}`,
+          number: job.number,
+        },
+      }),
+    )
+    .write();
+  if (outcome.conclusion !== 'success') {
+    core.setFailed(`the agent run ended ${outcome.conclusion}${outcome.reason ? `: ${outcome.reason}` : ''}`);
+  }
+}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (!value) throw new Error(`${name} is not set: agent-mux runs as a step of a GitHub Actions job`);
+  return value;
+}
+
+function workflowRunUrl(env: NodeJS.ProcessEnv): string | undefined {
+  if (!env.GITHUB_RUN_ID || !env.GITHUB_REPOSITORY) return undefined;
+  return `${env.GITHUB_SERVER_URL ?? 'https://github.com'}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+}
+
+export type { ActionInputs };

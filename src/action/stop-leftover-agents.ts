@@ -1,0 +1,34 @@
+import { readdir, readFile } from 'node:fs/promises';
+
+/** The environment variable every agent process of an Action run carries (and its children inherit). */
+export const RUN_MARKER_ENV = 'AGENT_MUX_ACTION_RUN';
+
+/**
+ * Kills the processes left behind by a main step that was killed before it could stop its agent:
+ * those whose environment holds `AGENT_MUX_ACTION_RUN=<runId>` (read from /proc; Linux runners).
+ * Returns the pids it signalled. On systems without /proc it finds nothing.
+ */
+export async function stopLeftoverAgents(runId: string, signal: NodeJS.Signals = 'SIGKILL'): Promise<number[]> {
+  const needle = Buffer.from(`${RUN_MARKER_ENV}=${runId}\0`);
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  const killed: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    try {
+      const environ = await readFile(`/proc/${pid}/environ`);
+      if (!environ.includes(needle) && !environ.subarray(-needle.length + 1).equals(needle.subarray(0, -1))) continue;
+      process.kill(pid, signal);
+      killed.push(pid);
+    } catch {
+      // Gone already, or not ours to read.
+    }
+  }
+  return killed;
+}

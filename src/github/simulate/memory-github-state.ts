@@ -1,0 +1,285 @@
+import type {
+  CheckRunAction,
+  CheckRunAnnotation,
+  CheckRunConclusion,
+  CheckRunStatus,
+  RepoRef,
+  RepoRole,
+} from '../github-api.ts';
+
+/** A GitHub account as the stand-in knows it. */
+export interface MemoryUser {
+  login: string;
+  type: string;
+}
+
+/** An issue or a pull request (a pull request is an issue with `pull` set). */
+export interface MemoryIssue {
+  number: number;
+  title: string;
+  body: string;
+  user: MemoryUser;
+  state: 'open' | 'closed';
+  pull?: MemoryPullFields;
+}
+
+/** What a pull request has beyond an issue. */
+export interface MemoryPullFields {
+  headRef: string;
+  /** The head commit when the head is not a branch of the repository (a fork); else the branch is read live. */
+  headSha: string;
+  baseRef: string;
+  /** Owner of the head repository; undefined when the fork was deleted. */
+  headOwner: string | undefined;
+  headCloneUrl: string | undefined;
+  fromFork: boolean;
+  maintainerCanModify: boolean;
+  draft: boolean;
+  requestedReviewers: string[];
+  requestedTeams: string[];
+}
+
+export interface MemoryComment {
+  id: number;
+  issueNumber: number;
+  body: string;
+  user: MemoryUser;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MemoryReviewComment {
+  id: number;
+  pullNumber: number;
+  body: string;
+  user: MemoryUser;
+}
+
+export interface MemoryReview {
+  id: number;
+  pullNumber: number;
+  state: string;
+  body: string;
+  commitId: string | undefined;
+  user: MemoryUser;
+  submittedAt: string;
+}
+
+export interface MemoryCheckRun {
+  id: number;
+  name: string;
+  headSha: string;
+  status: CheckRunStatus;
+  conclusion: CheckRunConclusion | undefined;
+  startedAt: string | undefined;
+  completedAt: string | undefined;
+  externalId: string | undefined;
+  detailsUrl: string | undefined;
+  /** As GitHub keeps it: title, summary and text replaced when given, annotations accumulated. */
+  output: { title: string | undefined; summary: string | undefined; text: string | undefined };
+  annotations: CheckRunAnnotation[];
+  actions: CheckRunAction[];
+  /** Number of updates applied. */
+  updates: number;
+}
+
+export interface MemoryReaction {
+  id: number;
+  target: { kind: 'issue_comment' | 'review_comment' | 'issue'; id: number };
+  content: string;
+  user: MemoryUser;
+}
+
+/** A GitHub Actions workflow run (for cancelling the Action's run). */
+export interface MemoryWorkflowRun {
+  id: number;
+  status: string;
+  conclusion: string | undefined;
+  cancelRequested: boolean;
+}
+
+/** GitHub's timestamp format: ISO 8601 without milliseconds. */
+export function isoSeconds(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+/**
+ * Everything the in-memory GitHub knows about its one repository: seeded (`addIssue`, `addPull`,
+ * `addComment`, …), changed by the API, and inspected afterwards (`comments`, `checkRuns`, …).
+ * Ids are shared by every kind and only increase, also past seeded ids.
+ */
+export class MemoryGitHubState {
+  readonly repo: RepoRef;
+  readonly defaultBranch: string;
+  /** The login agent-mux posts as. */
+  readonly selfLogin: string;
+  /** Clock for timestamps. */
+  now: () => Date = () => new Date();
+  readonly issues = new Map<number, MemoryIssue>();
+  readonly commentsById = new Map<number, MemoryComment>();
+  readonly reviewComments = new Map<number, MemoryReviewComment>();
+  readonly reviews: MemoryReview[] = [];
+  readonly checkRunsById = new Map<number, MemoryCheckRun>();
+  readonly reactions: MemoryReaction[] = [];
+  readonly workflowRuns = new Map<number, MemoryWorkflowRun>();
+  /** Login (lower case) → role; the repository owner is an admin. */
+  readonly roles = new Map<string, RepoRole>();
+  /** `org/slug` (lower case) → active member logins (lower case). */
+  readonly teams = new Map<string, Set<string>>();
+  #lastId = 0;
+
+  constructor(options: { repo: RepoRef; defaultBranch: string; selfLogin: string }) {
+    this.repo = options.repo;
+    this.defaultBranch = options.defaultBranch;
+    this.selfLogin = options.selfLogin;
+  }
+
+  /** A fresh id, greater than every id given or seeded so far. */
+  nextId(): number {
+    this.#lastId += 1;
+    return this.#lastId;
+  }
+
+  /** Makes later ids greater than a seeded one. */
+  reserveId(id: number): number {
+    this.#lastId = Math.max(this.#lastId, id);
+    return id;
+  }
+
+  timestamp(): string {
+    return isoSeconds(this.now());
+  }
+
+  /** agent-mux's own user. */
+  get self(): MemoryUser {
+    return { login: this.selfLogin, type: 'Bot' };
+  }
+
+  /** A user given by login is a `User` unless the login ends in `[bot]`. */
+  user(login: string, type?: string): MemoryUser {
+    return { login, type: type ?? (login.endsWith('[bot]') ? 'Bot' : 'User') };
+  }
+
+  setRole(login: string, role: RepoRole): void {
+    this.roles.set(login.toLowerCase(), role);
+  }
+
+  roleOf(login: string): RepoRole {
+    if (login.toLowerCase() === this.repo.owner.toLowerCase()) return 'admin';
+    return this.roles.get(login.toLowerCase()) ?? 'none';
+  }
+
+  addTeam(org: string, slug: string, members: readonly string[]): void {
+    this.teams.set(`${org}/${slug}`.toLowerCase(), new Set(members.map((m) => m.toLowerCase())));
+  }
+
+  /** The next free issue number. */
+  nextNumber(): number {
+    return Math.max(0, ...this.issues.keys()) + 1;
+  }
+
+  addIssue(options: { number?: number; title: string; body?: string; user: string | MemoryUser }): MemoryIssue {
+    const issue: MemoryIssue = {
+      number: options.number ?? this.nextNumber(),
+      title: options.title,
+      body: options.body ?? '',
+      user: typeof options.user === 'string' ? this.user(options.user) : options.user,
+      state: 'open',
+    };
+    this.issues.set(issue.number, issue);
+    return issue;
+  }
+
+  addPull(
+    options: {
+      number?: number;
+      title: string;
+      body?: string;
+      user: string | MemoryUser;
+    } & Partial<MemoryPullFields> & {
+        headRef: string;
+        headSha: string;
+      },
+  ): MemoryIssue {
+    const issue = this.addIssue(options);
+    const fromFork = options.fromFork ?? false;
+    issue.pull = {
+      headRef: options.headRef,
+      headSha: options.headSha,
+      baseRef: options.baseRef ?? this.defaultBranch,
+      headOwner: 'headOwner' in options ? options.headOwner : this.repo.owner,
+      headCloneUrl: options.headCloneUrl,
+      fromFork,
+      maintainerCanModify: options.maintainerCanModify ?? false,
+      draft: options.draft ?? false,
+      requestedReviewers: [],
+      requestedTeams: [],
+    };
+    return issue;
+  }
+
+  /** Adds an issue comment (with the given id, e.g. a payload's, or a fresh one). */
+  addComment(issueNumber: number, options: { id?: number; body: string; user: string | MemoryUser }): MemoryComment {
+    const now = this.timestamp();
+    const comment: MemoryComment = {
+      id: options.id === undefined ? this.nextId() : this.reserveId(options.id),
+      issueNumber,
+      body: options.body,
+      user: typeof options.user === 'string' ? this.user(options.user) : options.user,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.commentsById.set(comment.id, comment);
+    return comment;
+  }
+
+  addReviewComment(pullNumber: number, options: { id?: number; body: string; user: string | MemoryUser }): void {
+    const id = options.id === undefined ? this.nextId() : this.reserveId(options.id);
+    const user = typeof options.user === 'string' ? this.user(options.user) : options.user;
+    this.reviewComments.set(id, { id, pullNumber, body: options.body, user });
+  }
+
+  addReview(
+    pullNumber: number,
+    options: { id?: number; state: string; body?: string; user: string | MemoryUser; commitId?: string },
+  ): MemoryReview {
+    const review: MemoryReview = {
+      id: options.id === undefined ? this.nextId() : this.reserveId(options.id),
+      pullNumber,
+      state: options.state,
+      body: options.body ?? '',
+      commitId: options.commitId,
+      user: typeof options.user === 'string' ? this.user(options.user) : options.user,
+      submittedAt: this.timestamp(),
+    };
+    this.reviews.push(review);
+    return review;
+  }
+
+  addWorkflowRun(options: { id?: number; status?: string } = {}): MemoryWorkflowRun {
+    const id = options.id === undefined ? this.nextId() : this.reserveId(options.id);
+    const run: MemoryWorkflowRun = {
+      id,
+      status: options.status ?? 'in_progress',
+      conclusion: undefined,
+      cancelRequested: false,
+    };
+    this.workflowRuns.set(id, run);
+    return run;
+  }
+
+  /** The comments on an issue, oldest first. */
+  comments(issueNumber?: number): MemoryComment[] {
+    return [...this.commentsById.values()].filter((c) => issueNumber === undefined || c.issueNumber === issueNumber);
+  }
+
+  /** The check runs, in creation order. */
+  checkRuns(): MemoryCheckRun[] {
+    return [...this.checkRunsById.values()];
+  }
+
+  /** The pull requests, oldest first. */
+  pulls(): (MemoryIssue & { pull: MemoryPullFields })[] {
+    return [...this.issues.values()].filter((i): i is MemoryIssue & { pull: MemoryPullFields } => i.pull !== undefined);
+  }
+}

@@ -1,0 +1,325 @@
+import { createHash } from 'node:crypto';
+import type { CommentInfo, Conditional, GitHubApi, PullInfo, RepoRef, RepoRole, ReviewInfo } from '../github-api.ts';
+import { GitHubApiError } from '../github-api-error.ts';
+import { type BareRepo, bareRepo } from './bare-repo.ts';
+import { applyCheckRun, checkRunRefusal } from './check-run-rules.ts';
+import {
+  type MemoryCheckRun,
+  type MemoryComment,
+  MemoryGitHubState,
+  type MemoryIssue,
+  type MemoryPullFields,
+} from './memory-github-state.ts';
+
+export interface MemoryGitHubOptions {
+  repo: RepoRef;
+  defaultBranch: string;
+  /** The bare repository that stands in for GitHub's git server: branches and files are read from it. */
+  bareRepo: string;
+  /** The login agent-mux posts as. Default `agent-mux[bot]`. */
+  selfLogin?: string;
+  /** Collaborators' roles by login; the repository owner is always an admin. */
+  roles?: Record<string, RepoRole>;
+  /** Files served in place of the default branch's (path → text), e.g. an uncommitted `.github/agent-mux.yml`. */
+  files?: Record<string, string>;
+}
+
+export interface MemoryGitHub {
+  api: GitHubApi;
+  state: MemoryGitHubState;
+  git: BareRepo;
+}
+
+/**
+ * An in-process GitHub for one repository, backed by a real bare git repository: a faithful
+ * implementation of every `GitHubApi` method, for `agent-mux simulate` and for tests. Failures are
+ * `GitHubApiError`s with the status GitHub would answer (404 for what does not exist, 422 for what
+ * GitHub refuses). Comments, check runs and pull requests are made by `selfLogin`.
+ */
+export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
+  const state = new MemoryGitHubState({
+    repo: options.repo,
+    defaultBranch: options.defaultBranch,
+    selfLogin: options.selfLogin ?? 'agent-mux[bot]',
+  });
+  for (const [login, role] of Object.entries(options.roles ?? {})) state.setRole(login, role);
+  const git = bareRepo(options.bareRepo);
+  const fullName = `${options.repo.owner}/${options.repo.repo}`;
+  const html = `https://github.com/${fullName}`;
+
+  const fail = (operation: string, status: number, message: string): never => {
+    throw new GitHubApiError(operation, status, message);
+  };
+  const checkRepo = (operation: string, ref: RepoRef) => {
+    if (
+      ref.owner.toLowerCase() !== options.repo.owner.toLowerCase() ||
+      ref.repo.toLowerCase() !== options.repo.repo.toLowerCase()
+    ) {
+      fail(operation, 404, 'Not Found');
+    }
+  };
+  const issueOf = (operation: string, ref: RepoRef, number: number): MemoryIssue => {
+    checkRepo(operation, ref);
+    return state.issues.get(number) ?? fail(operation, 404, 'Not Found');
+  };
+  const pullOf = (operation: string, ref: RepoRef, number: number) => {
+    const issue = issueOf(operation, ref, number);
+    return issue.pull === undefined ? fail(operation, 404, 'Not Found') : { issue, pull: issue.pull };
+  };
+  const commentInfo = (c: MemoryComment): CommentInfo => ({
+    id: c.id,
+    body: c.body,
+    htmlUrl: `${html}/issues/${c.issueNumber}#issuecomment-${c.id}`,
+    user: { ...c.user },
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  });
+  const pullInfo = async (issue: MemoryIssue, pull: MemoryPullFields): Promise<PullInfo> => {
+    const headSha = pull.fromFork ? pull.headSha : ((await git.branchSha(pull.headRef)) ?? pull.headSha);
+    const baseSha = (await git.branchSha(pull.baseRef)) ?? '';
+    return {
+      number: issue.number,
+      htmlUrl: `${html}/pull/${issue.number}`,
+      state: issue.state,
+      headSha,
+      headRef: pull.headRef,
+      headRepoFullName: pull.headOwner === undefined ? undefined : `${pull.headOwner}/${options.repo.repo}`,
+      headCloneUrl: pull.headOwner === undefined ? undefined : (pull.headCloneUrl ?? options.bareRepo),
+      baseRef: pull.baseRef,
+      baseSha,
+      maintainerCanModify: pull.maintainerCanModify,
+      fromFork: pull.fromFork,
+    };
+  };
+  const conditional = <T>(data: T[], etag: string | undefined): Conditional<T[]> => {
+    const current = `W/"${createHash('sha1').update(JSON.stringify(data)).digest('hex')}"`;
+    return etag === current ? { notModified: true, etag, data: [] } : { notModified: false, etag: current, data };
+  };
+
+  const api: GitHubApi = {
+    async getRepo(ref) {
+      checkRepo('GET /repos/{owner}/{repo}', ref);
+      return {
+        fullName,
+        defaultBranch: options.defaultBranch,
+        private: false,
+        cloneUrl: options.bareRepo,
+        htmlUrl: html,
+      };
+    },
+
+    async getPermission(ref, username) {
+      checkRepo('GET /repos/{owner}/{repo}/collaborators/{username}/permission', ref);
+      return state.roleOf(username);
+    },
+
+    async isTeamMember(org, teamSlug, username) {
+      return state.teams.get(`${org}/${teamSlug}`.toLowerCase())?.has(username.toLowerCase()) ?? false;
+    },
+
+    async getFileText(ref, path, gitRef) {
+      checkRepo('GET /repos/{owner}/{repo}/contents/{path}', ref);
+      const override = options.files?.[path];
+      const isDefault = gitRef === options.defaultBranch || gitRef === `refs/heads/${options.defaultBranch}`;
+      if (override !== undefined && isDefault) return override;
+      return git.fileText(gitRef, path);
+    },
+
+    async getBranchSha(ref, branch) {
+      checkRepo('GET /repos/{owner}/{repo}/git/ref/{ref}', ref);
+      return git.branchSha(branch);
+    },
+
+    async addReaction(ref, target, content) {
+      const operation = 'POST /repos/{owner}/{repo}/…/reactions';
+      checkRepo(operation, ref);
+      const id =
+        target.kind === 'issue'
+          ? issueOf(operation, ref, target.issueNumber).number
+          : target.kind === 'issue_comment'
+            ? (state.commentsById.get(target.commentId)?.id ?? fail(operation, 404, 'Not Found'))
+            : (state.reviewComments.get(target.commentId)?.id ?? fail(operation, 404, 'Not Found'));
+      const same = state.reactions.find(
+        (r) =>
+          r.target.kind === target.kind &&
+          r.target.id === id &&
+          r.content === content &&
+          r.user.login === state.selfLogin,
+      );
+      if (same === undefined)
+        state.reactions.push({ id: state.nextId(), target: { kind: target.kind, id }, content, user: state.self });
+    },
+
+    async createComment(ref, issueNumber, body) {
+      issueOf('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', ref, issueNumber);
+      return commentInfo(state.addComment(issueNumber, { body, user: state.self }));
+    },
+
+    async updateComment(ref, commentId, body) {
+      const operation = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
+      checkRepo(operation, ref);
+      const comment = state.commentsById.get(commentId) ?? fail(operation, 404, 'Not Found');
+      comment.body = body;
+      comment.updatedAt = state.timestamp();
+    },
+
+    async getComment(ref, commentId) {
+      const operation = 'GET /repos/{owner}/{repo}/issues/comments/{comment_id}';
+      checkRepo(operation, ref);
+      return commentInfo(state.commentsById.get(commentId) ?? fail(operation, 404, 'Not Found'));
+    },
+
+    async listComments(ref, issueNumber, opts = {}) {
+      issueOf('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', ref, issueNumber);
+      const since = opts.since === undefined ? undefined : Date.parse(opts.since);
+      const list = state
+        .comments(issueNumber)
+        .filter((c) => since === undefined || Date.parse(c.updatedAt) >= since)
+        .slice(0, 100)
+        .map(commentInfo);
+      return conditional(list, opts.etag);
+    },
+
+    async createCheckRun(ref, run) {
+      const operation = 'POST /repos/{owner}/{repo}/check-runs';
+      checkRepo(operation, ref);
+      const refused = checkRunRefusal(run, undefined);
+      if (refused !== undefined) fail(operation, 422, refused);
+      const stored: MemoryCheckRun = {
+        id: state.nextId(),
+        name: run.name,
+        headSha: run.headSha,
+        status: 'queued',
+        conclusion: undefined,
+        startedAt: run.startedAt ?? state.timestamp(),
+        completedAt: undefined,
+        externalId: run.externalId,
+        detailsUrl: run.detailsUrl,
+        output: { title: undefined, summary: undefined, text: undefined },
+        annotations: [],
+        actions: run.actions ?? [],
+        updates: 0,
+      };
+      applyCheckRun(stored, run, state.timestamp());
+      state.checkRunsById.set(stored.id, stored);
+      return { id: stored.id, htmlUrl: `${html}/runs/${stored.id}` };
+    },
+
+    async updateCheckRun(ref, checkRunId, update) {
+      const operation = 'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}';
+      checkRepo(operation, ref);
+      const run = state.checkRunsById.get(checkRunId) ?? fail(operation, 404, 'Not Found');
+      const refused = checkRunRefusal(update, run);
+      if (refused !== undefined) fail(operation, 422, refused);
+      applyCheckRun(run, update, state.timestamp());
+      run.updates += 1;
+    },
+
+    async getPull(ref, number) {
+      const { issue, pull } = pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}', ref, number);
+      return pullInfo(issue, pull);
+    },
+
+    async findOpenPull(ref, headOwner, headBranch) {
+      checkRepo('GET /repos/{owner}/{repo}/pulls', ref);
+      const found = state
+        .pulls()
+        .reverse()
+        .find(
+          (p) =>
+            p.state === 'open' &&
+            `${p.pull.headOwner}:${p.pull.headRef}`.toLowerCase() === `${headOwner}:${headBranch}`.toLowerCase(),
+        );
+      return found === undefined ? undefined : pullInfo(found, found.pull);
+    },
+
+    async createPull(ref, input) {
+      const operation = 'POST /repos/{owner}/{repo}/pulls';
+      checkRepo(operation, ref);
+      const [headOwner, headRef] = input.head.includes(':')
+        ? (input.head.split(':', 2) as [string, string])
+        : [options.repo.owner, input.head];
+      const fromFork = headOwner.toLowerCase() !== options.repo.owner.toLowerCase();
+      if ((await git.branchSha(input.base)) === undefined)
+        fail(operation, 422, `Validation Failed: base ${input.base} is invalid`);
+      const headSha = fromFork ? undefined : await git.branchSha(headRef);
+      if (headSha === undefined) fail(operation, 422, `Validation Failed: head ${input.head} is invalid`);
+      const duplicate = state
+        .pulls()
+        .find(
+          (p) =>
+            p.state === 'open' &&
+            p.pull.headRef === headRef &&
+            p.pull.headOwner?.toLowerCase() === headOwner.toLowerCase(),
+        );
+      if (duplicate !== undefined)
+        fail(operation, 422, `Validation Failed: A pull request already exists for ${headOwner}:${headRef}.`);
+      const issue = state.addPull({
+        title: input.title,
+        body: input.body,
+        user: state.self,
+        headRef,
+        headSha: headSha ?? '',
+        baseRef: input.base,
+        headOwner,
+        fromFork,
+        draft: input.draft ?? false,
+      });
+      return pullInfo(issue, issue.pull as MemoryPullFields);
+    },
+
+    async requestReviewers(ref, number, reviewers) {
+      const operation = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers';
+      const { issue, pull } = pullOf(operation, ref, number);
+      if (reviewers.users.some((u) => u.toLowerCase() === issue.user.login.toLowerCase())) {
+        fail(operation, 422, 'Review cannot be requested from pull request author.');
+      }
+      const strangers = reviewers.users.filter((u) => state.roleOf(u) === 'none');
+      const unknownTeams = reviewers.teams.filter((t) => !state.teams.has(`${options.repo.owner}/${t}`.toLowerCase()));
+      if (strangers.length + unknownTeams.length > 0) {
+        fail(
+          operation,
+          422,
+          `Reviews may only be requested from collaborators: ${[...strangers, ...unknownTeams].join(', ')}`,
+        );
+      }
+      for (const user of reviewers.users)
+        if (!pull.requestedReviewers.includes(user)) pull.requestedReviewers.push(user);
+      for (const team of reviewers.teams) if (!pull.requestedTeams.includes(team)) pull.requestedTeams.push(team);
+    },
+
+    async listReviews(ref, number, opts = {}) {
+      pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', ref, number);
+      const list: ReviewInfo[] = state.reviews
+        .filter((r) => r.pullNumber === number)
+        .slice(0, 100)
+        .map((r) => ({
+          id: r.id,
+          state: r.state,
+          body: r.body,
+          commitId: r.commitId,
+          user: { ...r.user },
+          submittedAt: r.submittedAt,
+        }));
+      return conditional(list, opts.etag);
+    },
+
+    async getWorkflowRun(ref, runId) {
+      checkRepo('GET /repos/{owner}/{repo}/actions/runs/{run_id}', ref);
+      const run = state.workflowRuns.get(runId);
+      return run === undefined ? undefined : { id: run.id, status: run.status };
+    },
+
+    async cancelWorkflowRun(ref, runId) {
+      const operation = 'POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel';
+      checkRepo(operation, ref);
+      const run = state.workflowRuns.get(runId) ?? fail(operation, 404, 'Not Found');
+      if (run.status === 'completed') fail(operation, 409, 'Cannot cancel a workflow run that is completed.');
+      run.cancelRequested = true;
+      run.status = 'completed';
+      run.conclusion = 'cancelled';
+    },
+  };
+
+  return { api, state, git };
+}

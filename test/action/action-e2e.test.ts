@@ -1,0 +1,180 @@
+import { readFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stopLeftoverAgents } from '../../src/action/stop-leftover-agents.ts';
+import { commentEvent, createGitHubWorld, type GitHubWorld, WORLD_TOKEN } from '../support/github-world.ts';
+import { ACTION_MAIN, ACTION_POST, readCommandFile, runnerEnv, runStep } from './run-action.ts';
+
+const leakyAgent = new URL('../fixtures/bin/leaky-agent.mjs', import.meta.url).pathname;
+const stubbornAgent = new URL('../fixtures/bin/stubborn-agent.mjs', import.meta.url).pathname;
+const CONFIG = `
+agents:
+  demo:
+    adapter: demo
+  leaky:
+    adapter: process
+    options:
+      binary: ${process.execPath}
+      args: [${leakyAgent}]
+  stubborn:
+    adapter: process
+    options:
+      binary: ${process.execPath}
+      args: [${stubbornAgent}]
+approvals:
+  timeout: 5m
+`;
+const RUN_ID = 'gha-4242-1';
+
+let world: GitHubWorld | undefined;
+afterEach(async () => {
+  await stopLeftoverAgents(RUN_ID);
+  await world?.close();
+  world = undefined;
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until the run asked for an approval on the fake GitHub; returns its id. */
+async function approvalAsked(w: GitHubWorld, number: number): Promise<string> {
+  for (let i = 0; i < 600; i++) {
+    const asked = w.gh.state.comments(w.repo, number).find((c) => c.body.startsWith('<!-- agent-mux:approval:'));
+    const id = asked && /agent-mux:approval:([^ ]+) -->/.exec(asked.body)?.[1];
+    if (id) return id;
+    await sleep(50);
+  }
+  throw new Error('no approval was asked');
+}
+
+/** Pids of processes still carrying the run's marker (signal 0 only checks). */
+const leftovers = () => stopLeftoverAgents(RUN_ID, 0 as unknown as NodeJS.Signals);
+
+describe('the Action, bundled, run as the runner runs it (node dist/index.js)', () => {
+  it('runs the demo agent from an issue comment: approval by comment, branch, PR, outputs, job summary', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 12, title: 'Fix the README typo', body: 'It says projcet.', user: 'alice' });
+    const files = await runnerEnv(w, commentEvent(w, 12, 'alice', '@agent fix the typo'), { agent: 'demo' });
+    const step = runStep(ACTION_MAIN, files.env);
+    const id = await approvalAsked(w, 12);
+    w.gh.state.addComment(w.repo, 12, { body: `/approve ${id}`, user: 'bob' });
+    const result = await step;
+    expect(result.stderr).toBe('');
+    expect(result.code, result.stdout).toBe(0);
+
+    const outputs = await readCommandFile(files.output);
+    expect(outputs).toMatchObject({
+      conclusion: 'success',
+      branch: 'agent-mux/12-fix-the-readme-typo',
+      'pull-request-url': expect.stringMatching(/^https:\/\/github\.com\/octo\/demo\/pull\/\d+$/),
+      'input-tokens': '1200',
+      'output-tokens': '180',
+    });
+    expect(JSON.parse(outputs.approvals ?? '[]')).toEqual([
+      expect.objectContaining({ decision: 'approved', by: 'bob' }),
+    ]);
+    expect(await w.git(['show', 'agent-mux/12-fix-the-readme-typo:README.md'], w.bare)).toContain('This project');
+
+    const summary = await readFile(files.summary, 'utf8');
+    expect(summary).toContain('```mermaid');
+    expect(summary).toMatch(/demo/);
+    expect(result.stdout).toContain('::notice');
+    const [check] = w.gh.state.checkRuns(w.repo);
+    expect(check).toMatchObject({ name: 'agent-mux / demo', status: 'completed', conclusion: 'success' });
+    expect(check?.detailsUrl).toBe('https://github.com/octo/demo/actions/runs/4242');
+    for (const request of w.gh.requests) expect(JSON.stringify(request.body ?? '')).not.toContain(WORLD_TOKEN);
+    // The runner masks what `::add-mask::` names; nothing else may print the token.
+    const printed = result.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'));
+    expect(printed.join('\n')).not.toContain(WORLD_TOKEN);
+    w.gh.assertNoViolations();
+  });
+
+  it('an event that asks for nothing: conclusion skipped, exit 0, no writes', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 2, title: 'x', user: 'alice' });
+    const files = await runnerEnv(w, commentEvent(w, 2, 'alice', 'just a comment'));
+    const result = await runStep(ACTION_MAIN, files.env);
+    expect(result.code).toBe(0);
+    expect((await readCommandFile(files.output)).conclusion).toBe('skipped');
+    expect(w.gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    w.gh.assertNoViolations();
+  });
+
+  it('SIGTERM mid-run (the workflow run is cancelled): no agent process left, check run and comment concluded cancelled', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 4, title: 'Notes', user: 'alice' });
+    const files = await runnerEnv(w, commentEvent(w, 4, 'alice', '@agent stubborn: write notes'));
+    let child: { kill(signal: NodeJS.Signals): boolean } | undefined;
+    const step = runStep(ACTION_MAIN, files.env, (c) => {
+      child = c;
+    });
+    await approvalAsked(w, 4);
+    expect((await leftovers()).length).toBe(2); // the agent and its grandchild
+    const stoppedAt = Date.now();
+    child?.kill('SIGTERM');
+    const result = await step;
+    const exitMs = Date.now() - stoppedAt;
+    // The runner allows 7.5 s after SIGINT and 2.5 s after SIGTERM before SIGKILL.
+    expect(exitMs, `exited ${exitMs} ms after SIGTERM`).toBeLessThan(10_000);
+    expect(result.code).toBe(1);
+    expect(await leftovers()).toEqual([]);
+    expect((await readCommandFile(files.output)).conclusion).toBe('cancelled');
+    const [check] = w.gh.state.checkRuns(w.repo);
+    expect(check).toMatchObject({ status: 'completed', conclusion: 'cancelled' });
+    const tracking = w.gh.state.comments(w.repo, 4).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
+    expect(tracking?.body).toMatch(/cancelled/i);
+    w.gh.assertNoViolations();
+  });
+
+  it('the post step cleans up after a main step killed outright: agent stopped, check run concluded', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 5, title: 'Notes', user: 'alice' });
+    const files = await runnerEnv(w, commentEvent(w, 5, 'alice', '@agent stubborn: write notes'));
+    let child: { kill(signal: NodeJS.Signals): boolean } | undefined;
+    const step = runStep(ACTION_MAIN, files.env, (c) => {
+      child = c;
+    });
+    await approvalAsked(w, 5);
+    child?.kill('SIGKILL');
+    await step;
+    expect((await leftovers()).length).toBe(2); // the agent and its grandchild outlive the killed step
+    expect(w.gh.state.checkRuns(w.repo)[0]?.status).toBe('in_progress');
+
+    const state = await readCommandFile(files.state);
+    expect(state).toMatchObject({ runId: RUN_ID, checkRunId: expect.any(String) });
+    const postEnv = { ...files.env };
+    for (const [name, value] of Object.entries(state)) postEnv[`STATE_${name}`] = value;
+    const post = await runStep(ACTION_POST, postEnv);
+    expect(post.code, post.stdout).toBe(0);
+    expect(await leftovers()).toEqual([]);
+    expect(w.gh.state.checkRuns(w.repo)[0]).toMatchObject({ status: 'completed', conclusion: 'cancelled' });
+    const tracking = w.gh.state.comments(w.repo, 5).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
+    expect(tracking?.body).toContain('**Stopped:**');
+    w.gh.assertNoViolations();
+  });
+
+  it('`@agent cancel` from another comment cancels the workflow run in flight for that issue', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 6, title: 'Notes', user: 'alice' });
+    w.gh.state.addWorkflowRun(w.repo, { id: 4242, status: 'in_progress' });
+    const files = await runnerEnv(w, commentEvent(w, 6, 'alice', '@agent leaky: write notes'));
+    let child: { kill(signal: NodeJS.Signals): boolean } | undefined;
+    const step = runStep(ACTION_MAIN, files.env, (c) => {
+      child = c;
+    });
+    await approvalAsked(w, 6);
+
+    const cancelFiles = await runnerEnv(w, commentEvent(w, 6, 'alice', '@agent cancel'));
+    cancelFiles.env.GITHUB_RUN_ID = '4343';
+    const cancel = await runStep(ACTION_MAIN, cancelFiles.env);
+    expect(cancel.code, cancel.stdout).toBe(0);
+    expect(cancel.stdout).toContain('cancelled workflow runs 4242');
+    expect(w.gh.state.workflowRun(4242)?.status).not.toBe('in_progress');
+    child?.kill('SIGTERM'); // what the runner does to a cancelled run
+    await step;
+    w.gh.assertNoViolations();
+  });
+});
