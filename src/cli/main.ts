@@ -4,6 +4,7 @@ import { adaptersCommand, adaptersUsage } from './commands/adapters-command.ts';
 import { replayCommand, replayUsage } from './commands/replay-command.ts';
 import { runCommand, runUsage } from './commands/run-command.ts';
 import { serveCommand, serveUsage } from './commands/serve-command.ts';
+import { simulateCommand, simulateUsage } from './commands/simulate-command.ts';
 import { exitCodes } from './exit-codes.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -14,6 +15,7 @@ Usage:
   agent-mux replay --adapter <id> --file <stream>       translate a recorded native stream
   agent-mux adapters [--json]                           list adapters and installed programs
   agent-mux serve --adapter <id> --port <n> [auth]      serve an adapter as a ca-http-v1 remote
+  agent-mux simulate --event <name> --payload <file>    run the GitHub pipeline on a webhook payload
 
   agent-mux <command> --help                            a command's options
 
@@ -24,6 +26,7 @@ const commands = {
   replay: { handler: replayCommand, usage: replayUsage },
   adapters: { handler: adaptersCommand, usage: adaptersUsage },
   serve: { handler: serveCommand, usage: serveUsage },
+  simulate: { handler: simulateCommand, usage: simulateUsage },
 } as const;
 
 /** The command line; returns the exit code. Never throws. */

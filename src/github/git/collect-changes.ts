@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { runGit, spawnGit } from './git.ts';
@@ -40,7 +40,14 @@ export async function collectChanges(cwd: string, options: CollectChangesOptions
   try {
     const indexFile = join(scratch, 'index');
     const realIndex = await runGit(['rev-parse', '--git-path', 'index'], { cwd: root });
-    await copyFile(isAbsolute(realIndex) ? realIndex : join(root, realIndex), indexFile).catch(() => undefined);
+    const source = isAbsolute(realIndex) ? realIndex : join(root, realIndex);
+    await copyFile(source, indexFile).catch(() => undefined);
+    // Keep the index's mtime: git trusts a file's cached stat only when the file is older than
+    // the index ("racy git"), so a fresh mtime would hide same-size edits made in the second of
+    // the checkout.
+    await stat(source)
+      .then((st) => utimes(indexFile, st.atime, st.mtime))
+      .catch(() => undefined);
     const env = { GIT_INDEX_FILE: indexFile };
     await stageChanges(root, options.ignore ?? [], env);
     return await diffIndex(root, env);

@@ -1,4 +1,4 @@
-import { lutimes, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -75,7 +75,6 @@ export async function simulateEvent(options: SimulateEventOptions): Promise<Simu
       throw new SimulationSetupError(`the checkout has no branch ${defaultBranch}`);
     }
     await git(['clone', '--quiet', bare, workspace], root);
-    await settleCheckout(workspace);
 
     const selfLogin = options.selfLogin ?? 'agent-mux[bot]';
     const actor = actorOf(payload);
@@ -171,19 +170,6 @@ function answerApprovals(channel: GitHubApprovalChannel, approve: 'all' | 'none'
     }
   }, 10);
   return () => clearInterval(timer);
-}
-
-/**
- * Backdates the files of a fresh checkout and refreshes its index. `collectChanges` reads a copy of
- * the index, which loses git's racy-clean protection (the index file's own mtime): without this, an
- * edit that keeps a file's size, made in the same second as the clone (the demo agent's typo fix),
- * would go unseen.
- */
-async function settleCheckout(workspace: string): Promise<void> {
-  const files = ((await git(['ls-files', '-z'], workspace)) ?? '').split('\0').filter((f) => f !== '');
-  const past = new Date(Date.now() - 10_000);
-  for (const file of files) await lutimes(join(workspace, file), past, past).catch(() => undefined);
-  await git(['update-index', '-q', '--refresh'], workspace, false);
 }
 
 function actorOf(payload: unknown): string | undefined {

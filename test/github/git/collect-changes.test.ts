@@ -21,6 +21,19 @@ afterEach(async () => {
 const byPath = <T extends { path: string }>(files: T[]) => [...files].sort((a, b) => a.path.localeCompare(b.path));
 
 describe('collectChanges', () => {
+  test('a same-size edit right after the checkout is seen', async () => {
+    for (let i = 0; i < 5; i++) {
+      const fresh = await createFixture({ 'README.md': 'This projcet.\n' });
+      try {
+        await fresh.write(fresh.clone, { 'README.md': 'This project.\n' });
+        const files = await collectChanges(fresh.clone);
+        expect(files.map((f) => f.path)).toEqual(['README.md']);
+      } finally {
+        await fresh.cleanup();
+      }
+    }
+  });
+
   test('nothing changed → empty', async () => {
     await expect(collectChanges(fixture.clone)).resolves.toEqual([]);
   });

@@ -1,0 +1,145 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createBuiltinRegistry } from '../../adapters/builtin-registry.ts';
+import type { RepoRole } from '../../github/github-api.ts';
+import { renderSimulation } from '../../github/simulate/render-simulation.ts';
+import { simulateEvent } from '../../github/simulate/simulate-event.ts';
+import { simulationExitCode } from '../../github/simulate/simulation-report.ts';
+import { SimulationSetupError } from '../../github/simulate/simulation-setup-error.ts';
+import type { CliIO } from '../cli-io.ts';
+import { exitCodes } from '../exit-codes.ts';
+import { UsageError } from '../usage-error.ts';
+import { loadRegistry } from './load-registry.ts';
+
+export const simulateUsage = `Usage: agent-mux simulate --event <name> --payload <file.json> [options]
+
+Runs the whole GitHub pipeline (trigger, trust, repository config, run, branch, pull request) for
+one webhook payload against an in-process GitHub stand-in, and prints what GitHub would receive:
+the decision, the comments, the check runs, the reactions, the pull request and the pushed branch.
+The repository is never changed: a temporary bare clone of it stands in for GitHub's git server.
+.github/agent-mux.yml is read from its default branch (committed content only, see --repo-config).
+
+Options:
+  --event <name>         the webhook event: issue_comment, pull_request_review_comment,
+                         pull_request_review, issues, workflow_dispatch
+  --payload <file>       the webhook payload (JSON), e.g. copied from a repository's webhook
+                         deliveries; owner/name come from its repository, issue or pull request
+                         number and title from it too
+  --repo <path>          the git checkout to simulate on (default: the current directory)
+  --config <file>        adapters in the seeds' config.json shape, JSON or YAML (as for run)
+  --repo-config <file>   serve this file as .github/agent-mux.yml on the default branch (try an
+                         uncommitted config change)
+  --default-branch <b>   the default branch (default: origin/HEAD's branch, else the current one)
+  --as <login>           act as this user instead of the payload's sender
+  --as-role <role>       the actor's role: none, read, triage, write, maintain, admin (default write)
+  --approve <mode>       all: a simulated approver (simulated-approver, admin) approves every
+                         tool approval (default); none: every approval is denied
+  --keep                 keep the temporary bare repository and print where it is
+  --json                 print one JSON object instead of the readable report
+  -h, --help             this text
+
+Exit code: 0 when the pipeline ran and nothing failed (ignored, refused, or the run concluded
+success), 1 when the run concluded failure, cancelled or timed_out, 2 for bad usage, an unreadable
+payload or repository, or an invalid repository config.`;
+
+const roles: readonly RepoRole[] = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
+
+/** `agent-mux simulate`: returns the exit code. */
+export async function simulateCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      event: { type: 'string' },
+      payload: { type: 'string' },
+      repo: { type: 'string' },
+      config: { type: 'string' },
+      'repo-config': { type: 'string' },
+      'default-branch': { type: 'string' },
+      as: { type: 'string' },
+      'as-role': { type: 'string' },
+      approve: { type: 'string', default: 'all' },
+      keep: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(`${simulateUsage}\n`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (!values.event) throw new UsageError('--event is required');
+  if (!values.payload) throw new UsageError('--payload is required');
+  const approve = values.approve;
+  if (approve !== 'all' && approve !== 'none') throw new UsageError('--approve takes all or none');
+  const asRole = values['as-role'];
+  if (asRole !== undefined && !roles.includes(asRole as RepoRole)) {
+    throw new UsageError(`--as-role takes one of ${roles.join(', ')}`);
+  }
+
+  const fail = (message: string) => {
+    io.stderr.write(`agent-mux simulate: ${message}\n`);
+    return exitCodes.usage;
+  };
+  const payloadText = await readText(io.cwd, values.payload);
+  if (typeof payloadText !== 'string') return fail(`cannot read the payload ${values.payload}: ${payloadText.error}`);
+  let payload: unknown;
+  try {
+    payload = JSON.parse(payloadText);
+  } catch (error) {
+    return fail(`the payload ${values.payload} is not JSON: ${(error as Error).message}`);
+  }
+  let repoConfigText: string | undefined;
+  if (values['repo-config'] !== undefined) {
+    const text = await readText(io.cwd, values['repo-config']);
+    if (typeof text !== 'string')
+      return fail(`cannot read the repository config ${values['repo-config']}: ${text.error}`);
+    repoConfigText = text;
+  }
+
+  const { config } = await loadRegistry(values.config, io.cwd);
+  const registry = () => {
+    const r = createBuiltinRegistry();
+    if (config && values.config) r.loadConfig(config, values.config);
+    return r;
+  };
+  let report: Awaited<ReturnType<typeof simulateEvent>>;
+  const abort = new AbortController();
+  const onSignal = () => abort.abort(new Error('interrupted'));
+  io.signals?.on('SIGINT', onSignal);
+  try {
+    report = await simulateEvent({
+      eventName: values.event,
+      payload,
+      repoPath: resolve(io.cwd, values.repo ?? '.'),
+      registry,
+      approve,
+      as: values.as,
+      asRole: asRole as RepoRole | undefined,
+      repoConfigText,
+      defaultBranch: values['default-branch'],
+      keep: values.keep,
+      env: io.env,
+      signal: abort.signal,
+    });
+  } catch (error) {
+    if (SimulationSetupError.isInstance(error)) return fail(error.message);
+    throw error;
+  } finally {
+    io.signals?.off('SIGINT', onSignal);
+  }
+  io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderSimulation(report));
+  return simulationExitCode(report);
+}
+
+async function readText(cwd: string, path: string): Promise<string | { error: string }> {
+  try {
+    return await readFile(resolve(cwd, path), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { error: code === 'ENOENT' ? 'file not found' : (error as Error).message };
+  }
+}

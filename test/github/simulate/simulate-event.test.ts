@@ -1,0 +1,176 @@
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBuiltinRegistry } from '../../../src/adapters/builtin-registry.ts';
+import { demoAdapter } from '../../../src/adapters/demo/demo-adapter.ts';
+import { bareRepo } from '../../../src/github/simulate/bare-repo.ts';
+import { MemoryGitHubState } from '../../../src/github/simulate/memory-github-state.ts';
+import { actAs, payloadRepo, seedFromPayload } from '../../../src/github/simulate/seed-from-payload.ts';
+import { simulateEvent } from '../../../src/github/simulate/simulate-event.ts';
+import { simulationExitCode } from '../../../src/github/simulate/simulation-report.ts';
+import { SimulationSetupError } from '../../../src/github/simulate/simulation-setup-error.ts';
+import { webhookPayload } from '../../support/webhook-payload.ts';
+import { createSimulateFixture, git, type SimulateFixture } from './simulate-fixture.ts';
+
+const registry = () => {
+  const r = createBuiltinRegistry();
+  r.register(demoAdapter({ stepDelayMs: 1 }));
+  return r;
+};
+const changes = { owner: 'octo', repo: 'demo', login: 'alice' };
+
+let fixture: SimulateFixture | undefined;
+afterEach(async () => {
+  await fixture?.cleanup();
+  fixture = undefined;
+});
+
+describe('simulateEvent', () => {
+  it('a review comment on a pull request: the fix is pushed to the PR’s head branch, no new PR', async () => {
+    fixture = await createSimulateFixture();
+    const payload = webhookPayload('pull_request_review_comment', 'created', {
+      ...changes,
+      body: '@agent fix the typo',
+      number: 7,
+      title: 'Docs',
+    });
+    (payload.pull_request as { head: { repo: { full_name: string } } }).head.repo.full_name = 'octo/demo';
+    const report = await simulateEvent({
+      eventName: 'pull_request_review_comment',
+      payload,
+      repoPath: fixture.checkout,
+      registry,
+      approve: 'all',
+      env: process.env,
+      keep: true,
+    });
+    expect(report.decision.kind).toBe('run');
+    expect(report.run).toMatchObject({ conclusion: 'success', branch: 'simulated-pr-7', changedFiles: ['README.md'] });
+    expect(report.pullRequests).toEqual([]);
+    expect(report.reactions).toEqual([
+      expect.objectContaining({ content: 'eyes', target: expect.stringMatching(/^review comment \d+$/) }),
+    ]);
+    expect(report.branch?.log).toContain('agent-mux: Docs');
+    expect(await git(report.bareRepo ?? '', 'show', 'simulated-pr-7:README.md')).toContain('This project shows');
+    expect(simulationExitCode(report)).toBe(0);
+    expect(await git(fixture.checkout, 'branch', '--list')).toBe('* main');
+    await rm(dirname(report.bareRepo ?? ''), { recursive: true, force: true });
+  });
+
+  it('a pull request from a fork that does not allow maintainer edits: the run succeeds, nothing is pushed', async () => {
+    fixture = await createSimulateFixture();
+    const payload = webhookPayload('pull_request_review_comment', 'created', {
+      ...changes,
+      body: '@agent fix it',
+      number: 7,
+    });
+    (payload.pull_request as { head: { repo: { full_name: string } } }).head.repo.full_name = 'someone/demo';
+    const report = await simulateEvent({
+      eventName: 'pull_request_review_comment',
+      payload,
+      repoPath: fixture.checkout,
+      registry,
+      approve: 'all',
+      env: process.env,
+    });
+    expect(report.run).toMatchObject({ conclusion: 'success' });
+    expect(report.run?.branch).toBeUndefined();
+    expect(report.branch).toBeUndefined();
+    expect(report.checkRuns[0]?.text).toContain('not pushed');
+  });
+
+  it('an issue opened with a command: the run starts from the issue body', async () => {
+    fixture = await createSimulateFixture();
+    const payload = webhookPayload('issues', 'opened', {
+      ...changes,
+      body: '@agent fix the typo',
+      number: 3,
+      title: 'Typo',
+    });
+    const report = await simulateEvent({
+      eventName: 'issues',
+      payload,
+      repoPath: fixture.checkout,
+      registry,
+      approve: 'all',
+      env: process.env,
+    });
+    expect(report.run).toMatchObject({ conclusion: 'success', branch: 'agent-mux/3-typo' });
+    expect(report.reactions).toEqual([expect.objectContaining({ target: 'issue #3' })]);
+    expect(report.pullRequests).toEqual([
+      expect.objectContaining({ number: 4, head: 'agent-mux/3-typo', base: 'main' }),
+    ]);
+    expect(report.bareRepo).toBeUndefined();
+  });
+
+  it('a payload without a repository is a setup error', async () => {
+    fixture = await createSimulateFixture();
+    const run = simulateEvent({
+      eventName: 'issue_comment',
+      payload: { action: 'created' },
+      repoPath: fixture.checkout,
+      registry,
+      approve: 'all',
+      env: {},
+    });
+    await expect(run).rejects.toSatisfy(
+      (e) => SimulationSetupError.isInstance(e) && /names no repository/.test(e.message),
+    );
+  });
+});
+
+describe('seedFromPayload and actAs', () => {
+  it('seeds the issue, the triggering comment with its id, and keeps later ids above it', async () => {
+    fixture = await createSimulateFixture();
+    const state = new MemoryGitHubState({
+      repo: { owner: 'octo', repo: 'demo' },
+      defaultBranch: 'main',
+      selfLogin: 'me[bot]',
+    });
+    const payload = webhookPayload('issue_comment', 'created', { ...changes, body: 'hello', number: 9, title: 'T' });
+    const commentId = (payload.comment as { id: number }).id;
+    await seedFromPayload(state, bareRepo(await fixture.bare()), 'issue_comment', payload);
+    expect(state.issues.get(9)).toMatchObject({ title: 'T' });
+    expect(state.issues.get(9)?.pull).toBeUndefined();
+    expect(state.comments(9)).toEqual([
+      expect.objectContaining({ id: commentId, body: 'hello', user: { login: 'alice', type: 'User' } }),
+    ]);
+    expect(state.nextId()).toBeGreaterThan(commentId);
+  });
+
+  it('seeds a pull request on an existing head branch and writes refs/pull/N/head', async () => {
+    fixture = await createSimulateFixture();
+    const bare = await fixture.bare();
+    await git(bare, 'branch', 'feature', 'main');
+    const state = new MemoryGitHubState({
+      repo: { owner: 'octo', repo: 'demo' },
+      defaultBranch: 'main',
+      selfLogin: 'me[bot]',
+    });
+    const payload = webhookPayload('pull_request_review', 'submitted', { ...changes, body: 'ok', number: 5 });
+    const pull = payload.pull_request as { head: { ref: string; repo: { full_name: string } }; base: { ref: string } };
+    pull.head.ref = 'feature';
+    pull.head.repo.full_name = 'octo/demo';
+    pull.base.ref = 'main';
+    await seedFromPayload(state, bareRepo(bare), 'pull_request_review', payload);
+    const sha = (await git(bare, 'rev-parse', 'feature')).trim();
+    expect(state.issues.get(5)?.pull).toMatchObject({
+      headRef: 'feature',
+      headSha: sha,
+      baseRef: 'main',
+      fromFork: false,
+    });
+    expect((await git(bare, 'rev-parse', 'refs/pull/5/head')).trim()).toBe(sha);
+    expect(state.reviews).toHaveLength(1);
+  });
+
+  it('actAs replaces the sender and the comment author, leaving the payload given unchanged', () => {
+    const payload = webhookPayload('issue_comment', 'created', changes);
+    const acted = actAs('issue_comment', payload, 'mallory') as typeof payload;
+    expect(acted.sender).toMatchObject({ login: 'mallory', type: 'User' });
+    expect((acted.comment as { user: unknown }).user).toMatchObject({ login: 'mallory' });
+    expect((payload.sender as { login: string }).login).toBe('alice');
+    expect(payloadRepo(acted)).toEqual({ owner: 'octo', repo: 'demo' });
+    expect(payloadRepo({ repository: { name: 'x' } })).toBeUndefined();
+  });
+});
