@@ -97041,7 +97041,14 @@ async function collectChanges(cwd, options = {}) {
     try {
         const indexFile = (0,external_node_path_namespaceObject.join)(scratch, 'index');
         const realIndex = await runGit(['rev-parse', '--git-path', 'index'], { cwd: root });
-        await (0,promises_namespaceObject.copyFile)((0,external_node_path_namespaceObject.isAbsolute)(realIndex) ? realIndex : (0,external_node_path_namespaceObject.join)(root, realIndex), indexFile).catch(() => undefined);
+        const source = (0,external_node_path_namespaceObject.isAbsolute)(realIndex) ? realIndex : (0,external_node_path_namespaceObject.join)(root, realIndex);
+        await (0,promises_namespaceObject.copyFile)(source, indexFile).catch(() => undefined);
+        // Keep the index's mtime: git trusts a file's cached stat only when the file is older than
+        // the index ("racy git"), so a fresh mtime would hide same-size edits made in the second of
+        // the checkout.
+        await (0,promises_namespaceObject.stat)(source)
+            .then((st) => (0,promises_namespaceObject.utimes)(indexFile, st.atime, st.mtime))
+            .catch(() => undefined);
         const env = { GIT_INDEX_FILE: indexFile };
         await stageChanges(root, options.ignore ?? [], env);
         return await diffIndex(root, env);
@@ -97660,7 +97667,9 @@ class ActionInputError extends AgentMuxError {
         return AgentMuxError.isInstance(error) && error.code === 'action_input_invalid';
     }
 }
-const minutes = coerce_number().positive().max(24 * 60);
+const minutes = coerce_number()
+    .positive()
+    .max(24 * 60);
 const seconds = coerce_number().positive().max(3600);
 /** Reads and checks the Action's inputs (`core.getInput` in production; a map in tests). */
 function readActionInputs(getInput) {
@@ -98678,7 +98687,12 @@ async function main(env) {
             break;
     }
     const job = decision.job;
-    const resolved = resolveAgentAdapter({ registry, agentName: job.agentName, config: job.config, file: REPO_CONFIG_PATH });
+    const resolved = resolveAgentAdapter({
+        registry,
+        agentName: job.agentName,
+        config: job.config,
+        file: REPO_CONFIG_PATH,
+    });
     const agentEnv = { ...env, ...inputs.apiKeys };
     const installed = await ensureAgentProgram({
         program: resolved.adapter.program,
