@@ -1,0 +1,126 @@
+import type { AppSettings } from './app-settings.ts';
+import { type DispatchDeps, type DispatchResult, dispatchEvent } from './dispatch-event.ts';
+import { type RecoveredRun, recoverRuns } from './recover-runs.ts';
+import { newWorkerId, type WorkerDeps, type WorkResult, workOnce } from './run-worker.ts';
+import type { RunStore } from './store/run-store.ts';
+
+/** Options of `createAppRuntime`: the worker's and dispatcher's dependencies, and loop pacing. */
+export interface AppRuntimeOptions extends Omit<WorkerDeps, 'track'> {
+  store: RunStore;
+  settings: WorkerDeps['settings'] & Pick<AppSettings, 'workers'>;
+  /** Idle wait of the dispatcher and workers between polls. Default 250 ms. */
+  idleMs?: number;
+  /** How often expired leases are looked for. Default: the lease duration. */
+  recoverEveryMs?: number;
+  /** Retries of a run whose worker died. Default 1. */
+  retries?: number;
+}
+
+/** The app's background work: one dispatcher, `workers` workers, periodic recovery. */
+export interface AppRuntime {
+  /** Dispatches every recorded event not yet read; returns what each led to. */
+  dispatchPending(): Promise<DispatchResult[]>;
+  /** One worker turn (see `workOnce`). */
+  workOnce(workerId?: string): Promise<WorkResult>;
+  /** Takes over runs whose lease expired (see `recoverRuns`). */
+  recover(): Promise<RecoveredRun[]>;
+  /** Starts the loops (recovery first). */
+  start(): void;
+  /** Stops the loops; runs in flight are aborted (concluded `cancelled`) and awaited. */
+  stop(): Promise<void>;
+}
+
+/** Builds the background loops over a store; nothing runs until `start`. */
+export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
+  const { store, log } = options;
+  const idleMs = options.idleMs ?? 250;
+  const inFlight = new Map<string, AbortController>();
+  const workerDeps: WorkerDeps = {
+    ...options,
+    track(runId, abort) {
+      inFlight.set(runId, abort);
+      return () => inFlight.delete(runId);
+    },
+  };
+  const dispatchDeps: DispatchDeps = options;
+  let stopping = false;
+  let wake = new AbortController();
+  const loops: Promise<void>[] = [];
+
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stopping) return resolve();
+      const timer = setTimeout(resolve, ms);
+      wake.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+
+  const guard = async (what: string, step: () => Promise<boolean>): Promise<boolean> => {
+    try {
+      return await step();
+    } catch (error) {
+      log(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+  };
+
+  const dispatchOne = async (): Promise<DispatchResult | undefined> => {
+    const event = await store.takeEvent();
+    if (event === undefined) return undefined;
+    try {
+      return await dispatchEvent(dispatchDeps, event);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      log(`delivery ${event.deliveryId} (${event.name}) failed: ${reason}`);
+      return { kind: 'ignored', reason };
+    }
+  };
+
+  const runtime: AppRuntime = {
+    async dispatchPending() {
+      const results: DispatchResult[] = [];
+      for (let result = await dispatchOne(); result !== undefined; result = await dispatchOne()) results.push(result);
+      return results;
+    },
+    workOnce: (workerId = newWorkerId(0)) => workOnce(workerDeps, workerId),
+    recover: () => recoverRuns({ store, access: options.access, log, retries: options.retries }),
+    start() {
+      stopping = false;
+      wake = new AbortController();
+      const loop = async (what: string, step: () => Promise<boolean>, waitMs: number) => {
+        while (!stopping) {
+          const busy = await guard(what, step);
+          if (!busy) await idle(waitMs);
+        }
+      };
+      loops.push(
+        loop(
+          'recovery',
+          async () => {
+            await runtime.recover();
+            return false;
+          },
+          options.recoverEveryMs ?? options.settings.leaseMs,
+        ),
+        loop('dispatcher', async () => (await dispatchOne()) !== undefined, idleMs),
+      );
+      for (let index = 0; index < options.settings.workers; index++) {
+        const workerId = newWorkerId(index);
+        loops.push(loop(`worker ${index}`, async () => (await runtime.workOnce(workerId)).kind === 'ran', idleMs));
+      }
+    },
+    async stop() {
+      stopping = true;
+      wake.abort();
+      for (const abort of inFlight.values()) abort.abort('the app is shutting down');
+      await Promise.all(loops.splice(0));
+    },
+  };
+  return runtime;
+}

@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { AppSettingsError } from './app-settings-error.ts';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** `name=N,name=N` → `{ name: N }` (per-adapter limits). */
+const limitMap = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const limits: Record<string, number> = {};
+    for (const part of text
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      const match = /^([\w.-]+)\s*=\s*(\d+)$/.exec(part);
+      if (match === null || Number(match[2]) < 1) {
+        ctx.addIssue({ code: 'custom', message: `"${part}" is not <adapter>=<positive integer>` });
+        return z.NEVER;
+      }
+      limits[match[1]!] = Number(match[2]);
+    }
+    return limits;
+  });
+
+const envSchema = z.object({
+  DATABASE_URL: z.string().min(1).optional(),
+  AGENT_MUX_DATA_DIR: z.string().min(1).default('./data'),
+  AGENT_MUX_WORKERS: z.coerce.number().int().min(0).default(2),
+  AGENT_MUX_WORK_DIR: z.string().min(1).optional(),
+  AGENT_MUX_MAX_WORKSPACE_MB: positiveInt(10_240),
+  AGENT_MUX_LEASE_SECONDS: positiveInt(60),
+  AGENT_MUX_GIT_BASE_URL: z.string().min(1).default('https://github.com'),
+  AGENT_MUX_MAX_RUNS_PER_REPO: positiveInt(2),
+  AGENT_MUX_MAX_RUNS_PER_ADAPTER: positiveInt(4),
+  AGENT_MUX_ADAPTER_LIMITS: limitMap,
+});
+
+/** The app's settings, read from the environment by `readAppSettings`. */
+export interface AppSettings {
+  /** `postgres://…` selects the PostgreSQL store (several replicas share one queue); unset: SQLite in `dataDir`. */
+  databaseUrl: string | undefined;
+  /** Where the SQLite file lives (`AGENT_MUX_DATA_DIR`, default `./data`). */
+  dataDir: string;
+  /** Worker loops in this process (`AGENT_MUX_WORKERS`, default 2; 0 makes a replica that only receives webhooks). */
+  workers: number;
+  /** Where runs' fresh clones are made, one directory per run (`AGENT_MUX_WORK_DIR`, default `<dataDir>/work`). */
+  workDir: string;
+  /** No run starts while the work dir holds more than this (`AGENT_MUX_MAX_WORKSPACE_MB`, default 10240). */
+  maxWorkspaceBytes: number;
+  /** How long a claim lasts without renewal (`AGENT_MUX_LEASE_SECONDS`, default 60); renewed every third of it. */
+  leaseMs: number;
+  /**
+   * Where repositories are cloned from: `<gitBaseUrl>/<owner>/<repo>.git` (`AGENT_MUX_GIT_BASE_URL`,
+   * default `https://github.com`; a GHES URL, or a local directory in tests).
+   */
+  gitBaseUrl: string;
+  /** Runs in flight per repository (`AGENT_MUX_MAX_RUNS_PER_REPO`, default 2). */
+  perRepo: number;
+  /** Runs in flight per adapter id unless listed (`AGENT_MUX_MAX_RUNS_PER_ADAPTER`, default 4). */
+  defaultPerAdapter: number;
+  /** Per-adapter limits, `AGENT_MUX_ADAPTER_LIMITS=gpu-box=1,codex=3`. */
+  perAdapter: Record<string, number>;
+}
+
+/**
+ * Reads and checks the app's settings from the environment.
+ *
+ * @throws AppSettingsError naming every invalid variable.
+ */
+export function readAppSettings(env: Record<string, string | undefined> = process.env): AppSettings {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(defined);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new AppSettingsError(problems);
+  }
+  const s = parsed.data;
+  return {
+    databaseUrl: s.DATABASE_URL,
+    dataDir: s.AGENT_MUX_DATA_DIR,
+    workers: s.AGENT_MUX_WORKERS,
+    workDir: s.AGENT_MUX_WORK_DIR ?? join(s.AGENT_MUX_DATA_DIR, 'work'),
+    maxWorkspaceBytes: s.AGENT_MUX_MAX_WORKSPACE_MB * 1024 * 1024,
+    leaseMs: s.AGENT_MUX_LEASE_SECONDS * 1000,
+    gitBaseUrl: s.AGENT_MUX_GIT_BASE_URL.replace(/\/+$/, ''),
+    perRepo: s.AGENT_MUX_MAX_RUNS_PER_REPO,
+    defaultPerAdapter: s.AGENT_MUX_MAX_RUNS_PER_ADAPTER,
+    perAdapter: s.AGENT_MUX_ADAPTER_LIMITS,
+  };
+}

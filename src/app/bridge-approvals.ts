@@ -1,0 +1,120 @@
+import type { GitHubApprovalChannel, PendingApproval } from '../github/approvals/github-approval-channel.ts';
+import type { GitHubApi, RepoRef } from '../github/github-api.ts';
+import { approvalActions } from './check-run-actions.ts';
+import type { Lease, RunStore } from './store/run-store.ts';
+
+/** Options of `bridgeApprovals`. */
+export interface BridgeApprovalsOptions {
+  store: RunStore;
+  /** The worker's current lease (renewals replace it). */
+  lease: () => Lease;
+  runId: string;
+  issueKey: string;
+  channel: GitHubApprovalChannel;
+  api: Pick<GitHubApi, 'updateCheckRun'>;
+  repo: RepoRef;
+  checkRunId: number;
+  /** How often answers are read from the store. Default 300 ms. */
+  intervalMs?: number;
+  /** Answers recorded before this time (ms) belong to an earlier run and are dropped. Default: now. */
+  since?: number;
+  log?: (line: string) => void;
+}
+
+/** A running bridge: `detach` stops reading; `close` waits for the last write and clears what it left. */
+export interface ApprovalBridge {
+  detach(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects a run's approval channel to the store, which is how answers reach it in the app: a
+ * webhook handler on any replica records an answer (comment, review, check-run button) or a void
+ * (new push) for the issue; this loop takes them every `intervalMs` and feeds `channel.answer` /
+ * `channel.voidPending`. It also persists the pending approvals (`savePendingApproval` /
+ * `removePendingApproval`), keeps the run's state `awaiting_approval` while any is pending, and
+ * puts Approve / Deny buttons on the check run for the oldest one.
+ */
+export function bridgeApprovals(options: BridgeApprovalsOptions): ApprovalBridge {
+  const { store, channel, issueKey, runId } = options;
+  const since = options.since ?? Date.now();
+  const log = options.log ?? (() => {});
+  let known = new Map<string, PendingApproval>();
+  let shownActions = '[]';
+  let stopped = false;
+  let busy: Promise<void> = Promise.resolve();
+
+  const sync = async (pending: readonly PendingApproval[]): Promise<void> => {
+    const next = new Map(pending.map((p) => [p.approvalId, p]));
+    for (const [id, approval] of next) {
+      if (!known.has(id)) await store.savePendingApproval(runId, issueKey, approval);
+    }
+    for (const id of known.keys()) {
+      if (!next.has(id)) await store.removePendingApproval(id);
+    }
+    const changedCount = (known.size === 0) !== (next.size === 0);
+    known = next;
+    if (changedCount) {
+      await store.update(options.lease(), { state: next.size > 0 ? 'awaiting_approval' : 'running' });
+    }
+    const actions = approvalActions([...next.values()]);
+    const key = JSON.stringify(actions);
+    if (key !== shownActions) {
+      shownActions = key;
+      await options.api.updateCheckRun(options.repo, options.checkRunId, { actions });
+    }
+  };
+
+  const tick = async (): Promise<void> => {
+    const answers = await store.takeAnswers(issueKey);
+    for (const stored of answers) {
+      if (stored.receivedAt < since) continue;
+      if (stored.kind === 'void') {
+        await channel.voidPending(stored.reason);
+        continue;
+      }
+      const answer = { ...stored.answer, approvalId: fullId(stored.answer.approvalId, channel.pending) };
+      const outcome = await channel.answer(answer);
+      if ('ignored' in outcome) log(`answer from @${answer.actor.login} ignored: ${outcome.ignored}`);
+    }
+    await sync(channel.pending);
+  };
+
+  const run = () => {
+    busy = busy
+      .then(tick)
+      .catch((error: unknown) => log(`approvals: ${error instanceof Error ? error.message : error}`));
+  };
+  const timer = setInterval(() => {
+    if (!stopped) run();
+  }, options.intervalMs ?? 300);
+  run();
+
+  return {
+    detach() {
+      stopped = true;
+      clearInterval(timer);
+    },
+    async close() {
+      stopped = true;
+      clearInterval(timer);
+      await busy;
+      try {
+        for (const id of known.keys()) await store.removePendingApproval(id);
+        known = new Map();
+        if (shownActions !== '[]') {
+          await options.api.updateCheckRun(options.repo, options.checkRunId, { actions: [] });
+        }
+      } catch (error) {
+        log(`approvals: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+  };
+}
+
+/** A check-run button carries a cut approval id: the pending approval it starts. */
+function fullId(id: string | undefined, pending: readonly PendingApproval[]): string | undefined {
+  if (id === undefined || pending.some((p) => p.approvalId === id)) return id;
+  const matches = pending.filter((p) => p.approvalId.startsWith(id));
+  return matches.length === 1 ? matches[0]!.approvalId : id;
+}

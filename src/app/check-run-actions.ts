@@ -1,0 +1,34 @@
+import type { PendingApproval } from '../github/approvals/github-approval-channel.ts';
+import type { CheckRunAction } from '../github/github-api.ts';
+
+/** How many characters of an approval id fit in a button identifier (`approve:` + id ≤ 20). */
+export const ACTION_ID_LENGTH = 12;
+
+/**
+ * The check run's Approve / Deny buttons for the oldest pending approval (GitHub allows three
+ * buttons; the others are answered by comment or review). Identifiers are `approve:<id>` /
+ * `deny:<id>` with the id cut to {@link ACTION_ID_LENGTH} characters; labels ≤ 20, descriptions ≤ 40.
+ */
+export function approvalActions(pending: readonly PendingApproval[]): CheckRunAction[] {
+  const first = pending[0];
+  if (first === undefined) return [];
+  const id = first.approvalId.slice(0, ACTION_ID_LENGTH);
+  const tool = first.toolName;
+  return [
+    { label: 'Approve', description: cut(`Let the agent run ${tool}`, 40), identifier: `approve:${id}` },
+    { label: 'Deny', description: cut(`Refuse ${tool}`, 40), identifier: `deny:${id}` },
+  ];
+}
+
+/** Reads a button identifier made by {@link approvalActions}; undefined for any other. */
+export function parseActionIdentifier(
+  identifier: string,
+): { decision: 'approve' | 'deny'; approvalIdPrefix: string } | undefined {
+  const match = /^(approve|deny):(\S+)$/.exec(identifier);
+  if (match === null) return undefined;
+  return { decision: match[1] === 'approve' ? 'approve' : 'deny', approvalIdPrefix: match[2]! };
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,50 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { runGit } from '../github/git/git.ts';
+import type { RepoRef } from '../github/github-api.ts';
+
+/** Options of `cloneWorkspace`. */
+export interface CloneWorkspaceOptions {
+  /** The directory holding every run's workspace. */
+  workDir: string;
+  runId: string;
+  repo: RepoRef;
+  /** `https://github.com` (or a GHES URL, or a local directory in tests); the clone is of `<base>/<owner>/<repo>.git`. */
+  gitBaseUrl: string;
+  /** The installation token; sent as an `http.extraheader` on the command line, never written to `.git/config`. */
+  token: string;
+}
+
+/** The clone URL of a repository under a git base URL. */
+export function cloneUrlOf(gitBaseUrl: string, repo: RepoRef): string {
+  return `${gitBaseUrl.replace(/\/+$/, '')}/${repo.owner}/${repo.repo}.git`;
+}
+
+/**
+ * Makes a fresh clone for one run in `<workDir>/<runId>` and returns its path. The token travels in
+ * `-c http.extraheader=AUTHORIZATION: basic …` (see `authArgs`), so `.git/config` holds only the
+ * plain URL. A failed clone leaves nothing behind.
+ */
+export async function cloneWorkspace(options: CloneWorkspaceOptions): Promise<string> {
+  const dir = join(options.workDir, options.runId);
+  await mkdir(dirname(dir), { recursive: true });
+  await rm(dir, { recursive: true, force: true });
+  const url = cloneUrlOf(options.gitBaseUrl, options.repo);
+  const serverUrl = /^https?:\/\//.test(options.gitBaseUrl) ? options.gitBaseUrl : undefined;
+  try {
+    await runGit(['clone', '--quiet', '--no-tags', url, dir], {
+      cwd: options.workDir,
+      token: options.token,
+      serverUrl,
+    });
+  } catch (error) {
+    await removeWorkspace(dir);
+    throw error;
+  }
+  return dir;
+}
+
+/** Removes a run's workspace (never throws). */
+export async function removeWorkspace(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
+}

@@ -1,0 +1,15 @@
+/**
+ * The agent-mux Probot app. Run it with `probot run ./src/app/index.ts` (or `node dist/app.js`),
+ * or mount it on a serverless host with `createNodeMiddleware(agentMuxApp, { probot })`.
+ */
+import { createAgentMuxApp } from './create-agent-mux-app.ts';
+
+export { createNodeMiddleware } from 'probot';
+export type { AppRuntime } from './app-runtime.ts';
+export { type AppSettings, readAppSettings } from './app-settings.ts';
+export { type AgentMuxApp, type AgentMuxAppOptions, createAgentMuxApp } from './create-agent-mux-app.ts';
+
+/** The app with every setting from the environment. */
+export const agentMuxApp = createAgentMuxApp();
+
+export default agentMuxApp;

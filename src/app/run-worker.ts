@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
+import type { GitHubApi } from '../github/github-api.ts';
+import type { GitHubDeps } from '../github/use-cases/decide-trigger.ts';
+import { executeRun, type RunOutcome } from '../github/use-cases/execute-run.ts';
+import type { AppSettings } from './app-settings.ts';
+import { type ApprovalBridge, bridgeApprovals } from './bridge-approvals.ts';
+import { cloneWorkspace, removeWorkspace } from './clone-workspace.ts';
+import { directorySize } from './directory-size.ts';
+import type { InstallationAccess } from './installation-access.ts';
+import type { Lease, RunState, RunStore, StoredRun } from './store/run-store.ts';
+import { StaleLeaseError } from './store/stale-lease-error.ts';
+
+/** What a worker needs. */
+export interface WorkerDeps {
+  store: RunStore;
+  settings: Pick<
+    AppSettings,
+    'workDir' | 'maxWorkspaceBytes' | 'leaseMs' | 'gitBaseUrl' | 'perRepo' | 'perAdapter' | 'defaultPerAdapter'
+  >;
+  access: InstallationAccess;
+  /** A fresh adapter registry per run. */
+  registry: () => AdapterRegistry;
+  selfLogins: readonly string[];
+  /** The commit author of the agent's changes. */
+  author: { name: string; email: string };
+  /** The agent's environment and which of its variables are secret. */
+  agentEnv: Record<string, string | undefined>;
+  secretEnv: readonly string[];
+  log: (line: string) => void;
+  /** How often the run's `cancelRequested` is read. Default 1000 ms. */
+  cancelPollMs?: number;
+  /** How often answers to approvals are read. Default 300 ms. */
+  answerPollMs?: number;
+  /** Called with each in-flight run's abort controller, so that a shutdown can stop it. */
+  track?: (runId: string, abort: AbortController) => () => void;
+}
+
+/** What `workOnce` did. */
+export type WorkResult =
+  | { kind: 'idle' }
+  | { kind: 'disk_full'; bytes: number }
+  | { kind: 'ran'; runId: string; state: RunState; conclusion: string; reason?: string; stale: boolean };
+
+/**
+ * One turn of a worker: claims the oldest run that may start (unless the work dir is over its
+ * bound: the run then stays queued), keeps the lease alive (renewed every third of it; a
+ * `StaleLeaseError` aborts the run, another worker owns it now), clones the repository fresh with
+ * the installation token, runs `executeRun` with the lease's fencing token, and finishes the run
+ * in the store with the conclusion. The clone is removed afterwards, whatever happened.
+ */
+export async function workOnce(deps: WorkerDeps, workerId: string): Promise<WorkResult> {
+  const { store, settings } = deps;
+  const bytes = await directorySize(settings.workDir);
+  if (bytes > settings.maxWorkspaceBytes) return { kind: 'disk_full', bytes };
+  const claimed = await store.claim(workerId, settings.leaseMs, {
+    perRepo: settings.perRepo,
+    perAdapter: settings.perAdapter,
+    defaultPerAdapter: settings.defaultPerAdapter,
+  });
+  if (claimed === undefined) return { kind: 'idle' };
+  return runClaimed(deps, claimed.run, claimed.lease);
+}
+
+async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promise<WorkResult> {
+  const { store, settings, log } = deps;
+  let lease = first;
+  let stale = false;
+  const abort = new AbortController();
+  const untrack = deps.track?.(run.id, abort) ?? (() => {});
+
+  const renewer = setInterval(
+    () => {
+      store.renew(lease, settings.leaseMs).then(
+        (renewed) => {
+          lease = renewed;
+        },
+        (error: unknown) => {
+          if (StaleLeaseError.isInstance(error)) {
+            stale = true;
+            abort.abort('another worker took the run over (its lease had expired)');
+          } else log(`run ${run.id}: lease renewal failed: ${message(error)}`);
+        },
+      );
+    },
+    Math.max(1, Math.floor(settings.leaseMs / 3)),
+  );
+  const canceller = setInterval(() => {
+    store.get(run.id).then(
+      (current) => {
+        if (current?.cancelRequested) abort.abort('the run was cancelled');
+      },
+      (error: unknown) => log(`run ${run.id}: ${message(error)}`),
+    );
+  }, deps.cancelPollMs ?? 1000);
+
+  let workspace: string | undefined;
+  let bridge: ApprovalBridge | undefined;
+  let outcome: { state: RunState; conclusion: string; reason?: string };
+  try {
+    if (run.installationId === undefined) throw new Error('the run has no installation');
+    const api = await deps.access.api(run.installationId);
+    const token = await deps.access.token(run.installationId);
+    outcome = await (async () => {
+      try {
+        workspace = await cloneWorkspace({
+          workDir: settings.workDir,
+          runId: run.id,
+          repo: run.job.repo,
+          gitBaseUrl: settings.gitBaseUrl,
+          token,
+        });
+      } catch (error) {
+        const reason = `could not clone ${run.repoKey}: ${message(error)}`;
+        await tellIssue(api, run, reason, log);
+        return { state: 'failed' as const, conclusion: 'failure', reason };
+      }
+      const registry = deps.registry();
+      const githubDeps: GitHubDeps = { api, selfLogins: deps.selfLogins, builtinAgents: registry.ids(), log };
+      const result: RunOutcome = await executeRun({
+        deps: githubDeps,
+        job: run.job,
+        registry,
+        workspace,
+        git: { token, author: deps.author },
+        env: deps.agentEnv,
+        secrets: [token],
+        secretEnv: deps.secretEnv,
+        signal: abort.signal,
+        runId: run.id,
+        leaseToken: lease.leaseToken,
+        fencingToken: lease.fencingToken,
+        onStarted: (started) => {
+          store
+            .update(lease, { checkRunId: started.checkRunId, commentId: started.commentId })
+            .catch((error: unknown) => log(`run ${run.id}: ${message(error)}`));
+        },
+        attachApprovals: (channel, started) => {
+          bridge = bridgeApprovals({
+            store,
+            lease: () => lease,
+            runId: run.id,
+            issueKey: run.issueKey,
+            channel,
+            api,
+            repo: run.job.repo,
+            checkRunId: started.checkRunId,
+            intervalMs: deps.answerPollMs,
+            since: run.createdAt,
+            log,
+          });
+          return () => bridge?.detach();
+        },
+      });
+      return { state: stateOf(result.conclusion), conclusion: result.conclusion, reason: result.reason };
+    })();
+  } catch (error) {
+    outcome = { state: 'failed', conclusion: 'failure', reason: message(error) };
+    log(`run ${run.id} failed: ${message(error)}`);
+  } finally {
+    clearInterval(renewer);
+    clearInterval(canceller);
+    untrack();
+    await bridge?.close();
+    if (workspace !== undefined) await removeWorkspace(workspace);
+  }
+
+  try {
+    await store.finish(lease, outcome);
+  } catch (error) {
+    if (!StaleLeaseError.isInstance(error)) throw error;
+    stale = true;
+    log(`run ${run.id}: not finished here, another worker took it over`);
+  }
+  return { kind: 'ran', runId: run.id, ...outcome, stale };
+}
+
+/** The store state of a run's conclusion. */
+export function stateOf(conclusion: RunOutcome['conclusion']): RunState {
+  switch (conclusion) {
+    case 'success':
+      return 'succeeded';
+    case 'cancelled':
+      return 'cancelled';
+    case 'timed_out':
+      return 'timed_out';
+    default:
+      return 'failed';
+  }
+}
+
+async function tellIssue(api: GitHubApi, run: StoredRun, reason: string, log: (line: string) => void): Promise<void> {
+  if (run.job.number === undefined) return;
+  try {
+    await api.createComment(
+      run.job.repo,
+      run.job.number,
+      `<!-- agent-mux:run:${run.id} -->\n**agent-mux** could not start **${run.job.agentName}**: ${reason}`,
+    );
+  } catch (error) {
+    log(`run ${run.id}: ${message(error)}`);
+  }
+}
+
+/** A worker id unique to this process and loop. */
+export function newWorkerId(index: number): string {
+  return `worker-${process.pid}-${index}-${randomUUID().slice(0, 8)}`;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,44 @@
+import type { ConcurrencyLimits } from './run-store.ts';
+
+/** A run in flight, as far as the concurrency rules care. */
+export interface InFlightKeys {
+  issueKey: string;
+  repoKey: string;
+  adapter: string;
+}
+
+/**
+ * What a claim must skip, worked out from the runs in flight: issues with a run in flight, repositories
+ * and adapters at their limit. `onlyAdapters` is set when unlisted adapters may not run at all
+ * (`defaultPerAdapter` ≤ 0); `none` when nothing may start (`perRepo` ≤ 0).
+ */
+export interface ClaimExclusions {
+  none: boolean;
+  issues: string[];
+  repos: string[];
+  adapters: string[];
+  onlyAdapters: string[] | undefined;
+}
+
+function countBy(items: readonly InFlightKeys[], key: (item: InFlightKeys) => string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return counts;
+}
+
+/** The exclusions for one claim (pure; both backends compute them inside the claim's transaction). */
+export function claimExclusions(inFlight: readonly InFlightKeys[], limits: ConcurrencyLimits): ClaimExclusions {
+  const limitOf = (adapter: string) => limits.perAdapter[adapter] ?? limits.defaultPerAdapter;
+  const issues = [...new Set(inFlight.map((run) => run.issueKey))];
+  const repos = [...countBy(inFlight, (run) => run.repoKey)].filter(([, n]) => n >= limits.perRepo).map(([k]) => k);
+  const adapterCounts = countBy(inFlight, (run) => run.adapter);
+  const adapters = new Set([...adapterCounts].filter(([id, n]) => n >= limitOf(id)).map(([id]) => id));
+  for (const [id, limit] of Object.entries(limits.perAdapter)) if (limit <= 0) adapters.add(id);
+  const onlyAdapters =
+    limits.defaultPerAdapter <= 0
+      ? Object.entries(limits.perAdapter)
+          .filter(([id, limit]) => limit > (adapterCounts.get(id) ?? 0))
+          .map(([id]) => id)
+      : undefined;
+  return { none: limits.perRepo <= 0, issues, repos, adapters: [...adapters], onlyAdapters };
+}

@@ -1,0 +1,26 @@
+import { join } from 'node:path';
+import { createPostgresRunStore } from './postgres-run-store.ts';
+import type { RunStore } from './run-store.ts';
+import { createSqliteRunStore } from './sqlite-run-store.ts';
+
+/** The environment `createRunStore` reads. */
+export interface RunStoreEnv {
+  /** `postgres://…` or `postgresql://…` selects PostgreSQL (several replicas share one queue). */
+  DATABASE_URL?: string;
+  /** Where the SQLite file goes when there is no PostgreSQL URL. Default `./data`. */
+  AGENT_MUX_DATA_DIR?: string;
+}
+
+/** True when `url` names a PostgreSQL database. */
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+}
+
+/**
+ * The app's store as configured: PostgreSQL when `DATABASE_URL` starts with `postgres://` or
+ * `postgresql://`, else SQLite at `${AGENT_MUX_DATA_DIR ?? './data'}/agent-mux.db`. Call `migrate()` before use.
+ */
+export function createRunStore(env: RunStoreEnv): RunStore {
+  if (isPostgresUrl(env.DATABASE_URL)) return createPostgresRunStore({ connectionString: env.DATABASE_URL });
+  return createSqliteRunStore({ file: join(env.AGENT_MUX_DATA_DIR || './data', 'agent-mux.db') });
+}

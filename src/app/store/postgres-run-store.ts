@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { claimExclusions } from './claim-exclusions.ts';
+import { CorruptRowError } from './corrupt-row-error.ts';
+import { InvalidRunStateError } from './invalid-run-state-error.ts';
+import { postgresSql, SCHEMA_NAME } from './postgres-sql.ts';
+import {
+  answerBody,
+  answerFromRow,
+  eventFromRow,
+  pendingApprovalFromRow,
+  type Row,
+  runFromRow,
+} from './row-mapping.ts';
+import { runKeys } from './run-keys.ts';
+import { CANCELLED_BEFORE_START, IN_FLIGHT_STATES, isFinalState, RECOVERED_FAILURE_CONCLUSION } from './run-states.ts';
+import { FINAL_STATES, type Lease, type RunStore } from './run-store.ts';
+import { StaleLeaseError } from './stale-lease-error.ts';
+import { StoreConfigError } from './store-config-error.ts';
+
+export interface PostgresRunStoreOptions {
+  /** `postgres://user:password@host:5432/database` */
+  connectionString: string;
+  /** The schema the tables live in (created by `migrate`); a lower-case identifier. Default `agent_mux`. */
+  schema?: string;
+  /** Connections in the pool. Default 10. */
+  maxConnections?: number;
+  /**
+   * Called when an idle connection fails (the server restarted, the network dropped). The pool has
+   * already discarded it and opens a new one on the next query; the default ignores the error.
+   */
+  onIdleError?: (error: Error) => void;
+}
+
+type Queryable = Pick<pg.PoolClient, 'query'>;
+
+/**
+ * The `RunStore` for several replicas: PostgreSQL through a `pg.Pool`. Claims take a
+ * transaction-scoped advisory lock (so the per-issue, per-repository and per-adapter limits hold
+ * across replicas) and pick the run with `FOR UPDATE SKIP LOCKED`; fencing tokens come from a
+ * sequence; events and answers are taken with `DELETE … RETURNING` over `SKIP LOCKED` rows, so each is
+ * delivered once. The pool survives a server restart: broken connections are dropped and replaced.
+ *
+ * A queued run whose cancellation was requested is never claimed: `claim` concludes it `cancelled`
+ * (conclusion `cancelled`) in its transaction.
+ */
+export function createPostgresRunStore(options: PostgresRunStoreOptions): RunStore {
+  const schema = options.schema ?? 'agent_mux';
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new StoreConfigError(`PostgreSQL schema name ${JSON.stringify(schema)} must match ${SCHEMA_NAME}`);
+  }
+  const sql = postgresSql(schema);
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+  });
+  pool.on('error', (error) => options.onIdleError?.(error));
+
+  const query = async (text: string, values: unknown[] = [], client: Queryable = pool) =>
+    (await client.query<Row>(text, values)).rows;
+
+  async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    // A checked-out client has no listener of the pool's: keep a connection error from crashing the process.
+    const ignore = () => {};
+    client.on('error', ignore);
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+      throw error;
+    } finally {
+      client.off('error', ignore);
+      client.release(broken);
+    }
+  }
+
+  const cancelIssue = async (client: Queryable, issueKey: string, now: number) =>
+    (await query(sql.requestCancel, [now, issueKey], client))
+      .sort((a, b) => Number(a.seq) - Number(b.seq))
+      .map((row) => String(row.id));
+
+  async function fenced(text: string, lease: Lease, values: unknown[]): Promise<void> {
+    const result = await pool.query(text, [...values, lease.runId, lease.fencingToken, lease.leaseToken]);
+    if (result.rowCount === 0) throw new StaleLeaseError(lease.runId, lease.fencingToken);
+  }
+
+  return {
+    async migrate() {
+      await transaction(async (client) => {
+        await client.query(sql.migrateLock);
+        await client.query(sql.schema);
+      });
+    },
+
+    async close() {
+      if (!pool.ended) await pool.end();
+    },
+
+    async recordEvent(event) {
+      const result = await pool.query(sql.recordEvent, [
+        event.deliveryId,
+        event.name,
+        JSON.stringify(event.payload) ?? 'null',
+        event.installationId ?? null,
+        event.receivedAt,
+      ]);
+      return result.rowCount === 1;
+    },
+
+    async takeEvent() {
+      const [row] = await query(sql.takeEvent);
+      return row ? eventFromRow(row) : undefined;
+    },
+
+    async enqueue(input) {
+      const { repoKey, issueKey } = runKeys(input.job);
+      const now = Date.now();
+      return transaction(async (client) => {
+        const cancelled = input.perIssue === 'cancel' ? await cancelIssue(client, issueKey, now) : [];
+        const values = [randomUUID(), JSON.stringify(input.job), input.installationId ?? null, repoKey, issueKey];
+        const [row] = await query(sql.insertRun, [...values, input.adapter, now], client);
+        if (!row) throw new CorruptRowError('runs', 'id', 'the inserted run was not returned');
+        return { run: runFromRow(row), cancelled };
+      });
+    },
+
+    async claim(workerId, leaseMs, limits) {
+      const now = Date.now();
+      return transaction(async (client) => {
+        await client.query(sql.claimLock);
+        await client.query(sql.cancelQueued, [CANCELLED_BEFORE_START.conclusion, CANCELLED_BEFORE_START.reason, now]);
+        const inFlight = (await query(sql.inFlightKeys, [], client)).map((row) => ({
+          issueKey: String(row.issue_key),
+          repoKey: String(row.repo_key),
+          adapter: String(row.adapter),
+        }));
+        const exclusions = claimExclusions(inFlight, limits);
+        if (exclusions.none) return undefined;
+        const [candidate] = await query(
+          sql.candidate,
+          [exclusions.issues, exclusions.repos, exclusions.adapters, exclusions.onlyAdapters ?? null],
+          client,
+        );
+        if (!candidate) return undefined;
+        const leaseToken = randomUUID();
+        const expiresAt = now + leaseMs;
+        const [row] = await query(sql.startRun, [workerId, leaseToken, expiresAt, now, candidate.id], client);
+        if (!row) throw new CorruptRowError('runs', 'id', 'the claimed run was not returned');
+        const run = runFromRow(row);
+        return { run, lease: { runId: run.id, workerId, leaseToken, fencingToken: run.fencingToken, expiresAt } };
+      });
+    },
+
+    async renew(lease, leaseMs) {
+      const now = Date.now();
+      const expiresAt = now + leaseMs;
+      await fenced(sql.renew, lease, [expiresAt, now]);
+      return { ...lease, expiresAt };
+    },
+
+    async update(lease, patch) {
+      if (patch.state !== undefined && !IN_FLIGHT_STATES.includes(patch.state)) {
+        throw new InvalidRunStateError(lease.runId, patch.state, IN_FLIGHT_STATES);
+      }
+      await fenced(sql.update, lease, [
+        patch.state ?? null,
+        patch.checkRunId ?? null,
+        patch.commentId ?? null,
+        Date.now(),
+      ]);
+    },
+
+    async finish(lease, outcome) {
+      if (!isFinalState(outcome.state)) throw new InvalidRunStateError(lease.runId, outcome.state, FINAL_STATES);
+      await fenced(sql.finish, lease, [outcome.state, outcome.conclusion, outcome.reason ?? null, Date.now()]);
+    },
+
+    async expiredRuns(now) {
+      return (await query(sql.expiredRuns, [now])).map(runFromRow);
+    },
+
+    async recover(runId, fencingToken, action, reason) {
+      const values = [reason, Date.now(), runId, fencingToken];
+      const [row] =
+        action === 'retry'
+          ? await query(sql.requeue, values)
+          : await query(sql.fail, [...values, RECOVERED_FAILURE_CONCLUSION]);
+      return row ? runFromRow(row) : undefined;
+    },
+
+    async requestCancel(issueKey) {
+      return cancelIssue(pool, issueKey, Date.now());
+    },
+
+    async get(runId) {
+      const [row] = await query(sql.get, [runId]);
+      return row ? runFromRow(row) : undefined;
+    },
+
+    async list(filter = {}) {
+      return (await query(sql.list, [filter.states ?? null, filter.issueKey ?? null])).map(runFromRow);
+    },
+
+    async savePendingApproval(runId, issueKey, approval) {
+      await pool.query(sql.savePendingApproval, [approval.approvalId, runId, issueKey, JSON.stringify(approval)]);
+    },
+
+    async removePendingApproval(approvalId) {
+      await pool.query(sql.removePendingApproval, [approvalId]);
+    },
+
+    async pendingApprovals(filter) {
+      const rows = await query(sql.pendingApprovals, [filter.runId ?? null, filter.issueKey ?? null]);
+      return rows.map(pendingApprovalFromRow);
+    },
+
+    async addAnswer(answer) {
+      await pool.query(sql.addAnswer, [answer.issueKey, answer.kind, answerBody(answer), Date.now()]);
+    },
+
+    async takeAnswers(issueKey) {
+      return (await query(sql.takeAnswers, [issueKey])).map(answerFromRow).sort((a, b) => a.id - b.id);
+    },
+  };
+}

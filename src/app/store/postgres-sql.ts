@@ -1,0 +1,130 @@
+import { IN_FLIGHT_STATES } from './run-states.ts';
+
+const inFlight = IN_FLIGHT_STATES.map((state) => `'${state}'`).join(', ');
+
+/** PostgreSQL schema names the store accepts: plain lower-case identifiers, so SQL text needs no quoting. */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The PostgreSQL schema and statements, qualified with `schema` (checked against `SCHEMA_NAME` by the caller). */
+export function postgresSql(schema: string) {
+  const s = schema;
+  return {
+    migrateLock: `SELECT pg_advisory_xact_lock(hashtext('agent-mux:migrate:${s}'))`,
+    schema: `
+CREATE SCHEMA IF NOT EXISTS ${s};
+CREATE TABLE IF NOT EXISTS ${s}.deliveries (
+  delivery_id text PRIMARY KEY,
+  received_at bigint NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ${s}.events (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  delivery_id text NOT NULL UNIQUE,
+  name text NOT NULL,
+  payload text NOT NULL,
+  installation_id bigint,
+  received_at bigint NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ${s}.runs (
+  seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+  id text PRIMARY KEY,
+  job text NOT NULL,
+  installation_id bigint,
+  state text NOT NULL,
+  repo_key text NOT NULL,
+  issue_key text NOT NULL,
+  adapter text NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  fencing_token bigint NOT NULL DEFAULT 0,
+  lease_owner text,
+  lease_token text,
+  lease_expires_at bigint,
+  check_run_id bigint,
+  comment_id bigint,
+  cancel_requested boolean NOT NULL DEFAULT false,
+  conclusion text,
+  reason text,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_state ON ${s}.runs (state, seq);
+CREATE INDEX IF NOT EXISTS runs_by_issue ON ${s}.runs (issue_key, state);
+CREATE SEQUENCE IF NOT EXISTS ${s}.fencing_tokens;
+CREATE TABLE IF NOT EXISTS ${s}.pending_approvals (
+  seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+  approval_id text PRIMARY KEY,
+  run_id text NOT NULL,
+  issue_key text NOT NULL,
+  approval text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pending_approvals_by_run ON ${s}.pending_approvals (run_id);
+CREATE INDEX IF NOT EXISTS pending_approvals_by_issue ON ${s}.pending_approvals (issue_key);
+CREATE TABLE IF NOT EXISTS ${s}.answers (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  issue_key text NOT NULL,
+  kind text NOT NULL,
+  body text NOT NULL,
+  received_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS answers_by_issue ON ${s}.answers (issue_key, id);
+`,
+
+    recordEvent: `WITH delivery AS (
+      INSERT INTO ${s}.deliveries (delivery_id, received_at) VALUES ($1, $5) ON CONFLICT DO NOTHING RETURNING delivery_id)
+    INSERT INTO ${s}.events (delivery_id, name, payload, installation_id, received_at)
+      SELECT delivery_id, $2::text, $3::text, $4::bigint, $5::bigint FROM delivery`,
+    takeEvent: `DELETE FROM ${s}.events WHERE seq = (
+      SELECT seq FROM ${s}.events ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING *`,
+
+    insertRun: `INSERT INTO ${s}.runs (id, job, installation_id, state, repo_key, issue_key, adapter, created_at, updated_at)
+      VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $7) RETURNING *`,
+    requestCancel: `UPDATE ${s}.runs SET cancel_requested = true, updated_at = $1
+      WHERE issue_key = $2 AND state IN ('queued', ${inFlight}) RETURNING id, seq`,
+
+    /** Claims are serialized by this lock so that the issue, repository and adapter limits hold across replicas. */
+    claimLock: `SELECT pg_advisory_xact_lock(hashtext('agent-mux:claim:${s}'))`,
+    cancelQueued: `UPDATE ${s}.runs SET state = 'cancelled', conclusion = $1, reason = $2, updated_at = $3
+      WHERE id IN (SELECT id FROM ${s}.runs WHERE state = 'queued' AND cancel_requested FOR UPDATE SKIP LOCKED)`,
+    inFlightKeys: `SELECT issue_key, repo_key, adapter FROM ${s}.runs WHERE state IN (${inFlight})`,
+    candidate: `SELECT id FROM ${s}.runs WHERE state = 'queued' AND NOT cancel_requested
+      AND NOT (issue_key = ANY($1::text[])) AND NOT (repo_key = ANY($2::text[])) AND NOT (adapter = ANY($3::text[]))
+      AND ($4::text[] IS NULL OR adapter = ANY($4::text[]))
+      ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    startRun: `UPDATE ${s}.runs SET state = 'running', fencing_token = nextval('${s}.fencing_tokens'), lease_owner = $1,
+      lease_token = $2, lease_expires_at = $3, updated_at = $4 WHERE id = $5 RETURNING *`,
+
+    renew: `UPDATE ${s}.runs SET lease_expires_at = $1, updated_at = $2
+      WHERE id = $3 AND fencing_token = $4 AND lease_token = $5 AND state IN (${inFlight})`,
+    update: `UPDATE ${s}.runs SET state = coalesce($1::text, state), check_run_id = coalesce($2::bigint, check_run_id),
+      comment_id = coalesce($3::bigint, comment_id), updated_at = $4
+      WHERE id = $5 AND fencing_token = $6 AND lease_token = $7 AND state IN (${inFlight})`,
+    finish: `UPDATE ${s}.runs SET state = $1, conclusion = $2, reason = $3, lease_owner = NULL, lease_token = NULL,
+      lease_expires_at = NULL, updated_at = $4
+      WHERE id = $5 AND fencing_token = $6 AND lease_token = $7 AND state IN (${inFlight})`,
+
+    expiredRuns: `SELECT * FROM ${s}.runs WHERE state IN (${inFlight}) AND lease_expires_at < $1 ORDER BY seq`,
+    requeue: `UPDATE ${s}.runs SET state = 'queued', attempts = attempts + 1, fencing_token = nextval('${s}.fencing_tokens'),
+      lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, reason = $1, updated_at = $2
+      WHERE id = $3 AND fencing_token = $4 AND state IN (${inFlight}) RETURNING *`,
+    fail: `UPDATE ${s}.runs SET state = 'failed', conclusion = $5, reason = $1, fencing_token = nextval('${s}.fencing_tokens'),
+      lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $2
+      WHERE id = $3 AND fencing_token = $4 AND state IN (${inFlight}) RETURNING *`,
+
+    get: `SELECT * FROM ${s}.runs WHERE id = $1`,
+    list: `SELECT * FROM ${s}.runs WHERE ($1::text[] IS NULL OR state = ANY($1::text[]))
+      AND ($2::text IS NULL OR issue_key = $2) ORDER BY seq`,
+
+    savePendingApproval: `INSERT INTO ${s}.pending_approvals (approval_id, run_id, issue_key, approval) VALUES ($1, $2, $3, $4)
+      ON CONFLICT (approval_id) DO UPDATE SET run_id = excluded.run_id, issue_key = excluded.issue_key,
+      approval = excluded.approval`,
+    removePendingApproval: `DELETE FROM ${s}.pending_approvals WHERE approval_id = $1`,
+    pendingApprovals: `SELECT * FROM ${s}.pending_approvals WHERE ($1::text IS NULL OR run_id = $1)
+      AND ($2::text IS NULL OR issue_key = $2) ORDER BY seq`,
+
+    addAnswer: `INSERT INTO ${s}.answers (issue_key, kind, body, received_at) VALUES ($1, $2, $3, $4)`,
+    takeAnswers: `DELETE FROM ${s}.answers WHERE id IN (
+      SELECT id FROM ${s}.answers WHERE issue_key = $1 FOR UPDATE SKIP LOCKED) RETURNING *`,
+  } as const;
+}
+
+/** The statements of one schema. */
+export type PostgresSql = ReturnType<typeof postgresSql>;

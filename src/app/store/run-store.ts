@@ -1,0 +1,149 @@
+import type { ApprovalAnswer, PendingApproval } from '../../github/approvals/github-approval-channel.ts';
+import type { RunJob } from '../../github/use-cases/run-job.ts';
+
+/**
+ * The app's durable state and work queue. Two implementations share one contract test suite:
+ * SQLite (the embedded default, a file under ./data) and PostgreSQL (DATABASE_URL=postgres://…,
+ * several app replicas share one queue). Nothing here is kept only in memory.
+ */
+
+/** A webhook delivery waiting to be read (handlers only record it; a dispatcher decides what it asks). */
+export interface StoredEvent {
+  deliveryId: string;
+  name: string;
+  payload: unknown;
+  installationId: number | undefined;
+  receivedAt: number;
+}
+
+export type RunState = 'queued' | 'running' | 'awaiting_approval' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
+
+export const FINAL_STATES: readonly RunState[] = ['succeeded', 'failed', 'cancelled', 'timed_out'];
+
+export interface StoredRun {
+  id: string;
+  job: RunJob;
+  installationId: number | undefined;
+  state: RunState;
+  /** `owner/repo` */
+  repoKey: string;
+  /** `owner/repo#N`, or `owner/repo#` for a run without an issue. */
+  issueKey: string;
+  /** The adapter id, for per-adapter concurrency. */
+  adapter: string;
+  attempts: number;
+  /** Incremented by every claim and takeover; a write carrying an older one is rejected. */
+  fencingToken: number;
+  leaseOwner: string | undefined;
+  leaseToken: string | undefined;
+  leaseExpiresAt: number | undefined;
+  checkRunId: number | undefined;
+  commentId: number | undefined;
+  cancelRequested: boolean;
+  conclusion: string | undefined;
+  reason: string | undefined;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What a worker holds while it runs a run; every write it makes presents it. */
+export interface Lease {
+  runId: string;
+  workerId: string;
+  leaseToken: string;
+  fencingToken: number;
+  expiresAt: number;
+}
+
+export interface ConcurrencyLimits {
+  /** Runs in flight per repository. */
+  perRepo: number;
+  /** Runs in flight per adapter id (a remote's `maxConcurrentSessions`); ids not listed use `defaultPerAdapter`. */
+  perAdapter: Readonly<Record<string, number>>;
+  defaultPerAdapter: number;
+}
+
+/** An answer to an approval recorded by a webhook handler (any replica) for the worker that waits on it. */
+export type StoredAnswer =
+  | { id: number; kind: 'answer'; issueKey: string; answer: ApprovalAnswer; receivedAt: number }
+  /** A new push: every pending approval of the issue's run is void. */
+  | { id: number; kind: 'void'; issueKey: string; reason: string; receivedAt: number };
+
+/** A `StoredAnswer` before the store gives it an id and a time (`Omit` applied to each member of the union). */
+export type NewStoredAnswer = StoredAnswer extends infer A
+  ? A extends unknown
+    ? Omit<A, 'id' | 'receivedAt'>
+    : never
+  : never;
+
+export interface RunStore {
+  /** Creates the tables (idempotent). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  /** Records a webhook delivery; false when this delivery id was seen before (a redelivery starts nothing). */
+  recordEvent(event: StoredEvent): Promise<boolean>;
+  /** Takes the oldest unread event (exactly one reader gets it, across replicas). */
+  takeEvent(): Promise<StoredEvent | undefined>;
+
+  /**
+   * Queues a run. With `perIssue: 'cancel'`, runs of the same issue that are queued or in flight
+   * get `cancelRequested` (their ids are returned); with `'queue'` the new run waits its turn.
+   */
+  enqueue(input: {
+    job: RunJob;
+    installationId: number | undefined;
+    adapter: string;
+    perIssue: 'queue' | 'cancel';
+  }): Promise<{ run: StoredRun; cancelled: string[] }>;
+
+  /**
+   * Claims the oldest queued run that may start: no other run of its issue in flight, and the
+   * repository's and adapter's limits not reached. Sets state `running`, a new lease token and a
+   * fencing token higher than any before. PostgreSQL: `FOR UPDATE SKIP LOCKED`.
+   */
+  claim(
+    workerId: string,
+    leaseMs: number,
+    limits: ConcurrencyLimits,
+  ): Promise<{ run: StoredRun; lease: Lease } | undefined>;
+  /** Extends a lease. Throws `StaleLeaseError` when the run's fencing token moved on (taken over). */
+  renew(lease: Lease, leaseMs: number): Promise<Lease>;
+  /** A fenced write (state `running` ↔ `awaiting_approval`, check run and comment ids). Throws `StaleLeaseError`. */
+  update(lease: Lease, patch: { state?: RunState; checkRunId?: number; commentId?: number }): Promise<void>;
+  /** The fenced final write: a final state, conclusion and reason; the lease ends. Throws `StaleLeaseError`. */
+  finish(lease: Lease, outcome: { state: RunState; conclusion: string; reason?: string }): Promise<void>;
+
+  /** Runs in flight (`running`, `awaiting_approval`) whose lease expired before `now`. */
+  expiredRuns(now: number): Promise<StoredRun[]>;
+  /**
+   * Takes over an expired run (its fencing token must still be `fencingToken`, else undefined):
+   * `retry` puts it back to `queued` (attempts + 1), `fail` concludes it `failed` with the reason.
+   * Either way the fencing token is bumped, so the old worker's writes are rejected.
+   */
+  recover(
+    runId: string,
+    fencingToken: number,
+    action: 'retry' | 'fail',
+    reason: string,
+  ): Promise<StoredRun | undefined>;
+
+  /** Marks the queued or in-flight runs of an issue as to be cancelled; returns their ids. */
+  requestCancel(issueKey: string): Promise<string[]>;
+  get(runId: string): Promise<StoredRun | undefined>;
+  /** Runs by state (for tests, the admin and recovery). */
+  list(filter?: { states?: readonly RunState[]; issueKey?: string }): Promise<StoredRun[]>;
+
+  /** The approvals a run waits on, so that they survive a restart. */
+  savePendingApproval(runId: string, issueKey: string, approval: PendingApproval): Promise<void>;
+  removePendingApproval(approvalId: string): Promise<void>;
+  pendingApprovals(filter: {
+    runId?: string;
+    issueKey?: string;
+  }): Promise<(PendingApproval & { runId: string; issueKey: string })[]>;
+
+  /** Records an answer (or a void) for the run of an issue, from whichever replica got the webhook. */
+  addAnswer(answer: NewStoredAnswer): Promise<void>;
+  /** Takes (and deletes) the answers recorded for an issue since the last take. */
+  takeAnswers(issueKey: string): Promise<StoredAnswer[]>;
+}

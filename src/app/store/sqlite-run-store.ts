@@ -1,0 +1,243 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { claimExclusions } from './claim-exclusions.ts';
+import { CorruptRowError } from './corrupt-row-error.ts';
+import { InvalidRunStateError } from './invalid-run-state-error.ts';
+import {
+  answerBody,
+  answerFromRow,
+  eventFromRow,
+  pendingApprovalFromRow,
+  type Row,
+  runFromRow,
+} from './row-mapping.ts';
+import { runKeys } from './run-keys.ts';
+import { CANCELLED_BEFORE_START, IN_FLIGHT_STATES, isFinalState, RECOVERED_FAILURE_CONCLUSION } from './run-states.ts';
+import { FINAL_STATES, type Lease, type RunStore } from './run-store.ts';
+import { SQLITE_SCHEMA, SQLITE_SQL } from './sqlite-sql.ts';
+import { StaleLeaseError } from './stale-lease-error.ts';
+
+export interface SqliteRunStoreOptions {
+  /**
+   * The database file, e.g. `./data/agent-mux.db`; its directory is created. `:memory:` is for tests
+   * only (nothing survives, and no other handle sees it).
+   */
+  file: string;
+  /** How long a write waits for another process's write lock (SQLite `busy_timeout`). Default 10 000 ms. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * The embedded `RunStore`: one SQLite file in WAL mode (Node's built-in `node:sqlite`). Every write
+ * runs in a `BEGIN IMMEDIATE` transaction that never spans an `await`, so several handles — in one
+ * process or several — serialize on the file's write lock and never claim the same run twice.
+ *
+ * A queued run whose cancellation was requested is never claimed: `claim` concludes it `cancelled`
+ * (conclusion `cancelled`) in its transaction.
+ */
+export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
+  if (options.file !== ':memory:') mkdirSync(dirname(resolve(options.file)), { recursive: true });
+  const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 10_000 });
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+
+  const statements = new Map<string, StatementSync>();
+  const sql = (text: string): StatementSync => {
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = db.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement;
+  };
+  const transaction = <T>(work: () => T): T => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  };
+  const nextFencingToken = (): number => Number(sql(SQLITE_SQL.nextFencingToken).get()?.value);
+  const cancelIssue = (issueKey: string, now: number): string[] =>
+    sql(SQLITE_SQL.requestCancel)
+      .all(now, issueKey)
+      .sort((a, b) => Number(a.seq) - Number(b.seq))
+      .map((row) => String(row.id));
+  const fenced = (text: string, lease: Lease, ...values: SQLInputValue[]): void => {
+    const { changes } = sql(text).run(...values, lease.runId, lease.fencingToken, lease.leaseToken);
+    if (Number(changes) === 0) throw new StaleLeaseError(lease.runId, lease.fencingToken);
+  };
+
+  return {
+    async migrate() {
+      transaction(() => db.exec(SQLITE_SCHEMA));
+    },
+
+    async close() {
+      if (db.isOpen) db.close();
+    },
+
+    async recordEvent(event) {
+      return transaction(() => {
+        const { changes } = sql(SQLITE_SQL.insertDelivery).run(event.deliveryId, event.receivedAt);
+        if (Number(changes) === 0) return false;
+        sql(SQLITE_SQL.insertEvent).run(
+          event.deliveryId,
+          event.name,
+          JSON.stringify(event.payload) ?? 'null',
+          event.installationId ?? null,
+          event.receivedAt,
+        );
+        return true;
+      });
+    },
+
+    async takeEvent() {
+      const row = transaction(() => sql(SQLITE_SQL.takeEvent).get());
+      return row ? eventFromRow(row) : undefined;
+    },
+
+    async enqueue(input) {
+      const { repoKey, issueKey } = runKeys(input.job);
+      const now = Date.now();
+      return transaction(() => {
+        const cancelled = input.perIssue === 'cancel' ? cancelIssue(issueKey, now) : [];
+        const row = sql(SQLITE_SQL.insertRun).get(
+          randomUUID(),
+          JSON.stringify(input.job),
+          input.installationId ?? null,
+          repoKey,
+          issueKey,
+          input.adapter,
+          now,
+          now,
+        );
+        if (!row) throw new CorruptRowError('runs', 'id', 'the inserted run was not returned');
+        return { run: runFromRow(row), cancelled };
+      });
+    },
+
+    async claim(workerId, leaseMs, limits) {
+      const now = Date.now();
+      return transaction(() => {
+        sql(SQLITE_SQL.cancelQueued).run(CANCELLED_BEFORE_START.conclusion, CANCELLED_BEFORE_START.reason, now);
+        const inFlight = sql(SQLITE_SQL.inFlightKeys)
+          .all()
+          .map((row) => ({
+            issueKey: String(row.issue_key),
+            repoKey: String(row.repo_key),
+            adapter: String(row.adapter),
+          }));
+        const exclusions = claimExclusions(inFlight, limits);
+        if (exclusions.none) return undefined;
+        const only = exclusions.onlyAdapters === undefined ? null : JSON.stringify(exclusions.onlyAdapters);
+        const candidate = sql(SQLITE_SQL.candidate).get(
+          JSON.stringify(exclusions.issues),
+          JSON.stringify(exclusions.repos),
+          JSON.stringify(exclusions.adapters),
+          only,
+          only,
+        );
+        if (!candidate) return undefined;
+        const fencingToken = nextFencingToken();
+        const leaseToken = randomUUID();
+        const expiresAt = now + leaseMs;
+        const row = sql(SQLITE_SQL.startRun).get(
+          fencingToken,
+          workerId,
+          leaseToken,
+          expiresAt,
+          now,
+          String(candidate.id),
+        );
+        if (!row) throw new CorruptRowError('runs', 'id', 'the claimed run was not returned');
+        const run = runFromRow(row);
+        return { run, lease: { runId: run.id, workerId, leaseToken, fencingToken, expiresAt } };
+      });
+    },
+
+    async renew(lease, leaseMs) {
+      const now = Date.now();
+      const expiresAt = now + leaseMs;
+      transaction(() => fenced(SQLITE_SQL.renew, lease, expiresAt, now));
+      return { ...lease, expiresAt };
+    },
+
+    async update(lease, patch) {
+      if (patch.state !== undefined && !IN_FLIGHT_STATES.includes(patch.state)) {
+        throw new InvalidRunStateError(lease.runId, patch.state, IN_FLIGHT_STATES);
+      }
+      const values = [patch.state ?? null, patch.checkRunId ?? null, patch.commentId ?? null, Date.now()];
+      transaction(() => fenced(SQLITE_SQL.update, lease, ...values));
+    },
+
+    async finish(lease, outcome) {
+      if (!isFinalState(outcome.state)) throw new InvalidRunStateError(lease.runId, outcome.state, FINAL_STATES);
+      const values = [outcome.state, outcome.conclusion, outcome.reason ?? null, Date.now()];
+      transaction(() => fenced(SQLITE_SQL.finish, lease, ...values));
+    },
+
+    async expiredRuns(now) {
+      return sql(SQLITE_SQL.expiredRuns).all(now).map(runFromRow);
+    },
+
+    async recover(runId, fencingToken, action, reason) {
+      const now = Date.now();
+      const row: Row | undefined = transaction(() => {
+        if (!sql(SQLITE_SQL.inFlightRun).get(runId, fencingToken)) return undefined;
+        const next = nextFencingToken();
+        return action === 'retry'
+          ? sql(SQLITE_SQL.requeue).get(next, reason, now, runId)
+          : sql(SQLITE_SQL.fail).get(RECOVERED_FAILURE_CONCLUSION, reason, next, now, runId);
+      });
+      return row ? runFromRow(row) : undefined;
+    },
+
+    async requestCancel(issueKey) {
+      const now = Date.now();
+      return transaction(() => cancelIssue(issueKey, now));
+    },
+
+    async get(runId) {
+      const row = sql(SQLITE_SQL.get).get(runId);
+      return row ? runFromRow(row) : undefined;
+    },
+
+    async list(filter = {}) {
+      const states = filter.states === undefined ? null : JSON.stringify(filter.states);
+      const issueKey = filter.issueKey ?? null;
+      return sql(SQLITE_SQL.list).all(states, states, issueKey, issueKey).map(runFromRow);
+    },
+
+    async savePendingApproval(runId, issueKey, approval) {
+      transaction(() =>
+        sql(SQLITE_SQL.savePendingApproval).run(approval.approvalId, runId, issueKey, JSON.stringify(approval)),
+      );
+    },
+
+    async removePendingApproval(approvalId) {
+      transaction(() => sql(SQLITE_SQL.removePendingApproval).run(approvalId));
+    },
+
+    async pendingApprovals(filter) {
+      const runId = filter.runId ?? null;
+      const issueKey = filter.issueKey ?? null;
+      return sql(SQLITE_SQL.pendingApprovals).all(runId, runId, issueKey, issueKey).map(pendingApprovalFromRow);
+    },
+
+    async addAnswer(answer) {
+      transaction(() => sql(SQLITE_SQL.addAnswer).run(answer.issueKey, answer.kind, answerBody(answer), Date.now()));
+    },
+
+    async takeAnswers(issueKey) {
+      const rows = transaction(() => sql(SQLITE_SQL.takeAnswers).all(issueKey));
+      return rows.map(answerFromRow).sort((a, b) => a.id - b.id);
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { IN_FLIGHT_STATES } from './run-states.ts';
+
+const inFlight = IN_FLIGHT_STATES.map((state) => `'${state}'`).join(', ');
+
+/** The SQLite schema (idempotent). Times are ms since the epoch; JSON is stored as text. */
+export const SQLITE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS deliveries (
+  delivery_id TEXT PRIMARY KEY,
+  received_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  delivery_id TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  installation_id INTEGER,
+  received_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  job TEXT NOT NULL,
+  installation_id INTEGER,
+  state TEXT NOT NULL,
+  repo_key TEXT NOT NULL,
+  issue_key TEXT NOT NULL,
+  adapter TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  fencing_token INTEGER NOT NULL DEFAULT 0,
+  lease_owner TEXT,
+  lease_token TEXT,
+  lease_expires_at INTEGER,
+  check_run_id INTEGER,
+  comment_id INTEGER,
+  cancel_requested INTEGER NOT NULL DEFAULT 0,
+  conclusion TEXT,
+  reason TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_state ON runs (state, seq);
+CREATE INDEX IF NOT EXISTS runs_by_issue ON runs (issue_key, state);
+CREATE TABLE IF NOT EXISTS counters (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);
+INSERT INTO counters (name, value) VALUES ('fencing', 0) ON CONFLICT DO NOTHING;
+CREATE TABLE IF NOT EXISTS pending_approvals (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  approval_id TEXT NOT NULL UNIQUE,
+  run_id TEXT NOT NULL,
+  issue_key TEXT NOT NULL,
+  approval TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pending_approvals_by_run ON pending_approvals (run_id);
+CREATE INDEX IF NOT EXISTS pending_approvals_by_issue ON pending_approvals (issue_key);
+CREATE TABLE IF NOT EXISTS answers (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  issue_key TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  body TEXT NOT NULL,
+  received_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS answers_by_issue ON answers (issue_key, id);
+`;
+
+/** The SQLite statements; list parameters are JSON arrays read with `json_each`. */
+export const SQLITE_SQL = {
+  insertDelivery: 'INSERT INTO deliveries (delivery_id, received_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  insertEvent: 'INSERT INTO events (delivery_id, name, payload, installation_id, received_at) VALUES (?, ?, ?, ?, ?)',
+  takeEvent: 'DELETE FROM events WHERE seq = (SELECT min(seq) FROM events) RETURNING *',
+
+  insertRun: `INSERT INTO runs (id, job, installation_id, state, repo_key, issue_key, adapter, created_at, updated_at)
+    VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?) RETURNING *`,
+  requestCancel: `UPDATE runs SET cancel_requested = 1, updated_at = ?
+    WHERE issue_key = ? AND state IN ('queued', ${inFlight}) RETURNING id, seq`,
+  cancelQueued: `UPDATE runs SET state = 'cancelled', conclusion = ?, reason = ?, updated_at = ?
+    WHERE state = 'queued' AND cancel_requested = 1`,
+  inFlightKeys: `SELECT issue_key, repo_key, adapter FROM runs WHERE state IN (${inFlight})`,
+  candidate: `SELECT id FROM runs WHERE state = 'queued' AND cancel_requested = 0
+    AND issue_key NOT IN (SELECT value FROM json_each(?))
+    AND repo_key NOT IN (SELECT value FROM json_each(?))
+    AND adapter NOT IN (SELECT value FROM json_each(?))
+    AND (? IS NULL OR adapter IN (SELECT value FROM json_each(?)))
+    ORDER BY seq LIMIT 1`,
+  nextFencingToken: `UPDATE counters SET value = value + 1 WHERE name = 'fencing' RETURNING value`,
+  startRun: `UPDATE runs SET state = 'running', fencing_token = ?, lease_owner = ?, lease_token = ?, lease_expires_at = ?,
+    updated_at = ? WHERE id = ? RETURNING *`,
+
+  renew: `UPDATE runs SET lease_expires_at = ?, updated_at = ?
+    WHERE id = ? AND fencing_token = ? AND lease_token = ? AND state IN (${inFlight})`,
+  update: `UPDATE runs SET state = coalesce(?, state), check_run_id = coalesce(?, check_run_id),
+    comment_id = coalesce(?, comment_id), updated_at = ?
+    WHERE id = ? AND fencing_token = ? AND lease_token = ? AND state IN (${inFlight})`,
+  finish: `UPDATE runs SET state = ?, conclusion = ?, reason = ?, lease_owner = NULL, lease_token = NULL,
+    lease_expires_at = NULL, updated_at = ?
+    WHERE id = ? AND fencing_token = ? AND lease_token = ? AND state IN (${inFlight})`,
+
+  expiredRuns: `SELECT * FROM runs WHERE state IN (${inFlight}) AND lease_expires_at < ? ORDER BY seq`,
+  inFlightRun: `SELECT id FROM runs WHERE id = ? AND fencing_token = ? AND state IN (${inFlight})`,
+  requeue: `UPDATE runs SET state = 'queued', attempts = attempts + 1, fencing_token = ?, lease_owner = NULL,
+    lease_token = NULL, lease_expires_at = NULL, reason = ?, updated_at = ? WHERE id = ? RETURNING *`,
+  fail: `UPDATE runs SET state = 'failed', conclusion = ?, reason = ?, fencing_token = ?, lease_owner = NULL,
+    lease_token = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? RETURNING *`,
+
+  get: 'SELECT * FROM runs WHERE id = ?',
+  list: `SELECT * FROM runs WHERE (? IS NULL OR state IN (SELECT value FROM json_each(?)))
+    AND (? IS NULL OR issue_key = ?) ORDER BY seq`,
+
+  savePendingApproval: `INSERT INTO pending_approvals (approval_id, run_id, issue_key, approval) VALUES (?, ?, ?, ?)
+    ON CONFLICT (approval_id) DO UPDATE SET run_id = excluded.run_id, issue_key = excluded.issue_key,
+    approval = excluded.approval`,
+  removePendingApproval: 'DELETE FROM pending_approvals WHERE approval_id = ?',
+  pendingApprovals: `SELECT * FROM pending_approvals WHERE (? IS NULL OR run_id = ?) AND (? IS NULL OR issue_key = ?)
+    ORDER BY seq`,
+
+  addAnswer: 'INSERT INTO answers (issue_key, kind, body, received_at) VALUES (?, ?, ?, ?)',
+  takeAnswers: 'DELETE FROM answers WHERE issue_key = ? RETURNING *',
+} as const;

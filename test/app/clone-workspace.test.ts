@@ -1,0 +1,82 @@
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cloneUrlOf, cloneWorkspace } from '../../src/app/clone-workspace.ts';
+import { directorySize } from '../../src/app/directory-size.ts';
+
+const TOKEN = 'ghs_cloneTokenForTests0123456789abcdef';
+let root: string | undefined;
+afterEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+async function bareRepo(): Promise<string> {
+  root = await mkdtemp(join(tmpdir(), 'agent-mux-clone-'));
+  const bare = join(root, 'git', 'octo', 'demo.git');
+  await mkdir(join(root, 'git', 'octo'), { recursive: true });
+  const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' };
+  await execa('git', ['init', '-q', '--bare', '-b', 'main', bare]);
+  const scratch = join(root, 'scratch');
+  await execa('git', ['clone', '-q', bare, scratch]);
+  await writeFile(join(scratch, 'README.md'), 'hello\n');
+  await execa('git', ['add', '.'], { cwd: scratch });
+  await execa('git', ['commit', '-q', '-m', 'init'], { cwd: scratch, env });
+  await execa('git', ['push', '-q', 'origin', 'HEAD:main'], { cwd: scratch });
+  return join(root, 'git');
+}
+
+describe('cloneWorkspace', () => {
+  it('clones <base>/<owner>/<repo>.git into <workDir>/<runId> without writing the token anywhere', async () => {
+    const base = await bareRepo();
+    const workDir = join(root!, 'work');
+    const dir = await cloneWorkspace({
+      workDir,
+      runId: 'run_1',
+      repo: { owner: 'octo', repo: 'demo' },
+      gitBaseUrl: base,
+      token: TOKEN,
+    });
+    expect(dir).toBe(join(workDir, 'run_1'));
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe('hello\n');
+    const config = await readFile(join(dir, '.git', 'config'), 'utf8');
+    expect(config).toContain(`url = ${base}/octo/demo.git`);
+    expect(config).not.toContain(TOKEN);
+    expect(config).not.toMatch(/extraheader/i);
+    expect(await directorySize(workDir)).toBeGreaterThan(0);
+  });
+
+  it('a failed clone leaves no directory and names the repository, never the token', async () => {
+    const base = await bareRepo();
+    const workDir = join(root!, 'work');
+    const error = await cloneWorkspace({
+      workDir,
+      runId: 'run_2',
+      repo: { owner: 'octo', repo: 'missing' },
+      gitBaseUrl: base,
+      token: TOKEN,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).not.toContain(TOKEN);
+    expect(await directorySize(join(workDir, 'run_2'))).toBe(0);
+  });
+
+  it('the clone URL of a server and of a local directory', () => {
+    expect(cloneUrlOf('https://github.com/', { owner: 'o', repo: 'r' })).toBe('https://github.com/o/r.git');
+    expect(cloneUrlOf('/srv/git', { owner: 'o', repo: 'r' })).toBe('/srv/git/o/r.git');
+  });
+});
+
+describe('directorySize', () => {
+  it('sums file sizes, 0 for a missing directory, symbolic links not followed', async () => {
+    root = await mkdtemp(join(tmpdir(), 'agent-mux-size-'));
+    await mkdir(join(root, 'a', 'b'), { recursive: true });
+    await writeFile(join(root, 'a', 'one'), 'x'.repeat(100));
+    await writeFile(join(root, 'a', 'b', 'two'), 'y'.repeat(50));
+    await symlink(join(root, 'a', 'one'), join(root, 'a', 'link'));
+    expect(await directorySize(join(root, 'a'))).toBe(150);
+    expect(await directorySize(join(root, 'missing'))).toBe(0);
+  });
+});

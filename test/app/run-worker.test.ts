@@ -1,0 +1,83 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stateOf } from '../../src/app/run-worker.ts';
+import { commentEvent } from '../support/github-world.ts';
+import { type AppWorld, createAppWorld, waitFor } from './app-world.ts';
+
+const CONFIG = `
+agents:
+  demo:
+    adapter: demo
+approvals:
+  permission: maintain
+`;
+
+let world: AppWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function queued(): Promise<AppWorld> {
+  const a = await createAppWorld({ config: CONFIG });
+  world = a;
+  a.w.gh.state.addIssue(a.w.repo, { number: 12, title: 'Typo', body: '', user: 'alice' });
+  await a.receive('issue_comment', commentEvent(a.w, 12, 'alice', '@agent fix it').payload);
+  await a.runtime.dispatchPending();
+  return a;
+}
+
+describe('a worker turn', () => {
+  it('nothing queued: idle', async () => {
+    const a = await createAppWorld({ config: CONFIG });
+    world = a;
+    expect(await a.runtime.workOnce('w')).toEqual({ kind: 'idle' });
+  });
+
+  it('the work dir above its bound: the run stays queued', async () => {
+    const a = await queued();
+    await mkdir(a.settings.workDir, { recursive: true });
+    await writeFile(join(a.settings.workDir, 'leftover'), 'x'.repeat(4096));
+    a.settings.maxWorkspaceBytes = 1024;
+    expect(await a.runtime.workOnce('w')).toEqual({ kind: 'disk_full', bytes: 4096 });
+    expect((await a.store.list())[0]?.state).toBe('queued');
+    expect(a.w.gh.state.checkRuns(a.w.repo)).toEqual([]);
+  });
+
+  it('`@agent cancel` while the run waits on an approval: the run stops, concluded cancelled', async () => {
+    const a = await queued();
+    const work = a.runtime.workOnce('w');
+    await waitFor(async () => (await a.store.pendingApprovals({ issueKey: 'octo/demo#12' }))[0], 'an approval');
+    expect((await a.store.list())[0]?.state).toBe('awaiting_approval');
+    await a.receive('issue_comment', commentEvent(a.w, 12, 'alice', '@agent cancel').payload);
+    await a.runtime.dispatchPending();
+    expect(await work).toMatchObject({ kind: 'ran', state: 'cancelled', conclusion: 'cancelled', stale: false });
+    expect(await a.store.list()).toEqual([expect.objectContaining({ state: 'cancelled' })]);
+    expect(a.w.gh.state.checkRuns(a.w.repo)).toEqual([
+      expect.objectContaining({ status: 'completed', conclusion: 'cancelled', actions: [] }),
+    ]);
+    expect(await a.store.pendingApprovals({ issueKey: 'octo/demo#12' })).toEqual([]);
+  });
+
+  it('a clone that fails: the run fails and the issue is told why', async () => {
+    const a = await queued();
+    a.settings.gitBaseUrl = join(a.settings.dataDir, 'nowhere');
+    expect(await a.runtime.workOnce('w')).toMatchObject({
+      kind: 'ran',
+      state: 'failed',
+      reason: /could not clone octo\/demo/,
+    });
+    const comments = a.w.gh.state.comments(a.w.repo, 12).map((c) => c.body);
+    expect(comments.at(-1)).toContain('could not start');
+  });
+
+  it.each([
+    ['success', 'succeeded'],
+    ['failure', 'failed'],
+    ['cancelled', 'cancelled'],
+    ['timed_out', 'timed_out'],
+  ] as const)('conclusion %s → state %s', (conclusion, state) => {
+    expect(stateOf(conclusion)).toBe(state);
+  });
+});
