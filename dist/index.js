@@ -81412,7 +81412,7 @@ const checkRunResponse = object({ id: schemas_number(), html_url: schemas_string
 
 
 /**
- * The use cases' GitHub interface on any Octokit: the Action's (`@actions/github`), Probot's
+ * The use cases' GitHub interface on any Octokit: the Action's (`createOctokit`), Probot's
  * `context.octokit`, or `createOctokit`. Every failure is a `GitHubApiError` naming the operation.
  */
 function createGitHubApi(octokit) {

@@ -21,7 +21,7 @@ import {
 } from './github-responses.ts';
 
 /**
- * The use cases' GitHub interface on any Octokit: the Action's (`@actions/github`), Probot's
+ * The use cases' GitHub interface on any Octokit: the Action's (`createOctokit`), Probot's
  * `context.octokit`, or `createOctokit`. Every failure is a `GitHubApiError` naming the operation.
  */
 export function createGitHubApi(octokit: OctokitLike): GitHubApi {
