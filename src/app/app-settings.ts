@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppSettingsError } from './app-settings-error.ts';
+import { SCHEMA_NAME } from './store/postgres-sql.ts';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -26,6 +27,7 @@ const limitMap = z
 
 const envSchema = z.object({
   DATABASE_URL: z.string().min(1).optional(),
+  AGENT_MUX_DB_SCHEMA: z.string().regex(SCHEMA_NAME, 'expected a lower-case SQL identifier').optional(),
   AGENT_MUX_DATA_DIR: z.string().min(1).default('./data'),
   AGENT_MUX_WORKERS: z.coerce.number().int().min(0).default(2),
   AGENT_MUX_WORK_DIR: z.string().min(1).optional(),
@@ -35,12 +37,15 @@ const envSchema = z.object({
   AGENT_MUX_MAX_RUNS_PER_REPO: positiveInt(2),
   AGENT_MUX_MAX_RUNS_PER_ADAPTER: positiveInt(4),
   AGENT_MUX_ADAPTER_LIMITS: limitMap,
+  AGENT_MUX_GITHUB_THROTTLE: z.enum(['on', 'off']).default('on'),
 });
 
 /** The app's settings, read from the environment by `readAppSettings`. */
 export interface AppSettings {
   /** `postgres://…` selects the PostgreSQL store (several replicas share one queue); unset: SQLite in `dataDir`. */
   databaseUrl: string | undefined;
+  /** The PostgreSQL schema of the store's tables (`AGENT_MUX_DB_SCHEMA`, default `agent_mux`). */
+  databaseSchema?: string;
   /** Where the SQLite file lives (`AGENT_MUX_DATA_DIR`, default `./data`). */
   dataDir: string;
   /** Worker loops in this process (`AGENT_MUX_WORKERS`, default 2; 0 makes a replica that only receives webhooks). */
@@ -62,6 +67,11 @@ export interface AppSettings {
   defaultPerAdapter: number;
   /** Per-adapter limits, `AGENT_MUX_ADAPTER_LIMITS=gpu-box=1,codex=3`. */
   perAdapter: Record<string, number>;
+  /**
+   * Probot's client-side write spacing for installations (`AGENT_MUX_GITHUB_THROTTLE=on|off`, default `on`):
+   * `off` (false) for a GitHub stand-in in tests or a GHES without secondary rate limits. Unset: on.
+   */
+  githubThrottle?: boolean;
 }
 
 /**
@@ -79,6 +89,7 @@ export function readAppSettings(env: Record<string, string | undefined> = proces
   const s = parsed.data;
   return {
     databaseUrl: s.DATABASE_URL,
+    databaseSchema: s.AGENT_MUX_DB_SCHEMA,
     dataDir: s.AGENT_MUX_DATA_DIR,
     workers: s.AGENT_MUX_WORKERS,
     workDir: s.AGENT_MUX_WORK_DIR ?? join(s.AGENT_MUX_DATA_DIR, 'work'),
@@ -88,5 +99,7 @@ export function readAppSettings(env: Record<string, string | undefined> = proces
     perRepo: s.AGENT_MUX_MAX_RUNS_PER_REPO,
     defaultPerAdapter: s.AGENT_MUX_MAX_RUNS_PER_ADAPTER,
     perAdapter: s.AGENT_MUX_ADAPTER_LIMITS,
+    // Only when turned off, so that the settings of a default environment stay as they were.
+    ...(s.AGENT_MUX_GITHUB_THROTTLE === 'off' ? { githubThrottle: false } : {}),
   };
 }

@@ -54,7 +54,12 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
     const log = (line: string) => app.log.info(line);
     const storeReady = (async () => {
       const store =
-        options.store ?? createRunStore({ DATABASE_URL: settings.databaseUrl, AGENT_MUX_DATA_DIR: settings.dataDir });
+        options.store ??
+        createRunStore({
+          DATABASE_URL: settings.databaseUrl,
+          AGENT_MUX_DB_SCHEMA: settings.databaseSchema,
+          AGENT_MUX_DATA_DIR: settings.dataDir,
+        });
       await store.migrate();
       return store;
     })();
@@ -67,7 +72,7 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
       const runtime = createAppRuntime({
         store,
         settings,
-        access: options.access ?? probotInstallationAccess(app),
+        access: options.access ?? probotInstallationAccess(app, { throttle: settings.githubThrottle }),
         registry: options.registry ?? createBuiltinRegistry,
         selfLogins: [`${slug}[bot]`],
         author: { name: `${slug}[bot]`, email: `${slug}[bot]@users.noreply.github.com` },

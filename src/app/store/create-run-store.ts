@@ -7,6 +7,8 @@ import { createSqliteRunStore } from './sqlite-run-store.ts';
 export interface RunStoreEnv {
   /** `postgres://…` or `postgresql://…` selects PostgreSQL (several replicas share one queue). */
   DATABASE_URL?: string;
+  /** The PostgreSQL schema of the tables (a lower-case identifier). Default `agent_mux`. */
+  AGENT_MUX_DB_SCHEMA?: string;
   /** Where the SQLite file goes when there is no PostgreSQL URL. Default `./data`. */
   AGENT_MUX_DATA_DIR?: string;
 }
@@ -18,9 +20,12 @@ export function isPostgresUrl(url: string | undefined): url is string {
 
 /**
  * The app's store as configured: PostgreSQL when `DATABASE_URL` starts with `postgres://` or
- * `postgresql://`, else SQLite at `${AGENT_MUX_DATA_DIR ?? './data'}/agent-mux.db`. Call `migrate()` before use.
+ * `postgresql://` (its tables in the schema `AGENT_MUX_DB_SCHEMA`, default `agent_mux`), else SQLite at
+ * `${AGENT_MUX_DATA_DIR ?? './data'}/agent-mux.db`. Call `migrate()` before use.
  */
 export function createRunStore(env: RunStoreEnv): RunStore {
-  if (isPostgresUrl(env.DATABASE_URL)) return createPostgresRunStore({ connectionString: env.DATABASE_URL });
+  if (isPostgresUrl(env.DATABASE_URL)) {
+    return createPostgresRunStore({ connectionString: env.DATABASE_URL, schema: env.AGENT_MUX_DB_SCHEMA || undefined });
+  }
   return createSqliteRunStore({ file: join(env.AGENT_MUX_DATA_DIR || './data', 'agent-mux.db') });
 }

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
-import { execa } from 'execa';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresRunStore } from '../../../src/app/store/postgres-run-store.ts';
 import type { RunStore } from '../../../src/app/store/run-store.ts';
 import { StoreConfigError } from '../../../src/app/store/store-config-error.ts';
 import { describeRunStore } from './run-store-contract.ts';
-import { makeJob, NO_LIMITS, type StoreBackend } from './run-store-fixtures.ts';
+import type { StoreBackend } from './run-store-fixtures.ts';
 
 const url = process.env.AGENT_MUX_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -75,39 +73,6 @@ describe.runIf(available)('postgres', () => {
     }
   });
 
-  // Restarts the shared server: only where the test runs as root next to a Debian cluster.
-  const canRestart = existsSync('/usr/bin/pg_ctlcluster') && process.getuid?.() === 0 && existsSync('/etc/postgresql');
-  describe.runIf(canRestart)('a server restart', () => {
-    it('is survived by the pool: the store works once the server is back', async () => {
-      const backend = postgresBackend();
-      const errors: Error[] = [];
-      const store = createPostgresRunStore({
-        connectionString: url,
-        schema: backend.schema,
-        onIdleError: (e) => errors.push(e),
-      });
-      try {
-        await store.migrate();
-        const { run } = await store.enqueue({
-          job: makeJob({ number: 1 }),
-          installationId: 1,
-          adapter: 'demo',
-          perIssue: 'queue',
-        });
-        const [version] = readdirSync('/etc/postgresql');
-        await execa('pg_ctlcluster', ['--skip-systemctl-redirect', String(version), 'main', 'restart']);
-
-        const claimed = await store.claim('w1', 60_000, NO_LIMITS);
-        expect(claimed?.run.id).toBe(run.id);
-        if (claimed) await store.finish(claimed.lease, { state: 'succeeded', conclusion: 'success' });
-        expect((await store.get(run.id))?.state).toBe('succeeded');
-        expect(
-          await store.recordEvent({ deliveryId: 'd1', name: 'ping', payload: {}, installationId: 1, receivedAt: 1 }),
-        ).toBe(true);
-      } finally {
-        await store.close();
-        await backend.dispose();
-      }
-    }, 60_000);
-  });
+  // The server restart test lives in test/app-faults/serial/postgres-restart.test.ts: it runs in the
+  // serial pass (test/app-faults/vitest.serial.config.ts), as a restart breaks the files running beside it.
 });

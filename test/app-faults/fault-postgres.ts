@@ -1,0 +1,48 @@
+/** The PostgreSQL the fault tests use: one fresh schema per test, dropped afterwards. */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { execa } from 'execa';
+import pg from 'pg';
+
+export const DATABASE_URL = process.env.AGENT_MUX_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** True when the server answers. */
+export async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** A schema name no other test uses. */
+export function freshSchema(prefix = 'agent_mux_faults'): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+/** Drops `schema` and everything in it. */
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** True where the local Debian cluster can be restarted (root, `pg_ctlcluster`). */
+export const canRestartPostgres =
+  existsSync('/usr/bin/pg_ctlcluster') && existsSync('/etc/postgresql') && process.getuid?.() === 0;
+
+/** Restarts the local cluster (stop, start); resolves once it accepts connections again. */
+export async function restartPostgres(): Promise<void> {
+  const [version] = readdirSync('/etc/postgresql');
+  await execa('pg_ctlcluster', ['--skip-systemctl-redirect', String(version), 'main', 'restart']);
+}
