@@ -12,6 +12,7 @@ const all = [
   'remote-pool',
   'github-coalescing',
   'action-cold-start',
+  'app-webhooks',
 ] as const;
 const TIMEOUT_MS = 600_000;
 
