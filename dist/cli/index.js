@@ -12134,7 +12134,7 @@ const processIO = () => ({
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_io_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6061);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4516);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9627);
 
 
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
@@ -12151,7 +12151,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4516:
+/***/ 9627:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35769,7 +35769,18 @@ function textLine(line) {
     return line.trim() === '' ? [] : [{ type: 'log', source: 'stdout', line }];
 }
 
+;// CONCATENATED MODULE: ./src/adapters/shared/translator-failure.ts
+/**
+ * What a translator returns when translating a record threw: one recoverable `internal` error,
+ * so that the run goes on (a translator never throws).
+ */
+function translatorFailure(translator, error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return [{ type: 'error', code: 'internal', message: `${translator} translator: ${message}`, recoverable: true }];
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/claude/claude-translator.ts
+
 
 
 
@@ -35824,14 +35835,7 @@ const claudeTranslator = {
             }
         }
         catch (error) {
-            return [
-                {
-                    type: 'error',
-                    code: 'internal',
-                    message: `claude translator: ${error.message}`,
-                    recoverable: true,
-                },
-            ];
+            return translatorFailure('claude', error);
         }
     },
     finish(_exit, state) {
@@ -36488,6 +36492,7 @@ function detectCodexAuth(env) {
 
 ;// CONCATENATED MODULE: ./src/adapters/codex/codex-translator.ts
 
+
 /**
  * The name under which Codex's shell tool reaches the model (and a run's policy): `exec_command`
  * in Codex 0.169 (unified exec). `command_execution` items are reported under this name.
@@ -36521,14 +36526,7 @@ const codexTranslator = {
             return translateEvent(value, state);
         }
         catch (error) {
-            return [
-                {
-                    type: 'error',
-                    code: 'internal',
-                    message: `codex translator: ${error.message}`,
-                    recoverable: true,
-                },
-            ];
+            return translatorFailure('codex', error);
         }
     },
     stderr(line) {
@@ -37327,6 +37325,7 @@ function copilot_controller_count(value) {
 
 ;// CONCATENATED MODULE: ./src/adapters/copilot/copilot-translator.ts
 
+
 const copilotTranslator = {
     init: ({ debug, request }) => ({
         debug,
@@ -37352,7 +37351,7 @@ const copilotTranslator = {
             return copilot_translator_translateEvent(value.type, data, value, state);
         }
         catch (error) {
-            return [{ type: 'error', code: 'internal', message: `copilot translator: ${String(error)}`, recoverable: true }];
+            return translatorFailure('copilot', error);
         }
     },
     finish(_exit, state) {
@@ -37781,6 +37780,7 @@ function allowsAll(policy) {
 
 ;// CONCATENATED MODULE: ./src/adapters/cursor/cursor-translator.ts
 
+
 const cursorTranslator = {
     init: ({ debug, request }) => ({
         debug,
@@ -37805,7 +37805,7 @@ const cursorTranslator = {
             return cursor_translator_translateEvent(value, state);
         }
         catch (error) {
-            return [{ type: 'error', code: 'internal', message: `cursor translator: ${String(error)}`, recoverable: true }];
+            return translatorFailure('cursor', error);
         }
     },
     stderr(line, state) {
@@ -39872,6 +39872,7 @@ function retryAfterMsOf(message) {
 
 
 
+
 /**
  * Translates Gemini CLI's `--output-format stream-json` records (recorded from gemini 0.61.0,
  * docs/adapters/gemini.md):
@@ -39923,14 +39924,7 @@ const geminiTranslator = {
             }
         }
         catch (error) {
-            return [
-                {
-                    type: 'error',
-                    code: 'internal',
-                    message: `gemini translator: ${error.message}`,
-                    recoverable: true,
-                },
-            ];
+            return translatorFailure('gemini', error);
         }
     },
     finish(_exit, state) {
@@ -41848,6 +41842,7 @@ function detectOpenCodeAuth(env) {
 ;// CONCATENATED MODULE: ./src/adapters/opencode/opencode-translator.ts
 
 
+
 /**
  * The name the plan gives the run's MCP server in the CLI's config. OpenCode (and Kilo) expose an
  * MCP tool to the model as `<server>_<tool>`, so tool parts named `agent_mux_<tool>` are MCP calls.
@@ -41887,7 +41882,7 @@ const openCodeTranslator = {
             return opencode_translator_translateEvent(value, state);
         }
         catch (error) {
-            return [{ type: 'error', code: 'internal', message: `opencode translator: ${String(error)}`, recoverable: true }];
+            return translatorFailure('opencode', error);
         }
     },
     stderr(line) {
@@ -42707,6 +42702,7 @@ function ompPlan(ctx, options) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/pi/pi-translator.ts
+
 /** `mcp__<server>_<tool>` (omp's and Claude-style naming); the server part stops at the first `_`. */
 function defaultMcpToolName(name) {
     const match = /^mcp__([^_]+)_{1,2}(.+)$/.exec(name);
@@ -43003,7 +42999,7 @@ function createPiTranslator(options = {}) {
                 }
             }
             catch (error) {
-                return [{ type: 'error', code: 'internal', message: `pi translator: ${String(error)}`, recoverable: true }];
+                return translatorFailure('pi', error);
             }
         },
         finish(_exit, state) {
@@ -43793,6 +43789,7 @@ function opencodeAdapter(options = {}) {
 ;// CONCATENATED MODULE: ./src/adapters/opencode-http/opencode-http-translator.ts
 
 
+
 /**
  * Translates the `GET /event` stream of `opencode serve` (one JSON object per SSE `data:`,
  * `{id, type, properties}`) into drafts. `message.part.updated` carries whole parts (`step-start`,
@@ -43825,9 +43822,7 @@ const openCodeHttpTranslator = {
             return opencode_http_translator_translateEvent(value.type, isObj(value.properties) ? value.properties : {}, value, state);
         }
         catch (error) {
-            return [
-                { type: 'error', code: 'internal', message: `opencode-http translator: ${String(error)}`, recoverable: true },
-            ];
+            return translatorFailure('opencode-http', error);
         }
     },
     finish(_exit, state) {
@@ -44815,6 +44810,7 @@ function qwenPlan(ctx, options) {
 
 
 
+
 /** The Anthropic SSE events Qwen Code forwards in `stream_event`; others (`goal_state`) are its own. */
 const ANTHROPIC_STREAM_EVENTS = new Set([
     'message_start',
@@ -44888,9 +44884,7 @@ const qwenTranslator = {
             }
         }
         catch (error) {
-            return [
-                { type: 'error', code: 'internal', message: `qwen translator: ${error.message}`, recoverable: true },
-            ];
+            return translatorFailure('qwen', error);
         }
         return claudeTranslator.translate(record, state);
     },
@@ -58469,66 +58463,112 @@ function safeRepository(name) {
     return name.replace(/[^A-Za-z0-9_./-]/g, '');
 }
 
-;// CONCATENATED MODULE: ./src/github/approvals/render-approval-comment.ts
-const MAX_ARGUMENT_CHARS = 6000;
-/** The marker that opens every approval comment; front ends use it to recognise their own comments. */
-const approvalMarker = (approvalId) => `<!-- agent-mux:approval:${approvalId} -->`;
-/** The Markdown of an approval comment, before and after the decision. */
-function renderApprovalComment(view) {
-    const args = formatArguments(view.input);
-    const lines = [
-        approvalMarker(view.approvalId),
-        `### ${headline(view)}`,
-        '',
-        `The agent **${view.agent}** wants to run \`${view.toolName}\`${view.reason ? ` (${view.reason})` : ''}.`,
-        '',
-        '<details open><summary>Arguments</summary>',
-        '',
-        fenced(args, 'json'),
-        '',
-        '</details>',
-        '',
-    ];
-    const state = view.state;
-    if (state === undefined) {
-        lines.push(`Asked on commit \`${view.commitSha.slice(0, 12)}\`; a new push voids it.`, `Reply \`/approve ${view.approvalId}\` or \`/deny ${view.approvalId} <reason>\`. Approvers: ${view.approvers}.`, `Without an answer it is denied after ${view.timeoutText}.`);
-    }
-    else if (state.kind === 'approved') {
-        lines.push(`**Approved** by @${state.by} (${state.via})${state.scope === 'always' ? ' for the rest of the run' : ''}.`);
-    }
-    else if (state.kind === 'denied') {
-        lines.push(`**Denied**${state.by ? ` by @${state.by}` : ''}: ${state.reason}`);
-    }
-    else {
-        lines.push(`**Void**: ${state.reason}`);
-    }
-    return lines.join('\n');
+;// CONCATENATED MODULE: ./src/github/report/markdown.ts
+/** Small Markdown helpers for text that came from an agent or a user: nothing in it may format, mention or break out. */
+const SPECIAL = /[\\`*_[\]<>|#~&!]/g;
+const ENTITIES = { '<': '&lt;', '>': '&gt;', '&': '&amp;' };
+/** Collapses whitespace (newlines included) to single spaces and trims. */
+function oneLine(text) {
+    return text.replace(/\s+/g, ' ').trim();
 }
-function headline(view) {
-    const tool = `\`${view.toolName}\``;
-    if (view.state === undefined)
-        return `Approval needed: ${tool}`;
-    if (view.state.kind === 'approved')
-        return `Approved: ${tool}`;
-    return view.state.kind === 'denied' ? `Denied: ${tool}` : `Void: ${tool}`;
+/** `text` on one line and at most `max` characters; only the start of a long text is looked at. */
+function clip(text, max) {
+    return truncate(oneLine(text.slice(0, max * 4 + 64)), max);
 }
-function formatArguments(input) {
-    let text;
-    try {
-        text = JSON.stringify(input ?? {}, null, 2) ?? String(input);
-    }
-    catch {
-        text = String(input);
-    }
-    return text.length > MAX_ARGUMENT_CHARS
-        ? `${text.slice(0, MAX_ARGUMENT_CHARS)}\n… (${text.length - MAX_ARGUMENT_CHARS} more characters)`
-        : text;
+/** Cuts `text` to at most `max` characters, ending with `…` when cut. */
+function truncate(text, max) {
+    if (text.length <= max)
+        return text;
+    return max <= 1 ? text.slice(0, Math.max(0, max)) : `${text.slice(0, max - 1)}…`;
 }
-/** A fenced code block that the content cannot close: the fence is longer than any backtick run inside. */
-function fenced(content, lang = '') {
-    const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = '`'.repeat(Math.max(3, longest + 1));
+/**
+ * Plain text for a Markdown paragraph or table cell: one line, Markdown and HTML characters escaped,
+ * `@mentions` broken with a zero-width space so nobody is notified.
+ */
+function escapeText(text) {
+    return oneLine(text)
+        .replace(SPECIAL, (c) => ENTITIES[c] ?? `\\${c}`)
+        .replace(/@(?=\w)/g, '@\u200b');
+}
+/** The longest run of backticks in `text`. */
+function longestBacktickRun(text) {
+    let longest = 0;
+    let run = 0;
+    for (let i = 0; i < text.length; i++) {
+        if (text.charCodeAt(i) === 96) {
+            run++;
+            if (run > longest)
+                longest = run;
+        }
+        else
+            run = 0;
+    }
+    return longest;
+}
+/** `text` as one line of inline code, with a delimiter longer than any backtick run inside. */
+function inlineCode(text) {
+    const flat = oneLine(text);
+    if (flat === '')
+        return '` `';
+    const fence = '`'.repeat(longestBacktickRun(flat) + 1);
+    const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+    return `${fence}${pad}${flat}${pad}${fence}`;
+}
+/** The fence for a code block around `text`: at least three backticks, longer than any run inside. */
+function codeFence(text) {
+    return '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+}
+/** A fenced code block that `content` cannot close. */
+function fencedBlock(content, lang = '') {
+    const fence = codeFence(content);
     return `${fence}${lang}\n${content}\n${fence}`;
+}
+/** 0 → `0 s`, 75_000 → `1 min 15 s`, 3_725_000 → `1 h 2 min`. */
+function formatDuration(ms) {
+    const seconds = Math.max(0, Math.floor(ms / 1000));
+    if (seconds < 60)
+        return `${seconds} s`;
+    const minutes = Math.floor(seconds / 60);
+    if (minutes < 60)
+        return `${minutes} min ${seconds % 60} s`;
+    return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+/** `[mm:ss]` (or `[h:mm:ss]`) of a time since the start of the run. */
+function formatClock(ms) {
+    const seconds = Math.max(0, Math.floor(ms / 1000));
+    const two = (n) => String(n).padStart(2, '0');
+    const h = Math.floor(seconds / 3600);
+    const mm = two(Math.floor(seconds / 60) % 60);
+    return h > 0 ? `${h}:${mm}:${two(seconds % 60)}` : `${mm}:${two(seconds % 60)}`;
+}
+/** USD with 2 decimals, 4 under a cent. */
+function formatUsd(usd) {
+    return usd > 0 && usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+/** 1234567 → `1,234,567`. */
+function formatCount(n) {
+    return Math.round(n).toLocaleString('en-US');
+}
+/** Hard cap for a Markdown document: cut on a line break when possible and say so. */
+function capMarkdown(text, limit) {
+    if (text.length <= limit)
+        return text;
+    const note = '\n\n_… cut to fit GitHub’s size limit_';
+    let cut = text.slice(0, Math.max(0, limit - note.length));
+    const newline = cut.lastIndexOf('\n');
+    if (newline > cut.length / 2)
+        cut = cut.slice(0, newline);
+    return `${cut}${note}`.slice(0, limit);
+}
+/** A Markdown link to an http(s) URL; anything else comes out as escaped text. */
+function markdown_link(text, url) {
+    if (!/^https?:\/\/[^\s<>()[\]`]+$/.test(url))
+        return escapeText(url);
+    return `[${escapeText(text)}](${url})`;
+}
+/** `inlineCode` for a table cell: GitHub splits cells on `|` even inside code, unless escaped. */
+function tableCode(text) {
+    return inlineCode(text).replace(/\|/g, '\\|');
 }
 
 ;// CONCATENATED MODULE: ./src/github/use-cases/report-config-error.ts
@@ -58542,7 +58582,7 @@ async function reportConfigError(api, event, defaultBranch, message) {
         '<!-- agent-mux:config-error -->',
         '### agent-mux did not start: the repository config is invalid',
         '',
-        fenced(message),
+        fencedBlock(message),
         '',
         `Fix the file on \`${defaultBranch}\` (the config is read from the default branch only) and ask again.`,
     ].join('\n');
@@ -58562,7 +58602,7 @@ async function reportConfigError(api, event, defaultBranch, message) {
         conclusion: 'failure',
         startedAt: now,
         completedAt: now,
-        output: { title: 'Invalid agent-mux config', summary: fenced(message) },
+        output: { title: 'Invalid agent-mux config', summary: fencedBlock(message) },
     });
 }
 
@@ -58753,7 +58793,7 @@ async function acknowledge(api, event, log) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/approvals/approver-rule.ts
-const rank = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
+
 /**
  * Decides whether `login` may approve. Bots and the front end's own logins never may; the rest
  * must be listed, be in a listed team, or hold the role. API failures refuse (fail closed).
@@ -58775,7 +58815,7 @@ async function checkApprover(input) {
                 return { ok: true, via: `member of ${org}/${slug}` };
         }
         const role = await api.getPermission(repo, login);
-        if (rank[role] >= rank[rule.permission])
+        if (roleAtLeast(role, rule.permission))
             return { ok: true, via: `${role} permission` };
         return { ok: false, reason: `@${login} has ${role} permission; approvers need ${rule.permission} or a listing` };
     }
@@ -58785,6 +58825,63 @@ async function checkApprover(input) {
             reason: `could not check @${login}: ${error instanceof Error ? error.message : String(error)}`,
         };
     }
+}
+
+;// CONCATENATED MODULE: ./src/github/approvals/render-approval-comment.ts
+
+const MAX_ARGUMENT_CHARS = 6000;
+/** The marker that opens every approval comment; front ends use it to recognise their own comments. */
+const approvalMarker = (approvalId) => `<!-- agent-mux:approval:${approvalId} -->`;
+/** The Markdown of an approval comment, before and after the decision. */
+function renderApprovalComment(view) {
+    const args = formatArguments(view.input);
+    const lines = [
+        approvalMarker(view.approvalId),
+        `### ${headline(view)}`,
+        '',
+        `The agent **${view.agent}** wants to run \`${view.toolName}\`${view.reason ? ` (${view.reason})` : ''}.`,
+        '',
+        '<details open><summary>Arguments</summary>',
+        '',
+        fencedBlock(args, 'json'),
+        '',
+        '</details>',
+        '',
+    ];
+    const state = view.state;
+    if (state === undefined) {
+        lines.push(`Asked on commit \`${view.commitSha.slice(0, 12)}\`; a new push voids it.`, `Reply \`/approve ${view.approvalId}\` or \`/deny ${view.approvalId} <reason>\`. Approvers: ${view.approvers}.`, `Without an answer it is denied after ${view.timeoutText}.`);
+    }
+    else if (state.kind === 'approved') {
+        lines.push(`**Approved** by @${state.by} (${state.via})${state.scope === 'always' ? ' for the rest of the run' : ''}.`);
+    }
+    else if (state.kind === 'denied') {
+        lines.push(`**Denied**${state.by ? ` by @${state.by}` : ''}: ${state.reason}`);
+    }
+    else {
+        lines.push(`**Void**: ${state.reason}`);
+    }
+    return lines.join('\n');
+}
+function headline(view) {
+    const tool = `\`${view.toolName}\``;
+    if (view.state === undefined)
+        return `Approval needed: ${tool}`;
+    if (view.state.kind === 'approved')
+        return `Approved: ${tool}`;
+    return view.state.kind === 'denied' ? `Denied: ${tool}` : `Void: ${tool}`;
+}
+function formatArguments(input) {
+    let text;
+    try {
+        text = JSON.stringify(input ?? {}, null, 2) ?? String(input);
+    }
+    catch {
+        text = String(input);
+    }
+    return text.length > MAX_ARGUMENT_CHARS
+        ? `${text.slice(0, MAX_ARGUMENT_CHARS)}\n… (${text.length - MAX_ARGUMENT_CHARS} more characters)`
+        : text;
 }
 
 ;// CONCATENATED MODULE: ./src/github/approvals/github-approval-channel.ts
@@ -59325,109 +59422,6 @@ function redactingApi(api, redactor) {
 /** `succeeded`, `failed`, `cancelled`, `timed out`. */
 function conclusionWord(conclusion) {
     return { success: 'succeeded', failure: 'failed', cancelled: 'cancelled', timed_out: 'timed out' }[conclusion];
-}
-
-;// CONCATENATED MODULE: ./src/github/report/markdown.ts
-/** Small Markdown helpers for text that came from an agent or a user: nothing in it may format, mention or break out. */
-const SPECIAL = /[\\`*_[\]<>|#~&!]/g;
-const ENTITIES = { '<': '&lt;', '>': '&gt;', '&': '&amp;' };
-/** Collapses whitespace (newlines included) to single spaces and trims. */
-function oneLine(text) {
-    return text.replace(/\s+/g, ' ').trim();
-}
-/** `text` on one line and at most `max` characters; only the start of a long text is looked at. */
-function clip(text, max) {
-    return truncate(oneLine(text.slice(0, max * 4 + 64)), max);
-}
-/** Cuts `text` to at most `max` characters, ending with `…` when cut. */
-function truncate(text, max) {
-    if (text.length <= max)
-        return text;
-    return max <= 1 ? text.slice(0, Math.max(0, max)) : `${text.slice(0, max - 1)}…`;
-}
-/**
- * Plain text for a Markdown paragraph or table cell: one line, Markdown and HTML characters escaped,
- * `@mentions` broken with a zero-width space so nobody is notified.
- */
-function escapeText(text) {
-    return oneLine(text)
-        .replace(SPECIAL, (c) => ENTITIES[c] ?? `\\${c}`)
-        .replace(/@(?=\w)/g, '@\u200b');
-}
-/** The longest run of backticks in `text`. */
-function longestBacktickRun(text) {
-    let longest = 0;
-    let run = 0;
-    for (let i = 0; i < text.length; i++) {
-        if (text.charCodeAt(i) === 96) {
-            run++;
-            if (run > longest)
-                longest = run;
-        }
-        else
-            run = 0;
-    }
-    return longest;
-}
-/** `text` as one line of inline code, with a delimiter longer than any backtick run inside. */
-function inlineCode(text) {
-    const flat = oneLine(text);
-    if (flat === '')
-        return '` `';
-    const fence = '`'.repeat(longestBacktickRun(flat) + 1);
-    const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-    return `${fence}${pad}${flat}${pad}${fence}`;
-}
-/** The fence for a code block around `text`: at least three backticks, longer than any run inside. */
-function codeFence(text) {
-    return '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
-}
-/** 0 → `0 s`, 75_000 → `1 min 15 s`, 3_725_000 → `1 h 2 min`. */
-function formatDuration(ms) {
-    const seconds = Math.max(0, Math.floor(ms / 1000));
-    if (seconds < 60)
-        return `${seconds} s`;
-    const minutes = Math.floor(seconds / 60);
-    if (minutes < 60)
-        return `${minutes} min ${seconds % 60} s`;
-    return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-/** `[mm:ss]` (or `[h:mm:ss]`) of a time since the start of the run. */
-function formatClock(ms) {
-    const seconds = Math.max(0, Math.floor(ms / 1000));
-    const two = (n) => String(n).padStart(2, '0');
-    const h = Math.floor(seconds / 3600);
-    const mm = two(Math.floor(seconds / 60) % 60);
-    return h > 0 ? `${h}:${mm}:${two(seconds % 60)}` : `${mm}:${two(seconds % 60)}`;
-}
-/** USD with 2 decimals, 4 under a cent. */
-function formatUsd(usd) {
-    return usd > 0 && usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
-}
-/** 1234567 → `1,234,567`. */
-function formatCount(n) {
-    return Math.round(n).toLocaleString('en-US');
-}
-/** Hard cap for a Markdown document: cut on a line break when possible and say so. */
-function capMarkdown(text, limit) {
-    if (text.length <= limit)
-        return text;
-    const note = '\n\n_… cut to fit GitHub’s size limit_';
-    let cut = text.slice(0, Math.max(0, limit - note.length));
-    const newline = cut.lastIndexOf('\n');
-    if (newline > cut.length / 2)
-        cut = cut.slice(0, newline);
-    return `${cut}${note}`.slice(0, limit);
-}
-/** A Markdown link to an http(s) URL; anything else comes out as escaped text. */
-function markdown_link(text, url) {
-    if (!/^https?:\/\/[^\s<>()[\]`]+$/.test(url))
-        return escapeText(url);
-    return `[${escapeText(text)}](${url})`;
-}
-/** `inlineCode` for a table cell: GitHub splits cells on `|` even inside code, unless escaped. */
-function tableCode(text) {
-    return inlineCode(text).replace(/\|/g, '\\|');
 }
 
 ;// CONCATENATED MODULE: ./src/github/report/rolling-log.ts

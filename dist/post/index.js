@@ -32773,7 +32773,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4365);
+/* harmony import */ var _post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7388);
 
 await (0,_post_js__WEBPACK_IMPORTED_MODULE_0__/* .post */ .b)();
 
@@ -32782,7 +32782,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4365:
+/***/ 7388:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45322,7 +45322,67 @@ function statusOf(error) {
     return typeof status === 'number' ? status : undefined;
 }
 
+;// CONCATENATED MODULE: ./src/github/trust/authorize-actor.ts
+/** The strength of each role: `none` 0, `read` 1, `triage` 2, `write` 3, `maintain` 4, `admin` 5. */
+const roleRank = {
+    none: 0,
+    read: 1,
+    triage: 2,
+    write: 3,
+    maintain: 4,
+    admin: 5,
+};
+/** True when `role` is `min` or stronger. */
+function roleAtLeast(role, min) {
+    return roleRank[role] >= roleRank[min];
+}
+/**
+ * Decides whether `actor` may trigger a run in `repo`. Refused: the app itself; any bot (type `Bot` or a login ending
+ * in `[bot]`) not listed exactly in `allowedBots`; anyone whose role from the collaborator permission API is below
+ * `minimumRole` (allowed bots too; `author_association` is never consulted); and anyone when that API fails (fails
+ * closed, the error message in the reason). Never throws.
+ */
+async function authorizeActor(input) {
+    const { actor, repo, minimumRole } = input;
+    const login = actor.login.trim();
+    if (login === '')
+        return { allowed: false, reason: 'the event has no actor login' };
+    const folded = login.toLowerCase();
+    if (input.selfLogins.some((self) => self.trim().toLowerCase() === folded)) {
+        return { allowed: false, reason: `${login} is this app's own account; its own activity never triggers a run` };
+    }
+    const isBot = actor.type.toLowerCase() === 'bot' || folded.endsWith('[bot]');
+    if (isBot && !input.allowedBots.some((bot) => bot.trim().toLowerCase() === folded)) {
+        return { allowed: false, reason: `${login} is a bot that is not in the list of allowed bots` };
+    }
+    let role;
+    try {
+        role = await input.api.getPermission(repo, login);
+    }
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return {
+            allowed: false,
+            reason: `could not read the permission of ${login} on ${repo.owner}/${repo.repo}: ${message}`,
+        };
+    }
+    if (!Object.hasOwn(roleRank, role)) {
+        return {
+            allowed: false,
+            reason: `${login} has an unknown role ${JSON.stringify(role)} on ${repo.owner}/${repo.repo}`,
+        };
+    }
+    if (!roleAtLeast(role, minimumRole)) {
+        return {
+            allowed: false,
+            reason: `${login} has the ${role} role on ${repo.owner}/${repo.repo}; triggering needs ${minimumRole} or higher`,
+        };
+    }
+    return { allowed: true, role };
+}
+
 ;// CONCATENATED MODULE: ./src/github/github-responses.ts
+
 
 /** The few fields of GitHub's response bodies the use cases read; everything else passes through unread. */
 const user = object({ login: schemas_string(), type: schemas_string() }).loose().nullish();
@@ -45341,13 +45401,12 @@ const repoResponse = object({
     cloneUrl: r.clone_url,
     htmlUrl: r.html_url,
 }));
-const roles = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
 /** `role_name` is the precise role (`triage`, `maintain`); `permission` is the legacy coarse one. */
 const permissionResponse = object({ permission: schemas_string(), role_name: schemas_string().optional() })
     .loose()
     .transform((r) => {
     const name = r.role_name ?? r.permission;
-    return roles.includes(name) ? name : 'none';
+    return Object.hasOwn(roleRank, name) ? name : 'none';
 });
 const membershipResponse = object({ state: schemas_string() }).loose();
 const contentResponse = object({ type: schemas_string(), content: schemas_string().optional(), encoding: schemas_string().optional() })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CommentInfo, PullInfo, RepoInfo, RepoRole, ReviewInfo } from './github-api.ts';
+import { roleRank } from './trust/authorize-actor.ts';
 
 /** The few fields of GitHub's response bodies the use cases read; everything else passes through unread. */
 const user = z.object({ login: z.string(), type: z.string() }).loose().nullish();
@@ -23,15 +24,13 @@ export const repoResponse = z
     }),
   );
 
-const roles = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as const;
-
 /** `role_name` is the precise role (`triage`, `maintain`); `permission` is the legacy coarse one. */
 export const permissionResponse = z
   .object({ permission: z.string(), role_name: z.string().optional() })
   .loose()
   .transform((r): RepoRole => {
     const name = r.role_name ?? r.permission;
-    return (roles as readonly string[]).includes(name) ? (name as RepoRole) : 'none';
+    return Object.hasOwn(roleRank, name) ? (name as RepoRole) : 'none';
   });
 
 export const membershipResponse = z.object({ state: z.string() }).loose();

@@ -12,6 +12,7 @@ import {
 } from '../shared/record-fields.ts';
 import { startTurn } from '../shared/start-turn.ts';
 import { textLine } from '../shared/text-line.ts';
+import { translatorFailure } from '../shared/translator-failure.ts';
 
 interface ToolCall {
   name: string;
@@ -100,14 +101,7 @@ export const claudeTranslator: Translator<ClaudeTranslatorState> = {
           return unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
       }
     } catch (error) {
-      return [
-        {
-          type: 'error',
-          code: 'internal',
-          message: `claude translator: ${(error as Error).message}`,
-          recoverable: true,
-        },
-      ];
+      return translatorFailure('claude', error);
     }
   },
 

@@ -1,6 +1,7 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../core/events/index.ts';
 import { logDraft } from '../../core/events/log-draft.ts';
+import { translatorFailure } from '../shared/translator-failure.ts';
 
 /**
  * The name under which Codex's shell tool reaches the model (and a run's policy): `exec_command`
@@ -51,14 +52,7 @@ export const codexTranslator: Translator<CodexTranslatorState> = {
       if (!isObject(value)) return unknownRecord(state, 'a JSON line that is not an object', value);
       return translateEvent(value, state);
     } catch (error) {
-      return [
-        {
-          type: 'error',
-          code: 'internal',
-          message: `codex translator: ${(error as Error).message}`,
-          recoverable: true,
-        },
-      ];
+      return translatorFailure('codex', error);
     }
   },
   stderr(line: string): EventDraft[] {

@@ -1,6 +1,7 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../core/events/index.ts';
 import { textLine } from '../shared/text-line.ts';
+import { translatorFailure } from '../shared/translator-failure.ts';
 
 /**
  * What `copilot -p … --output-format json` prints (recorded from @github/copilot 1.0.102): one
@@ -55,7 +56,7 @@ export const copilotTranslator: Translator<CopilotTranslatorState> = {
       const data = isObject(value.data) ? value.data : {};
       return translateEvent(value.type, data, value, state);
     } catch (error) {
-      return [{ type: 'error', code: 'internal', message: `copilot translator: ${String(error)}`, recoverable: true }];
+      return translatorFailure('copilot', error);
     }
   },
 

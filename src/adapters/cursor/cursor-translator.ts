@@ -1,6 +1,7 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../core/adapter/index.ts';
 import type { EventDraft } from '../../core/events/index.ts';
 import { textLine } from '../shared/text-line.ts';
+import { translatorFailure } from '../shared/translator-failure.ts';
 
 /**
  * What `cursor-agent -p --output-format stream-json --stream-partial-output` prints, per Cursor's
@@ -54,7 +55,7 @@ export const cursorTranslator: Translator<CursorTranslatorState> = {
       if (typeof value.type !== 'string') return malformed('a record without a type');
       return translateEvent(value, state);
     } catch (error) {
-      return [{ type: 'error', code: 'internal', message: `cursor translator: ${String(error)}`, recoverable: true }];
+      return translatorFailure('cursor', error);
     }
   },
 

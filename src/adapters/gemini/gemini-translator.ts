@@ -12,6 +12,7 @@ import {
 } from '../shared/record-fields.ts';
 import { startTurn } from '../shared/start-turn.ts';
 import { textLine } from '../shared/text-line.ts';
+import { translatorFailure } from '../shared/translator-failure.ts';
 import { classifyApiError } from './gemini-errors.ts';
 
 export interface GeminiTranslatorState extends TranslatorState {
@@ -77,14 +78,7 @@ export const geminiTranslator: Translator<GeminiTranslatorState> = {
           return unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
       }
     } catch (error) {
-      return [
-        {
-          type: 'error',
-          code: 'internal',
-          message: `gemini translator: ${(error as Error).message}`,
-          recoverable: true,
-        },
-      ];
+      return translatorFailure('gemini', error);
     }
   },
 

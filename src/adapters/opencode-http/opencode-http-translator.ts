@@ -2,6 +2,7 @@ import type { NativeRecord, Translator, TranslatorState } from '../../core/adapt
 import type { DraftOf, EventDraft } from '../../core/events/index.ts';
 import { OPENCODE_MCP_SERVER, opencodeCostDraft, startTurn } from '../opencode/opencode-translator.ts';
 import { isObj as isObject, num, str, unknownRecord as unknown } from '../shared/record-fields.ts';
+import { translatorFailure } from '../shared/translator-failure.ts';
 
 interface PartTrack {
   kind: 'text' | 'reasoning';
@@ -56,9 +57,7 @@ export const openCodeHttpTranslator: Translator<OpenCodeHttpTranslatorState> = {
       if (!isObject(value) || typeof value.type !== 'string') return unknown(state, 'an event without a type', value);
       return translateEvent(value.type, isObject(value.properties) ? value.properties : {}, value, state);
     } catch (error) {
-      return [
-        { type: 'error', code: 'internal', message: `opencode-http translator: ${String(error)}`, recoverable: true },
-      ];
+      return translatorFailure('opencode-http', error);
     }
   },
   finish(_exit, state: OpenCodeHttpTranslatorState): EventDraft[] {

@@ -2,6 +2,7 @@ import type { NativeRecord, Translator, TranslatorState } from '../../core/adapt
 import type { DraftOf, EventDraft } from '../../core/events/index.ts';
 import { logDraft } from '../../core/events/log-draft.ts';
 import { count, isObj as isObject, malformed, num, str, unknownRecord } from '../shared/record-fields.ts';
+import { translatorFailure } from '../shared/translator-failure.ts';
 
 /**
  * The name the plan gives the run's MCP server in the CLI's config. OpenCode (and Kilo) expose an
@@ -63,7 +64,7 @@ export const openCodeTranslator: Translator<OpenCodeTranslatorState> = {
       if (!isObject(value)) return unknownRecord(state, 'a JSON line that is not an object', value);
       return translateEvent(value, state);
     } catch (error) {
-      return [{ type: 'error', code: 'internal', message: `opencode translator: ${String(error)}`, recoverable: true }];
+      return translatorFailure('opencode', error);
     }
   },
   stderr(line: string): EventDraft[] {

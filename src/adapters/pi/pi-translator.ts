@@ -1,5 +1,6 @@
 import type { NativeRecord, RunRequest, Translator, TranslatorState } from '../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../core/events/index.ts';
+import { translatorFailure } from '../shared/translator-failure.ts';
 
 /**
  * Translates `pi --mode json` (and oh-my-pi's `omp --mode json`, the same format): one JSON object
@@ -322,7 +323,7 @@ export function createPiTranslator(options: PiTranslatorOptions = {}): Translato
             return unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
         }
       } catch (error) {
-        return [{ type: 'error', code: 'internal', message: `pi translator: ${String(error)}`, recoverable: true }];
+        return translatorFailure('pi', error);
       }
     },
     finish(_exit, state) {

@@ -3,6 +3,7 @@ import type { EventDraft } from '../../core/events/index.ts';
 import { type ClaudeTranslatorState, claudeTranslator } from '../claude/claude-translator.ts';
 import { classifyApiError } from '../gemini/gemini-errors.ts';
 import { isObj, num, type Obj, str } from '../shared/record-fields.ts';
+import { translatorFailure } from '../shared/translator-failure.ts';
 
 export type QwenTranslatorState = ClaudeTranslatorState;
 
@@ -77,9 +78,7 @@ export const qwenTranslator: Translator<QwenTranslatorState> = {
         }
       }
     } catch (error) {
-      return [
-        { type: 'error', code: 'internal', message: `qwen translator: ${(error as Error).message}`, recoverable: true },
-      ];
+      return translatorFailure('qwen', error);
     }
     return claudeTranslator.translate(record, state);
   },

@@ -1,6 +1,5 @@
 import type { GitHubApi, RepoRef, RepoRole } from '../github-api.ts';
-
-const rank: Readonly<Record<RepoRole, number>> = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
+import { roleAtLeast } from '../trust/authorize-actor.ts';
 
 /** Who may answer an approval: listed users, members of listed teams, or anyone with at least `permission`. */
 export interface ApproverRule {
@@ -39,7 +38,7 @@ export async function checkApprover(input: {
         return { ok: true, via: `member of ${org}/${slug}` };
     }
     const role = await api.getPermission(repo, login);
-    if (rank[role] >= rank[rule.permission]) return { ok: true, via: `${role} permission` };
+    if (roleAtLeast(role, rule.permission)) return { ok: true, via: `${role} permission` };
     return { ok: false, reason: `@${login} has ${role} permission; approvers need ${rule.permission} or a listing` };
   } catch (error) {
     return {

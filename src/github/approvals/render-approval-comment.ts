@@ -1,3 +1,5 @@
+import { fencedBlock } from '../report/markdown.ts';
+
 /** What an approval comment shows. `input` must already be redacted. */
 export interface ApprovalCommentView {
   approvalId: string;
@@ -30,7 +32,7 @@ export function renderApprovalComment(view: ApprovalCommentView): string {
     '',
     '<details open><summary>Arguments</summary>',
     '',
-    fenced(args, 'json'),
+    fencedBlock(args, 'json'),
     '',
     '</details>',
     '',
@@ -71,11 +73,4 @@ function formatArguments(input: unknown): string {
   return text.length > MAX_ARGUMENT_CHARS
     ? `${text.slice(0, MAX_ARGUMENT_CHARS)}\n… (${text.length - MAX_ARGUMENT_CHARS} more characters)`
     : text;
-}
-
-/** A fenced code block that the content cannot close: the fence is longer than any backtick run inside. */
-export function fenced(content: string, lang = ''): string {
-  const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${lang}\n${content}\n${fence}`;
 }

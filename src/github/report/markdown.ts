@@ -56,6 +56,12 @@ export function codeFence(text: string): string {
   return '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
 }
 
+/** A fenced code block that `content` cannot close. */
+export function fencedBlock(content: string, lang = ''): string {
+  const fence = codeFence(content);
+  return `${fence}${lang}\n${content}\n${fence}`;
+}
+
 /** 0 → `0 s`, 75_000 → `1 min 15 s`, 3_725_000 → `1 h 2 min`. */
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));

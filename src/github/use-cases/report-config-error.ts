@@ -1,5 +1,5 @@
-import { fenced } from '../approvals/render-approval-comment.ts';
 import type { GitHubApi } from '../github-api.ts';
+import { fencedBlock } from '../report/markdown.ts';
 import type { TriggerEvent } from '../trigger/trigger-event.ts';
 
 /**
@@ -16,7 +16,7 @@ export async function reportConfigError(
     '<!-- agent-mux:config-error -->',
     '### agent-mux did not start: the repository config is invalid',
     '',
-    fenced(message),
+    fencedBlock(message),
     '',
     `Fix the file on \`${defaultBranch}\` (the config is read from the default branch only) and ask again.`,
   ].join('\n');
@@ -35,6 +35,6 @@ export async function reportConfigError(
     conclusion: 'failure',
     startedAt: now,
     completedAt: now,
-    output: { title: 'Invalid agent-mux config', summary: fenced(message) },
+    output: { title: 'Invalid agent-mux config', summary: fencedBlock(message) },
   });
 }
