@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import ajv2020 from 'ajv/dist/2020.js';
+import ajvDraft07 from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
   parseRepoConfig,
+  REPO_CONFIG_SCHEMA_DRAFT,
   REPO_CONFIG_SCHEMA_ID,
   repoConfigJsonSchema,
   repoConfigJsonSchemaText,
@@ -14,8 +15,10 @@ const root = new URL('../../../', import.meta.url);
 const committed = JSON.parse(await readFile(new URL('schema/agent-mux.schema.json', root), 'utf8')) as unknown;
 
 // Both are CommonJS; under Node's ESM interop the default import is `module.exports`, whose
-// `.default` is the class (the plugin) in Node and in TypeScript's view alike.
-const ajv = new ajv2020.default({ strict: true, allErrors: true });
+// `.default` is the class (the plugin) in Node and in TypeScript's view alike. Ajv's main class
+// is its draft-07 validator, the draft the schema declares; strict mode refuses any keyword
+// draft-07 does not know.
+const ajv = new ajvDraft07.default({ strict: true, allErrors: true });
 ajvFormats.default(ajv);
 const validate = ajv.compile(repoConfigJsonSchema());
 
@@ -33,16 +36,60 @@ describe('schema/agent-mux.schema.json', () => {
     expect(JSON.parse(repoConfigJsonSchemaText())).toEqual(committed);
   });
 
-  it('is a draft 2020-12 schema with an id, a title and descriptions', () => {
+  it('is a draft-07 schema with an id, a title and descriptions', () => {
     const schema = repoConfigJsonSchema();
+    expect(REPO_CONFIG_SCHEMA_DRAFT).toBe('http://json-schema.org/draft-07/schema#');
     expect(schema).toMatchObject({
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $schema: REPO_CONFIG_SCHEMA_DRAFT,
       $id: REPO_CONFIG_SCHEMA_ID,
       title: expect.any(String),
       description: expect.any(String),
       additionalProperties: false,
     });
     expect(JSON.stringify(schema)).toContain('"description":"The minimum repository role');
+  });
+
+  it('has an $id at the raw URL of the committed file in the agent-mux/agent-mux repository', () => {
+    expect(REPO_CONFIG_SCHEMA_ID).toBe(
+      'https://raw.githubusercontent.com/agent-mux/agent-mux/main/schema/agent-mux.schema.json',
+    );
+    expect(committed).toMatchObject({ $schema: REPO_CONFIG_SCHEMA_DRAFT, $id: REPO_CONFIG_SCHEMA_ID });
+  });
+
+  it('uses no keyword that draft-07 lacks', () => {
+    const later = new Set([
+      '$defs',
+      '$anchor',
+      '$dynamicRef',
+      '$dynamicAnchor',
+      '$recursiveRef',
+      '$recursiveAnchor',
+      '$vocabulary',
+      'prefixItems',
+      'unevaluatedProperties',
+      'unevaluatedItems',
+      'dependentRequired',
+      'dependentSchemas',
+      'minContains',
+      'maxContains',
+      'contentSchema',
+    ]);
+    const found: string[] = [];
+    const walk = (value: unknown, path: string): void => {
+      if (Array.isArray(value)) value.forEach((item, index) => walk(item, `${path}/${index}`));
+      else if (value !== null && typeof value === 'object') {
+        for (const [key, child] of Object.entries(value)) {
+          if (later.has(key)) found.push(`${path}/${key}`);
+          // draft-07's exclusiveMinimum/Maximum are numbers (draft-04's were booleans)
+          if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof child !== 'number') {
+            found.push(`${path}/${key}`);
+          }
+          walk(child, `${path}/${key}`);
+        }
+      }
+    };
+    walk(committed, '#');
+    expect(found).toEqual([]);
   });
 
   it('describes the input: durations as strings with their defaults', () => {
