@@ -76,8 +76,9 @@ describe('schema/agent-mux.schema.json', () => {
     ]);
     const found: string[] = [];
     const walk = (value: unknown, path: string): void => {
-      if (Array.isArray(value)) value.forEach((item, index) => walk(item, `${path}/${index}`));
-      else if (value !== null && typeof value === 'object') {
+      if (Array.isArray(value)) {
+        for (const [index, item] of value.entries()) walk(item, `${path}/${index}`);
+      } else if (value !== null && typeof value === 'object') {
         for (const [key, child] of Object.entries(value)) {
           if (later.has(key)) found.push(`${path}/${key}`);
           // draft-07's exclusiveMinimum/Maximum are numbers (draft-04's were booleans)
