@@ -44,6 +44,11 @@ export class RollingLog {
     return this.size > 0 ? this.#lines[this.#lines.length - 1] : undefined;
   }
 
+  /** The kept lines, oldest first (a copy). */
+  get lines(): string[] {
+    return this.#lines.slice(this.#head);
+  }
+
   /** Adds a line (newlines inside are kept as is); one longer than the budget is cut. */
   push(line: string): void {
     const kept = line.length > this.#budget ? `${line.slice(0, this.#budget - 1)}…` : line;

@@ -131,6 +131,8 @@ export class RunProgress {
   readonly #fileSuffixes = new Set<string>();
   #message = '';
   #messageAt = 0;
+  /** True once the current message's text came as deltas (its `message_stop.text` then repeats it). */
+  #messageStreamed = false;
   #progressCount = 0;
 
   constructor(init: { agent: string; model?: string; logLimit?: number }) {
@@ -201,18 +203,26 @@ export class RunProgress {
       if (this.#message === '') this.#messageAt = at;
       if (this.#message.length < MAX_LOG_LINE_CHARS) this.#message += event.delta.slice(0, MAX_LOG_LINE_CHARS * 2);
       if (this.#message.trim() === '') this.#message = '';
+      else this.#messageStreamed = true;
       return;
     }
     if (event.type === 'message_stop') {
-      if (this.#message === '' && event.text) {
+      // The whole text stands in for deltas that never came; after deltas it repeats what is logged.
+      if (!this.#messageStreamed && event.text?.trim()) {
         this.#message = event.text.slice(0, MAX_LOG_LINE_CHARS * 2);
         this.#messageAt = at;
       }
       this.#flushMessage();
+      this.#messageStreamed = false;
       return;
     }
+    if (event.type === 'message_start') {
+      this.#flushMessage();
+      this.#messageStreamed = false;
+    }
     if (isQuiet(event)) return;
-    this.#flushMessage();
+    // The streamed message is flushed by the next line logged (`#log`), not by events that log
+    // nothing (a `cost` between the last delta and `message_stop`): the message stays one line.
     this.#applyOther(event, at);
   }
 
@@ -322,6 +332,7 @@ export class RunProgress {
   }
 
   #log(at: number, text: string): void {
+    this.#flushMessage();
     this.log.push(this.#line(at, text));
   }
 

@@ -134,6 +134,23 @@ describe('RunProgress', () => {
     expect(progress.pendingMessageLine).toBeUndefined();
   });
 
+  it('logs a streamed message once when a cost or a tool call comes before its message_stop', () => {
+    const m = eventMaker();
+    const progress = progressOf([
+      m.e('message_start', { messageId: 'm1' }, 0),
+      m.e('text_delta', { delta: 'Let me ', messageId: 'm1' }, 100),
+      m.e('cost', { inputTokens: 10, outputTokens: 2 }, 200),
+      m.e('text_delta', { delta: 'check.', messageId: 'm1' }, 300),
+      m.e('cost', { inputTokens: 10, outputTokens: 2 }, 400),
+      m.e('message_stop', { messageId: 'm1', text: 'Let me check.' }, 500),
+      m.e('message_start', { messageId: 'm2' }, 1000),
+      m.e('text_delta', { delta: 'Running it.', messageId: 'm2' }, 1100),
+      m.e('tool_call_start', { toolCallId: 't1', toolName: 'ls' }, 2000),
+      m.e('message_stop', { messageId: 'm2', text: 'Running it.' }, 2100),
+    ]);
+    expect(progress.log.render()).toBe('[00:00] agent: Let me check.\n[00:01] agent: Running it.\n[00:02] tool ls');
+  });
+
   it('uses message_stop text when no deltas came, and ignores quiet events', () => {
     const m = eventMaker();
     const progress = progressOf([
