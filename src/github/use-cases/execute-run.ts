@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RunEndReason } from '../../core/events/index.ts';
+import type { AgentEvent, RunEndReason } from '../../core/events/index.ts';
 import { Redactor } from '../../core/redact/redactor.ts';
 import type { AdapterRegistry } from '../../core/registry/adapter-registry.ts';
 import type { RunEnd } from '../../core/run/run-options.ts';
@@ -10,13 +10,14 @@ import { defaultPolicy } from '../../core/tools/default-policy.ts';
 import { createGitHubApprovalChannel, type GitHubApprovalChannel } from '../approvals/github-approval-channel.ts';
 import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
 import type { ChangedFile } from '../git/collect-changes.ts';
-import { type PreparedWorkspace, prepareWorkspace } from '../git/prepare-workspace.ts';
+import { prepareWorkspace } from '../git/prepare-workspace.ts';
 import type { CheckRunConclusion, GitHubApi, PullInfo } from '../github-api.ts';
 import { redactingApi } from '../redacting-api.ts';
 import type { Clock } from '../report/clock.ts';
 import { renderAnnotations } from '../report/render-check-run.ts';
 import type { ApprovalEntry, RunProgress } from '../report/run-progress.ts';
 import { createRunReporter } from '../report/run-reporter.ts';
+import { createBufferedReporter } from './buffered-reporter.ts';
 import type { GitHubDeps } from './decide-trigger.ts';
 import { publishResult } from './publish-result.ts';
 import { resolveAgentAdapter } from './resolve-agent-adapter.ts';
@@ -50,6 +51,16 @@ export interface ExecuteRunOptions {
   approvalTimeoutMs?: number;
   /** Connects the front end's way of delivering answers; returns how to disconnect. */
   attachApprovals?: (channel: GitHubApprovalChannel, run: { runId: string; checkRunId: number }) => () => void;
+  /**
+   * Work of the front end's that the agent needs before it starts (installing its program), run
+   * alongside the workspace preparation and the check-run and comment writes. What it resolves to
+   * is added to the agent's environment; its failure is the run's failure, reported like any other.
+   */
+  prepare?: (signal: AbortSignal) => Promise<{ env?: Record<string, string | undefined> } | undefined>;
+  /** Receives every normalized event of the agent as it comes (the Action's workflow log). */
+  onEvent?: (event: AgentEvent) => void;
+  /** Receives the run's own notes (approval asked, files reset, the result), redacted. */
+  onNote?: (line: string) => void;
   /** Called once the check run and tracking comment exist (the Action records them for its post step). */
   onStarted?: (run: { runId: string; checkRunId: number; commentId: number | undefined; checkRunUrl: string }) => void;
 }
@@ -74,8 +85,10 @@ export interface RunOutcome {
 /**
  * Carries out one accepted job: check run and tracking comment, the workspace on the right
  * commit with planted agent config restored, the agent run with approvals on GitHub and live
- * reporting, then the branch, the pull request and the final reports. Never leaves the check
- * run in progress: whatever fails, it is concluded.
+ * reporting, then the branch, the pull request and the final reports. The writes to GitHub go on
+ * while the workspace (and the front end's `prepare`) get ready, and the agent starts as soon as
+ * those are: what it says before the check run exists is buffered and reported once it does.
+ * Never leaves the check run in progress: whatever fails after it could be made, it is concluded.
  */
 export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
   const { job, deps } = options;
@@ -88,46 +101,71 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   const api = redactingApi(deps.api, redactor);
   const log = (line: string) => deps.log?.(redactor.redactString(line));
   const repo = job.repo;
-
-  const pull = job.isPullRequest && job.number !== undefined ? await api.getPull(repo, job.number) : undefined;
-  const headSha = pull?.headSha ?? (await api.getBranchSha(repo, job.defaultBranch));
-  if (headSha === undefined) throw new Error(`the default branch ${job.defaultBranch} has no commit`);
-
   const agentConfig = job.config.agents[job.agentName];
-  const checkRun = await api.createCheckRun(repo, {
-    name: `agent-mux / ${job.agentName}`,
-    headSha,
-    status: 'in_progress',
-    startedAt: new Date().toISOString(),
-    externalId: runId,
-    detailsUrl: options.detailsUrl,
-    output: { title: `${job.agentName}: starting`, summary: `Requested by @${job.actor.login}.` },
-  });
-  const comment =
-    job.number === undefined
-      ? undefined
-      : await api.createComment(
-          repo,
-          job.number,
-          `<!-- agent-mux:run:${runId} -->\n**agent-mux** is starting **${job.agentName}**… ([check run](${checkRun.htmlUrl}))`,
-        );
-  options.onStarted?.({ runId, checkRunId: checkRun.id, commentId: comment?.id, checkRunUrl: checkRun.htmlUrl });
+  // Stops the preparation and the agent when the reports cannot be made (the check run failed).
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
 
-  const reporter = createRunReporter({
-    api: comment === undefined ? { ...api, updateComment: async () => {} } : api,
-    repo,
-    checkRunId: checkRun.id,
-    commentId: comment?.id ?? 0,
-    runId,
-    agent: job.agentName,
-    model: agentConfig?.model,
-    checkRunUrl: checkRun.htmlUrl,
-    clock: options.clock,
-    onError: (error) => log(`report failed: ${errorText(error)}`),
+  const buffer = createBufferedReporter();
+  const note = (line: string) => {
+    buffer.note(line);
+    options.onNote?.(redactor.redactString(line));
+  };
+
+  const target = (async () => {
+    const pull = job.isPullRequest && job.number !== undefined ? await api.getPull(repo, job.number) : undefined;
+    const headSha = pull?.headSha ?? (await api.getBranchSha(repo, job.defaultBranch));
+    if (headSha === undefined) throw new Error(`the default branch ${job.defaultBranch} has no commit`);
+    return { pull, headSha };
+  })();
+
+  // The check run and the tracking comment are written while the agent's program and the
+  // workspace get ready: the agent never waits for GitHub's write throttle.
+  const reporting = (async () => {
+    const { headSha } = await target;
+    const checkRun = await api.createCheckRun(repo, {
+      name: `agent-mux / ${job.agentName}`,
+      headSha,
+      status: 'in_progress',
+      startedAt: new Date().toISOString(),
+      externalId: runId,
+      detailsUrl: options.detailsUrl,
+      output: { title: `${job.agentName}: starting`, summary: `Requested by @${job.actor.login}.` },
+    });
+    const comment =
+      job.number === undefined
+        ? undefined
+        : await api.createComment(
+            repo,
+            job.number,
+            `<!-- agent-mux:run:${runId} -->\n**agent-mux** is starting **${job.agentName}**… ([check run](${checkRun.htmlUrl}))`,
+          );
+    options.onStarted?.({ runId, checkRunId: checkRun.id, commentId: comment?.id, checkRunUrl: checkRun.htmlUrl });
+    const reporter = createRunReporter({
+      api: comment === undefined ? { ...api, updateComment: async () => {} } : api,
+      repo,
+      checkRunId: checkRun.id,
+      commentId: comment?.id ?? 0,
+      runId,
+      agent: job.agentName,
+      model: agentConfig?.model,
+      checkRunUrl: checkRun.htmlUrl,
+      clock: options.clock,
+      onError: (error) => log(`report failed: ${errorText(error)}`),
+    });
+    buffer.attach(reporter);
+    const base = { runId, checkRunId: checkRun.id, checkRunUrl: checkRun.htmlUrl, commentId: comment?.id };
+    return { reporter, base };
+  })();
+  let reportingFailed = false;
+  reporting.catch(() => {
+    reportingFailed = true;
+    stop.abort('the check run could not be created');
   });
-  const base = { runId, checkRunId: checkRun.id, checkRunUrl: checkRun.htmlUrl, commentId: comment?.id };
+
   const fail = async (conclusion: RunOutcome['conclusion'], reason: string, end?: RunEnd): Promise<RunOutcome> => {
-    reporter.note(reason);
+    note(reason);
+    const { reporter, base } = await reporting;
     await reporter.finish({ conclusion, reason });
     return {
       ...base,
@@ -140,37 +178,50 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     };
   };
 
-  let resolved: ReturnType<typeof resolveAgentAdapter>;
-  let prepared: PreparedWorkspace;
-  try {
-    resolved = resolveAgentAdapter({
+  const ready = (async () => {
+    const resolved = resolveAgentAdapter({
       registry: options.registry,
       agentName: job.agentName,
       config: job.config,
       file: REPO_CONFIG_PATH,
     });
-    prepared = await prepareWorkspace({
-      cwd: options.workspace,
-      remote: options.git.remote,
-      token: options.git.token,
-      target: pull
-        ? {
-            kind: 'pull',
-            number: pull.number,
-            headSha: pull.headSha,
-            headRef: pull.headRef,
-            baseRef: pull.baseRef,
-            fromFork: pull.fromFork,
-          }
-        : { kind: 'issue', defaultBranch: job.defaultBranch },
-    });
+    const [program, workspace] = await Promise.allSettled([
+      options.prepare ? options.prepare(signal) : Promise.resolve(undefined),
+      target.then(({ pull }) =>
+        prepareWorkspace({
+          cwd: options.workspace,
+          remote: options.git.remote,
+          token: options.git.token,
+          target: pull
+            ? {
+                kind: 'pull',
+                number: pull.number,
+                headSha: pull.headSha,
+                headRef: pull.headRef,
+                baseRef: pull.baseRef,
+                fromFork: pull.fromFork,
+              }
+            : { kind: 'issue', defaultBranch: job.defaultBranch },
+        }),
+      ),
+    ]);
+    if (program.status === 'rejected') throw program.reason;
+    if (workspace.status === 'rejected') throw workspace.reason;
+    return { resolved, prepared: workspace.value, env: { ...options.env, ...program.value?.env } };
+  })();
+
+  let started: Awaited<typeof ready>;
+  try {
+    started = await ready;
   } catch (error) {
-    return fail('failure', `could not start: ${errorText(error)}`);
+    if (reportingFailed) await reporting; // throws why the check run could not be made
+    return fail(options.signal?.aborted ? 'cancelled' : 'failure', `could not start: ${errorText(error)}`);
   }
+  if (reportingFailed) await reporting;
+  const { resolved, prepared } = started;
+  const { pull, headSha } = await target;
   if (prepared.restored.length + prepared.removed.length > 0) {
-    reporter.note(
-      `agent config files reset to the base branch: ${[...prepared.restored, ...prepared.removed].join(', ')}`,
-    );
+    note(`agent config files reset to the base branch: ${[...prepared.restored, ...prepared.removed].join(', ')}`);
   }
 
   const approvalTimeoutMs = options.approvalTimeoutMs ?? job.config.approvals.timeout;
@@ -182,7 +233,14 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     job.number === undefined
       ? undefined
       : createGitHubApprovalChannel({
-          api,
+          // An approval asked before the tracking comment exists waits for it, so the comments read in order.
+          api: {
+            ...api,
+            createComment: async (...args) => {
+              await reporting;
+              return api.createComment(...args);
+            },
+          },
           repo,
           number: job.number,
           isPullRequest: job.isPullRequest,
@@ -193,9 +251,19 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
           selfLogins: deps.selfLogins,
           redact: (text) => redactor.redactString(text),
           timeoutText: humanDuration(approvalTimeoutMs),
-          onNote: (line) => reporter.note(line),
+          onNote: note,
         });
-  const detach = channel ? options.attachApprovals?.(channel, { runId, checkRunId: checkRun.id }) : undefined;
+  let runEnded = false;
+  let detach: (() => void) | undefined;
+  if (channel && options.attachApprovals) {
+    const attach = options.attachApprovals;
+    reporting.then(
+      ({ base }) => {
+        if (!runEnded) detach = attach(channel, { runId, checkRunId: base.checkRunId });
+      },
+      () => {},
+    );
+  }
 
   const policy = agentConfig?.policy ?? job.config.tools.policy ?? defaultPolicy;
   const handle = startRun({
@@ -206,13 +274,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     leaseToken: options.leaseToken,
     fencingToken: options.fencingToken,
     timeoutMs: options.timeoutMs ?? agentConfig?.timeout ?? job.config.limits.runTimeout,
-    env: options.env,
+    env: started.env,
     secrets: [...options.secrets, ...(options.git.token ? [options.git.token] : [])],
     secretEnv: options.secretEnv,
     budget: job.config.limits.budget,
     approvals: channel,
     policy,
-    signal: options.signal,
+    signal,
     graceMs: options.graceMs,
     tools: ({ runId: id, emit }) =>
       createToolHost({
@@ -223,18 +291,23 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
         approvals: channel,
         approvalTimeoutMs,
         emit,
-        signal: options.signal,
+        signal,
         task: {
           prompt: job.prompt,
           repository: `${repo.owner}/${repo.repo}`,
           ...(job.isPullRequest ? { pullRequest: { number: job.number } } : { issue: { number: job.number } }),
         },
       }),
-    onEvent: (event) => reporter.onEvent(event),
+    onEvent: (event) => {
+      buffer.onEvent(event);
+      options.onEvent?.(event);
+    },
   });
   const end = await handle.result;
+  runEnded = true;
   detach?.();
   await channel?.voidPending('the run ended');
+  if (reportingFailed) await reporting;
 
   const conclusion = conclusionOf(end.reason);
   if (conclusion !== 'success') {
@@ -254,7 +327,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   } catch (error) {
     return fail('failure', `the agent finished but its changes could not be published: ${errorText(error)}`, end);
   }
-  reporter.note(published.note);
+  note(published.note);
+  const { reporter, base } = await reporting;
   await reporter.finish({
     conclusion: 'success',
     branch: published.branch,
