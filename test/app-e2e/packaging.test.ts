@@ -121,11 +121,14 @@ describe('app.yml', () => {
   const manifest: unknown = parse(read('app.yml'));
   const record = isRecord(manifest) ? manifest : {};
 
-  it('names the app, its homepage and its webhook URL, and is private', () => {
+  it('names the app and its homepage, and is private', () => {
     expect(record.name).toBe('agent-mux');
-    expect(String(record.url)).toMatch(/^https:\/\//);
-    expect(record.hook_attributes).toMatchObject({ url: expect.stringMatching(/\/api\/github\/webhooks$/) });
+    expect(record.url).toBe('https://github.com/agent-mux/agent-mux');
     expect(record.public).toBe(false);
+  });
+
+  it('leaves the webhook URL to Probot’s setup (a hook_attributes block replaces Probot’s WEBHOOK_PROXY_URL)', () => {
+    expect(record).not.toHaveProperty('hook_attributes');
   });
 
   it('subscribes to the events the app handles, each a real webhook event', () => {
