@@ -56,8 +56,13 @@ const sseTranslators: Record<string, (text: string, agent: string, runId: string
     let at = T0;
     const parser = createParser({
       onEvent: (message) => {
-        for (const draft of openCodeHttpTranslator.translate({ kind: 'json', value: JSON.parse(message.data) }, state))
-          events.push({ ...draft, runId, agent, timestamp: (at += 10) } as AgentEvent);
+        for (const draft of openCodeHttpTranslator.translate(
+          { kind: 'json', value: JSON.parse(message.data) },
+          state,
+        )) {
+          at += 10;
+          events.push({ ...draft, runId, agent, timestamp: at } as AgentEvent);
+        }
       },
     });
     parser.feed(text);
@@ -115,7 +120,8 @@ describe('reports of every recorded stream', () => {
 
       // The rendered check run shows each message line once.
       const output = renderCheckRunOutput(progress, { finished: { conclusion: 'success' } });
-      for (const line of new Set(lines)) expect(output.text.split(line).length - 1, line).toBeLessThanOrEqual(1);
+      for (const line of new Set(lines))
+        expect((output.text ?? '').split(line).length - 1, line).toBeLessThanOrEqual(1);
       const comment = renderTrackingComment(progress, { runId: 'run-1', finished: { conclusion: 'success' } });
       for (const line of new Set(lines)) expect(comment.split(line).length - 1, line).toBeLessThanOrEqual(1);
     });
