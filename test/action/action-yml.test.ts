@@ -82,11 +82,13 @@ describe('example workflows', () => {
         checks: 'write',
       });
       const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
-      const step = steps.find((s) => s.uses?.startsWith('org/agent-mux-action@'));
+      const step = steps.find((s) => s.uses?.startsWith('agent-mux/agent-mux@'));
       expect(step).toBeDefined();
       for (const name of Object.keys(step?.with ?? {})) expect(action.inputs).toHaveProperty([name]);
       for (const s of steps) expect(s.run ?? '').not.toMatch(/\$\{\{\s*github\.event/);
-      expect(text).not.toMatch(/github\.event\.comment\.body/);
+      // event text appears only in the job's if: filter, never in a step (script, input or env)
+      for (const s of steps)
+        expect(JSON.stringify(s)).not.toMatch(/github\.event\.(comment|review|issue|pull_request)\.(body|title)/);
     });
   }
 });

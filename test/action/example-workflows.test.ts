@@ -1,0 +1,233 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import {
+  type ExpressionValue,
+  evaluateWorkflowCondition,
+  WorkflowExpressionError,
+} from '../helpers/evaluate-workflow-expression.ts';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+type Workflow = {
+  on: Record<string, { types?: string[] } | null>;
+  jobs: Record<string, { if?: string; steps: { uses?: string }[] }>;
+};
+
+/** The README's Action workflow: its ```yaml block that uses the Action. */
+function readmeWorkflow(): string {
+  const readme = readFileSync(`${root}README.md`, 'utf8');
+  const block = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map((match) => match[1] ?? '')
+    .find((text) => text.includes('uses: agent-mux/agent-mux@'));
+  if (block === undefined) throw new Error('README.md has no workflow that uses agent-mux/agent-mux');
+  return block;
+}
+
+const workflows: [string, string][] = [
+  ...['claude-code.yml', 'codex.yml', 'remote-pi.yml', 'several-agents.yml'].map((file): [string, string] => [
+    `examples/workflows/${file}`,
+    readFileSync(`${root}examples/workflows/${file}`, 'utf8'),
+  ]),
+  ['README.md', readmeWorkflow()],
+];
+
+type Sample = { name: string; event: string; action?: string; payload: Record<string, ExpressionValue>; run: boolean };
+
+const issue = (body: string | null): Record<string, ExpressionValue> => ({ number: 7, title: 'Flaky test', body });
+const pull = (body: string | null): Record<string, ExpressionValue> => ({ number: 8, title: 'Fix', body });
+
+const samples: Sample[] = [
+  {
+    name: 'a mention in an issue comment',
+    event: 'issue_comment',
+    action: 'created',
+    payload: { issue: issue('The test fails'), comment: { body: '@agent fix the flaky test' } },
+    run: true,
+  },
+  {
+    name: 'a mention naming an agent',
+    event: 'issue_comment',
+    action: 'created',
+    payload: { issue: issue(null), comment: { body: 'please @agent codex: fix the flaky test' } },
+    run: true,
+  },
+  {
+    name: '@agent cancel',
+    event: 'issue_comment',
+    action: 'created',
+    payload: { issue: issue('x'), comment: { body: '@agent cancel' } },
+    run: true,
+  },
+  {
+    name: 'an unrelated comment',
+    event: 'issue_comment',
+    action: 'created',
+    payload: { issue: issue('The test fails'), comment: { body: 'Thanks, looks good to me' } },
+    run: false,
+  },
+  {
+    name: 'an unrelated comment on an issue whose body mentions the phrase',
+    event: 'issue_comment',
+    action: 'created',
+    payload: { issue: issue('@agent fix the typo'), comment: { body: 'Any news?' } },
+    run: false,
+  },
+  {
+    name: 'an approval answer (read by the job that asked)',
+    event: 'issue_comment',
+    action: 'created',
+    payload: { issue: issue('@agent fix it'), comment: { body: '/approve 2' } },
+    run: false,
+  },
+  {
+    name: 'a denial',
+    event: 'issue_comment',
+    action: 'created',
+    payload: { issue: issue('x'), comment: { body: '/deny 2 not that file' } },
+    run: false,
+  },
+  {
+    name: 'a mention in a review comment',
+    event: 'pull_request_review_comment',
+    action: 'created',
+    payload: { pull_request: pull('x'), comment: { body: '@agent rename this variable' } },
+    run: true,
+  },
+  {
+    name: 'an unrelated review comment on a pull request whose body mentions the phrase',
+    event: 'pull_request_review_comment',
+    action: 'created',
+    payload: { pull_request: pull('Made by @agent'), comment: { body: 'nit: typo' } },
+    run: false,
+  },
+  {
+    name: 'a review with the phrase',
+    event: 'pull_request_review',
+    action: 'submitted',
+    payload: { pull_request: pull('x'), review: { body: '@agent address these comments', state: 'commented' } },
+    run: true,
+  },
+  {
+    name: 'an approving review without a body',
+    event: 'pull_request_review',
+    action: 'submitted',
+    payload: { pull_request: pull('@agent wrote this'), review: { body: null, state: 'approved' } },
+    run: false,
+  },
+  {
+    name: 'an issue opened with the phrase',
+    event: 'issues',
+    action: 'opened',
+    payload: { issue: issue('@agent add a --json flag') },
+    run: true,
+  },
+  {
+    name: 'an issue opened without the phrase',
+    event: 'issues',
+    action: 'opened',
+    payload: { issue: issue('The command line crashes') },
+    run: false,
+  },
+  {
+    name: 'an issue opened without a body',
+    event: 'issues',
+    action: 'opened',
+    payload: { issue: issue(null) },
+    run: false,
+  },
+  {
+    name: 'the trigger label',
+    event: 'issues',
+    action: 'labeled',
+    payload: { issue: issue('Fix it'), label: { name: 'agent' } },
+    run: true,
+  },
+  {
+    name: 'another label on an issue that mentions the phrase',
+    event: 'issues',
+    action: 'labeled',
+    payload: { issue: issue('@agent fix it'), label: { name: 'bug' } },
+    run: false,
+  },
+  {
+    name: 'an assignment (the Action checks the assignee)',
+    event: 'issues',
+    action: 'assigned',
+    payload: { issue: issue('Fix it'), assignee: { login: 'github-actions[bot]' } },
+    run: true,
+  },
+  {
+    name: 'a manual dispatch',
+    event: 'workflow_dispatch',
+    payload: { inputs: { prompt: 'update the docs' } },
+    run: true,
+  },
+];
+
+function subscribes(workflow: Workflow, sample: Sample): boolean {
+  if (!Object.hasOwn(workflow.on, sample.event)) return false;
+  const types = workflow.on[sample.event]?.types;
+  return types === undefined || sample.action === undefined || types.includes(sample.action);
+}
+
+function starts(condition: string, sample: Sample): boolean {
+  const event = sample.action === undefined ? sample.payload : { action: sample.action, ...sample.payload };
+  return evaluateWorkflowCondition(condition, { github: { event_name: sample.event, event } });
+}
+
+describe.each(workflows)('%s: the job filter', (_name, text) => {
+  const workflow = parse(text) as Workflow;
+  const condition = workflow.jobs.agent?.if;
+  const relevant = samples.filter((sample) => subscribes(workflow, sample));
+
+  it('has an if: on the job that runs the Action', () => {
+    expect(workflow.jobs.agent?.steps.some((step) => step.uses?.startsWith('agent-mux/agent-mux@'))).toBe(true);
+    expect(condition).toEqual(expect.stringContaining("'@agent'"));
+  });
+
+  it('starts a job for every event and action the workflow subscribes to', () => {
+    for (const [event, spec] of Object.entries(workflow.on)) {
+      for (const action of spec?.types ?? [undefined]) {
+        const wanted = samples.filter((s) => s.event === event && s.action === action && s.run);
+        expect(wanted.length, `a sample for ${event}.${action}`).toBeGreaterThan(0);
+        for (const sample of wanted) expect(starts(condition ?? '', sample), sample.name).toBe(true);
+      }
+    }
+  });
+
+  // only the events the workflow subscribes to reach its filter
+  it.each(relevant.map((sample) => [sample.name, sample] as const))('%s', (_sample, sample) => {
+    expect(starts(condition ?? '', sample)).toBe(sample.run);
+  });
+
+  it('filters out unrelated comments and keeps mentions', () => {
+    expect(relevant.filter((s) => !s.run).length).toBeGreaterThan(0);
+    expect(relevant.filter((s) => !s.run).every((s) => !starts(condition ?? '', s))).toBe(true);
+    expect(relevant.filter((s) => s.run).every((s) => starts(condition ?? '', s))).toBe(true);
+  });
+});
+
+describe('evaluateWorkflowCondition', () => {
+  const github: ExpressionValue = { event_name: 'issue_comment', event: { comment: { body: 'Hi @Agent' } } };
+
+  it('follows GitHub: contains and == ignore case, a missing property is null', () => {
+    expect(evaluateWorkflowCondition("contains(github.event.comment.body, '@agent')", { github })).toBe(true);
+    expect(evaluateWorkflowCondition("github.event_name == 'ISSUE_COMMENT'", { github })).toBe(true);
+    expect(evaluateWorkflowCondition("contains(github.event.review.body, '@agent')", { github })).toBe(false);
+    expect(evaluateWorkflowCondition('github.event.review.body == null', { github })).toBe(true);
+  });
+
+  it('binds ! tighter than ==, == tighter than &&, && tighter than ||', () => {
+    expect(evaluateWorkflowCondition('true || false && false', {})).toBe(true);
+    expect(evaluateWorkflowCondition('(true || false) && false', {})).toBe(false);
+    expect(evaluateWorkflowCondition("!contains('abc', 'x') && 'a' != 'b'", {})).toBe(true);
+    expect(evaluateWorkflowCondition("${{ 'it''s' == 'IT''S' }}", {})).toBe(true);
+  });
+
+  it('refuses what it does not support', () => {
+    expect(() => evaluateWorkflowCondition('fromJSON(github)', { github })).toThrow(WorkflowExpressionError);
+    expect(() => evaluateWorkflowCondition('github.event[0]', { github })).toThrow(WorkflowExpressionError);
+    expect(() => evaluateWorkflowCondition("'a' == ", {})).toThrow(WorkflowExpressionError);
+  });
+});
