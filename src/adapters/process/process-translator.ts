@@ -4,7 +4,8 @@ import { logDraft } from '../../core/events/log-draft.ts';
 
 /**
  * Translates seed 001's json-lines protocol (agent → adapter):
- * `progress`, `tool_call`, `comment`, `complete`, `failed`.
+ * `progress`, `tool_call`, `comment`, `complete`, `failed`. `complete` and `failed` are terminal:
+ * they end the run even if the program stays alive (the core then sends `shutdown` and stops it).
  */
 export const processTranslator: Translator<TranslatorState> = {
   init: ({ debug }) => ({ debug }),
@@ -45,6 +46,7 @@ export const processTranslator: Translator<TranslatorState> = {
         ];
       case 'complete': {
         state.outcome = { status: 'completed', output: value.output };
+        state.terminal = true;
         const cost = costDraft(value.cost);
         return cost ? [cost] : [];
       }
@@ -53,6 +55,7 @@ export const processTranslator: Translator<TranslatorState> = {
         const details = typeof value.details === 'string' ? value.details : undefined;
         const message = details ? `${reason}: ${details}` : reason;
         state.outcome = { status: 'failed', message };
+        state.terminal = true;
         const out: EventDraft[] = [{ type: 'error', code: 'agent_error', message, recoverable: false }];
         const cost = costDraft(value.cost);
         if (cost) out.push(cost);

@@ -1,4 +1,4 @@
-import type { AgentEvent, EventDraft } from '../events/index.ts';
+import type { AgentEvent, DraftOf, EventDraft } from '../events/index.ts';
 import type { ApprovalChannel } from '../tools/approval-channel.ts';
 import type { PermissionPolicy } from '../tools/permission-policy.ts';
 import type { ToolHost } from '../tools/tool-host.ts';
@@ -8,7 +8,8 @@ import type { Capabilities } from './capabilities.ts';
 export const ADAPTER_SPECIFICATION_VERSION = 'v1' as const;
 
 export type ThinkingEffort = 'low' | 'medium' | 'high' | 'max';
-export type ShutdownReason = 'cancelled' | 'timeout' | 'inactivity' | 'lease_expired' | 'budget_exceeded';
+/** Why the core asks an agent to stop; `completed`: it already said it is done but has not gone. */
+export type ShutdownReason = 'cancelled' | 'timeout' | 'inactivity' | 'lease_expired' | 'budget_exceeded' | 'completed';
 
 /** What the caller asks of one run, independent of the agent. */
 export interface RunRequest {
@@ -85,6 +86,11 @@ export interface SpawnPlan {
    * the run is stopped like a total timeout and ends `timeout`. The run's own timeout still applies.
    */
   maxRuntimeMs?: number;
+  /**
+   * What the run's user should know about how the policy was applied (an agent made read-only
+   * because it cannot ask at run time): the core emits each as a `notice` event when the program starts.
+   */
+  notices?: readonly Omit<DraftOf<'notice'>, 'type'>[];
   /** Called once the program has exited and the run is over (remove temporary config files, …). */
   cleanup?(): void | Promise<void>;
 }
@@ -104,6 +110,14 @@ export interface TranslatorState {
   debug: boolean;
   sessionId?: string;
   outcome?: Outcome;
+  /**
+   * Set with `outcome` when the record just translated ends the run: the agent said it is done
+   * (seed 001's `complete` / `failed`, a CLI's result record that closes its only turn). The core
+   * then gives the program `terminalGraceMs` to exit by itself, stops what is left (graceful stop,
+   * then the process group), and ends the run with `outcome`. A program that exits by itself
+   * within the grace ends the run exactly as it would without the flag.
+   */
+  terminal?: boolean;
 }
 
 export interface ExitInfo {
@@ -159,6 +173,12 @@ export interface SessionContext extends LaunchContext {
   readonly signal: AbortSignal;
   readonly tools?: ToolHost;
   readonly approvals?: ApprovalChannel;
+  /**
+   * The agent said it is done (a terminal event such as ca-http-v1's `complete` / `failed`). The
+   * core gives the session `terminalGraceMs` to settle `done` by itself, then aborts `signal`;
+   * `done` must then settle soon with this outcome (the core falls back to it if it does not).
+   */
+  terminalReached?(outcome: Outcome): void;
 }
 
 /** How a session ended; `reason` overrides the end a plain status would give (a crashed remote). */

@@ -11,6 +11,8 @@ export interface AttemptOptions<L> {
   emitter: RunEmitter;
   /** How long a stop waits for the agent to go before it is forced. */
   graceMs: number;
+  /** How long an agent that sent its terminal event may take to end by itself before it is stopped. */
+  terminalGraceMs: number;
   tools?: ToolHost;
   approvals?: ApprovalChannel;
   /** Registers the function the run calls to stop this attempt. */

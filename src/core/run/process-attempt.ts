@@ -1,4 +1,11 @@
-import type { ProcessController, ProcessLaunch, ProgramInfo, RunIO, SpawnPlan } from '../adapter/index.ts';
+import type {
+  ProcessController,
+  ProcessLaunch,
+  ProgramInfo,
+  RunIO,
+  ShutdownReason,
+  SpawnPlan,
+} from '../adapter/index.ts';
 import { SpawnError } from '../errors/index.ts';
 import { expandArgs, expandEnv } from '../template/expand-template.ts';
 import { templateVarsOf } from '../template/template-vars.ts';
@@ -57,6 +64,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   const pgid = child.pid;
   trackGroup(pgid);
   options.onChild(child);
+  for (const notice of plan.notices ?? []) emitter.emit({ type: 'notice', ...notice });
 
   const pipeline = new RecordPipeline({
     translator,
@@ -72,6 +80,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     options.onActivity();
     onNative?.('stdout', chunk);
     pipeline.pushStdout(chunk);
+    if (state.terminal) onTerminal();
   });
   child.onStderr((chunk) => {
     options.onActivity();
@@ -82,21 +91,37 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   let stopRequest: StopRequest | undefined;
   let stopping: Promise<unknown> | undefined;
   let stdinFailure: string | undefined;
-  const stop = (request: StopRequest) => {
-    if (stopRequest) return;
-    stopRequest = request;
-    stopping = (async () => {
-      const asked = controller?.requestStop?.(request.shutdown) ?? false;
+  let terminalFirst = false;
+  let terminalTimer: NodeJS.Timeout | undefined;
+  /** Graceful stop (the controller's, e.g. `shutdown` on stdin), then SIGTERM and SIGKILL to the group. */
+  const beginStop = (reason: ShutdownReason, waitMs: number) => {
+    stopping ??= (async () => {
+      const asked = controller?.requestStop?.(reason) ?? false;
       if (asked) {
         const exitedInTime = await settleWithin(
           child.exited.then(() => true),
-          graceMs,
+          waitMs,
           false,
         );
         if (exitedInTime) return;
       }
-      await terminateGroup(pgid, graceMs);
+      await terminateGroup(pgid, waitMs);
     })();
+  };
+  const stop = (request: StopRequest) => {
+    if (stopRequest) return;
+    stopRequest = request;
+    if (terminalTimer) clearTimeout(terminalTimer);
+    beginStop(request.shutdown, graceMs);
+  };
+
+  // The agent said it is done (a terminal record): it may exit by itself within the terminal grace;
+  // what is left after it is stopped, and the run ends with the reported outcome.
+  const onTerminal = () => {
+    if (terminalFirst || stopRequest) return;
+    terminalFirst = true;
+    const waitMs = Math.min(options.terminalGraceMs, graceMs);
+    terminalTimer = setTimeout(() => beginStop('completed', waitMs), options.terminalGraceMs);
   };
 
   const io: RunIO = {
@@ -147,6 +172,9 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
 
   const exit = await child.exited;
   if (maxRuntime) clearTimeout(maxRuntime);
+  if (terminalTimer) clearTimeout(terminalTimer);
+  // Stopped by the core after its terminal record: the run ends as the agent said, whatever the exit.
+  const endedByTerminal = terminalFirst && stopping !== undefined;
   // Let the pipes drain, but a grandchild holding them open must not hold the run.
   await settleWithin(child.drained, Math.min(graceMs, 2000), undefined);
   pipeline.end();
@@ -166,6 +194,10 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   await runCleanup(started, emitter);
   pipeline.finish(exit);
   const base = { exitCode: exit.exitCode, signal: exit.signal, sessionId: state.sessionId };
+  if (endedByTerminal && state.outcome) {
+    const { status, message, output } = state.outcome;
+    return { ...base, reason: status, message, output };
+  }
   if (stopRequest) return { ...base, reason: stopRequest.reason, message: stopRequest.message };
   if (state.outcome?.status === 'failed') {
     return { ...base, reason: 'failed', message: state.outcome.message, output: state.outcome.output };

@@ -43,6 +43,13 @@ export interface RunOptions {
   maxPendingStdinBytes?: number;
   /** Time between the graceful stop request, SIGTERM and SIGKILL. Default 5000. */
   graceMs?: number;
+  /**
+   * After a terminal event (`complete`, `failed`, a CLI's result record) the agent is done: how long
+   * its program (or session) may take to end by itself before the core stops it (graceful stop,
+   * then SIGTERM and SIGKILL, each after this long again, at most `graceMs`). The run then ends with
+   * the reported outcome. Default 2000.
+   */
+  terminalGraceMs?: number;
   signal?: AbortSignal;
   /** Run `<program> --version` once per process and warn when it is below the adapter's minimum. Default true. */
   checkVersion?: boolean;

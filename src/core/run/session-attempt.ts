@@ -1,4 +1,4 @@
-import type { AgentSession, SessionLaunch } from '../adapter/index.ts';
+import type { AgentSession, Outcome, SessionLaunch, SessionOutcome } from '../adapter/index.ts';
 import type { AttemptOptions } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import { settleWithin } from './settle-within.ts';
@@ -26,9 +26,26 @@ async function runSession(options: SessionAttemptOptions): Promise<AttemptResult
   let session: AgentSession | undefined;
   let stopping: Promise<void> | undefined;
 
+  // The agent said it is done: the session may settle by itself within the terminal grace; then its
+  // signal is aborted (close the stream, delete the remote session) and the run ends as the agent said.
+  let terminal: Outcome | undefined;
+  /** The core ended the session after its terminal event (the grace ran out, or a stop came after it). */
+  let endedByTerminal = false;
+  let terminalTimer: NodeJS.Timeout | undefined;
+  const terminalReached = (outcome: Outcome) => {
+    if (terminal || stopRequest) return;
+    terminal = { ...outcome };
+    terminalTimer = setTimeout(() => {
+      endedByTerminal = true;
+      sessionAbort.abort();
+    }, options.terminalGraceMs);
+  };
+
   const stop = (request: StopRequest) => {
     if (stopRequest) return;
     stopRequest = request;
+    if (terminal) endedByTerminal = true;
+    if (terminalTimer) clearTimeout(terminalTimer);
     const current = session;
     stopping = (async () => {
       if (current) {
@@ -55,6 +72,7 @@ async function runSession(options: SessionAttemptOptions): Promise<AttemptResult
       signal: sessionAbort.signal,
       tools: options.tools,
       approvals: options.approvals,
+      terminalReached,
     });
     options.onSession?.(session);
     if (stopRequest) {
@@ -62,13 +80,25 @@ async function runSession(options: SessionAttemptOptions): Promise<AttemptResult
       stopRequest = undefined;
       stop(pending);
     }
-    const abortedEarly = new Promise<never>((_, reject) => {
-      sessionAbort.signal.addEventListener('abort', () => reject(new Error('session aborted')), { once: true });
+    const opened = session;
+    const abortedEarly = new Promise<SessionOutcome>((resolve, reject) => {
+      sessionAbort.signal.addEventListener(
+        'abort',
+        () => {
+          // Aborted after the agent said it is done: give `done` a short while to settle with it.
+          const said = terminal;
+          if (said) resolve(settleWithin(opened.done, Math.min(options.terminalGraceMs, options.graceMs), said));
+          else reject(new Error('session aborted'));
+        },
+        { once: true },
+      );
     });
     abortedEarly.catch(() => undefined);
     const outcome = await Promise.race([session.done, abortedEarly]);
+    if (terminalTimer) clearTimeout(terminalTimer);
     if (stopping) await stopping;
     const stopped = stopRequest as StopRequest | undefined;
+    if (terminal && endedByTerminal) return asSaid(terminal, outcome.sessionId);
     if (stopped) {
       // After a lease expiry the session may say how the stop went (a remote that ignored it): keep both.
       const detail =
@@ -85,6 +115,7 @@ async function runSession(options: SessionAttemptOptions): Promise<AttemptResult
     };
   } catch (error) {
     if (stopping) await stopping;
+    if (terminal && endedByTerminal) return asSaid(terminal);
     const stopped = stopRequest as StopRequest | undefined;
     if (stopped) return { reason: stopped.reason, message: stopped.message };
     const message = (error as Error).message;
@@ -93,4 +124,9 @@ async function runSession(options: SessionAttemptOptions): Promise<AttemptResult
   } finally {
     options.signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** The run's end as the agent's terminal event said. */
+function asSaid(outcome: Outcome, sessionId?: string): AttemptResult {
+  return { reason: outcome.status, message: outcome.message, output: outcome.output, sessionId };
 }

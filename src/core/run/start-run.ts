@@ -15,6 +15,7 @@ import type { RunEnd, RunHandle, RunOptions } from './run-options.ts';
 import { runSessionAttempt } from './session-attempt.ts';
 
 const DEFAULT_GRACE_MS = 5000;
+const DEFAULT_TERMINAL_GRACE_MS = 2000;
 const MAX_PENDING_STDIN_BYTES = 8 * 1024 * 1024;
 
 /** Collects the secret values a run must never show: configured values and the values of secret env vars. */
@@ -38,6 +39,7 @@ export function startRun(options: RunOptions): RunHandle {
   const env = options.env ?? process.env;
   const debug = options.debug ?? false;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const terminalGraceMs = options.terminalGraceMs ?? DEFAULT_TERMINAL_GRACE_MS;
   const abort = new AbortController();
   const redactor = new Redactor(collectSecrets(options, env));
   const emitter = new RunEmitter({
@@ -231,6 +233,7 @@ export function startRun(options: RunOptions): RunHandle {
       ctx,
       emitter,
       graceMs,
+      terminalGraceMs,
       tools,
       approvals: options.approvals,
       signal: abort.signal,
