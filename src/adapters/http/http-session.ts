@@ -159,6 +159,7 @@ function streamSession(parts: StreamParts): AgentSession {
   let fenced = false;
   let ignoredShutdown = false;
   let lostStream: string | undefined;
+  let terminalSaid = false;
 
   const sendInput = async (record: Record<string, unknown>): Promise<void> => {
     try {
@@ -230,6 +231,12 @@ function streamSession(parts: StreamParts): AgentSession {
         const pending = answerToolCall(draft).finally(() => inFlight.delete(pending));
         inFlight.add(pending);
       }
+    }
+    // `complete` / `failed` end the session though the remote may hold the stream open: the core
+    // aborts `ctx.signal` after its terminal grace, which closes the stream and deletes the session.
+    if (state.terminal && state.outcome && !terminalSaid) {
+      terminalSaid = true;
+      ctx.terminalReached?.(state.outcome);
     }
   };
 
