@@ -4,12 +4,14 @@ import { parse } from 'yaml';
 import {
   type ExpressionValue,
   evaluateWorkflowCondition,
+  renderWorkflowTemplate,
   WorkflowExpressionError,
 } from '../helpers/evaluate-workflow-expression.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 
 type Workflow = {
+  concurrency?: { group: string; 'cancel-in-progress'?: boolean };
   on: Record<string, { types?: string[] } | null>;
   jobs: Record<string, { if?: string; steps: { uses?: string }[] }>;
 };
@@ -171,10 +173,20 @@ function subscribes(workflow: Workflow, sample: Sample): boolean {
   return types === undefined || sample.action === undefined || types.includes(sample.action);
 }
 
-function starts(condition: string, sample: Sample): boolean {
+function contextOf(sample: Sample): Record<string, ExpressionValue> {
   const event = sample.action === undefined ? sample.payload : { action: sample.action, ...sample.payload };
-  return evaluateWorkflowCondition(condition, { github: { event_name: sample.event, event } });
+  return { github: { event_name: sample.event, event } };
 }
+
+function starts(condition: string, sample: Sample): boolean {
+  return evaluateWorkflowCondition(condition, contextOf(sample));
+}
+
+const sampleNamed = (name: string): Sample => {
+  const sample = samples.find((s) => s.name === name);
+  if (!sample) throw new Error(`no sample ${name}`);
+  return sample;
+};
 
 describe.each(workflows)('%s: the job filter', (_name, text) => {
   const workflow = parse(text) as Workflow;
@@ -205,6 +217,24 @@ describe.each(workflows)('%s: the job filter', (_name, text) => {
     expect(relevant.filter((s) => !s.run).length).toBeGreaterThan(0);
     expect(relevant.filter((s) => !s.run).every((s) => !starts(condition ?? '', s))).toBe(true);
     expect(relevant.filter((s) => s.run).every((s) => starts(condition ?? '', s))).toBe(true);
+  });
+});
+
+describe('examples/workflows/claude-code.yml: the concurrency group', () => {
+  const workflow = parse(workflows[0]?.[1] ?? '') as Workflow;
+  const group = (sample: Sample): string =>
+    renderWorkflowTemplate(workflow.concurrency?.group ?? '', contextOf(sample));
+
+  it('serializes the runs of one issue and keeps other issues apart', () => {
+    const mention = sampleNamed('a mention in an issue comment');
+    expect(group(mention)).toBe('agent-mux-7');
+    expect(group(sampleNamed('an issue opened with the phrase'))).toBe('agent-mux-7');
+    expect(group(sampleNamed('a review with the phrase'))).toBe('agent-mux-8');
+    expect(workflow.concurrency?.['cancel-in-progress']).toBe(false);
+  });
+
+  it('puts "@agent cancel" in a group of its own, so it does not wait for the run it stops', () => {
+    expect(group(sampleNamed('@agent cancel'))).toBe('agent-mux-7-cancel');
   });
 });
 

@@ -192,12 +192,27 @@ class Parser {
 }
 
 /**
- * Evaluates an `if:` expression (with or without `${{ }}`) in a context such as
- * `{ github: { event_name, event } }` and says whether the job would start.
+ * Evaluates one expression (with or without `${{ }}`) in a context such as
+ * `{ github: { event_name, event } }`.
  *
  * @throws WorkflowExpressionError for syntax outside the supported subset.
  */
-export function evaluateWorkflowCondition(expression: string, context: Record<string, ExpressionValue>): boolean {
+export function evaluateWorkflowExpression(
+  expression: string,
+  context: Record<string, ExpressionValue>,
+): ExpressionValue {
   const text = expression.trim().replace(/^\$\{\{([\s\S]*)\}\}$/, '$1');
-  return truthy(new Parser(tokenize(text), context).parse());
+  return new Parser(tokenize(text), context).parse();
+}
+
+/** Whether a job's `if:` lets it start. */
+export function evaluateWorkflowCondition(expression: string, context: Record<string, ExpressionValue>): boolean {
+  return truthy(evaluateWorkflowExpression(expression, context));
+}
+
+/** A value with `${{ … }}` inside, such as `concurrency.group`, as GitHub renders it. */
+export function renderWorkflowTemplate(template: string, context: Record<string, ExpressionValue>): string {
+  return template.replace(/\$\{\{([\s\S]*?)\}\}/g, (_match, expression: string) =>
+    toText(evaluateWorkflowExpression(expression, context)),
+  );
 }
