@@ -1,6 +1,17 @@
 #!/usr/bin/env node
-import { processIO } from './cli-io.ts';
-import { main } from './main.ts';
+import { requireNodeVersion } from '../core/runtime/require-node-version.ts';
+
+// First the Node version, before the modules that need a newer one are loaded: an old Node gets
+// one sentence instead of a stack trace. ncc bundles the eager imports into this one file.
+requireNodeVersion({
+  program: 'agent-mux',
+  remedy:
+    'install Node.js 24 from https://nodejs.org, or run it through npm in its checkout (`npm run demo`, `npm run start:cli -- --help`), which brings its own Node 24',
+});
+const [{ processIO }, { main }] = await Promise.all([
+  import(/* webpackMode: "eager" */ './cli-io.ts'),
+  import(/* webpackMode: "eager" */ './main.ts'),
+]);
 
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
