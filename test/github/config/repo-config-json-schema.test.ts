@@ -116,7 +116,7 @@ describe('the JSON Schema agrees with the zod schema', () => {
     ['an empty config', {}],
     ['label disabled', { trigger: { label: null } }],
     ['label false', { trigger: { label: false } }],
-    ['an agent', { agents: { codex: { adapter: 'codex', timeout: '1h30m', url: 'http://gpu:7001' } } }],
+    ['an agent', { agents: { gpu: { adapter: 'http', timeout: '1h30m', url: 'http://gpu:7001' } } }],
     ['a policy', { tools: { policy: { rules: [{ tool: 'shell', decision: 'ask', when: { command: ['git *'] } }] } } }],
     ['approvals', { approvals: { users: ['@octocat'], teams: ['org/team'], timeout: '250ms' } }],
   ])('accepts %s', (_name, config) => {
