@@ -1,5 +1,6 @@
 import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../core/adapter/index.ts';
-import { decide, type PermissionPolicy, ruleMatches } from '../../core/tools/permission-policy.ts';
+import type { PermissionDecision, PermissionPolicy } from '../../core/tools/permission-policy.ts';
+import { decideWithoutArguments, type ToolAliases } from '../../core/tools/tool-aliases.ts';
 import { codexPatchTool, codexShellTool } from './codex-translator.ts';
 
 /** Codex's sandbox modes (`-s/--sandbox`). */
@@ -41,46 +42,71 @@ export interface CodexPermissions {
   sandbox: CodexSandboxMode;
   /** `--disable shell_tool`: the model gets no shell at all. */
   disableShell: boolean;
+  /** Why the policy made Codex read-only, for the run's user; absent when it did not. */
+  notice?: string;
 }
+
+/**
+ * Codex's shell under every name a policy may use: `exec_command` (what Codex 0.169 calls it and
+ * what agent-mux shows), `shell` and `local_shell` (its names in older Codex releases and the
+ * Responses API). Rules naming any of them apply to the one shell tool.
+ */
+export const codexShellAliases: ToolAliases = { name: codexShellTool, aliases: ['shell', 'local_shell'] };
+/** Codex's patch tool (`file_change` items); no other name. */
+export const codexPatchAliases: ToolAliases = { name: codexPatchTool, aliases: [] };
 
 /**
  * Maps the run's policy onto what `codex exec` can enforce. Codex cannot ask at run time in exec
  * mode (approval requests there are refused), and it has no per-tool allow/deny list for its own
- * tools, so:
- * - shell `deny` (a rule on `exec_command`/`shell`/`*` without `when`, or `default: 'deny'`) →
- *   `--disable shell_tool` and a read-only sandbox;
+ * tools, so, with the shell's decision taken once over all its names (the first matching rule wins):
+ * - shell `deny` (a rule without `when`, or `default: 'deny'`) → `--disable shell_tool` and a
+ *   read-only sandbox;
  * - shell `ask` (or a deny/ask rule that narrows by arguments, which Codex cannot check) → the
  *   shell stays but runs in the `read-only` sandbox: commands that would write fail and the model
  *   is told;
  * - `apply_patch` denied or asked → `read-only` sandbox (patches outside it are refused under `-a never`);
  * - otherwise the configured sandbox (default `workspace-write`).
- * MCP tools of the run's server are checked by the tool host itself under the same policy.
+ * Each read-only case comes with a `notice` saying why. MCP tools of the run's server are checked
+ * by the tool host itself under the same policy.
  */
 export function codexPermissions(policy: PermissionPolicy | undefined, sandbox: CodexSandboxMode): CodexPermissions {
   const effective: PermissionPolicy = policy ?? { default: 'ask' };
-  const shell = toolDecision(effective, [codexShellTool, 'shell', 'local_shell']);
-  const patch = toolDecision(effective, [codexPatchTool]);
-  if (shell === 'deny') return { approval: 'never', sandbox: 'read-only', disableShell: true };
-  if (shell === 'ask' || patch !== 'allow') return { approval: 'never', sandbox: 'read-only', disableShell: false };
+  const shell = decideWithoutArguments(effective, codexShellAliases);
+  const patch = decideWithoutArguments(effective, codexPatchAliases);
+  if (shell === 'deny') {
+    return {
+      approval: 'never',
+      sandbox: 'read-only',
+      disableShell: true,
+      notice: `The policy made Codex read-only: it denies the shell (\`${codexShellTool}\`), so Codex runs without one and cannot write files.`,
+    };
+  }
+  const why =
+    shell === 'ask'
+      ? askReason(effective, codexShellAliases)
+      : patch !== 'allow'
+        ? askReason(effective, codexPatchAliases, patch)
+        : undefined;
+  if (why) {
+    return {
+      approval: 'never',
+      sandbox: 'read-only',
+      disableShell: false,
+      notice: `The policy made Codex read-only: ${why}, and Codex cannot ask during a run.`,
+    };
+  }
   return { approval: 'never', sandbox, disableShell: false };
 }
 
-/** The strictest decision the policy gives any of these tools; rules narrowed by arguments count as `ask`. */
-function toolDecision(policy: PermissionPolicy, names: readonly string[]): 'allow' | 'ask' | 'deny' {
-  let worst: 'allow' | 'ask' | 'deny' = 'allow';
-  for (const name of names) {
-    const verdict = decide(policy, name, undefined).decision;
-    if (verdict === 'deny') return 'deny';
-    if (verdict === 'ask') worst = 'ask';
-    const narrowed = (policy.rules ?? []).some(
-      (rule) =>
-        rule.when !== undefined &&
-        rule.decision !== 'allow' &&
-        ruleMatches({ ...rule, when: undefined }, name, undefined),
-    );
-    if (narrowed) worst = 'ask';
-  }
-  return worst;
+/** `` `exec_command` is `ask` `` or, when only rules on arguments made it so, says that. */
+function askReason(policy: PermissionPolicy, tool: ToolAliases, decision: PermissionDecision = 'ask'): string {
+  const plain = decideWithoutArguments(
+    { ...policy, rules: (policy.rules ?? []).filter((rule) => rule.when === undefined) },
+    tool,
+  );
+  return plain === 'allow'
+    ? `\`${tool.name}\` has \`ask\` or \`deny\` rules on its arguments, which Codex cannot check`
+    : `\`${tool.name}\` is \`${decision}\``;
 }
 
 /**
@@ -124,6 +150,7 @@ export function codexPlan(ctx: LaunchContext, options: CodexPlanOptions = {}): S
     cwd: request.cwd,
     stdin: promptWithFiles(request.prompt, request.files),
     protocol: 'json-lines',
+    ...(permissions.notice ? { notices: [{ code: 'read_only' as const, message: permissions.notice }] } : {}),
   };
 }
 

@@ -36,6 +36,7 @@ export const agentEventSchemas = [
   tools.approvalGrantedEvent,
   tools.approvalDeniedEvent,
   runs.costEvent,
+  runs.noticeEvent,
   runs.runEndEvent,
   errors.authErrorEvent,
   errors.rateLimitErrorEvent,

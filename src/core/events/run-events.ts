@@ -11,6 +11,16 @@ export const costEvent = defineEvent('cost', {
   extras: z.array(z.object({ label: z.string(), usd: z.number() })).optional(),
 });
 
+/**
+ * Something the run's user should know that is not an error: the core emits the plan's notices
+ * (`SpawnPlan.notices`) when the program starts. `read_only`: the policy left the agent unable to
+ * write (it could not ask at run time); `restricted`: another limit the agent cannot ask about.
+ */
+export const noticeEvent = defineEvent('notice', {
+  code: z.enum(['read_only', 'restricted']),
+  message: z.string(),
+});
+
 export const runEndReasons = [
   'completed',
   'failed',

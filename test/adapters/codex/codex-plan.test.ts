@@ -81,20 +81,24 @@ describe('codexPlan', () => {
 });
 
 describe('codexPermissions', () => {
-  it('allows everything in the configured sandbox', () => {
+  it('allows everything in the configured sandbox, with no notice', () => {
     expect(codexPermissions({ default: 'allow' }, 'danger-full-access')).toEqual({
       approval: 'never',
       sandbox: 'danger-full-access',
       disableShell: false,
     });
+    expect(codexPlan(ctx()).notices).toBeUndefined();
   });
 
-  it('removes the shell when the policy denies it, by name or by default', () => {
+  it('removes the shell when the policy denies it, by name or by default, and says so', () => {
     const denied = { approval: 'never', sandbox: 'read-only', disableShell: true };
     expect(
       codexPermissions({ default: 'allow', rules: [{ tool: 'exec_command', decision: 'deny' }] }, 'workspace-write'),
-    ).toEqual(denied);
-    expect(codexPermissions({ default: 'deny' }, 'workspace-write')).toEqual(denied);
+    ).toMatchObject(denied);
+    expect(codexPermissions({ default: 'deny' }, 'workspace-write')).toMatchObject(denied);
+    expect(codexPermissions({ default: 'deny' }, 'workspace-write').notice).toBe(
+      'The policy made Codex read-only: it denies the shell (`exec_command`), so Codex runs without one and cannot write files.',
+    );
     expect(codexPlan(ctx({}, { policy: { default: 'deny' } })).args).toEqual(
       expect.arrayContaining(['--disable', 'shell_tool']),
     );
@@ -102,17 +106,71 @@ describe('codexPermissions', () => {
 
   it('falls back to the read-only sandbox for ask, argument-narrowed rules, patches and no policy', () => {
     const readOnly = { approval: 'never', sandbox: 'read-only', disableShell: false };
-    expect(codexPermissions({ default: 'ask' }, 'workspace-write')).toEqual(readOnly);
-    expect(codexPermissions(undefined, 'workspace-write')).toEqual(readOnly);
+    expect(codexPermissions({ default: 'ask' }, 'workspace-write')).toMatchObject(readOnly);
+    expect(codexPermissions(undefined, 'workspace-write')).toMatchObject(readOnly);
     expect(
       codexPermissions(
         { default: 'allow', rules: [{ tool: 'exec_command', decision: 'deny', when: { command: 'rm *' } }] },
         'workspace-write',
       ),
-    ).toEqual(readOnly);
+    ).toMatchObject(readOnly);
     expect(
       codexPermissions({ default: 'allow', rules: [{ tool: 'apply_patch', decision: 'deny' }] }, 'workspace-write'),
-    ).toEqual(readOnly);
+    ).toMatchObject(readOnly);
+  });
+
+  it('says why it made Codex read-only', () => {
+    expect(codexPermissions({ default: 'ask' }, 'workspace-write').notice).toBe(
+      'The policy made Codex read-only: `exec_command` is `ask`, and Codex cannot ask during a run.',
+    );
+    expect(
+      codexPermissions(
+        { default: 'allow', rules: [{ tool: 'shell', decision: 'deny', when: { command: 'rm *' } }] },
+        'workspace-write',
+      ).notice,
+    ).toBe(
+      'The policy made Codex read-only: `exec_command` has `ask` or `deny` rules on its arguments, which Codex cannot check, and Codex cannot ask during a run.',
+    );
+    expect(
+      codexPermissions({ default: 'allow', rules: [{ tool: 'apply_patch', decision: 'deny' }] }, 'workspace-write')
+        .notice,
+    ).toBe('The policy made Codex read-only: `apply_patch` is `deny`, and Codex cannot ask during a run.');
+    expect(codexPlan(ctx({}, { policy: { default: 'ask' } })).notices).toEqual([
+      {
+        code: 'read_only',
+        message: 'The policy made Codex read-only: `exec_command` is `ask`, and Codex cannot ask during a run.',
+      },
+    ]);
+  });
+
+  it('takes one decision for the shell whatever name the policy uses (exec_command, shell, local_shell)', () => {
+    const writable = { approval: 'never', sandbox: 'workspace-write', disableShell: false };
+    for (const tool of ['exec_command', 'shell', 'local_shell']) {
+      const allowed = {
+        default: 'ask' as const,
+        rules: [
+          { tool, decision: 'allow' as const },
+          { tool: 'apply_patch', decision: 'allow' as const },
+        ],
+      };
+      expect(codexPermissions(allowed, 'workspace-write'), tool).toEqual(writable);
+      const denied = { default: 'allow' as const, rules: [{ tool, decision: 'deny' as const }] };
+      expect(codexPermissions(denied, 'workspace-write').disableShell, tool).toBe(true);
+    }
+  });
+
+  it('lets the first matching rule decide, not the strictest of the aliases', () => {
+    const policy = {
+      default: 'allow' as const,
+      rules: [
+        { tool: 'exec_command', decision: 'allow' as const },
+        { tool: 'local_shell', decision: 'deny' as const },
+      ],
+    };
+    expect(codexPermissions(policy, 'workspace-write').sandbox).toBe('workspace-write');
+    expect(codexPermissions({ ...policy, rules: [...policy.rules].reverse() }, 'workspace-write').disableShell).toBe(
+      true,
+    );
   });
 });
 
