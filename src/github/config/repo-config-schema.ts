@@ -33,6 +33,12 @@ export const builtinAdapterIds = [
   'agent-mux-remote',
 ] as const;
 
+/** Adapter types that reach an agent on another host: for them `url` is the agent's base URL. */
+export const remoteAdapterTypes = ['http', 'chat-sse'] as const;
+
+/** Adapter types built from `options` on this host (a command, a request): they take no `url`. */
+const localConfigTypes = ['process', 'generic-cli', 'generic-job', 'external', 'generic-http'] as const;
+
 /** The agent used when the configuration names none. */
 export const BUILTIN_DEFAULT_AGENT = 'demo';
 
@@ -139,9 +145,16 @@ const agentSchema = z
     }),
     model: z.string().min(1).optional().describe("The model, passed to the adapter; default: the adapter's own."),
     url: httpUrlSchema
-      .meta({ description: 'The URL of a remote agent (http or https).', format: 'uri', pattern: '^https?://' })
+      .meta({
+        description: 'The base URL of a remote agent (http or https); only for adapter http or chat-sse.',
+        format: 'uri',
+        pattern: '^https?://',
+      })
       .optional(),
-    options: z.record(z.string(), z.unknown()).optional().describe('Adapter options, passed through unchanged.'),
+    options: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Options of a configurable adapter (process, http, generic-cli, …); built-in adapters take none.'),
     policy: strictPolicySchema
       .optional()
       .describe("This agent's tool permission policy; replaces tools.policy for its runs."),
@@ -170,8 +183,10 @@ const approvalsSchema = z
       .prefault([])
       .describe('Teams whose members may approve: "org/team-slug", or "team-slug" of the repository\'s owner.'),
     permission: repoRoleSchema
-      .default('maintain')
-      .describe('Any user with at least this repository role may approve too.'),
+      .optional()
+      .describe(
+        'Any user with at least this repository role may approve too; default: trigger.permission (who may start a run).',
+      ),
     timeout: durationMs('30m', 'Approvals unanswered for this long are denied.'),
     requestReview: z.boolean().default(true).describe('On pull requests, request a review from the approvers.'),
   })
@@ -242,6 +257,18 @@ export const repoConfigSchema = repoConfigObjectSchema
       // Runs even when other fields are invalid (so every problem is reported at once): `config`
       // may then be any input, hence the checks.
       const { agents, defaultAgent: name } = (config ?? {}) as { agents?: unknown; defaultAgent?: unknown };
+      if (typeof agents === 'object' && agents !== null) {
+        for (const [agentName, agent] of Object.entries(agents)) {
+          for (const issue of meaninglessAgentKeys(agent)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['agents', agentName, issue.key],
+              message: issue.message,
+              input: agent,
+            });
+          }
+        }
+      }
       if (typeof name !== 'string' || typeof agents !== 'object' || agents === null) return;
       if (name === BUILTIN_DEFAULT_AGENT || Object.hasOwn(agents, name)) return;
       const known = [...Object.keys(agents), BUILTIN_DEFAULT_AGENT].map((n) => JSON.stringify(n)).join(', ');
@@ -256,6 +283,7 @@ export const repoConfigSchema = repoConfigObjectSchema
   )
   .transform((config) => ({
     ...config,
+    approvals: { ...config.approvals, permission: config.approvals.permission ?? config.trigger.permission },
     defaultAgent: config.defaultAgent ?? Object.keys(config.agents)[0] ?? BUILTIN_DEFAULT_AGENT,
   }))
   .meta({
@@ -274,4 +302,32 @@ export type RepoAgent = RepoConfig['agents'][string];
 /** The configuration of a repository without `.github/agent-mux.yml`. */
 export function defaultRepoConfig(): RepoConfig {
   return repoConfigSchema.parse({});
+}
+
+/**
+ * Keys of one agent that mean nothing for its adapter (they would be dropped without a word): `url`
+ * on any adapter but a remote one, `options` on a built-in adapter. Adapter ids the schema does not
+ * know (configured by a host) are not judged. `agent` may be any input (the check runs on invalid
+ * configs too).
+ */
+function meaninglessAgentKeys(agent: unknown): { key: 'url' | 'options'; message: string }[] {
+  if (typeof agent !== 'object' || agent === null) return [];
+  const { adapter, url, options } = agent as { adapter?: unknown; url?: unknown; options?: unknown };
+  if (typeof adapter !== 'string') return [];
+  const builtin = (builtinAdapterIds as readonly string[]).includes(adapter);
+  const local = builtin || (localConfigTypes as readonly string[]).includes(adapter);
+  const issues: { key: 'url' | 'options'; message: string }[] = [];
+  if (url !== undefined && local) {
+    issues.push({
+      key: 'url',
+      message: `means nothing for adapter "${adapter}", which runs on this host; an agent on another host needs adapter: ${remoteAdapterTypes.join(' or ')} with this url`,
+    });
+  }
+  if (options !== undefined && builtin) {
+    issues.push({
+      key: 'options',
+      message: `means nothing for the built-in adapter "${adapter}", which takes no options (set the model with model:)`,
+    });
+  }
+  return issues;
 }

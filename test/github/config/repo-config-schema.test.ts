@@ -34,7 +34,7 @@ describe('defaultRepoConfig', () => {
       agents: {},
       defaultAgent: 'demo',
       tools: {},
-      approvals: { users: [], teams: [], permission: 'maintain', timeout: 1_800_000, requestReview: true },
+      approvals: { users: [], teams: [], permission: 'write', timeout: 1_800_000, requestReview: true },
       limits: { runTimeout: 1_800_000, budget: {} },
       git: { branchPrefix: 'agent-mux/', pullRequests: true, linkIssue: true, draft: false },
       concurrency: { perIssue: 'queue' },
@@ -179,6 +179,29 @@ describe('repoConfigSchema: valid configs', () => {
     const config = configOf('git: { draft: true }');
     const defaults = defaultRepoConfig();
     expect({ ...config, git: defaults.git }).toEqual(defaults);
+  });
+
+  it('approvals.permission defaults to trigger.permission; an explicit one wins', () => {
+    expect(configOf('trigger: { permission: triage }').approvals.permission).toBe('triage');
+    expect(configOf('trigger: { permission: admin }').approvals.permission).toBe('admin');
+    expect(configOf('trigger: { permission: triage }\napprovals: { permission: maintain }').approvals.permission).toBe(
+      'maintain',
+    );
+    expect(configOf('approvals: { permission: read }').approvals.permission).toBe('read');
+  });
+
+  it('url on a remote adapter (http, chat-sse) and options on a configurable one are kept', () => {
+    const config = configOf(
+      [
+        'agents:',
+        '  gpu: { adapter: http, url: "https://gpu.example:8443", options: { auth: { type: none } } }',
+        '  chat: { adapter: chat-sse, url: "http://127.0.0.1:9000" }',
+        '  local: { adapter: process, options: { binary: ./agent } }',
+      ].join('\n'),
+    );
+    expect(config.agents.gpu?.url).toBe('https://gpu.example:8443');
+    expect(config.agents.chat?.url).toBe('http://127.0.0.1:9000');
+    expect(config.agents.local?.options).toEqual({ binary: './agent' });
   });
 
   it('accepts input typed as RepoConfigInput directly', () => {
@@ -328,6 +351,21 @@ describe('repoConfigSchema: invalid configs name the field and its line', () => 
       name: 'an unknown concurrency mode',
       yaml: 'concurrency:\n  perIssue: parallel',
       message: `concurrency.perIssue: expected one of "queue", "cancel", got "parallel" (${FILE}:2)`,
+    },
+    {
+      name: 'url on a local built-in adapter means nothing',
+      yaml: 'agents:\n  gpu:\n    adapter: pi\n    url: https://gpu.example:8443',
+      message: `agents.gpu.url: means nothing for adapter "pi", which runs on this host; an agent on another host needs adapter: http or chat-sse with this url (${FILE}:4)`,
+    },
+    {
+      name: 'url on a local configurable adapter means nothing',
+      yaml: 'agents:\n  tool:\n    adapter: process\n    options: { binary: ./agent }\n    url: http://x.example',
+      message: `agents.tool.url: means nothing for adapter "process"`,
+    },
+    {
+      name: 'options on a built-in adapter mean nothing',
+      yaml: 'agents:\n  claude:\n    adapter: claude\n    options: { temperature: 0.2 }',
+      message: `agents.claude.options: means nothing for the built-in adapter "claude", which takes no options (set the model with model:) (${FILE}:4)`,
     },
     {
       name: 'a list at the root',
