@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { AgentMuxError } from '../core/errors/agent-mux-error.ts';
 
 /** Inputs that carry API keys: input name → the environment variable the agents read. */
@@ -58,21 +57,30 @@ export class ActionInputError extends AgentMuxError {
   }
 }
 
-const minutes = z.coerce
-  .number()
-  .positive()
-  .max(24 * 60);
-const seconds = z.coerce.number().positive().max(3600);
+/** A number input: its unit and the largest value it takes. */
+interface NumberInput {
+  unit: string;
+  max: number;
+}
+const MINUTES: NumberInput = { unit: 'minutes', max: 24 * 60 };
+const SECONDS: NumberInput = { unit: 'seconds', max: 3600 };
+/** A plain decimal number: no sign, exponent, hex or `Infinity`. */
+const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
 
 /** Reads and checks the Action's inputs (`core.getInput` in production; a map in tests). */
 export function readActionInputs(getInput: (name: string) => string): ActionInputs {
   const text = (name: string): string | undefined => getInput(name).trim() || undefined;
-  const parse = <T>(name: string, schema: z.ZodType<T>): T | undefined => {
+  const number = (name: string, kind: NumberInput): number | undefined => {
     const raw = text(name);
     if (raw === undefined) return undefined;
-    const result = schema.safeParse(raw);
-    if (!result.success) throw new ActionInputError(name, result.error.issues[0]?.message ?? 'invalid value');
-    return result.data;
+    const value = DECIMAL.test(raw) ? Number(raw) : Number.NaN;
+    if (!(value > 0 && value <= kind.max)) {
+      throw new ActionInputError(
+        name,
+        `${JSON.stringify(raw)} is not a number of ${kind.unit} (expected a number greater than 0 and at most ${kind.max})`,
+      );
+    }
+    return value;
   };
   const githubToken = text('github-token');
   if (!githubToken) throw new ActionInputError('github-token', 'is required (the default is ${{ github.token }})');
@@ -81,8 +89,8 @@ export function readActionInputs(getInput: (name: string) => string): ActionInpu
     const value = text(input);
     if (value) apiKeys[envName] = value;
   }
-  const timeout = parse('timeout-minutes', minutes);
-  const approvalTimeout = parse('approval-timeout-minutes', minutes);
+  const timeout = number('timeout-minutes', MINUTES);
+  const approvalTimeout = number('approval-timeout-minutes', MINUTES);
   const bots = text('allowed-bots');
   return {
     githubToken,
@@ -95,7 +103,7 @@ export function readActionInputs(getInput: (name: string) => string): ActionInpu
     approvalTimeoutMs: approvalTimeout === undefined ? undefined : approvalTimeout * 60_000,
     agentVersion: text('agent-version'),
     botLogin: text('bot-login') ?? 'github-actions[bot]',
-    pollIntervalMs: (parse('poll-interval-seconds', seconds) ?? 5) * 1000,
+    pollIntervalMs: (number('poll-interval-seconds', SECONDS) ?? 5) * 1000,
     apiKeys,
   };
 }

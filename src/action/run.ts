@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
 import { createBuiltinRegistry } from '../adapters/builtin-registry.ts';
+import { Redactor } from '../core/redact/redactor.ts';
 import { createApprovalPoller } from '../github/approvals/approval-poller.ts';
 import { REPO_CONFIG_PATH } from '../github/config/load-repo-config.ts';
 import { createGitHubApi } from '../github/create-github-api.ts';
@@ -18,6 +19,8 @@ import { changedFileAnnotations } from './changed-file-annotations.ts';
 import { ensureAgentProgram } from './install-agent.ts';
 import { renderJobSummary } from './job-summary.ts';
 import { RUN_MARKER_ENV } from './stop-leftover-agents.ts';
+import { unknownAgentMessage } from './unknown-agent-message.ts';
+import { createWorkflowLog } from './workflow-log.ts';
 
 const AUTHOR = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' };
 
@@ -29,6 +32,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
     await main(env);
   } catch (error) {
+    core.setOutput('conclusion', 'failure');
     core.setFailed(error instanceof Error ? error.message : `agent-mux failed: ${String(error)}`);
   }
 }
@@ -65,11 +69,22 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       configPath: inputs.configPath === REPO_CONFIG_PATH ? undefined : inputs.configPath,
       prompt: inputs.prompt,
     },
+    { acknowledgeInBackground: true },
   );
 
   switch (decision.kind) {
-    case 'ignore':
     case 'refused':
+      if (decision.unknownAgent) {
+        const { name, known } = decision.unknownAgent;
+        const named = name === inputs.agent ? 'input agent: ' : '';
+        core.setOutput('conclusion', 'failure');
+        core.setFailed(`${named}${unknownAgentMessage(name, known)}`);
+        return;
+      }
+      core.info(`agent-mux: nothing to do (${decision.reason})`);
+      core.setOutput('conclusion', 'skipped');
+      return;
+    case 'ignore':
       core.info(`agent-mux: nothing to do (${decision.reason})`);
       core.setOutput('conclusion', 'skipped');
       return;
@@ -102,22 +117,34 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   }
 
   const job = decision.job;
-  const resolved = resolveAgentAdapter({
-    registry,
-    agentName: job.agentName,
-    config: job.config,
-    file: REPO_CONFIG_PATH,
-  });
+  core.info(`agent-mux: running ${job.agentName}${job.number === undefined ? '' : ` on #${job.number}`}`);
   const agentEnv: Record<string, string | undefined> = { ...env, ...inputs.apiKeys };
-  const installed = await ensureAgentProgram({
-    program: resolved.adapter.program,
-    version: inputs.agentVersion,
-    toolCacheDir: env.RUNNER_TOOL_CACHE || tmpdir(),
-    env: agentEnv,
-    log: (line) => core.info(line),
-  });
-  if (installed.source === 'installed') core.info(`agent program ready in ${(installed.ms / 1000).toFixed(1)} s`);
-  if (installed.binDir) agentEnv.PATH = `${installed.binDir}:${agentEnv.PATH ?? ''}`;
+  const secrets = [inputs.githubToken, ...Object.values(inputs.apiKeys)];
+  const redactor = new Redactor(secrets);
+  const workflowLog = createWorkflowLog(core, (text) => redactor.redactString(text));
+  let installMs: number | undefined;
+  // Runs inside executeRun, alongside the check-run and comment writes: a failure is the run's failure.
+  const prepare = async (signal: AbortSignal) => {
+    const resolved = resolveAgentAdapter({
+      registry,
+      agentName: job.agentName,
+      config: job.config,
+      file: REPO_CONFIG_PATH,
+    });
+    const installed = await ensureAgentProgram({
+      program: resolved.adapter.program,
+      version: inputs.agentVersion,
+      toolCacheDir: env.RUNNER_TOOL_CACHE || tmpdir(),
+      env: agentEnv,
+      log: (line) => core.info(line),
+      signal,
+    });
+    if (installed.source === 'installed') {
+      installMs = installed.ms;
+      core.info(`agent program ready in ${(installed.ms / 1000).toFixed(1)} s`);
+    }
+    return installed.binDir ? { env: { PATH: `${installed.binDir}:${agentEnv.PATH ?? ''}` } } : undefined;
+  };
 
   const runId = actionRunId(env.GITHUB_RUN_ID ?? `${Date.now()}`, env.GITHUB_RUN_ATTEMPT ?? '1');
   agentEnv[RUN_MARKER_ENV] = runId;
@@ -140,7 +167,10 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
       git: { token: inputs.githubToken, author: AUTHOR },
       env: agentEnv,
-      secrets: [inputs.githubToken, ...Object.values(inputs.apiKeys)],
+      prepare,
+      onEvent: (event) => workflowLog.onEvent(event),
+      onNote: (line) => workflowLog.note(line),
+      secrets,
       secretEnv: Object.keys(inputs.apiKeys),
       signal: abort.signal,
       // The runner sends SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that.
@@ -174,6 +204,7 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       },
     });
   } finally {
+    workflowLog.close();
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
   }
@@ -187,7 +218,7 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       renderJobSummary({
         outcome,
         agent: job.agentName,
-        installMs: installed.source === 'installed' ? installed.ms : undefined,
+        installMs,
         trigger: {
           event: eventName,
           actor: job.actor.login,

@@ -6,8 +6,10 @@ import type { GitHubWorld } from '../support/github-world.ts';
 import { WORLD_TOKEN } from '../support/github-world.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
-export const ACTION_MAIN = join(root, 'dist/index.js');
-export const ACTION_POST = join(root, 'dist/post/index.js');
+/** The bundles under test: `dist/` by default, or the directory `AGENT_MUX_ACTION_DIST` names (a bundle built elsewhere). */
+const dist = process.env.AGENT_MUX_ACTION_DIST || join(root, 'dist');
+export const ACTION_MAIN = join(dist, 'index.js');
+export const ACTION_POST = join(dist, 'post/index.js');
 
 /** What the runner gives a step: the event file, the command files, the workspace, the inputs. */
 export interface RunnerFiles {

@@ -35,11 +35,32 @@ export interface TriggerOverrides {
 
 export type TriggerDecision =
   | { kind: 'ignore'; reason: string }
-  | { kind: 'refused'; reason: string; event: TriggerEvent }
+  | {
+      kind: 'refused';
+      reason: string;
+      event: TriggerEvent;
+      /** Set when the agent asked for (by the command, the front end or the config) is not one it knows. */
+      unknownAgent?: { name: string; known: string[] };
+    }
   | { kind: 'config_error'; message: string; event: TriggerEvent }
   | { kind: 'cancel'; repo: RepoRef; number: number | undefined; actor: Actor; event: TriggerEvent }
   | { kind: 'answer'; repo: RepoRef; number: number | undefined; answer: ApprovalAnswer; event: TriggerEvent }
-  | { kind: 'run'; job: RunJob; event: TriggerEvent };
+  | {
+      kind: 'run';
+      job: RunJob;
+      event: TriggerEvent;
+      /** The `eyes` reaction; settled already unless `acknowledgeInBackground` was asked. Never rejects. */
+      acknowledged: Promise<void>;
+    };
+
+/** How `decideTrigger` behaves (not what it decides). */
+export interface DecideOptions {
+  /**
+   * Return a `run` decision without waiting for the `eyes` reaction (a write behind GitHub's write
+   * throttle): the Action starts the agent meanwhile. Default false.
+   */
+  acknowledgeInBackground?: boolean;
+}
 
 const OWN_MARKER = '<!-- agent-mux:';
 
@@ -53,6 +74,7 @@ export async function decideTrigger(
   deps: GitHubDeps,
   input: { eventName: string; payload: unknown; deliveryId?: string },
   overrides: TriggerOverrides = {},
+  options: DecideOptions = {},
 ): Promise<TriggerDecision> {
   let event: TriggerEvent | undefined;
   try {
@@ -160,10 +182,12 @@ export async function decideTrigger(
         `${OWN_MARKER}refusal -->\nagent-mux did not start: ${reason}.`,
       );
     }
-    return { kind: 'refused', reason, event };
+    const known = [...new Set([...Object.keys(config.agents), ...deps.builtinAgents])];
+    return { kind: 'refused', reason, event, unknownAgent: { name: agentName, known } };
   }
 
-  await acknowledge(api, event, deps.log);
+  const acknowledged = acknowledge(api, event, deps.log);
+  if (!options.acknowledgeInBackground) await acknowledged;
   const instruction = sanitizeText(command.prompt).trim() || defaultInstruction(event);
   const job: RunJob = {
     id: input.deliveryId ?? randomUUID(),
@@ -188,7 +212,7 @@ export async function decideTrigger(
     defaultBranch: repoInfo.defaultBranch,
     requestedAt: new Date().toISOString(),
   };
-  return { kind: 'run', job, event };
+  return { kind: 'run', job, event, acknowledged };
 }
 
 function commandOf(
