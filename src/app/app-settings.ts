@@ -38,6 +38,7 @@ const envSchema = z.object({
   AGENT_MUX_MAX_RUNS_PER_ADAPTER: positiveInt(4),
   AGENT_MUX_ADAPTER_LIMITS: limitMap,
   AGENT_MUX_GITHUB_THROTTLE: z.enum(['on', 'off']).default('on'),
+  AGENT_MUX_START_TIMEOUT_SECONDS: z.coerce.number().min(0).default(300),
 });
 
 /** The app's settings, read from the environment by `readAppSettings`. */
@@ -72,6 +73,11 @@ export interface AppSettings {
    * `off` (false) for a GitHub stand-in in tests or a GHES without secondary rate limits. Unset: on.
    */
   githubThrottle?: boolean;
+  /**
+   * How long start-up (`GET /app`, opening the store) may keep failing before the process exits with
+   * status 1 (`AGENT_MUX_START_TIMEOUT_SECONDS`, default 300; 0: retry for ever). Unset: 300 s.
+   */
+  startTimeoutMs?: number;
 }
 
 /**
@@ -99,6 +105,7 @@ export function readAppSettings(env: Record<string, string | undefined> = proces
     perRepo: s.AGENT_MUX_MAX_RUNS_PER_REPO,
     defaultPerAdapter: s.AGENT_MUX_MAX_RUNS_PER_ADAPTER,
     perAdapter: s.AGENT_MUX_ADAPTER_LIMITS,
+    startTimeoutMs: s.AGENT_MUX_START_TIMEOUT_SECONDS * 1000,
     // Only when turned off, so that the settings of a default environment stay as they were.
     ...(s.AGENT_MUX_GITHUB_THROTTLE === 'off' ? { githubThrottle: false } : {}),
   };

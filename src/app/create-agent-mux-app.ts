@@ -1,11 +1,14 @@
-import type { ApplicationFunction, Probot } from 'probot';
+import type { ApplicationFunction, ApplicationFunctionOptions, Probot } from 'probot';
 import { createBuiltinRegistry } from '../adapters/builtin-registry.ts';
 import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
 import { agentEnvironment } from './agent-environment.ts';
+import { type AppReadiness, createAppReadiness, type ReadinessState, readinessHandler } from './app-readiness.ts';
 import { type AppRuntime, createAppRuntime } from './app-runtime.ts';
 import { type AppSettings, readAppSettings } from './app-settings.ts';
+import { describeStartFailure } from './describe-start-failure.ts';
 import { type InstallationAccess, probotInstallationAccess } from './installation-access.ts';
 import { recordWebhooks } from './record-webhooks.ts';
+import { retryStartStep, type StartStepOptions } from './retry-start-step.ts';
 import { createRunStore } from './store/create-run-store.ts';
 import type { RunStore } from './store/run-store.ts';
 
@@ -30,28 +33,66 @@ export interface AgentMuxAppOptions {
   cancelPollMs?: number;
   answerPollMs?: number;
   recoverEveryMs?: number;
+  /**
+   * Called once when start-up failed for good: a step kept failing past `settings.startTimeoutMs`
+   * (an `AppStartError`), or an unexpected error. Default: log it as fatal, close the store the app
+   * opened and exit the process with status 1, so that a supervisor restarts it with the reason in its logs.
+   */
+  onStartFailure?: (error: unknown) => void | Promise<void>;
+  /** Delays between start-up attempts (tests make them quick). Default `startRetryPolicy`. */
+  startRetry?: StartStepOptions['policy'];
 }
 
 /** A Probot app function that also exposes its background runtime. */
 export interface AgentMuxApp extends ApplicationFunction {
   /** The runtime, once the app was loaded and initialised (store migrated, slug read). */
   runtime(): Promise<AppRuntime>;
+  /** Whether the app can work deliveries now, and if not why (what `GET /agent-mux/ready` answers). */
+  readiness(): ReadinessState;
   /** Stops the loops and closes the store the app opened. */
   stop(): Promise<void>;
+}
+
+/** Probot's default `GHE_HOST` handling, for messages when no Octokit could be made. */
+function githubHostOf(env: Record<string, string | undefined>): string {
+  return env.GHE_HOST ? `${env.GHE_PROTOCOL || 'https'}://${env.GHE_HOST}` : 'https://api.github.com';
 }
 
 /**
  * Builds the agent-mux Probot app: webhook handlers that only record deliveries, and (unless
  * `startLoops: false`) a dispatcher, `AGENT_MUX_WORKERS` workers and periodic lease recovery
  * running in the same process.
+ *
+ * Start-up opens the store and reads the app's slug (`GET /app`), each retried with backoff and one
+ * log line per failure; `GET /agent-mux/ready` (registered through Probot's `addHandler`) answers 503
+ * with the reason until both are done, 200 after. Deliveries that arrive meanwhile are recorded once
+ * the store is open and dispatched when the loops start.
  */
 export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp {
   let started: Promise<{ runtime: AppRuntime; store: RunStore; ownStore: boolean }> | undefined;
+  const readiness: AppReadiness = createAppReadiness('not loaded');
+  const stopping = new AbortController();
 
-  const appFn = (app: Probot): void => {
+  const appFn = (app: Probot, probotOptions?: ApplicationFunctionOptions): void => {
     const env = options.env ?? process.env;
     const settings = options.settings ?? readAppSettings(env);
     const log = (line: string) => app.log.info(line);
+    probotOptions?.addHandler(readinessHandler(readiness));
+    const timeoutMs = settings.startTimeoutMs ?? 300_000;
+    const giveUpAt = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
+    const step = (name: string, describe: (error: unknown) => string): StartStepOptions => ({
+      step: name,
+      describe,
+      warn: (line) => app.log.warn(line),
+      onFailure: (reason) => readiness.set(false, `${name} failed: ${reason}`),
+      giveUpAt,
+      policy: options.startRetry,
+      signal: stopping.signal,
+    });
+    const ownStore = options.store === undefined;
+    let opened: RunStore | undefined;
+
+    readiness.set(false, 'starting: opening the store');
     const storeReady = (async () => {
       const store =
         options.store ??
@@ -60,14 +101,22 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
           AGENT_MUX_DB_SCHEMA: settings.databaseSchema,
           AGENT_MUX_DATA_DIR: settings.dataDir,
         });
-      await store.migrate();
+      opened = store;
+      const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+      await retryStartStep(() => store.migrate(), step('opening the store', message));
       return store;
     })();
     recordWebhooks(app, () => storeReady, log);
 
     started = (async () => {
       const store = await storeReady;
-      const slug = options.appSlug ?? (await readAppSlug(app));
+      readiness.set(false, 'starting: reading the app (GET /app)');
+      const slug =
+        options.appSlug ??
+        (await retryStartStep(
+          () => readAppSlug(app),
+          step('GET /app', (error) => describeStartFailure(error, hostOf(error) ?? githubHostOf(env))),
+        ));
       const agent = agentEnvironment(env);
       const runtime = createAppRuntime({
         store,
@@ -85,9 +134,19 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
         recoverEveryMs: options.recoverEveryMs,
       });
       if (options.startLoops !== false) runtime.start();
-      return { runtime, store, ownStore: options.store === undefined };
+      readiness.set(true, 'ready');
+      app.log.info(`agent-mux is ready: app ${slug}, store open, ${settings.workers} worker(s)`);
+      return { runtime, store, ownStore };
     })();
-    started.catch((error: unknown) => app.log.error(`agent-mux could not start: ${String(error)}`));
+    started.catch(async (error: unknown) => {
+      if (stopping.signal.aborted) return;
+      const reason = error instanceof Error ? error.message : String(error);
+      readiness.set(false, reason);
+      if (options.onStartFailure !== undefined) return options.onStartFailure(error);
+      app.log.fatal(`${reason}; exiting with status 1`);
+      if (ownStore) await opened?.close().catch(() => undefined);
+      process.exit(1);
+    });
   };
 
   return Object.assign(appFn, {
@@ -95,13 +154,28 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
       if (started === undefined) throw new Error('the agent-mux app is not loaded yet (probot.load)');
       return (await started).runtime;
     },
+    readiness: () => readiness.state(),
     async stop() {
+      readiness.set(false, 'stopping');
+      stopping.abort(new Error('the agent-mux app is stopping'));
       const running = await started?.catch(() => undefined);
       if (running === undefined) return;
       await running.runtime.stop();
       if (running.ownStore) await running.store.close();
     },
   });
+}
+
+/** The API base URL a failed Octokit request went to (`RequestError.request.url`). */
+function hostOf(error: unknown): string | undefined {
+  const url = (error as { request?: { url?: unknown } } | null)?.request?.url;
+  if (typeof url !== 'string') return undefined;
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readAppSlug(app: Pick<Probot, 'auth'>): Promise<string> {

@@ -5,8 +5,10 @@
 import { createAgentMuxApp } from './create-agent-mux-app.ts';
 
 export { createNodeMiddleware } from 'probot';
+export { READINESS_PATH, type ReadinessState } from './app-readiness.ts';
 export type { AppRuntime } from './app-runtime.ts';
 export { type AppSettings, readAppSettings } from './app-settings.ts';
+export { AppStartError } from './app-start-error.ts';
 export { type AgentMuxApp, type AgentMuxAppOptions, createAgentMuxApp } from './create-agent-mux-app.ts';
 
 /** The app with every setting from the environment. */

@@ -15,6 +15,7 @@ describe('readAppSettings', () => {
       perRepo: 2,
       defaultPerAdapter: 4,
       perAdapter: {},
+      startTimeoutMs: 300_000,
     });
   });
 
@@ -31,6 +32,7 @@ describe('readAppSettings', () => {
         AGENT_MUX_MAX_RUNS_PER_REPO: '1',
         AGENT_MUX_MAX_RUNS_PER_ADAPTER: '3',
         AGENT_MUX_ADAPTER_LIMITS: 'gpu-box=1, codex=5',
+        AGENT_MUX_START_TIMEOUT_SECONDS: '0.5',
       }),
     ).toEqual({
       databaseUrl: 'postgres://u:p@db/agent_mux',
@@ -43,6 +45,7 @@ describe('readAppSettings', () => {
       perRepo: 1,
       defaultPerAdapter: 3,
       perAdapter: { 'gpu-box': 1, codex: 5 },
+      startTimeoutMs: 500,
     });
   });
 
@@ -60,6 +63,8 @@ describe('readAppSettings', () => {
     { name: 'AGENT_MUX_MAX_WORKSPACE_MB', value: '1.5' },
     { name: 'AGENT_MUX_ADAPTER_LIMITS', value: 'gpu-box' },
     { name: 'AGENT_MUX_ADAPTER_LIMITS', value: 'gpu-box=0' },
+    { name: 'AGENT_MUX_START_TIMEOUT_SECONDS', value: '-5' },
+    { name: 'AGENT_MUX_START_TIMEOUT_SECONDS', value: 'soon' },
   ])('$name=$value is refused, naming the variable', ({ name, value }) => {
     let caught: unknown;
     try {

@@ -95,6 +95,8 @@ export interface FakeGitHub {
   assertNoViolations(): void;
   /** Answers the next `times` requests matching `route` with `response` (after validating the request). */
   failNext(route: FaultRoute, response: FaultResponse, times?: number): void;
+  /** Drops every injected fault not yet used up (an outage that ends). */
+  clearFaults(): void;
   close(): Promise<void>;
 }
 
@@ -309,6 +311,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     },
     failNext(route, response, times = 1) {
       faults.push({ route, response, remaining: times });
+    },
+    clearFaults() {
+      faults.splice(0);
     },
     close() {
       return new Promise<void>((resolve, reject) => {
