@@ -26,6 +26,11 @@ export interface ContractSubject {
   protocol?: 'json-lines' | 'text';
   /** Options every run of this subject needs (tools, approvals, …). */
   runOptions?: Partial<RunOptions>;
+  /**
+   * The recorded stream ends with a terminal record (seed 001's `complete`, a CLI's result record
+   * that closes its only turn): the run must end on it even when the program stays alive.
+   */
+  terminal?: boolean;
 }
 
 const node = process.execPath;
@@ -123,6 +128,28 @@ export function describeAdapterContract(name: string, subject: ContractSubject):
         expect(structure(dirty.events)).toEqual(structure(clean.events));
       }
     });
+
+    if (subject.terminal) {
+      it('terminal event ends the run though the process stays alive', async () => {
+        const clean = await run(fixtureBin('replay-stream.mjs'), [subject.stream]);
+        const pidsFile = join(cwd, `pids-terminal-${Date.now()}.json`);
+        const started = Date.now();
+        const hung = await run(fixtureBin('replay-stream.mjs'), [subject.stream, '--hang'], {
+          request: { prompt: 'contract test', cwd, env: { PIDS_FILE: pidsFile } },
+          timeoutMs: 60_000,
+          terminalGraceMs: 300,
+        });
+        expectWellFormedStream(hung.events, adapter.id);
+        // Ended by the terminal record, not by the run's timeout: the same end as when the program exits.
+        expect(Date.now() - started).toBeLessThan(10_000);
+        expect(hung.end.reason).toBe(clean.end.reason);
+        expect(hung.end.output).toEqual(clean.end.output);
+        expect(hung.end.totals).toEqual(clean.end.totals);
+        expect(structure(hung.events)).toEqual(structure(clean.events));
+        const pids: number[] = JSON.parse(readFileSync(pidsFile, 'utf8'));
+        expect(pids.filter(processAlive)).toEqual([]);
+      });
+    }
 
     it('turns a non-zero exit into a crash with the stderr tail', async () => {
       const { events, end } = await run(fixtureBin('crash.mjs'), ['3']);

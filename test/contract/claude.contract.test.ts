@@ -31,4 +31,5 @@ describeAdapterContract('claude', {
     'cost',
     'turn_end',
   ],
+  terminal: true,
 });

@@ -20,4 +20,5 @@ describeAdapterContract('codex', {
     'cost',
     'turn_end',
   ],
+  terminal: true,
 });

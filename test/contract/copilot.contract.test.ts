@@ -27,4 +27,5 @@ describeAdapterContract('copilot', {
     'turn_end',
     'session_start',
   ],
+  terminal: true,
 });

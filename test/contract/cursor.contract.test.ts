@@ -27,4 +27,5 @@ describeAdapterContract('cursor', {
     'cost',
     'turn_end',
   ],
+  terminal: true,
 });

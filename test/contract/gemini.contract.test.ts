@@ -26,4 +26,5 @@ describeAdapterContract('gemini', {
     'cost',
     'turn_end',
   ],
+  terminal: true,
 });

@@ -20,4 +20,5 @@ describeAdapterContract('hermes', {
     'cost',
     'turn_end',
   ],
+  terminal: true,
 });

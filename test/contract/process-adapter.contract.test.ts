@@ -7,4 +7,5 @@ describeAdapterContract('process (json-lines)', {
   stream: fileURLToPath(new URL('../fixtures/streams/process/basic.jsonl', import.meta.url)),
   recordWithText: (text) => JSON.stringify({ type: 'progress', summary: text }),
   expectTypes: ['progress', 'tool_call_start', 'tool_call_ready', 'tool_result', 'comment', 'cost'],
+  terminal: true,
 });

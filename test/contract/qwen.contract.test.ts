@@ -27,4 +27,5 @@ describeAdapterContract('qwen', {
     'cost',
     'turn_end',
   ],
+  terminal: true,
 });

@@ -449,6 +449,8 @@ function result(value: Obj, state: ClaudeTranslatorState): EventDraft[] {
   } else {
     state.outcome = { status: 'completed', output: text };
   }
+  // `claude -p` runs one turn: its result record ends the run even if the process lingers.
+  state.terminal = true;
   out.push({
     type: 'turn_end',
     turn: state.turn || undefined,

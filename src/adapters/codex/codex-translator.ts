@@ -78,8 +78,10 @@ function translateEvent(value: Record<string, unknown>, state: CodexTranslatorSt
       state.turns += 1;
       return [{ type: 'turn_start', turn: state.turns }];
     case 'turn.completed':
+      state.terminal = true; // issue 12 (terminal events): `codex exec` runs one turn, its end ends the run
       return turnCompleted(value, state);
     case 'turn.failed': {
+      state.terminal = true; // issue 12 (terminal events): likewise for a failed turn
       const error = isObject(value.error) ? value.error : {};
       const message = withoutUrl(str(error.message) ?? 'the turn failed');
       state.outcome = { status: 'failed', message };

@@ -315,6 +315,8 @@ function result(value: Json, state: CopilotTranslatorState): EventDraft[] {
     exitCode === 0
       ? { status: 'completed', ...(state.lastText === undefined ? {} : { output: state.lastText }) }
       : { status: 'failed', message: state.lastError ?? `copilot reported exit code ${exitCode}` };
+  // The result record is copilot's last word on a `-p` run: it ends the run even if the process lingers.
+  state.terminal = true;
   return out;
 }
 

@@ -338,6 +338,8 @@ function result(value: Json, state: CursorTranslatorState): EventDraft[] {
   } else {
     state.outcome = { status: 'completed', output: text || undefined };
   }
+  // `cursor-agent -p` runs one turn: its result record ends the run even if the process lingers.
+  state.terminal = true;
   state.turnOpen = false;
   out.push({
     type: 'turn_end',

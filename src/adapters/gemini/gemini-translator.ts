@@ -212,6 +212,8 @@ function result(value: Obj, state: GeminiTranslatorState): EventDraft[] {
   } else {
     state.outcome = { status: 'completed' };
   }
+  // `gemini -p` runs one turn: its result record ends the run even if the process lingers.
+  state.terminal = true;
   out.push({
     type: 'turn_end',
     turn: state.turn || undefined,

@@ -226,6 +226,8 @@ function result(value: Record<string, unknown>, state: HermesState): EventDraft[
     });
     state.outcome = { status: 'completed', output: finalText || state.messageText };
   }
+  // The result record closes hermes' one-shot run: it ends the run even if the process lingers.
+  state.terminal = true;
   return out;
 }
 
