@@ -49,6 +49,18 @@ describe('action.yml', () => {
     expect(() => readActionInputs(inputs({ 'github-token': 't', 'timeout-minutes': 'soon' }))).toThrow(
       /timeout-minutes/,
     );
+    for (const [input, value, unit] of [
+      ['timeout-minutes', 'abc', 'minutes (expected a number greater than 0 and at most 1440)'],
+      ['approval-timeout-minutes', '-5', 'minutes (expected a number greater than 0 and at most 1440)'],
+      ['approval-timeout-minutes', '1e3', 'minutes (expected a number greater than 0 and at most 1440)'],
+      ['poll-interval-seconds', '0', 'seconds (expected a number greater than 0 and at most 3600)'],
+      ['poll-interval-seconds', 'Infinity', 'seconds (expected a number greater than 0 and at most 3600)'],
+    ] as const) {
+      expect(() => readActionInputs(inputs({ 'github-token': 't', [input]: value }))).toThrow(
+        `input ${input}: "${value}" is not a number of ${unit}`,
+      );
+    }
+    expect(readActionInputs(inputs({ 'github-token': 't', 'poll-interval-seconds': '0.5' })).pollIntervalMs).toBe(500);
     const ok = readActionInputs(
       inputs({
         'github-token': 't',
