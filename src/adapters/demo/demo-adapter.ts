@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ADAPTER_SPECIFICATION_VERSION,
@@ -9,19 +8,22 @@ import {
   type SessionContext,
 } from '../../core/adapter/index.ts';
 import type { ToolResult } from '../../core/tools/tool-host.ts';
+import { DEMO_NOTE_FILE, renderDemoNote } from './render-demo-note.ts';
 
 export interface DemoAdapterOptions {
   /** Pause between the scripted steps, so a terminal shows them happen. Default 250 ms. */
   stepDelayMs?: number;
 }
 
-/** The README the demo fixes when the workspace has none. */
+/** The README the demo fixes when its workspace is empty (`agent-mux run --adapter demo`). */
 export const DEMO_README = '# Demo project\n\nThis projcet shows how agent-mux runs an agent.\n';
 
 /**
  * A scripted agent that needs no key, program or network. It goes through what real agents
  * do — session, streamed text, tool calls through the run's tool host, an approval for a
- * write, a file edit and a cost report — so that a newcomer sees the whole flow.
+ * write, a file edit and a cost report — so that a newcomer sees the whole flow. It fixes the
+ * typos "projcet" and "teh" in README.md; where there are none it writes {@link DEMO_NOTE_FILE},
+ * restating the request, so that a run on any repository changes something.
  */
 export function demoAdapter(options: DemoAdapterOptions = {}): Adapter {
   const delay = options.stepDelayMs ?? 250;
@@ -95,14 +97,15 @@ async function openDemoSession(ctx: SessionContext, delay: number): Promise<Agen
   const done = (async () => {
     ctx.emit({ type: 'session_start', sessionId, model: 'demo-1', cwd: ctx.request.cwd });
     ctx.emit({ type: 'turn_start', turn: 0 });
-    const readme = join(ctx.request.cwd, 'README.md');
-    if (!existsSync(readme)) await writeFile(readme, DEMO_README);
+    if ((await readdir(ctx.request.cwd).catch(() => ['?'])).length === 0) {
+      await writeFile(join(ctx.request.cwd, 'README.md'), DEMO_README);
+    }
 
     ctx.emit({ type: 'thinking_start' });
     ctx.emit({ type: 'thinking_delta', delta: 'The task asks for a fix; read it, then look at the files.' });
     ctx.emit({ type: 'thinking_stop' });
     await step();
-    await callTool('read_task', {});
+    const task = await callTool('read_task', {});
     await step();
     ctx.emit({ type: 'progress', summary: 'Reading the workspace', attempted: [] });
     await callTool('list_files', { path: '.' });
@@ -123,7 +126,16 @@ async function openDemoSession(ctx: SessionContext, delay: number): Promise<Agen
         await say('demo_msg_2', `I could not write README.md: ${write.error}`);
       }
     } else {
-      await say('demo_msg_1', 'README.md has no typo that I know how to fix.');
+      await say('demo_msg_1', `README.md has no typo that I know how to fix; I will write ${DEMO_NOTE_FILE} instead.`);
+      const note = renderDemoNote(task.ok ? task.value : undefined, ctx.request.prompt);
+      const write = await callTool('write_file', { path: DEMO_NOTE_FILE, content: note });
+      await step();
+      if (write.ok) {
+        changed = [DEMO_NOTE_FILE];
+        ctx.emit({ type: 'progress', summary: `Wrote ${DEMO_NOTE_FILE}`, attempted: [`write ${DEMO_NOTE_FILE}`] });
+      } else {
+        await say('demo_msg_2', `I could not write ${DEMO_NOTE_FILE}: ${write.error}`);
+      }
     }
     ctx.emit({
       type: 'cost',
@@ -133,7 +145,12 @@ async function openDemoSession(ctx: SessionContext, delay: number): Promise<Agen
       cacheReadTokens: 400,
       usd: 0.0042,
     });
-    const summary = changed.length ? 'Fixed the typo in README.md.' : 'Nothing changed.';
+    const summary =
+      changed[0] === 'README.md'
+        ? 'Fixed the typo in README.md.'
+        : changed[0] === DEMO_NOTE_FILE
+          ? `Wrote ${DEMO_NOTE_FILE}, restating the request.`
+          : 'Nothing changed.';
     await say('demo_msg_3', summary);
     ctx.emit({ type: 'turn_end', turn: 0, stopReason: 'end_turn', result: summary });
     return { status: 'completed' as const, output: { changedFiles: changed, summary }, sessionId };
