@@ -73,7 +73,8 @@ export function bridgeApprovals(options: BridgeApprovalsOptions): ApprovalBridge
         await channel.voidPending(stored.reason);
         continue;
       }
-      const answer = { ...stored.answer, approvalId: fullId(stored.answer.approvalId, channel.pending) };
+      const answer = stored.answer;
+      // The channel resolves a shortened id and answers visibly on GitHub when the answer does not count.
       const outcome = await channel.answer(answer);
       if ('ignored' in outcome) log(`answer from @${answer.actor.login} ignored: ${outcome.ignored}`);
     }
@@ -110,11 +111,4 @@ export function bridgeApprovals(options: BridgeApprovalsOptions): ApprovalBridge
       }
     },
   };
-}
-
-/** A check-run button carries a cut approval id: the pending approval it starts. */
-function fullId(id: string | undefined, pending: readonly PendingApproval[]): string | undefined {
-  if (id === undefined || pending.some((p) => p.approvalId === id)) return id;
-  const matches = pending.filter((p) => p.approvalId.startsWith(id));
-  return matches.length === 1 ? matches[0]!.approvalId : id;
 }

@@ -61,10 +61,14 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
     ) {
       return { kind: 'ignored', reason: 'the check run is not an agent-mux run of this repository' };
     }
-    const pending = await store.pendingApprovals({ runId: run.id });
-    const matches = pending.filter((p) => p.approvalId.startsWith(parsed.approvalIdPrefix));
-    const approvalId = matches.length === 1 ? matches[0]!.approvalId : parsed.approvalIdPrefix;
-    await answer(run.issueKey, { approvalId, decision: parsed.decision, actor: sender, via: 'check_run' });
+    // The run's approval channel resolves the id (a button carries at most ACTION_ID_LENGTH
+    // characters) and answers a press that does not count on GitHub.
+    await answer(run.issueKey, {
+      approvalId: parsed.approvalIdPrefix,
+      decision: parsed.decision,
+      actor: sender,
+      via: 'check_run',
+    });
     return { kind: 'answer', issueKey: run.issueKey };
   }
 
@@ -107,7 +111,13 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
     }
     case 'answer': {
       const issueKey = issueKeyOf(decision.repo, decision.number);
-      await answer(issueKey, decision.answer);
+      const source = decision.event.source;
+      await answer(
+        issueKey,
+        source.kind === 'issue_comment' || source.kind === 'review_comment'
+          ? { ...decision.answer, source: { kind: source.kind, commentId: source.commentId } }
+          : decision.answer,
+      );
       return { kind: 'answer', issueKey };
     }
     case 'run': {

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { EventDraft } from '../events/index.ts';
 import type { ApprovalChannel, ApprovalDecision, ApprovalRequest } from './approval-channel.ts';
 import { awaitApproval } from './await-approval.ts';
+import { createApprovalIdSource } from './create-approval-id.ts';
 import { formatZodIssues } from './format-zod-issues.ts';
 import { decide, type PermissionPolicy, type PolicyVerdict } from './permission-policy.ts';
 import { ToolError } from './tool-error.ts';
@@ -24,7 +24,7 @@ export interface ToolHostOptions {
   approvalTimeoutMs?: number;
   /** The run's signal: once aborted, pending approvals are denied and new calls fail. */
   signal?: AbortSignal;
-  /** Makes approval ids; default `randomUUID()`. */
+  /** Makes approval ids; default: 8 random characters, unique within this host (`createApprovalIdSource`). */
   createApprovalId?: () => string;
 }
 
@@ -43,7 +43,7 @@ export function createToolHost(options: ToolHostOptions): RunToolHost {
   const registry = createToolRegistry(options.tools);
   const policy = options.policy ?? {};
   const approvalTimeoutMs = options.approvalTimeoutMs ?? 120_000;
-  const createApprovalId = options.createApprovalId ?? randomUUID;
+  const createApprovalId = options.createApprovalId ?? createApprovalIdSource();
   const grants = new Set<string>();
   let outcome: ToolOutcome | undefined;
 

@@ -10,6 +10,7 @@ export * from './builtin/report-progress-tool.ts';
 export * from './builtin/resolve-in-workspace.ts';
 export * from './builtin/write-file-tool.ts';
 export * from './builtin-tools.ts';
+export * from './create-approval-id.ts';
 export * from './create-tool-host.ts';
 export * from './default-policy.ts';
 export * from './mcp/index.ts';

@@ -63,6 +63,7 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
             reason: command.kind === 'deny' ? command.reason : undefined,
             actor: comment.user,
             via: 'comment',
+            source: { kind: 'issue_comment', commentId: comment.id },
           });
         }
       }

@@ -47,3 +47,15 @@ export async function checkApprover(input: {
     };
   }
 }
+
+/** Whether an actor is a bot or agent-mux itself: such answers never count and never get a reply. */
+export function isBotOrSelf(actor: { login: string; type: string }, selfLogins: readonly string[]): boolean {
+  const lower = actor.login.toLowerCase();
+  return actor.type === 'Bot' || lower.endsWith('[bot]') || selfLogins.some((self) => self.toLowerCase() === lower);
+}
+
+/** Who may answer, for the approval comment: "users with write permission or above; @alice; team @org/sec". */
+export function describeApprovers(rule: ApproverRule): string {
+  const role = rule.permission === 'admin' ? 'admin permission' : `${rule.permission} permission or above`;
+  return [`users with ${role}`, ...rule.users.map((u) => `@${u}`), ...rule.teams.map((t) => `team @${t}`)].join('; ');
+}

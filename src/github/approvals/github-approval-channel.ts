@@ -1,6 +1,7 @@
 import type { ApprovalChannel, ApprovalDecision, ApprovalRequest } from '../../core/tools/approval-channel.ts';
+import { APPROVAL_ID_MIN_PREFIX } from '../../core/tools/create-approval-id.ts';
 import type { GitHubApi, RepoRef } from '../github-api.ts';
-import { type ApproverRule, checkApprover } from './approver-rule.ts';
+import { type ApproverRule, checkApprover, describeApprovers, isBotOrSelf } from './approver-rule.ts';
 import { type ApprovalCommentView, renderApprovalComment } from './render-approval-comment.ts';
 
 /** An answer from GitHub: a `/approve` or `/deny` comment, a review, or a check-run button. */
@@ -13,6 +14,8 @@ export interface ApprovalAnswer {
   /** The commit the answer was given on, when GitHub says (a review's `commit_id`). */
   commitSha?: string;
   via: 'comment' | 'review' | 'check_run';
+  /** The comment the answer was written in, when it was one: a refused answer gets a reaction there. */
+  source?: { kind: 'issue_comment' | 'review_comment'; commentId: number };
 }
 
 export type AnswerOutcome = { applied: string[] } | { ignored: string };
@@ -27,7 +30,10 @@ export interface PendingApproval {
 }
 
 export interface GitHubApprovalChannelOptions {
-  api: Pick<GitHubApi, 'createComment' | 'updateComment' | 'requestReviewers' | 'getPermission' | 'isTeamMember'>;
+  api: Pick<
+    GitHubApi,
+    'createComment' | 'updateComment' | 'addReaction' | 'requestReviewers' | 'getPermission' | 'isTeamMember'
+  >;
   repo: RepoRef;
   /** The issue or pull request the run belongs to. */
   number: number;
@@ -62,13 +68,23 @@ interface Waiting {
   pending: PendingApproval;
   view: ApprovalCommentView;
   resolve: (decision: ApprovalDecision) => void;
+  /** Lower-case logins whose refused answers were already told (one reply per request and user). */
+  refused: Set<string>;
 }
+
+/** The marker of agent-mux's replies to answers that did not count. */
+export const APPROVAL_REPLY_MARKER = '<!-- agent-mux:approval-reply -->';
 
 /**
  * The rules of approvals on GitHub, written once for both front ends: a request becomes a comment
  * (and a review request on a pull request); an answer counts only from an approver and only on the
  * commit it was asked on; a new push voids what is pending. How answers arrive (polling in the
  * Action, webhooks in the app) is the front end's part: it calls `answer`.
+ *
+ * An answer is never silent: one that does not count (from someone who may not approve, or with an
+ * id that names no pending approval or more than one) gets a `confused` reaction on its comment and
+ * one reply comment, and a refused approver is named on the approval comment. Replies go at most
+ * once per request and user, and never to bots or to agent-mux itself.
  */
 export function createGitHubApprovalChannel(options: GitHubApprovalChannelOptions): GitHubApprovalChannel {
   const { api, repo } = options;
@@ -76,6 +92,53 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
   const note = (line: string) => options.onNote?.(line);
   const changed = () => options.onPendingChange?.([...waiting.values()].map((w) => w.pending));
   const approversText = describeApprovers(options.rule);
+  /** Keys of replies already posted for answers that named no approval, or several. */
+  const toldAboutIds = new Set<string>();
+
+  async function tell(ans: ApprovalAnswer, text: string): Promise<void> {
+    try {
+      await api.createComment(repo, options.number, `${APPROVAL_REPLY_MARKER}\n@${ans.actor.login}, ${text}`);
+    } catch (error) {
+      note(`could not reply to @${ans.actor.login}: ${message(error)}`);
+    }
+  }
+
+  async function react(ans: ApprovalAnswer): Promise<void> {
+    if (ans.source === undefined) return;
+    try {
+      await api.addReaction(repo, { kind: ans.source.kind, commentId: ans.source.commentId }, 'confused');
+    } catch (error) {
+      note(`could not react to the answer of @${ans.actor.login}: ${message(error)}`);
+    }
+  }
+
+  /** Finds the approvals an answer is for: every pending one, the exact id, or the one id it starts. */
+  function targetsOf(ans: ApprovalAnswer): { targets: Waiting[] } | { unmatched: string } {
+    if (ans.approvalId === undefined) return { targets: [...waiting.values()] };
+    const exact = waiting.get(ans.approvalId);
+    if (exact !== undefined) return { targets: [exact] };
+    const typed = ans.approvalId.toLowerCase();
+    const list = [...waiting.values()];
+    const matches =
+      typed.length >= APPROVAL_ID_MIN_PREFIX
+        ? list.filter((w) => w.pending.approvalId.toLowerCase().startsWith(typed))
+        : list.filter((w) => w.pending.approvalId.toLowerCase() === typed);
+    if (matches.length === 1) return { targets: matches };
+    const pendingText =
+      list.length === 0
+        ? 'nothing is waiting for approval in this run'
+        : `waiting: ${list.map((w) => `\`${w.pending.approvalId}\` (\`${w.pending.toolName}\`)`).join(', ')}`;
+    if (matches.length > 1) {
+      return {
+        unmatched: `\`${ans.approvalId}\` starts ${matches.length} pending approvals (${matches.map((w) => `\`${w.pending.approvalId}\``).join(', ')}): type more of the id`,
+      };
+    }
+    const short =
+      typed.length < APPROVAL_ID_MIN_PREFIX
+        ? ` (a shortened id needs at least ${APPROVAL_ID_MIN_PREFIX} characters)`
+        : '';
+    return { unmatched: `no pending approval has the id \`${ans.approvalId}\`${short}; ${pendingText}` };
+  }
 
   async function settle(entry: Waiting, decision: ApprovalDecision, state: ApprovalCommentView['state']) {
     if (!waiting.delete(entry.pending.approvalId)) return;
@@ -126,6 +189,7 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
         },
         view,
         resolve,
+        refused: new Set(),
       };
       waiting.set(req.approvalId, entry);
       changed();
@@ -140,13 +204,20 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
   }
 
   async function answer(ans: ApprovalAnswer): Promise<AnswerOutcome> {
-    const targets =
-      ans.approvalId === undefined
-        ? [...waiting.values()]
-        : [waiting.get(ans.approvalId)].filter((w): w is Waiting => w !== undefined);
-    if (targets.length === 0) {
-      return { ignored: ans.approvalId ? `no pending approval ${ans.approvalId}` : 'no pending approval' };
+    const quiet = isBotOrSelf(ans.actor, options.selfLogins);
+    const found = targetsOf(ans);
+    if ('unmatched' in found) {
+      note(`ignored ${ans.decision} from @${ans.actor.login}: ${found.unmatched}`);
+      const key = `${ans.actor.login.toLowerCase()}\n${(ans.approvalId ?? '').toLowerCase()}`;
+      if (!quiet && ans.approvalId !== undefined && !toldAboutIds.has(key)) {
+        toldAboutIds.add(key);
+        await react(ans);
+        await tell(ans, `your \`/${ans.decision} ${ans.approvalId}\` did not count: ${found.unmatched}.`);
+      }
+      return { ignored: found.unmatched };
     }
+    const targets = found.targets;
+    if (targets.length === 0) return { ignored: 'no pending approval' };
     const verdict = await checkApprover({
       api,
       repo,
@@ -157,6 +228,7 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
     });
     if (!verdict.ok) {
       note(`ignored ${ans.decision} from @${ans.actor.login}: ${verdict.reason}`);
+      if (!quiet) await refuse(ans, targets, verdict.reason);
       return { ignored: verdict.reason };
     }
     let head: string;
@@ -198,6 +270,31 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
       : { ignored: 'the answer did not match a pending approval on the head commit' };
   }
 
+  /** Tells a user whose answer did not count why, and who may answer: once per request and user. */
+  async function refuse(ans: ApprovalAnswer, targets: readonly Waiting[], reason: string): Promise<void> {
+    const login = ans.actor.login.toLowerCase();
+    // Every refused comment gets a reaction (no notification); the reply goes once per request and user.
+    await react(ans);
+    const fresh = targets.filter((entry) => !entry.refused.has(login));
+    if (fresh.length === 0) return;
+    const what =
+      ans.via === 'review' ? 'review' : ans.via === 'check_run' ? `${ans.decision} button` : `\`/${ans.decision}\``;
+    const which = fresh.map((e) => `\`${e.pending.approvalId}\` (\`${e.pending.toolName}\`)`).join(', ');
+    await tell(ans, `your ${what} for ${which} did not count: ${reason}.\nApprovers: ${approversText}.`);
+    for (const entry of fresh) {
+      entry.refused.add(login);
+      entry.view = {
+        ...entry.view,
+        notCounted: [...(entry.view.notCounted ?? []), `@${ans.actor.login} (${reason})`],
+      };
+      try {
+        await api.updateComment(repo, entry.pending.commentId, renderApprovalComment(entry.view));
+      } catch (error) {
+        note(`could not update the approval comment: ${message(error)}`);
+      }
+    }
+  }
+
   async function voidOne(entry: Waiting, head: string): Promise<void> {
     const reason = `a new commit (${head.slice(0, 7)}) was pushed after approval was asked on ${entry.pending.commitSha.slice(0, 7)}`;
     note(`approval ${entry.pending.approvalId} void: ${reason}`);
@@ -217,15 +314,6 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
       return [...waiting.values()].map((w) => w.pending);
     },
   };
-}
-
-function describeApprovers(rule: ApproverRule): string {
-  const parts = [
-    ...rule.users.map((u) => `@${u}`),
-    ...rule.teams.map((t) => `team ${t}`),
-    `anyone with ${rule.permission} permission`,
-  ];
-  return parts.join(', ');
 }
 
 /** Redacts every string inside a JSON-like value. */

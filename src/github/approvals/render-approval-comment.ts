@@ -1,3 +1,4 @@
+import { APPROVAL_ID_MIN_PREFIX } from '../../core/tools/create-approval-id.ts';
 import { fencedBlock } from '../report/markdown.ts';
 
 /** What an approval comment shows. `input` must already be redacted. */
@@ -8,8 +9,11 @@ export interface ApprovalCommentView {
   input: unknown;
   reason?: string;
   commitSha: string;
+  /** Who may answer, e.g. "users with write permission or above; @alice; team @org/sec". */
   approvers: string;
   timeoutText: string;
+  /** Answers that did not count, each "@login (why)"; shown so the person sees it on the comment. */
+  notCounted?: readonly string[];
   state?:
     | { kind: 'approved'; by: string; via: string; scope: 'once' | 'always' }
     | { kind: 'denied'; by?: string; reason: string }
@@ -41,7 +45,8 @@ export function renderApprovalComment(view: ApprovalCommentView): string {
   if (state === undefined) {
     lines.push(
       `Asked on commit \`${view.commitSha.slice(0, 12)}\`; a new push voids it.`,
-      `Reply \`/approve ${view.approvalId}\` or \`/deny ${view.approvalId} <reason>\`. Approvers: ${view.approvers}.`,
+      `Reply \`/approve ${view.approvalId}\` or \`/deny ${view.approvalId} <reason>\` (or the first ${APPROVAL_ID_MIN_PREFIX} characters of the id).`,
+      `Approvers: ${view.approvers}.`,
       `Without an answer it is denied after ${view.timeoutText}.`,
     );
   } else if (state.kind === 'approved') {
@@ -52,6 +57,9 @@ export function renderApprovalComment(view: ApprovalCommentView): string {
     lines.push(`**Denied**${state.by ? ` by @${state.by}` : ''}: ${state.reason}`);
   } else {
     lines.push(`**Void**: ${state.reason}`);
+  }
+  if (view.notCounted !== undefined && view.notCounted.length > 0) {
+    lines.push('', `Not counted: ${view.notCounted.join('; ')}.`);
   }
   return lines.join('\n');
 }

@@ -3,7 +3,7 @@ import {
   createGitHubApprovalChannel,
   type GitHubApprovalChannelOptions,
 } from '../../../src/github/approvals/github-approval-channel.ts';
-import type { RepoRole } from '../../../src/github/github-api.ts';
+import type { ReactionTarget, RepoRole } from '../../../src/github/github-api.ts';
 
 const repo = { owner: 'octo', repo: 'demo' };
 
@@ -13,6 +13,7 @@ function setup(overrides: Partial<GitHubApprovalChannelOptions> = {}) {
   const teams: Record<string, string[]> = { 'octo/reviewers': ['carol'] };
   const comments = new Map<number, string>();
   const reviewRequests: { users: string[]; teams: string[] }[] = [];
+  const reactions: { target: ReactionTarget; content: string }[] = [];
   const notes: string[] = [];
   let head = 'a'.repeat(40);
   let nextId = 1;
@@ -25,6 +26,9 @@ function setup(overrides: Partial<GitHubApprovalChannelOptions> = {}) {
       },
       async updateComment(_ref, id, body) {
         comments.set(id, body);
+      },
+      async addReaction(_ref, target, content) {
+        reactions.push({ target, content });
       },
       async requestReviewers(_ref, _n, reviewers) {
         reviewRequests.push(reviewers);
@@ -53,6 +57,7 @@ function setup(overrides: Partial<GitHubApprovalChannelOptions> = {}) {
     channel,
     comments,
     reviewRequests,
+    reactions,
     notes,
     push: (sha: string) => {
       head = sha;
@@ -208,8 +213,46 @@ describe('GitHub approval channel', () => {
         via: 'comment',
       }),
     ).toEqual({
-      ignored: 'no pending approval nope',
+      ignored: 'no pending approval has the id `nope`; nothing is waiting for approval in this run',
     });
+  });
+
+  it('accepts a unique prefix of at least 4 characters, in any case', async () => {
+    const { channel } = setup();
+    const first = ask(channel, 'k3v9q2xa');
+    void ask(channel, 'm7d4b1zr');
+    await untilPending(channel, 2);
+    const bob = { login: 'bob', type: 'User' };
+    expect(await channel.answer({ approvalId: 'k3v', decision: 'approve', actor: bob, via: 'comment' })).toEqual({
+      ignored: expect.stringContaining('at least 4 characters'),
+    });
+    expect(await channel.answer({ approvalId: 'K3V9', decision: 'approve', actor: bob, via: 'comment' })).toEqual({
+      applied: ['k3v9q2xa'],
+    });
+    expect(await first).toEqual({ kind: 'approve', scope: 'once', by: 'bob' });
+    expect(channel.pending.map((p) => p.approvalId)).toEqual(['m7d4b1zr']);
+  });
+
+  it('an ambiguous prefix counts for nothing and is answered on GitHub, once', async () => {
+    const { channel, comments, reactions } = setup();
+    void ask(channel, 'k3v9q2xa');
+    void ask(channel, 'k3v9abcd');
+    await untilPending(channel, 2);
+    const answer = {
+      approvalId: 'k3v9',
+      decision: 'approve' as const,
+      actor: { login: 'bob', type: 'User' },
+      via: 'comment' as const,
+      source: { kind: 'issue_comment' as const, commentId: 500 },
+    };
+    expect(await channel.answer(answer)).toEqual({ ignored: expect.stringContaining('starts 2 pending approvals') });
+    expect(await channel.answer(answer)).toEqual({ ignored: expect.stringContaining('starts 2 pending approvals') });
+    expect(channel.pending).toHaveLength(2);
+    const replies = [...comments.values()].filter((body) => body.includes('agent-mux:approval-reply'));
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toContain('@bob, your `/approve k3v9` did not count: `k3v9` starts 2 pending approvals');
+    expect(replies[0]).toContain('`k3v9q2xa`, `k3v9abcd`): type more of the id');
+    expect(reactions[0]).toEqual({ target: { kind: 'issue_comment', commentId: 500 }, content: 'confused' });
   });
 
   it('voidPending denies everything pending', async () => {

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { EventDraft } from '../../events/index.ts';
 import type { ApprovalChannel, ApprovalRequest } from '../approval-channel.ts';
 import { awaitApproval } from '../await-approval.ts';
+import { createApprovalIdSource } from '../create-approval-id.ts';
 import { formatZodIssues } from '../format-zod-issues.ts';
 import type { ToolDescription } from '../tool-host.ts';
 
@@ -18,7 +18,7 @@ export interface PermissionPromptOptions {
   timeoutMs?: number;
   /** Receives `approval_request`, `approval_granted` and `approval_denied` drafts. Errors it throws are ignored. */
   emit?: (draft: EventDraft) => void;
-  /** Makes approval ids; default `randomUUID()`. */
+  /** Makes approval ids; default: 8 random characters, unique within this host (`createApprovalIdSource`). */
   createApprovalId?: () => string;
 }
 
@@ -67,7 +67,7 @@ const promptInputSchema = z.object({
  */
 export function createApprovalPromptTool(options: ApprovalPromptToolOptions): ApprovalPromptTool {
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const createApprovalId = options.createApprovalId ?? randomUUID;
+  const createApprovalId = options.createApprovalId ?? createApprovalIdSource();
   const alwaysAllowed = new Set<string>();
   const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(promptInputSchema, { io: 'input' });
   const description: ToolDescription = {
