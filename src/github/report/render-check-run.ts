@@ -12,6 +12,7 @@ import {
   tableCode,
   truncate,
 } from './markdown.ts';
+import { madeReadOnly, renderNotices } from './render-notices.ts';
 import { CHECK_RUN_TEXT_LIMIT } from './rolling-log.ts';
 import type { RunProgress, RunStatus } from './run-progress.ts';
 
@@ -67,9 +68,12 @@ function renderSummary(progress: RunProgress, word: string, finished: FinishInfo
   if (finished?.branch) lines.push(row(['Branch', tableCode(finished.branch)]));
   if (finished?.pullRequestUrl)
     lines.push(row(['Pull request', link(finished.pullRequestUrl, finished.pullRequestUrl)]));
-  if (finished?.noChanges) lines.push(row(['Changes', 'none']));
+  if (finished?.noChanges)
+    lines.push(row(['Changes', madeReadOnly(progress) ? 'none: the agent was read-only' : 'none']));
   if (finished?.reason) lines.push('', `**Reason:** ${escapeText(truncate(finished.reason, 1000))}`);
   if (progress.lastError) lines.push('', `**Last error:** ${escapeText(progress.lastError)}`);
+  const notes = renderNotices(progress);
+  if (notes.length > 0) lines.push('', ...notes);
 
   if (progress.approvals.length > 0) {
     lines.push('', '### Approvals', '', row(['ID', 'Tool', 'Arguments', 'Decision', 'By']), '|---|---|---|---|---|');

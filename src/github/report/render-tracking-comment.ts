@@ -11,6 +11,7 @@ import {
   tableCode,
   truncate,
 } from './markdown.ts';
+import { madeReadOnly, renderNotices } from './render-notices.ts';
 import type { ProgressStep, RunProgress } from './run-progress.ts';
 
 /** GitHub's limit for an issue comment's body. */
@@ -85,6 +86,9 @@ export function renderTrackingComment(progress: RunProgress, info: TrackingComme
     for (const step of shown) lines.push(checklistItem(step));
   }
 
+  const notes = renderNotices(progress);
+  if (notes.length > 0) lines.push('', ...notes);
+
   const current = progress.currentStep;
   if (!finished && current) {
     lines.push('', `**Now:** ${current.kind === 'tool' ? toolTitle(current.title) : escapeText(current.title)}`);
@@ -125,7 +129,14 @@ function outcome(progress: RunProgress, finished: FinishInfo): string[] {
   if (finished.conclusion !== 'success' && progress.lastError && progress.lastError !== finished.reason) {
     lines.push(`**Last error:** ${escapeText(progress.lastError)}`, '');
   }
-  if (finished.noChanges) lines.push('The agent made no changes.', '');
+  if (finished.noChanges) {
+    lines.push(
+      madeReadOnly(progress)
+        ? 'The agent made no changes: the policy made it read-only (see the note above).'
+        : 'The agent made no changes.',
+      '',
+    );
+  }
   lines.push('| | |', '|---|---|');
   lines.push(`| Outcome | ${conclusionWord(finished.conclusion)} |`);
   lines.push(`| Duration | ${formatDuration(progress.elapsedMs)} |`);

@@ -49,6 +49,20 @@ export interface ApprovalTimes {
   decidedAt: number | undefined;
 }
 
+/** A command the agent's restriction refused (a read-only sandbox), from a failed tool result. */
+export interface RefusedCall {
+  /** What was run: the command, path or tool name, cut short. */
+  target: string;
+  /** The refusal as the tool's output worded it (`Read-only file system`). */
+  reason: string;
+}
+
+/** How many refused calls are kept (the first ones). */
+const MAX_REFUSED = 20;
+
+/** What a sandbox's refusal looks like in a command's output (Linux errno texts, Codex's own words). */
+const REFUSAL = /read-only file system|operation not permitted|permission denied|sandbox denied|landlock|seccomp/i;
+
 /** The longest line the progress log keeps. */
 export const MAX_LOG_LINE_CHARS = 500;
 const MAX_TITLE_CHARS = 120;
@@ -116,6 +130,10 @@ export class RunProgress {
   /** Files the agent wrote, in order, without repeats. */
   readonly files: string[] = [];
   lastError: string | undefined;
+  /** What the run's user should know about how the policy was applied (`notice` events), in order. */
+  readonly notices: { code: 'read_only' | 'restricted'; message: string }[] = [];
+  /** Calls refused by a restriction a notice announced (`read_only`), the first ones. */
+  readonly refused: RefusedCall[] = [];
   endReason: RunEndReason | undefined;
   endMessage: string | undefined;
   /** One line per meaningful event, newest kept. */
@@ -129,6 +147,7 @@ export class RunProgress {
   readonly #approvals = new Map<string, ApprovalEntry>();
   readonly #files = new Set<string>();
   readonly #fileSuffixes = new Set<string>();
+  readonly #targets = new Map<string, string>();
   #message = '';
   #messageAt = 0;
   /** True once the current message's text came as deltas (its `message_stop.text` then repeats it). */
@@ -295,6 +314,10 @@ export class RunProgress {
       case 'cost':
         this.#cost(event);
         return;
+      case 'notice':
+        this.notices.push({ code: event.code, message: clip(event.message, MAX_LOG_LINE_CHARS) });
+        this.#log(at, `notice: ${event.message}`);
+        return;
       case 'error':
         this.#error(at, `${event.code}: ${event.message}`);
         return;
@@ -391,6 +414,7 @@ export class RunProgress {
     const step = this.#steps.get(id);
     if (step) step.title = this.#toolTitle(toolName, input);
     else this.#toolStart(at, id, toolName, input);
+    this.#targets.set(id, toolTarget(input) ?? toolName);
     if (toolName === 'write_file' || toolName === 'Write' || toolName === 'Edit' || toolName === 'edit_file') {
       const target = toolTarget(input);
       if (target) this.#addFile(target);
@@ -400,10 +424,21 @@ export class RunProgress {
   #toolEnd(at: number, id: string, toolName: string | undefined, isError: boolean, output: unknown, ms?: number) {
     const step = this.#steps.get(id);
     if (step) this.#endStep(at, step, isError ? 'failed' : 'done');
+    if (isError) this.#refusal(id, toolName, output);
     const name = step?.title ?? toolName ?? id;
     const took = ms === undefined ? '' : ` (${Math.round(ms)} ms)`;
     const detail = summarize(output);
     this.#log(at, `tool ${name} ${isError ? 'failed' : 'done'}${took}${detail ? `: ${detail}` : ''}`);
+  }
+
+  /** A failed call whose output reads like a sandbox refusal, while a `read_only` notice is in force. */
+  #refusal(id: string, toolName: string | undefined, output: unknown): void {
+    if (this.refused.length >= MAX_REFUSED || !this.notices.some((n) => n.code === 'read_only')) return;
+    const text = typeof output === 'string' ? output.slice(0, 100_000) : summarize(output, 4000);
+    const match = REFUSAL.exec(text);
+    if (!match) return;
+    const target = this.#targets.get(id) ?? toolName ?? id;
+    this.refused.push({ target: clip(target, MAX_TITLE_CHARS), reason: clip(match[0], MAX_TITLE_CHARS) });
   }
 
   #addFile(file: string): void {
