@@ -127,6 +127,19 @@ describe('createToolHost', () => {
     for (const draft of events) parseAgentEvent({ ...draft, runId: 'run-1', agent: 'test', timestamp: 1 });
   });
 
+  it('gives approvals short ids (8 characters, lower case), a new one per question', async () => {
+    const approvals = createMemoryApprovalChannel({
+      onRequest: (r) => approvals.resolve(r.approvalId, { kind: 'approve', scope: 'once', by: 'alice' }),
+    });
+    const { host, events } = setup({ approvals, policy: askAll });
+    await host.call('write_file', { path: 'a.md' });
+    await host.call('write_file', { path: 'b.md' });
+    const ids = events.flatMap((e) => (e.type === 'approval_request' ? [e.approvalId] : []));
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-hjkmnp-tv-z]{8}$/);
+    expect(new Set(ids).size).toBe(2);
+  });
+
   it('asks again after a once approval, not after an always approval (same tool and rule)', async () => {
     let asked = 0;
     let scope: 'once' | 'always' = 'once';

@@ -280,6 +280,7 @@ describe('startMcpServer', () => {
         input: { command: 'npm test' },
         toolCallId: 'toolu_1',
       });
+      expect(request?.approvalId).toMatch(/^[0-9a-hjkmnp-tv-z]{8}$/);
       expect(settled).toBe(false);
       approvals.resolve(request!.approvalId, { kind: 'approve', scope: 'once', by: 'alice' });
       const result = await pending;
