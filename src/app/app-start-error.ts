@@ -13,7 +13,8 @@ export class AppStartError extends AgentMuxError {
   readonly attempts: number;
 
   constructor(step: string, reason: string, attempts: number, options?: { cause?: unknown }) {
-    super('app_start_failed', `agent-mux could not start: ${step} failed ${attempts} times; last: ${reason}`, options);
+    const times = attempts === 1 ? 'once' : `${attempts} times`;
+    super('app_start_failed', `agent-mux could not start: ${step} failed ${times}; last: ${reason}`, options);
     this.name = 'AppStartError';
     this.step = step;
     this.reason = reason;

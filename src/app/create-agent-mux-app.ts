@@ -180,7 +180,9 @@ function hostOf(error: unknown): string | undefined {
 
 async function readAppSlug(app: Pick<Probot, 'auth'>): Promise<string> {
   const octokit = await app.auth();
-  const { data } = await octokit.request('GET /app');
+  // No retries inside Octokit (its retry plugin would spend ~15 s on a host that does not answer):
+  // the start-up loop retries with its own backoff and logs each failure.
+  const { data } = await octokit.request('GET /app', { request: { retries: 0 } });
   const slug = (data as { slug?: unknown } | null)?.slug;
   if (typeof slug !== 'string' || slug === '') throw new Error('GET /app did not return the app slug');
   return slug;

@@ -75,10 +75,16 @@ describe('createNodeMiddleware (serverless hosts)', () => {
 });
 
 /** A Probot pointed at a fake GitHub, the app mounted with createNodeMiddleware on 127.0.0.1. */
-async function mountOnFakeGitHub(options: { startTimeoutMs: number; onStartFailure?: (error: unknown) => void }) {
+async function mountOnFakeGitHub(options: {
+  startTimeoutMs: number;
+  onStartFailure?: (error: unknown) => void;
+  /** How `GET /app` fails, and how many times. Default: 401 until `gh.clearFaults()`. */
+  fault?: { status: number; message: string; times: number };
+}) {
   const gh = await startFakeGitHub();
   cleanups.push(() => gh.close());
-  gh.failNext({ method: 'GET', path: '/app' }, { status: 401, body: { message: 'Bad credentials' } }, Infinity);
+  const fault = options.fault ?? { status: 401, message: 'Bad credentials', times: Infinity };
+  gh.failNext({ method: 'GET', path: '/app' }, { status: fault.status, body: { message: fault.message } }, fault.times);
   const root = await mkdtemp(join(tmpdir(), 'agent-mux-ready-'));
   cleanups.push(() => rm(root, { recursive: true, force: true }));
   const store = createSqliteRunStore({ file: join(root, 'agent-mux.db') });
@@ -164,6 +170,18 @@ describe('GET /agent-mux/ready (readiness) while GET /app fails', () => {
     const results = await (await app.runtime()).dispatchPending();
     expect(results).toHaveLength(1);
     expect(await store.takeEvent()).toBeUndefined();
+  });
+
+  it('each GET /app is one attempt of the start-up loop (no hidden Octokit retries of a 502)', async () => {
+    const began = Date.now();
+    const { gh, ready } = await mountOnFakeGitHub({
+      startTimeoutMs: 0,
+      fault: { status: 502, message: 'Bad Gateway', times: 3 },
+    });
+    await eventually(async () => ((await ready()).status === 200 ? true : undefined), 'readiness 200');
+    // Octokit's retry plugin would wait 1 s, 4 s and 9 s between these; the start-up loop waits 20 ms.
+    expect(Date.now() - began).toBeLessThan(4000);
+    expect(gh.requests.filter((r) => r.path === '/app').map((r) => r.status)).toEqual([502, 502, 502, 200]);
   });
 
   it('gives up after the start timeout: onStartFailure gets an AppStartError and readiness keeps the reason', async () => {
