@@ -5,7 +5,9 @@ import { replayCommand, replayUsage } from './commands/replay-command.ts';
 import { runCommand, runUsage } from './commands/run-command.ts';
 import { serveCommand, serveUsage } from './commands/serve-command.ts';
 import { simulateCommand, simulateUsage } from './commands/simulate-command.ts';
+import { didYouMean } from './did-you-mean.ts';
 import { exitCodes } from './exit-codes.ts';
+import { packageVersion } from './package-version.ts';
 import { UsageError } from './usage-error.ts';
 
 export const usage = `agent-mux: run any coding agent behind one interface and one event stream.
@@ -17,7 +19,8 @@ Usage:
   agent-mux serve --adapter <id> --port <n> [auth]      serve an adapter as a ca-http-v1 remote
   agent-mux simulate --event <name> --payload <file>    run the GitHub pipeline on a webhook payload
 
-  agent-mux <command> --help                            a command's options
+  agent-mux help <command>                              a command's options (or <command> --help)
+  agent-mux --version                                   the version of agent-mux
 
 Try: agent-mux run --adapter demo "fix the typo in README.md"`;
 
@@ -29,18 +32,46 @@ const commands = {
   simulate: { handler: simulateCommand, usage: simulateUsage },
 } as const;
 
+type CommandName = keyof typeof commands;
+const commandNames = Object.keys(commands) as CommandName[];
+const isCommand = (name: string): name is CommandName => Object.hasOwn(commands, name);
+
+/** `unknown command "rn" (did you mean run?)`, then the usage; exit 2. */
+function unknownCommand(name: string, io: CliIO): number {
+  const suggestion = didYouMean(name, commandNames);
+  io.stderr.write(
+    `agent-mux: unknown command "${name}"${suggestion ? ` (did you mean ${suggestion}?)` : ''}\n\n${usage}\n`,
+  );
+  return exitCodes.usage;
+}
+
 /** The command line; returns the exit code. Never throws. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${packageVersion}\n`);
+    return 0;
+  }
+  if (name === 'help' && rest[0] !== undefined) {
+    const topic = rest[0];
+    if (!isCommand(topic)) return unknownCommand(topic, io);
+    io.stdout.write(`${commands[topic].usage}\n`);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(`${usage}\n`);
     return name ? 0 : exitCodes.usage;
   }
-  const command = commands[name as keyof typeof commands];
-  if (!command) {
-    io.stderr.write(`agent-mux: unknown command "${name}"\n\n${usage}\n`);
-    return exitCodes.usage;
+  if (!isCommand(name)) {
+    if (name.startsWith('-')) {
+      const suggestion = didYouMean(name.replace(/^-+/, ''), ['version', 'help']);
+      const hint = suggestion ? `did you mean --${suggestion}?` : "a command's options follow the command";
+      io.stderr.write(`agent-mux: unknown option ${name} (${hint})\n\n${usage}\n`);
+      return exitCodes.usage;
+    }
+    return unknownCommand(name, io);
   }
+  const command = commands[name];
   try {
     return await command.handler(rest, io);
   } catch (error) {

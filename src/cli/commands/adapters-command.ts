@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { detectProgram, type ProgramStatus } from '../../core/adapter/detect-program.ts';
 import type { Adapter } from '../../core/adapter/index.ts';
 import type { CliIO } from '../cli-io.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
 import { loadRegistry } from './load-registry.ts';
 
 export const adaptersUsage = `Usage: agent-mux adapters [--config <file>] [--json]
@@ -33,9 +33,8 @@ const flags = (c: Adapter['capabilities']) =>
 
 /** `agent-mux adapters`. */
 export async function adaptersCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs({
     args: argv,
-    strict: true,
     options: {
       config: { type: 'string' },
       json: { type: 'boolean', default: false },

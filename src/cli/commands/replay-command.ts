@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { replayStream } from '../../core/run/replay-stream.ts';
 import type { CliIO } from '../cli-io.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
 import { jsonRenderer } from '../render/json-renderer.ts';
 import { UsageError } from '../usage-error.ts';
 import { loadRegistry } from './load-registry.ts';
@@ -22,9 +22,8 @@ Options:
 
 /** `agent-mux replay`: 0 when the stream was read, whatever the run's end; 2 on bad usage. */
 export async function replayCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs({
     args: argv,
-    strict: true,
     options: {
       adapter: { type: 'string' },
       file: { type: 'string' },

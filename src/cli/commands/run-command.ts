@@ -1,7 +1,6 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { PricingTable } from '../../core/cost/pricing-table.ts';
 import type { AgentEvent } from '../../core/events/index.ts';
 import { resolveRetryPolicy } from '../../core/retry/retry-policy.ts';
@@ -13,6 +12,7 @@ import { createToolHost } from '../../core/tools/create-tool-host.ts';
 import { defaultPolicy } from '../../core/tools/default-policy.ts';
 import type { CliIO } from '../cli-io.ts';
 import { exitCodeFor } from '../exit-codes.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
 import { jsonRenderer } from '../render/json-renderer.ts';
 import { prettyRenderer } from '../render/pretty-renderer.ts';
 import { terminalApprovalChannel } from '../terminal-approval-channel.ts';
@@ -49,10 +49,9 @@ const positiveSeconds = (value: string | undefined, flag: string): number | unde
 
 /** `agent-mux run`: returns the exit code. */
 export async function runCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: argv,
     allowPositionals: true,
-    strict: true,
     options: {
       adapter: { type: 'string' },
       config: { type: 'string' },

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { type RemoteServerAuth, startRemoteServer } from '../../remote/start-remote-server.ts';
 import type { CliIO } from '../cli-io.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
 import { UsageError } from '../usage-error.ts';
 import { loadRegistry } from './load-registry.ts';
 
@@ -37,10 +37,9 @@ const positive = (value: string | undefined, flag: string, unit: number): number
 
 /** `agent-mux serve`: returns the exit code once a signal has stopped the server. */
 export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: argv,
     allowPositionals: true,
-    strict: true,
     options: {
       adapter: { type: 'string' },
       config: { type: 'string' },

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createBuiltinRegistry } from '../../adapters/builtin-registry.ts';
 import type { RepoRole } from '../../github/github-api.ts';
 import { renderSimulation } from '../../github/simulate/render-simulation.ts';
@@ -9,6 +8,7 @@ import { simulationExitCode } from '../../github/simulate/simulation-report.ts';
 import { SimulationSetupError } from '../../github/simulate/simulation-setup-error.ts';
 import type { CliIO } from '../cli-io.ts';
 import { exitCodes } from '../exit-codes.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
 import { UsageError } from '../usage-error.ts';
 import { loadRegistry } from './load-registry.ts';
 
@@ -47,10 +47,9 @@ const roles: readonly RepoRole[] = ['none', 'read', 'triage', 'write', 'maintain
 
 /** `agent-mux simulate`: returns the exit code. */
 export async function simulateCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: argv,
     allowPositionals: true,
-    strict: true,
     options: {
       event: { type: 'string' },
       payload: { type: 'string' },
