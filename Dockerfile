@@ -38,8 +38,9 @@ USER node
 # The SQLite database and the runs' workspaces (unless DATABASE_URL points at PostgreSQL).
 VOLUME ["/app/data"]
 EXPOSE 3000
+# Healthy only once the app can work (GET /app succeeded, store open): /agent-mux/ready, not Probot's /ping.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/ping').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/agent-mux/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The same as `npm start`: probot runs the app's TypeScript entry.
 CMD ["node", "node_modules/probot/bin/probot.js", "run", "./src/app/index.ts"]

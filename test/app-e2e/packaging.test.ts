@@ -4,6 +4,7 @@ import { parseEnv } from 'node:util';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { READINESS_PATH } from '../../src/app/app-readiness.ts';
 import { readAppSettings } from '../../src/app/app-settings.ts';
 import { HANDLED_EVENTS } from '../../src/app/record-webhooks.ts';
 import { isRecord, loadGitHubDescription } from '../support/fake-github/openapi-document.ts';
@@ -91,6 +92,13 @@ describe('Dockerfile', () => {
     expect(cmd).toHaveLength(1);
     expect(JSON.parse(cmd[0]!)).toEqual(['node', 'node_modules/probot/bin/probot.js', 'run', './src/app/index.ts']);
     expect(existsSync(join(REPO_ROOT, 'node_modules/probot/bin/probot.js'))).toBe(true);
+  });
+
+  it('its health check probes the app’s readiness endpoint, not Probot’s /ping (which answers while the app cannot work)', () => {
+    const checks = all(runtime!, 'HEALTHCHECK');
+    expect(checks).toHaveLength(1);
+    expect(checks[0]).toContain(`'${READINESS_PATH}'`);
+    expect(checks[0]).not.toContain('/ping');
   });
 
   it('copies only files that exist and that .dockerignore keeps in the build context', () => {
