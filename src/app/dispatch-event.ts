@@ -61,10 +61,13 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
     ) {
       return { kind: 'ignored', reason: 'the check run is not an agent-mux run of this repository' };
     }
-    // The run's approval channel resolves the id (a button carries at most ACTION_ID_LENGTH
-    // characters) and answers a press that does not count on GitHub.
+    // A button carries at most ACTION_ID_LENGTH characters of the id (all of a short id): the full
+    // id is stored when it is known; otherwise the run's channel resolves it, and answers on GitHub
+    // a press that does not count.
+    const pending = await store.pendingApprovals({ runId: run.id });
+    const matches = pending.filter((p) => p.approvalId.startsWith(parsed.approvalIdPrefix));
     await answer(run.issueKey, {
-      approvalId: parsed.approvalIdPrefix,
+      approvalId: matches.length === 1 ? matches[0]!.approvalId : parsed.approvalIdPrefix,
       decision: parsed.decision,
       actor: sender,
       via: 'check_run',

@@ -38,6 +38,15 @@ function pressButton(a: AppWorld, check: FakeCheckRun, login: string, identifier
   return a.receive('check_run', payload);
 }
 
+/** agent-mux's replies to answers that did not count, on issue `number`. */
+function replies(a: AppWorld, number: number) {
+  return a.w.gh.state.comments(a.w.repo, number).filter((c) => c.body.includes('<!-- agent-mux:approval-reply -->'));
+}
+
+function approvalComment(a: AppWorld, number: number) {
+  return a.w.gh.state.comments(a.w.repo, number).find((c) => c.body.startsWith('<!-- agent-mux:approval:'));
+}
+
 async function finished(a: AppWorld) {
   return waitFor(async () => {
     const [run] = await a.store.list();
@@ -78,6 +87,12 @@ describe('the app end to end: webhooks → store → dispatcher → worker → G
       () => a.w.gh.state.checkRun(check.id)?.output?.text?.includes('ignored approve from @mallory') || undefined,
       'mallory ignored',
     );
+    // The press that did not count is answered on GitHub: one reply, and the approval comment names her.
+    await waitFor(() => replies(a, 12)[0], 'a reply to mallory');
+    expect(replies(a, 12)[0]?.body).toContain('@mallory, your approve button for `');
+    expect(replies(a, 12)[0]?.body).toContain('Approvers: users with maintain permission or above.');
+    await waitFor(() => approvalComment(a, 12)?.body.includes('Not counted: @mallory') || undefined, 'the edit');
+    await pressButton(a, check, 'mallory', approve?.identifier ?? '');
     await pressButton(a, check, 'bob', approve?.identifier ?? '');
 
     const run = await finished(a);
@@ -90,6 +105,7 @@ describe('the app end to end: webhooks → store → dispatcher → worker → G
     expect(await a.w.git(['show', `${pulls[0]?.headRef}:README.md`], a.w.bare)).toContain('This project shows');
     const approval = a.w.gh.state.comments(a.w.repo, 12).find((c) => c.body.startsWith('<!-- agent-mux:approval:'));
     expect(approval?.body).toContain('**Approved** by @bob');
+    expect(replies(a, 12)).toHaveLength(1);
     expect(await a.store.pendingApprovals({ runId: run.id })).toEqual([]);
     await waitFor(
       async () => ((await readdir(a.settings.workDir)).length === 0 ? true : undefined),
@@ -137,6 +153,10 @@ describe('the app end to end: webhooks → store → dispatcher → worker → G
     const [check] = a.w.gh.state.checkRuns(a.w.repo);
     expect(check).toMatchObject({ status: 'completed', conclusion: 'success', headSha: head });
     expect(check?.output?.text).toContain('ignored approve from @mallory');
+    const [reply] = replies(a, 21);
+    expect(reply?.body).toContain('@mallory, your review for `');
+    expect(reply?.body).toContain('did not count: @mallory has read permission');
+    expect(approvalComment(a, 21)?.body).toContain('Not counted: @mallory');
     a.w.gh.assertNoViolations();
   });
 
@@ -153,5 +173,36 @@ describe('the app end to end: webhooks → store → dispatcher → worker → G
     const approval = a.w.gh.state.comments(a.w.repo, 7).find((c) => c.body.startsWith('<!-- agent-mux:approval:'));
     expect(approval?.body).toMatch(/Denied/);
     expect(a.w.gh.state.checkRun(check.id)?.status).toBe('completed');
+  });
+
+  it("default config: a reader's /approve gets a reaction and a reply, a writer's 4-character prefix approves", async () => {
+    const config = 'agents:\n  demo:\n    adapter: demo\napprovals:\n  timeout: 30s\n';
+    const a = await createAppWorld({ config, startLoops: true });
+    world = a;
+    a.w.gh.state.addIssue(a.w.repo, { number: 9, title: 'Fix the README typo', body: 'projcet', user: 'alice' });
+    await a.receive('issue_comment', commentEvent(a.w, 9, 'alice', '@agent demo: fix the typo').payload);
+    await withButtons(a);
+    const [running] = await a.store.list();
+    const [pending] = await a.store.pendingApprovals({ runId: running?.id });
+    const id = pending?.approvalId ?? '';
+    expect(id).toMatch(/^[0-9a-hjkmnp-tv-z]{8}$/);
+
+    const mallory = commentEvent(a.w, 9, 'mallory', `/approve ${id}`);
+    await a.receive('issue_comment', mallory.payload);
+    await waitFor(() => replies(a, 9)[0], 'a reply to mallory');
+    expect(replies(a, 9)[0]?.body).toContain('@mallory, your `/approve` for `');
+    expect(replies(a, 9)[0]?.body).toContain('Approvers: users with write permission or above.');
+    await waitFor(
+      () => a.w.gh.state.reactions.find((r) => r.content === 'confused' && r.target.id === mallory.commentId),
+      'a reaction on mallory’s comment',
+    );
+    await waitFor(() => approvalComment(a, 9)?.body.includes('Not counted: @mallory') || undefined, 'the edit');
+
+    await a.receive('issue_comment', commentEvent(a.w, 9, 'alice', `/approve ${id.slice(0, 4)}`).payload);
+    const run = await finished(a);
+    expect(run).toMatchObject({ state: 'succeeded', conclusion: 'success' });
+    expect(approvalComment(a, 9)?.body).toContain('**Approved** by @alice (write permission)');
+    expect(replies(a, 9)).toHaveLength(1);
+    a.w.gh.assertNoViolations();
   });
 });

@@ -89,12 +89,20 @@ describe('webhook handlers (probot.receive with GitHub’s example payloads)', (
 
   it('`/approve <id>` is recorded as an answer for the issue', async () => {
     const a = await setUp();
-    await a.receive('issue_comment', commentEvent(a.w, 12, 'bob', '/approve appr-1').payload);
+    const event = commentEvent(a.w, 12, 'bob', '/approve appr-1');
+    await a.receive('issue_comment', event.payload);
     expect(await a.runtime.dispatchPending()).toEqual([{ kind: 'answer', issueKey: 'octo/demo#12' }]);
     const [answer] = await a.store.takeAnswers('octo/demo#12');
     expect(answer).toMatchObject({
       kind: 'answer',
-      answer: { approvalId: 'appr-1', decision: 'approve', actor: { login: 'bob' }, via: 'comment' },
+      answer: {
+        approvalId: 'appr-1',
+        decision: 'approve',
+        actor: { login: 'bob' },
+        via: 'comment',
+        // Where to react if the answer does not count.
+        source: { kind: 'issue_comment', commentId: event.commentId },
+      },
     });
   });
 
