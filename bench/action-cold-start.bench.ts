@@ -4,12 +4,88 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stopLeftoverAgents } from '../src/action/stop-leftover-agents.ts';
+import { runnerEnv } from '../test/action/run-action.ts';
+import { commentEvent, createGitHubWorld } from '../test/support/github-world.ts';
 import { type Benchmark, fixed, median, type Target } from './bench-kit.ts';
 
 const RUNS = 15;
 const LIMIT_MS = 300;
+const MODEL_RUNS = 7;
+const MODEL_LIMIT_MS = 1000;
 const root = new URL('../', import.meta.url).pathname;
-const bundle = join(root, 'dist/index.js');
+/** The bundle measured: `dist/`, or the directory `AGENT_MUX_ACTION_DIST` names (a bundle built elsewhere). */
+const bundle = join(process.env.AGENT_MUX_ACTION_DIST || join(root, 'dist'), 'index.js');
+/** An optional second bundle (`AGENT_MUX_BASELINE_DIST`, e.g. an older commit's `dist/`) measured alternately with it. */
+const baseline = process.env.AGENT_MUX_BASELINE_DIST
+  ? join(process.env.AGENT_MUX_BASELINE_DIST, 'index.js')
+  : undefined;
+const modelAgent = join(root, 'bench/fixtures/model-request-agent.mjs');
+
+/**
+ * Process start → first model request: the Action's bundle run as the runner runs it on an issue
+ * comment, against the fake GitHub (its real write throttle, 1 s between writes) and a real git
+ * checkout, with a Process-protocol fixture agent whose first act is one request to a local fake
+ * model endpoint; the time is taken when that request arrives. Returns the medians by bundle.
+ */
+async function timeToFirstModelRequest(log: (line: string) => void): Promise<{ current: number; before?: number }> {
+  let arrived: (() => void) | undefined;
+  const model = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      arrived?.();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+  const modelUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1/messages`;
+  const world = await createGitHubWorld({
+    config: `agents:\n  bench:\n    adapter: process\n    options:\n      binary: ${process.execPath}\n      args: [${modelAgent}, ${modelUrl}]\n`,
+  });
+  world.gh.state.addIssue(world.repo, { number: 1, title: 'Benchmark', user: 'alice' });
+  const once = async (script: string, i: number): Promise<number> => {
+    const files = await runnerEnv(world, commentEvent(world, 1, 'alice', '@agent bench: go'), { agent: 'bench' });
+    files.env.GITHUB_RUN_ID = String(5000 + i);
+    const start = performance.now();
+    const child = spawn(process.execPath, [script], { env: files.env, stdio: 'ignore' });
+    const ms = await new Promise<number>((resolve, reject) => {
+      arrived = () => {
+        arrived = undefined;
+        resolve(performance.now() - start);
+      };
+      child.on('error', reject);
+      child.on('exit', (code) => reject(new Error(`${script} exited (${code}) before any model request`)));
+    });
+    child.removeAllListeners('exit');
+    child.kill('SIGKILL');
+    await stopLeftoverAgents(`gha-${5000 + i}-1`);
+    return ms;
+  };
+  const current: number[] = [];
+  const before: number[] = [];
+  try {
+    for (let i = 0; i < MODEL_RUNS + 1; i++) {
+      const c = await once(bundle, i * 2);
+      const b = baseline ? await once(baseline, i * 2 + 1) : undefined;
+      if (i === 0) continue; // warm-up: the first checkout and Node's compile cache
+      current.push(c);
+      if (b !== undefined) before.push(b);
+    }
+  } finally {
+    model.close();
+    await world.close();
+  }
+  log(
+    `node ${bundle} → first model request: median ${fixed(median(current), 0)} ms (${current.map((v) => fixed(v, 0)).join(', ')})`,
+  );
+  if (before.length > 0) {
+    log(
+      `baseline ${baseline} → first model request: median ${fixed(median(before), 0)} ms (${before.map((v) => fixed(v, 0)).join(', ')})`,
+    );
+  }
+  return { current: median(current), ...(before.length > 0 ? { before: median(before) } : {}) };
+}
 
 /**
  * Cold start of the Action's bundle: from spawning `node dist/index.js` to its first request to
@@ -18,7 +94,7 @@ const bundle = join(root, 'dist/index.js');
  */
 export const benchmark: Benchmark = {
   name: 'action-cold-start',
-  title: `node dist/index.js to its first GitHub request vs a bare node -e request (median of ${RUNS})`,
+  title: `node dist/index.js to its first GitHub request vs a bare node -e request (median of ${RUNS}); to its agent's first model request (median of ${MODEL_RUNS})`,
   async run(log) {
     let arrived: (() => void) | undefined;
     const server = createServer((req, res) => {
@@ -79,6 +155,7 @@ export const benchmark: Benchmark = {
       }
     }
     server.close();
+    const firstModel = await timeToFirstModelRequest(log);
     const extra = median(action) - median(bare);
     const size = statSync(bundle).size;
     log(`bare node -e fetch: median ${fixed(median(bare), 1)} ms`);
@@ -86,12 +163,25 @@ export const benchmark: Benchmark = {
     log(`extra cold start: ${fixed(extra, 1)} ms (limit ${LIMIT_MS} ms); bundle ${fixed(size / 2 ** 20, 2)} MiB`);
     const targets: Target[] = [
       { label: 'Action cold start beyond bare node', value: extra, op: '<=', limit: LIMIT_MS, unit: ' ms', digits: 1 },
+      {
+        label: 'process start → first model request (fixture agent, warm)',
+        value: firstModel.current,
+        op: '<=',
+        limit: MODEL_LIMIT_MS,
+        unit: ' ms',
+        digits: 0,
+      },
     ];
     return {
       targets,
       facts: [
         `bundle dist/index.js ${fixed(size / 2 ** 20, 2)} MiB`,
         `cold start ${fixed(median(action) / median(bare), 2)}× bare node`,
+        ...(firstModel.before === undefined
+          ? []
+          : [
+              `first model request ${fixed(firstModel.current, 0)} ms vs ${fixed(firstModel.before, 0)} ms with the baseline bundle (${fixed(firstModel.before / firstModel.current, 1)}× faster)`,
+            ]),
       ],
       flags: [],
     };
