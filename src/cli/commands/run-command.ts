@@ -101,6 +101,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
             input: io.stdin,
             output: io.stderr,
             onAsk: (asking) => (asking ? pretty?.pause() : pretty?.resume()),
+            // Ctrl-C at the question stops the run as SIGINT does (onSignal is set before any question).
+            onInterrupt: () => onSignal('SIGINT'),
           });
 
   const handle = startRun({
