@@ -6,7 +6,7 @@ import { requireNodeVersion } from '../core/runtime/require-node-version.ts';
 requireNodeVersion({
   program: 'agent-mux',
   remedy:
-    'install Node.js 24 from https://nodejs.org, or run it through npm in its checkout (`npm run demo`, `npm run start:cli -- --help`), which brings its own Node 24',
+    'install Node.js 24 from https://nodejs.org, or run it in its checkout through npm (`npm run demo`, `npx agent-mux --help`), which brings its own Node 24',
 });
 const [{ processIO }, { main }] = await Promise.all([
   import(/* webpackMode: "eager" */ './cli-io.ts'),
