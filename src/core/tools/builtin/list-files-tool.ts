@@ -1,10 +1,10 @@
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
+import { constants, type Dirent } from 'node:fs';
+import { type FileHandle, open, readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { ToolError } from '../tool-error.ts';
 import { defineTool } from '../tool-registry.ts';
-import { errorCode, resolveInWorkspace } from './resolve-in-workspace.ts';
+import { anchoredDescriptors, openInWorkspace } from './open-in-workspace.ts';
+import { isGitDirectoryName } from './workspace-path.ts';
 
 export interface ListFilesToolOptions {
   /** Most entries one call returns. Default 1000. */
@@ -17,34 +17,31 @@ export interface FileEntry {
   type: 'file' | 'directory' | 'symlink' | 'other';
 }
 
-/** Directories a recursive listing shows but does not enter. */
-const opaqueDirectories = new Set(['.git']);
-
 /** `list_files`: the entries of a workspace directory, sorted; recursive on request, capped. */
 export function listFilesTool(options: ListFilesToolOptions = {}) {
   const maxEntries = options.maxEntries ?? 1000;
   return defineTool({
     name: 'list_files',
-    description: `Lists a directory of the workspace (default: its root). With recursive, lists the whole tree below it (symbolic links and .git are not entered). Returns at most ${maxEntries} entries and says when there are more.`,
+    description: `Lists a directory of the workspace (default: its root). With recursive, lists the whole tree below it (symbolic links and .git are not entered; .git itself cannot be listed). Returns at most ${maxEntries} entries and says when there are more.`,
     input: z.object({
       path: z.string().min(1).default('.').describe('Directory, relative to the workspace.'),
       recursive: z.boolean().default(false).describe('List subdirectories too.'),
     }),
     handler: async (input, ctx) => {
-      const dir = await resolveInWorkspace(ctx.workspacePath, input.path, 'list_files');
+      const dir = await openInWorkspace(ctx.workspacePath, input.path, 'directory', 'list_files');
       const entries: FileEntry[] = [];
       let truncated = false;
 
-      const walk = async (absolute: string, relative: string): Promise<void> => {
+      // Each directory is read through a descriptor opened with O_NOFOLLOW from its parent's, so a
+      // directory swapped for a symbolic link during the walk is skipped, never followed.
+      const walk = async (anchor: string, relative: string): Promise<void> => {
         if (ctx.signal.aborted) throw new ToolError('list_files', 'aborted');
         let dirents: Dirent[];
         try {
-          dirents = await readdir(absolute, { withFileTypes: true });
+          dirents = await readdir(anchor, { withFileTypes: true });
         } catch (error) {
           if (relative !== dir.relative) return; // a subdirectory that vanished or is unreadable
-          const code = errorCode(error);
-          const why = code === 'ENOENT' ? 'no such directory' : code === 'ENOTDIR' ? 'not a directory' : String(code);
-          throw new ToolError('list_files', `cannot list "${input.path}": ${why}`, { cause: error });
+          throw new ToolError('list_files', `cannot list "${input.path}"`, { cause: error });
         }
         dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         for (const dirent of dirents) {
@@ -61,14 +58,24 @@ export function listFilesTool(options: ListFilesToolOptions = {}) {
                 ? 'symlink'
                 : 'other';
           entries.push({ path: entryPath, type });
-          if (input.recursive && type === 'directory' && !opaqueDirectories.has(dirent.name)) {
-            await walk(path.join(absolute, dirent.name), entryPath);
+          if (input.recursive && type === 'directory' && !isGitDirectoryName(dirent.name)) {
+            const child = await openChildDirectory(anchor, dirent.name);
+            if (child === undefined) continue;
+            try {
+              await walk(anchorOf(child, `${anchor}/${dirent.name}`), entryPath);
+            } finally {
+              await child.close();
+            }
             if (truncated) return;
           }
         }
       };
 
-      await walk(dir.absolute, dir.relative);
+      try {
+        await walk(dir.anchor, dir.relative);
+      } finally {
+        await dir.handle.close();
+      }
       return {
         path: dir.relative,
         entries,
@@ -77,4 +84,17 @@ export function listFilesTool(options: ListFilesToolOptions = {}) {
       };
     },
   });
+}
+
+/** Opens a subdirectory without following a symbolic link; undefined when it is not (or no longer) a directory. */
+async function openChildDirectory(parentAnchor: string, name: string): Promise<FileHandle | undefined> {
+  try {
+    return await open(`${parentAnchor}/${name}`, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+}
+
+function anchorOf(handle: FileHandle, fallback: string): string {
+  return anchoredDescriptors ? `/proc/self/fd/${handle.fd}` : fallback;
 }

@@ -1,9 +1,7 @@
-import { open } from 'node:fs/promises';
 import { z } from 'zod';
-import { ToolError } from '../tool-error.ts';
 import { defineTool } from '../tool-registry.ts';
 import { formatBytes } from './format-bytes.ts';
-import { errorCode, resolveInWorkspace } from './resolve-in-workspace.ts';
+import { openInWorkspace } from './open-in-workspace.ts';
 
 export interface ReadFileToolOptions {
   /** Most bytes one call returns. Default 1 MiB. */
@@ -15,26 +13,16 @@ export function readFileTool(options: ReadFileToolOptions = {}) {
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   return defineTool({
     name: 'read_file',
-    description: `Reads a text file of the workspace (path relative to it). Returns at most ${formatBytes(maxBytes)}; when the file is longer the result says so and gives the offset to continue from.`,
+    description: `Reads a text file of the workspace (path relative to it; symbolic links, files with several hard links and .git are refused). Returns at most ${formatBytes(maxBytes)}; when the file is longer the result says so and gives the offset to continue from.`,
     input: z.object({
       path: z.string().min(1).describe('File path, relative to the workspace.'),
       offset: z.number().int().nonnegative().default(0).describe('Byte offset to start reading at.'),
     }),
     handler: async (input, ctx) => {
-      const target = await resolveInWorkspace(ctx.workspacePath, input.path, 'read_file');
-      let handle: Awaited<ReturnType<typeof open>>;
-      try {
-        handle = await open(target.absolute, 'r');
-      } catch (error) {
-        const code = errorCode(error);
-        const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(code);
-        throw new ToolError('read_file', `cannot read "${input.path}": ${why}`, { cause: error });
-      }
+      const target = await openInWorkspace(ctx.workspacePath, input.path, 'read', 'read_file');
+      const handle = target.handle;
       try {
         const stats = await handle.stat();
-        if (stats.isDirectory()) {
-          throw new ToolError('read_file', `cannot read "${input.path}": it is a directory (use list_files)`);
-        }
         const size = stats.size;
         const length = Math.max(0, Math.min(maxBytes, size - input.offset));
         const buffer = Buffer.alloc(length);
