@@ -3,6 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main, usage } from '../../src/cli/main.ts';
+import { agentEventSchema } from '../../src/core/events/index.ts';
 import type { SimulationReport } from '../../src/github/simulate/simulation-report.ts';
 import { createSimulateFixture, git, type SimulateFixture, TYPO_README } from '../github/simulate/simulate-fixture.ts';
 import { memoryIO } from '../helpers/memory-io.ts';
@@ -74,11 +75,34 @@ describe('agent-mux simulate', () => {
     expect(out).toContain('no pull request');
   });
 
-  it('--json: one object with the decision, the run, the comments, the check runs and the PR', async () => {
+  it('shows the run live (the view of run), then the report', async () => {
+    const { checkout, payloadFile } = await setup('@agent demo: fix the typo please');
+    const { code, out } = await simulate(checkout, ['--payload', payloadFile]);
+    expect(code).toBe(0);
+    const report = out.indexOf('simulated issue_comment on octo/demo');
+    expect(report).toBeGreaterThan(0);
+    const live = out.slice(0, report);
+    expect(live).toContain('● session demo_');
+    expect(live).toContain('⚙ write_file');
+    expect(live).toMatch(/\? approval \S+: write_file/);
+    expect(live).toContain('approved (once) by simulated-approver');
+    expect(live).toMatch(/✔ completed · /);
+  });
+
+  it('--json: the events as JSON lines as they happen, then the report as the last line', async () => {
     const { checkout, payloadFile } = await setup('@agent fix the typo');
     const { code, out } = await simulate(checkout, ['--payload', payloadFile, '--json', '--keep']);
     expect(code).toBe(0);
-    const report = JSON.parse(out) as SimulationReport;
+    const rows = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
+    const events = rows.slice(0, -1).map((row) => agentEventSchema.parse(row));
+    expect(events[0]?.type).toBe('session_start');
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', reason: 'completed' });
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['approval_request', 'approval_granted']));
+    const { type, ...report } = rows.at(-1) as SimulationReport & { type: string };
+    expect(type).toBe('simulation_report');
     expect(report.decision).toMatchObject({ kind: 'run', agent: 'demo', instruction: 'fix the typo' });
     expect(report.run).toMatchObject({ conclusion: 'success', changedFiles: ['README.md'] });
     expect(report.checkRuns).toEqual([
@@ -94,6 +118,24 @@ describe('agent-mux simulate', () => {
     const kept = dirname(report.bareRepo ?? '');
     expect(existsSync(join(kept, 'workspace'))).toBe(false);
     await rm(kept, { recursive: true, force: true });
+  });
+
+  it('--json events are written while the run goes on: Ctrl-C after the first one cancels it', async () => {
+    const { checkout, payloadFile } = await setup('@agent fix the typo');
+    const m = memoryIO(checkout);
+    m.io.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString('utf8').includes('"type":"session_start"')) m.signals.emit('SIGINT', 'SIGINT');
+    });
+    const code = await main(['simulate', '--event', 'issue_comment', '--payload', payloadFile, '--json'], m.io);
+    const rows = m
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; run?: { conclusion: string } });
+    expect(rows.at(-2)).toMatchObject({ type: 'run_end', reason: 'aborted' });
+    expect(rows.at(-1)).toMatchObject({ type: 'simulation_report', run: { conclusion: 'cancelled' } });
+    expect(rows.some((row) => row.type === 'approval_granted')).toBe(false);
+    expect(code).toBe(1);
   });
 
   it('a comment without a command: ignored, with the reason, exit 0', async () => {
@@ -141,6 +183,11 @@ describe('agent-mux simulate', () => {
     [['--payload', 'payload.json', '--approve', 'maybe'], /--approve takes all or none/],
     [['--payload', 'payload.json', '--as-role', 'boss'], /--as-role takes one of/],
     [['--payload', 'payload.json', '--default-branch', 'trunk'], /the checkout has no branch trunk/],
+    [
+      ['--payload', 'payload.json', '--event', 'issue_coment'],
+      /unknown event "issue_coment" \(did you mean issue_comment\?\); --event takes one of issue_comment, pull_request_review_comment, pull_request_review, issues, workflow_dispatch\n/,
+    ],
+    [['--payload', 'payload.json', '--event', 'push'], /unknown event "push"; --event takes one of issue_comment, /],
   ])('%j: exit 2 with a clear message', async (args, message) => {
     const { root } = await setup('@agent fix it');
     await writeFile(join(root, 'bad.json'), '{ not json');

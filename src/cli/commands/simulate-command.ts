@@ -1,14 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createBuiltinRegistry } from '../../adapters/builtin-registry.ts';
+import type { AgentEvent } from '../../core/events/index.ts';
 import type { RepoRole } from '../../github/github-api.ts';
 import { renderSimulation } from '../../github/simulate/render-simulation.ts';
 import { simulateEvent } from '../../github/simulate/simulate-event.ts';
+import { isSimulatedEventName, SIMULATED_EVENT_NAMES } from '../../github/simulate/simulated-event-names.ts';
 import { simulationExitCode } from '../../github/simulate/simulation-report.ts';
 import { SimulationSetupError } from '../../github/simulate/simulation-setup-error.ts';
 import type { CliIO } from '../cli-io.ts';
+import { didYouMean } from '../did-you-mean.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
+import { jsonRenderer } from '../render/json-renderer.ts';
+import { type PrettyRenderer, prettyRenderer } from '../render/pretty-renderer.ts';
 import { UsageError } from '../usage-error.ts';
 import { loadRegistry } from './load-registry.ts';
 
@@ -20,9 +25,11 @@ the decision, the comments, the check runs, the reactions, the pull request and 
 The repository is never changed: a temporary bare clone of it stands in for GitHub's git server.
 .github/agent-mux.yml is read from its default branch (committed content only, see --repo-config).
 
+The run's events are shown as they happen (the live view of \`agent-mux run\`), then the report.
+
 Options:
   --event <name>         the webhook event: issue_comment, pull_request_review_comment,
-                         pull_request_review, issues, workflow_dispatch
+                         pull_request_review, issues, workflow_dispatch (others never start a run)
   --payload <file>       the webhook payload (JSON), e.g. copied from a repository's webhook
                          deliveries; owner/name come from its repository, issue or pull request
                          number and title from it too
@@ -36,7 +43,8 @@ Options:
   --approve <mode>       all: a simulated approver (simulated-approver, admin) approves every
                          tool approval (default); none: every approval is denied
   --keep                 keep the temporary bare repository and print where it is
-  --json                 print one JSON object instead of the readable report
+  --json                 print JSON lines instead: the run's events as they happen (as run --json
+                         prints them), then the report as the last line, {"type":"simulation_report",…}
   -h, --help             this text
 
 Exit code: 0 when the pipeline ran and nothing failed (ignored, refused, or the run concluded
@@ -71,6 +79,12 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   if (!values.event) throw new UsageError('--event is required');
+  if (!isSimulatedEventName(values.event)) {
+    const suggestion = didYouMean(values.event, SIMULATED_EVENT_NAMES);
+    throw new UsageError(
+      `unknown event "${values.event}"${suggestion ? ` (did you mean ${suggestion}?)` : ''}; --event takes one of ${SIMULATED_EVENT_NAMES.join(', ')}`,
+    );
+  }
   if (!values.payload) throw new UsageError('--payload is required');
   const approve = values.approve;
   if (approve !== 'all' && approve !== 'none') throw new UsageError('--approve takes all or none');
@@ -105,6 +119,15 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
     if (config && values.config) r.loadConfig(config, values.config);
     return r;
   };
+  // The live view starts with the run's first event, which names the agent.
+  let live: PrettyRenderer | undefined;
+  const color = Boolean(io.stdout.isTTY) && !io.env.NO_COLOR;
+  const onEvent = values.json
+    ? jsonRenderer(io.stdout)
+    : (event: AgentEvent) => {
+        live ??= prettyRenderer({ out: io.stdout, status: io.stderr, color, adapter: event.agent, verbose: false });
+        live.onEvent(event);
+      };
   let report: Awaited<ReturnType<typeof simulateEvent>>;
   const abort = new AbortController();
   const onSignal = () => abort.abort(new Error('interrupted'));
@@ -123,14 +146,20 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
       keep: values.keep,
       env: io.env,
       signal: abort.signal,
+      onEvent,
     });
   } catch (error) {
     if (SimulationSetupError.isInstance(error)) return fail(error.message);
     throw error;
   } finally {
+    live?.close();
     io.signals?.off('SIGINT', onSignal);
   }
-  io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderSimulation(report));
+  io.stdout.write(
+    values.json
+      ? `${JSON.stringify({ type: 'simulation_report', ...report })}\n`
+      : `${live ? '\n' : ''}${renderSimulation(report)}`,
+  );
   return simulationExitCode(report);
 }
 

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import type { AgentEvent } from '../../core/events/index.ts';
 import type { AdapterRegistry } from '../../core/registry/adapter-registry.ts';
 import type { GitHubApprovalChannel } from '../approvals/github-approval-channel.ts';
 import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
@@ -42,6 +43,8 @@ export interface SimulateEventOptions {
   /** The agent's environment. */
   env: Record<string, string | undefined>;
   log?: (line: string) => void;
+  /** Each normalized event of the run, as it happens. */
+  onEvent?: (event: AgentEvent) => void;
   signal?: AbortSignal;
 }
 
@@ -125,6 +128,7 @@ export async function simulateEvent(options: SimulateEventOptions): Promise<Simu
         env: options.env,
         secrets: [],
         signal: options.signal,
+        onEvent: options.onEvent,
         attachApprovals: (channel) => answerApprovals(channel, options.approve),
       });
       report.run = {
