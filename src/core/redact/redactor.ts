@@ -1,9 +1,13 @@
+import { ENCODING_TRIGGER, type SecretVariants, secretVariants } from './secret-variants.ts';
+
 /** What a redacted secret is replaced with. */
 export const REDACTED = '***';
 
 /**
  * Literal secrets shorter than this are ignored: a 3-letter password would otherwise turn every
- * occurrence of a common word or number in the agent's output into `***`.
+ * occurrence of a common word or number in the agent's output into `***` (and the pattern of
+ * `***`s would tell the secret). Base64 and hex forms need 8 characters
+ * (`MIN_ENCODED_SECRET_LENGTH`).
  */
 export const MIN_SECRET_LENGTH = 6;
 
@@ -11,9 +15,9 @@ export const MIN_SECRET_LENGTH = 6;
 const tokenPatterns: readonly string[] = [
   // An Authorization header (`Authorization: Basic …`, `"authorization": "token …"`): keeps name and scheme.
   // The value needs a digit or 16+ characters so prose such as "Authorization: required" survives.
-  String.raw`(\b[Aa]uthorization["']?\s*[:=]\s*["']?(?:[A-Za-z]+\s+)?)(?:(?=[^\s"',;]*\d)[^\s"',;]{8,}|[^\s"',;]{16,})`,
+  String.raw`(\b[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]["']?\s*[:=]\s*["']?(?:[A-Za-z]+\s+)?)(?:(?=[^\s"',;]*\d)[^\s"',;]{8,}|[^\s"',;]{16,})`,
   // `Bearer <token>`: keeps `Bearer `. The token needs a digit or 20+ characters ("Bearer authentication" survives).
-  String.raw`(\b[Bb]earer\s+)(?:(?=[\w.~+/-]*\d)[\w.~+/-]{8,}|[\w.~+/-]{20,})=*`,
+  String.raw`(\b[Bb](?:earer|EARER)\s+)(?:(?=[\w.~+/-]*\d)[\w.~+/-]{8,}|[\w.~+/-]{20,})=*`,
   // GitHub personal, OAuth, user-to-server, server-to-server and refresh tokens; fine-grained PATs.
   String.raw`\bgh[pousr]_[A-Za-z0-9]{36,}`,
   String.raw`\bgithub_pat_\w{22,}`,
@@ -23,6 +27,8 @@ const tokenPatterns: readonly string[] = [
   String.raw`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`,
   // Slack bot, user, app, refresh … tokens.
   String.raw`\bxox[abposr]-[A-Za-z0-9-]{10,}`,
+  // Base64 of `x-access-token:<token>` (what `actions/checkout` puts in `.git/config`), wherever it stands.
+  String.raw`eC1hY2Nlc3MtdG9rZW46[A-Za-z0-9+/_-]{8,}={0,2}`,
   // JSON Web Tokens: base64url header `{"…`, payload, signature.
   String.raw`\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*`,
 ];
@@ -32,7 +38,8 @@ const tokenPatterns: readonly string[] = [
  * literal secret) cannot match, which a plain alternation of literals checks much faster than the
  * full expression with its lookaheads.
  */
-const tokenTriggers = 'uthorization|earer|gh[pousr]_|github_pat_|sk-|A[KS]IA|xox[abposr]-|eyJ';
+const tokenTriggers =
+  'uthorization|UTHORIZATION|earer|EARER|eC1hY2Nlc3MtdG9rZW46|gh[pousr]_|github_pat_|sk-|A[KS]IA|xox[abposr]-|eyJ';
 
 /** Shortest string a token pattern can match (`Bearer ` and 8 characters). */
 const MIN_PATTERN_LENGTH = 15;
@@ -45,8 +52,6 @@ export interface RedactorOptions {
   patterns?: boolean;
 }
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-
 /**
  * Replaces secrets with `***` in strings and in plain objects and arrays.
  *
@@ -56,7 +61,8 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '
  * returns the very same object when nothing in it matched, so the common case allocates nothing.
  */
 export class Redactor {
-  readonly #secrets = new Set<string>();
+  /** Each literal secret and the patterns of its forms. */
+  readonly #secrets = new Map<string, SecretVariants>();
   readonly #patterns: boolean;
   #re: RegExp | undefined;
   /** Cheap pre-check: no match here means no match of `#re`. */
@@ -84,18 +90,32 @@ export class Redactor {
 
   #remember(value: string): boolean {
     if (value.length < MIN_SECRET_LENGTH || this.#secrets.has(value)) return false;
-    this.#secrets.add(value);
+    this.#secrets.set(value, secretVariants(value));
     return true;
+  }
+
+  /**
+   * The longest text a literal secret's forms span (invisible characters not counted): a stream
+   * that holds back this many characters less one never releases part of a secret.
+   */
+  get maxSecretMatchLength(): number {
+    let max = 0;
+    for (const variants of this.#secrets.values()) max = Math.max(max, variants.maxLength);
+    return max;
   }
 
   #compile(): void {
     // Longest first, so a secret that contains another is replaced whole.
-    const literals = [...this.#secrets].sort((a, b) => b.length - a.length).map(escapeRegExp);
-    const sources = [...literals, ...(this.#patterns ? tokenPatterns : [])];
+    const secrets = [...this.#secrets].sort(([a], [b]) => b.length - a.length).map(([, variants]) => variants);
+    const sources = [...secrets.map((v) => v.pattern), ...(this.#patterns ? tokenPatterns : [])];
     this.#re = sources.length === 0 ? undefined : new RegExp(sources.join('|'), 'g');
-    const triggers = [...literals, ...(this.#patterns ? [tokenTriggers] : [])];
+    const triggers = [
+      ...secrets.flatMap((v) => v.triggers),
+      ...(secrets.length > 0 ? [ENCODING_TRIGGER] : []),
+      ...(this.#patterns ? [tokenTriggers] : []),
+    ];
     this.#trigger = triggers.length === 0 ? undefined : new RegExp(triggers.join('|'));
-    const shortest = Math.min(...[...this.#secrets].map((secret) => secret.length));
+    const shortest = Math.min(...[...this.#secrets.keys()].map((secret) => secret.length));
     this.#minLength = Math.min(shortest, this.#patterns ? MIN_PATTERN_LENGTH : Number.POSITIVE_INFINITY);
   }
 
@@ -107,6 +127,35 @@ export class Redactor {
     re.lastIndex = 0;
     if (!re.test(s)) return s;
     return this.#patterns ? s.replace(re, replaceKeepingPrefix) : s.replace(re, REDACTED);
+  }
+
+  /**
+   * Redacts `text` as a stream does: releases all but its last `keep` characters (redacted), and
+   * holds those back raw, to be redacted together with what comes next. A match that starts
+   * before the cut is released whole (redacted), so the held part never holds half a secret that
+   * was already released. Returns `[released, held]`.
+   */
+  redactHead(text: string, keep: number): [string, string] {
+    let cut = Math.max(0, text.length - keep);
+    // Never split a surrogate pair.
+    if (cut > 0 && cut < text.length && /[\uD800-\uDBFF]/.test(text[cut - 1] as string)) cut--;
+    const re = this.#re;
+    if (re === undefined || text.length < this.#minLength || this.#trigger?.test(text) === false) {
+      return [text.slice(0, cut), text.slice(cut)];
+    }
+    let out = '';
+    let at = 0;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null && m.index < cut; m = re.exec(text)) {
+      if (m[0] === '') {
+        re.lastIndex++;
+        continue;
+      }
+      out += text.slice(at, m.index) + (this.#patterns ? replaceKeepingPrefix(m[0], m[1], m[2]) : REDACTED);
+      at = m.index + m[0].length;
+    }
+    cut = Math.max(cut, at);
+    return [out + text.slice(at, cut), text.slice(cut)];
   }
 
   /**
