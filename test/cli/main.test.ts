@@ -41,6 +41,15 @@ describe('agent-mux run', () => {
     expect(readFileSync(join(cwd, 'README.md'), 'utf8')).toContain('projcet');
   });
 
+  it('stdin not a terminal and no --approve: approvals are denied and the run says so', async () => {
+    const cwd = tmp();
+    const m = memoryIO(root);
+    expect(m.io.stdin.isTTY).toBeUndefined();
+    expect(await main(['run', '--adapter', 'demo', '--cwd', cwd, 'fix the typo'], m.io)).toBe(0);
+    expect(m.stdout()).toContain('denied: tool approvals are denied in this non-interactive run');
+    expect(readFileSync(join(cwd, 'README.md'), 'utf8')).toContain('projcet');
+  });
+
   it('shows a readable view without --json', async () => {
     const m = memoryIO(root);
     const code = await main(['run', '--adapter', 'demo', '--approve', 'all', '--cwd', tmp(), 'fix the typo'], m.io);
