@@ -52,7 +52,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${packageVersion}\n`);
     return 0;
   }
-  if (name === 'help' && rest[0] !== undefined) {
+  if (name === 'help' && rest[0] !== undefined && rest[0] !== 'help') {
     const topic = rest[0];
     if (!isCommand(topic)) return unknownCommand(topic, io);
     io.stdout.write(`${commands[topic].usage}\n`);

@@ -46,6 +46,7 @@ describe('agent-mux help', () => {
     const { code, out } = await cli('help');
     expect(code).toBe(0);
     expect(out).toBe(`${usage}\n`);
+    expect(await cli('help', 'help')).toEqual({ code: 0, out: `${usage}\n`, err: '' });
     expect(usage).toContain('agent-mux help <command>');
     expect(usage).toContain('agent-mux --version');
   });
