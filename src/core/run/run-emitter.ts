@@ -1,6 +1,7 @@
 import type { CostTracker } from '../cost/cost-tracker.ts';
 import type { AgentEvent, EventDraft, EventOf, RunTotals } from '../events/index.ts';
 import type { Redactor } from '../redact/redactor.ts';
+import { StreamRedactor } from '../redact/stream-redactor.ts';
 import type { EventQueue } from './event-queue.ts';
 
 export interface RunEmitterOptions {
@@ -28,6 +29,8 @@ export class RunEmitter {
   #queue: EventQueue<AgentEvent> | undefined;
   #ended = false;
   #unpricedReported = false;
+  /** The open text or thinking stream whose tail is held back, so a secret split across deltas is caught. */
+  #held: { type: 'text_delta' | 'thinking_delta'; messageId: string | undefined; stream: StreamRedactor } | undefined;
   /** Called after each priced cost event with the totals so far. */
   onCost: ((totals: RunTotals) => void) | undefined;
 
@@ -60,6 +63,15 @@ export class RunEmitter {
   /** Stamps and delivers one draft. `raw` is kept only in debug mode. Ignored after the run ended. */
   emit(draft: EventDraft, raw?: unknown): void {
     if (this.#ended) return;
+    if (draft.type === 'text_delta' || draft.type === 'thinking_delta') {
+      const released = this.#holdBack(draft.type, draft.messageId, draft.delta);
+      if (released === undefined) return;
+      draft = { ...draft, delta: released };
+    } else this.#releaseHeld();
+    this.#emitNow(draft, raw);
+  }
+
+  #emitNow(draft: EventDraft, raw?: unknown): void {
     // Only the draft and raw can hold secrets; the stamps are ours (rescanning the run id costs ~10 % of a run's CPU).
     let event = {
       ...this.#redactor.redact(draft),
@@ -86,6 +98,7 @@ export class RunEmitter {
 
   /** Delivers the terminal event; nothing is emitted after it. */
   end(draft: Omit<EventOf<'run_end'>, 'runId' | 'agent' | 'timestamp' | 'totals'>): EventOf<'run_end'> {
+    if (!this.#ended) this.#releaseHeld();
     const event: EventOf<'run_end'> = this.#redactor.redact({
       ...draft,
       runId: this.#runId,
@@ -98,6 +111,33 @@ export class RunEmitter {
       this.#deliver(event);
     }
     return event;
+  }
+
+  /**
+   * With literal secrets known, a delta's last characters wait for the next delta of the same
+   * stream (or any other event), so a secret split across deltas is redacted whole. Returns the
+   * text to deliver now; undefined when all of it waits.
+   */
+  #holdBack(type: 'text_delta' | 'thinking_delta', messageId: string | undefined, delta: string): string | undefined {
+    if (this.#redactor.maxSecretMatchLength === 0) return delta;
+    if (this.#held && (this.#held.type !== type || this.#held.messageId !== messageId)) this.#releaseHeld();
+    this.#held ??= { type, messageId, stream: new StreamRedactor(this.#redactor) };
+    const released = this.#held.stream.push(delta);
+    return released === '' ? undefined : released;
+  }
+
+  /** Delivers what a delta stream held back, as one more delta of it. */
+  #releaseHeld(): void {
+    const held = this.#held;
+    if (held === undefined) return;
+    this.#held = undefined;
+    const rest = held.stream.end();
+    if (rest === '') return;
+    this.#emitNow({
+      type: held.type,
+      delta: rest,
+      ...(held.messageId === undefined ? {} : { messageId: held.messageId }),
+    });
   }
 
   /** Prices a cost event; also returns the model name the first time one could not be priced. */
