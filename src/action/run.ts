@@ -215,17 +215,20 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
     core.notice(notice.message, notice.properties);
   await core.summary
     .addRaw(
-      renderJobSummary({
-        outcome,
-        agent: job.agentName,
-        installMs,
-        trigger: {
-          event: eventName,
-          actor: job.actor.login,
-          repository: `${job.repo.owner}/${job.repo.repo}`,
-          number: job.number,
-        },
-      }),
+      // The summary shows what the agent said and did: the same redaction as everything else it publishes.
+      redactor.redactString(
+        renderJobSummary({
+          outcome,
+          agent: job.agentName,
+          installMs,
+          trigger: {
+            event: eventName,
+            actor: job.actor.login,
+            repository: `${job.repo.owner}/${job.repo.repo}`,
+            number: job.number,
+          },
+        }),
+      ),
     )
     .write();
   if (outcome.conclusion !== 'success') {
