@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runGit } from '../github/git/git.ts';
+import { protocolsFor } from '../github/git/hardened-git.ts';
 import type { RepoRef } from '../github/github-api.ts';
 
 /** Options of `cloneWorkspace`. */
@@ -11,7 +12,11 @@ export interface CloneWorkspaceOptions {
   repo: RepoRef;
   /** `https://github.com` (or a GHES URL, or a local directory in tests); the clone is of `<base>/<owner>/<repo>.git`. */
   gitBaseUrl: string;
-  /** The installation token; sent as an `http.extraheader` on the command line, never written to `.git/config`. */
+  /**
+   * The installation token; sent as an `http.extraheader` through git's environment
+   * (`GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`), never on its command line
+   * (readable by any local user in `/proc/<pid>/cmdline`), never written to `.git/config`.
+   */
   token: string;
 }
 
@@ -22,8 +27,10 @@ export function cloneUrlOf(gitBaseUrl: string, repo: RepoRef): string {
 
 /**
  * Makes a fresh clone for one run in `<workDir>/<runId>` and returns its path. The token travels in
- * `-c http.extraheader=AUTHORIZATION: basic …` (see `authArgs`), so `.git/config` holds only the
- * plain URL. A failed clone leaves nothing behind.
+ * the environment as `http.extraheader=AUTHORIZATION: basic …` (see `authEnv`), so `.git/config`
+ * holds only the plain URL. Git runs with agent-mux's hardened configuration (`runGit`): HTTPS
+ * only, or the `file` protocol when `gitBaseUrl` is a local directory. A failed clone leaves
+ * nothing behind.
  */
 export async function cloneWorkspace(options: CloneWorkspaceOptions): Promise<string> {
   const dir = join(options.workDir, options.runId);
@@ -32,10 +39,11 @@ export async function cloneWorkspace(options: CloneWorkspaceOptions): Promise<st
   const url = cloneUrlOf(options.gitBaseUrl, options.repo);
   const serverUrl = /^https?:\/\//.test(options.gitBaseUrl) ? options.gitBaseUrl : undefined;
   try {
-    await runGit(['clone', '--quiet', '--no-tags', url, dir], {
+    await runGit(['clone', '--quiet', '--no-tags', '--no-recurse-submodules', '--end-of-options', url, dir], {
       cwd: options.workDir,
       token: options.token,
       serverUrl,
+      ...protocolsFor(url),
     });
   } catch (error) {
     await removeWorkspace(dir);

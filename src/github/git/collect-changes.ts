@@ -2,6 +2,7 @@ import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { runGit, spawnGit } from './git.ts';
+import { openRepository } from './open-repository.ts';
 import { stageChanges } from './stage-changes.ts';
 
 /** One file the working tree changes against `HEAD`. */
@@ -32,10 +33,12 @@ export interface CollectChangesOptions {
  * The changes of the working tree against `HEAD`, as the next commit of `publishChanges` would
  * hold them: edits, deletions, renames and untracked files (those `.gitignore` excludes are left
  * out). It works on a copy of the index, so the real index is untouched. Git's `-z` output is
- * parsed, so any file name (spaces, newlines, quotes, non-ASCII) comes back exactly.
+ * parsed, so any file name (spaces, newlines, quotes, non-ASCII) comes back exactly. It runs after
+ * the agent, so it first opens the checkout with `openRepository` (a replaced `.git` refused, the
+ * configuration sanitized).
  */
 export async function collectChanges(cwd: string, options: CollectChangesOptions = {}): Promise<ChangedFile[]> {
-  const root = await runGit(['rev-parse', '--show-toplevel'], { cwd });
+  const { root } = await openRepository(cwd);
   const scratch = await mkdtemp(join(tmpdir(), 'agent-mux-index-'));
   try {
     const indexFile = join(scratch, 'index');

@@ -1,5 +1,6 @@
 import { execa } from 'execa';
 import { GitError } from './git-error.ts';
+import { hardenedConfigArgs, hardenedEnv } from './hardened-git.ts';
 
 /** Options of `runGit` and `spawnGit`. */
 export interface RunGitOptions {
@@ -7,8 +8,10 @@ export interface RunGitOptions {
   cwd: string;
   /**
    * A GitHub token (installation or `GITHUB_TOKEN`). When given, HTTPS requests carry
-   * `AUTHORIZATION: basic base64("x-access-token:" + token)` through `-c http.extraheader=…` on
-   * the command line only: nothing is written to `.git/config`. Default: no authentication.
+   * `AUTHORIZATION: basic base64("x-access-token:" + token)` as `http.extraheader`, passed in the
+   * environment (`GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`): never on the command
+   * line (which any local user can read in `/proc/<pid>/cmdline`), never in `.git/config`.
+   * Default: no authentication.
    */
   token?: string;
   /**
@@ -22,6 +25,14 @@ export interface RunGitOptions {
   env?: Record<string, string>;
   /** Text written to git's standard input (for `--pathspec-from-file=-`). Default: stdin is closed. */
   input?: string;
+  /**
+   * Let git use its `file` protocol (a local path or `file://` remote). Only for a URL agent-mux
+   * computed itself (tests' bare repositories, an operator's local mirror). Default: false, and
+   * every protocol but HTTPS is refused (see `hardenedConfigArgs`).
+   */
+  allowFileProtocol?: boolean;
+  /** Let git use plain HTTP (see `protocolsFor`: a loopback server agent-mux was configured with). Default: false. */
+  allowHttpProtocol?: boolean;
 }
 
 /** The outcome of `spawnGit`, whatever the exit code. */
@@ -36,17 +47,31 @@ export interface GitResult {
 const stderrTailLines = 20;
 
 /**
- * The `-c http.extraheader=…` arguments that authenticate HTTPS with `token`, for any URL and, more
- * specifically, for `serverUrl`'s (see `RunGitOptions.serverUrl`). Each empty value first resets the
- * headers inherited from the configuration files.
+ * The `http.extraheader` settings that authenticate HTTPS with `token`, for any URL and, more
+ * specifically, for `serverUrl`'s (see `RunGitOptions.serverUrl`), as `[key, value]` pairs. Each
+ * empty value first resets the headers inherited from the configuration files.
  */
-export function authArgs(token: string | undefined, serverUrl = defaultServerUrl()): string[] {
+export function authConfig(token: string | undefined, serverUrl = defaultServerUrl()): [string, string][] {
   if (!token) return [];
   const header = `AUTHORIZATION: basic ${basicCredentials(token)}`;
   const keys = ['http.extraheader'];
   const origin = originOf(serverUrl);
   if (origin !== undefined) keys.push(`http.${origin}/.extraheader`);
-  return keys.flatMap((key) => ['-c', `${key}=`, '-c', `${key}=${header}`]);
+  return keys.flatMap((key): [string, string][] => [
+    [key, ''],
+    [key, header],
+  ]);
+}
+
+/** `authConfig` as the `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` environment variables. */
+export function authEnv(token: string | undefined, serverUrl?: string): Record<string, string> {
+  const pairs = authConfig(token, serverUrl);
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) };
+  pairs.forEach(([key, value], index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = key;
+    env[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  return env;
 }
 
 function defaultServerUrl(): string {
@@ -73,9 +98,10 @@ export function redactToken(text: string, token: string | undefined): string {
 }
 
 /**
- * Runs `git <args>` and resolves with its standard output (final newline stripped). Git never
- * prompts: `GIT_TERMINAL_PROMPT=0`, stdin closed, ssh in batch mode; messages are in English
- * (`LC_ALL=C`). Rejects with `GitError` (subcommand, exit code, redacted stderr tail) on failure.
+ * Runs `git <args>` and resolves with its standard output (final newline stripped). Git runs with
+ * the configuration agent-mux controls (`hardenedConfigArgs`, `hardenedEnv`: no system or global
+ * file, nothing the repository configures gets executed, HTTPS only). Git never prompts:
+ * `GIT_TERMINAL_PROMPT=0`, no askpass, stdin closed; messages are in English (`LC_ALL=C`). Rejects with `GitError` (subcommand, exit code, redacted stderr tail) on failure.
  */
 export async function runGit(args: string[], options: RunGitOptions): Promise<string> {
   const result = await spawnGit(args, options);
@@ -86,15 +112,19 @@ export async function runGit(args: string[], options: RunGitOptions): Promise<st
 /** Like `runGit`, but resolves with the result whatever the exit code (for `push --porcelain`). */
 export async function spawnGit(args: string[], options: RunGitOptions): Promise<GitResult> {
   const env: Record<string, string> = {
-    GIT_TERMINAL_PROMPT: '0',
-    GCM_INTERACTIVE: 'never',
-    LC_ALL: 'C',
-    ...(process.env.GIT_SSH_COMMAND === undefined ? { GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' } : {}),
+    ...inheritedEnv(),
     ...options.env,
+    ...hardenedEnv(),
+    ...authEnv(options.token, options.serverUrl),
   };
-  const result = await execa('git', [...authArgs(options.token, options.serverUrl), ...args], {
+  const hardened = hardenedConfigArgs({
+    allowFileProtocol: options.allowFileProtocol,
+    allowHttpProtocol: options.allowHttpProtocol,
+  });
+  const result = await execa('git', [...hardened, ...args], {
     cwd: options.cwd,
     env,
+    extendEnv: false,
     reject: false,
     ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
     stripFinalNewline: true,
@@ -110,6 +140,32 @@ export async function spawnGit(args: string[], options: RunGitOptions): Promise<
     stdout: result.stdout,
     stderr: redactToken(result.stderr, options.token),
   };
+}
+
+/** Variables of agent-mux's own environment that would point git at another repository or program. */
+const redirectingVariables = new Set([
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_NAMESPACE',
+  'GIT_CONFIG',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_PROXY_COMMAND',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+]);
+
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined || redirectingVariables.has(key) || /^GIT_CONFIG_(KEY|VALUE)_/.test(key)) continue;
+    env[key] = value;
+  }
+  return env;
 }
 
 function basicCredentials(token: string): string {

@@ -2,10 +2,13 @@ export { agentConfigPaths, isAgentConfigPath } from './agent-config-paths.ts';
 export { branchName, maxSlugLength, slugify } from './branch-name.ts';
 export { BranchNameError } from './branch-name-error.ts';
 export { type ChangedFile, type CollectChangesOptions, collectChanges } from './collect-changes.ts';
-export { authArgs, type GitResult, type RunGitOptions, redactToken, runGit, spawnGit } from './git.ts';
+export { authConfig, authEnv, type GitResult, type RunGitOptions, redactToken, runGit, spawnGit } from './git.ts';
+export { GitDirTamperedError } from './git-dir-tampered-error.ts';
 export { GitError } from './git-error.ts';
+export { hardenedConfigArgs, hardenedEnv } from './hardened-git.ts';
 export { HeadMovedError } from './head-moved-error.ts';
 export { isValidBranchName } from './is-valid-branch-name.ts';
+export { openRepository, pinRepository, type Repository } from './open-repository.ts';
 export {
   type PreparedWorkspace,
   type PrepareWorkspaceInput,
@@ -14,4 +17,5 @@ export {
 } from './prepare-workspace.ts';
 export { type PublishChangesInput, type PublishResult, publishChanges } from './publish-changes.ts';
 export { PushRejectedError } from './push-rejected-error.ts';
+export { sanitizeGitConfig } from './sanitize-git-config.ts';
 export { stageChanges } from './stage-changes.ts';

@@ -2,7 +2,9 @@ import { rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isAgentConfigPath } from './agent-config-paths.ts';
 import { runGit } from './git.ts';
+import { protocolsFor } from './hardened-git.ts';
 import { HeadMovedError } from './head-moved-error.ts';
+import { pinRepository } from './open-repository.ts';
 
 /** What `prepareWorkspace` checked out and which agent configuration files it put back. */
 export interface PreparedWorkspace {
@@ -54,17 +56,23 @@ export interface PrepareWorkspaceInput {
  * the restoration is never committed as if the agent had made it. (An ignore list was chosen over
  * `git update-index --skip-worktree`: it leaves no state behind in a reused checkout and also covers
  * files absent from the index.) Fetched refs are kept under `refs/agent-mux/`.
+ *
+ * It runs before the agent: `.git/config` is sanitized (`sanitizeGitConfig`) and the checkout's
+ * `.git` and the remote's URL are pinned (`pinRepository`), so that `collectChanges` and
+ * `publishChanges` later refuse a replaced `.git` and push to this URL whatever the agent wrote.
  */
 export async function prepareWorkspace(input: PrepareWorkspaceInput): Promise<PreparedWorkspace> {
-  const remote = input.remote ?? 'origin';
-  const root = await runGit(['rev-parse', '--show-toplevel'], { cwd: input.cwd });
-  const git = (args: string[], extra?: { token?: string; input?: string }) => runGit(args, { cwd: root, ...extra });
+  // Before the agent runs: sanitize .git/config, and pin .git and the remote's URL for publishing.
+  const { root, remoteUrl } = await pinRepository(input.cwd, input.remote ?? 'origin');
+  const protocols = protocolsFor(remoteUrl);
+  const git = (args: string[], extra?: { token?: string; input?: string }) =>
+    runGit(args, { cwd: root, ...protocols, ...extra });
   const shallow = (await git(['rev-parse', '--is-shallow-repository'])) === 'true';
   const fetch = (refspecs: string[]) =>
     git(
       ['fetch', '--quiet', '--no-tags', '--no-recurse-submodules', '--no-write-fetch-head'].concat(
         shallow ? ['--depth=1'] : [],
-        [remote],
+        ['--end-of-options', remoteUrl],
         refspecs,
       ),
       { token: input.token },

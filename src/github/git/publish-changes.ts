@@ -1,6 +1,8 @@
 import { type ChangedFile, collectChanges } from './collect-changes.ts';
 import { runGit, spawnGit } from './git.ts';
 import { GitError } from './git-error.ts';
+import { protocolsFor } from './hardened-git.ts';
+import { openRepository, remoteUrlOf } from './open-repository.ts';
 import { PushRejectedError } from './push-rejected-error.ts';
 import { stageChanges } from './stage-changes.ts';
 
@@ -20,7 +22,11 @@ export type PublishResult =
 export interface PublishChangesInput {
   /** The checkout (any directory inside it). */
   cwd: string;
-  /** The remote to push to. Default: `origin`. */
+  /**
+   * The remote to push to: a URL, or a remote name, resolved to the URL `prepareWorkspace` pinned
+   * before the agent ran (the configuration's URL now only for a checkout never prepared).
+   * Git pushes to that URL, never to a name, so no `url.*.insteadOf` can redirect it. Default: `origin`.
+   */
   remote?: string;
   /** A token for HTTPS remotes (see `runGit`). */
   token?: string;
@@ -47,7 +53,9 @@ export interface PublishChangesInput {
  * failures throw `GitError`.
  */
 export async function publishChanges(input: PublishChangesInput): Promise<PublishResult> {
-  const root = await runGit(['rev-parse', '--show-toplevel'], { cwd: input.cwd });
+  const repository = await openRepository(input.cwd);
+  const root = repository.root;
+  const url = await remoteUrlOf(repository, input.remote ?? 'origin');
   const ignore = input.ignore ?? [];
   const files = await collectChanges(root, { ignore });
   if (files.length === 0) return { kind: 'no_changes' };
@@ -82,8 +90,8 @@ export async function publishChanges(input: PublishChangesInput): Promise<Publis
   const commitSha = await runGit(['rev-parse', '--verify', 'HEAD^{commit}'], { cwd: root });
 
   const push = await spawnGit(
-    ['push', '--porcelain', '--no-verify', input.remote ?? 'origin', `HEAD:refs/heads/${input.branch}`],
-    { cwd: root, token: input.token },
+    ['push', '--porcelain', '--no-verify', '--end-of-options', url, `HEAD:refs/heads/${input.branch}`],
+    { cwd: root, token: input.token, ...protocolsFor(url) },
   );
   const status = parsePushStatus(push.stdout, input.branch);
   if (status?.flag === '!') throw new PushRejectedError(input.branch, status.reason);

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { authArgs, redactToken, runGit, spawnGit } from '../../../src/github/git/git.ts';
+import { authConfig, authEnv, redactToken, runGit, spawnGit } from '../../../src/github/git/git.ts';
 import { GitError } from '../../../src/github/git/git-error.ts';
 import { createFixture, type Fixture, git } from './git-fixture.ts';
 
@@ -93,10 +93,12 @@ describe('runGit', () => {
     expect(result.stderr).not.toContain(token);
   });
 
-  test('authenticates HTTPS with the extra header on the command line only', async () => {
+  test('authenticates HTTPS with the extra header from the environment only', async () => {
     const { url, requests, server } = await recordingServer(404);
     try {
-      const error = await runGit(['ls-remote', url], { cwd: fixture.clone, token }).catch((caught: unknown) => caught);
+      const error = await runGit(['ls-remote', url], { cwd: fixture.clone, token, allowHttpProtocol: true }).catch(
+        (caught: unknown) => caught,
+      );
       expect(GitError.isInstance(error)).toBe(true);
       expect(requests.length).toBeGreaterThan(0);
       expect(requests[0]?.authorization).toBe(`basic ${basic}`);
@@ -114,7 +116,7 @@ describe('runGit', () => {
     const { url, requests, server } = await recordingServer(404);
     try {
       await git(fixture.clone, 'config', 'http.extraheader', 'AUTHORIZATION: basic b2xkOm9sZA==');
-      await runGit(['ls-remote', url], { cwd: fixture.clone, token }).catch(() => undefined);
+      await runGit(['ls-remote', url], { cwd: fixture.clone, token, allowHttpProtocol: true }).catch(() => undefined);
       expect(requests[0]?.authorization).toBe(`basic ${basic}`);
     } finally {
       server.close();
@@ -126,7 +128,9 @@ describe('runGit', () => {
     try {
       const origin = new URL(url).origin;
       await git(fixture.clone, 'config', `http.${origin}/.extraheader`, 'AUTHORIZATION: basic b2xkOm9sZA==');
-      await runGit(['ls-remote', url], { cwd: fixture.clone, token, serverUrl: origin }).catch(() => undefined);
+      await runGit(['ls-remote', url], { cwd: fixture.clone, token, serverUrl: origin, allowHttpProtocol: true }).catch(
+        () => undefined,
+      );
       expect(requests[0]?.authorization).toBe(`basic ${basic}`);
     } finally {
       server.close();
@@ -136,7 +140,9 @@ describe('runGit', () => {
   test('never prompts for credentials: a 401 fails at once', async () => {
     const { url, server } = await recordingServer(401);
     try {
-      const error = await runGit(['ls-remote', url], { cwd: fixture.clone }).catch((caught: unknown) => caught);
+      const error = await runGit(['ls-remote', url], { cwd: fixture.clone, allowHttpProtocol: true }).catch(
+        (caught: unknown) => caught,
+      );
       expect(GitError.isInstance(error)).toBe(true);
       expect((error as GitError).subcommand).toBe('ls-remote');
     } finally {
@@ -145,25 +151,32 @@ describe('runGit', () => {
   });
 });
 
-describe('authArgs and redactToken', () => {
-  test('no token, no arguments', () => {
-    expect(authArgs(undefined)).toEqual([]);
-    expect(authArgs('')).toEqual([]);
+describe('authConfig, authEnv and redactToken', () => {
+  test('no token, no settings', () => {
+    expect(authConfig(undefined)).toEqual([]);
+    expect(authConfig('')).toEqual([]);
+    expect(authEnv(undefined)).toEqual({ GIT_CONFIG_COUNT: '0' });
   });
 
   test('the header resets inherited ones first, generally and for the server URL', () => {
     const header = `AUTHORIZATION: basic ${basic}`;
-    expect(authArgs(token, 'https://ghe.example.com/api/v3')).toEqual([
-      '-c',
-      'http.extraheader=',
-      '-c',
-      `http.extraheader=${header}`,
-      '-c',
-      'http.https://ghe.example.com/.extraheader=',
-      '-c',
-      `http.https://ghe.example.com/.extraheader=${header}`,
+    expect(authConfig(token, 'https://ghe.example.com/api/v3')).toEqual([
+      ['http.extraheader', ''],
+      ['http.extraheader', header],
+      ['http.https://ghe.example.com/.extraheader', ''],
+      ['http.https://ghe.example.com/.extraheader', header],
     ]);
-    expect(authArgs(token, 'not a url')).toEqual(['-c', 'http.extraheader=', '-c', `http.extraheader=${header}`]);
+    expect(authConfig(token, 'not a url')).toEqual([
+      ['http.extraheader', ''],
+      ['http.extraheader', header],
+    ]);
+    expect(authEnv(token, 'not a url')).toEqual({
+      GIT_CONFIG_COUNT: '2',
+      GIT_CONFIG_KEY_0: 'http.extraheader',
+      GIT_CONFIG_VALUE_0: '',
+      GIT_CONFIG_KEY_1: 'http.extraheader',
+      GIT_CONFIG_VALUE_1: header,
+    });
   });
 
   test('redacts every occurrence', () => {

@@ -1,0 +1,124 @@
+import { lstat, readFile, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { GitDirTamperedError } from './git-dir-tampered-error.ts';
+import { hardenedEnv, isLocalRemote } from './hardened-git.ts';
+import { sanitizeGitConfig } from './sanitize-git-config.ts';
+
+/** A checkout agent-mux's git may run in. */
+export interface Repository {
+  /** The top of the work tree (real path). */
+  root: string;
+  /** Its git directory (real path). */
+  gitDir: string;
+}
+
+interface Pin {
+  /** `dev:ino` of `<root>/.git` when pinned. */
+  identity: string;
+  gitDir: string;
+  /** Remote name → URL, read before the agent ran. */
+  remotes: Map<string, string>;
+}
+
+/** Checkouts `prepareWorkspace` saw before the agent ran, by root. */
+const pins = new Map<string, Pin>();
+
+/**
+ * Finds the checkout holding `cwd` from the file system (never asking git, whose discovery reads
+ * the configuration), checks that its `.git` is the one pinned before the agent ran (when one was),
+ * and sanitizes its configuration (`sanitizeGitConfig`). Call it before any git command that
+ * follows an agent's run: a shell-capable agent may have rewritten `.git/config`.
+ */
+export async function openRepository(cwd: string): Promise<Repository> {
+  const start = await realpath(cwd);
+  for (let dir = start; ; dir = dirname(dir)) {
+    const dotGit = join(dir, '.git');
+    const stats = await lstat(dotGit).catch(() => undefined);
+    if (stats !== undefined) {
+      const pin = pins.get(dir);
+      if (pin !== undefined && `${stats.dev}:${stats.ino}` !== pin.identity) {
+        throw new GitDirTamperedError(dir, '.git was replaced since the workspace was prepared');
+      }
+      if (stats.isSymbolicLink()) throw new GitDirTamperedError(dir, '.git is a symbolic link');
+      const gitDir = stats.isDirectory() ? dotGit : await gitDirOfFile(dir, dotGit);
+      if (pin !== undefined && gitDir !== pin.gitDir) {
+        throw new GitDirTamperedError(dir, `.git points to ${gitDir}, not ${pin.gitDir}`);
+      }
+      await sanitizeGitConfig(gitDir);
+      const common = await commonDirOf(gitDir);
+      if (common !== gitDir) await sanitizeGitConfig(common);
+      return { root: dir, gitDir };
+    }
+    if (dirname(dir) === dir) throw new GitDirTamperedError(start, 'no git repository holds it');
+  }
+}
+
+/**
+ * Opens the checkout (`openRepository`) and records, before the agent runs, its `.git` and the URL
+ * of `remote`, so that later git commands refuse a replaced `.git` and push to that URL whatever
+ * `.git/config` says by then. Returns the remote's URL (`remote` itself when it is a URL).
+ */
+export async function pinRepository(cwd: string, remote: string): Promise<Repository & { remoteUrl: string }> {
+  const repository = await openRepository(cwd);
+  const stats = await lstat(join(repository.root, '.git'));
+  const pin = pins.get(repository.root) ?? {
+    identity: `${stats.dev}:${stats.ino}`,
+    gitDir: repository.gitDir,
+    remotes: new Map<string, string>(),
+  };
+  pins.set(repository.root, pin);
+  const remoteUrl = isRemoteUrl(remote) ? remote : await configuredUrl(repository, remote);
+  if (!isRemoteUrl(remote)) pin.remotes.set(remote, remoteUrl);
+  return { ...repository, remoteUrl };
+}
+
+/**
+ * The URL to fetch from or push to for `remote`: itself when it is a URL; else the URL pinned
+ * before the agent ran (`pinRepository`), or, for a checkout never pinned, the one its sanitized
+ * configuration names now.
+ */
+export async function remoteUrlOf(repository: Repository, remote: string): Promise<string> {
+  if (isRemoteUrl(remote)) return remote;
+  return pins.get(repository.root)?.remotes.get(remote) ?? configuredUrl(repository, remote);
+}
+
+/** `https://…`, `file://…` or a local path (`/srv/x.git`, `../x.git`), as opposed to a remote name. */
+function isRemoteUrl(remote: string): boolean {
+  return remote.includes('/') || remote.includes(':') || remote.includes('\\');
+}
+
+async function configuredUrl(repository: Repository, remote: string): Promise<string> {
+  const result = await execa(
+    'git',
+    [
+      'config',
+      '--file',
+      join(await commonDirOf(repository.gitDir), 'config'),
+      '--no-includes',
+      '--get',
+      `remote.${remote}.url`,
+    ],
+    { cwd: '/', env: { ...hardenedEnv(), GIT_CEILING_DIRECTORIES: '/' }, reject: false, stdin: 'ignore' },
+  );
+  const url = String(result.stdout).trim();
+  if (result.exitCode !== 0 || url === '') {
+    throw new GitDirTamperedError(repository.root, `the remote "${remote}" has no URL`);
+  }
+  // A relative local path is relative to the work tree, as git reads it.
+  return isLocalRemote(url) && !/^file:/i.test(url) && !isAbsolute(url) ? resolve(repository.root, url) : url;
+}
+
+async function gitDirOfFile(root: string, dotGit: string): Promise<string> {
+  const text = await readFile(dotGit, 'utf8');
+  const match = /^gitdir: (.+)$/m.exec(text);
+  if (!match) throw new GitDirTamperedError(root, '.git is a file without a gitdir line');
+  return realpath(resolve(root, match[1]!.trim()));
+}
+
+/** The common directory of a linked worktree's git directory (`commondir`), else the directory itself. */
+async function commonDirOf(gitDir: string): Promise<string> {
+  if (!/[\\/]worktrees[\\/][^\\/]+$/.test(gitDir)) return gitDir;
+  const text = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+  return text === undefined ? gitDir : realpath(resolve(gitDir, text.trim()));
+}
