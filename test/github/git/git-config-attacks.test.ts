@@ -116,7 +116,7 @@ async function publishAndCheck(w: World, expected: 'pushed' | 'refused'): Promis
   for (const request of evilRequests) expect(request.authorization ?? '').not.toContain(basic);
 }
 
-type Attack = [name: string, plant: (w: World) => Promise<void>];
+type Attack = [name: string, plant: (w: World) => Promise<unknown>];
 
 describe('commands planted in .git/config never run', () => {
   const attacks: Attack[] = [
@@ -267,7 +267,7 @@ describe('the push goes to the URL pinned before the agent ran, with the token n
 
 describe('another git directory or configuration swapped in', () => {
   const evilConfig = (w: World) => `[core]\n\tfsmonitor = ${w.script}\n[remote "origin"]\n\turl = ${w.evil}\n`;
-  const attacks: [name: string, plant: (w: World) => Promise<void>, expected: 'pushed' | 'refused'][] = [
+  const attacks: [name: string, plant: (w: World) => Promise<unknown>, expected: 'pushed' | 'refused'][] = [
     [
       '.git/commondir naming the evil repository',
       async (w) => {
