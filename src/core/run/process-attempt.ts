@@ -7,6 +7,7 @@ import type {
   SpawnPlan,
 } from '../adapter/index.ts';
 import { SpawnError } from '../errors/index.ts';
+import { type FenceOptions, fenceCommand } from '../sandbox/index.ts';
 import { expandArgs, expandEnv } from '../template/expand-template.ts';
 import { templateVarsOf } from '../template/template-vars.ts';
 import type { AttemptOptions } from './attempt-options.ts';
@@ -29,6 +30,8 @@ export interface ProcessAttemptOptions extends AttemptOptions<ProcessLaunch> {
   onChild: (child: Child | undefined) => void;
   /** The adapter's program, to say how to install it when it is missing. */
   program?: ProgramInfo;
+  /** Starts the program inside this fence (bubblewrap). */
+  fence?: FenceOptions;
 }
 
 /** The longest delay `setTimeout` takes (about 24.8 days). */
@@ -49,8 +52,12 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     const planEnv = expand ? expandEnv(plan.env ?? {}, vars, ctx.env) : (plan.env ?? {});
     const env = { ...definedEnv(ctx.env), ...planEnv, ...(ctx.request.env ?? {}) };
     const cwd = plan.cwd ?? ctx.request.cwd;
-    const expanded = { ...plan, args };
-    child = plan.pty ? await spawnPty(expanded, env, cwd) : await spawnPipes(expanded, env, cwd);
+    const target = { command: plan.command, args, cwd, workspace: ctx.request.cwd, env };
+    const fenced = options.fence
+      ? fenceCommand(options.fence, { ...target, planValues: [...args, ...Object.values(planEnv)] })
+      : target;
+    const expanded = { ...plan, command: fenced.command, args: fenced.args };
+    child = plan.pty ? await spawnPty(expanded, fenced.env, cwd) : await spawnPipes(expanded, fenced.env, cwd);
   } catch (error) {
     await runCleanup(plan, emitter);
     const missing =

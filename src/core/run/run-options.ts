@@ -57,6 +57,14 @@ export interface RunOptions {
   debug?: boolean;
   /** The environment templates and the agent see. Default: `process.env`. */
   env?: Record<string, string | undefined>;
+  /**
+   * Build the agent's environment (and what `${NAME}` templates see) from an allowlist instead of
+   * `env` whole: the base list, the adapter's own keys and their vendor's variables, and `extra`
+   * (see `agentEnvironment` in core/env). Default: off (`env` whole, as a local user expects).
+   */
+  isolateEnv?: { extra?: readonly string[] };
+  /** Start the agent's program inside a bubblewrap fence (process adapters and PTY). Default: none. */
+  fence?: import('../sandbox/fence-options.ts').FenceOptions;
   /** Names of environment variables whose values are secret; added to the adapter's own. */
   secretEnv?: readonly string[];
   /** Literal secret values to redact. */

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AgentSession, LaunchContext, ProcessController } from '../adapter/index.ts';
 import { CostTracker } from '../cost/cost-tracker.ts';
+import { agentEnvironment } from '../env/agent-environment.ts';
 import type { AgentEvent, RunTotals } from '../events/index.ts';
 import { Redactor } from '../redact/redactor.ts';
 import { nextDelay, shouldRetry } from '../retry/retry-policy.ts';
@@ -36,12 +37,16 @@ function collectSecrets(options: RunOptions, env: Readonly<Record<string, string
 export function startRun(options: RunOptions): RunHandle {
   const runId = options.runId ?? `run_${randomUUID()}`;
   const adapter = options.adapter;
-  const env = options.env ?? process.env;
+  const hostEnv = options.env ?? process.env;
+  // Only the adapter's own keys open the allowlist; `options.secretEnv` names values to redact.
+  const env = options.isolateEnv
+    ? agentEnvironment(hostEnv, { secretEnv: adapter.secretEnv, extra: options.isolateEnv.extra })
+    : hostEnv;
   const debug = options.debug ?? false;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const terminalGraceMs = options.terminalGraceMs ?? DEFAULT_TERMINAL_GRACE_MS;
   const abort = new AbortController();
-  const redactor = new Redactor(collectSecrets(options, env));
+  const redactor = new Redactor(collectSecrets(options, hostEnv));
   const emitter = new RunEmitter({
     runId,
     agent: adapter.id,
@@ -252,6 +257,7 @@ export function startRun(options: RunOptions): RunHandle {
             launch,
             maxPendingStdinBytes: options.maxPendingStdinBytes ?? MAX_PENDING_STDIN_BYTES,
             program: adapter.program,
+            fence: options.fence,
             onController: (value) => {
               controller = value;
             },

@@ -1,0 +1,117 @@
+import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, relative, sep } from 'node:path';
+import type { FenceOptions } from './fence-options.ts';
+
+/** What to start inside the fence. */
+export interface FenceTarget {
+  command: string;
+  args: readonly string[];
+  /** The working directory (read-write when it lies outside the workspace). */
+  cwd: string;
+  /** The workspace the agent may change. */
+  workspace: string;
+  env: Record<string, string>;
+  /** The plan's own arguments and environment values: temp files they name are shown read-write. */
+  planValues?: readonly string[];
+}
+
+/** The bwrap command line that starts the target inside the fence, and its environment. */
+export interface FencedCommand {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** Directories of the system shown read-only (symbolic links such as merged-/usr `/bin` kept as links). */
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
+
+/** Wraps a command in bubblewrap according to the fence. */
+export function fenceCommand(fence: FenceOptions, target: FenceTarget): FencedCommand {
+  const bwrap = fence.bwrap ?? 'bwrap';
+  const common = ['--unshare-pid', '--die-with-parent'];
+  if (fence.kind === 'processes') {
+    return {
+      command: bwrap,
+      args: [
+        ...common,
+        '--dev-bind',
+        '/',
+        '/',
+        '--proc',
+        '/proc',
+        '--chdir',
+        target.cwd,
+        target.command,
+        ...target.args,
+      ],
+      env: target.env,
+    };
+  }
+  const args = [...common, '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+  for (const dir of SYSTEM_DIRS) args.push(...systemDir(dir));
+  args.push(...resolvConf());
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  // The run's own temporary files an adapter's plan points at (`--mcp-config /tmp/agent-mux-…/mcp.json`).
+  for (const path of planTempPaths(target)) args.push('--bind', path, path);
+  for (const path of fence.readOnly ?? []) args.push('--ro-bind-try', path, path);
+  for (const path of fence.readWrite ?? []) args.push('--bind-try', path, path);
+  if (isAbsolute(target.command) && existsSync(target.command)) args.push('--ro-bind', target.command, target.command);
+  args.push('--bind', target.workspace, target.workspace);
+  if (!inside(target.cwd, target.workspace)) args.push('--bind', target.cwd, target.cwd);
+  const env = { ...target.env };
+  if (fence.home !== undefined) {
+    mkdirSync(fence.home, { recursive: true, mode: 0o700 });
+    args.push('--bind', fence.home, fence.home);
+    env.HOME = fence.home;
+  } else {
+    delete env.HOME;
+  }
+  for (const name of ['TMPDIR', 'TEMP', 'TMP']) if (env[name] !== undefined) env[name] = '/tmp';
+  args.push('--chdir', target.cwd, target.command, ...target.args);
+  return { command: bwrap, args, env };
+}
+
+function systemDir(dir: string): string[] {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(dir);
+  } catch {
+    return [];
+  }
+  if (stat.isSymbolicLink()) return ['--symlink', readlinkSync(dir), dir];
+  return stat.isDirectory() ? ['--ro-bind', dir, dir] : [];
+}
+
+/** `/etc/resolv.conf` may point outside `/etc` (systemd-resolved): show its target too. */
+function resolvConf(): string[] {
+  try {
+    const real = realpathSync('/etc/resolv.conf');
+    return real.startsWith('/etc/') ? [] : ['--ro-bind', real, real];
+  } catch {
+    return [];
+  }
+}
+
+/** Top-level entries of the host's temp directory that the plan's arguments or environment name. */
+function planTempPaths(target: FenceTarget): string[] {
+  const root = tmpdir();
+  const pattern = new RegExp(`${escapeRegExp(root)}/[^/\\s"',;:]+`, 'g');
+  const found = new Set<string>();
+  for (const text of target.planValues ?? []) {
+    for (const match of text.matchAll(pattern)) {
+      // Never a parent of the workspace: that would show other runs' workspaces beside it.
+      if (existsSync(match[0]) && !inside(target.workspace, match[0])) found.add(match[0]);
+    }
+  }
+  return [...found];
+}
+
+function inside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,24 @@
+/**
+ * How an agent's process is fenced off (bubblewrap). Both kinds put the agent in its own PID
+ * namespace (`--unshare-pid --die-with-parent`): when the agent's program ends, or agent-mux dies,
+ * every process it started ends too, whatever `setsid`, double forks or `detached` children did; and
+ * the agent sees only its own processes in a fresh `/proc`.
+ *
+ * - `processes`: the PID namespace only; the file system stays the host's (the Action's runner,
+ *   one job per machine).
+ * - `filesystem`: the PID namespace and a root built from read-only binds of the system (`/usr`,
+ *   `/bin`, `/lib*`, `/sbin`, `/etc`, `/opt`), the `readOnly` paths, the workspace and `home`
+ *   read-write, a fresh `/tmp`, `/dev` and `/proc`. Nothing else of the host exists in it (the
+ *   app's directory, its data directory, other runs' workspaces). The network stays.
+ */
+export interface FenceOptions {
+  kind: 'processes' | 'filesystem';
+  /** The bwrap program. Default: `bwrap` on the host's PATH. */
+  bwrap?: string;
+  /** `filesystem`: the agent's HOME (created when missing), read-write. Default: the host's HOME is not there. */
+  home?: string;
+  /** `filesystem`: more paths shown read-only at the same place (the agent CLIs' install directories). */
+  readOnly?: readonly string[];
+  /** `filesystem`: more paths shown read-write at the same place. */
+  readWrite?: readonly string[];
+}
