@@ -56,7 +56,8 @@ export function ruleMatches(rule: PermissionRule, toolName: string, input: unkno
   if (rule.when === undefined) return true;
   const cautiousAllow = rule.decision === 'allow';
   for (const [key, patterns] of Object.entries(rule.when)) {
-    const value = argumentAt(input, key);
+    const raw = argumentAt(input, key);
+    const value = isPathKey(key) ? pathForms(raw, cautiousAllow) : raw;
     const globs = typeof patterns === 'string' ? [patterns] : patterns;
     const matchesOne = (text: string) => globs.some((glob) => matcher(glob, !cautiousAllow)(text));
     if (!valueMatches(value, matchesOne, cautiousAllow)) return false;
@@ -64,13 +65,61 @@ export function ruleMatches(rule: PermissionRule, toolName: string, input: unkno
   return true;
 }
 
+/** Argument names that hold a file path (`path`, `file_path`, `options.path`, …). */
+function isPathKey(key: string): boolean {
+  const name = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+  return /^(path|paths|file|files|file_?path|file_?name|notebook_?path|dir|directory)$/.test(name);
+}
+
+/** A path value with every element canonicalised (`pathVariants`); arrays keep their shape. */
+function pathForms(value: unknown, cautiousAllow: boolean): unknown {
+  if (Array.isArray(value)) return value.map((element) => pathForms(element, cautiousAllow));
+  if (typeof value !== 'string') return value;
+  const variants = pathVariants(value);
+  // Allow matches only the one canonical form; deny and ask match any spelling of it.
+  return cautiousAllow ? new PathSpellings([variants[0]!]) : new PathSpellings(variants);
+}
+
+/** The spellings a path value is matched as; a rule matches when one does. */
+class PathSpellings {
+  readonly texts: readonly string[];
+  constructor(texts: readonly string[]) {
+    this.texts = texts;
+  }
+}
+
+/**
+ * Spellings of the one file a path names, canonical first: Unicode NFC, `\` read as `/`, `.` and
+ * empty segments dropped, `a/..` collapsed, trailing `/` dropped. An absolute path also yields each
+ * of its tails (`/ws/secrets/key` → `secrets/key`, `key`), since the workspace it is under is not
+ * known here: a deny rule on `secrets/**` then still catches it, while allow rules, which see only
+ * the canonical form, never match an absolute path.
+ */
+export function pathVariants(value: string): string[] {
+  const text = value.normalize('NFC').replace(/\\/g, '/');
+  const absolute = text.startsWith('/');
+  const segments: string[] = [];
+  for (const segment of text.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..' && segments.length > 0 && segments[segments.length - 1] !== '..') segments.pop();
+    else if (segment === '..' && absolute) continue;
+    else segments.push(segment);
+  }
+  const canonical = (absolute ? '/' : '') + segments.join('/') || '.';
+  const variants = [canonical, value, value.normalize('NFD')];
+  if (absolute) for (let index = 1; index < segments.length; index++) variants.push(segments.slice(index).join('/'));
+  return [...new Set(variants)];
+}
+
 function valueMatches(value: unknown, matchesOne: (text: string) => boolean, every: boolean): boolean {
+  if (value instanceof PathSpellings) return value.texts.some(matchesOne);
   if (Array.isArray(value)) {
-    const texts = value.map(scalarText);
-    if (texts.length === 0) return false;
-    return every
-      ? texts.every((t) => t !== undefined && matchesOne(t))
-      : texts.some((t) => t !== undefined && matchesOne(t));
+    if (value.length === 0) return false;
+    const one = (element: unknown) =>
+      element instanceof PathSpellings
+        ? element.texts.some(matchesOne)
+        : scalarText(element) !== undefined && matchesOne(scalarText(element)!);
+    return every ? value.every(one) : value.some(one);
   }
   const text = scalarText(value);
   return text !== undefined && matchesOne(text);
