@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
 import { createBuiltinRegistry } from '../adapters/builtin-registry.ts';
 import { Redactor } from '../core/redact/redactor.ts';
+import { type FenceOptions, probeFence } from '../core/sandbox/index.ts';
 import { createApprovalPoller } from '../github/approvals/approval-poller.ts';
 import { REPO_CONFIG_PATH } from '../github/config/load-repo-config.ts';
 import { createGitHubApi } from '../github/create-github-api.ts';
@@ -118,7 +119,10 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
 
   const job = decision.job;
   core.info(`agent-mux: running ${job.agentName}${job.number === undefined ? '' : ` on #${job.number}`}`);
+  // The host side of the agent's environment: the run builds the agent's own from an allowlist
+  // (isolateEnv below): its adapter's key and vendor variables, never the token or other keys.
   const agentEnv: Record<string, string | undefined> = { ...env, ...inputs.apiKeys };
+  const fence = await processFence(env);
   const secrets = [inputs.githubToken, ...Object.values(inputs.apiKeys)];
   const redactor = new Redactor(secrets);
   const workflowLog = createWorkflowLog(core, (text) => redactor.redactString(text));
@@ -172,6 +176,8 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       onNote: (line) => workflowLog.note(line),
       secrets,
       secretEnv: Object.keys(inputs.apiKeys),
+      isolateEnv: { extra: [RUN_MARKER_ENV] },
+      fence,
       signal: abort.signal,
       // The runner sends SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that.
       graceMs: 2000,
@@ -234,6 +240,22 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   if (outcome.conclusion !== 'success') {
     core.setFailed(`the agent run ended ${outcome.conclusion}${outcome.reason ? `: ${outcome.reason}` : ''}`);
   }
+}
+
+/**
+ * The runner is one job per machine: no file-system fence, but a PID namespace (bubblewrap) so that
+ * nothing the agent starts outlives it and it cannot read the step's `/proc/<pid>/environ`. Without
+ * a working bwrap: today's group kill plus the post step's clean-up.
+ */
+async function processFence(env: NodeJS.ProcessEnv): Promise<FenceOptions | undefined> {
+  const fence: FenceOptions = { kind: 'processes' };
+  const probe = await probeFence(fence, env.RUNNER_TEMP || tmpdir());
+  if (probe.ok) return fence;
+  core.warning(
+    `agent-mux: bubblewrap is not usable (${probe.message}); the agent runs without a PID namespace: ` +
+      'its process group is killed at the end and the post step stops what is left',
+  );
+  return undefined;
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {

@@ -37,6 +37,10 @@ export interface ExecuteRunOptions {
   secrets: readonly string[];
   /** Names of environment variables whose values are secret. */
   secretEnv?: readonly string[];
+  /** Give the agent only the allowlisted part of `env` (core `RunOptions.isolateEnv`). */
+  isolateEnv?: RunOptions['isolateEnv'];
+  /** Start the agent inside this bubblewrap fence (core `RunOptions.fence`). */
+  fence?: RunOptions['fence'];
   signal?: AbortSignal;
   /** Time the agent gets between the stop request, SIGTERM and SIGKILL (core default 5000 ms). */
   graceMs?: number;
@@ -277,6 +281,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     env: started.env,
     secrets: [...options.secrets, ...(options.git.token ? [options.git.token] : [])],
     secretEnv: options.secretEnv,
+    isolateEnv: options.isolateEnv,
+    fence: options.fence,
     budget: job.config.limits.budget,
     approvals: channel,
     policy,
