@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunEndReason } from '../../core/events/index.ts';
 import { Redactor } from '../../core/redact/redactor.ts';
 import type { AdapterRegistry } from '../../core/registry/adapter-registry.ts';
-import type { RunEnd } from '../../core/run/run-options.ts';
+import type { RunEnd, RunOptions } from '../../core/run/run-options.ts';
 import { startRun } from '../../core/run/start-run.ts';
 import { builtinTools } from '../../core/tools/builtin-tools.ts';
 import { createToolHost } from '../../core/tools/create-tool-host.ts';
