@@ -2,7 +2,13 @@ import type { ApprovalChannel, ApprovalDecision, ApprovalRequest } from '../../c
 import { APPROVAL_ID_MIN_PREFIX } from '../../core/tools/create-approval-id.ts';
 import type { GitHubApi, RepoRef } from '../github-api.ts';
 import { type ApproverRule, checkApprover, describeApprovers, isBotOrSelf } from './approver-rule.ts';
-import { type ApprovalCommentView, renderApprovalComment } from './render-approval-comment.ts';
+import {
+  type ApprovalCommentView,
+  approvalCommentFits,
+  renderApprovalComment,
+  renderTooLongNotice,
+  tooLongReason,
+} from './render-approval-comment.ts';
 
 /** An answer from GitHub: a `/approve` or `/deny` comment, a review, or a check-run button. */
 export interface ApprovalAnswer {
@@ -165,6 +171,18 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
       approvers: approversText,
       timeoutText: options.timeoutText,
     };
+    const fit = approvalCommentFits(view);
+    if (!fit.fits) {
+      // Never ask approval for what the approver cannot see whole: deny, and say so on GitHub.
+      const reason = tooLongReason(fit);
+      note(`approval ${req.approvalId} for ${req.toolName} not asked: ${reason}`);
+      try {
+        await api.createComment(repo, options.number, renderTooLongNotice(view, fit));
+      } catch (error) {
+        note(`could not post the notice of a denied call: ${message(error)}`);
+      }
+      return { kind: 'deny', reason };
+    }
     const comment = await api.createComment(repo, options.number, renderApprovalComment(view));
     if (options.isPullRequest && options.requestReview) {
       const users = options.rule.users.filter((u) => !u.toLowerCase().endsWith('[bot]'));
