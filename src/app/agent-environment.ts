@@ -1,23 +1,19 @@
-/** Variables of the app's own that an agent never sees (the app's key, the webhook secret, the database). */
-const APP_ONLY = [
-  /^PRIVATE_KEY(_PATH)?$/,
-  /^WEBHOOK_SECRET$/,
-  /^WEBHOOK_PROXY_URL$/,
-  /^DATABASE_URL$/,
-  /^GITHUB_CLIENT_SECRET$/,
-  /^GITHUB_CLIENT_ID$/,
-];
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)$/i;
+import { isNeverAgentEnv } from '../core/env/agent-environment.ts';
+
+const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?|DSN|_AUTH)$/i;
 
 /**
- * The environment an agent runs with: the app's environment without the app's own credentials, and
- * the names of the variables whose values are secret (redacted from everything shown on GitHub).
+ * The host side of the agents' environment: the app's environment without its own credentials
+ * (the app's key, webhook secret, database, GitHub's tokens), and the names of the variables whose
+ * values are secret (redacted from everything shown on GitHub). This is not what an agent sees:
+ * each run builds the agent's environment from the allowlist of core/env `agentEnvironment` (its
+ * adapter's key and vendor variables, the base list, `AGENT_MUX_AGENT_ENV`), see run-worker.
  */
 export function agentEnvironment(env: Record<string, string | undefined>): {
   env: Record<string, string | undefined>;
   secretEnv: string[];
 } {
-  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !APP_ONLY.some((re) => re.test(name))));
+  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !isNeverAgentEnv(name)));
   const secretEnv = Object.keys(kept).filter((name) => SECRET_NAME.test(name) && (kept[name] ?? '').length >= 8);
   return { env: kept, secretEnv };
 }

@@ -39,6 +39,18 @@ const envSchema = z.object({
   AGENT_MUX_ADAPTER_LIMITS: limitMap,
   AGENT_MUX_GITHUB_THROTTLE: z.enum(['on', 'off']).default('on'),
   AGENT_MUX_START_TIMEOUT_SECONDS: z.coerce.number().min(0).default(300),
+  AGENT_MUX_FENCE: z.enum(['bwrap', 'off']).default('bwrap'),
+  AGENT_MUX_FENCE_READ_ONLY: z.string().default(''),
+  AGENT_MUX_AGENT_ENV: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected NAME,NAME (environment variable names)'))),
 });
 
 /** The app's settings, read from the environment by `readAppSettings`. */
@@ -78,6 +90,16 @@ export interface AppSettings {
    * status 1 (`AGENT_MUX_START_TIMEOUT_SECONDS`, default 300; 0: retry for ever). Unset: 300 s.
    */
   startTimeoutMs?: number;
+  /**
+   * How agents are fenced off (`AGENT_MUX_FENCE=bwrap|off`, default `bwrap`; unset here: `bwrap`):
+   * each agent runs in bubblewrap with its workspace and a per-run HOME writable, the system
+   * read-only, and nothing else of the host (see docs/app.md, "Fence"). `off` only when chosen.
+   */
+  fence?: 'bwrap' | 'off';
+  /** More paths the fence shows read-only, e.g. the agent CLIs' install dirs (`AGENT_MUX_FENCE_READ_ONLY=/a:/b`). */
+  fenceReadOnly?: readonly string[];
+  /** Variables of the app's environment agents get besides the allowlist (`AGENT_MUX_AGENT_ENV=NAME,NAME`). */
+  agentEnvExtra?: readonly string[];
 }
 
 /**
@@ -106,6 +128,9 @@ export function readAppSettings(env: Record<string, string | undefined> = proces
     defaultPerAdapter: s.AGENT_MUX_MAX_RUNS_PER_ADAPTER,
     perAdapter: s.AGENT_MUX_ADAPTER_LIMITS,
     startTimeoutMs: s.AGENT_MUX_START_TIMEOUT_SECONDS * 1000,
+    fence: s.AGENT_MUX_FENCE,
+    fenceReadOnly: s.AGENT_MUX_FENCE_READ_ONLY.split(':').filter(Boolean),
+    agentEnvExtra: s.AGENT_MUX_AGENT_ENV,
     // Only when turned off, so that the settings of a default environment stay as they were.
     ...(s.AGENT_MUX_GITHUB_THROTTLE === 'off' ? { githubThrottle: false } : {}),
   };

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
+import type { FenceOptions } from '../core/sandbox/index.ts';
 import type { GitHubApi } from '../github/github-api.ts';
 import type { GitHubDeps } from '../github/use-cases/decide-trigger.ts';
 import { executeRun, type RunOutcome } from '../github/use-cases/execute-run.ts';
 import type { AppSettings } from './app-settings.ts';
 import { type ApprovalBridge, bridgeApprovals } from './bridge-approvals.ts';
+import { checkFence } from './check-fence.ts';
 import { cloneWorkspace, removeWorkspace } from './clone-workspace.ts';
 import { directorySize } from './directory-size.ts';
 import type { InstallationAccess } from './installation-access.ts';
@@ -16,7 +19,16 @@ export interface WorkerDeps {
   store: RunStore;
   settings: Pick<
     AppSettings,
-    'workDir' | 'maxWorkspaceBytes' | 'leaseMs' | 'gitBaseUrl' | 'perRepo' | 'perAdapter' | 'defaultPerAdapter'
+    | 'workDir'
+    | 'maxWorkspaceBytes'
+    | 'leaseMs'
+    | 'gitBaseUrl'
+    | 'perRepo'
+    | 'perAdapter'
+    | 'defaultPerAdapter'
+    | 'fence'
+    | 'fenceReadOnly'
+    | 'agentEnvExtra'
   >;
   access: InstallationAccess;
   /** A fresh adapter registry per run. */
@@ -40,6 +52,8 @@ export interface WorkerDeps {
 export type WorkResult =
   | { kind: 'idle' }
   | { kind: 'disk_full'; bytes: number }
+  /** The fence (bubblewrap) does not work here: no run is started until it does or `AGENT_MUX_FENCE=off`. */
+  | { kind: 'unfenced'; message: string }
   | { kind: 'ran'; runId: string; state: RunState; conclusion: string; reason?: string; stale: boolean };
 
 /**
@@ -53,6 +67,10 @@ export async function workOnce(deps: WorkerDeps, workerId: string): Promise<Work
   const { store, settings } = deps;
   const bytes = await directorySize(settings.workDir);
   if (bytes > settings.maxWorkspaceBytes) return { kind: 'disk_full', bytes };
+  if (settings.fence !== 'off') {
+    const probe = await checkFence(settings.workDir, deps.log);
+    if (!probe.ok) return { kind: 'unfenced', message: probe.message };
+  }
   const claimed = await store.claim(workerId, settings.leaseMs, {
     perRepo: settings.perRepo,
     perAdapter: settings.perAdapter,
@@ -126,6 +144,8 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
         env: deps.agentEnv,
         secrets: [token],
         secretEnv: deps.secretEnv,
+        isolateEnv: { extra: settings.agentEnvExtra },
+        fence: fenceFor(settings, workspace),
         signal: abort.signal,
         runId: run.id,
         leaseToken: lease.leaseToken,
@@ -162,7 +182,10 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
     clearInterval(canceller);
     untrack();
     await bridge?.close();
-    if (workspace !== undefined) await removeWorkspace(workspace);
+    if (workspace !== undefined) {
+      await removeWorkspace(workspace);
+      await rm(homeOf(workspace), { recursive: true, force: true });
+    }
   }
 
   try {
@@ -173,6 +196,17 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
     log(`run ${run.id}: not finished here, another worker took it over`);
   }
   return { kind: 'ran', runId: run.id, ...outcome, stale };
+}
+
+/** The run's own HOME beside its workspace (`~/.claude` and the like are per run). */
+function homeOf(workspace: string): string {
+  return `${workspace}.home`;
+}
+
+/** The file-system fence of a run: its workspace and its own HOME writable, the system read-only. */
+function fenceFor(settings: WorkerDeps['settings'], workspace: string): FenceOptions | undefined {
+  if (settings.fence === 'off') return undefined;
+  return { kind: 'filesystem', home: homeOf(workspace), readOnly: settings.fenceReadOnly };
 }
 
 /** The store state of a run's conclusion. */

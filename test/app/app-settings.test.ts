@@ -16,6 +16,9 @@ describe('readAppSettings', () => {
       defaultPerAdapter: 4,
       perAdapter: {},
       startTimeoutMs: 300_000,
+      fence: 'bwrap',
+      fenceReadOnly: [],
+      agentEnvExtra: [],
     });
   });
 
@@ -33,6 +36,9 @@ describe('readAppSettings', () => {
         AGENT_MUX_MAX_RUNS_PER_ADAPTER: '3',
         AGENT_MUX_ADAPTER_LIMITS: 'gpu-box=1, codex=5',
         AGENT_MUX_START_TIMEOUT_SECONDS: '0.5',
+        AGENT_MUX_FENCE: 'off',
+        AGENT_MUX_FENCE_READ_ONLY: '/opt/claude:/opt/codex',
+        AGENT_MUX_AGENT_ENV: 'HF_HOME, PIP_INDEX_URL',
       }),
     ).toEqual({
       databaseUrl: 'postgres://u:p@db/agent_mux',
@@ -46,6 +52,9 @@ describe('readAppSettings', () => {
       defaultPerAdapter: 3,
       perAdapter: { 'gpu-box': 1, codex: 5 },
       startTimeoutMs: 500,
+      fence: 'off',
+      fenceReadOnly: ['/opt/claude', '/opt/codex'],
+      agentEnvExtra: ['HF_HOME', 'PIP_INDEX_URL'],
     });
   });
 

@@ -93,10 +93,11 @@ function resolvConf(): string[] {
   }
 }
 
-/** Top-level entries of the host's temp directory that the plan's arguments or environment name. */
+/** Top-level `agent-mux-*` entries of the host's temp directory that the plan's arguments or environment name. */
 function planTempPaths(target: FenceTarget): string[] {
   const root = tmpdir();
-  const pattern = new RegExp(`${escapeRegExp(root)}/[^/\\s"',;:]+`, 'g');
+  // Only agent-mux's own temp entries (random names): a plan's arguments come partly from a repository's config.
+  const pattern = new RegExp(`${escapeRegExp(root)}/agent-mux-[^/\\s"',;:]+`, 'g');
   const found = new Set<string>();
   for (const text of target.planValues ?? []) {
     for (const match of text.matchAll(pattern)) {
