@@ -20,7 +20,7 @@ RUN npm ci --omit=dev && npm cache clean --force
 FROM node:24-bookworm-slim AS runtime
 # git clones the repositories the agents work in; ca-certificates for HTTPS to GitHub; tini reaps agents' children.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends git ca-certificates tini \
+  && apt-get install -y --no-install-recommends git ca-certificates tini bubblewrap \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
   HOST=0.0.0.0 \
