@@ -10,6 +10,7 @@ import { TriggerPayloadError } from '../trigger/trigger-payload-error.ts';
 import { authorizeActor } from '../trust/authorize-actor.ts';
 import { sanitizeText } from '../trust/sanitize-text.ts';
 import { buildAgentPrompt } from '../trust/untrusted-prompt.ts';
+import { allowedAgents } from './allowed-agents.ts';
 import { reportConfigError } from './report-config-error.ts';
 import type { RunJob } from './run-job.ts';
 
@@ -173,8 +174,13 @@ export async function decideTrigger(
   }
 
   const agentName = command.agent ?? overrides.agent ?? config.defaultAgent;
-  if (!(agentName in config.agents) && !deps.builtinAgents.includes(agentName)) {
-    const reason = `no agent named "${agentName}" (configured: ${Object.keys(config.agents).join(', ') || 'none'})`;
+  const allowed = allowedAgents(config, deps.builtinAgents);
+  if (!allowed.includes(agentName)) {
+    const configured = Object.keys(config.agents);
+    const reason =
+      configured.length > 0 && deps.builtinAgents.includes(agentName)
+        ? `the agent "${agentName}" is not one of this repository's agents (${allowed.join(', ')}): .github/agent-mux.yml lists which may run`
+        : `no agent named "${agentName}" (configured: ${configured.join(', ') || 'none'})`;
     if (event.number !== undefined) {
       await api.createComment(
         event.repo,
@@ -182,8 +188,7 @@ export async function decideTrigger(
         `${OWN_MARKER}refusal -->\nagent-mux did not start: ${reason}.`,
       );
     }
-    const known = [...new Set([...Object.keys(config.agents), ...deps.builtinAgents])];
-    return { kind: 'refused', reason, event, unknownAgent: { name: agentName, known } };
+    return { kind: 'refused', reason, event, unknownAgent: { name: agentName, known: allowed } };
   }
 
   const acknowledged = acknowledge(api, event, deps.log);

@@ -6,7 +6,6 @@ import type { RunEnd, RunOptions } from '../../core/run/run-options.ts';
 import { startRun } from '../../core/run/start-run.ts';
 import { builtinTools } from '../../core/tools/builtin-tools.ts';
 import { createToolHost } from '../../core/tools/create-tool-host.ts';
-import { defaultPolicy } from '../../core/tools/default-policy.ts';
 import { createGitHubApprovalChannel, type GitHubApprovalChannel } from '../approvals/github-approval-channel.ts';
 import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
 import type { ChangedFile } from '../git/collect-changes.ts';
@@ -22,6 +21,7 @@ import type { GitHubDeps } from './decide-trigger.ts';
 import { publishResult } from './publish-result.ts';
 import { resolveAgentAdapter } from './resolve-agent-adapter.ts';
 import type { RunJob } from './run-job.ts';
+import { runPolicy } from './run-policy.ts';
 
 export interface ExecuteRunOptions {
   deps: GitHubDeps;
@@ -269,7 +269,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     );
   }
 
-  const policy = agentConfig?.policy ?? job.config.tools.policy ?? defaultPolicy;
+  const policy = runPolicy(job.config, job.agentName);
   const handle = startRun({
     adapter: resolved.adapter,
     request: { prompt: job.prompt, cwd: options.workspace, model: resolved.model },

@@ -4,6 +4,7 @@ import { ConfigError } from '../../core/errors/config-error.ts';
 import { AdapterNotFoundError } from '../../core/errors/index.ts';
 import type { AdapterRegistry } from '../../core/registry/adapter-registry.ts';
 import type { RepoConfig } from '../config/repo-config-schema.ts';
+import { allowedAgents } from './allowed-agents.ts';
 
 /** Adapter types whose agent is described by options (a command, a URL) rather than built in. */
 const CONFIG_TYPES = new Set(['process', 'http', 'generic-cli', 'generic-job', 'external', 'chat-sse', 'generic-http']);
@@ -15,7 +16,9 @@ export interface ResolvedAgent {
 
 /**
  * The adapter for a configured agent: a built-in one by id, or one of the configurable types
- * (`process`, `http`, …) built from the agent's `options` (and `url` as the remote's base URL).
+ * (`process`, `http`, …) built from the agent's `options` (and `url` as the remote's base URL). An
+ * agent the config does not list is a built-in one, and only when the config lists none (or names
+ * it as `defaultAgent`): see `allowedAgents`.
  * Errors are `ConfigError`s naming `agents.<name>.…` in the repository config file.
  */
 export function resolveAgentAdapter(input: {
@@ -25,8 +28,17 @@ export function resolveAgentAdapter(input: {
   file: string;
 }): ResolvedAgent {
   const { registry, agentName, config, file } = input;
-  const agent = config.agents[agentName];
-  if (agent === undefined) return { adapter: getBuiltIn(registry, agentName, file, 'defaultAgent'), model: undefined };
+  const agent = Object.hasOwn(config.agents, agentName) ? config.agents[agentName] : undefined;
+  if (agent === undefined) {
+    // A built-in agent runs only when the config lists no agents, or names it as its default.
+    if (!allowedAgents(config, registry.ids()).includes(agentName)) {
+      const listed = Object.keys(config.agents).join(', ');
+      throw new ConfigError(file, [
+        { path: 'agents', message: `"${agentName}" is not one of this repository's agents (${listed})` },
+      ]);
+    }
+    return { adapter: getBuiltIn(registry, agentName, file, 'defaultAgent'), model: undefined };
+  }
   if (!CONFIG_TYPES.has(agent.adapter)) {
     return { adapter: getBuiltIn(registry, agent.adapter, file, `agents.${agentName}.adapter`), model: agent.model };
   }
