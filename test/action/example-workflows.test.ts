@@ -198,6 +198,15 @@ describe.each(workflows)('%s: the job filter', (_name, text) => {
     expect(condition).toEqual(expect.stringContaining("'@agent'"));
   });
 
+  it('checks out without persisting the token in .git/config (the agent could read it)', () => {
+    const checkouts = Object.values(workflow.jobs).flatMap((job) =>
+      job.steps.filter((step) => step.uses?.startsWith('actions/checkout@')),
+    );
+    expect(checkouts.length).toBeGreaterThan(0);
+    for (const step of checkouts)
+      expect((step as { with?: Record<string, unknown> }).with?.['persist-credentials']).toBe(false);
+  });
+
   it('starts a job for every event and action the workflow subscribes to', () => {
     for (const [event, spec] of Object.entries(workflow.on)) {
       for (const action of spec?.types ?? [undefined]) {
