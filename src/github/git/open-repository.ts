@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { GitDirTamperedError } from './git-dir-tampered-error.ts';
 import { hardenedEnv, isLocalRemote } from './hardened-git.ts';
+import { removePersistedCredentials } from './remove-persisted-credentials.ts';
 import { sanitizeGitConfig } from './sanitize-git-config.ts';
 
 /** A checkout agent-mux's git may run in. */
@@ -27,7 +28,7 @@ const pins = new Map<string, Pin>();
 /**
  * Finds the checkout holding `cwd` from the file system (never asking git, whose discovery reads
  * the configuration), checks that its `.git` is the one pinned before the agent ran (when one was),
- * and sanitizes its configuration (`sanitizeGitConfig`). Call it before any git command that
+ * and sanitizes its configuration (`removePersistedCredentials`, then `sanitizeGitConfig`). Call it before any git command that
  * follows an agent's run: a shell-capable agent may have rewritten `.git/config`.
  */
 export async function openRepository(cwd: string): Promise<Repository> {
@@ -45,8 +46,11 @@ export async function openRepository(cwd: string): Promise<Repository> {
       if (pin !== undefined && gitDir !== pin.gitDir) {
         throw new GitDirTamperedError(dir, `.git points to ${gitDir}, not ${pin.gitDir}`);
       }
-      await sanitizeGitConfig(gitDir);
       const common = await commonDirOf(gitDir);
+      // Credentials first: sanitizing drops the include lines that lead to a persisted header's file.
+      await removePersistedCredentials(gitDir);
+      if (common !== gitDir) await removePersistedCredentials(common);
+      await sanitizeGitConfig(gitDir);
       if (common !== gitDir) await sanitizeGitConfig(common);
       return { root: dir, gitDir };
     }
