@@ -22,6 +22,12 @@ export interface CopilotTranslatorState extends TranslatorState {
   toolNames: Record<string, string>;
   /** Tool calls whose complete input was sent (tool_call_ready). */
   ready: Record<string, true>;
+  /**
+   * Tool calls started and not yet ready, by id → native tool name: what a turn's end must still
+   * close. Kept apart from `toolNames` (which only grows) so that closing costs the calls still
+   * open, not every call of the run.
+   */
+  unready: Record<string, string>;
   /** MCP tool calls, by id → server and tool on that server. */
   mcp: Record<string, { server: string; tool: string }>;
   /** The last `session.error` message, for the run's outcome. */
@@ -42,6 +48,7 @@ export const copilotTranslator: Translator<CopilotTranslatorState> = {
     openThinking: [],
     toolNames: {},
     ready: {},
+    unready: {},
     mcp: {},
     sawUsage: false,
   }),
@@ -182,18 +189,18 @@ function closeOpen(state: CopilotTranslatorState): EventDraft[] {
   const out: EventDraft[] = state.openThinking.map((id) => ({ type: 'thinking_stop', messageId: id }) as const);
   state.openThinking = [];
   out.push(...closeMessage(state));
-  for (const [id, name] of Object.entries(state.toolNames)) {
-    if (!state.ready[id]) {
-      state.ready[id] = true;
-      out.push({ type: 'tool_call_ready', toolCallId: id, toolName: name, input: {} });
-    }
+  for (const [id, name] of Object.entries(state.unready)) {
+    state.ready[id] = true;
+    out.push({ type: 'tool_call_ready', toolCallId: id, toolName: name, input: {} });
   }
+  state.unready = {};
   return out;
 }
 
 function startTool(state: CopilotTranslatorState, id: string, name: string): EventDraft[] {
   if (state.toolNames[id] !== undefined) return [];
   state.toolNames[id] = name;
+  state.unready[id] = name;
   return [{ type: 'tool_call_start', toolCallId: id, toolName: name }];
 }
 
@@ -201,6 +208,7 @@ function readyTool(state: CopilotTranslatorState, id: string, name: string, inpu
   const out = startTool(state, id, name);
   if (state.ready[id]) return out;
   state.ready[id] = true;
+  delete state.unready[id];
   out.push({ type: 'tool_call_ready', toolCallId: id, toolName: state.toolNames[id] ?? name, input: input ?? {} });
   return out;
 }

@@ -207,6 +207,50 @@ describe('copilot usage files', () => {
       { type: 'cost', model: 'm', inputTokens: 7, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
     ]);
   });
+
+  it('closes a turn at a cost bounded by the calls still open, not by every call of the run (issue 18)', () => {
+    // Counts every property read and key listing on the state and what it holds, during each turn end.
+    let reads = 0;
+    const counted = <T extends object>(target: T): T =>
+      new Proxy(target, {
+        get(t, key, receiver) {
+          reads++;
+          const value: unknown = Reflect.get(t, key, receiver);
+          return typeof value === 'object' && value !== null ? counted(value) : value;
+        },
+        ownKeys(t) {
+          const keys = Reflect.ownKeys(t);
+          reads += keys.length;
+          return keys;
+        },
+        getOwnPropertyDescriptor(t, key) {
+          reads++;
+          return Reflect.getOwnPropertyDescriptor(t, key);
+        },
+      });
+    const state = counted(copilotTranslator.init({ debug: false }));
+    const perTurnEnd: number[] = [];
+    const readies: EventDraft[] = [];
+    const translate = (value: unknown) =>
+      copilotTranslator.translate({ kind: 'json', value }, state).filter((e) => e.type === 'tool_call_ready');
+    for (let turn = 0; turn < 300; turn++) {
+      translate(ev('assistant.turn_start', { turnId: String(turn) }));
+      // One call runs to completion; another is only announced and must be closed by the turn's end.
+      translate(ev('assistant.tool_call_delta', { toolCallId: `run-${turn}`, toolName: 'bash', inputDelta: '{' }));
+      readies.push(...translate(ev('tool.execution_start', { toolCallId: `run-${turn}`, toolName: 'bash' })));
+      translate(ev('tool.execution_complete', { toolCallId: `run-${turn}`, success: true, result: { content: 'ok' } }));
+      translate(ev('assistant.tool_call_delta', { toolCallId: `left-${turn}`, toolName: 'view' }));
+      reads = 0;
+      readies.push(...translate(ev('assistant.turn_end', { turnId: String(turn) })));
+      perTurnEnd.push(reads);
+    }
+    // Every call is made ready exactly once, the one left open by its own turn's end.
+    expect(readies).toHaveLength(600);
+    expect(new Set(readies.map((e) => e.type === 'tool_call_ready' && e.toolCallId)).size).toBe(600);
+    expect(readies[3]).toMatchObject({ toolCallId: 'left-1', toolName: 'view', input: {} });
+    // The 300th turn end reads no more of the state than the first one did.
+    expect(perTurnEnd.at(-1)).toBeLessThanOrEqual(perTurnEnd[0] ?? 0);
+  });
 });
 
 describe('copilot permission flags', () => {
