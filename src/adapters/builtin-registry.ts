@@ -1,4 +1,5 @@
 import { AdapterRegistry } from '../core/registry/adapter-registry.ts';
+import { acpAdapter } from './acp/index.ts';
 import { agentMuxRemoteAdapter } from './agent-mux-remote/index.ts';
 import { chatSseAdapter } from './chat-sse/index.ts';
 import { claudeAdapter } from './claude/index.ts';
@@ -50,5 +51,6 @@ export function createBuiltinRegistry(): AdapterRegistry {
   registry.registerConfigType('http', (id, config) => httpAdapter(id, config));
   registry.registerConfigType('chat-sse', (id, config) => chatSseAdapter(id, config));
   registry.registerConfigType('generic-http', (id, config) => genericHttpAdapter(id, config));
+  registry.registerConfigType('acp', (id, config) => acpAdapter(id, config));
   return registry;
 }

@@ -152,6 +152,11 @@ export interface RunIO {
 /** Optional two-way behaviour on top of a translator: answering tool calls, graceful shutdown. */
 export interface ProcessController {
   onEvent?(event: AgentEvent): void;
+  /**
+   * Sees each decoded stdout record after the translator did: for two-way protocols whose requests and
+   * responses the controller itself answers or awaits (ACP's JSON-RPC). Must not throw.
+   */
+  onRecord?(record: NativeRecord): void;
   /** Ask the program to stop on its own. Return true if asked; the core then waits the grace window. */
   requestStop?(reason: ShutdownReason): boolean;
   /** The run's remaining budget changed. */

@@ -42,6 +42,18 @@ export const processAdapterConfigSchema = z.strictObject({
   ...commonShape,
 });
 
+/**
+ * A local program speaking the Agent Client Protocol (ACP v1: JSON-RPC 2.0 on stdio), e.g.
+ * `gemini --experimental-acp`, `opencode acp`: mid-run permission requests, client-served files, resume.
+ */
+export const acpAdapterConfigSchema = z.strictObject({
+  type: z.literal('acp'),
+  binary: nonEmpty,
+  args: argsSchema,
+  env: envSchema,
+  ...commonShape,
+});
+
 /** A remote agent speaking `ca-http-v1` (seed: the HTTP adapter). */
 export const httpAdapterConfigSchema = z.strictObject({
   type: z.literal('http'),
@@ -128,6 +140,7 @@ export const adapterConfigSchema = z.discriminatedUnion('type', [
   externalAdapterConfigSchema,
   chatSseAdapterConfigSchema,
   genericHttpAdapterConfigSchema,
+  acpAdapterConfigSchema,
 ]);
 
 export type AdapterConfig = z.output<typeof adapterConfigSchema>;
@@ -135,6 +148,7 @@ export type AdapterConfigInput = z.input<typeof adapterConfigSchema>;
 export type AdapterConfigType = AdapterConfig['type'];
 export type AdapterConfigOf<T extends AdapterConfigType> = Extract<AdapterConfig, { type: T }>;
 export type ProcessAdapterConfig = AdapterConfigOf<'process'>;
+export type AcpAdapterConfig = AdapterConfigOf<'acp'>;
 export type HttpAdapterConfig = AdapterConfigOf<'http'>;
 export type GenericCliAdapterConfig = AdapterConfigOf<'generic-cli'>;
 export type GenericJobAdapterConfig = AdapterConfigOf<'generic-job'>;

@@ -1,4 +1,5 @@
 import type {
+  NativeRecord,
   ProcessController,
   ProcessLaunch,
   ProgramInfo,
@@ -73,6 +74,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   options.onChild(child);
   for (const notice of plan.notices ?? []) emitter.emit({ type: 'notice', ...notice });
 
+  let recordSink: ((record: NativeRecord) => void) | undefined;
   const pipeline = new RecordPipeline({
     translator,
     protocol: plan.protocol,
@@ -80,6 +82,13 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     debug: ctx.debug,
     request: ctx.request,
     emit: (draft, raw) => emitter.emit(draft, raw),
+    onRecord: (record) => {
+      try {
+        recordSink?.(record);
+      } catch (error) {
+        emitter.emit({ type: 'error', code: 'internal', message: (error as Error).message, recoverable: true });
+      }
+    },
   });
   const state = pipeline.state;
   const onNative = options.onNativeOutput;
@@ -148,6 +157,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     signal: options.signal,
   };
   const controller: ProcessController | undefined = launch.controller?.(io, ctx);
+  recordSink = controller?.onRecord?.bind(controller);
   let removeListener: () => void = () => undefined;
   if (controller?.onEvent) {
     const onEvent = controller.onEvent.bind(controller);

@@ -1,4 +1,4 @@
-import type { ExitInfo, Translator, TranslatorState } from '../adapter/index.ts';
+import type { ExitInfo, NativeRecord, Translator, TranslatorState } from '../adapter/index.ts';
 import { LineDecoder } from '../decode/line-decoder.ts';
 import { parseRecord } from '../decode/parse-record.ts';
 import { stripVt } from '../decode/strip-vt.ts';
@@ -15,6 +15,8 @@ export interface RecordPipelineOptions {
   /** Receives each draft, with the native record in debug mode. */
   emit: (draft: EventDraft, raw?: unknown) => void;
   request?: import('../adapter/index.ts').RunRequest;
+  /** Sees each decoded stdout record after its translation (a controller that answers the program). */
+  onRecord?: (record: NativeRecord) => void;
 }
 
 /**
@@ -94,6 +96,7 @@ export class RecordPipeline {
         translator.translate(record, this.state),
         debug ? (record.kind === 'json' ? record.value : line) : undefined,
       );
+      this.#options.onRecord?.(record);
     }
   }
 }

@@ -240,7 +240,7 @@ describe('parseConfig: schema errors name path, file and line', () => {
     );
     expect(issueAt(error, 'adapters.a.type')).toMatchObject({
       message:
-        'expected one of "process", "http", "generic-cli", "generic-job", "external", "chat-sse", "generic-http", got "proces"',
+        'expected one of "process", "http", "generic-cli", "generic-job", "external", "chat-sse", "generic-http", "acp", got "proces"',
       line: 3,
     });
     expect(issueAt(error, 'adapters.b.type')).toMatchObject({
