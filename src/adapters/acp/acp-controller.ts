@@ -61,9 +61,16 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
     return work;
   };
 
+  const questions = new Set<Promise<unknown>>();
+  const asking = <T>(work: Promise<T>): Promise<T> => {
+    questions.add(work);
+    work.finally(() => questions.delete(work)).catch(() => undefined);
+    return track(work);
+  };
+
   const app = client()
     .onRequest('session/request_permission', ({ params }) =>
-      track(
+      asking(
         answerPermission(params, {
           runId: ctx.runId,
           approvals: io.approvals,
@@ -127,7 +134,13 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
       if (reason !== 'completed' && !cancel.signal.aborted) {
         // Open permission requests are answered `cancelled` before the agent hears of the cancel.
         cancel.abort();
-        if (sessionId) connection.agent.notify('session/cancel', { sessionId }).catch(() => undefined);
+        const id = sessionId;
+        if (id) {
+          // Best effort: the core ends the process group right after this.
+          Promise.allSettled([...questions])
+            .then(() => connection.agent.notify('session/cancel', { sessionId: id }))
+            .catch(() => undefined);
+        }
       }
       return false;
     },
