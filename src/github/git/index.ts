@@ -1,3 +1,4 @@
+export { adapterResetPaths, resetPathMatcher, resetPathsFor } from './adapter-reset-paths.ts';
 export { agentConfigPaths, isAgentConfigPath } from './agent-config-paths.ts';
 export { branchName, maxSlugLength, slugify } from './branch-name.ts';
 export { BranchNameError } from './branch-name-error.ts';
@@ -7,6 +8,7 @@ export { GitDirTamperedError } from './git-dir-tampered-error.ts';
 export { GitError } from './git-error.ts';
 export { hardenedConfigArgs, hardenedEnv } from './hardened-git.ts';
 export { HeadMovedError } from './head-moved-error.ts';
+export { instructionImports } from './instruction-imports.ts';
 export { isValidBranchName } from './is-valid-branch-name.ts';
 export { openRepository, pinRepository, type Repository } from './open-repository.ts';
 export {
@@ -17,5 +19,7 @@ export {
 } from './prepare-workspace.ts';
 export { type PublishChangesInput, type PublishResult, publishChanges } from './publish-changes.ts';
 export { PushRejectedError } from './push-rejected-error.ts';
+export { removePersistedCredentials } from './remove-persisted-credentials.ts';
+export { type BaseEntry, restoreFromBase } from './restore-from-base.ts';
 export { sanitizeGitConfig } from './sanitize-git-config.ts';
 export { stageChanges } from './stage-changes.ts';

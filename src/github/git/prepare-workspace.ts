@@ -1,10 +1,12 @@
 import { rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { isAgentConfigPath } from './agent-config-paths.ts';
+import { resetPathMatcher, resetPathsFor } from './adapter-reset-paths.ts';
 import { runGit } from './git.ts';
 import { protocolsFor } from './hardened-git.ts';
 import { HeadMovedError } from './head-moved-error.ts';
+import { instructionImports } from './instruction-imports.ts';
 import { pinRepository } from './open-repository.ts';
+import { baseEntries, readBaseTexts, restoreFromBase } from './restore-from-base.ts';
 
 /** What `prepareWorkspace` checked out and which agent configuration files it put back. */
 export interface PreparedWorkspace {
@@ -37,6 +39,12 @@ export interface PrepareWorkspaceInput {
   /** A token for HTTPS remotes (see `runGit`). */
   token?: string;
   target: WorkspaceTarget;
+  /**
+   * The id of the adapter that will run (`claude`, `gemini`, `openclaw`, …): besides the common
+   * set, what that agent's CLI reads from the repository is reset (`resetPathsFor`). Default
+   * (unknown): every adapter's table.
+   */
+  adapter?: string;
 }
 
 /**
@@ -49,9 +57,11 @@ export interface PrepareWorkspaceInput {
  *   trigger). The base branch is fetched in any case.
  * - Issue: fetches the default branch and checks out its head, detached.
  *
- * Then every agent configuration file (`isAgentConfigPath`) that the checked-out commit has
- * different from base is put back in the working tree only: reset to the base version, or deleted
- * when base has no such file. The index and HEAD keep the PR's version, so nothing is undone in
+ * Then every file the agent would read as instructions or configuration (`resetPathsFor(adapter)`:
+ * the common `agentConfigPaths` and the adapter's own table; plus every file the base's instruction
+ * files import with `@path`, recursively) that the checked-out commit has different from base is
+ * put back in the working tree only: written from the base's blob bytes (no attribute, filter or
+ * encoding of the pull request applies), or deleted when base has no such file. The index and HEAD keep the PR's version, so nothing is undone in
  * history; pass `[...restored, ...removed]` as `ignore` to `collectChanges` and `publishChanges` so
  * the restoration is never committed as if the agent had made it. (An ignore list was chosen over
  * `git update-index --skip-worktree`: it leaves no state behind in a reused checkout and also covers
@@ -114,7 +124,7 @@ export async function prepareWorkspace(input: PrepareWorkspaceInput): Promise<Pr
     branch = undefined;
   }
 
-  const { restored, removed } = await restoreAgentConfig(root, baseSha, git);
+  const { restored, removed } = await restoreAgentConfig(root, baseSha, git, input.adapter);
   return { headSha, branch, baseSha, restored, removed };
 }
 
@@ -124,18 +134,33 @@ async function resolve(git: Git, ref: string): Promise<string> {
   return git(['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`]);
 }
 
-/** Puts back, in the working tree only, the agent configuration files HEAD has different from `baseSha`. */
+/** How deep `@path` imports are followed (Claude Code and Gemini CLI stop at 5). */
+const maxImportDepth = 5;
+/** At most this many instruction files are read for imports. */
+const maxImportFiles = 500;
+
+/**
+ * Puts back, in the working tree only, what `adapter`'s agent would read as instructions or
+ * configuration (`resetPathsFor`, and the files the base's instruction files import) where HEAD
+ * has it different from `baseSha`. Restored files are written from the base's blobs
+ * (`restoreFromBase`), never through a checkout that would apply the pull request's
+ * `.gitattributes`.
+ */
 async function restoreAgentConfig(
   root: string,
   baseSha: string,
   git: Git,
+  adapter: string | undefined,
 ): Promise<{ restored: string[]; removed: string[] }> {
+  const isReset = resetPathMatcher(resetPathsFor(adapter));
+  const imported = await baseImports(root, baseSha, git, isReset);
   const output = await git([
     '-c',
     'core.quotePath=false',
     'diff',
     '--no-renames',
     '--no-ext-diff',
+    '--no-textconv',
     '--no-relative',
     '--name-status',
     '-z',
@@ -149,28 +174,62 @@ async function restoreAgentConfig(
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const status = fields[index]!;
     const path = fields[index + 1]!;
-    if (status === '' || !isAgentConfigPath(path)) continue;
+    if (status === '' || !(isReset(path) || imported.has(path))) continue;
     (status.startsWith('A') ? removed : restored).push(path);
   }
   // Deletions first: a planted symlink `.claude` must go before `.claude/settings.json` comes back.
   for (const path of removed) {
-    await rm(join(root, path), { force: true });
+    await rm(join(root, path), { recursive: true, force: true });
     await pruneEmptyParents(root, path);
   }
-  if (restored.length > 0) {
-    await git(
-      [
-        '--literal-pathspecs',
-        'restore',
-        `--source=${baseSha}`,
-        '--worktree',
-        '--pathspec-from-file=-',
-        '--pathspec-file-nul',
-      ],
-      { input: `${restored.join('\0')}\0` },
-    );
+  const replaced = await restoreFromBase(root, await baseEntries(git, baseSha, restored));
+  return { restored, removed: [...removed, ...replaced] };
+}
+
+/**
+ * The repository paths the base commit's instruction files import (`@path`, see
+ * `instructionImports`), followed recursively up to `maxImportDepth`. The files read are the
+ * base's Markdown files among the reset paths (`CLAUDE.md`, `GEMINI.md`, `.claude/commands/*.md`, …
+ * at any depth): after the reset, those are what the agent reads, so their imports must be the
+ * base's files too.
+ */
+async function baseImports(
+  root: string,
+  baseSha: string,
+  git: Git,
+  isReset: (path: string) => boolean,
+): Promise<Set<string>> {
+  const listing = await git([
+    '-c',
+    'core.quotePath=false',
+    'ls-tree',
+    '-r',
+    '-z',
+    '--name-only',
+    '--full-tree',
+    baseSha,
+  ]);
+  let frontier = listing
+    .split('\0')
+    .filter((path) => path !== '' && /\.md$/i.test(path) && isReset(path))
+    .slice(0, maxImportFiles);
+  const read = new Set<string>(frontier);
+  const imported = new Set<string>();
+  for (let depth = 0; depth < maxImportDepth && frontier.length > 0; depth++) {
+    const texts = await readBaseTexts(root, baseSha, frontier);
+    const next: string[] = [];
+    for (const [path, text] of texts) {
+      for (const target of instructionImports(text, path, root)) {
+        imported.add(target);
+        if (!read.has(target) && read.size < maxImportFiles) {
+          read.add(target);
+          next.push(target);
+        }
+      }
+    }
+    frontier = next;
   }
-  return { restored, removed };
+  return imported;
 }
 
 /** Removes the folders a deletion left empty, up to (not including) the top of the repository. */
