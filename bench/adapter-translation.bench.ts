@@ -10,6 +10,8 @@ import { FreshIdStream } from './fresh-ids.ts';
 const TARGET_BYTES = Number(process.env.AGENT_MUX_BENCH_MB ?? 50) * 2 ** 20;
 /** The short stream the growth check compares with. */
 const SHORT_BYTES = 2 ** 20;
+/** `AGENT_MUX_BENCH_ADAPTERS=codex,copilot` measures only those adapters. */
+const ONLY = process.env.AGENT_MUX_BENCH_ADAPTERS?.split(',').filter(Boolean);
 const CHUNK = 64 * 1024;
 const ROUNDS = 5;
 const TARGET_RATIO = 0.7;
@@ -76,7 +78,7 @@ export const benchmark: Benchmark = {
     const flags: string[] = [];
     for (const spec of await loadSpecs()) {
       const recorded = recordedCases(spec);
-      if (recorded.length === 0) continue;
+      if (recorded.length === 0 || (ONLY && !ONLY.includes(spec.adapter))) continue;
       const launch = spec.create().launch;
       if (launch.kind !== 'process') continue;
       const { translator } = launch;

@@ -14,12 +14,16 @@ export const codexPatchTool = 'apply_patch';
 export interface CodexTranslatorState extends TranslatorState {
   /** Turns started so far. */
   turns: number;
-  /** Text already emitted per agent_message / reasoning item id (items may repeat in updates). */
-  emitted: Record<string, string>;
-  /** Items whose start was emitted (tool calls, messages, thinking). */
-  open: Record<string, true>;
+  /** Text already emitted per open agent_message / reasoning item id (items may repeat in updates). */
+  emitted: Map<string, string>;
+  /**
+   * Items whose start was emitted and that have not completed, by id → what they opened. Maps and
+   * sets rather than records keyed by `kind:id`: a fresh id per item would otherwise be a new
+   * property name to build and internalize on every record of a long run (issue 18).
+   */
+  open: Map<string, OpenKind>;
   /** Items already completed (a repeated `item.completed` is ignored). */
-  done: Record<string, true>;
+  done: Set<string>;
   /** The last agent message: the turn's result. */
   lastMessage?: string;
   /** The last error message classified, so that `turn.failed` repeating it emits nothing new. */
@@ -28,6 +32,8 @@ export interface CodexTranslatorState extends TranslatorState {
   resumeSessionId?: string;
   fork: boolean;
 }
+
+type OpenKind = 'message' | 'thinking' | 'tool' | 'mcp';
 
 /**
  * Translates `codex exec --json` (JSONL `ThreadEvent`s: `thread.started`, `turn.started`,
@@ -38,9 +44,9 @@ export const codexTranslator: Translator<CodexTranslatorState> = {
   init: ({ debug, request }) => ({
     debug,
     turns: 0,
-    emitted: {},
-    open: {},
-    done: {},
+    emitted: new Map(),
+    open: new Map(),
+    done: new Set(),
     model: request?.model,
     resumeSessionId: request?.resumeSessionId,
     fork: request?.fork === true && request.resumeSessionId !== undefined,
@@ -61,11 +67,11 @@ export const codexTranslator: Translator<CodexTranslatorState> = {
   finish(_exit, state: CodexTranslatorState): EventDraft[] {
     // Close whatever the stream left open (a killed run): message and thinking blocks.
     const out: EventDraft[] = [];
-    for (const id of Object.keys(state.open)) {
-      if (id.startsWith('msg:')) out.push({ type: 'message_stop', messageId: id.slice(4) });
-      if (id.startsWith('think:')) out.push({ type: 'thinking_stop', messageId: id.slice(6) });
+    for (const [id, kind] of state.open) {
+      if (kind === 'message') out.push({ type: 'message_stop', messageId: id });
+      if (kind === 'thinking') out.push({ type: 'thinking_stop', messageId: id });
     }
-    state.open = {};
+    state.open.clear();
     return out;
   },
 };
@@ -93,7 +99,7 @@ function translateEvent(value: Record<string, unknown>, state: CodexTranslatorSt
     case 'error': {
       const message = withoutUrl(str(value.message) ?? 'unknown error');
       // Retries of a failing request: `Reconnecting... 2/5 (…)`. The final failure follows as its own `error`.
-      if (/^Reconnecting\.\.\./.test(message)) return [{ type: 'log', source: 'stdout', line: message }];
+      if (message.startsWith('Reconnecting...')) return [{ type: 'log', source: 'stdout', line: message }];
       state.lastError = message;
       return classifyError(message);
     }
@@ -135,8 +141,8 @@ function turnCompleted(value: Record<string, unknown>, state: CodexTranslatorSta
 function translateItem(item: Record<string, unknown>, completed: boolean, state: CodexTranslatorState): EventDraft[] {
   const id = str(item.id);
   if (!id) return malformed('an item without an id');
-  if (state.done[id]) return [];
-  if (completed) state.done[id] = true;
+  if (state.done.has(id)) return [];
+  if (completed) state.done.add(id);
   switch (item.type) {
     case 'agent_message':
       return textItem(id, str(item.text) ?? '', completed, state, 'message');
@@ -196,14 +202,13 @@ function textItem(
   state: CodexTranslatorState,
   kind: 'message' | 'thinking',
 ): EventDraft[] {
-  const key = kind === 'message' ? `msg:${id}` : `think:${id}`;
   const out: EventDraft[] = [];
-  if (!state.open[key]) {
-    if (completed && text === '' && state.emitted[id] === undefined) return [];
-    state.open[key] = true;
+  if (state.open.get(id) !== kind) {
+    if (completed && text === '' && !state.emitted.has(id)) return [];
+    state.open.set(id, kind);
     out.push(kind === 'message' ? { type: 'message_start', messageId: id } : { type: 'thinking_start', messageId: id });
   }
-  const before = state.emitted[id] ?? '';
+  const before = state.emitted.get(id) ?? '';
   const delta = text.startsWith(before) ? text.slice(before.length) : text;
   if (delta) {
     out.push(
@@ -212,16 +217,17 @@ function textItem(
         : { type: 'thinking_delta', delta, messageId: id },
     );
   }
-  state.emitted[id] = text;
   if (completed) {
-    delete state.open[key];
-    delete state.emitted[id];
+    state.open.delete(id);
+    state.emitted.delete(id);
     if (kind === 'message') {
       state.lastMessage = text;
       out.push({ type: 'message_stop', messageId: id, text });
     } else {
       out.push({ type: 'thinking_stop', messageId: id, thinking: text });
     }
+  } else {
+    state.emitted.set(id, text);
   }
   return out;
 }
@@ -234,15 +240,14 @@ function toolItem(
   input: unknown,
   result: () => { output: unknown; isError: boolean },
 ): EventDraft[] {
-  const key = `tool:${id}`;
   const out: EventDraft[] = [];
-  if (!state.open[key]) {
-    state.open[key] = true;
+  if (state.open.get(id) !== 'tool') {
+    state.open.set(id, 'tool');
     out.push({ type: 'tool_call_start', toolCallId: id, toolName });
     out.push({ type: 'tool_call_ready', toolCallId: id, toolName, input });
   }
   if (completed) {
-    delete state.open[key];
+    state.open.delete(id);
     const { output, isError } = result();
     out.push({ type: 'tool_result', toolCallId: id, toolName, output, isError });
   }
@@ -255,16 +260,15 @@ function mcpItem(
   completed: boolean,
   state: CodexTranslatorState,
 ): EventDraft[] {
-  const key = `mcp:${id}`;
   const server = str(item.server) ?? '';
   const toolName = str(item.tool) ?? '';
   const out: EventDraft[] = [];
-  if (!state.open[key]) {
-    state.open[key] = true;
+  if (state.open.get(id) !== 'mcp') {
+    state.open.set(id, 'mcp');
     out.push({ type: 'mcp_tool_call_start', toolCallId: id, server, toolName, input: item.arguments ?? {} });
   }
   if (completed) {
-    delete state.open[key];
+    state.open.delete(id);
     const error = isObject(item.error) ? str(item.error.message) : undefined;
     const result = isObject(item.result) ? item.result : undefined;
     const output = error ?? (result ? (result.structured_content ?? result.content ?? null) : null);
@@ -352,7 +356,44 @@ function textLine(line: string): EventDraft[] {
  * says nothing the user acts on and varies with the host (the raw record keeps it in debug mode).
  */
 function withoutUrl(message: string): string {
-  return message.replace(/,\s*url:\s*\S+?(?=\)?\s*$)/, '');
+  // What `message.replace(/,\s*url:\s*\S+?(?=\)?\s*$)/, '')` does, without a regular expression
+  // scanned over every error message of a long run (issue 18).
+  let from = message.indexOf('url:');
+  if (from === -1) return message;
+  // The URL runs from after `url:` to the last non-blank character; only blanks may follow it.
+  let end = message.length;
+  while (end > 0 && isBlank(message.charCodeAt(end - 1))) end--;
+  for (; from !== -1; from = message.indexOf('url:', from + 1)) {
+    let comma = from;
+    while (comma > 0 && isBlank(message.charCodeAt(comma - 1))) comma--;
+    if (comma === 0 || message.charCodeAt(comma - 1) !== 0x2c /* , */) continue;
+    let url = from + 4;
+    while (url < end && isBlank(message.charCodeAt(url))) url++;
+    // The URL is one non-blank run up to `end`, one character at least, a closing `)` excepted.
+    let blank = false;
+    for (let i = url; i < end; i++) if (isBlank(message.charCodeAt(i))) blank = true;
+    if (blank || url >= end) continue;
+    const stop = message.charCodeAt(end - 1) === 0x29 /* ) */ && end - 1 > url ? end - 1 : end;
+    return message.slice(0, comma - 1) + message.slice(stop);
+  }
+  return message;
+}
+
+/** What `\s` matches. */
+function isBlank(code: number): boolean {
+  return (
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -248,4 +248,40 @@ describe('codexTranslator', () => {
       { type: 'message_stop', messageId: 'm' },
     ]);
   });
+
+  it('drops the endpoint that ends an error message, and only such an endpoint', () => {
+    const message = (text: string) => {
+      const [event] = run([json({ type: 'error', message: text })]).events;
+      return event?.type === 'log' ? event.line : event && 'message' in event ? event.message : undefined;
+    };
+    expect(message('unexpected status 500: boom, url: http://127.0.0.1:1/v1/responses')).toBe(
+      'unexpected status 500: boom',
+    );
+    expect(message('Reconnecting... 2/5 (unexpected status 500, url: http://h/v1/responses)\n')).toBe(
+      'Reconnecting... 2/5 (unexpected status 500)\n',
+    );
+    expect(message('first, url: a, url:\thttp://h/x')).toBe('first, url: a');
+    expect(message('first,url:a,url:http://h/x')).toBe('first');
+    expect(message('boom, url: http://h/x then more words')).toBe('boom, url: http://h/x then more words');
+    expect(message('boom, url:   ')).toBe('boom, url:   ');
+    expect(message('boom url: http://h/x')).toBe('boom url: http://h/x');
+  });
+
+  it('keeps no state for items that have completed but their ids (a long run does not pile up open items)', () => {
+    const records: NativeRecord[] = [];
+    for (let i = 0; i < 100; i++) {
+      const command = { id: `c${i}`, type: 'command_execution', command: 'true', aggregated_output: '' };
+      records.push(json({ type: 'item.started', item: { ...command, status: 'in_progress' } }));
+      records.push(json({ type: 'item.completed', item: { ...command, status: 'completed', exit_code: 0 } }));
+      records.push(json({ type: 'item.updated', item: { id: `m${i}`, type: 'agent_message', text: 'he' } }));
+      records.push(json({ type: 'item.completed', item: { id: `m${i}`, type: 'agent_message', text: 'hello' } }));
+    }
+    const { state, events } = run(records);
+    expect(state.open.size).toBe(0);
+    expect(state.emitted.size).toBe(0);
+    expect(events.filter((e) => e.type === 'tool_result')).toHaveLength(100);
+    expect(events.filter((e) => e.type === 'text_delta').map((e) => e.type === 'text_delta' && e.delta)).toEqual(
+      Array.from({ length: 100 }, () => ['he', 'llo']).flat(),
+    );
+  });
 });
