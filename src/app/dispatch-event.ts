@@ -89,12 +89,17 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
         actor: sender,
         commitSha: typeof review.commit_id === 'string' ? review.commit_id : undefined,
         via: 'review',
+        givenAt: typeof review.submitted_at === 'string' ? review.submitted_at : undefined,
       });
       reviewed = { kind: 'answer', issueKey };
       if (body === '') return reviewed;
     }
   }
 
+  // Only a comment as it was written: an edit (`edited`) may be someone else's change to it.
+  if ((event.name === 'issue_comment' || event.name === 'pull_request_review_comment') && action !== 'created') {
+    return { kind: 'ignored', reason: `${event.name}.${action || '?'} starts and answers nothing` };
+  }
   if (event.installationId === undefined) return reviewed ?? { kind: 'ignored', reason: 'no installation' };
   const api = await deps.access.api(event.installationId);
   const registry = deps.registry();
@@ -115,10 +120,15 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
     case 'answer': {
       const issueKey = issueKeyOf(decision.repo, decision.number);
       const source = decision.event.source;
+      const createdAt = asRecord(payload.comment).created_at;
       await answer(
         issueKey,
         source.kind === 'issue_comment' || source.kind === 'review_comment'
-          ? { ...decision.answer, source: { kind: source.kind, commentId: source.commentId } }
+          ? {
+              ...decision.answer,
+              source: { kind: source.kind, commentId: source.commentId },
+              givenAt: typeof createdAt === 'string' ? createdAt : undefined,
+            }
           : decision.answer,
       );
       return { kind: 'answer', issueKey };

@@ -1,5 +1,6 @@
 import type { Probot } from 'probot';
 import type { RunStore } from './store/run-store.ts';
+import { webhookSubjectKey } from './webhook-subject-key.ts';
 
 /** The webhooks the app acts on (each recorded, then read by the dispatcher). */
 export const HANDLED_EVENTS = [
@@ -16,7 +17,8 @@ export const HANDLED_EVENTS = [
 /**
  * Registers handlers that only acknowledge: each delivery is recorded in the store under its
  * `X-GitHub-Delivery` id and the handler returns (GitHub wants an answer within 10 s). A redelivery
- * of the same id is recorded once, so it starts nothing new.
+ * of the same id, or another delivery about the same subject (the same comment, review or issue
+ * change: `webhookSubjectKey`), is recorded as such and starts nothing new.
  */
 export function recordWebhooks(
   app: Pick<Probot, 'on'>,
@@ -27,13 +29,16 @@ export function recordWebhooks(
     const payload: unknown = context.payload;
     const installation = (payload as { installation?: { id?: unknown } | null }).installation;
     const installationId = typeof installation?.id === 'number' ? installation.id : undefined;
-    const recorded = await (await store()).recordEvent({
-      deliveryId: context.id,
-      name: context.name,
-      payload,
-      installationId,
-      receivedAt: Date.now(),
-    });
-    if (!recorded) log(`delivery ${context.id} (${context.name}) was recorded before; ignored`);
+    const subjectKey = webhookSubjectKey(context.name, payload);
+    const outcome = await (await store()).recordEvent(
+      { deliveryId: context.id, name: context.name, payload, installationId, receivedAt: Date.now() },
+      subjectKey,
+    );
+    if (outcome === 'redelivery') log(`delivery ${context.id} (${context.name}) was recorded before; ignored`);
+    if (outcome === 'duplicate') {
+      log(
+        `delivery ${context.id} (${context.name}) is about ${subjectKey}, which an earlier delivery carried; ignored`,
+      );
+    }
   });
 }

@@ -141,7 +141,14 @@ describe('the app end to end: webhooks → store → dispatcher → worker → G
         number: 21,
         body: '',
       });
-      Object.assign(payload.review as object, { state: 'approved', commit_id: head });
+      // The review as GitHub holds it: its own id and submission time.
+      const stored = a.w.gh.state.addReview(a.w.repo, 21, { state: 'APPROVED', user: login, commitId: head });
+      Object.assign(payload.review as object, {
+        id: stored.id,
+        state: 'approved',
+        commit_id: head,
+        submitted_at: stored.submittedAt,
+      });
       return a.receive('pull_request_review', payload);
     };
     await review('mallory');

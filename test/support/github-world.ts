@@ -133,6 +133,10 @@ export function commentEvent(
     title: w.gh.state.issue(w.repo, number)?.title,
     onPullRequest: options.pr,
   });
-  (payload.comment as { id: number }).id = comment.id;
+  Object.assign(payload.comment as object, {
+    id: comment.id,
+    created_at: comment.createdAt,
+    updated_at: comment.updatedAt,
+  });
   return { eventName: 'issue_comment', payload, commentId: comment.id };
 }

@@ -14,7 +14,7 @@ import {
 } from './row-mapping.ts';
 import { runKeys } from './run-keys.ts';
 import { CANCELLED_BEFORE_START, IN_FLIGHT_STATES, isFinalState, RECOVERED_FAILURE_CONCLUSION } from './run-states.ts';
-import { FINAL_STATES, type Lease, type RunStore } from './run-store.ts';
+import { FINAL_STATES, type Lease, type RecordOutcome, type RunStore } from './run-store.ts';
 import { StaleLeaseError } from './stale-lease-error.ts';
 import { StoreConfigError } from './store-config-error.ts';
 
@@ -106,15 +106,27 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
       if (!pool.ended) await pool.end();
     },
 
-    async recordEvent(event) {
-      const result = await pool.query(sql.recordEvent, [
-        event.deliveryId,
-        event.name,
-        JSON.stringify(event.payload) ?? 'null',
-        event.installationId ?? null,
-        event.receivedAt,
-      ]);
-      return result.rowCount === 1;
+    async recordEvent(event, subjectKey) {
+      return transaction(async (client): Promise<RecordOutcome> => {
+        const delivery = await client.query(sql.insertDelivery, [event.deliveryId, event.receivedAt]);
+        if (delivery.rowCount === 0) return 'redelivery';
+        if (subjectKey !== undefined) {
+          const added = await client.query(sql.insertSubject, [subjectKey, event.deliveryId, event.receivedAt]);
+          if (added.rowCount === 0) {
+            const [first] = await query(sql.subjectDelivery, [subjectKey], client);
+            await client.query(sql.markDuplicate, [String(first?.delivery_id ?? ''), event.deliveryId]);
+            return 'duplicate';
+          }
+        }
+        await client.query(sql.insertEvent, [
+          event.deliveryId,
+          event.name,
+          JSON.stringify(event.payload) ?? 'null',
+          event.installationId ?? null,
+          event.receivedAt,
+        ]);
+        return 'recorded';
+      });
     },
 
     async takeEvent() {

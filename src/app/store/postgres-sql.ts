@@ -66,12 +66,21 @@ CREATE TABLE IF NOT EXISTS ${s}.answers (
   received_at bigint NOT NULL
 );
 CREATE INDEX IF NOT EXISTS answers_by_issue ON ${s}.answers (issue_key, id);
+CREATE TABLE IF NOT EXISTS ${s}.subjects (
+  subject_key text PRIMARY KEY,
+  delivery_id text NOT NULL,
+  received_at bigint NOT NULL
+);
+ALTER TABLE ${s}.deliveries ADD COLUMN IF NOT EXISTS duplicate_of text;
 `,
 
-    recordEvent: `WITH delivery AS (
-      INSERT INTO ${s}.deliveries (delivery_id, received_at) VALUES ($1, $5) ON CONFLICT DO NOTHING RETURNING delivery_id)
-    INSERT INTO ${s}.events (delivery_id, name, payload, installation_id, received_at)
-      SELECT delivery_id, $2::text, $3::text, $4::bigint, $5::bigint FROM delivery`,
+    insertDelivery: `INSERT INTO ${s}.deliveries (delivery_id, received_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+    insertSubject: `INSERT INTO ${s}.subjects (subject_key, delivery_id, received_at) VALUES ($1, $2, $3)
+      ON CONFLICT DO NOTHING`,
+    subjectDelivery: `SELECT delivery_id FROM ${s}.subjects WHERE subject_key = $1`,
+    markDuplicate: `UPDATE ${s}.deliveries SET duplicate_of = $1 WHERE delivery_id = $2`,
+    insertEvent: `INSERT INTO ${s}.events (delivery_id, name, payload, installation_id, received_at)
+      VALUES ($1, $2, $3, $4, $5)`,
     takeEvent: `DELETE FROM ${s}.events WHERE seq = (
       SELECT seq FROM ${s}.events ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING *`,
 

@@ -16,6 +16,9 @@ export interface StoredEvent {
   receivedAt: number;
 }
 
+/** What `recordEvent` did: queued the event, or recognized a delivery seen before or a subject seen before. */
+export type RecordOutcome = 'recorded' | 'redelivery' | 'duplicate';
+
 export type RunState = 'queued' | 'running' | 'awaiting_approval' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
 export const FINAL_STATES: readonly RunState[] = ['succeeded', 'failed', 'cancelled', 'timed_out'];
@@ -81,8 +84,13 @@ export interface RunStore {
   migrate(): Promise<void>;
   close(): Promise<void>;
 
-  /** Records a webhook delivery; false when this delivery id was seen before (a redelivery starts nothing). */
-  recordEvent(event: StoredEvent): Promise<boolean>;
+  /**
+   * Records a webhook delivery and queues it to be read, unless it is a `redelivery` (its delivery id
+   * was seen before) or a `duplicate`: another delivery already carried its `subjectKey` (what the
+   * event is about, e.g. `issue_comment:<id>:created`; see `webhookSubjectKey`), as a captured signed
+   * payload re-sent under a new delivery id does. Either is recorded and starts or answers nothing.
+   */
+  recordEvent(event: StoredEvent, subjectKey?: string): Promise<RecordOutcome>;
   /** Takes the oldest unread event (exactly one reader gets it, across replicas). */
   takeEvent(): Promise<StoredEvent | undefined>;
 

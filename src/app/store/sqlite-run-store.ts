@@ -15,8 +15,8 @@ import {
 } from './row-mapping.ts';
 import { runKeys } from './run-keys.ts';
 import { CANCELLED_BEFORE_START, IN_FLIGHT_STATES, isFinalState, RECOVERED_FAILURE_CONCLUSION } from './run-states.ts';
-import { FINAL_STATES, type Lease, type RunStore } from './run-store.ts';
-import { SQLITE_SCHEMA, SQLITE_SQL } from './sqlite-sql.ts';
+import { FINAL_STATES, type Lease, type RecordOutcome, type RunStore } from './run-store.ts';
+import { SQLITE_ADDED_COLUMNS, SQLITE_SCHEMA, SQLITE_SQL } from './sqlite-sql.ts';
 import { StaleLeaseError } from './stale-lease-error.ts';
 
 export interface SqliteRunStoreOptions {
@@ -76,17 +76,33 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
 
   return {
     async migrate() {
-      transaction(() => db.exec(SQLITE_SCHEMA));
+      transaction(() => {
+        db.exec(SQLITE_SCHEMA);
+        // A database made by an earlier version: add the columns it lacks (SQLite has no ADD COLUMN IF NOT EXISTS).
+        for (const [table, column, definition] of SQLITE_ADDED_COLUMNS) {
+          const columns = db.prepare(`PRAGMA table_info(${table})`).all();
+          if (!columns.some((c) => c.name === column))
+            db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+        }
+      });
     },
 
     async close() {
       if (db.isOpen) db.close();
     },
 
-    async recordEvent(event) {
-      return transaction(() => {
+    async recordEvent(event, subjectKey) {
+      return transaction((): RecordOutcome => {
         const { changes } = sql(SQLITE_SQL.insertDelivery).run(event.deliveryId, event.receivedAt);
-        if (Number(changes) === 0) return false;
+        if (Number(changes) === 0) return 'redelivery';
+        if (subjectKey !== undefined) {
+          const added = sql(SQLITE_SQL.insertSubject).run(subjectKey, event.deliveryId, event.receivedAt);
+          if (Number(added.changes) === 0) {
+            const first = sql(SQLITE_SQL.subjectDelivery).get(subjectKey);
+            sql(SQLITE_SQL.markDuplicate).run(String(first?.delivery_id ?? ''), event.deliveryId);
+            return 'duplicate';
+          }
+        }
         sql(SQLITE_SQL.insertEvent).run(
           event.deliveryId,
           event.name,
@@ -94,7 +110,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
           event.installationId ?? null,
           event.receivedAt,
         );
-        return true;
+        return 'recorded';
       });
     },
 

@@ -62,11 +62,24 @@ CREATE TABLE IF NOT EXISTS answers (
   received_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS answers_by_issue ON answers (issue_key, id);
+CREATE TABLE IF NOT EXISTS subjects (
+  subject_key TEXT PRIMARY KEY,
+  delivery_id TEXT NOT NULL,
+  received_at INTEGER NOT NULL
+);
 `;
+
+/** Columns added after the first release: `[table, column, definition]`, added by `migrate` when missing. */
+export const SQLITE_ADDED_COLUMNS: readonly (readonly [string, string, string])[] = [
+  ['deliveries', 'duplicate_of', 'TEXT'],
+];
 
 /** The SQLite statements; list parameters are JSON arrays read with `json_each`. */
 export const SQLITE_SQL = {
   insertDelivery: 'INSERT INTO deliveries (delivery_id, received_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  insertSubject: 'INSERT INTO subjects (subject_key, delivery_id, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+  subjectDelivery: 'SELECT delivery_id FROM subjects WHERE subject_key = ?',
+  markDuplicate: 'UPDATE deliveries SET duplicate_of = ? WHERE delivery_id = ?',
   insertEvent: 'INSERT INTO events (delivery_id, name, payload, installation_id, received_at) VALUES (?, ?, ?, ?, ?)',
   takeEvent: 'DELETE FROM events WHERE seq = (SELECT min(seq) FROM events) RETURNING *',
 

@@ -1,4 +1,4 @@
-import type { GitHubApi, RepoRef } from '../github-api.ts';
+import type { CommentInfo, GitHubApi, RepoRef } from '../github-api.ts';
 import type { Clock } from '../report/clock.ts';
 import { parseCommand } from '../trigger/parse-command.ts';
 import type { ApprovalAnswer, GitHubApprovalChannel } from './github-approval-channel.ts';
@@ -31,12 +31,14 @@ export interface ApprovalPoller {
 /**
  * Delivers answers to approvals by polling, for front ends without webhooks (the Action). Polls
  * only while something is pending, with conditional requests: an unchanged list answers 304 and
- * costs no rate limit.
+ * costs no rate limit. Counts only comments written during the run and never edited, and answers
+ * carry when they were given, so that none answers an approval asked after it.
  */
 export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPoller {
   const { api, repo, channel } = options;
   const interval = options.intervalMs ?? 5000;
   const since = toSeconds(options.since);
+  const sinceMs = Date.parse(since);
   const seenComments = new Set<number>();
   const seenReviews = new Set<number>();
   const self = new Set(options.selfLogins.map((l) => l.toLowerCase()));
@@ -55,6 +57,10 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
       for (const comment of comments.data) {
         if (seenComments.has(comment.id) || !comment.user || self.has(comment.user.login.toLowerCase())) continue;
         seenComments.add(comment.id);
+        // Only a comment written as it is, during the run: an edited one may have been changed by
+        // someone else (a writer may edit an approver's comment into `/approve <id>`), and one
+        // written before the run shows up here only because it was edited since.
+        if (!writtenAsIs(comment, sinceMs)) continue;
         const command = parseCommand(comment.body, { phrase: options.phrase, agents: options.agents });
         if (command?.kind === 'approve' || command?.kind === 'deny') {
           answers.push({
@@ -64,6 +70,7 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
             actor: comment.user,
             via: 'comment',
             source: { kind: 'issue_comment', commentId: comment.id },
+            givenAt: comment.createdAt,
           });
         }
       }
@@ -86,6 +93,7 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
             actor: review.user,
             commitSha: review.commitId,
             via: 'review',
+            givenAt: review.submittedAt,
           });
         }
       }
@@ -121,6 +129,17 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
       timer = undefined;
     },
   };
+}
+
+/**
+ * A comment created at or after `sinceMs` and never edited (`updated_at` is `created_at`). An edit
+ * in the second the comment was written leaves the two equal: GitHub's REST API has no other sign
+ * of it.
+ */
+function writtenAsIs(comment: CommentInfo, sinceMs: number): boolean {
+  const created = Date.parse(comment.createdAt);
+  if (Number.isNaN(created) || created < sinceMs) return false;
+  return comment.updatedAt === comment.createdAt;
 }
 
 /** GitHub's timestamps have whole seconds: a filter with milliseconds would skip the same second. */

@@ -22,6 +22,12 @@ export interface ApprovalAnswer {
   via: 'comment' | 'review' | 'check_run';
   /** The comment the answer was written in, when it was one: a refused answer gets a reaction there. */
   source?: { kind: 'issue_comment' | 'review_comment'; commentId: number };
+  /**
+   * When GitHub says the answer was given (a comment's `created_at`, a review's `submitted_at`): it
+   * answers only approvals asked before then. Undefined for a check-run button, which exists only
+   * once asked.
+   */
+  givenAt?: string;
 }
 
 export type AnswerOutcome = { applied: string[] } | { ignored: string };
@@ -33,6 +39,8 @@ export interface PendingApproval {
   commitSha: string;
   commentId: number;
   askedAt: string;
+  /** The approval comment's `created_at` on GitHub (GitHub's clock, whole seconds); `askedAt` when unknown. */
+  postedAt?: string;
 }
 
 export interface GitHubApprovalChannelOptions {
@@ -204,6 +212,7 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
           commitSha,
           commentId: comment.id,
           askedAt: new Date().toISOString(),
+          ...(Number.isNaN(Date.parse(comment.createdAt)) ? {} : { postedAt: comment.createdAt }),
         },
         view,
         resolve,
@@ -260,6 +269,12 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
     for (const entry of targets) {
       if (entry.pending.commitSha !== head) {
         await voidOne(entry, head);
+        continue;
+      }
+      if (givenBefore(ans, entry.pending)) {
+        note(
+          `ignored ${ans.via} from @${ans.actor.login} given at ${ans.givenAt}: approval ${entry.pending.approvalId} was asked later`,
+        );
         continue;
       }
       if (ans.commitSha !== undefined && ans.commitSha !== entry.pending.commitSha) {
@@ -332,6 +347,20 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
       return [...waiting.values()].map((w) => w.pending);
     },
   };
+}
+
+/**
+ * Whether an answer was given before the approval was asked (a review submitted earlier, replayed
+ * or re-read): it cannot be about it. GitHub's times have whole seconds, so the same second counts
+ * as after. An answer without a time or an unreadable one is not judged here.
+ */
+function givenBefore(ans: ApprovalAnswer, pending: PendingApproval): boolean {
+  if (ans.givenAt === undefined) return false;
+  const given = Date.parse(ans.givenAt);
+  const asked = Date.parse(pending.postedAt ?? pending.askedAt);
+  if (Number.isNaN(given)) return true;
+  if (Number.isNaN(asked)) return false;
+  return given < Math.floor(asked / 1000) * 1000;
 }
 
 /** Redacts every string inside a JSON-like value. */

@@ -49,6 +49,39 @@ function postgresBackend(): StoreBackend & { schema: string } {
 describe.runIf(available)('postgres', () => {
   describeRunStore('postgres', async () => postgresBackend());
 
+  it('migrates a database made before subject keys: old deliveries stay, duplicates are recorded', async () => {
+    const backend = postgresBackend();
+    try {
+      await admin.query(`CREATE SCHEMA ${backend.schema}`);
+      await admin.query(
+        `CREATE TABLE ${backend.schema}.deliveries (delivery_id text PRIMARY KEY, received_at bigint NOT NULL)`,
+      );
+      await admin.query(`INSERT INTO ${backend.schema}.deliveries VALUES ('old', 1)`);
+      const store = backend.open();
+      await store.migrate();
+      const event = (deliveryId: string) => ({
+        deliveryId,
+        name: 'issue_comment',
+        payload: {},
+        installationId: 1,
+        receivedAt: 2,
+      });
+      expect(await store.recordEvent(event('old'), 'issue_comment:1:created')).toBe('redelivery');
+      expect(await store.recordEvent(event('new'), 'issue_comment:1:created')).toBe('recorded');
+      expect(await store.recordEvent(event('replay'), 'issue_comment:1:created')).toBe('duplicate');
+      const { rows } = await admin.query(
+        `SELECT delivery_id, duplicate_of FROM ${backend.schema}.deliveries ORDER BY delivery_id`,
+      );
+      expect(rows).toEqual([
+        { delivery_id: 'new', duplicate_of: null },
+        { delivery_id: 'old', duplicate_of: null },
+        { delivery_id: 'replay', duplicate_of: 'new' },
+      ]);
+    } finally {
+      await backend.dispose();
+    }
+  });
+
   it.each(['agent-mux', 'Agent', 'x; DROP TABLE runs', ''])('refuses the schema name %j', (schema) => {
     expect(() => createPostgresRunStore({ connectionString: url, schema })).toThrow(StoreConfigError);
   });
@@ -67,6 +100,7 @@ describe.runIf(available)('postgres', () => {
         'events',
         'pending_approvals',
         'runs',
+        'subjects',
       ]);
     } finally {
       await backend.dispose();

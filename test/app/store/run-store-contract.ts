@@ -55,12 +55,38 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
     });
 
     describe('events', () => {
-      it('records a delivery once: a redelivery returns false and is not queued again', async () => {
-        expect(await store.recordEvent(event('d1', 1000))).toBe(true);
-        expect(await store.recordEvent(event('d1', 2000))).toBe(false);
+      it('records a delivery once: a redelivery is not queued again', async () => {
+        expect(await store.recordEvent(event('d1', 1000))).toBe('recorded');
+        expect(await store.recordEvent(event('d1', 2000))).toBe('redelivery');
         expect(await store.takeEvent()).toEqual(event('d1', 1000));
         expect(await store.takeEvent()).toBeUndefined();
-        expect(await store.recordEvent(event('d1', 3000))).toBe(false);
+        expect(await store.recordEvent(event('d1', 3000))).toBe('redelivery');
+        expect(await store.takeEvent()).toBeUndefined();
+      });
+
+      it('records a second delivery about the same subject as a duplicate, and queues only the first', async () => {
+        const subject = 'issue_comment:77:created';
+        expect(await store.recordEvent(event('d1', 1000), subject)).toBe('recorded');
+        expect(await store.recordEvent(event('d2', 2000), subject)).toBe('duplicate');
+        expect(await store.recordEvent(event('d2', 2500), subject)).toBe('redelivery');
+        expect(await store.recordEvent(event('d3', 3000), 'issue_comment:78:created')).toBe('recorded');
+        expect(await store.recordEvent(event('d4', 4000))).toBe('recorded');
+        const taken = [await store.takeEvent(), await store.takeEvent(), await store.takeEvent()];
+        expect(taken.map((e) => e?.deliveryId)).toEqual(['d1', 'd3', 'd4']);
+        expect(await store.takeEvent()).toBeUndefined();
+        // The subject is remembered after its event was taken.
+        expect(await store.recordEvent(event('d5', 5000), subject)).toBe('duplicate');
+        expect(await store.takeEvent()).toBeUndefined();
+      });
+
+      it('records one of several concurrent deliveries about one subject, across handles', async () => {
+        const handles = [store, backend.open(), backend.open(), backend.open()];
+        const outcomes = await Promise.all(
+          handles.map((handle, i) => handle.recordEvent(event(`c${i}`, 1000 + i), 'review:9:submitted')),
+        );
+        expect(outcomes.filter((o) => o === 'recorded')).toHaveLength(1);
+        expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(3);
+        expect(await store.takeEvent()).toBeDefined();
         expect(await store.takeEvent()).toBeUndefined();
       });
 

@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,6 +48,36 @@ describe('createSqliteRunStore', () => {
     await store.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('migrates a database made before subject keys: old deliveries stay, duplicates are recorded', async () => {
+    backend = sqliteBackend();
+    mkdirSync(dirname(backend.file), { recursive: true });
+    const old = new DatabaseSync(backend.file);
+    old.exec('CREATE TABLE deliveries (delivery_id TEXT PRIMARY KEY, received_at INTEGER NOT NULL)');
+    old.exec("INSERT INTO deliveries VALUES ('old', 1)");
+    old.close();
+    const store = backend.open();
+    await store.migrate();
+    await store.migrate();
+    const event = (deliveryId: string) => ({
+      deliveryId,
+      name: 'issue_comment',
+      payload: {},
+      installationId: 1,
+      receivedAt: 2,
+    });
+    expect(await store.recordEvent(event('old'), 'issue_comment:1:created')).toBe('redelivery');
+    expect(await store.recordEvent(event('new'), 'issue_comment:1:created')).toBe('recorded');
+    expect(await store.recordEvent(event('replay'), 'issue_comment:1:created')).toBe('duplicate');
+    const db = new DatabaseSync(backend.file);
+    const rows = db.prepare('SELECT delivery_id, duplicate_of FROM deliveries ORDER BY delivery_id').all();
+    db.close();
+    expect(rows.map((r) => ({ ...r }))).toEqual([
+      { delivery_id: 'new', duplicate_of: null },
+      { delivery_id: 'old', duplicate_of: null },
+      { delivery_id: 'replay', duplicate_of: 'new' },
+    ]);
   });
 
   it('works in memory (tests only)', async () => {
