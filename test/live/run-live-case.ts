@@ -1,5 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Adapter } from '../../src/core/adapter/index.ts';
 import type { AgentEvent } from '../../src/core/events/index.ts';
@@ -110,6 +110,19 @@ async function oneTurn(
   };
 }
 
+/**
+ * Where the agents' HOMEs go: outside the temp dir. Codex 0.169 refuses to create its sandbox helper
+ * (`codex-linux-sandbox`, an alias of its own binary) under the temp dir, and when a system `bwrap`
+ * is on PATH (as on CI, where .ci/run installs bubblewrap) every command then fails with
+ * "execvp codex-linux-sandbox: No such file or directory". A real runner's or the app's HOME is not
+ * under /tmp either.
+ */
+function liveHomeRoot(): string {
+  const root = process.env.AGENT_MUX_LIVE_HOME_ROOT ?? join(homedir(), '.cache', 'agent-mux', 'live-homes');
+  mkdirSync(root, { recursive: true });
+  return root;
+}
+
 /** Runs one live case of a spec against a fresh fake model server, home and workspace. */
 export async function runLiveCase(spec: LiveSpec, caseName: LiveCaseName, bin: string): Promise<LiveCaseResult> {
   const liveCase = spec.cases[caseName];
@@ -117,7 +130,7 @@ export async function runLiveCase(spec: LiveSpec, caseName: LiveCaseName, bin: s
   const server = await startFakeModelServer({ case: caseName });
   const paths = {
     workspace: mkdtempSync(join(tmpdir(), `agent-mux-live-${spec.adapter}-ws-`)),
-    home: mkdtempSync(join(tmpdir(), `agent-mux-live-${spec.adapter}-home-`)),
+    home: mkdtempSync(join(liveHomeRoot(), `agent-mux-live-${spec.adapter}-home-`)),
     server: server.url,
   };
   writeFileSync(join(paths.workspace, 'README.md'), '# Live test workspace\n\nA file for the agent to look at.\n');
