@@ -1,4 +1,4 @@
-export * from './mask-quoted-and-code.ts';
+export * from './mask-unrendered.ts';
 export * from './parse-command.ts';
 export * from './read-trigger-event.ts';
 export * from './trigger-event.ts';

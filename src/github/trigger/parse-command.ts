@@ -1,4 +1,4 @@
-import { maskQuotedAndCode } from './mask-quoted-and-code.ts';
+import { maskUnrendered } from './mask-unrendered.ts';
 
 /** What a comment asks for. */
 export type Command =
@@ -20,17 +20,21 @@ export const defaultTriggerPhrase = '@agent';
 /**
  * Reads the command in a comment, review or issue body, or returns undefined when there is none. Pure.
  *
- * - `/approve <id>` and `/deny <id> [reason]` at the start of a line need no phrase and win over it;
+ * Only text GitHub renders as the author's visible prose counts (see {@link maskUnrendered}): nothing in code (fenced,
+ * indented, inline), block quotes (lazy continuation lines too), raw HTML (comments, `<span hidden>`, any element),
+ * image alt text, or link URLs and titles.
+ *
+ * - `/approve <id>` and `/deny <id> [reason]` at the start of a line of a rendered paragraph need no phrase and win over it;
  *   the reason is the rest of the text after the id.
  * - Otherwise the first whole-word occurrence of the phrase (not in `@agents`, `x@agent`, `@agent-bot`,
- *   `me@agent.com`) outside code, quotes and HTML comments starts the command. Punctuation right after it is skipped.
+ *   `me@agent.com`) in rendered text starts the command. Punctuation right after it is skipped.
  *   `cancel` alone (punctuation allowed) cancels; otherwise an agent may be named with `<agent>: …`,
  *   `use <agent> to …`, `use <agent>: …` or `with <agent>: …` (configured names only, so ordinary English is never
  *   taken for an agent), and the prompt is the rest of the text, trimmed (possibly empty: the caller decides).
  */
 export function parseCommand(text: string, options: ParseCommandOptions): Command | undefined {
   const source = text.replace(/\r\n?/g, '\n');
-  const masked = maskQuotedAndCode(source);
+  const masked = maskUnrendered(source);
   const decision = readDecision(source, masked);
   if (decision) return decision;
   const phrase = (options.phrase ?? defaultTriggerPhrase).trim();
@@ -42,11 +46,13 @@ export function parseCommand(text: string, options: ParseCommandOptions): Comman
 
 const decisionLine = /^[ \t]*\/(approve|deny)[ \t]+([A-Za-z0-9_-]+)(?=$|[\s.,;:!)])/i;
 
+/** A decision is a rendered line that starts with it: nothing but white space before it, not even Markdown syntax. */
 function readDecision(source: string, masked: string): Command | undefined {
   let offset = 0;
   for (const line of masked.split('\n')) {
     const match = decisionLine.exec(line);
-    if (match) {
+    const slash = match ? match[0].indexOf('/') : -1;
+    if (match && /^[ \t]*$/.test(source.slice(offset, offset + slash))) {
       const approvalId = match[2]!;
       if (match[1]!.toLowerCase() === 'approve') return { kind: 'approve', approvalId };
       const reason = source

@@ -55,7 +55,8 @@ describe('parseCommand', () => {
     ['in an HTML comment', '<!-- @agent fix it -->visible', undefined],
     ['in a multi-line HTML comment', '<!--\n@agent fix it\n-->', undefined],
     ['in an unterminated HTML comment', 'hi <!-- @agent fix it', undefined],
-    ['after an empty comment', '<!-->@agent go', { kind: 'run', prompt: 'go' }],
+    ['after an empty comment', 'x <!-->@agent go', { kind: 'run', prompt: 'go' }],
+    ['after an empty comment that opens an HTML block', '<!-->@agent go', undefined],
     ['@agents', '@agents fix it', undefined],
     ['x@agent', 'x@agent fix it', undefined],
     ['@agent-bot', '@agent-bot fix it', undefined],
@@ -105,7 +106,8 @@ describe('parseCommand', () => {
   });
 
   it('takes the first occurrence outside quotes', () => {
-    expect(parseCommand('> @agent a\n@agent b @agent c', { agents })).toEqual({ kind: 'run', prompt: 'b @agent c' });
+    // A blank line ends the quote; without it `@agent b` would be a lazy continuation line of the quote.
+    expect(parseCommand('> @agent a\n\n@agent b @agent c', { agents })).toEqual({ kind: 'run', prompt: 'b @agent c' });
   });
 
   it('defaults the phrase to @agent and works without agents', () => {
