@@ -24,6 +24,8 @@ export interface AppWorld {
 }
 
 export const INSTALLATION_ID = 1;
+/** The webhook secret of the world's app. */
+export const WEBHOOK_SECRET = 'app-world-webhook-secret';
 
 let deliveries = 0;
 
@@ -55,6 +57,8 @@ export async function createAppWorld(options: { config?: string; startLoops?: bo
   const probot = new Probot({
     appId: 1,
     privateKey,
+    // Webhooks may also arrive signed (`probot.webhooks.verifyAndReceive`), as GitHub sends them.
+    secret: WEBHOOK_SECRET,
     logLevel: 'warn',
     // A function, so that it applies over Probot's own throttle options: no write spacing against the fake.
     Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
