@@ -1,9 +1,11 @@
 import { type ChangedFile, collectChanges } from './collect-changes.ts';
+import { findSecretsInChanges } from './find-secrets-in-changes.ts';
 import { runGit, spawnGit } from './git.ts';
 import { GitError } from './git-error.ts';
 import { protocolsFor } from './hardened-git.ts';
 import { openRepository, remoteUrlOf } from './open-repository.ts';
 import { PushRejectedError } from './push-rejected-error.ts';
+import { SecretInChangesError } from './secret-in-changes-error.ts';
 import { stageChanges } from './stage-changes.ts';
 
 /** The outcome of `publishChanges`. */
@@ -38,6 +40,12 @@ export interface PublishChangesInput {
   author: { name: string; email: string };
   /** Paths left out of the commit (`prepareWorkspace`'s `restored` and `removed`). Default: none. */
   ignore?: readonly string[];
+  /**
+   * The run's secrets (API keys, other tokens; `token` is always added): when a changed file's
+   * path or content holds one, plain or encoded (`findSecretsInChanges`), nothing is committed or
+   * pushed and `SecretInChangesError` names the files. Default: `token` only.
+   */
+  secrets?: Iterable<string | undefined>;
 }
 
 /**
@@ -49,8 +57,9 @@ export interface PublishChangesInput {
  * changed; no signing; hooks skipped with `--no-verify`, since they could come from the repository
  * under work), then pushes without force. Resolves `no_changes` (and commits nothing) when nothing
  * but ignored paths changed. A push the remote refuses (the branch moved on, a protection rule)
- * throws `PushRejectedError` and is never retried with force; the local commit stays. Other
- * failures throw `GitError`.
+ * throws `PushRejectedError` and is never retried with force; the local commit stays. A change
+ * that holds one of the run's secrets throws `SecretInChangesError` before anything is committed.
+ * Other failures throw `GitError`.
  */
 export async function publishChanges(input: PublishChangesInput): Promise<PublishResult> {
   const repository = await openRepository(input.cwd);
@@ -59,6 +68,8 @@ export async function publishChanges(input: PublishChangesInput): Promise<Publis
   const ignore = input.ignore ?? [];
   const files = await collectChanges(root, { ignore });
   if (files.length === 0) return { kind: 'no_changes' };
+  const leaking = await findSecretsInChanges(root, files, [input.token, ...(input.secrets ?? [])]);
+  if (leaking.length > 0) throw new SecretInChangesError(leaking);
 
   await stageChanges(root, ignore);
   const { name, email } = input.author;

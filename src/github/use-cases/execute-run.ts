@@ -196,6 +196,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
           cwd: options.workspace,
           remote: options.git.remote,
           token: options.git.token,
+          adapter: resolved.adapter.id,
           target: pull
             ? {
                 kind: 'pull',
@@ -329,6 +330,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
       cwd: options.workspace,
       git: options.git,
       ignore: [...prepared.restored, ...prepared.removed],
+      secrets: [...options.secrets, ...(options.secretEnv ?? []).map((name) => options.env[name])],
     });
   } catch (error) {
     return fail('failure', `the agent finished but its changes could not be published: ${errorText(error)}`, end);

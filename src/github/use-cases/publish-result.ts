@@ -16,7 +16,8 @@ export interface PublishedResult {
 /**
  * Puts a successful run's changes where they belong: the PR's own branch for a pull request of
  * this repository, a new `<prefix><issue>-<slug>` branch (and a pull request) for an issue. Never
- * force-pushes; never pushes to a fork unless its PR allows maintainer edits.
+ * force-pushes; never pushes to a fork unless its PR allows maintainer edits. Throws
+ * `SecretInChangesError` (naming the files) when a change holds the token or one of `secrets`.
  */
 export async function publishResult(input: {
   api: Pick<GitHubApi, 'findOpenPull' | 'createPull'>;
@@ -25,6 +26,8 @@ export async function publishResult(input: {
   cwd: string;
   git: { remote?: string; token?: string; author: { name: string; email: string } };
   ignore: readonly string[];
+  /** The run's secrets besides `git.token`: a change holding one is not published (`SecretInChangesError`). */
+  secrets?: Iterable<string | undefined>;
 }): Promise<PublishedResult> {
   const { api, job, pull, git } = input;
   const settings = job.config.git;
@@ -57,6 +60,7 @@ export async function publishResult(input: {
     message,
     author: git.author,
     ignore: [...input.ignore],
+    secrets: input.secrets,
   });
   if (pushed.kind === 'no_changes') return { files: [], note: 'the agent changed no files; nothing to commit' };
   if (pull) return { branch, files: pushed.files, note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}` };
