@@ -134,7 +134,12 @@ describe('probot run ./src/app/index.ts', () => {
         { owner: w.repo.owner, repo: w.repo.repo, login: 'bob', number: 21, title: 'Docs', body: 'go ahead' },
         (p) => p.installation !== undefined,
       );
-      Object.assign(payload.review as Record<string, unknown>, { id: review.id, state: 'approved', commit_id: head });
+      Object.assign(payload.review as Record<string, unknown>, {
+        id: review.id,
+        state: 'approved',
+        commit_id: head,
+        submitted_at: review.submittedAt,
+      });
       const pull = payload.pull_request as Record<string, Record<string, unknown>>;
       Object.assign(pull.head ?? {}, { sha: head, ref: 'docs' });
       expect((await h.send('pull_request_review', payload)).status).toBe(200);
