@@ -1,3 +1,4 @@
 export * from './authorize-actor.ts';
+export * from './escape-angle-brackets.ts';
 export * from './sanitize-text.ts';
 export * from './untrusted-prompt.ts';

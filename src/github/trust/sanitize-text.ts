@@ -2,17 +2,18 @@
  * Code points that render as nothing (or reorder what is shown) and so can hide text from a human reviewer while an
  * agent still reads it: every format character (`Cf`: zero-width U+200B–U+200D, U+2060–U+2064, U+FEFF, soft hyphen
  * U+00AD, bidi controls U+061C, U+200E/U+200F, U+202A–U+202E, U+2066–U+2069, tags …), the whole tag block
- * U+E0000–U+E007F, the variation selectors supplement, invisible fillers, and C0/C1 controls other than tab and line
- * feed. Exported for tests.
+ * U+E0000–U+E007F, the variation selectors supplement, invisible fillers, C0/C1 controls other than tab and line
+ * feed, lone surrogates and noncharacters (U+FDD0–U+FDEF, U+FFFE, U+FFFF, U+10FFFF …). Exported for tests.
  */
 export const invisibleCharacters =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   // biome-ignore lint/suspicious/noMisleadingCharacterClass: U+034F is listed on its own, to be removed alone
-  /[\p{Cf}\u0000-\u0008\u000B-\u001F\u007F-\u009F\u034F\u115F\u1160\u17B4\u17B5\u180E\u3164\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
+  /[\p{Cf}\p{Cs}\p{Noncharacter_Code_Point}\u0000-\u0008\u000B-\u001F\u007F-\u009F\u034F\u115F\u1160\u17B4\u17B5\u180E\u3164\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 
 const namedInvisibleEntities =
   /&(?:shy|zwj|zwnj|lrm|rlm|NoBreak|ZeroWidthSpace|NegativeVeryThinSpace|NegativeThinSpace|NegativeMediumSpace|NegativeThickSpace|InvisibleTimes|InvisibleComma|ApplyFunction|it|ic|af);/g;
-const numericEntity = /&#(?:[xX]([0-9A-Fa-f]{1,8})|([0-9]{1,10}));/g;
+/** A numeric character reference, with as many digits as a browser reads (inside raw HTML it decodes them all). */
+const numericEntity = /&#(?:[xX]([0-9A-Fa-f]+)|([0-9]+));/g;
 const htmlComment = /<!--(?:-?>|[\s\S]*?-->|[\s\S]*$)/g;
 const tag = /<([A-Za-z][A-Za-z0-9-]*)((?:\s+[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/g;
 const attribute = /[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?/g;
@@ -49,7 +50,8 @@ const referenceTitle = new RegExp(
 
 /**
  * Removes from untrusted GitHub text what a human reading the rendered page would not see but an agent reading the
- * source would: invisible and bidirectional control characters (also written as HTML entities), HTML comments (an
+ * source would: invisible and bidirectional control characters (also written as HTML entities; a numeric entity for
+ * no character — `&#0;`, a surrogate, beyond U+10FFFF — becomes U+FFFD, as a renderer shows it), HTML comments (an
  * unterminated one runs to the end), elements hidden with `hidden`, `aria-hidden="true"` or a hiding `style`, the
  * `alt`/`title`/`aria-*`/`data-*`/`placeholder` attributes of HTML tags, Markdown image alt text, and the titles of
  * Markdown links, images and link reference definitions (`[//]: # (hidden)`). Line endings become `\n` and the result
@@ -72,7 +74,8 @@ function sanitizeOnce(text: string): string {
   out = out.replace(/([\uFE00-\uFE0F])[\uFE00-\uFE0F]+/g, '$1');
   out = out.replace(namedInvisibleEntities, '').replace(numericEntity, (entity, hex?: string, decimal?: string) => {
     const codePoint = hex === undefined ? Number(decimal) : Number.parseInt(hex, 16);
-    if (codePoint > 0x10ffff) return '';
+    // Renderers show U+FFFD for these, as CommonMark says; kept as an entity, a reader of the source might decode it.
+    if (codePoint === 0 || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return '\uFFFD';
     invisibleCharacters.lastIndex = 0;
     return invisibleCharacters.test(String.fromCodePoint(codePoint)) ? '' : entity;
   });

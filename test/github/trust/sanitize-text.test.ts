@@ -14,8 +14,12 @@ const forbiddenRanges: [number, number][] = [
   [0x2028, 0x202e],
   [0x2060, 0x2064],
   [0x2066, 0x206f],
+  [0xd800, 0xdfff],
+  [0xfdd0, 0xfdef],
   [0xfeff, 0xfeff],
   [0xfff9, 0xfffb],
+  [0xfffe, 0xffff],
+  [0x10fffe, 0x10ffff],
   [0xe0000, 0xe007f],
   [0xe0100, 0xe01ef],
 ];
@@ -57,6 +61,13 @@ const trickyText = fc
         '"',
         '&#x200B;',
         '&#8203;',
+        '&#xD800;',
+        '&#x10FFFF;',
+        '&#0;',
+        '&#x110000;',
+        '&#00000000008203;',
+        '&#x',
+        '\uFFFD',
         '&shy;',
         '&',
         '#',
@@ -126,6 +137,37 @@ describe('sanitizeText', () => {
     ['combining mark after removed character', 'e\u200B\u0301', '\u00E9'],
   ])('%s', (_name, input, expected) => {
     expect(sanitizeText(input)).toBe(expected);
+  });
+
+  // Numeric references a renderer shows as U+FFFD or as nothing, while a reader of the source might decode them.
+  it.each([
+    ['lone high surrogate', 'a&#xD800;b', 'a\uFFFDb'],
+    ['lone low surrogate, decimal', 'a&#57343;b', 'a\uFFFDb'],
+    ['beyond U+10FFFF', 'a&#x110000;b', 'a\uFFFDb'],
+    ['far beyond, many digits', 'a&#99999999999999999999;b', 'a\uFFFDb'],
+    ['NUL', 'a&#0;b&#x0;c', 'a\uFFFDb\uFFFDc'],
+    ['noncharacter U+10FFFF', 'a&#x10FFFF;b', 'ab'],
+    ['noncharacter U+FFFE', 'a&#xFFFE;b', 'ab'],
+    ['noncharacter U+FDD0', 'a&#64976;b', 'ab'],
+    ['zero-width space padded with zeros', 'a&#00000000008203;b&#x0000000200B;c', 'abc'],
+    ['raw noncharacters and a lone surrogate', 'a\uFDD0b\uFFFF\u{10FFFF}c\uD800d', 'abcd'],
+    ['valid references are kept', '&#65; &#x1F600; &#x3C;', '&#65; &#x1F600; &#x3C;'],
+  ])('invalid numeric reference: %s', (_name, input, expected) => {
+    expect(sanitizeText(input)).toBe(expected);
+  });
+
+  it('leaves only numeric references to visible Unicode scalar values', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        for (const [, hex, decimal] of sanitizeText(text).matchAll(/&#(?:[xX]([0-9A-Fa-f]+)|([0-9]+));/g)) {
+          const codePoint = hex === undefined ? Number(decimal) : Number.parseInt(hex, 16);
+          expect(codePoint).toBeGreaterThan(0);
+          expect(codePoint).toBeLessThanOrEqual(0x10ffff);
+          expect(isForbidden(codePoint), `U+${codePoint.toString(16)}`).toBe(false);
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('undoes deeply nested assembled comments', () => {
