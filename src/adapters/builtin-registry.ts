@@ -1,5 +1,5 @@
 import { AdapterRegistry } from '../core/registry/adapter-registry.ts';
-import { acpAdapter } from './acp/index.ts';
+import { acpAdapter, codexAcpAdapter } from './acp/index.ts';
 import { agentMuxRemoteAdapter } from './agent-mux-remote/index.ts';
 import { chatSseAdapter } from './chat-sse/index.ts';
 import { claudeAdapter } from './claude/index.ts';
@@ -32,6 +32,7 @@ export function createBuiltinRegistry(): AdapterRegistry {
   registry.register(demoAdapter());
   registry.register(claudeAdapter());
   registry.register(codexAdapter());
+  registry.register(codexAcpAdapter());
   registry.register(geminiAdapter());
   registry.register(qwenAdapter());
   registry.register(copilotAdapter());

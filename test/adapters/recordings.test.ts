@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpecs } from '../live/load-specs.ts';
-import { recordedCases, translateRecording } from '../live/recordings.ts';
+import { recordedCases, replayExitCode, translateRecording } from '../live/recordings.ts';
 
 // Every recorded native stream, replayed through its adapter's translator (the path of
 // `agent-mux replay`), must give the golden normalized events.
@@ -19,7 +19,7 @@ describe('recorded CLI streams', () => {
         const events = await translateRecording(
           spec,
           recorded.stdout,
-          recorded.meta.exitCode,
+          replayExitCode(recorded.meta.exitCode, recorded.meta.endReason),
           recorded.meta.paths,
           recorded.meta.request,
         );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { installCli } from './cli-cache.ts';
 import type { LiveCaseName } from './live-spec.ts';
 import { loadSpecs } from './load-specs.ts';
-import { recordedCases, translateRecording } from './recordings.ts';
+import { recordedCases, replayExitCode, translateRecording } from './recordings.ts';
 import { runLiveCase } from './run-live-case.ts';
 
 // Runs every recorded case again against the real CLI and compares the normalized events with the
@@ -21,7 +21,8 @@ for (const spec of specs) {
       it(`${recorded.name}: prints what was recorded`, async () => {
         expect(bin, 'the CLI did not install').not.toBe('');
         const live = await runLiveCase(spec, recorded.name as LiveCaseName, bin);
-        const events = await translateRecording(spec, live.stdout, live.end.exitCode ?? null, live.paths, live.request);
+        const exitCode = replayExitCode(live.end.exitCode ?? null, live.end.reason);
+        const events = await translateRecording(spec, live.stdout, exitCode, live.paths, live.request);
         expect(events).toEqual(recorded.golden);
         expect(live.end.reason).toBe(recorded.meta.endReason);
       });

@@ -4,7 +4,7 @@ import { anthropicHasToolResult, anthropicTools, replyAnthropic } from './fake-m
 import { geminiHasToolResult, geminiTools, replyGemini } from './fake-model/gemini.ts';
 import { chatHasToolResult, chatTools, replyChat } from './fake-model/openai-chat.ts';
 import { replyResponses, responsesHasToolResult, responsesTools } from './fake-model/openai-responses.ts';
-import { decide, type Reply } from './fake-model/script.ts';
+import { decide, type Reply, type ShellCall } from './fake-model/script.ts';
 import { sendJson } from './fake-model/sse.ts';
 import type { LiveCaseName } from './live-spec.ts';
 
@@ -45,7 +45,11 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
  * call, then an answer once a tool result comes back; 401; 429. Paths may carry any prefix
  * (`/v1`, `/api/v1`, …) so a CLI's base-URL conventions don't matter.
  */
-export async function startFakeModelServer(options: { case: LiveCaseName }): Promise<FakeModelServer> {
+export async function startFakeModelServer(options: {
+  case: LiveCaseName;
+  /** What the tool cases run (default MARKER_COMMAND). */
+  shell?: ShellCall;
+}): Promise<FakeModelServer> {
   const requests: RecordedRequest[] = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -59,7 +63,7 @@ export async function startFakeModelServer(options: { case: LiveCaseName }): Pro
     };
     requests.push(record);
     try {
-      record.reply = route(req.method ?? 'GET', url, body, res, options.case);
+      record.reply = route(req.method ?? 'GET', url, body, res, options.case, options.shell);
     } catch (error) {
       sendJson(res, 500, { error: { message: `fake model server: ${(error as Error).message}` } });
     }
@@ -85,6 +89,7 @@ function route(
   raw: unknown,
   res: ServerResponse,
   caseName: LiveCaseName,
+  shell?: ShellCall,
 ): RecordedRequest['reply'] {
   const path = url.pathname;
   const body = (typeof raw === 'object' && raw !== null ? raw : {}) as Body;
@@ -93,18 +98,18 @@ function route(
     return 'other';
   }
   if (method === 'POST' && path.endsWith('/messages')) {
-    const reply = decide(caseName, anthropicTools(body), anthropicHasToolResult(body));
+    const reply = decide(caseName, anthropicTools(body), anthropicHasToolResult(body), shell);
     replyAnthropic(res, body, reply);
     return reply.kind;
   }
   if (method === 'POST' && path.endsWith('/chat/completions')) {
-    const reply = decide(caseName, chatTools(body), chatHasToolResult(body));
+    const reply = decide(caseName, chatTools(body), chatHasToolResult(body), shell);
     replyChat(res, body, reply);
     return reply.kind;
   }
   if (method === 'POST' && path.endsWith('/responses')) {
     const tools = responsesTools(body);
-    const reply = decide(caseName, tools, responsesHasToolResult(body));
+    const reply = decide(caseName, tools, responsesHasToolResult(body), shell);
     replyResponses(res, body, reply, tools);
     return reply.kind;
   }
@@ -121,7 +126,7 @@ function route(
       sendJson(res, 200, { embedding: { values: [0.1, 0.2, 0.3] }, embeddings: [{ values: [0.1, 0.2, 0.3] }] });
       return 'other';
     }
-    const reply = decide(caseName, geminiTools(body), geminiHasToolResult(body));
+    const reply = decide(caseName, geminiTools(body), geminiHasToolResult(body), shell);
     replyGemini(res, model, verb === 'streamGenerateContent', reply);
     return reply.kind;
   }

@@ -1,5 +1,6 @@
 import type { Adapter } from '../../src/core/adapter/index.ts';
 import type { PermissionPolicy } from '../../src/core/tools/permission-policy.ts';
+import type { ShellCall } from './fake-model/script.ts';
 
 /**
  * How one CLI is recorded and checked live against the fake model server
@@ -17,6 +18,8 @@ export interface LiveCase {
   prompt: string;
   /** The run's policy for this case (the `denied` case denies the shell tool by its native name). */
   policy?: PermissionPolicy;
+  /** What the fake model's shell call runs in the tool cases (default `echo agent-mux-live`). */
+  shell?: ShellCall;
 }
 
 export interface LiveSetupContext {

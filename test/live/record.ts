@@ -6,7 +6,14 @@ import { execa } from 'execa';
 import { installCli } from './cli-cache.ts';
 import type { LiveCaseName } from './live-spec.ts';
 import { loadSpecs } from './load-specs.ts';
-import { type RecordingMeta, recordedCases, recordingFile, streamsDir, translateRecording } from './recordings.ts';
+import {
+  type RecordingMeta,
+  recordedCases,
+  recordingFile,
+  replayExitCode,
+  streamsDir,
+  translateRecording,
+} from './recordings.ts';
 import { runLiveCase } from './run-live-case.ts';
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -24,7 +31,8 @@ if (goldenOnly) {
     for (const recorded of recordedCases(spec)) {
       if (caseFilter && recorded.name !== caseFilter) continue;
       const { meta } = recorded;
-      const golden = await translateRecording(spec, recorded.stdout, meta.exitCode, meta.paths, meta.request);
+      const exitCode = replayExitCode(meta.exitCode, meta.endReason);
+      const golden = await translateRecording(spec, recorded.stdout, exitCode, meta.paths, meta.request);
       writeFileSync(recordingFile(spec.adapter, recorded.name, 'golden.json'), `${JSON.stringify(golden, null, 2)}\n`);
       console.log(`[${spec.adapter}] ${recorded.name}: golden recomputed, ${golden.length} events`);
     }
@@ -73,7 +81,8 @@ for (const spec of specs) {
         modelRequests: result.requests.map((r) => ({ method: r.method, path: r.path, reply: r.reply })),
         recordedAt: new Date().toISOString(),
       };
-      const golden = await translateRecording(spec, result.stdout, meta.exitCode, result.paths, result.request);
+      const exitCode = replayExitCode(meta.exitCode, meta.endReason);
+      const golden = await translateRecording(spec, result.stdout, exitCode, result.paths, result.request);
       writeFileSync(recordingFile(spec.adapter, name, 'jsonl'), result.stdout);
       writeFileSync(recordingFile(spec.adapter, name, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
       writeFileSync(recordingFile(spec.adapter, name, 'golden.json'), `${JSON.stringify(golden, null, 2)}\n`);

@@ -27,6 +27,14 @@ export interface RecordingMeta {
 export const recordingFile = (adapter: string, caseName: string, ext: 'jsonl' | 'meta.json' | 'golden.json') =>
   new URL(`${adapter}/${caseName}.${ext}`, streamsDir);
 
+/**
+ * The exit code a recording is replayed with: an ACP agent does not exit after its prompt response,
+ * so the core stops it (no exit code) after a completed run; that is a clean end. Otherwise 1.
+ */
+export function replayExitCode(exitCode: number | null, endReason: string): number | null {
+  return exitCode === null && endReason === 'completed' ? 0 : exitCode;
+}
+
 /** The normalized events a native stream translates to, as the golden files hold them. */
 export async function translateRecording(
   spec: LiveSpec,

@@ -127,7 +127,7 @@ function liveHomeRoot(): string {
 export async function runLiveCase(spec: LiveSpec, caseName: LiveCaseName, bin: string): Promise<LiveCaseResult> {
   const liveCase = spec.cases[caseName];
   if (!liveCase || 'skip' in liveCase) throw new Error(`${spec.adapter}: case ${caseName} is not recorded`);
-  const server = await startFakeModelServer({ case: caseName });
+  const server = await startFakeModelServer({ case: caseName, shell: liveCase.shell });
   const paths = {
     workspace: mkdtempSync(join(tmpdir(), `agent-mux-live-${spec.adapter}-ws-`)),
     home: mkdtempSync(join(liveHomeRoot(), `agent-mux-live-${spec.adapter}-home-`)),

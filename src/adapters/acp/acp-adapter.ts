@@ -33,6 +33,8 @@ export interface AcpAdapterExtras extends AcpControllerOptions {
   displayName?: string;
   capabilities?: Partial<Capabilities>;
   program?: ProgramInfo;
+  /** Where the agent keeps its sessions. */
+  sessionDir?: string;
   detectAuth?: (env: Readonly<Record<string, string | undefined>>) => AuthStatus;
   /** Expand `{{runId}}`, `${NAME}`, … in `args` and `env`. Default true (a user's configuration). */
   expandTemplates?: boolean;
@@ -52,6 +54,7 @@ export function acpAdapter(id: string, config: AcpOptions, extras: AcpAdapterExt
     ...(extras.program ? { program: extras.program } : {}),
     costModel: config.costModel,
     secretEnv: config.secretEnv,
+    ...(extras.sessionDir ? { sessionDir: extras.sessionDir } : {}),
     ...(extras.detectAuth ? { detectAuth: extras.detectAuth } : {}),
     launch: {
       kind: 'process',

@@ -94,7 +94,8 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
   const converse = async () => {
     const init = await connection.agent.request('initialize', {
       protocolVersion: PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+      // `_meta.terminal_output`: the Zed convention for a command's output in tool call updates.
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, _meta: { terminal_output: true } },
       clientInfo: { name: 'agent-mux', version: '1' },
     });
     const capabilities: AgentCapabilities = init.agentCapabilities ?? {};

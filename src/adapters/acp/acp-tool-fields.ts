@@ -36,3 +36,19 @@ export function acpToolOutput(call: Record<string, unknown>): Record<string, unk
     ...(Array.isArray(call.locations) && call.locations.length > 0 ? { locations: call.locations } : {}),
   };
 }
+
+/**
+ * A shell command's output and exit as the Zed convention carries them in `_meta` (codex-acp sends
+ * them to a client that declares `_meta.terminal_output`): `terminal_output.data` (a chunk, or the
+ * whole output at the end) and `terminal_exit.exit_code`.
+ */
+export function acpTerminalMeta(call: Record<string, unknown>): { output?: string; exitCode?: number } {
+  const meta = call._meta;
+  if (!isObject(meta)) return {};
+  const output = isObject(meta.terminal_output) ? meta.terminal_output.data : undefined;
+  const exit = isObject(meta.terminal_exit) ? meta.terminal_exit.exit_code : undefined;
+  return {
+    ...(typeof output === 'string' ? { output } : {}),
+    ...(typeof exit === 'number' ? { exitCode: exit } : {}),
+  };
+}

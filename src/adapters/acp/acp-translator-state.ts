@@ -8,8 +8,12 @@ export interface AcpTranslatorState extends TranslatorState {
   responses: number;
   /** The message or thought being streamed, closed by anything else. */
   open?: { kind: 'text' | 'thinking'; messageId?: string; text: string };
-  /** Tool calls seen: whether their result was reported. */
-  tools: Map<string, { toolName: string; done: boolean }>;
+  /** Tool calls seen: whether their result was reported, the terminal output gathered so far. */
+  tools: Map<string, { toolName: string; done: boolean; terminalOutput?: string }>;
+  /** The last model error the agent reported (codex-acp: `_meta.codex.error`), kept until it gives up. */
+  lastError?: { message: string; httpStatus?: number };
+  /** The agent gave up on an error (codex-acp: thread status `systemError`): the turn failed even if it ends `end_turn`. */
+  failure?: string;
   /** The last cost in USD the agent reported (`usage_update.cost`), a running total. */
   usd?: number;
 }

@@ -81,12 +81,13 @@ function promptEnd(result: Record<string, unknown>, stopReason: string, state: A
   const out: EventDraft[] = [...closeOpen(state)];
   const cost = usageCost(result.usage, state);
   if (cost) out.push(cost);
-  const failed = stopReason === 'refusal' || stopReason === 'cancelled';
+  const failed = stopReason === 'refusal' || stopReason === 'cancelled' || state.failure !== undefined;
   out.push({ type: 'turn_end', stopReason, ...(failed ? { isError: true } : {}) });
   state.outcome = failed
     ? {
         status: 'failed',
-        message: stopReason === 'refusal' ? 'the agent refused to continue' : 'the turn was cancelled',
+        message:
+          state.failure ?? (stopReason === 'refusal' ? 'the agent refused to continue' : 'the turn was cancelled'),
       }
     : { status: 'completed', message: stopReason === 'end_turn' ? undefined : `the turn ended: ${stopReason}` };
   state.terminal = true;

@@ -1,6 +1,6 @@
 import type { EventDraft } from '../../core/events/index.ts';
 import { isObject } from './acp-message.ts';
-import { acpToolInput, acpToolName, acpToolOutput } from './acp-tool-fields.ts';
+import { acpTerminalMeta, acpToolInput, acpToolName, acpToolOutput } from './acp-tool-fields.ts';
 import type { AcpTranslatorState } from './acp-translator-state.ts';
 
 /**
@@ -28,6 +28,8 @@ export function acpUpdateDrafts(update: unknown, state: AcpTranslatorState): Eve
       return [...closeOpen(state), planDraft(update)];
     case 'usage_update':
       return usage(update, state);
+    case 'session_info_update':
+      return sessionInfo(update, state);
     default:
       return debug(state, `ACP session update ${update.sessionUpdate}`, update);
   }
@@ -94,15 +96,20 @@ function toolCall(update: Record<string, unknown>, state: AcpTranslatorState): E
       { type: 'tool_call_ready', toolCallId, toolName: known.toolName, input: acpToolInput(update) },
     );
   }
+  const terminal = acpTerminalMeta(update);
+  if (terminal.output !== undefined) known.terminalOutput = (known.terminalOutput ?? '') + terminal.output;
   const status = update.status;
   if ((status === 'completed' || status === 'failed') && !known.done) {
     known.done = true;
+    const output = acpToolOutput(update);
+    if (known.terminalOutput !== undefined) output.terminalOutput = known.terminalOutput;
+    if (terminal.exitCode !== undefined) output.exitCode = terminal.exitCode;
     out.push({
       type: 'tool_result',
       toolCallId,
       toolName: known.toolName,
-      output: acpToolOutput(update),
-      isError: status === 'failed',
+      output,
+      isError: status === 'failed' || (terminal.exitCode !== undefined && terminal.exitCode !== 0),
     });
   } else if (out.length === 0 && state.debug) {
     out.push({ type: 'debug', message: `ACP tool call ${toolCallId} ${String(status ?? 'updated')}`, data: update });
@@ -129,6 +136,46 @@ function usage(update: Record<string, unknown>, state: AcpTranslatorState): Even
     }
   }
   return debug(state, `ACP usage: ${String(update.used)} of ${String(update.size)} context tokens`, update);
+}
+
+/**
+ * codex-acp reports model errors in `_meta.codex`: `error` (message, `codexErrorInfo.*.httpStatusCode`,
+ * `willRetry`) while it retries, then `threadStatus: systemError` when it gives up, and ends the
+ * turn `end_turn` with the error as message text. The error becomes `auth_error` /
+ * `rate_limit_error` / `error` when the agent gives up, and the turn's end a failure.
+ */
+function sessionInfo(update: Record<string, unknown>, state: AcpTranslatorState): EventDraft[] {
+  const codex = isObject(update._meta) && isObject(update._meta.codex) ? update._meta.codex : undefined;
+  if (!codex) return debug(state, 'ACP session info', update);
+  const error = codex.error;
+  if (isObject(error)) {
+    const message = [error.message, error.additionalDetails]
+      .filter((m) => typeof m === 'string' && m !== '')
+      .join(': ');
+    state.lastError = { message: message || 'the model request failed', ...httpStatusOf(error.codexErrorInfo) };
+    if (error.willRetry !== false) return debug(state, 'ACP agent retries after an error', update);
+  }
+  const status = isObject(codex.threadStatus) ? codex.threadStatus.type : undefined;
+  if ((status === 'systemError' || isObject(error)) && state.lastError && state.failure === undefined) {
+    const { message, httpStatus } = state.lastError;
+    state.failure = message;
+    const out: EventDraft[] = [...closeOpen(state)];
+    if (httpStatus === 401 || httpStatus === 403) out.push({ type: 'auth_error', message });
+    else if (httpStatus === 429 || /\b429\b|rate.?limit|too many requests/i.test(message))
+      out.push({ type: 'rate_limit_error', message });
+    else out.push({ type: 'error', code: 'agent_error', message, recoverable: false });
+    return out;
+  }
+  return debug(state, 'ACP session info', update);
+}
+
+/** The HTTP status in codex's `codexErrorInfo` (`{ <kind>: { httpStatusCode } }`), if any. */
+function httpStatusOf(info: unknown): { httpStatus?: number } {
+  if (!isObject(info)) return {};
+  for (const value of Object.values(info)) {
+    if (isObject(value) && typeof value.httpStatusCode === 'number') return { httpStatus: value.httpStatusCode };
+  }
+  return {};
 }
 
 function debug(state: AcpTranslatorState, message: string, data: unknown): EventDraft[] {

@@ -4,3 +4,10 @@ export { type AcpMessage, decodeAcpMessage } from './acp-message.ts';
 export { pickOption } from './acp-permission.ts';
 export { acpTranslator } from './acp-translator.ts';
 export type { AcpTranslatorState } from './acp-translator-state.ts';
+export {
+  CODEX_ACP_NPM_PACKAGE,
+  CODEX_ACP_TESTED_VERSION,
+  type CodexAcpAdapterOptions,
+  type CodexAcpMode,
+  codexAcpAdapter,
+} from './agents/codex-acp.ts';

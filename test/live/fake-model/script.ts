@@ -43,7 +43,15 @@ export function pickShellTool(tools: readonly ToolInfo[]): ToolInfo | undefined 
 }
 
 /** Arguments that satisfy a shell tool's schema: the command as a string or an argv array, plus required strings. */
-export function shellArgs(tool: ToolInfo): Record<string, unknown> {
+/** What the tool cases ask the shell to do: the command, and arguments to add where the tool's schema has them. */
+export interface ShellCall {
+  command?: string;
+  /** E.g. Codex's `sandbox_permissions: "require_escalated"`, which a model sets to ask for a write. */
+  extraArgs?: Record<string, unknown>;
+}
+
+export function shellArgs(tool: ToolInfo, call: ShellCall = {}): Record<string, unknown> {
+  const command = call.command ?? MARKER_COMMAND;
   const properties = (tool.schema?.properties ?? {}) as Record<string, { type?: string | string[] }>;
   const required = (tool.schema?.required ?? []) as string[];
   const args: Record<string, unknown> = {};
@@ -51,8 +59,9 @@ export function shellArgs(tool: ToolInfo): Record<string, unknown> {
   const commandType = properties[commandKey]?.type;
   args[commandKey] =
     commandType === 'array' || (Array.isArray(commandType) && commandType.includes('array'))
-      ? ['bash', '-lc', MARKER_COMMAND]
-      : MARKER_COMMAND;
+      ? ['bash', '-lc', command]
+      : command;
+  for (const [key, value] of Object.entries(call.extraArgs ?? {})) if (key in properties) args[key] = value;
   for (const key of required) {
     if (key in args) continue;
     const type = properties[key]?.type;
@@ -65,15 +74,23 @@ export function shellArgs(tool: ToolInfo): Record<string, unknown> {
 
 let calls = 0;
 
-/** The scripted behaviour of each live case. Stateless: a request that carries a tool result gets the final answer. */
-export function decide(caseName: LiveCaseName, tools: readonly ToolInfo[], hasToolResult: boolean): Reply {
+/**
+ * The scripted behaviour of each live case. Stateless: a request that carries a tool result gets the final answer.
+ * `shell` is what the tool cases run (default MARKER_COMMAND).
+ */
+export function decide(
+  caseName: LiveCaseName,
+  tools: readonly ToolInfo[],
+  hasToolResult: boolean,
+  call: ShellCall = {},
+): Reply {
   if (caseName === 'auth-401') return { kind: 'error', status: 401 };
   if (caseName === 'rate-429') return { kind: 'error', status: 429 };
   if (caseName === 'tool' || caseName === 'denied') {
     if (hasToolResult) return { kind: 'text', text: AFTER_TOOL_TEXT };
     const shell = pickShellTool(tools);
     if (!shell) return { kind: 'text', text: NO_SHELL_TEXT };
-    return { kind: 'tool', name: shell.name, args: shellArgs(shell), callId: `call_fake_${++calls}` };
+    return { kind: 'tool', name: shell.name, args: shellArgs(shell, call), callId: `call_fake_${++calls}` };
   }
   return { kind: 'text', text: PLAIN_TEXT };
 }
