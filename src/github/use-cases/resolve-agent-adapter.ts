@@ -7,7 +7,24 @@ import type { RepoConfig } from '../config/repo-config-schema.ts';
 import { allowedAgents } from './allowed-agents.ts';
 
 /** Adapter types whose agent is described by options (a command, a URL) rather than built in. */
-const CONFIG_TYPES = new Set(['process', 'http', 'generic-cli', 'generic-job', 'external', 'chat-sse', 'generic-http']);
+const CONFIG_TYPES = new Set([
+  'process',
+  'http',
+  'generic-cli',
+  'generic-job',
+  'external',
+  'chat-sse',
+  'generic-http',
+  'acp',
+]);
+
+/**
+ * The adapter a built-in agent's name runs on GitHub when the repository config does not list that
+ * agent: where the agent's ACP mode can ask for approval and its headless mode cannot, GitHub gets
+ * the ACP mode (`agent: codex` / `@agent codex:` → `codex-acp`). Listing the agent with
+ * `adapter: codex` keeps the headless mode. docs/adapters/acp.md explains the choice per agent.
+ */
+export const GITHUB_DEFAULT_ADAPTERS: Readonly<Record<string, string>> = { codex: 'codex-acp' };
 
 export interface ResolvedAgent {
   adapter: Adapter;
@@ -15,7 +32,8 @@ export interface ResolvedAgent {
 }
 
 /**
- * The adapter for a configured agent: a built-in one by id, or one of the configurable types
+ * The adapter for a configured agent: a built-in one by id (an unlisted built-in name through
+ * `GITHUB_DEFAULT_ADAPTERS`), or one of the configurable types
  * (`process`, `http`, …) built from the agent's `options` (and `url` as the remote's base URL). An
  * agent the config does not list is a built-in one, and only when the config lists none (or names
  * it as `defaultAgent`): see `allowedAgents`.
@@ -37,7 +55,11 @@ export function resolveAgentAdapter(input: {
         { path: 'agents', message: `"${agentName}" is not one of this repository's agents (${listed})` },
       ]);
     }
-    return { adapter: getBuiltIn(registry, agentName, file, 'defaultAgent'), model: undefined };
+    const preferred = Object.hasOwn(GITHUB_DEFAULT_ADAPTERS, agentName)
+      ? GITHUB_DEFAULT_ADAPTERS[agentName]
+      : undefined;
+    const id = preferred !== undefined && registry.has(preferred) ? preferred : agentName;
+    return { adapter: getBuiltIn(registry, id, file, 'defaultAgent'), model: undefined };
   }
   if (!CONFIG_TYPES.has(agent.adapter)) {
     return { adapter: getBuiltIn(registry, agent.adapter, file, `agents.${agentName}.adapter`), model: agent.model };

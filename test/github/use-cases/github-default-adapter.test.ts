@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { createBuiltinRegistry } from '../../../src/adapters/builtin-registry.ts';
+import { parseRepoConfig } from '../../../src/github/config/parse-repo-config.ts';
+import { GITHUB_DEFAULT_ADAPTERS, resolveAgentAdapter } from '../../../src/github/use-cases/resolve-agent-adapter.ts';
+
+const FILE = '.github/agent-mux.yml';
+function resolve(configText: string, agentName: string) {
+  const parsed = parseRepoConfig(configText, FILE);
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return resolveAgentAdapter({ registry: createBuiltinRegistry(), agentName, config: parsed.config, file: FILE });
+}
+
+describe('the adapter an agent name runs on GitHub', () => {
+  it('codex, unlisted, runs over ACP (codex-acp): there Codex can ask for approval', () => {
+    expect(GITHUB_DEFAULT_ADAPTERS.codex).toBe('codex-acp');
+    expect(resolve('trigger:\n  phrase: "@agent"\n', 'codex').adapter.id).toBe('codex-acp');
+  });
+
+  it('a config that lists codex with adapter codex keeps the headless mode', () => {
+    expect(resolve('agents:\n  codex:\n    adapter: codex\n', 'codex').adapter.id).toBe('codex');
+  });
+
+  it('agents without an ACP default run as they are named', () => {
+    expect(resolve('trigger:\n  phrase: "@agent"\n', 'claude').adapter.id).toBe('claude');
+    expect(resolve('trigger:\n  phrase: "@agent"\n', 'codex-acp').adapter.id).toBe('codex-acp');
+  });
+
+  it('an acp agent can be configured with options', () => {
+    const config = 'agents:\n  gem:\n    adapter: acp\n    options:\n      binary: gemini\n      args: [--acp]\n';
+    const { adapter } = resolve(config, 'gem');
+    expect(adapter.id).toBe('gem');
+    expect(adapter.capabilities.approvals).toBe('native');
+  });
+});
