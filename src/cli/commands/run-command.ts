@@ -32,6 +32,7 @@ Options:
   --cwd <dir>           the agent's workspace (default: the current directory; the demo
                         adapter uses a fresh temporary directory)
   --model <name>        the model to ask the agent for
+  --resume <session>    continue that session of the agent (its native resume; ACP: session/load)
   --approve <mode>      ask | all | none: answer tool approvals at the terminal (default when
                         it is one), approve all, or deny all (default otherwise)
   --debug               keep native records on events and show logs
@@ -60,6 +61,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       inactivity: { type: 'string' },
       cwd: { type: 'string' },
       model: { type: 'string' },
+      resume: { type: 'string' },
       approve: { type: 'string' },
       debug: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -78,6 +80,13 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
 
   const { registry, config } = await loadRegistry(values.config, io.cwd);
   const adapter = registry.get(values.adapter);
+  if (values.resume !== undefined && (values.resume === '' || !adapter.capabilities.resume)) {
+    throw new UsageError(
+      values.resume === ''
+        ? '--resume takes a session id'
+        : `${adapter.id} cannot resume a session (no resume capability)`,
+    );
+  }
   const cwd = values.cwd
     ? resolve(io.cwd, values.cwd)
     : adapter.id === 'demo'
@@ -107,7 +116,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
 
   const handle = startRun({
     adapter,
-    request: { prompt, cwd, model: values.model },
+    request: { prompt, cwd, model: values.model, resumeSessionId: values.resume },
     timeoutMs,
     inactivityTimeoutMs,
     debug: values.debug,
