@@ -226,6 +226,21 @@ const gitSchema = z
   })
   .describe('Branches and pull requests.');
 
+const forksSchema = z
+  .strictObject({
+    delivery: z
+      .enum(['auto', 'pull-request', 'suggestions'])
+      .default('auto')
+      .describe(
+        'How the change of a run on a pull request from a fork is delivered (nothing is ever pushed to the fork): ' +
+          'pull-request (a branch in this repository and a pull request against the fork pull request\'s base), ' +
+          'suggestions (a review on the fork pull request with suggestion blocks the author applies with one click; ' +
+          'a pull request when the change does not fit the diff), or auto (suggestions for a small change that fits, ' +
+          'else a pull request).',
+      ),
+  })
+  .describe('Runs on pull requests from forks.');
+
 const concurrencySchema = z
   .strictObject({
     perIssue: z
@@ -248,6 +263,7 @@ const repoConfigObjectSchema = z.strictObject({
   limits: section(limitsSchema),
   git: section(gitSchema),
   concurrency: section(concurrencySchema),
+  forks: section(forksSchema),
 });
 
 /** The schema of `.github/agent-mux.yml`: defaults filled, durations in milliseconds, `defaultAgent` resolved. */
