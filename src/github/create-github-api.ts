@@ -17,6 +17,7 @@ import {
   pullResponse,
   refResponse,
   repoResponse,
+  reviewCommentResponse,
   reviewResponse,
 } from './github-responses.ts';
 
@@ -239,6 +240,25 @@ export function createGitHubApi(octokit: OctokitLike): GitHubApi {
         reviewResponse,
         options.etag,
       );
+    },
+
+    async listReviewComments(ref, number, reviewId) {
+      const { data } = await call(
+        'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments',
+        { ...ref, pull_number: number, review_id: reviewId, per_page: 100 },
+        z.array(reviewCommentResponse),
+      );
+      return data;
+    },
+
+    async replyToReviewComment(ref, number, commentId, body) {
+      return (
+        await call(
+          'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies',
+          { ...ref, pull_number: number, comment_id: commentId, body },
+          reviewCommentResponse,
+        )
+      ).data;
     },
 
     async getWorkflowRun(ref, runId) {

@@ -55,6 +55,33 @@ export interface ReviewInfo {
   submittedAt: string | undefined;
 }
 
+/** Lines `start`…`end` of a file (one line: `start === end`). */
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
+/** A comment on lines of a pull request's diff (a review comment), with where it was written. */
+export interface ReviewCommentInfo {
+  id: number;
+  body: string;
+  user: { login: string; type: string } | undefined;
+  path: string;
+  /** The commented lines on the comment's current commit (`start_line`…`line`); undefined when outdated. */
+  lines: LineRange | undefined;
+  /** The commented lines on the commit it was written on (`original_start_line`…`original_line`). */
+  originalLines: LineRange | undefined;
+  /** The side of the diff of the last line (`side`): `RIGHT` the new file, `LEFT` the old one. */
+  side: 'LEFT' | 'RIGHT' | undefined;
+  /** The side of the first line of a multi-line comment (`start_side`). */
+  startSide: 'LEFT' | 'RIGHT' | undefined;
+  /** The diff hunk the comment was written on (text of the pull request: untrusted). */
+  diffHunk: string;
+  htmlUrl: string | undefined;
+  /** The comment this one replies to, when it is a reply in a thread. */
+  inReplyToId: number | undefined;
+}
+
 export type CheckRunStatus = 'queued' | 'in_progress' | 'completed';
 export type CheckRunConclusion = 'success' | 'failure' | 'cancelled' | 'timed_out' | 'neutral' | 'action_required';
 
@@ -168,6 +195,10 @@ export interface GitHubApi {
   requestReviewers(ref: RepoRef, number: number, reviewers: { users: string[]; teams: string[] }): Promise<void>;
   /** GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews?per_page=100 with If-None-Match. */
   listReviews(ref: RepoRef, number: number, options?: { etag?: string }): Promise<Conditional<ReviewInfo[]>>;
+  /** GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments?per_page=100 — the first 100. */
+  listReviewComments(ref: RepoRef, number: number, reviewId: number): Promise<ReviewCommentInfo[]>;
+  /** POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies — a reply in the comment's thread. */
+  replyToReviewComment(ref: RepoRef, number: number, commentId: number, body: string): Promise<ReviewCommentInfo>;
 
   /** GET /repos/{owner}/{repo}/actions/runs/{run_id} — undefined when there is no such run. */
   getWorkflowRun(ref: RepoRef, runId: number): Promise<{ id: number; status: string } | undefined>;

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import type { CommentInfo, PullInfo, RepoInfo, RepoRole, ReviewInfo } from './github-api.ts';
+import type {
+  CommentInfo,
+  LineRange,
+  PullInfo,
+  RepoInfo,
+  RepoRole,
+  ReviewCommentInfo,
+  ReviewInfo,
+} from './github-api.ts';
 import { roleRank } from './trust/authorize-actor.ts';
 
 /** The few fields of GitHub's response bodies the use cases read; everything else passes through unread. */
@@ -118,3 +126,52 @@ export const pullResponse = z
   );
 
 export const checkRunResponse = z.object({ id: z.number(), html_url: z.string().nullish() }).loose();
+
+const line = z.number().int().positive().nullish();
+const side = z
+  .enum(['LEFT', 'RIGHT'])
+  .nullish()
+  .catch(undefined)
+  .transform((value) => value ?? undefined);
+
+function rangeOf(start: number | null | undefined, end: number | null | undefined): LineRange | undefined {
+  if (end == null) return undefined;
+  return { start: start != null && start <= end ? start : end, end };
+}
+
+/**
+ * A review comment (`pull-request-review-comment`, `review-comment`, or the `comment` of a
+ * `pull_request_review_comment` webhook). Older payloads carry no line fields: they read as undefined.
+ */
+export const reviewCommentResponse = z
+  .object({
+    id: z.number(),
+    body: z.string().nullish(),
+    user,
+    path: z.string(),
+    diff_hunk: z.string().nullish(),
+    line,
+    start_line: line,
+    original_line: line,
+    original_start_line: line,
+    side,
+    start_side: side,
+    html_url: z.string().nullish(),
+    in_reply_to_id: z.number().nullish(),
+  })
+  .loose()
+  .transform(
+    (c): ReviewCommentInfo => ({
+      id: c.id,
+      body: c.body ?? '',
+      user: c.user ? { login: c.user.login, type: c.user.type } : undefined,
+      path: c.path,
+      lines: rangeOf(c.start_line, c.line),
+      originalLines: rangeOf(c.original_start_line, c.original_line),
+      side: c.side,
+      startSide: c.start_side,
+      diffHunk: c.diff_hunk ?? '',
+      htmlUrl: c.html_url ?? undefined,
+      inReplyToId: c.in_reply_to_id ?? undefined,
+    }),
+  );

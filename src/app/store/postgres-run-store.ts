@@ -14,7 +14,7 @@ import {
 } from './row-mapping.ts';
 import { runKeys } from './run-keys.ts';
 import { CANCELLED_BEFORE_START, IN_FLIGHT_STATES, isFinalState, RECOVERED_FAILURE_CONCLUSION } from './run-states.ts';
-import { FINAL_STATES, type Lease, type RecordOutcome, type RunStore } from './run-store.ts';
+import { DEFAULT_EVENT_LEASE_MS, FINAL_STATES, type Lease, type RecordOutcome, type RunStore } from './run-store.ts';
 import { StaleLeaseError } from './stale-lease-error.ts';
 import { StoreConfigError } from './store-config-error.ts';
 
@@ -124,25 +124,37 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
           JSON.stringify(event.payload) ?? 'null',
           event.installationId ?? null,
           event.receivedAt,
+          event.orderKey ?? null,
         ]);
         return 'recorded';
       });
     },
 
-    async takeEvent() {
-      const [row] = await query(sql.takeEvent);
+    async takeEvent(leaseMs = DEFAULT_EVENT_LEASE_MS) {
+      const now = Date.now();
+      const [row] = await query(sql.takeEvent, [now + leaseMs, now]);
       return row ? eventFromRow(row) : undefined;
+    },
+
+    async completeEvent(deliveryId) {
+      await pool.query(sql.completeEvent, [deliveryId]);
     },
 
     async enqueue(input) {
       const { repoKey, issueKey } = runKeys(input.job);
       const now = Date.now();
       return transaction(async (client) => {
+        if (input.deliveryId !== undefined) {
+          await client.query(sql.deliveryLock, [input.deliveryId]);
+          await client.query(sql.completeEvent, [input.deliveryId]);
+          const [existing] = await query(sql.runByDelivery, [input.deliveryId], client);
+          if (existing) return { run: runFromRow(existing), cancelled: [], created: false };
+        }
         const cancelled = input.perIssue === 'cancel' ? await cancelIssue(client, issueKey, now) : [];
         const values = [randomUUID(), JSON.stringify(input.job), input.installationId ?? null, repoKey, issueKey];
-        const [row] = await query(sql.insertRun, [...values, input.adapter, now], client);
+        const [row] = await query(sql.insertRun, [...values, input.adapter, now, input.deliveryId ?? null], client);
         if (!row) throw new CorruptRowError('runs', 'id', 'the inserted run was not returned');
-        return { run: runFromRow(row), cancelled };
+        return { run: runFromRow(row), cancelled, created: true };
       });
     },
 
@@ -236,8 +248,16 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
       return rows.map(pendingApprovalFromRow);
     },
 
-    async addAnswer(answer) {
-      await pool.query(sql.addAnswer, [answer.issueKey, answer.kind, answerBody(answer), Date.now()]);
+    async addAnswer(answer, deliveryId) {
+      const values = [answer.issueKey, answer.kind, answerBody(answer), Date.now()];
+      if (deliveryId === undefined) {
+        await pool.query(sql.addAnswer, values);
+        return;
+      }
+      await transaction(async (client) => {
+        await client.query(sql.addAnswer, values);
+        await client.query(sql.completeEvent, [deliveryId]);
+      });
     },
 
     async takeAnswers(issueKey) {

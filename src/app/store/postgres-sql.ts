@@ -72,6 +72,11 @@ CREATE TABLE IF NOT EXISTS ${s}.subjects (
   received_at bigint NOT NULL
 );
 ALTER TABLE ${s}.deliveries ADD COLUMN IF NOT EXISTS duplicate_of text;
+ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS order_key text;
+ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS lease_until bigint;
+ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS delivery_id text;
+CREATE INDEX IF NOT EXISTS events_by_order ON ${s}.events (order_key, seq);
+CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
 `,
 
     insertDelivery: `INSERT INTO ${s}.deliveries (delivery_id, received_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
@@ -79,13 +84,20 @@ ALTER TABLE ${s}.deliveries ADD COLUMN IF NOT EXISTS duplicate_of text;
       ON CONFLICT DO NOTHING`,
     subjectDelivery: `SELECT delivery_id FROM ${s}.subjects WHERE subject_key = $1`,
     markDuplicate: `UPDATE ${s}.deliveries SET duplicate_of = $1 WHERE delivery_id = $2`,
-    insertEvent: `INSERT INTO ${s}.events (delivery_id, name, payload, installation_id, received_at)
-      VALUES ($1, $2, $3, $4, $5)`,
-    takeEvent: `DELETE FROM ${s}.events WHERE seq = (
-      SELECT seq FROM ${s}.events ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING *`,
+    insertEvent: `INSERT INTO ${s}.events (delivery_id, name, payload, installation_id, received_at, order_key)
+      VALUES ($1, $2, $3, $4, $5, $6)`,
+    takeEvent: `UPDATE ${s}.events SET lease_until = $1 WHERE seq = (
+      SELECT e.seq FROM ${s}.events e WHERE (e.lease_until IS NULL OR e.lease_until < $2)
+      AND (e.order_key IS NULL OR NOT EXISTS (
+        SELECT 1 FROM ${s}.events o WHERE o.order_key = e.order_key AND o.seq < e.seq))
+      ORDER BY e.seq LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING *`,
+    completeEvent: `DELETE FROM ${s}.events WHERE delivery_id = $1`,
+    /** One delivery queues one run: concurrent enqueues of it are serialized on this lock. */
+    deliveryLock: `SELECT pg_advisory_xact_lock(hashtext('agent-mux:delivery:${s}:' || $1))`,
+    runByDelivery: `SELECT * FROM ${s}.runs WHERE delivery_id = $1`,
 
-    insertRun: `INSERT INTO ${s}.runs (id, job, installation_id, state, repo_key, issue_key, adapter, created_at, updated_at)
-      VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $7) RETURNING *`,
+    insertRun: `INSERT INTO ${s}.runs (id, job, installation_id, state, repo_key, issue_key, adapter, created_at, updated_at,
+      delivery_id) VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $7, $8) RETURNING *`,
     requestCancel: `UPDATE ${s}.runs SET cancel_requested = true, updated_at = $1
       WHERE issue_key = $2 AND state IN ('queued', ${inFlight}) RETURNING id, seq`,
 

@@ -106,12 +106,14 @@ export function runFromRow(row: Row): StoredRun {
 
 /** An `events` row as a `StoredEvent`. */
 export function eventFromRow(row: Row): StoredEvent {
+  const orderKey = optionalStr(row, 'events', 'order_key');
   return {
     deliveryId: str(row, 'events', 'delivery_id'),
     name: str(row, 'events', 'name'),
     payload: json(row, 'events', 'payload'),
     installationId: optionalNum(row, 'events', 'installation_id'),
     receivedAt: num(row, 'events', 'received_at'),
+    ...(orderKey === undefined ? {} : { orderKey }),
   };
 }
 

@@ -14,10 +14,18 @@ export interface StoredEvent {
   payload: unknown;
   installationId: number | undefined;
   receivedAt: number;
+  /**
+   * Events with the same order key (an issue or pull request: `webhookOrderKey`) are dispatched one at a
+   * time, oldest first; events with different keys (or none) may be dispatched concurrently.
+   */
+  orderKey?: string;
 }
 
 /** What `recordEvent` did: queued the event, or recognized a delivery seen before or a subject seen before. */
 export type RecordOutcome = 'recorded' | 'redelivery' | 'duplicate';
+
+/** How long `takeEvent` leases an event unless told otherwise. */
+export const DEFAULT_EVENT_LEASE_MS = 60_000;
 
 export type RunState = 'queued' | 'running' | 'awaiting_approval' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
@@ -91,19 +99,32 @@ export interface RunStore {
    * payload re-sent under a new delivery id does. Either is recorded and starts or answers nothing.
    */
   recordEvent(event: StoredEvent, subjectKey?: string): Promise<RecordOutcome>;
-  /** Takes the oldest unread event (exactly one reader gets it, across replicas). */
-  takeEvent(): Promise<StoredEvent | undefined>;
+  /**
+   * Leases the oldest event that may be dispatched now: not leased (or its lease expired: the reader
+   * died) and no older event of its `orderKey` left. One reader at a time holds it, across replicas.
+   * The event stays stored until its outcome is: `completeEvent`, or atomically with that outcome
+   * (`enqueue`, `addAnswer` given its `deliveryId`). A reader killed in between leaves it to be
+   * taken again once the lease (`leaseMs`, default 60 000) expired.
+   */
+  takeEvent(leaseMs?: number): Promise<StoredEvent | undefined>;
+  /** Deletes a taken event whose outcome needs no store write (ignored, cancel, void). Idempotent. */
+  completeEvent(deliveryId: string): Promise<void>;
 
   /**
    * Queues a run. With `perIssue: 'cancel'`, runs of the same issue that are queued or in flight
    * get `cancelRequested` (their ids are returned); with `'queue'` the new run waits its turn.
+   *
+   * With `deliveryId` (the webhook the run comes from) the event is completed in the same transaction,
+   * and a delivery queues at most one run: enqueuing it again returns the run queued the first time
+   * (`created: false`) and cancels nothing.
    */
   enqueue(input: {
     job: RunJob;
     installationId: number | undefined;
     adapter: string;
     perIssue: 'queue' | 'cancel';
-  }): Promise<{ run: StoredRun; cancelled: string[] }>;
+    deliveryId?: string;
+  }): Promise<{ run: StoredRun; cancelled: string[]; created: boolean }>;
 
   /**
    * Claims the oldest queued run that may start: no other run of its issue in flight, and the
@@ -150,8 +171,11 @@ export interface RunStore {
     issueKey?: string;
   }): Promise<(PendingApproval & { runId: string; issueKey: string })[]>;
 
-  /** Records an answer (or a void) for the run of an issue, from whichever replica got the webhook. */
-  addAnswer(answer: NewStoredAnswer): Promise<void>;
+  /**
+   * Records an answer (or a void) for the run of an issue, from whichever replica got the webhook; with
+   * `deliveryId`, completes that event in the same transaction.
+   */
+  addAnswer(answer: NewStoredAnswer, deliveryId?: string): Promise<void>;
   /** Takes (and deletes) the answers recorded for an issue since the last take. */
   takeAnswers(issueKey: string): Promise<StoredAnswer[]>;
 }

@@ -15,8 +15,8 @@ import {
 } from './row-mapping.ts';
 import { runKeys } from './run-keys.ts';
 import { CANCELLED_BEFORE_START, IN_FLIGHT_STATES, isFinalState, RECOVERED_FAILURE_CONCLUSION } from './run-states.ts';
-import { FINAL_STATES, type Lease, type RecordOutcome, type RunStore } from './run-store.ts';
-import { SQLITE_ADDED_COLUMNS, SQLITE_SCHEMA, SQLITE_SQL } from './sqlite-sql.ts';
+import { DEFAULT_EVENT_LEASE_MS, FINAL_STATES, type Lease, type RecordOutcome, type RunStore } from './run-store.ts';
+import { SQLITE_ADDED_COLUMNS, SQLITE_ADDED_INDEXES, SQLITE_SCHEMA, SQLITE_SQL } from './sqlite-sql.ts';
 import { StaleLeaseError } from './stale-lease-error.ts';
 
 export interface SqliteRunStoreOptions {
@@ -84,6 +84,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
           if (!columns.some((c) => c.name === column))
             db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
         }
+        db.exec(SQLITE_ADDED_INDEXES);
       });
     },
 
@@ -109,20 +110,31 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
           JSON.stringify(event.payload) ?? 'null',
           event.installationId ?? null,
           event.receivedAt,
+          event.orderKey ?? null,
         );
         return 'recorded';
       });
     },
 
-    async takeEvent() {
-      const row = transaction(() => sql(SQLITE_SQL.takeEvent).get());
+    async takeEvent(leaseMs = DEFAULT_EVENT_LEASE_MS) {
+      const now = Date.now();
+      const row = transaction(() => sql(SQLITE_SQL.takeEvent).get(now + leaseMs, now));
       return row ? eventFromRow(row) : undefined;
+    },
+
+    async completeEvent(deliveryId) {
+      transaction(() => sql(SQLITE_SQL.completeEvent).run(deliveryId));
     },
 
     async enqueue(input) {
       const { repoKey, issueKey } = runKeys(input.job);
       const now = Date.now();
       return transaction(() => {
+        if (input.deliveryId !== undefined) {
+          sql(SQLITE_SQL.completeEvent).run(input.deliveryId);
+          const existing = sql(SQLITE_SQL.runByDelivery).get(input.deliveryId);
+          if (existing) return { run: runFromRow(existing), cancelled: [], created: false };
+        }
         const cancelled = input.perIssue === 'cancel' ? cancelIssue(issueKey, now) : [];
         const row = sql(SQLITE_SQL.insertRun).get(
           randomUUID(),
@@ -133,9 +145,10 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
           input.adapter,
           now,
           now,
+          input.deliveryId ?? null,
         );
         if (!row) throw new CorruptRowError('runs', 'id', 'the inserted run was not returned');
-        return { run: runFromRow(row), cancelled };
+        return { run: runFromRow(row), cancelled, created: true };
       });
     },
 
@@ -247,8 +260,11 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       return sql(SQLITE_SQL.pendingApprovals).all(runId, runId, issueKey, issueKey).map(pendingApprovalFromRow);
     },
 
-    async addAnswer(answer) {
-      transaction(() => sql(SQLITE_SQL.addAnswer).run(answer.issueKey, answer.kind, answerBody(answer), Date.now()));
+    async addAnswer(answer, deliveryId) {
+      transaction(() => {
+        sql(SQLITE_SQL.addAnswer).run(answer.issueKey, answer.kind, answerBody(answer), Date.now());
+        if (deliveryId !== undefined) sql(SQLITE_SQL.completeEvent).run(deliveryId);
+      });
     },
 
     async takeAnswers(issueKey) {

@@ -72,7 +72,16 @@ CREATE TABLE IF NOT EXISTS subjects (
 /** Columns added after the first release: `[table, column, definition]`, added by `migrate` when missing. */
 export const SQLITE_ADDED_COLUMNS: readonly (readonly [string, string, string])[] = [
   ['deliveries', 'duplicate_of', 'TEXT'],
+  ['events', 'order_key', 'TEXT'],
+  ['events', 'lease_until', 'INTEGER'],
+  ['runs', 'delivery_id', 'TEXT'],
 ];
+
+/** Indexes on added columns, made by `migrate` after them (idempotent). */
+export const SQLITE_ADDED_INDEXES = `
+CREATE INDEX IF NOT EXISTS events_by_order ON events (order_key, seq);
+CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON runs (delivery_id);
+`;
 
 /** The SQLite statements; list parameters are JSON arrays read with `json_each`. */
 export const SQLITE_SQL = {
@@ -80,11 +89,17 @@ export const SQLITE_SQL = {
   insertSubject: 'INSERT INTO subjects (subject_key, delivery_id, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
   subjectDelivery: 'SELECT delivery_id FROM subjects WHERE subject_key = ?',
   markDuplicate: 'UPDATE deliveries SET duplicate_of = ? WHERE delivery_id = ?',
-  insertEvent: 'INSERT INTO events (delivery_id, name, payload, installation_id, received_at) VALUES (?, ?, ?, ?, ?)',
-  takeEvent: 'DELETE FROM events WHERE seq = (SELECT min(seq) FROM events) RETURNING *',
+  insertEvent: `INSERT INTO events (delivery_id, name, payload, installation_id, received_at, order_key)
+    VALUES (?, ?, ?, ?, ?, ?)`,
+  takeEvent: `UPDATE events SET lease_until = ? WHERE seq = (
+    SELECT e.seq FROM events e WHERE (e.lease_until IS NULL OR e.lease_until < ?)
+    AND (e.order_key IS NULL OR NOT EXISTS (SELECT 1 FROM events o WHERE o.order_key = e.order_key AND o.seq < e.seq))
+    ORDER BY e.seq LIMIT 1) RETURNING *`,
+  completeEvent: 'DELETE FROM events WHERE delivery_id = ?',
+  runByDelivery: 'SELECT * FROM runs WHERE delivery_id = ?',
 
-  insertRun: `INSERT INTO runs (id, job, installation_id, state, repo_key, issue_key, adapter, created_at, updated_at)
-    VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?) RETURNING *`,
+  insertRun: `INSERT INTO runs (id, job, installation_id, state, repo_key, issue_key, adapter, created_at, updated_at,
+    delivery_id) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?) RETURNING *`,
   requestCancel: `UPDATE runs SET cancel_requested = 1, updated_at = ?
     WHERE issue_key = ? AND state IN ('queued', ${inFlight}) RETURNING id, seq`,
   cancelQueued: `UPDATE runs SET state = 'cancelled', conclusion = ?, reason = ?, updated_at = ?

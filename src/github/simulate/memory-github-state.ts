@@ -5,6 +5,7 @@ import type {
   CheckRunStatus,
   RepoRef,
   RepoRole,
+  ReviewCommentInfo,
 } from '../github-api.ts';
 
 /** A GitHub account as the stand-in knows it. */
@@ -53,7 +54,19 @@ export interface MemoryReviewComment {
   pullNumber: number;
   body: string;
   user: MemoryUser;
+  /** Where it was written (file, lines, side, hunk); a comment seeded without one is on line 1 of README.md. */
+  location?: ReviewCommentLocation;
+  /** The review it belongs to. */
+  reviewId?: number;
+  /** The comment it replies to (a reply in a thread). */
+  inReplyToId?: number;
 }
+
+/** The place of a review comment in the diff. */
+export type ReviewCommentLocation = Pick<
+  ReviewCommentInfo,
+  'path' | 'lines' | 'originalLines' | 'side' | 'startSide' | 'diffHunk'
+>;
 
 export interface MemoryReview {
   id: number;
@@ -233,10 +246,25 @@ export class MemoryGitHubState {
     return comment;
   }
 
-  addReviewComment(pullNumber: number, options: { id?: number; body: string; user: string | MemoryUser }): void {
+  addReviewComment(
+    pullNumber: number,
+    options: {
+      id?: number;
+      body: string;
+      user: string | MemoryUser;
+      location?: ReviewCommentLocation;
+      reviewId?: number;
+      inReplyToId?: number;
+    },
+  ): MemoryReviewComment {
     const id = options.id === undefined ? this.nextId() : this.reserveId(options.id);
     const user = typeof options.user === 'string' ? this.user(options.user) : options.user;
-    this.reviewComments.set(id, { id, pullNumber, body: options.body, user });
+    const comment: MemoryReviewComment = { id, pullNumber, body: options.body, user };
+    if (options.location !== undefined) comment.location = options.location;
+    if (options.reviewId !== undefined) comment.reviewId = options.reviewId;
+    if (options.inReplyToId !== undefined) comment.inReplyToId = options.inReplyToId;
+    this.reviewComments.set(id, comment);
+    return comment;
   }
 
   addReview(

@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { CommentInfo, Conditional, GitHubApi, PullInfo, RepoRef, RepoRole, ReviewInfo } from '../github-api.ts';
+import type {
+  CommentInfo,
+  Conditional,
+  GitHubApi,
+  PullInfo,
+  RepoRef,
+  RepoRole,
+  ReviewCommentInfo,
+  ReviewInfo,
+} from '../github-api.ts';
 import { GitHubApiError } from '../github-api-error.ts';
 import { type BareRepo, bareRepo } from './bare-repo.ts';
 import { applyCheckRun, checkRunRefusal } from './check-run-rules.ts';
@@ -9,6 +18,7 @@ import {
   MemoryGitHubState,
   type MemoryIssue,
   type MemoryPullFields,
+  type MemoryReviewComment,
 } from './memory-github-state.ts';
 
 export interface MemoryGitHubOptions {
@@ -304,6 +314,32 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
       return conditional(list, opts.etag);
     },
 
+    async listReviewComments(ref, number, reviewId) {
+      pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', ref, number);
+      if (!state.reviews.some((r) => r.id === reviewId && r.pullNumber === number)) {
+        fail('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', 404, 'Not Found');
+      }
+      return [...state.reviewComments.values()]
+        .filter((c) => c.pullNumber === number && c.reviewId === reviewId)
+        .slice(0, 100)
+        .map(reviewCommentInfo);
+    },
+
+    async replyToReviewComment(ref, number, commentId, body) {
+      const operation = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies';
+      pullOf(operation, ref, number);
+      const parent = state.reviewComments.get(commentId);
+      if (parent === undefined || parent.pullNumber !== number) return fail(operation, 404, 'Not Found');
+      const reply = state.addReviewComment(number, {
+        body,
+        user: state.self,
+        ...(parent.location === undefined ? {} : { location: parent.location }),
+        // GitHub threads a reply to a reply under the thread's first comment.
+        inReplyToId: parent.inReplyToId ?? parent.id,
+      });
+      return reviewCommentInfo(reply);
+    },
+
     async getWorkflowRun(ref, runId) {
       checkRepo('GET /repos/{owner}/{repo}/actions/runs/{run_id}', ref);
       const run = state.workflowRuns.get(runId);
@@ -322,4 +358,23 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
   };
 
   return { api, state, git };
+
+  function reviewCommentInfo(comment: MemoryReviewComment): ReviewCommentInfo {
+    const location = comment.location ?? {
+      path: 'README.md',
+      lines: { start: 1, end: 1 },
+      originalLines: { start: 1, end: 1 },
+      side: 'RIGHT',
+      startSide: undefined,
+      diffHunk: '',
+    };
+    return {
+      id: comment.id,
+      body: comment.body,
+      user: { ...comment.user },
+      ...location,
+      htmlUrl: `${html}/pull/${comment.pullNumber}#discussion_r${comment.id}`,
+      inReplyToId: comment.inReplyToId,
+    };
+  }
 }

@@ -114,6 +114,98 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
       });
     });
 
+    describe('event leases', () => {
+      const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+      const enqueueFor = (deliveryId: string, number = 7) =>
+        store.enqueue({
+          job: makeJob({ number, id: deliveryId }),
+          installationId: 42,
+          adapter: 'demo',
+          perIssue: 'cancel',
+          deliveryId,
+        });
+
+      it('keeps a taken event until its outcome is stored: a reader that died leaves it to be taken again', async () => {
+        await store.recordEvent(event('d1', 1000));
+        expect((await store.takeEvent(50))?.deliveryId).toBe('d1');
+        expect(await backend.open().takeEvent(50)).toBeUndefined();
+        await sleep(80);
+        // The lease expired (the reader was killed): another reader takes it.
+        expect((await backend.open().takeEvent(60_000))?.deliveryId).toBe('d1');
+        await store.completeEvent('d1');
+        await sleep(80);
+        expect(await store.takeEvent(50)).toBeUndefined();
+        // A redelivery of a completed delivery is still ignored.
+        expect(await store.recordEvent(event('d1', 3000))).toBe('redelivery');
+        expect(await store.takeEvent()).toBeUndefined();
+      });
+
+      it('queues a delivery’s run and completes its event in one transaction, once however often it is enqueued', async () => {
+        await store.recordEvent(event('d1', 1000));
+        expect((await store.takeEvent(10))?.deliveryId).toBe('d1');
+        const first = await enqueueFor('d1');
+        expect(first.created).toBe(true);
+        await sleep(30);
+        expect(await store.takeEvent()).toBeUndefined();
+        // A second reader that took the event before the lease ran out enqueues it too: the first run stands,
+        // and its `perIssue: cancel` does not cancel it.
+        const again = await backend.open().enqueue({
+          job: makeJob({ number: 7, id: 'd1' }),
+          installationId: 42,
+          adapter: 'demo',
+          perIssue: 'cancel',
+          deliveryId: 'd1',
+        });
+        expect(again).toEqual({ run: first.run, cancelled: [], created: false });
+        expect(await store.list()).toHaveLength(1);
+        expect((await store.get(first.run.id))?.cancelRequested).toBe(false);
+      });
+
+      it('queues one run for one delivery enqueued concurrently by several handles', async () => {
+        const handles = [store, backend.open(), backend.open(), backend.open()];
+        const results = await Promise.all(
+          handles.map((handle) =>
+            handle.enqueue({
+              job: makeJob({ number: 7, id: 'd9' }),
+              installationId: 42,
+              adapter: 'demo',
+              perIssue: 'cancel',
+              deliveryId: 'd9',
+            }),
+          ),
+        );
+        expect(results.filter((r) => r.created)).toHaveLength(1);
+        const runs = await store.list();
+        expect(runs).toHaveLength(1);
+        expect(runs[0]?.cancelRequested).toBe(false);
+      });
+
+      it('completes an event with its answer in one transaction', async () => {
+        await store.recordEvent(event('d1', 1000));
+        await store.takeEvent(10);
+        await store.addAnswer({ kind: 'void', issueKey: 'o/r#7', reason: 'pushed' }, 'd1');
+        await sleep(30);
+        expect(await store.takeEvent()).toBeUndefined();
+        expect(await store.takeAnswers('o/r#7')).toHaveLength(1);
+      });
+
+      it('gives the events of one order key one at a time, oldest first, and other keys meanwhile', async () => {
+        const keyed = (id: string, at: number, orderKey: string): StoredEvent => ({ ...event(id, at), orderKey });
+        await store.recordEvent(keyed('a1', 1000, 'o/r#1'));
+        await store.recordEvent(keyed('a2', 1001, 'o/r#1'));
+        await store.recordEvent(keyed('b1', 1002, 'o/r#2'));
+        await store.recordEvent(event('n1', 1003));
+        const first = await store.takeEvent();
+        expect(first).toEqual(keyed('a1', 1000, 'o/r#1'));
+        // a2 waits for a1; b1 and the unkeyed event do not.
+        expect((await store.takeEvent())?.deliveryId).toBe('b1');
+        expect((await store.takeEvent())?.deliveryId).toBe('n1');
+        expect(await store.takeEvent()).toBeUndefined();
+        await store.completeEvent('a1');
+        expect((await store.takeEvent())?.deliveryId).toBe('a2');
+      });
+    });
+
     describe('enqueue, claim, finish', () => {
       it('queues a run with its keys and job', async () => {
         const job = makeJob({ repo: 'octo/app', number: 12 });
