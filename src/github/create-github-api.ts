@@ -5,6 +5,7 @@ import type {
   CreateCheckRun,
   GitHubApi,
   OctokitLike,
+  PullFile,
   UpdateCheckRun,
 } from './github-api.ts';
 import { GitHubApiError, statusOf } from './github-api-error.ts';
@@ -20,6 +21,12 @@ import {
   reviewCommentResponse,
   reviewResponse,
 } from './github-responses.ts';
+
+/** One entry of "list pull request files" (`diff-entry`). */
+const pullFileResponse = z
+  .object({ filename: z.string(), status: z.string(), patch: z.string().nullish() })
+  .loose()
+  .transform((f): PullFile => ({ path: f.filename, status: f.status, patch: f.patch ?? undefined }));
 
 /**
  * The use cases' GitHub interface on any Octokit: the Action's (`createOctokit`), Probot's
@@ -259,6 +266,43 @@ export function createGitHubApi(octokit: OctokitLike): GitHubApi {
           reviewCommentResponse,
         )
       ).data;
+    },
+
+    async listPullFiles(ref, number) {
+      const files: PullFile[] = [];
+      // GitHub lists at most 3,000 files, 100 a page.
+      for (let page = 1; page <= 30; page++) {
+        const { data } = await call(
+          'GET /repos/{owner}/{repo}/pulls/{pull_number}/files',
+          { ...ref, pull_number: number, per_page: 100, page },
+          z.array(pullFileResponse),
+        );
+        files.push(...data);
+        if (data.length < 100) break;
+      }
+      return files;
+    },
+
+    async createReview(ref, number, review) {
+      const { data } = await call(
+        'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+        {
+          ...ref,
+          pull_number: number,
+          commit_id: review.commitId,
+          body: review.body,
+          event: 'COMMENT',
+          comments: review.comments.map((c) => ({
+            path: c.path,
+            body: c.body,
+            line: c.line,
+            side: 'RIGHT',
+            ...(c.startLine === undefined ? {} : { start_line: c.startLine, start_side: 'RIGHT' }),
+          })),
+        },
+        z.object({ id: z.number(), html_url: z.string() }).loose(),
+      );
+      return { id: data.id, htmlUrl: data.html_url };
     },
 
     async getWorkflowRun(ref, runId) {

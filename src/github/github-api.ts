@@ -82,6 +82,23 @@ export interface ReviewCommentInfo {
   inReplyToId: number | undefined;
 }
 
+/** One file of a pull request's diff. */
+export interface PullFile {
+  path: string;
+  /** `added`, `removed`, `modified`, `renamed`, … */
+  status: string;
+  /** The file's hunks as GitHub shows them; undefined when it shows none (binary, too large). */
+  patch: string | undefined;
+}
+
+/** A review comment on the new side (`RIGHT`) of a pull request's diff, on `line` or `startLine`..`line`. */
+export interface NewReviewComment {
+  path: string;
+  body: string;
+  line: number;
+  startLine?: number;
+}
+
 export type CheckRunStatus = 'queued' | 'in_progress' | 'completed';
 export type CheckRunConclusion = 'success' | 'failure' | 'cancelled' | 'timed_out' | 'neutral' | 'action_required';
 
@@ -199,6 +216,15 @@ export interface GitHubApi {
   listReviewComments(ref: RepoRef, number: number, reviewId: number): Promise<ReviewCommentInfo[]>;
   /** POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies — a reply in the comment's thread. */
   replyToReviewComment(ref: RepoRef, number: number, commentId: number, body: string): Promise<ReviewCommentInfo>;
+
+  /** GET /repos/{owner}/{repo}/pulls/{pull_number}/files?per_page=100 — every page (GitHub lists at most 3,000 files). */
+  listPullFiles(ref: RepoRef, number: number): Promise<PullFile[]>;
+  /** POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews — a submitted `COMMENT` review on `commitId`. */
+  createReview(
+    ref: RepoRef,
+    number: number,
+    review: { commitId: string; body: string; comments: NewReviewComment[] },
+  ): Promise<{ id: number; htmlUrl: string }>;
 
   /** GET /repos/{owner}/{repo}/actions/runs/{run_id} — undefined when there is no such run. */
   getWorkflowRun(ref: RepoRef, runId: number): Promise<{ id: number; status: string } | undefined>;

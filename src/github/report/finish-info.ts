@@ -8,7 +8,15 @@ export interface FinishInfo {
   pullRequestUrl?: string;
   /** True when the agent finished but changed nothing. */
   noChanges?: boolean;
+  /** For a pull request from a fork: how its author takes the change (nothing is pushed to a fork). */
+  fork?: ForkDelivery;
 }
+
+/** Where the change of a run on a fork pull request went, so its author can take it. */
+export type ForkDelivery =
+  | { kind: 'suggestions'; reviewId: number; reviewUrl: string; count: number }
+  | { kind: 'pull_request'; number: number; url: string; branch: string; cloneUrl: string }
+  | { kind: 'branch'; branch: string; cloneUrl: string };
 
 /** `succeeded`, `failed`, `cancelled`, `timed out`. */
 export function conclusionWord(conclusion: FinishInfo['conclusion']): string {

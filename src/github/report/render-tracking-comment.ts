@@ -1,4 +1,4 @@
-import { conclusionWord, type FinishInfo } from './finish-info.ts';
+import { conclusionWord, type FinishInfo, type ForkDelivery } from './finish-info.ts';
 import { InvalidRunIdError } from './invalid-run-id-error.ts';
 import {
   capMarkdown,
@@ -137,6 +137,7 @@ function outcome(progress: RunProgress, finished: FinishInfo): string[] {
       '',
     );
   }
+  if (finished.fork) lines.push(howToTake(finished.fork), '');
   lines.push('| | |', '|---|---|');
   lines.push(`| Outcome | ${conclusionWord(finished.conclusion)} |`);
   lines.push(`| Duration | ${formatDuration(progress.elapsedMs)} |`);
@@ -146,6 +147,21 @@ function outcome(progress: RunProgress, finished: FinishInfo): string[] {
   if (finished.pullRequestUrl)
     lines.push(`| Pull request | ${link(prLabel(finished.pullRequestUrl), finished.pullRequestUrl)} |`);
   return lines;
+}
+
+/** Tells a fork pull request's author how to take the change. */
+function howToTake(fork: ForkDelivery): string {
+  if (fork.kind === 'suggestions') {
+    return `**To take the change:** apply the ${fork.count} suggestion${fork.count === 1 ? '' : 's'} in ${link(`review ${fork.reviewId}`, fork.reviewUrl)} (*Files changed* → *Add suggestion to batch* → *Commit suggestions*).`;
+  }
+  if (fork.kind === 'branch') {
+    return `**To take the change:** pull it into your branch: ${inlineCode(`git pull ${fork.cloneUrl} ${fork.branch}`)} (your branch's head plus the fix).`;
+  }
+  return [
+    `**To take the change:** merge ${link(`#${fork.number}`, fork.url)} into your branch:`,
+    `${inlineCode(`git pull ${fork.cloneUrl} ${fork.branch}`)} (your branch's head plus the fix);`,
+    `or merge #${fork.number} in place of this pull request.`,
+  ].join(' ');
 }
 
 /** `https://github.com/o/r/pull/12` → `#12`. */

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { newSideRanges, parseDiffHunks } from '../git/diff-hunks.ts';
+import { pullFilesFromGit } from '../git/pull-files-from-git.ts';
 import type {
   CommentInfo,
   Conditional,
@@ -338,6 +340,36 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
         inReplyToId: parent.inReplyToId ?? parent.id,
       });
       return reviewCommentInfo(reply);
+    },
+
+    async listPullFiles(ref, number) {
+      const { issue, pull } = pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', ref, number);
+      const { headSha, baseSha } = await pullInfo(issue, pull);
+      const files = await pullFilesFromGit(options.bareRepo, baseSha, headSha);
+      return files.map((f) => ({ path: f.filename, status: f.status, patch: f.patch }));
+    },
+
+    async createReview(ref, number, review) {
+      const operation = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews';
+      const { issue, pull } = pullOf(operation, ref, number);
+      const { headSha, baseSha } = await pullInfo(issue, pull);
+      const files = await pullFilesFromGit(options.bareRepo, baseSha, headSha);
+      for (const comment of review.comments) {
+        const patch = files.find((f) => f.filename === comment.path)?.patch;
+        const start = comment.startLine ?? comment.line;
+        const shown = newSideRanges(parseDiffHunks(patch ?? '')).some(([a, b]) => a <= start && comment.line <= b);
+        if (!shown) fail(operation, 422, 'Unprocessable Entity: Line could not be resolved');
+      }
+      const stored = state.addReview(number, {
+        state: 'COMMENTED',
+        body: review.body,
+        user: state.self,
+        commitId: review.commitId,
+      });
+      for (const comment of review.comments) {
+        state.addReviewComment(number, { body: comment.body, user: state.self, reviewId: stored.id });
+      }
+      return { id: stored.id, htmlUrl: `${html}/pull/${number}#pullrequestreview-${stored.id}` };
     },
 
     async getWorkflowRun(ref, runId) {

@@ -3,6 +3,8 @@ import type { ChangedFile } from '../git/collect-changes.ts';
 import { collectChanges } from '../git/collect-changes.ts';
 import { publishChanges } from '../git/publish-changes.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
+import type { ForkDelivery } from '../report/finish-info.ts';
+import { deliverToFork } from './deliver-to-fork.ts';
 import type { RunJob } from './run-job.ts';
 
 export interface PublishedResult {
@@ -11,16 +13,19 @@ export interface PublishedResult {
   files: readonly ChangedFile[];
   /** One line for the log and the tracking comment. */
   note: string;
+  /** For a pull request from a fork: where the change went, for the tracking comment. */
+  fork?: ForkDelivery;
 }
 
 /**
  * Puts a successful run's changes where they belong: the PR's own branch for a pull request of
- * this repository, a new `<prefix><issue>-<slug>` branch (and a pull request) for an issue. Never
- * force-pushes; never pushes to a fork unless its PR allows maintainer edits. Throws
+ * this repository, a new `<prefix><issue>-<slug>` branch (and a pull request) for an issue, and for
+ * a pull request from a fork suggestions on it or a branch and pull request in this repository
+ * (`deliverToFork`, `forks.delivery`). Never force-pushes; never pushes to a fork. Throws
  * `SecretInChangesError` (naming the files) when a change holds the token or one of `secrets`.
  */
 export async function publishResult(input: {
-  api: Pick<GitHubApi, 'findOpenPull' | 'createPull'>;
+  api: Pick<GitHubApi, 'findOpenPull' | 'createPull' | 'listPullFiles' | 'createReview'>;
   job: RunJob;
   pull: PullInfo | undefined;
   cwd: string;
@@ -34,27 +39,25 @@ export async function publishResult(input: {
   const files = await collectChanges(input.cwd, { ignore: [...input.ignore] });
   if (files.length === 0) return { files, note: 'the agent changed no files; nothing to commit' };
 
-  let branch: string;
-  let remote = git.remote;
-  if (pull) {
-    if (pull.fromFork) {
-      if (!pull.maintainerCanModify || !pull.headCloneUrl) {
-        return {
-          files,
-          note: `${files.length} changed file(s) not pushed: the pull request comes from a fork that does not allow edits from maintainers`,
-        };
-      }
-      remote = pull.headCloneUrl;
-    }
-    branch = pull.headRef;
-  } else {
-    branch = branchName(settings.branchPrefix, job.number ?? 0, job.title || job.instruction);
+  const message = commitMessage(job);
+  if (pull?.fromFork) {
+    return deliverToFork({
+      api,
+      job,
+      pull,
+      files,
+      cwd: input.cwd,
+      git,
+      ignore: input.ignore,
+      secrets: input.secrets,
+      message,
+    });
   }
+  const branch = pull ? pull.headRef : branchName(settings.branchPrefix, job.number ?? 0, job.title || job.instruction);
 
-  const message = `${commitTitle(job)}\n\nRequested by @${job.actor.login}${job.number === undefined ? '' : ` in #${job.number}`} (agent: ${job.agentName}).`;
   const pushed = await publishChanges({
     cwd: input.cwd,
-    remote,
+    remote: git.remote,
     token: git.token,
     branch,
     message,
@@ -90,6 +93,10 @@ export async function publishResult(input: {
     files: pushed.files,
     note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}; pull request ${pr.htmlUrl}`,
   };
+}
+
+function commitMessage(job: RunJob): string {
+  return `${commitTitle(job)}\n\nRequested by @${job.actor.login}${job.number === undefined ? '' : ` in #${job.number}`} (agent: ${job.agentName}).`;
 }
 
 function commitTitle(job: RunJob): string {
