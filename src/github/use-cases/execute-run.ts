@@ -342,6 +342,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     branch: published.branch,
     pullRequestUrl: published.pullRequestUrl,
     noChanges: published.files.length === 0,
+    fork: published.fork,
     annotations: renderAnnotations(published.files),
   });
   return {
