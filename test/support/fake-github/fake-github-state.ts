@@ -77,6 +77,36 @@ export interface FakeReviewComment {
   path: string;
   user: FakeUser;
   createdAt: string;
+  /** The review it belongs to (GitHub makes one for a lone comment too); null when none was given. */
+  reviewId: number | null;
+  /** The thread's first comment, for a reply. */
+  inReplyToId: number | undefined;
+  /** The last commented line (`line`), and the first of a multi-line comment (`start_line`). */
+  line: number;
+  startLine: number | null;
+  side: 'LEFT' | 'RIGHT';
+  startSide: 'LEFT' | 'RIGHT' | null;
+  /** The lines on the commit it was written on; equal to `line`/`startLine` unless set. */
+  originalLine: number;
+  originalStartLine: number | null;
+  diffHunk: string;
+  commitId: string;
+  originalCommitId: string;
+}
+
+/** Where a review comment is written, beyond its path: lines, sides, hunk, commit, review. */
+export interface ReviewCommentPlace {
+  line?: number;
+  startLine?: number;
+  side?: 'LEFT' | 'RIGHT';
+  startSide?: 'LEFT' | 'RIGHT';
+  originalLine?: number;
+  originalStartLine?: number;
+  diffHunk?: string;
+  commitId?: string;
+  originalCommitId?: string;
+  reviewId?: number;
+  inReplyToId?: number;
 }
 
 export interface FakeReview {
@@ -504,8 +534,11 @@ export class FakeGitHubState {
   addReviewComment(
     ref: RepoRef,
     pullNumber: number,
-    options: { body: string; user: UserInput; path?: string },
+    options: { body: string; user: UserInput; path?: string } & ReviewCommentPlace,
   ): FakeReviewComment {
+    const line = options.line ?? 1;
+    const startLine = options.startLine ?? null;
+    const commitId = options.commitId ?? this.pull(ref, pullNumber)?.headSha ?? '0'.repeat(40);
     const comment: FakeReviewComment = {
       id: this.nextId(),
       repoKey: repoKey(ref),
@@ -514,9 +547,26 @@ export class FakeGitHubState {
       path: options.path ?? 'README.md',
       user: this.addUser(options.user),
       createdAt: this.timestamp(),
+      reviewId: options.reviewId ?? null,
+      inReplyToId: options.inReplyToId,
+      line,
+      startLine,
+      side: options.side ?? 'RIGHT',
+      startSide: startLine === null ? null : (options.startSide ?? options.side ?? 'RIGHT'),
+      originalLine: options.originalLine ?? line,
+      originalStartLine: options.originalStartLine ?? startLine,
+      diffHunk: options.diffHunk ?? `@@ -${line} +${line} @@`,
+      commitId,
+      originalCommitId: options.originalCommitId ?? commitId,
     };
     this.#reviewComments.set(comment.id, comment);
     return comment;
+  }
+
+  /** The review comments of a pull request, oldest first. */
+  reviewComments(ref: RepoRef, pullNumber: number): FakeReviewComment[] {
+    const key = repoKey(ref);
+    return [...this.#reviewComments.values()].filter((c) => c.repoKey === key && c.pullNumber === pullNumber);
   }
 
   /** One review comment by id. */

@@ -27,6 +27,7 @@ import { OpenApiValidator, type RouteMatch } from './openapi-validator.ts';
 import { pullRoutes } from './pull-routes.ts';
 import type { RenderContext } from './render.ts';
 import { repoRoutes } from './repo-routes.ts';
+import { reviewCommentRoutes } from './review-comment-routes.ts';
 import { errorReply, type RouteHandler, type RouteReply } from './route-kit.ts';
 
 export type {
@@ -37,6 +38,7 @@ export type {
   FakeReaction,
   FakeRepo,
   FakeReview,
+  FakeReviewComment,
   FakeRole,
   FakeToken,
   FakeUser,
@@ -105,6 +107,7 @@ const routes: Record<string, RouteHandler> = {
   ...conversationRoutes,
   ...checkRunRoutes,
   ...pullRoutes,
+  ...reviewCommentRoutes,
   ...appRoutes,
 };
 
