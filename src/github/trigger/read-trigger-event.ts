@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RepoRef } from '../github-api.ts';
+import { reviewCommentResponse } from '../github-responses.ts';
 import type { Actor, TriggerEvent } from './trigger-event.ts';
 import { TriggerPayloadError } from './trigger-payload-error.ts';
 
@@ -28,7 +29,8 @@ const issueCommentSchema = baseSchema.extend({
 });
 const reviewCommentSchema = baseSchema.extend({
   pull_request: pullSchema,
-  comment: z.object({ id: numberSchema, body: bodySchema }).loose(),
+  /** With its path, lines, sides and diff hunk (the agent gets them; the answer goes into its thread). */
+  comment: reviewCommentResponse,
 });
 const reviewSchema = baseSchema.extend({
   pull_request: pullSchema,
@@ -87,11 +89,12 @@ export function readTriggerEvent(eventName: string, payload: unknown): TriggerEv
         ...common(eventName, p),
         number: p.pull_request.number,
         isPullRequest: true,
-        text: p.comment.body ?? '',
+        text: p.comment.body,
         source: { kind: 'review_comment', commentId: p.comment.id },
         title: p.pull_request.title,
         issueBody: p.pull_request.body ?? '',
         headSha: p.pull_request.head.sha,
+        reviewComment: p.comment,
       };
     }
     case 'pull_request_review': {

@@ -1,4 +1,4 @@
-import type { RepoRef } from '../github-api.ts';
+import type { RepoRef, ReviewCommentInfo } from '../github-api.ts';
 
 /** Who caused the event: the webhook's `sender`. */
 export interface Actor {
@@ -32,5 +32,7 @@ export interface TriggerEvent {
   issueBody: string;
   /** PR head sha when the payload has it (pull_request_review(_comment)). */
   headSha?: string;
+  /** The review comment that holds the text, with its place in the diff (pull_request_review_comment only). */
+  reviewComment?: ReviewCommentInfo;
   installationId?: number;
 }

@@ -1,3 +1,4 @@
+import type { LineRange } from '../github-api.ts';
 import { escapeAngleBrackets } from './escape-angle-brackets.ts';
 import { sanitizeText } from './sanitize-text.ts';
 
@@ -12,9 +13,33 @@ export interface AgentPromptInput {
   title: string;
   body: string;
   comments?: { author: string; body: string }[];
+  /**
+   * Review comments with their place in the diff: the one the request was written in
+   * (`askedIn: 'review_comment'`, first) or those of the review whose body holds it.
+   */
+  reviewComments?: ReviewCommentForPrompt[];
+  /** Where the request was written, when on a pull request's diff: named in the trusted framing. */
+  askedIn?: 'review_comment' | 'review';
   /** Login of the actor who asked. */
   requestedBy: string;
 }
+
+/** A review comment as the prompt shows it. Everything in it is text of the pull request: untrusted. */
+export interface ReviewCommentForPrompt {
+  author: string;
+  body: string;
+  path: string;
+  lines: LineRange | undefined;
+  originalLines: LineRange | undefined;
+  side: 'LEFT' | 'RIGHT' | undefined;
+  startSide: 'LEFT' | 'RIGHT' | undefined;
+  diffHunk: string;
+}
+
+/** At most this many review comments, and of each hunk its last lines (where the comment points), go to the agent. */
+export const maxPromptReviewComments = 30;
+export const maxPromptHunkLines = 60;
+const maxReviewCommentChars = 4000;
 
 /** The tag that wraps untrusted text in a prompt. */
 export const untrustedTag = 'untrusted_github_content';
@@ -41,6 +66,9 @@ export function buildAgentPrompt(input: AgentPromptInput): string {
     const text = neutralize(comment.body).trim();
     if (text) blocks.push(block(`comment by @${login(comment.author)}`, text));
   }
+  for (const comment of (input.reviewComments ?? []).slice(0, maxPromptReviewComments)) {
+    blocks.push(block(`review comment by @${login(comment.author)}`, reviewCommentText(comment)));
+  }
   const lines = [
     `You are an automated coding agent working in the GitHub repository ${safeRepository(input.repository)}${where}.`,
     '',
@@ -52,6 +80,17 @@ export function buildAgentPrompt(input: AgentPromptInput): string {
     instruction,
     '</instruction>',
   ];
+  if (input.askedIn === 'review_comment') {
+    lines.push(
+      '',
+      'They wrote it in a review comment on lines of the pull request’s diff: the first block below shows that comment with its file, lines, side and diff hunk. The request is about those lines.',
+    );
+  } else if (input.askedIn === 'review' && (input.reviewComments?.length ?? 0) > 0) {
+    lines.push(
+      '',
+      'They wrote it in the body of a review; the review’s comments on lines of the diff are in the blocks below, each with its file, lines, side and diff hunk.',
+    );
+  }
   if (blocks.length > 0) {
     lines.push(
       '',
@@ -63,6 +102,38 @@ export function buildAgentPrompt(input: AgentPromptInput): string {
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A review comment's place in the diff and its text, all neutralized; the hunk fenced (its last lines kept). */
+function reviewCommentText(comment: ReviewCommentForPrompt): string {
+  const hunkLines = neutralize(comment.diffHunk).replace(/\r\n?/g, '\n').split('\n');
+  const kept = hunkLines.slice(-maxPromptHunkLines);
+  const hunk = (kept.length < hunkLines.length ? ['…', ...kept] : kept).join('\n');
+  const fence = '~'.repeat(Math.max(3, ...[...hunk.matchAll(/~{3,}|`{3,}/g)].map((m) => m[0].length + 1)));
+  const parts = [`File: ${neutralize(comment.path).replace(/\s+/g, ' ').trim()}`];
+  if (comment.lines) {
+    parts.push(`${rangeText(comment.lines)}, ${sideText(comment.startSide, comment.side)}`);
+  } else if (comment.originalLines) {
+    parts.push(
+      `${rangeText(comment.originalLines)} of an earlier commit (the comment is outdated: the lines have changed since), ${sideText(comment.startSide, comment.side)}`,
+    );
+  }
+  if (hunk.trim())
+    parts.push('Diff hunk the comment was written on (it ends at the commented line):', `${fence}diff`, hunk, fence);
+  parts.push('Comment:', neutralize(comment.body).slice(0, maxReviewCommentChars).trim());
+  return parts.join('\n');
+}
+
+function rangeText(range: LineRange): string {
+  return range.start === range.end ? `Line ${range.end}` : `Lines ${range.start}–${range.end}`;
+}
+
+function sideText(startSide: 'LEFT' | 'RIGHT' | undefined, side: 'LEFT' | 'RIGHT' | undefined): string {
+  const name = (s: 'LEFT' | 'RIGHT' | undefined) =>
+    s === 'LEFT' ? 'LEFT (the base, before the change)' : 'RIGHT (the pull request’s version)';
+  return startSide !== undefined && startSide !== side
+    ? `from side ${name(startSide)} to side ${name(side)}`
+    : `side ${name(side)}`;
 }
 
 function block(source: string, text: string): string {

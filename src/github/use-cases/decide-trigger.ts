@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalAnswer } from '../approvals/github-approval-channel.ts';
 import { loadRepoConfig } from '../config/load-repo-config.ts';
 import type { RepoConfig } from '../config/repo-config-schema.ts';
-import type { GitHubApi, RepoRef } from '../github-api.ts';
+import type { GitHubApi, RepoRef, ReviewCommentInfo } from '../github-api.ts';
 import { type Command, parseCommand } from '../trigger/parse-command.ts';
 import { readTriggerEvent } from '../trigger/read-trigger-event.ts';
 import type { Actor, TriggerEvent } from '../trigger/trigger-event.ts';
 import { TriggerPayloadError } from '../trigger/trigger-payload-error.ts';
 import { authorizeActor } from '../trust/authorize-actor.ts';
 import { sanitizeText } from '../trust/sanitize-text.ts';
-import { buildAgentPrompt } from '../trust/untrusted-prompt.ts';
+import { type AgentPromptInput, buildAgentPrompt } from '../trust/untrusted-prompt.ts';
 import { allowedAgents } from './allowed-agents.ts';
 import { reportConfigError } from './report-config-error.ts';
+import { reviewCommentsOf } from './review-comments-of.ts';
 import type { RunJob } from './run-job.ts';
 
 /** What a front end's GitHub session gives the use cases. */
@@ -194,6 +195,7 @@ export async function decideTrigger(
   const acknowledged = acknowledge(api, event, deps.log);
   if (!options.acknowledgeInBackground) await acknowledged;
   const instruction = sanitizeText(command.prompt).trim() || defaultInstruction(event);
+  const reviewComments = await reviewCommentsOf(api, event, deps.log);
   const job: RunJob = {
     id: input.deliveryId ?? randomUUID(),
     repo: event.repo,
@@ -211,8 +213,10 @@ export async function decideTrigger(
       title: event.title,
       body: event.issueBody,
       requestedBy: event.actor.login,
+      ...reviewPromptFields(event, reviewComments),
     }),
     title: event.title,
+    ...(reviewComments.length > 0 ? { reviewComments } : {}),
     config,
     defaultBranch: repoInfo.defaultBranch,
     requestedAt: new Date().toISOString(),
@@ -242,6 +246,19 @@ function commandOf(
   }
   const label = config?.trigger.label;
   return label && source.label === label ? { kind: 'run', prompt: '' } : undefined;
+}
+
+/** The review comments as the prompt shows them, and where the request was written. */
+function reviewPromptFields(
+  event: TriggerEvent,
+  comments: readonly ReviewCommentInfo[],
+): Pick<AgentPromptInput, 'reviewComments' | 'askedIn'> {
+  const kind = event.source.kind;
+  if (kind !== 'review_comment' && kind !== 'review') return {};
+  return {
+    askedIn: kind,
+    reviewComments: comments.map((c) => ({ ...c, author: c.user?.login ?? 'unknown' })),
+  };
 }
 
 function defaultInstruction(event: TriggerEvent): string {

@@ -1,5 +1,5 @@
 import type { RepoConfig } from '../config/repo-config-schema.ts';
-import type { RepoRef } from '../github-api.ts';
+import type { RepoRef, ReviewCommentInfo } from '../github-api.ts';
 import type { Actor, TriggerSource } from '../trigger/trigger-event.ts';
 
 /**
@@ -21,6 +21,12 @@ export interface RunJob {
   /** The prompt handed to the agent: the instruction, then the issue or PR text framed as untrusted data. */
   prompt: string;
   title: string;
+  /**
+   * The review comments the request came with, each with its place in the diff: the one it was
+   * written in (`source.kind === 'review_comment'`: the answer goes into its thread) or the comments
+   * of the review whose body holds it. Absent for other sources.
+   */
+  reviewComments?: ReviewCommentInfo[];
   /** The repository config as read from the default branch when the job was accepted. */
   config: RepoConfig;
   defaultBranch: string;
