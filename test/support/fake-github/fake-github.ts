@@ -24,6 +24,7 @@ import { FakeGitHubState, type FakeToken, type FakeUser } from './fake-github-st
 import { FakeGitHubViolationError } from './fake-github-violation-error.ts';
 import { GitBacking } from './git-backing.ts';
 import { OpenApiValidator, type RouteMatch } from './openapi-validator.ts';
+import { pullReviewRoutes } from './pull-review-routes.ts';
 import { pullRoutes } from './pull-routes.ts';
 import type { RenderContext } from './render.ts';
 import { repoRoutes } from './repo-routes.ts';
@@ -107,6 +108,7 @@ const routes: Record<string, RouteHandler> = {
   ...conversationRoutes,
   ...checkRunRoutes,
   ...pullRoutes,
+  ...pullReviewRoutes,
   ...reviewCommentRoutes,
   ...appRoutes,
 };
