@@ -1,8 +1,11 @@
 import type { AppSettings } from './app-settings.ts';
-import { type DispatchDeps, type DispatchResult, dispatchEvent } from './dispatch-event.ts';
+import type { DispatchDeps, DispatchResult } from './dispatch-event.ts';
+import { createDispatchLoop } from './dispatch-loop.ts';
 import { type RecoveredRun, recoverRuns } from './recover-runs.ts';
+import { createRepoReadCache } from './repo-read-cache.ts';
 import { newWorkerId, type WorkerDeps, type WorkResult, workOnce } from './run-worker.ts';
 import type { RunStore } from './store/run-store.ts';
+import { testCrashPoint } from './test-crash-point.ts';
 
 /** Options of `createAppRuntime`: the worker's and dispatcher's dependencies, and loop pacing. */
 export interface AppRuntimeOptions extends Omit<WorkerDeps, 'track'> {
@@ -42,7 +45,12 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
       return () => inFlight.delete(runId);
     },
   };
-  const dispatchDeps: DispatchDeps = options;
+  const dispatchDeps: DispatchDeps = {
+    repoReads: createRepoReadCache(),
+    checkpoint: testCrashPoint(),
+    ...options,
+  };
+  const dispatcher = createDispatchLoop(dispatchDeps, { leaseMs: options.settings.leaseMs });
   let stopping = false;
   let wake = new AbortController();
   const loops: Promise<void>[] = [];
@@ -70,24 +78,8 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
     }
   };
 
-  const dispatchOne = async (): Promise<DispatchResult | undefined> => {
-    const event = await store.takeEvent();
-    if (event === undefined) return undefined;
-    try {
-      return await dispatchEvent(dispatchDeps, event);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      log(`delivery ${event.deliveryId} (${event.name}) failed: ${reason}`);
-      return { kind: 'ignored', reason };
-    }
-  };
-
   const runtime: AppRuntime = {
-    async dispatchPending() {
-      const results: DispatchResult[] = [];
-      for (let result = await dispatchOne(); result !== undefined; result = await dispatchOne()) results.push(result);
-      return results;
-    },
+    dispatchPending: () => dispatcher.pending(),
     workOnce: (workerId = newWorkerId(0)) => workOnce(workerDeps, workerId),
     recover: () => recoverRuns({ store, access: options.access, log, retries: options.retries }),
     start() {
@@ -108,7 +100,7 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
           },
           options.recoverEveryMs ?? options.settings.leaseMs,
         ),
-        loop('dispatcher', async () => (await dispatchOne()) !== undefined, idleMs),
+        loop('dispatcher', () => dispatcher.step(), idleMs),
       );
       for (let index = 0; index < options.settings.workers; index++) {
         const workerId = newWorkerId(index);
@@ -118,8 +110,9 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
     async stop() {
       stopping = true;
       wake.abort();
-      for (const abort of inFlight.values()) abort.abort('the app is shutting down');
+      for (const abort of inFlight.values()) abort.abort('the app was stopped');
       await Promise.all(loops.splice(0));
+      await dispatcher.drain();
     },
   };
   return runtime;

@@ -6,6 +6,7 @@ import { type AppReadiness, createAppReadiness, type ReadinessState, readinessHa
 import { type AppRuntime, createAppRuntime } from './app-runtime.ts';
 import { type AppSettings, readAppSettings } from './app-settings.ts';
 import { describeStartFailure } from './describe-start-failure.ts';
+import { installGracefulStop } from './graceful-stop.ts';
 import { type InstallationAccess, probotInstallationAccess } from './installation-access.ts';
 import { recordWebhooks } from './record-webhooks.ts';
 import { retryStartStep, type StartStepOptions } from './retry-start-step.ts';
@@ -41,6 +42,13 @@ export interface AgentMuxAppOptions {
   onStartFailure?: (error: unknown) => void | Promise<void>;
   /** Delays between start-up attempts (tests make them quick). Default `startRetryPolicy`. */
   startRetry?: StartStepOptions['policy'];
+  /**
+   * Stop the app on SIGTERM / SIGINT once loaded, then exit the process (see `installGracefulStop`):
+   * what `probot run ./src/app/index.ts` gets. Default false (an embedder stops the app itself).
+   */
+  stopOnSignals?: boolean;
+  /** How long a stop on a signal may take before the process exits anyway. Default 8000 ms. */
+  stopGraceMs?: number;
 }
 
 /** A Probot app function that also exposes its background runtime. */
@@ -77,6 +85,9 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
     const env = options.env ?? process.env;
     const settings = options.settings ?? readAppSettings(env);
     const log = (line: string) => app.log.info(line);
+    if (options.stopOnSignals === true) {
+      installGracefulStop({ stop: () => agentMuxApp.stop(), log, graceMs: options.stopGraceMs });
+    }
     try {
       probotOptions?.addHandler(readinessHandler(readiness));
     } catch {
@@ -154,7 +165,7 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
     });
   };
 
-  return Object.assign(appFn, {
+  const agentMuxApp: AgentMuxApp = Object.assign(appFn, {
     async runtime() {
       if (started === undefined) throw new Error('the agent-mux app is not loaded yet (probot.load)');
       return (await started).runtime;
@@ -169,6 +180,7 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
       if (running.ownStore) await running.store.close();
     },
   });
+  return agentMuxApp;
 }
 
 /** The API base URL a failed Octokit request went to (`RequestError.request.url`). */

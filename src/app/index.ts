@@ -11,7 +11,7 @@ export { type AppSettings, readAppSettings } from './app-settings.ts';
 export { AppStartError } from './app-start-error.ts';
 export { type AgentMuxApp, type AgentMuxAppOptions, createAgentMuxApp } from './create-agent-mux-app.ts';
 
-/** The app with every setting from the environment. */
-export const agentMuxApp = createAgentMuxApp();
+/** The app with every setting from the environment; SIGTERM / SIGINT stop it before the process exits. */
+export const agentMuxApp = createAgentMuxApp({ stopOnSignals: true });
 
 export default agentMuxApp;
