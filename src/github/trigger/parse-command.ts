@@ -2,7 +2,13 @@ import { maskUnrendered } from './mask-unrendered.ts';
 
 /** What a comment asks for. */
 export type Command =
-  | { kind: 'run'; agent?: string; prompt: string }
+  | {
+      kind: 'run';
+      agent?: string;
+      prompt: string;
+      /** `@agent new: …`: start a new conversation instead of continuing the last run's. */
+      fresh?: boolean;
+    }
   | { kind: 'cancel' }
   | { kind: 'approve'; approvalId: string }
   | { kind: 'deny'; approvalId: string; reason?: string };
@@ -31,6 +37,8 @@ export const defaultTriggerPhrase = '@agent';
  *   `cancel` alone (punctuation allowed) cancels; otherwise an agent may be named with `<agent>: …`,
  *   `use <agent> to …`, `use <agent>: …` or `with <agent>: …` (configured names only, so ordinary English is never
  *   taken for an agent), and the prompt is the rest of the text, trimmed (possibly empty: the caller decides).
+ * - `new:` first (`@agent new: …`, `@agent new: codex: …`) starts a new conversation (`fresh`) instead of
+ *   continuing the issue's or pull request's last run.
  */
 export function parseCommand(text: string, options: ParseCommandOptions): Command | undefined {
   const source = text.replace(/\r\n?/g, '\n');
@@ -75,6 +83,11 @@ function phrasePattern(phrase: string): RegExp {
 function readRequest(rest: string, agents: readonly string[]): Command {
   const request = rest.replace(/^[ \t]*(?:[,:;.!?)\]—–]+|-+(?=[ \t]))?/, '').trim();
   if (/^cancel[.!\s]*$/i.test(request)) return { kind: 'cancel' };
+  const fresh = /^new(?:[ \t]*:|[ \t]*$)/i.exec(request);
+  if (fresh) {
+    const command = readRequest(request.slice(fresh[0].length), agents);
+    return command.kind === 'run' ? { ...command, fresh: true } : command;
+  }
   const names = agents.filter((name) => name.trim() !== '');
   if (names.length > 0) {
     const alternatives = [...names]
