@@ -1,0 +1,26 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { listFiles } from './list-files.ts';
+import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
+
+/** Claude Code's project directory name for a working directory: every other character than a letter or digit becomes `-`. */
+export function claudeProjectSlug(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/**
+ * Claude Code (seen with 2.1.330): `$CLAUDE_CONFIG_DIR` (default `~/.claude`) holds
+ * `projects/<cwd slug>/<session id>.jsonl`, the whole transcript; a session's subagent and tool
+ * output files, when any, go in `projects/<cwd slug>/<session id>/`.
+ */
+export const claudeSessionFiles: SessionFileDeclaration = {
+  root: (location: SessionLocation) => location.env.CLAUDE_CONFIG_DIR || join(location.home, '.claude'),
+  async find(location, sessionId) {
+    const root = this.root(location);
+    const project = join('projects', claudeProjectSlug(location.cwd));
+    const transcript = join(project, `${sessionId}.jsonl`);
+    const found = await stat(join(root, transcript)).catch(() => undefined);
+    if (!found?.isFile()) return [];
+    return [transcript, ...(await listFiles(root, join(root, project, sessionId)))];
+  },
+};

@@ -1,0 +1,19 @@
+import { join } from 'node:path';
+import { listFiles } from './list-files.ts';
+import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
+
+/**
+ * Codex (seen with 0.169.0): `$CODEX_HOME` (default `~/.codex`) holds the session's rollout,
+ * `sessions/YYYY/MM/DD/rollout-<local time>-<session id>.jsonl`; `codex exec resume <id>` finds
+ * it there again (its SQLite state files are an index it rebuilds, not needed to resume).
+ */
+export const codexSessionFiles: SessionFileDeclaration = {
+  root: (location: SessionLocation) => location.env.CODEX_HOME || join(location.home, '.codex'),
+  async find(location, sessionId) {
+    const root = this.root(location);
+    const suffix = `-${sessionId}.jsonl`;
+    return (await listFiles(root, join(root, 'sessions'))).filter(
+      (file) => file.split('/').pop()?.startsWith('rollout-') && file.endsWith(suffix),
+    );
+  },
+};

@@ -1,0 +1,44 @@
+import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { listFiles } from './list-files.ts';
+import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
+
+/** The `sessionId` of a Gemini chat file's first record, or undefined. */
+async function chatSessionId(path: string): Promise<string | undefined> {
+  const file = await open(path).catch(() => undefined);
+  if (!file) return undefined;
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(4096), 0, 4096, 0);
+    const first = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0] ?? '';
+    const match = first.match(/"sessionId"\s*:\s*"([^"]+)"/);
+    return match?.[1];
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Gemini CLI (seen with 0.61.0): `~/.gemini/tmp/<project>/chats/session-<time>-<first 8 of id>.jsonl`,
+ * whose first record names the session id; `<project>` is a short name for the working directory
+ * that `tmp/<project>/.project_root` (and `history/<project>/.project_root`) tie to its path.
+ */
+export const geminiSessionFiles: SessionFileDeclaration = {
+  root: (location: SessionLocation) => join(location.home, '.gemini'),
+  async find(location, sessionId) {
+    const root = this.root(location);
+    const chats = (await listFiles(root, join(root, 'tmp'))).filter((file) =>
+      /^tmp\/[^/]+\/chats\/session-[^/]+\.jsonl$/.test(file),
+    );
+    const files: string[] = [];
+    for (const chat of chats) {
+      if (!chat.endsWith(`-${sessionId.slice(0, 8)}.jsonl`)) continue;
+      if ((await chatSessionId(join(root, chat))) !== sessionId) continue;
+      const project = chat.split('/')[1] ?? '';
+      const markers = [join('tmp', project, '.project_root'), join('history', project, '.project_root')];
+      files.push(chat);
+      for (const marker of markers)
+        if ((await stat(join(root, marker)).catch(() => undefined))?.isFile()) files.push(marker);
+    }
+    return [...new Set(files)].sort();
+  },
+};

@@ -1,0 +1,69 @@
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, join, normalize } from 'node:path';
+import type { Redactor } from '../../core/redact/redactor.ts';
+import type { SessionFileSet } from './session-files.ts';
+import type { SessionSnapshot } from './session-snapshot.ts';
+
+/** Session files above this many bytes in all are not kept. */
+export const DEFAULT_SESSION_MAX_BYTES = 50 * 1024 * 1024;
+
+/** Why a session's files are not kept. */
+export type SnapshotRefusal =
+  | { reason: 'no_files'; message: string }
+  | { reason: 'too_large'; message: string; bytes: number }
+  | { reason: 'secret'; message: string; files: string[] };
+
+export type SnapshotResult = { ok: true; snapshot: SessionSnapshot } | ({ ok: false } & SnapshotRefusal);
+
+/** Does `text`, or its bytes read another way, hold something the redactor would redact? */
+function holdsSecret(redactor: Redactor, bytes: Buffer): boolean {
+  const holds = (text: string) => redactor.redactString(text) !== text;
+  const utf8 = bytes.toString('utf8');
+  if (holds(utf8)) return true;
+  if (utf8.includes('\uFFFD') && holds(bytes.toString('latin1'))) return true;
+  return bytes.includes(0) && (holds(bytes.toString('utf16le')) || holds(bytes.subarray(1).toString('utf16le')));
+}
+
+/**
+ * Reads a session's files for keeping: refused when there are none, when together they are over
+ * `maxBytes` (checked from their sizes before reading), or when the run's redactor finds a secret
+ * in one (the GitHub token, an API key, in any encoding it knows; also token-shaped strings when
+ * it looks for them). Paths must stay inside the set's root.
+ */
+export async function readSessionSnapshot(
+  set: SessionFileSet,
+  options: { redactor: Redactor; maxBytes?: number },
+): Promise<SnapshotResult> {
+  const maxBytes = options.maxBytes ?? DEFAULT_SESSION_MAX_BYTES;
+  if (set.files.length === 0) return { ok: false, reason: 'no_files', message: 'the session has no files on disk' };
+  let bytes = 0;
+  for (const path of set.files) {
+    if (isAbsolute(path) || normalize(path).startsWith('..'))
+      throw new Error(`session file outside its store: ${path}`);
+    bytes += (await stat(join(set.root, path))).size;
+  }
+  if (bytes > maxBytes) {
+    return {
+      ok: false,
+      reason: 'too_large',
+      bytes,
+      message: `the session's files are ${bytes} bytes, over the limit of ${maxBytes}`,
+    };
+  }
+  const files = [];
+  const secrets: string[] = [];
+  for (const path of set.files) {
+    const content = await readFile(join(set.root, path));
+    if (holdsSecret(options.redactor, content)) secrets.push(path);
+    files.push({ path, content });
+  }
+  if (secrets.length > 0) {
+    return {
+      ok: false,
+      reason: 'secret',
+      files: secrets,
+      message: `a secret is in the session's files (${secrets.join(', ')})`,
+    };
+  }
+  return { ok: true, snapshot: { files, bytes } };
+}

@@ -1,0 +1,56 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, normalize } from 'node:path';
+import { type ConversationKey, type ConversationState, isConversationExpired } from './conversation-state.ts';
+import type { ConversationStore } from './conversation-store.ts';
+import { conversationName } from './save-conversation.ts';
+import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
+
+export interface RestoreConversationOptions {
+  store: ConversationStore;
+  key: ConversationKey;
+  /** The declaration of the adapter about to run; the session must be one of the same adapter. */
+  adapter: string;
+  declaration: SessionFileDeclaration;
+  location: SessionLocation;
+  /** Default: now. */
+  now?: Date;
+  /** Default `DEFAULT_CONVERSATION_MAX_AGE_MS` (14 days). */
+  maxAgeMs?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * Puts a conversation's last session back where the agent looks for it (under the declaration's
+ * root in this location) and returns its state, to resume `state.sessionId`. Undefined, so the
+ * run starts fresh, when there is none, when it expired, or when another adapter made it.
+ */
+export async function restoreConversation(options: RestoreConversationOptions): Promise<ConversationState | undefined> {
+  const name = conversationName(options.key);
+  const stored = await options.store.load(options.key);
+  if (!stored) return undefined;
+  const { state, session } = stored;
+  if (isConversationExpired(state, options.now ?? new Date(), options.maxAgeMs)) {
+    options.log?.(`conversation ${name}: last run ${state.updatedAt} is too old; starting fresh`);
+    return undefined;
+  }
+  if (state.adapter !== options.adapter) {
+    options.log?.(`conversation ${name}: its session is ${state.adapter}'s, not ${options.adapter}'s; starting fresh`);
+    return undefined;
+  }
+  const root = options.declaration.root(options.location);
+  for (const file of session.files) {
+    if (isAbsolute(file.path) || normalize(file.path).startsWith('..')) {
+      options.log?.(`conversation ${name}: a session file is outside the store (${file.path}); starting fresh`);
+      return undefined;
+    }
+  }
+  for (const file of session.files) {
+    const target = join(root, file.path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, file.content, { mode: 0o600 });
+  }
+  options.log?.(
+    `conversation ${name}: restored session ${state.sessionId} (turn ${state.turns}, ${session.files.length} files)`,
+  );
+  return state;
+}

@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { claudeProjectSlug } from '../../../src/github/conversation/claude-session-files.ts';
+import { sessionFilesFor } from '../../../src/github/conversation/session-file-declarations.ts';
+import type { SessionLocation } from '../../../src/github/conversation/session-files.ts';
+
+// The layouts are those the real CLIs wrote in a live run (claude 2.1.330, codex 0.169.0,
+// gemini 0.61.0; docs/conversations.md), other sessions' files beside them.
+let home: string;
+const put = (path: string, content = '{}\n') => {
+  mkdirSync(dirname(join(home, path)), { recursive: true });
+  writeFileSync(join(home, path), content);
+};
+const location = (env: Record<string, string> = {}): SessionLocation => ({
+  home,
+  env,
+  cwd: '/tmp/agent-mux-live-claude-ws-lfNR7Z',
+});
+
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'session-files-'));
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+describe('session-file declarations', () => {
+  it('claude: the transcript under the cwd slug and the session directory, nothing of other sessions', async () => {
+    const id = 'c4fc9a42-7312-4288-a732-06ae16937052';
+    expect(claudeProjectSlug('/tmp/agent-mux-live-claude-ws-lfNR7Z')).toBe('-tmp-agent-mux-live-claude-ws-lfNR7Z');
+    expect(claudeProjectSlug('/home/runner/work/my.repo/my.repo')).toBe('-home-runner-work-my-repo-my-repo');
+    put(`.claude/projects/-tmp-agent-mux-live-claude-ws-lfNR7Z/${id}.jsonl`);
+    put(`.claude/projects/-tmp-agent-mux-live-claude-ws-lfNR7Z/${id}/subagents/agent-1.jsonl`);
+    put('.claude/projects/-tmp-agent-mux-live-claude-ws-lfNR7Z/other.jsonl');
+    put('.claude.json');
+    const claude = sessionFilesFor('claude');
+    expect(claude?.root(location())).toBe(join(home, '.claude'));
+    expect(await claude?.find(location(), id)).toEqual([
+      `projects/-tmp-agent-mux-live-claude-ws-lfNR7Z/${id}.jsonl`,
+      `projects/-tmp-agent-mux-live-claude-ws-lfNR7Z/${id}/subagents/agent-1.jsonl`,
+    ]);
+    expect(await claude?.find(location(), 'missing')).toEqual([]);
+    expect(claude?.root(location({ CLAUDE_CONFIG_DIR: '/cfg' }))).toBe('/cfg');
+  });
+
+  it('codex: the rollout of the session id under sessions/YYYY/MM/DD, not its SQLite state', async () => {
+    const id = '01a20de9-33dd-7ae2-85ae-2fd50b2b15f1';
+    put(`.codex/sessions/2026/11/24/rollout-2026-11-24T14-15-16-${id}.jsonl`);
+    put('.codex/sessions/2026/11/24/rollout-2026-11-24T14-15-17-01a20de9-33dd-7ae2-85ae-000000000000.jsonl');
+    put('.codex/state_5.sqlite');
+    const codex = sessionFilesFor('codex');
+    expect(await codex?.find(location(), id)).toEqual([`sessions/2026/11/24/rollout-2026-11-24T14-15-16-${id}.jsonl`]);
+    expect(codex?.root(location({ CODEX_HOME: '/codex' }))).toBe('/codex');
+  });
+
+  it("gemini: the chat whose first record names the session, and its project's root markers", async () => {
+    const id = '00835ed1-1e70-44d0-a7fd-90eae1bf71ad';
+    const first = (sessionId: string) =>
+      `${JSON.stringify({ sessionId, projectHash: 'ace0', kind: 'main' })}\n{"$set":{}}\n`;
+    put('.gemini/tmp/ws/chats/session-2026-11-24T14-15-00835ed1.jsonl', first(id));
+    put('.gemini/tmp/ws/chats/session-2026-11-24T14-16-00835ed1.jsonl', first('00835ed1-0000-0000-0000-000000000000'));
+    put('.gemini/tmp/ws/.project_root', '/tmp/ws');
+    put('.gemini/history/ws/.project_root', '/tmp/ws');
+    put('.gemini/settings.json');
+    expect(await sessionFilesFor('gemini')?.find(location(), id)).toEqual([
+      'history/ws/.project_root',
+      'tmp/ws/.project_root',
+      'tmp/ws/chats/session-2026-11-24T14-15-00835ed1.jsonl',
+    ]);
+  });
+
+  it('has no declaration for an adapter whose sessions were not checked', () => {
+    expect(sessionFilesFor('opencode')).toBeUndefined();
+    expect(sessionFilesFor('toString')).toBeUndefined();
+  });
+});
