@@ -250,6 +250,26 @@ const concurrencySchema = z
   })
   .describe('Runs at the same time.');
 
+const conversationsSchema = z
+  .strictObject({
+    continue: z
+      .boolean()
+      .default(true)
+      .describe(
+        'A later mention on the same issue or pull request (or on the pull request agent-mux opened for the issue) ' +
+          "continues the last run: the same agent, its session resumed, commits on the same branch and pull request. " +
+          'false: every mention starts fresh ("@agent new: …" starts fresh either way).',
+      ),
+    expireDays: z
+      .number()
+      .int()
+      .positive()
+      .max(365)
+      .default(14)
+      .describe('A conversation whose last run is older than this many days starts fresh (and says so).'),
+  })
+  .describe('Conversations: how runs on one issue or pull request follow on from each other.');
+
 const repoConfigObjectSchema = z.strictObject({
   trigger: section(triggerSchema),
   agents: section(z.record(agentNameSchema, agentSchema)).describe(
@@ -264,6 +284,7 @@ const repoConfigObjectSchema = z.strictObject({
   git: section(gitSchema),
   concurrency: section(concurrencySchema),
   forks: section(forksSchema),
+  conversations: section(conversationsSchema),
 });
 
 /** The schema of `.github/agent-mux.yml`: defaults filled, durations in milliseconds, `defaultAgent` resolved. */

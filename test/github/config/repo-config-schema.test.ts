@@ -38,6 +38,8 @@ describe('defaultRepoConfig', () => {
       limits: { runTimeout: 1_800_000, budget: {} },
       git: { branchPrefix: 'agent-mux/', pullRequests: true, linkIssue: true, draft: false },
       concurrency: { perIssue: 'queue' },
+      forks: { delivery: 'auto' },
+      conversations: { continue: true, expireDays: 14 },
     });
   });
 
