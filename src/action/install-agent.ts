@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import semver from 'semver';
@@ -130,7 +130,7 @@ export async function ensureAgentProgram(input: EnsureAgentProgramInput): Promis
     }
     if (exact !== undefined) {
       const cached = await cachedInstall(root, exact, program.command);
-      if (cached) {
+      if (cached && (await sameOverrides(cached.dir, program))) {
         log(`using ${npmPackage}@${cached.version} from the tool cache (${cached.dir})`);
         return result(cached.bin, cached.version, 'cache', elapsed());
       }
@@ -266,7 +266,12 @@ async function install(
   await rm(partial, { recursive: true, force: true });
   await mkdir(partial, { recursive: true });
   try {
-    log(`installing ${spec} into ${root}`);
+    const overrides = program.npmOverrides;
+    if (overrides && Object.keys(overrides).length > 0) {
+      // npm applies overrides from the root package.json only: the install directory's.
+      await writeFile(join(partial, 'package.json'), `${JSON.stringify({ private: true, overrides }, null, 2)}\n`);
+    }
+    log(`installing ${spec} into ${root}${overridesText(overrides)}`);
     const run = await execa(
       input.npmCommand ?? 'npm',
       ['install', '--prefix', partial, '--no-audit', '--no-fund', '--omit=dev', ...npmArgs(input), spec],
@@ -312,17 +317,26 @@ async function install(
     if (wanted.kind === 'range' && !semver.satisfies(version, wanted.range, { includePrerelease: true })) {
       throw fail(`npm installed version ${version}, which is not in ${wanted.text}`);
     }
-    await writeInstallMarker(partial, { npmPackage, version, spec, installedAt: new Date().toISOString() });
+    await writeInstallMarker(partial, {
+      npmPackage,
+      version,
+      spec,
+      installedAt: new Date().toISOString(),
+      ...(overrides ? { overrides: { ...overrides } } : {}),
+    });
     const dir = join(root, version);
-    await publish(partial, dir);
+    await publish(partial, dir, program);
     return { dir, version, bin: join(binDirOf(dir), binName(program.command)) };
   } finally {
     await rm(partial, { recursive: true, force: true });
   }
 }
 
-/** Renames the finished install into place; when another process got there first with a complete one, keeps that. */
-async function publish(partial: string, dir: string): Promise<void> {
+/**
+ * Renames the finished install into place; when another process got there first with a complete one
+ * (made with the same overrides), keeps that.
+ */
+async function publish(partial: string, dir: string, program: ProgramInfo): Promise<void> {
   try {
     await rename(partial, dir);
     return;
@@ -330,7 +344,7 @@ async function publish(partial: string, dir: string): Promise<void> {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EPERM') throw error;
   }
-  if (await readInstallMarker(dir)) return;
+  if ((await readInstallMarker(dir)) && (await sameOverrides(dir, program))) return;
   await rm(dir, { recursive: true, force: true });
   await rename(partial, dir);
 }
@@ -345,6 +359,21 @@ async function installedPackageVersion(prefix: string, npmPackage: string): Prom
   } catch {
     return undefined;
   }
+}
+
+/** Whether a cached install was made with the program's npm overrides (one without them is installed again). */
+async function sameOverrides(dir: string, program: ProgramInfo): Promise<boolean> {
+  const marker = await readInstallMarker(dir);
+  return JSON.stringify(sortedEntries(marker?.overrides)) === JSON.stringify(sortedEntries(program.npmOverrides));
+}
+
+function sortedEntries(record: Readonly<Record<string, string>> | undefined): [string, string][] {
+  return Object.entries(record ?? {}).sort(([a], [b]) => a.localeCompare(b));
+}
+
+function overridesText(overrides: Readonly<Record<string, string>> | undefined): string {
+  const entries = sortedEntries(overrides);
+  return entries.length ? ` (overriding ${entries.map(([name, spec]) => `${name}@${spec}`).join(', ')})` : '';
 }
 
 function notOnNpm(program: ProgramInfo): AgentInstallError {

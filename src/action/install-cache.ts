@@ -14,6 +14,8 @@ export interface InstallMarker {
   spec: string;
   /** ISO time the install finished. */
   installedAt: string;
+  /** The npm overrides the install was made with (`ProgramInfo.npmOverrides`). */
+  overrides?: Record<string, string>;
 }
 
 /** `<toolCacheDir>/agent-mux/<npmPackage with / replaced by __>`: the versions of one package live below it. */
@@ -48,6 +50,7 @@ export async function readInstallMarker(installDir: string): Promise<InstallMark
     version: record.version,
     spec: typeof record.spec === 'string' ? record.spec : '',
     installedAt: typeof record.installedAt === 'string' ? record.installedAt : '',
+    ...(isStringRecord(record.overrides) ? { overrides: record.overrides } : {}),
   };
 }
 
@@ -130,4 +133,13 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string')
+  );
 }

@@ -306,6 +306,75 @@ describe('ensureAgentProgram', () => {
     expect(lines.at(-1)).toMatch(/0\.22\.0 was asked for, but fake-agent-cli cannot be installed from npm/);
   });
 
+  it('installs with the program’s npm overrides (a launcher’s dependency at the version tested), and reinstalls a cached install made with other ones', async () => {
+    // A launcher that depends on `fake-dep@^1.0.0` and prints the fake-dep it runs (as codex-acp runs its @openai/codex).
+    const pack = async (name: string, version: string, files: Record<string, string>, extra: object = {}) => {
+      const dir = await mkdtemp(join(work, `${name}-${version}-`));
+      await writeFile(
+        join(dir, 'package.json'),
+        JSON.stringify({ name, version, license: 'MIT', files: Object.keys(files), ...extra }),
+      );
+      for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text, { mode: 0o755 });
+      const packed = await execa('npm', ['pack', dir, '--pack-destination', dir, '--json'], {
+        env: { PATH: basePath },
+      });
+      return join(dir, (JSON.parse(packed.stdout) as [{ filename: string }])[0].filename);
+    };
+    const dep = (version: string) => pack('fake-dep', version, { 'index.js': `module.exports = '${version}';\n` });
+    const [dep1, dep2] = [await dep('1.0.0'), await dep('2.0.0')];
+    const launcher = await pack(
+      'fake-launcher',
+      '1.0.0',
+      { 'cli.js': "#!/usr/bin/env node\nconsole.log(`fake-launcher 1.0.0 (fake-dep ${require('fake-dep')})`);\n" },
+      { bin: { 'fake-launcher': 'cli.js' }, dependencies: { 'fake-dep': '^1.0.0' } },
+    );
+    const launcherProgram = (depTarball: string): ProgramInfo => ({
+      ...program,
+      command: 'fake-launcher',
+      npmPackage: 'fake-launcher',
+      testedVersion: '1.0.0',
+      npmOverrides: { 'fake-dep': `file:${depTarball}` },
+    });
+    const root = packageCacheRoot(toolCacheDir, 'fake-launcher');
+    const runs = async (command: string) => (await execa(command, ['--version'], { env: { PATH: basePath } })).stdout;
+
+    const first = await ensureAgentProgram({
+      program: launcherProgram(dep1),
+      toolCacheDir,
+      env,
+      packageSpec: launcher,
+      log,
+    });
+    expect(first).toMatchObject({ source: 'installed', version: '1.0.0' });
+    expect(await runs(first.command)).toBe('fake-launcher 1.0.0 (fake-dep 1.0.0)');
+    expect(lines).toContainEqual(`installing ${launcher} into ${root} (overriding fake-dep@file:${dep1})`);
+
+    // Other overrides (the adapter now pins another dependency): the cached install is replaced.
+    const second = await ensureAgentProgram({
+      program: launcherProgram(dep2),
+      toolCacheDir,
+      env,
+      packageSpec: launcher,
+      log,
+    });
+    expect(second).toMatchObject({ source: 'installed', version: '1.0.0', command: first.command });
+    expect(await runs(second.command)).toBe('fake-launcher 1.0.0 (fake-dep 2.0.0)');
+    expect(JSON.parse(await readFile(join(root, '1.0.0', INSTALL_MARKER), 'utf8'))).toMatchObject({
+      overrides: { 'fake-dep': `file:${dep2}` },
+    });
+    expect(await readdir(root)).toEqual(['1.0.0']);
+
+    // The same overrides: the cache is used and npm is not run.
+    const third = await ensureAgentProgram({
+      program: launcherProgram(dep2),
+      toolCacheDir,
+      env,
+      packageSpec: launcher,
+      npmCommand: join(work, 'no-such-npm'),
+    });
+    expect(third).toMatchObject({ source: 'cache', command: first.command });
+  });
+
   it('fails with an AgentInstallError when npm cannot be started', async () => {
     const error = await ensureAgentProgram({
       program,

@@ -222,6 +222,11 @@ export interface ProgramInfo {
   /** The npm package and the version tested with (recorded live), when the CLI is on npm. */
   npmPackage?: string;
   testedVersion?: string;
+  /**
+   * npm `overrides` for installing the program (the install's root `package.json`): pins a
+   * dependency at the version tested, e.g. codex-acp's `@openai/codex`.
+   */
+  npmOverrides?: Readonly<Record<string, string>>;
   /** False when the CLI could not be run here and the adapter is built on its source and docs only. */
   verifiedLive: boolean;
 }
