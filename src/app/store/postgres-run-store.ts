@@ -11,6 +11,7 @@ import {
   pendingApprovalFromRow,
   type Row,
   runFromRow,
+  supersededApprovalFromRow,
 } from './row-mapping.ts';
 import { runKeys } from './run-keys.ts';
 import { CANCELLED_BEFORE_START, IN_FLIGHT_STATES, isFinalState, RECOVERED_FAILURE_CONCLUSION } from './run-states.ts';
@@ -246,6 +247,15 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
     async pendingApprovals(filter) {
       const rows = await query(sql.pendingApprovals, [filter.runId ?? null, filter.issueKey ?? null]);
       return rows.map(pendingApprovalFromRow);
+    },
+
+    async supersedeApprovals(runId, reason) {
+      return (await query(sql.supersedeApprovals, [reason, runId])).map(supersededApprovalFromRow);
+    },
+
+    async supersededApprovals(filter) {
+      const rows = await query(sql.supersededApprovals, [filter.runId ?? null, filter.issueKey ?? null]);
+      return rows.map(supersededApprovalFromRow);
     },
 
     async addAnswer(answer, deliveryId) {

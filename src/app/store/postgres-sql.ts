@@ -58,6 +58,15 @@ CREATE TABLE IF NOT EXISTS ${s}.pending_approvals (
 );
 CREATE INDEX IF NOT EXISTS pending_approvals_by_run ON ${s}.pending_approvals (run_id);
 CREATE INDEX IF NOT EXISTS pending_approvals_by_issue ON ${s}.pending_approvals (issue_key);
+CREATE TABLE IF NOT EXISTS ${s}.superseded_approvals (
+  seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+  approval_id text PRIMARY KEY,
+  run_id text NOT NULL,
+  issue_key text NOT NULL,
+  approval text NOT NULL,
+  reason text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS superseded_approvals_by_issue ON ${s}.superseded_approvals (issue_key);
 CREATE TABLE IF NOT EXISTS ${s}.answers (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   issue_key text NOT NULL,
@@ -138,6 +147,12 @@ CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
       ON CONFLICT (approval_id) DO UPDATE SET run_id = excluded.run_id, issue_key = excluded.issue_key,
       approval = excluded.approval`,
     removePendingApproval: `DELETE FROM ${s}.pending_approvals WHERE approval_id = $1`,
+    supersedeApprovals: `WITH moved AS (DELETE FROM ${s}.pending_approvals WHERE run_id = $2 RETURNING *)
+      INSERT INTO ${s}.superseded_approvals (approval_id, run_id, issue_key, approval, reason)
+      SELECT approval_id, run_id, issue_key, approval, $1 FROM moved ORDER BY seq
+      ON CONFLICT (approval_id) DO UPDATE SET reason = excluded.reason RETURNING *`,
+    supersededApprovals: `SELECT * FROM ${s}.superseded_approvals WHERE ($1::text IS NULL OR run_id = $1)
+      AND ($2::text IS NULL OR issue_key = $2) ORDER BY seq`,
     pendingApprovals: `SELECT * FROM ${s}.pending_approvals WHERE ($1::text IS NULL OR run_id = $1)
       AND ($2::text IS NULL OR issue_key = $2) ORDER BY seq`,
 

@@ -1,7 +1,7 @@
 import type { ApprovalAnswer, PendingApproval } from '../../github/approvals/github-approval-channel.ts';
 import type { RunJob } from '../../github/use-cases/run-job.ts';
 import { CorruptRowError } from './corrupt-row-error.ts';
-import type { RunState, StoredAnswer, StoredEvent, StoredRun } from './run-store.ts';
+import type { RunState, StoredAnswer, StoredEvent, StoredRun, SupersededApproval } from './run-store.ts';
 
 /**
  * Row ↔ record mapping shared by both backends. Columns are snake_case and the same in SQLite and
@@ -143,6 +143,17 @@ export function answerBody(
 }
 
 /** A `pending_approvals` row. */
+export function supersededApprovalFromRow(row: Row): SupersededApproval {
+  const approval = json(row, 'superseded_approvals', 'approval');
+  if (!isObject(approval)) throw new CorruptRowError('superseded_approvals', 'approval', 'not an object');
+  return {
+    ...(approval as unknown as PendingApproval),
+    runId: str(row, 'superseded_approvals', 'run_id'),
+    issueKey: str(row, 'superseded_approvals', 'issue_key'),
+    reason: str(row, 'superseded_approvals', 'reason'),
+  };
+}
+
 export function pendingApprovalFromRow(row: Row): PendingApproval & { runId: string; issueKey: string } {
   const approval = json(row, 'pending_approvals', 'approval');
   if (!isObject(approval)) throw new CorruptRowError('pending_approvals', 'approval', 'not an object');

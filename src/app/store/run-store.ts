@@ -74,6 +74,9 @@ export interface ConcurrencyLimits {
   defaultPerAdapter: number;
 }
 
+/** A pending approval of an attempt that recovery took over: it will never be decided. */
+export type SupersededApproval = PendingApproval & { runId: string; issueKey: string; reason: string };
+
 /** An answer to an approval recorded by a webhook handler (any replica) for the worker that waits on it. */
 export type StoredAnswer =
   | { id: number; kind: 'answer'; issueKey: string; answer: ApprovalAnswer; receivedAt: number }
@@ -170,6 +173,14 @@ export interface RunStore {
     runId?: string;
     issueKey?: string;
   }): Promise<(PendingApproval & { runId: string; issueKey: string })[]>;
+
+  /**
+   * Moves a run's pending approvals to the superseded ones (recovery took the run over: its old
+   * attempt will never decide them) with the reason; returns what was moved.
+   */
+  supersedeApprovals(runId: string, reason: string): Promise<SupersededApproval[]>;
+  /** Approvals of dead attempts, so that an answer to one can be told it came too late. */
+  supersededApprovals(filter: { runId?: string; issueKey?: string }): Promise<SupersededApproval[]>;
 
   /**
    * Records an answer (or a void) for the run of an issue, from whichever replica got the webhook; with

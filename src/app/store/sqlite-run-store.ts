@@ -12,6 +12,7 @@ import {
   pendingApprovalFromRow,
   type Row,
   runFromRow,
+  supersededApprovalFromRow,
 } from './row-mapping.ts';
 import { runKeys } from './run-keys.ts';
 import { CANCELLED_BEFORE_START, IN_FLIGHT_STATES, isFinalState, RECOVERED_FAILURE_CONCLUSION } from './run-states.ts';
@@ -258,6 +259,21 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       const runId = filter.runId ?? null;
       const issueKey = filter.issueKey ?? null;
       return sql(SQLITE_SQL.pendingApprovals).all(runId, runId, issueKey, issueKey).map(pendingApprovalFromRow);
+    },
+
+    async supersedeApprovals(runId, reason) {
+      const rows = transaction(() => {
+        const moved = sql(SQLITE_SQL.supersedeApprovals).all(reason, runId);
+        sql(SQLITE_SQL.removeRunApprovals).run(runId);
+        return moved;
+      });
+      return rows.map(supersededApprovalFromRow);
+    },
+
+    async supersededApprovals(filter) {
+      const runId = filter.runId ?? null;
+      const issueKey = filter.issueKey ?? null;
+      return sql(SQLITE_SQL.supersededApprovals).all(runId, runId, issueKey, issueKey).map(supersededApprovalFromRow);
     },
 
     async addAnswer(answer, deliveryId) {

@@ -54,6 +54,15 @@ CREATE TABLE IF NOT EXISTS pending_approvals (
 );
 CREATE INDEX IF NOT EXISTS pending_approvals_by_run ON pending_approvals (run_id);
 CREATE INDEX IF NOT EXISTS pending_approvals_by_issue ON pending_approvals (issue_key);
+CREATE TABLE IF NOT EXISTS superseded_approvals (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  approval_id TEXT NOT NULL UNIQUE,
+  run_id TEXT NOT NULL,
+  issue_key TEXT NOT NULL,
+  approval TEXT NOT NULL,
+  reason TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS superseded_approvals_by_issue ON superseded_approvals (issue_key);
 CREATE TABLE IF NOT EXISTS answers (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   issue_key TEXT NOT NULL,
@@ -139,6 +148,12 @@ export const SQLITE_SQL = {
     ON CONFLICT (approval_id) DO UPDATE SET run_id = excluded.run_id, issue_key = excluded.issue_key,
     approval = excluded.approval`,
   removePendingApproval: 'DELETE FROM pending_approvals WHERE approval_id = ?',
+  supersedeApprovals: `INSERT INTO superseded_approvals (approval_id, run_id, issue_key, approval, reason)
+    SELECT approval_id, run_id, issue_key, approval, ? FROM pending_approvals WHERE run_id = ? ORDER BY seq
+    ON CONFLICT (approval_id) DO UPDATE SET reason = excluded.reason RETURNING *`,
+  removeRunApprovals: 'DELETE FROM pending_approvals WHERE run_id = ?',
+  supersededApprovals: `SELECT * FROM superseded_approvals WHERE (? IS NULL OR run_id = ?) AND (? IS NULL OR issue_key = ?)
+    ORDER BY seq`,
   pendingApprovals: `SELECT * FROM pending_approvals WHERE (? IS NULL OR run_id = ?) AND (? IS NULL OR issue_key = ?)
     ORDER BY seq`,
 

@@ -601,6 +601,26 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         expect(await ids({ runId: 'run-a' })).toEqual(['ap-2']);
         expect(await backend.open().pendingApprovals({ issueKey: 'octo/demo#1' })).toHaveLength(1);
       });
+
+      it("supersedes a run's pending approvals: moved with the reason, listed by run or issue", async () => {
+        await store.savePendingApproval('run-a', 'octo/demo#1', approval('ap-1'));
+        await store.savePendingApproval('run-a', 'octo/demo#1', approval('ap-2'));
+        await store.savePendingApproval('run-b', 'octo/demo#2', approval('ap-3'));
+
+        const moved = await store.supersedeApprovals('run-a', 'the worker stopped');
+        expect(moved.map((a) => a.approvalId).sort()).toEqual(['ap-1', 'ap-2']);
+        expect(moved[0]).toMatchObject({ runId: 'run-a', issueKey: 'octo/demo#1', reason: 'the worker stopped' });
+        expect((await store.pendingApprovals({})).map((a) => a.approvalId)).toEqual(['ap-3']);
+        expect(await store.supersedeApprovals('run-none', 'nothing')).toEqual([]);
+
+        const other = backend.open();
+        expect(await other.supersededApprovals({ issueKey: 'octo/demo#1' })).toEqual([
+          { ...approval('ap-1'), runId: 'run-a', issueKey: 'octo/demo#1', reason: 'the worker stopped' },
+          { ...approval('ap-2'), runId: 'run-a', issueKey: 'octo/demo#1', reason: 'the worker stopped' },
+        ]);
+        expect(await other.supersededApprovals({ runId: 'run-b' })).toEqual([]);
+        expect(await other.supersededApprovals({ runId: 'run-a', issueKey: 'octo/demo#2' })).toEqual([]);
+      });
     });
 
     describe('answers', () => {
