@@ -13,9 +13,11 @@ import { prepareWorkspace } from '../git/prepare-workspace.ts';
 import type { CheckRunConclusion, GitHubApi, PullInfo } from '../github-api.ts';
 import { redactingApi } from '../redacting-api.ts';
 import type { Clock } from '../report/clock.ts';
+import { FinalMessage } from '../report/final-message.ts';
 import { renderAnnotations } from '../report/render-check-run.ts';
 import type { ApprovalEntry, RunProgress } from '../report/run-progress.ts';
 import { createRunReporter } from '../report/run-reporter.ts';
+import { answerInReviewThread } from './answer-in-review-thread.ts';
 import { createBufferedReporter } from './buffered-reporter.ts';
 import type { GitHubDeps } from './decide-trigger.ts';
 import { publishResult } from './publish-result.ts';
@@ -95,13 +97,37 @@ export interface RunOutcome {
  * Never leaves the check run in progress: whatever fails after it could be made, it is concluded.
  */
 export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
-  const { job, deps } = options;
-  const runId = options.runId ?? `run_${randomUUID()}`;
-  const redactor = new Redactor([
+  // A request made in a review comment is answered in its thread (`answerInReviewThread`).
+  const finalMessage = new FinalMessage();
+  const onEvent = (event: AgentEvent) => {
+    finalMessage.apply(event);
+    options.onEvent?.(event);
+  };
+  const outcome = await runAndReport({ ...options, onEvent });
+  await answerInReviewThread({
+    api: redactingApi(options.deps.api, runRedactor(options)),
+    job: options.job,
+    outcome,
+    workspace: options.workspace,
+    finalMessage: finalMessage.text,
+    log: options.deps.log,
+  });
+  return outcome;
+}
+
+/** The run's secrets: what no text it writes to GitHub may hold. */
+function runRedactor(options: ExecuteRunOptions): Redactor {
+  return new Redactor([
     ...options.secrets,
     options.git.token,
     ...(options.secretEnv ?? []).map((name) => options.env[name]),
   ]);
+}
+
+async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
+  const { job, deps } = options;
+  const runId = options.runId ?? `run_${randomUUID()}`;
+  const redactor = runRedactor(options);
   const api = redactingApi(deps.api, redactor);
   const log = (line: string) => deps.log?.(redactor.redactString(line));
   const repo = job.repo;
