@@ -38,11 +38,10 @@ export function conversationCacheKeyPrefix(key: ConversationKey): string {
 export function createActionsCacheConversationStore(
   options: ActionsCacheConversationStoreOptions = {},
 ): ConversationStore {
-  const stagingDir = (): string => {
+  const stagingDir = (code: 'conversation_save_failed' | 'conversation_load_failed'): string => {
     if (options.stagingDir) return options.stagingDir;
     const temp = process.env.RUNNER_TEMP;
-    if (!temp)
-      throw new ConversationStoreError('conversation_save_failed', 'RUNNER_TEMP is not set (not on an Actions runner)');
+    if (!temp) throw new ConversationStoreError(code, 'RUNNER_TEMP is not set (not on an Actions runner)');
     return join(temp, 'agent-mux-conversation');
   };
 
