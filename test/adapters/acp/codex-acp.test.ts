@@ -103,6 +103,8 @@ describe('codex-acp (recorded from codex-acp 2.6.0 + codex 0.169.0)', () => {
       command: 'codex-acp',
       npmPackage: '@agentclientprotocol/codex-acp',
       testedVersion: '2.6.0',
+      // The Codex recorded with it, not the ^0.166.0 codex-acp 2.6.0 depends on.
+      npmOverrides: { '@openai/codex': '0.169.0' },
     });
     expect(adapter.capabilities.approvals).toBe('native');
     if (adapter.launch.kind !== 'process') throw new Error('process launch expected');

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Adapter } from '../../../core/adapter/index.ts';
+import { CODEX_TESTED_VERSION } from '../../codex/codex-adapter.ts';
 import { codexHome, detectCodexAuth } from '../../codex/codex-auth.ts';
 import { acpAdapter } from '../acp-adapter.ts';
 
@@ -49,6 +50,9 @@ export function codexAcpAdapter(options: CodexAcpAdapterOptions = {}): Adapter {
         install: [{ type: 'npm', command: `npm install -g ${CODEX_ACP_NPM_PACKAGE}` }],
         npmPackage: CODEX_ACP_NPM_PACKAGE,
         testedVersion: CODEX_ACP_TESTED_VERSION,
+        // codex-acp 2.6.0 depends on @openai/codex ^0.166.0; the Codex recorded and verified with it is
+        // 0.169.0. Overriding the dependency installs one Codex (its platform binary is ~400 MB), not two.
+        npmOverrides: { '@openai/codex': CODEX_TESTED_VERSION },
         verifiedLive: true,
       },
     },
