@@ -27,6 +27,11 @@ export interface RunJob {
    * of the review whose body holds it. Absent for other sources.
    */
   reviewComments?: ReviewCommentInfo[];
+  /**
+   * How the run relates to its issue's or pull request's conversation: `fresh` (`@agent new: …`)
+   * starts a new one; `agentNamed`: the mention named its agent, which then wins over the last turn's.
+   */
+  conversation?: { fresh?: boolean; agentNamed?: boolean };
   /** The repository config as read from the default branch when the job was accepted. */
   config: RepoConfig;
   defaultBranch: string;
