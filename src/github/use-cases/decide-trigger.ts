@@ -217,6 +217,10 @@ export async function decideTrigger(
     }),
     title: event.title,
     ...(reviewComments.length > 0 ? { reviewComments } : {}),
+    conversation: {
+      ...(command.kind === 'run' && command.fresh ? { fresh: true } : {}),
+      agentNamed: command.agent !== undefined || overrides.agent !== undefined,
+    },
     config,
     defaultBranch: repoInfo.defaultBranch,
     requestedAt: new Date().toISOString(),
