@@ -321,7 +321,7 @@ describe('who and what does not trigger', () => {
     w.gh.assertNoViolations();
   });
 
-  it('a fork pull request that does not allow maintainer edits runs, but its changes are not pushed', async () => {
+  it('a fork pull request that does not allow maintainer edits runs; its change goes to a branch of this repository, never to the fork', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;
     const head = await w.commit('fork-branch', { 'x.txt': 'x\n' });
@@ -340,10 +340,10 @@ describe('who and what does not trigger', () => {
       w.gh.state.addComment(w.repo, 7, { body: `/approve ${id}`, user: 'bob' });
     });
     expect(outcome.conclusion).toBe('success');
-    expect(outcome.branch).toBeUndefined();
+    expect(outcome.branch).toBe('agent-mux/7-from-a-fork');
     expect(await w.git(['rev-parse', 'refs/heads/fork-branch'], w.bare)).toContain(head);
     const [check] = w.gh.state.checkRuns(w.repo);
-    expect(check?.output?.text).toContain('not pushed');
+    expect(check?.output?.text).toContain('nothing pushed to it');
     w.gh.assertNoViolations();
   });
 });
