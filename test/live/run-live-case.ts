@@ -61,7 +61,7 @@ function liveEnv(home: string, extra: Record<string, string>): Record<string, st
   };
 }
 
-async function oneTurn(
+export async function oneTurn(
   spec: LiveSpec,
   caseName: LiveCaseName,
   bin: string,
