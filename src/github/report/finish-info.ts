@@ -1,5 +1,9 @@
+import type { TurnRecord } from '../conversation/turn-record.ts';
+
 /** How a run ended, as the front end reports it once everything (git, pull request) is done. */
 export interface FinishInfo {
+  /** The turn's record as it ended (its last message, branch, pull request), for the tracking comment. */
+  record?: TurnRecord;
   conclusion: 'success' | 'failure' | 'cancelled' | 'timed_out';
   /** Why it failed, was cancelled or timed out; shown as is. */
   reason?: string;

@@ -11,6 +11,7 @@ import {
   tableCode,
   truncate,
 } from './markdown.ts';
+import { type TurnRecord, turnRecordLine } from '../conversation/turn-record.ts';
 import { madeReadOnly, renderNotices } from './render-notices.ts';
 import type { ProgressStep, RunProgress } from './run-progress.ts';
 
@@ -39,6 +40,18 @@ export interface TrackingCommentInfo {
   runId: string;
   checkRunUrl?: string;
   finished?: FinishInfo;
+  conversation?: TrackingConversation;
+}
+
+/** Where the run stands in its issue's or pull request's conversation. */
+export interface TrackingConversation {
+  turn: number;
+  /** The earlier turns' tracking comments, oldest first. */
+  earlier: readonly { turn: number; url: string }[];
+  /** Why the run started a new conversation although there were earlier runs. */
+  freshReason?: string;
+  /** The hidden record of this turn (`FinishInfo.record` replaces it once finished). */
+  record: TurnRecord;
 }
 
 const headings: Record<FinishInfo['conclusion'], string> = {
@@ -69,6 +82,8 @@ export function renderTrackingComment(progress: RunProgress, info: TrackingComme
   const { finished } = info;
   const agent = escapeText(progress.agent);
   const lines = [runMarker(info.runId)];
+  const conversation = info.conversation;
+  if (conversation) lines.push(turnRecordLine(finished?.record ?? conversation.record));
   if (finished) {
     lines.push(`### ${headings[finished.conclusion]} ${agent} ${conclusionWord(finished.conclusion)}`);
   } else if (progress.status === 'awaiting_approval') {
@@ -76,6 +91,8 @@ export function renderTrackingComment(progress: RunProgress, info: TrackingComme
   } else {
     lines.push(`### ⏳ ${agent} is working on this`);
   }
+
+  if (conversation) lines.push('', ...conversationLines(conversation));
 
   if (progress.steps.length > 0) {
     lines.push('');
@@ -121,6 +138,17 @@ export function renderTrackingComment(progress: RunProgress, info: TrackingComme
   footer.push(`run ${inlineCode(info.runId)}`);
   lines.push('', `<sub>${footer.join(' · ')}</sub>`);
   return capMarkdown(lines.join('\n'), COMMENT_LIMIT);
+}
+
+/** The turn, links to the earlier turns' comments, and why a new conversation started. */
+function conversationLines(conversation: TrackingConversation): string[] {
+  const lines: string[] = [];
+  if (conversation.earlier.length > 0) {
+    const links = conversation.earlier.map((t) => link(`turn ${t.turn}`, t.url)).join(', ');
+    lines.push(`_Turn ${conversation.turn} of this conversation; earlier: ${links}._`);
+  }
+  if (conversation.freshReason) lines.push(`_New conversation: ${escapeText(conversation.freshReason)}._`);
+  return lines;
 }
 
 function outcome(progress: RunProgress, finished: FinishInfo): string[] {

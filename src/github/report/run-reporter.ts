@@ -3,7 +3,7 @@ import type { CheckRunAnnotation, CheckRunOutput, GitHubApi, RepoRef } from '../
 import { type Clock, systemClock } from './clock.ts';
 import type { FinishInfo } from './finish-info.ts';
 import { chunkAnnotations, renderCheckRunOutput } from './render-check-run.ts';
-import { renderTrackingComment } from './render-tracking-comment.ts';
+import { renderTrackingComment, type TrackingConversation } from './render-tracking-comment.ts';
 import { RunProgress } from './run-progress.ts';
 import { createCoalescer } from './write-coalescer.ts';
 
@@ -17,6 +17,8 @@ export interface RunReporterInput {
   agent: string;
   model?: string;
   checkRunUrl?: string;
+  /** The run's place in its conversation (turn, earlier turns), shown in the tracking comment. */
+  conversation?: TrackingConversation;
   /** Default: the system clock. */
   clock?: Clock;
   /** Least time between two check-run updates; default 3000 ms. */
@@ -63,7 +65,11 @@ export function createRunReporter(input: RunReporterInput): RunReporter {
   let lastOutput: string | undefined;
   let lastBody: string | undefined;
   let finishing: Promise<void> | undefined;
-  const info = { runId, ...(input.checkRunUrl ? { checkRunUrl: input.checkRunUrl } : {}) };
+  const info = {
+    runId,
+    ...(input.checkRunUrl ? { checkRunUrl: input.checkRunUrl } : {}),
+    ...(input.conversation ? { conversation: input.conversation } : {}),
+  };
 
   const checkRun = createCoalescer<null>({
     intervalMs: input.checkRunIntervalMs ?? 3000,
