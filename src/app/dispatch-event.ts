@@ -1,8 +1,14 @@
 import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
 import type { ApprovalAnswer } from '../github/approvals/github-approval-channel.ts';
+import { loadRepoConfig } from '../github/config/load-repo-config.ts';
+import type { GitHubApi } from '../github/github-api.ts';
+import { parseCommand } from '../github/trigger/parse-command.ts';
+import { readTriggerEvent } from '../github/trigger/read-trigger-event.ts';
 import { decideTrigger } from '../github/use-cases/decide-trigger.ts';
+import { answerSuperseded } from './answer-superseded.ts';
 import { parseActionIdentifier } from './check-run-actions.ts';
 import type { InstallationAccess } from './installation-access.ts';
+import type { RepoReadCache } from './repo-read-cache.ts';
 import { runKeys } from './store/run-keys.ts';
 import type { RunStore, StoredEvent } from './store/run-store.ts';
 
@@ -13,7 +19,14 @@ export interface DispatchDeps {
   selfLogins: readonly string[];
   registry: () => AdapterRegistry;
   log: (line: string) => void;
+  /** Shares repository and config reads between events (a burst of comments reads them once). */
+  repoReads?: RepoReadCache;
+  /** Called at named points of the dispatch (`after-decide`): the crash tests' hook (`testCrashPoint`). */
+  checkpoint?: (point: DispatchPoint) => void;
 }
+
+/** Points of a dispatch where `checkpoint` is called. */
+export type DispatchPoint = 'after-take' | 'after-decide' | 'after-dispatch';
 
 /** What one event led to. */
 export type DispatchResult =
@@ -44,7 +57,10 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
     if (repo === undefined || number === undefined) return { kind: 'ignored', reason: 'no pull request' };
     const issueKey = issueKeyOf(repo, number);
     const after = typeof payload.after === 'string' ? payload.after.slice(0, 7) : 'a new commit';
-    await store.addAnswer({ kind: 'void', issueKey, reason: `a new commit (${after}) was pushed to the pull request` });
+    await store.addAnswer(
+      { kind: 'void', issueKey, reason: `a new commit (${after}) was pushed to the pull request` },
+      event.deliveryId,
+    );
     return { kind: 'void', issueKey };
   }
 
@@ -66,12 +82,16 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
     // a press that does not count.
     const pending = await store.pendingApprovals({ runId: run.id });
     const matches = pending.filter((p) => p.approvalId.startsWith(parsed.approvalIdPrefix));
-    await answer(run.issueKey, {
-      approvalId: matches.length === 1 ? matches[0]!.approvalId : parsed.approvalIdPrefix,
-      decision: parsed.decision,
-      actor: sender,
-      via: 'check_run',
-    });
+    await answer(
+      run.issueKey,
+      {
+        approvalId: matches.length === 1 ? matches[0]!.approvalId : parsed.approvalIdPrefix,
+        decision: parsed.decision,
+        actor: sender,
+        via: 'check_run',
+      },
+      true,
+    );
     return { kind: 'answer', issueKey: run.issueKey };
   }
 
@@ -83,14 +103,19 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
     if ((state === 'approved' || state === 'changes_requested') && repo && number !== undefined && sender) {
       const issueKey = issueKeyOf(repo, number);
       const body = typeof review.body === 'string' ? review.body.trim() : '';
-      await answer(issueKey, {
-        decision: state === 'approved' ? 'approve' : 'deny',
-        reason: state === 'changes_requested' ? body || undefined : undefined,
-        actor: sender,
-        commitSha: typeof review.commit_id === 'string' ? review.commit_id : undefined,
-        via: 'review',
-        givenAt: typeof review.submitted_at === 'string' ? review.submitted_at : undefined,
-      });
+      // With a body the review may also ask something: the event is completed by what that leads to.
+      await answer(
+        issueKey,
+        {
+          decision: state === 'approved' ? 'approve' : 'deny',
+          reason: state === 'changes_requested' ? body || undefined : undefined,
+          actor: sender,
+          commitSha: typeof review.commit_id === 'string' ? review.commit_id : undefined,
+          via: 'review',
+          givenAt: typeof review.submitted_at === 'string' ? review.submitted_at : undefined,
+        },
+        body === '',
+      );
       reviewed = { kind: 'answer', issueKey };
       if (body === '') return reviewed;
     }
@@ -101,12 +126,17 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
     return { kind: 'ignored', reason: `${event.name}.${action || '?'} starts and answers nothing` };
   }
   if (event.installationId === undefined) return reviewed ?? { kind: 'ignored', reason: 'no installation' };
-  const api = await deps.access.api(event.installationId);
+  const direct = await deps.access.api(event.installationId);
+  const api = deps.repoReads?.wrap(event.installationId, direct) ?? direct;
+  if (!(await mayAsk(api, event, deps.selfLogins))) {
+    return reviewed ?? { kind: 'ignored', reason: 'no command for agent-mux in the comment' };
+  }
   const registry = deps.registry();
   const decision = await decideTrigger(
     { api, selfLogins: deps.selfLogins, builtinAgents: registry.ids(), log: deps.log },
     { eventName: event.name, payload: event.payload, deliveryId: event.deliveryId },
   );
+  deps.checkpoint?.('after-decide');
   switch (decision.kind) {
     case 'ignore':
     case 'refused':
@@ -130,6 +160,7 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
               givenAt: typeof createdAt === 'string' ? createdAt : undefined,
             }
           : decision.answer,
+        true,
       );
       return { kind: 'answer', issueKey };
     }
@@ -140,15 +171,53 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
         installationId: event.installationId,
         adapter: job.config.agents[job.agentName]?.adapter ?? job.agentName,
         perIssue: job.config.concurrency.perIssue,
+        deliveryId: event.deliveryId,
       });
       deps.log(`queued run ${run.id} (${job.agentName}) for ${run.issueKey}`);
       return { kind: 'enqueued', runId: run.id, cancelled };
     }
   }
 
-  async function answer(issueKey: string, value: ApprovalAnswer): Promise<void> {
-    await store.addAnswer({ kind: 'answer', issueKey, answer: value });
+  /** `last`: nothing follows this answer, so the event is completed with it (one transaction). */
+  async function answer(issueKey: string, value: ApprovalAnswer, last: boolean): Promise<void> {
+    // An answer to a dead attempt's request (recovery superseded it) is told so at once and not recorded.
+    if (
+      await answerSuperseded({
+        store,
+        access: deps.access,
+        installationId: event.installationId,
+        issueKey,
+        answer: value,
+        log: deps.log,
+      })
+    ) {
+      if (last) await store.completeEvent(event.deliveryId);
+      return;
+    }
+    await store.addAnswer({ kind: 'answer', issueKey, answer: value }, last ? event.deliveryId : undefined);
   }
+}
+
+/**
+ * Whether a comment may ask agent-mux anything, decided before the expensive part of `decideTrigger`
+ * (permission, pull request, reaction): its text is parsed (pure) with the repository's trigger phrase,
+ * read through the shared repository cache. Other events (issues opened, labeled, assigned; reviews
+ * with a body) always go on.
+ */
+async function mayAsk(api: GitHubApi, stored: StoredEvent, selfLogins: readonly string[]): Promise<boolean> {
+  if (stored.name !== 'issue_comment' && stored.name !== 'pull_request_review_comment') return true;
+  let event: ReturnType<typeof readTriggerEvent>;
+  try {
+    event = readTriggerEvent(stored.name, stored.payload);
+  } catch {
+    return true; // decideTrigger says why
+  }
+  if (event === undefined) return true;
+  if (selfLogins.some((login) => login.toLowerCase() === event.actor.login.toLowerCase())) return false;
+  if (parseCommand(event.text, { agents: [] }) !== undefined) return true;
+  const loaded = await loadRepoConfig({ api, repo: event.repo });
+  if (!loaded.ok) return false;
+  return parseCommand(event.text, { phrase: loaded.config.trigger.phrase, agents: [] }) !== undefined;
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

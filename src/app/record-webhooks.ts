@@ -30,8 +30,16 @@ export function recordWebhooks(
     const installation = (payload as { installation?: { id?: unknown } | null }).installation;
     const installationId = typeof installation?.id === 'number' ? installation.id : undefined;
     const subjectKey = webhookSubjectKey(context.name, payload);
+    const orderKey = webhookOrderKey(payload);
     const outcome = await (await store()).recordEvent(
-      { deliveryId: context.id, name: context.name, payload, installationId, receivedAt: Date.now() },
+      {
+        deliveryId: context.id,
+        name: context.name,
+        payload,
+        installationId,
+        receivedAt: Date.now(),
+        ...(orderKey === undefined ? {} : { orderKey }),
+      },
       subjectKey,
     );
     if (outcome === 'redelivery') log(`delivery ${context.id} (${context.name}) was recorded before; ignored`);
@@ -41,4 +49,21 @@ export function recordWebhooks(
       );
     }
   });
+}
+
+/**
+ * The issue or pull request a delivery is about, `owner/repo#N` (lower case), so that the dispatcher
+ * handles one conversation's events one at a time and in order (a mention before the `@agent cancel`
+ * that follows it). Undefined for events about no issue (a check-run button): they need no order.
+ */
+export function webhookOrderKey(payload: unknown): string | undefined {
+  const p = record(payload);
+  const fullName = record(p.repository).full_name;
+  const number = record(p.issue).number ?? record(p.pull_request).number;
+  if (typeof fullName !== 'string' || typeof number !== 'number') return undefined;
+  return `${fullName.toLowerCase()}#${number}`;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
