@@ -1,5 +1,5 @@
 import { AdapterRegistry } from '../core/registry/adapter-registry.ts';
-import { acpAdapter, codexAcpAdapter } from './acp/index.ts';
+import { acpAdapter, codexAcpAdapter, geminiAcpAdapter } from './acp/index.ts';
 import { agentMuxRemoteAdapter } from './agent-mux-remote/index.ts';
 import { chatSseAdapter } from './chat-sse/index.ts';
 import { claudeAdapter } from './claude/index.ts';
@@ -34,6 +34,7 @@ export function createBuiltinRegistry(): AdapterRegistry {
   registry.register(codexAdapter());
   registry.register(codexAcpAdapter());
   registry.register(geminiAdapter());
+  registry.register(geminiAcpAdapter());
   registry.register(qwenAdapter());
   registry.register(copilotAdapter());
   registry.register(cursorAdapter());

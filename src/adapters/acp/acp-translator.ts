@@ -79,7 +79,7 @@ function resultDrafts(result: unknown, state: AcpTranslatorState): EventDraft[] 
 
 function promptEnd(result: Record<string, unknown>, stopReason: string, state: AcpTranslatorState): EventDraft[] {
   const out: EventDraft[] = [...closeOpen(state)];
-  const cost = usageCost(result.usage, state);
+  const cost = usageCost(result.usage ?? quotaUsage(result._meta), state);
   if (cost) out.push(cost);
   const failed = stopReason === 'refusal' || stopReason === 'cancelled' || state.failure !== undefined;
   out.push({ type: 'turn_end', stopReason, ...(failed ? { isError: true } : {}) });
@@ -132,6 +132,16 @@ function usageCost(usage: unknown, state: AcpTranslatorState): DraftOf<'cost'> |
     // The agent's own USD, when it reported one, stays the price of the run's tokens.
     ...(state.usd === undefined ? {} : { usd: state.usd, cumulative: true }),
   };
+}
+
+/**
+ * Gemini CLI's token counts: no `usage`, but `_meta.quota.token_count` (`input_tokens`,
+ * `output_tokens`) in the prompt response, as the ACP `usage` shape.
+ */
+function quotaUsage(meta: unknown): Record<string, unknown> | undefined {
+  const tokens = isObject(meta) && isObject(meta.quota) ? meta.quota.token_count : undefined;
+  if (!isObject(tokens)) return undefined;
+  return { inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens };
 }
 
 function modelOf(result: Record<string, unknown>): { model?: string } {

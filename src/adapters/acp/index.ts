@@ -11,3 +11,4 @@ export {
   type CodexAcpMode,
   codexAcpAdapter,
 } from './agents/codex-acp.ts';
+export { type GeminiAcpAdapterOptions, geminiAcpAdapter } from './agents/gemini-acp.ts';

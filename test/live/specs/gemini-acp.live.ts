@@ -1,30 +1,39 @@
-import { acpAdapter } from '../../../src/adapters/acp/index.ts';
-import { GEMINI_NPM_PACKAGE, GEMINI_TESTED_VERSION } from '../../../src/adapters/gemini/gemini-adapter.ts';
+import { geminiAcpAdapter } from '../../../src/adapters/acp/agents/gemini-acp.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as gemini } from './gemini.live.ts';
 
+/** A command that writes: Gemini runs read-only commands (`echo agent-mux-live`) without asking. */
+const WRITE_COMMAND = 'echo agent-mux-live > agent-mux-live.txt';
+const WRITE_PROMPT = `Run the shell command \`${WRITE_COMMAND}\` and tell me what happened.`;
+
+/** Waits for the next minute of the clock (see `setup`). */
+const nextMinute = () => new Promise((resolve) => setTimeout(resolve, 61_000 - (Date.now() % 60_000)));
+
 /**
- * Gemini CLI in ACP mode (`gemini --acp`), against the fake model server with the same settings as
- * the stream-json spec. Recordings: test/fixtures/streams/acp-gemini/.
+ * Gemini CLI 0.61.0 in ACP mode (`gemini --acp --approval-mode default`), against the fake model
+ * server with the same settings as the stream-json spec. Recordings: test/fixtures/streams/acp-gemini/.
  */
 export const spec: LiveSpec = {
   ...gemini,
   adapter: 'acp-gemini',
-  create: () =>
-    acpAdapter(
-      'gemini-acp',
-      { binary: 'gemini', args: ['--acp'], secretEnv: ['GEMINI_API_KEY'] },
-      {
-        expandTemplates: false,
-        program: {
-          command: 'gemini',
-          versionArgs: ['--version'],
-          minVersion: GEMINI_TESTED_VERSION,
-          install: [{ type: 'npm', command: `npm install -g ${GEMINI_NPM_PACKAGE}` }],
-          npmPackage: GEMINI_NPM_PACKAGE,
-          testedVersion: GEMINI_TESTED_VERSION,
-          verifiedLive: true,
-        },
-      },
-    ),
+  create: () => geminiAcpAdapter(),
+  timeoutMs: 180_000,
+  cases: {
+    ...gemini.cases,
+    tool: { prompt: WRITE_PROMPT, shell: { command: WRITE_COMMAND } },
+    denied: {
+      prompt: WRITE_PROMPT,
+      shell: { command: WRITE_COMMAND },
+      policy: { default: 'allow', rules: [{ tool: 'execute', decision: 'deny' }] },
+    },
+  },
+  async setup(ctx) {
+    // The second turn of `resume`: Gemini 0.61.0's `session/load` starts a chat recording under the
+    // same session id before it reads the session; its file is named by the minute
+    // (`session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl`), so within the first turn's minute it appends an
+    // empty history to the first turn's file and then finds "No previous sessions". A follow-up a
+    // minute later (any real one) reads the first file intact.
+    if (ctx.case === 'resume') await nextMinute();
+    return gemini.setup(ctx);
+  },
 };
