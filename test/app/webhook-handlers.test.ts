@@ -184,4 +184,37 @@ describe('webhook handlers (probot.receive with GitHub’s example payloads)', (
     });
     expect(answer?.kind === 'answer' && answer.answer.approvalId).toBeUndefined();
   });
+
+  it('comments without a command cost no GitHub call once the repository’s config was read', async () => {
+    const a = await setUp();
+    await a.receive('issue_comment', commentEvent(a.w, 12, 'alice', 'Thanks, looks good to me.').payload);
+    await a.runtime.dispatchPending();
+    const afterFirst = a.w.gh.requests.length;
+    for (let i = 0; i < 20; i++) {
+      await a.receive('issue_comment', commentEvent(a.w, 12, 'bob', `Plain comment ${i}, no mention.`).payload);
+    }
+    const results = await a.runtime.dispatchPending();
+    expect(results).toHaveLength(20);
+    expect(results.every((r) => r.kind === 'ignored')).toBe(true);
+    expect(a.w.gh.requests.slice(afterFirst).map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    // A mention right behind them is still read in full and queued.
+    await a.receive('issue_comment', commentEvent(a.w, 12, 'alice', '@agent fix it').payload);
+    expect(await a.runtime.dispatchPending()).toEqual([expect.objectContaining({ kind: 'enqueued' })]);
+  });
+
+  it('dispatches the events of one issue in order while other issues go on', async () => {
+    const a = await setUp();
+    for (const number of [13, 14, 15]) {
+      a.w.gh.state.addIssue(a.w.repo, { number, title: `Issue ${number}`, body: '', user: 'alice' });
+    }
+    for (const number of [12, 13, 14, 15]) {
+      await a.receive('issue_comment', commentEvent(a.w, number, 'alice', '@agent fix it').payload);
+      await a.receive('issue_comment', commentEvent(a.w, number, 'alice', '@agent cancel').payload);
+    }
+    const results = await a.runtime.dispatchPending();
+    expect(results.filter((r) => r.kind === 'enqueued')).toHaveLength(4);
+    const runs = await a.store.list();
+    // Every issue's cancel came after its mention: each run was asked to stop.
+    expect(runs.map((run) => run.cancelRequested)).toEqual([true, true, true, true]);
+  });
 });
