@@ -4,6 +4,7 @@ import {
   type Adapter,
   type AuthStatus,
   type Capabilities,
+  type LaunchContext,
   type ProgramInfo,
 } from '../../core/adapter/index.ts';
 import type { acpAdapterConfigSchema } from '../../core/config/adapter-config-schema.ts';
@@ -38,6 +39,8 @@ export interface AcpAdapterExtras extends AcpControllerOptions {
   detectAuth?: (env: Readonly<Record<string, string | undefined>>) => AuthStatus;
   /** Expand `{{runId}}`, `${NAME}`, … in `args` and `env`. Default true (a user's configuration). */
   expandTemplates?: boolean;
+  /** Environment computed per run (e.g. the run's policy as the agent's own permission config), over `env`. */
+  runEnv?: (ctx: LaunchContext) => Record<string, string>;
 }
 
 /**
@@ -58,10 +61,10 @@ export function acpAdapter(id: string, config: AcpOptions, extras: AcpAdapterExt
     ...(extras.detectAuth ? { detectAuth: extras.detectAuth } : {}),
     launch: {
       kind: 'process',
-      plan: () => ({
+      plan: (ctx) => ({
         command: config.binary,
         args: config.args ?? [],
-        env: { ...(config.env ?? {}) },
+        env: { ...(config.env ?? {}), ...(extras.runEnv?.(ctx) ?? {}) },
         keepStdinOpen: true,
         expandTemplates: extras.expandTemplates ?? true,
         protocol: 'json-lines',

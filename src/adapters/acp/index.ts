@@ -12,3 +12,4 @@ export {
   codexAcpAdapter,
 } from './agents/codex-acp.ts';
 export { type GeminiAcpAdapterOptions, geminiAcpAdapter } from './agents/gemini-acp.ts';
+export { kiloAcpAdapter, type OpenCodeAcpAdapterOptions, opencodeAcpAdapter } from './agents/opencode-acp.ts';
