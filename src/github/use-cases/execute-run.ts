@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
 import type { AgentEvent, RunEndReason } from '../../core/events/index.ts';
 import { Redactor } from '../../core/redact/redactor.ts';
 import type { AdapterRegistry } from '../../core/registry/adapter-registry.ts';
@@ -8,7 +9,12 @@ import { builtinTools } from '../../core/tools/builtin-tools.ts';
 import { createToolHost } from '../../core/tools/create-tool-host.ts';
 import { createGitHubApprovalChannel, type GitHubApprovalChannel } from '../approvals/github-approval-channel.ts';
 import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
+import { conversationSummary } from '../conversation/conversation-summary.ts';
+import { createFinalMessage } from '../conversation/final-message.ts';
+import { planTurnSafely, resumeTurn, type TurnConversations, turnRecordOf } from '../conversation/run-turn.ts';
+import { turnRecordLine } from '../conversation/turn-record.ts';
 import type { ChangedFile } from '../git/collect-changes.ts';
+import { runGit } from '../git/git.ts';
 import { prepareWorkspace } from '../git/prepare-workspace.ts';
 import type { CheckRunConclusion, GitHubApi, PullInfo } from '../github-api.ts';
 import { redactingApi } from '../redacting-api.ts';
@@ -63,6 +69,12 @@ export interface ExecuteRunOptions {
    * is added to the agent's environment; its failure is the run's failure, reported like any other.
    */
   prepare?: (signal: AbortSignal) => Promise<{ env?: Record<string, string | undefined> } | undefined>;
+  /**
+   * Where the agent's session is kept between the turns of a conversation (the Action: the Actions
+   * cache; the app: its store): a follow-up mention resumes it. Without it (or for an agent that
+   * cannot resume) a follow-up gets a summary of the earlier turns in its prompt.
+   */
+  conversations?: TurnConversations;
   /** Receives every normalized event of the agent as it comes (the Action's workflow log). */
   onEvent?: (event: AgentEvent) => void;
   /** Receives the run's own notes (approval asked, files reset, the result), redacted. */
@@ -125,12 +137,39 @@ function runRedactor(options: ExecuteRunOptions): Redactor {
 }
 
 async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
-  const { job, deps } = options;
+  const { deps } = options;
   const runId = options.runId ?? `run_${randomUUID()}`;
   const redactor = runRedactor(options);
   const api = redactingApi(deps.api, redactor);
   const log = (line: string) => deps.log?.(redactor.redactString(line));
-  const repo = job.repo;
+  const repo = options.job.repo;
+  // The run's place in its conversation: the turn, the agent (the last turn's unless named), the PR.
+  const { plan, ownPull } = await planTurnSafely({
+    api,
+    job: options.job,
+    selfLogins: deps.selfLogins,
+    builtinAgents: deps.builtinAgents,
+    log,
+  });
+  const job = plan.agentName === options.job.agentName ? options.job : { ...options.job, agentName: plan.agentName };
+  const turnName = plan.turn > 1 ? ` (turn ${plan.turn})` : '';
+  const baseRecord = {
+    conversation: plan.conversation,
+    turn: plan.turn,
+    agent: job.agentName,
+    at: new Date().toISOString(),
+    instruction: job.instruction,
+  };
+  const tracking =
+    job.number === undefined
+      ? undefined
+      : {
+          turn: plan.turn,
+          earlier: plan.earlier.map((t) => ({ turn: t.record.turn, url: t.url })),
+          ...(plan.freshReason ? { freshReason: plan.freshReason } : {}),
+          record: baseRecord,
+        };
+  const finalMessage = createFinalMessage();
   const agentConfig = job.config.agents[job.agentName];
   // Stops the preparation and the agent when the reports cannot be made (the check run failed).
   const stop = new AbortController();
@@ -143,7 +182,7 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
   };
 
   const target = (async () => {
-    const pull = job.isPullRequest && job.number !== undefined ? await api.getPull(repo, job.number) : undefined;
+    const pull = (await ownPull) ?? (await conversationPull(api, repo, job, plan.pullRequest, log));
     const headSha = pull?.headSha ?? (await api.getBranchSha(repo, job.defaultBranch));
     if (headSha === undefined) throw new Error(`the default branch ${job.defaultBranch} has no commit`);
     return { pull, headSha };
@@ -154,13 +193,13 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
   const reporting = (async () => {
     const { headSha } = await target;
     const checkRun = await api.createCheckRun(repo, {
-      name: `agent-mux / ${job.agentName}`,
+      name: `agent-mux / ${job.agentName}${turnName}`,
       headSha,
       status: 'in_progress',
       startedAt: new Date().toISOString(),
       externalId: runId,
       detailsUrl: options.detailsUrl,
-      output: { title: `${job.agentName}: starting`, summary: `Requested by @${job.actor.login}.` },
+      output: { title: `${job.agentName}${turnName}: starting`, summary: `Requested by @${job.actor.login}.` },
     });
     const comment =
       job.number === undefined
@@ -168,7 +207,7 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
         : await api.createComment(
             repo,
             job.number,
-            `<!-- agent-mux:run:${runId} -->\n**agent-mux** is starting **${job.agentName}**… ([check run](${checkRun.htmlUrl}))`,
+            `<!-- agent-mux:run:${runId} -->\n${tracking ? `${turnRecordLine(baseRecord)}\n` : ''}**agent-mux** is starting **${job.agentName}**… ([check run](${checkRun.htmlUrl}))`,
           );
     options.onStarted?.({ runId, checkRunId: checkRun.id, commentId: comment?.id, checkRunUrl: checkRun.htmlUrl });
     const reporter = createRunReporter({
@@ -180,6 +219,7 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
       agent: job.agentName,
       model: agentConfig?.model,
       checkRunUrl: checkRun.htmlUrl,
+      ...(tracking ? { conversation: tracking } : {}),
       clock: options.clock,
       onError: (error) => log(`report failed: ${errorText(error)}`),
     });
@@ -196,7 +236,11 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
   const fail = async (conclusion: RunOutcome['conclusion'], reason: string, end?: RunEnd): Promise<RunOutcome> => {
     note(reason);
     const { reporter, base } = await reporting;
-    await reporter.finish({ conclusion, reason });
+    await reporter.finish({
+      conclusion,
+      reason,
+      record: turnRecordOf(baseRecord, { conclusion, finalMessage: finalMessage.text }),
+    });
     return {
       ...base,
       conclusion,
@@ -296,10 +340,29 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
     );
   }
 
+  const resumed = await resumeTurn({
+    conversations: options.conversations,
+    job,
+    plan,
+    adapter: resolved.adapter,
+    location: { home: started.env.HOME ?? homedir(), env: started.env, cwd: options.workspace },
+    secrets: [...options.secrets, options.git.token, ...(options.secretEnv ?? []).map((name) => options.env[name])],
+    log: note,
+  });
+  const prompt = resumed.sessionId
+    ? job.prompt
+    : job.prompt +
+      conversationSummary(plan.earlier, await commitsSince(options.workspace, prepared, plan.earlier.length));
+
   const policy = runPolicy(job.config, job.agentName);
   const handle = startRun({
     adapter: resolved.adapter,
-    request: { prompt: job.prompt, cwd: options.workspace, model: resolved.model },
+    request: {
+      prompt,
+      cwd: options.workspace,
+      model: resolved.model,
+      ...(resumed.sessionId ? { resumeSessionId: resumed.sessionId } : {}),
+    },
     runId,
     taskId: job.id,
     leaseToken: options.leaseToken,
@@ -332,6 +395,7 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
         },
       }),
     onEvent: (event) => {
+      finalMessage.onEvent(event);
       buffer.onEvent(event);
       options.onEvent?.(event);
     },
@@ -343,7 +407,10 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
   if (reportingFailed) await reporting;
 
   const conclusion = conclusionOf(end.reason);
+  const keep = (branch: string | undefined, pullRequest: number | undefined) =>
+    resumed.save({ sessionId: end.sessionId, branch, pullRequest });
   if (conclusion !== 'success') {
+    await keep(pull?.headRef, pull?.number);
     return fail(conclusion, end.message ? `${end.reason}: ${end.message}` : `the run ended: ${end.reason}`, end);
   }
 
@@ -359,8 +426,11 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
       secrets: [...options.secrets, ...(options.secretEnv ?? []).map((name) => options.env[name])],
     });
   } catch (error) {
+    await keep(pull?.headRef, pull?.number);
     return fail('failure', `the agent finished but its changes could not be published: ${errorText(error)}`, end);
   }
+  const pullNumber = pull?.number ?? pullNumberOf(published.pullRequestUrl);
+  await keep(published.branch ?? pull?.headRef, pullNumber);
   note(published.note);
   const { reporter, base } = await reporting;
   await reporter.finish({
@@ -370,6 +440,12 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
     noChanges: published.files.length === 0,
     fork: published.fork,
     annotations: renderAnnotations(published.files),
+    record: turnRecordOf(baseRecord, {
+      conclusion: 'success',
+      finalMessage: finalMessage.text,
+      branch: published.branch,
+      pullRequest: pullNumber,
+    }),
   });
   return {
     ...base,
@@ -398,6 +474,48 @@ function humanDuration(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
   if (ms % 60_000 === 0) return `${ms / 60_000} min`;
   return `${Math.round(ms / 1000)} s`;
+}
+
+/** The conversation's pull request, for a mention on its issue: when still open and not from a fork. */
+async function conversationPull(
+  api: GitHubApi,
+  repo: RunJob['repo'],
+  job: RunJob,
+  number: number | undefined,
+  log: (line: string) => void,
+): Promise<PullInfo | undefined> {
+  if (job.isPullRequest || number === undefined) return undefined;
+  try {
+    const pull = await api.getPull(repo, number);
+    return pull.state === 'open' && !pull.fromFork ? pull : undefined;
+  } catch (error) {
+    log(`the conversation's pull request #${number} could not be read: ${errorText(error)}`);
+    return undefined;
+  }
+}
+
+/** `https://github.com/o/r/pull/12` → 12. */
+function pullNumberOf(url: string | undefined): number | undefined {
+  const match = url === undefined ? null : /\/pull\/(\d+)\/?$/.exec(url);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** `<sha> <subject>` of the commits the checkout has over its base, for a follow-up's summary. */
+async function commitsSince(
+  cwd: string,
+  prepared: { baseSha: string; headSha: string },
+  earlier: number,
+): Promise<string[]> {
+  if (earlier === 0 || prepared.baseSha === prepared.headSha) return [];
+  try {
+    const out = await runGit(
+      ['log', '--no-decorate', '--format=%h %s', '-n', '50', `${prepared.baseSha}..${prepared.headSha}`],
+      { cwd },
+    );
+    return out.split('\n').filter((line) => line.trim() !== '');
+  } catch {
+    return [];
+  }
 }
 
 function errorText(error: unknown): string {
