@@ -1,7 +1,10 @@
 import type { AgentEvent } from '../../core/events/index.ts';
 
 /** Keeps the agent's last message of a run (its whole text, or its streamed deltas), for the turn record. */
-export function createFinalMessage(maxChars = 4000): { onEvent(event: AgentEvent): void; readonly text: string | undefined } {
+export function createFinalMessage(maxChars = 4000): {
+  onEvent(event: AgentEvent): void;
+  readonly text: string | undefined;
+} {
   let current = '';
   let last: string | undefined;
   return {

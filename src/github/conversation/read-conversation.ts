@@ -70,7 +70,8 @@ export async function readConversation(input: ReadConversationInput): Promise<Co
 /** The issue number of a branch named `<prefix><issue>-<slug>` or `<prefix><issue>`. */
 export function issueOfBranch(branch: string, prefix: string): number | undefined {
   const trimmed = prefix.replace(/\/+$/, '');
-  const leaf = trimmed === '' ? branch : branch.startsWith(`${trimmed}/`) ? branch.slice(trimmed.length + 1) : undefined;
+  const leaf =
+    trimmed === '' ? branch : branch.startsWith(`${trimmed}/`) ? branch.slice(trimmed.length + 1) : undefined;
   const match = leaf === undefined ? null : /^(\d{1,9})(?:-|$)/.exec(leaf);
   return match ? Number(match[1]) : undefined;
 }

@@ -34,7 +34,9 @@ export function turnRecordLine(record: TurnRecord): string {
   const kept: TurnRecord = {
     ...record,
     instruction: record.instruction.slice(0, MAX_RECORD_INSTRUCTION_CHARS),
-    ...(record.finalMessage === undefined ? {} : { finalMessage: record.finalMessage.slice(0, MAX_RECORD_MESSAGE_CHARS) }),
+    ...(record.finalMessage === undefined
+      ? {}
+      : { finalMessage: record.finalMessage.slice(0, MAX_RECORD_MESSAGE_CHARS) }),
   };
   return `<!-- agent-mux:turn:${Buffer.from(JSON.stringify(kept), 'utf8').toString('base64url')} -->`;
 }

@@ -1,3 +1,4 @@
+import { type TurnRecord, turnRecordLine } from '../conversation/turn-record.ts';
 import { conclusionWord, type FinishInfo, type ForkDelivery } from './finish-info.ts';
 import { InvalidRunIdError } from './invalid-run-id-error.ts';
 import {
@@ -11,7 +12,6 @@ import {
   tableCode,
   truncate,
 } from './markdown.ts';
-import { type TurnRecord, turnRecordLine } from '../conversation/turn-record.ts';
 import { madeReadOnly, renderNotices } from './render-notices.ts';
 import type { ProgressStep, RunProgress } from './run-progress.ts';
 
