@@ -2,6 +2,7 @@ import type { GitHubApprovalChannel, PendingApproval } from '../github/approvals
 import type { GitHubApi, RepoRef } from '../github/github-api.ts';
 import { approvalActions } from './check-run-actions.ts';
 import type { Lease, RunStore } from './store/run-store.ts';
+import { linkSupersededComment } from './supersede-approval-comment.ts';
 
 /** Options of `bridgeApprovals`. */
 export interface BridgeApprovalsOptions {
@@ -11,7 +12,7 @@ export interface BridgeApprovalsOptions {
   runId: string;
   issueKey: string;
   channel: GitHubApprovalChannel;
-  api: Pick<GitHubApi, 'updateCheckRun'>;
+  api: Pick<GitHubApi, 'updateCheckRun' | 'getComment' | 'updateComment'>;
   repo: RepoRef;
   checkRunId: number;
   /** How often answers are read from the store. Default 300 ms. */
@@ -33,7 +34,8 @@ export interface ApprovalBridge {
  * (new push) for the issue; this loop takes them every `intervalMs` and feeds `channel.answer` /
  * `channel.voidPending`. It also persists the pending approvals (`savePendingApproval` /
  * `removePendingApproval`), keeps the run's state `awaiting_approval` while any is pending, and
- * puts Approve / Deny buttons on the check run for the oldest one.
+ * puts Approve / Deny buttons on the check run for the oldest one. The first request it saves is
+ * linked from the run's superseded approval comments (those of a dead attempt that recovery took over).
  */
 export function bridgeApprovals(options: BridgeApprovalsOptions): ApprovalBridge {
   const { store, channel, issueKey, runId } = options;
@@ -43,11 +45,29 @@ export function bridgeApprovals(options: BridgeApprovalsOptions): ApprovalBridge
   let shownActions = '[]';
   let stopped = false;
   let busy: Promise<void> = Promise.resolve();
+  let linked = false;
+
+  /** Points the comments of a dead attempt's approvals to the request that asks again. */
+  const linkSuperseded = async (again: PendingApproval): Promise<void> => {
+    linked = true;
+    for (const old of await store.supersededApprovals({ runId })) {
+      try {
+        const comment = await options.api.getComment(options.repo, old.commentId);
+        await options.api.updateComment(options.repo, old.commentId, linkSupersededComment(comment.body, again));
+      } catch (error) {
+        log(
+          `approvals: could not link superseded approval ${old.approvalId}: ${error instanceof Error ? error.message : error}`,
+        );
+      }
+    }
+  };
 
   const sync = async (pending: readonly PendingApproval[]): Promise<void> => {
     const next = new Map(pending.map((p) => [p.approvalId, p]));
     for (const [id, approval] of next) {
-      if (!known.has(id)) await store.savePendingApproval(runId, issueKey, approval);
+      if (known.has(id)) continue;
+      await store.savePendingApproval(runId, issueKey, approval);
+      if (!linked) await linkSuperseded(approval);
     }
     for (const id of known.keys()) {
       if (!next.has(id)) await store.removePendingApproval(id);

@@ -1,5 +1,6 @@
 import type { InstallationAccess } from './installation-access.ts';
-import type { RunStore, StoredRun } from './store/run-store.ts';
+import type { RunStore, StoredRun, SupersededApproval } from './store/run-store.ts';
+import { supersededApprovalBody } from './supersede-approval-comment.ts';
 
 /** What recovery needs. */
 export interface RecoverDeps {
@@ -20,7 +21,8 @@ export interface RecoveredRun {
 /**
  * Takes over the runs whose worker stopped renewing its lease (a crash, a lost machine): each is
  * queued again while it has retries left, then failed. Either way the fencing token moves on, so
- * the old worker's late writes are rejected, its persisted approvals are dropped, and its check run
+ * the old worker's late writes are rejected, its pending approvals are superseded (their comments
+ * say so, and an answer to one later is told; see `supersededApprovalBody`), and its check run
  * is concluded (`failure` with the reason when failed; `neutral` when retried, as the retry makes a
  * new one), with a note in the tracking comment: nothing stays `in_progress`.
  */
@@ -39,10 +41,9 @@ export async function recoverRuns(deps: RecoverDeps): Promise<RecoveredRun[]> {
     if (run === undefined) continue; // another replica took it over first
     deps.log(`recovered run ${run.id}: ${action} (${reason})`);
     recovered.push({ run, action });
-    for (const pending of await deps.store.pendingApprovals({ runId: run.id })) {
-      await deps.store.removePendingApproval(pending.approvalId);
-    }
+    const superseded = await deps.store.supersedeApprovals(run.id, supersededNote(expired, action, reason));
     await concludeOnGitHub(deps, expired, action, reason);
+    await editSuperseded(deps, expired, superseded);
   }
   return recovered;
 }
@@ -79,5 +80,28 @@ async function concludeOnGitHub(
     }
   } catch (error) {
     deps.log(`recovered run ${run.id}: could not update GitHub: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
+/** Why a dead attempt's approval can no longer be answered, and where the run goes on. */
+function supersededNote(run: StoredRun, action: 'retry' | 'fail', reason: string): string {
+  const progress = run.commentId === undefined ? '' : ` (see [the run's progress](#issuecomment-${run.commentId}))`;
+  return action === 'retry'
+    ? `this request belonged to an attempt whose worker stopped (${reason}). The run was queued again${progress}: its new attempt asks again in a new request, and answers to this one do not count.`
+    : `this request belonged to an attempt whose worker stopped, and the run failed (${reason})${progress}. Answers to it do not count.`;
+}
+
+async function editSuperseded(deps: RecoverDeps, run: StoredRun, superseded: readonly SupersededApproval[]) {
+  if (run.installationId === undefined || superseded.length === 0) return;
+  try {
+    const api = await deps.access.api(run.installationId);
+    for (const approval of superseded) {
+      const comment = await api.getComment(run.job.repo, approval.commentId);
+      await api.updateComment(run.job.repo, approval.commentId, supersededApprovalBody(comment.body, approval.reason));
+    }
+  } catch (error) {
+    deps.log(
+      `recovered run ${run.id}: could not mark its approvals superseded: ${error instanceof Error ? error.message : error}`,
+    );
   }
 }

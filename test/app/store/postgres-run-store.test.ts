@@ -101,6 +101,7 @@ describe.runIf(available)('postgres', () => {
         'pending_approvals',
         'runs',
         'subjects',
+        'superseded_approvals',
       ]);
     } finally {
       await backend.dispose();
