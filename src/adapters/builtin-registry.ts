@@ -1,5 +1,5 @@
 import { AdapterRegistry } from '../core/registry/adapter-registry.ts';
-import { acpAdapter, codexAcpAdapter, geminiAcpAdapter, opencodeAcpAdapter } from './acp/index.ts';
+import { acpAdapter, codexAcpAdapter, geminiAcpAdapter, kiloAcpAdapter, opencodeAcpAdapter } from './acp/index.ts';
 import { agentMuxRemoteAdapter } from './agent-mux-remote/index.ts';
 import { chatSseAdapter } from './chat-sse/index.ts';
 import { claudeAdapter } from './claude/index.ts';
@@ -41,6 +41,7 @@ export function createBuiltinRegistry(): AdapterRegistry {
   registry.register(opencodeAdapter());
   registry.register(opencodeAcpAdapter());
   registry.register(kiloAdapter());
+  registry.register(kiloAcpAdapter());
   registry.register(opencodeHttpAdapter());
   registry.register(piAdapter());
   registry.register(ompAdapter());
