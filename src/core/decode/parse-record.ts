@@ -19,6 +19,18 @@ export type ParsedRecord = NativeRecord | MalformedRecord;
  */
 export function parseRecord(line: string, protocol: 'json-lines' | 'text'): ParsedRecord {
   if (protocol === 'text') return { kind: 'text', line };
+  const head = line.charCodeAt(0);
+  if (head === 0x7b /* { */ || head === 0x5b /* [ */) {
+    // The common case, one JSON value per line: parsed as it is, without scanning it for whitespace
+    // first. JSON.parse allows the trailing whitespace `trim` would remove, except U+00A0, U+FEFF,
+    // U+2028 and the like: a line that fails here takes the full path below, so its result and its
+    // error message are those of the trimmed line, as before.
+    try {
+      return { kind: 'json', value: JSON.parse(line) as unknown };
+    } catch {
+      // Fall through.
+    }
+  }
   const trimmed = line.trim();
   const first = trimmed.charCodeAt(0);
   if (first !== 0x7b /* { */ && first !== 0x5b /* [ */) return { kind: 'text', line };

@@ -1,6 +1,6 @@
 import type { ExitInfo, NativeRecord, Translator, TranslatorState } from '../adapter/index.ts';
 import { LineDecoder } from '../decode/line-decoder.ts';
-import { parseRecord } from '../decode/parse-record.ts';
+import { type ParsedRecord, parseRecord } from '../decode/parse-record.ts';
 import { stripVt } from '../decode/strip-vt.ts';
 import type { EventDraft } from '../events/index.ts';
 import { logDraft } from '../events/log-draft.ts';
@@ -27,16 +27,25 @@ export interface RecordPipelineOptions {
 export class RecordPipeline {
   readonly state: TranslatorState;
   readonly stderrTail = new StderrTail();
-  readonly #options: RecordPipelineOptions;
+  // The options the per-line path reads, copied out once (the path runs for every stdout line).
+  readonly #translator: Translator;
+  readonly #emit: (draft: EventDraft, raw?: unknown) => void;
+  readonly #json: boolean;
+  readonly #debug: boolean;
+  readonly #onRecord: ((record: NativeRecord) => void) | undefined;
   readonly #stdout: LineDecoder;
   readonly #stderr: LineDecoder;
 
   constructor(options: RecordPipelineOptions) {
-    this.#options = options;
     const { translator, emit } = options;
+    this.#translator = translator;
+    this.#emit = emit;
+    this.#json = options.protocol === 'json-lines';
+    this.#debug = options.debug;
+    this.#onRecord = options.onRecord;
     this.state = translator.init({ debug: options.debug, request: options.request });
     this.#stdout = new LineDecoder({
-      onLine: (line) => this.#onStdoutLine(line),
+      onLine: options.pty ? (line) => this.#onPtyLine(line) : (line) => this.#onStdoutLine(line),
       onOverflow: (dropped) =>
         emit({
           type: 'error',
@@ -70,33 +79,38 @@ export class RecordPipeline {
 
   /** Lets the translator add its last events once the program has exited. */
   finish(exit: ExitInfo): void {
-    this.#emitAll(this.#options.translator.finish?.(exit, this.state));
+    this.#emitAll(this.#translator.finish?.(exit, this.state));
   }
 
   #emitAll(drafts: EventDraft[] | undefined, raw?: unknown): void {
-    if (drafts) for (const draft of drafts) this.#options.emit(draft, raw);
+    if (!drafts) return;
+    const emit = this.#emit;
+    for (let i = 0; i < drafts.length; i++) emit(drafts[i]!, raw);
   }
 
-  #onStdoutLine(raw: string): void {
-    const { pty, protocol, translator, emit, debug } = this.#options;
-    const line = pty ? stripVt(raw) : raw;
-    if (pty && line.trim() === '') return;
-    const record = parseRecord(line, protocol);
+  /** A line from a terminal: its VT sequences go, and a line that was nothing else is skipped. */
+  #onPtyLine(raw: string): void {
+    const line = stripVt(raw);
+    if (line.trim() !== '') this.#onStdoutLine(line);
+  }
+
+  #onStdoutLine(line: string): void {
+    const record: ParsedRecord = this.#json ? parseRecord(line, 'json-lines') : { kind: 'text', line };
     if (record.kind === 'malformed') {
-      emit({
+      this.#emit({
         type: 'error',
         code: 'malformed_record',
         message: `unparseable line (${record.error}): ${line.slice(0, 200)}`,
         recoverable: true,
       });
-    } else {
-      // Text lines go to the translator too: a CLI that prints plain text where JSON was expected
-      // still says something (the Process translator makes them `log` events, CLI translators text).
-      this.#emitAll(
-        translator.translate(record, this.state),
-        debug ? (record.kind === 'json' ? record.value : line) : undefined,
-      );
-      this.#options.onRecord?.(record);
+      return;
     }
+    // Text lines go to the translator too: a CLI that prints plain text where JSON was expected
+    // still says something (the Process translator makes them `log` events, CLI translators text).
+    const drafts = this.#translator.translate(record, this.state);
+    if (drafts && drafts.length !== 0) {
+      this.#emitAll(drafts, this.#debug ? (record.kind === 'json' ? record.value : line) : undefined);
+    }
+    this.#onRecord?.(record);
   }
 }

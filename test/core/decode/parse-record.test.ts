@@ -52,6 +52,23 @@ describe('parseRecord', () => {
     expect(parseRecord('  plain  ', 'json-lines')).toEqual({ kind: 'text', line: '  plain  ' });
   });
 
+  it('reads a line that starts with the JSON as the trimmed line, whatever whitespace ends it', () => {
+    // JSON.parse allows only space, tab, CR and LF around a value; trim() removes more.
+    for (const tail of [' \t\r', '\u00a0', '\ufeff', '\u2028\u2029', '\u3000 ']) {
+      expect(parseRecord(`{"a":1}${tail}`, 'json-lines')).toEqual({ kind: 'json', value: { a: 1 } });
+      expect(parseRecord(`[2]${tail}`, 'json-lines')).toEqual({ kind: 'json', value: [2] });
+    }
+    // A malformed one reports the parser's message on the trimmed line, as a line with leading blanks does.
+    const line = '{"a":1} x\u00a0';
+    let expected = '';
+    try {
+      JSON.parse(line.trim());
+    } catch (error) {
+      expected = (error as Error).message;
+    }
+    expect(parseRecord(line, 'json-lines')).toEqual({ kind: 'malformed', line, error: expected });
+  });
+
   it('parses deeply nested JSON without throwing', () => {
     const line = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     expect(['json', 'malformed']).toContain(parseRecord(line, 'json-lines').kind);
@@ -68,6 +85,13 @@ describe('parseRecord', () => {
       const line = fc.oneof(
         fc.string({ unit: 'binary' }),
         fc.json().map((j) => ` ${j}`),
+        // JSON first, then blanks (of JSON's and of trim's) or garbage.
+        fc
+          .tuple(
+            fc.json(),
+            fc.string({ unit: fc.constantFrom(' ', '\t', '\r', '\u00a0', '\ufeff', '\u2028', 'x', '}', ']', ',') }),
+          )
+          .map(([j, tail]) => j + tail),
         fc.string({ unit: fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '1', 'a', ' ', '\\') }),
       );
       fc.assert(
