@@ -1,5 +1,12 @@
 import { AdapterRegistry } from '../core/registry/adapter-registry.ts';
-import { acpAdapter, codexAcpAdapter, geminiAcpAdapter, kiloAcpAdapter, opencodeAcpAdapter } from './acp/index.ts';
+import {
+  acpAdapter,
+  codexAcpAdapter,
+  geminiAcpAdapter,
+  kiloAcpAdapter,
+  opencodeAcpAdapter,
+  qwenAcpAdapter,
+} from './acp/index.ts';
 import { agentMuxRemoteAdapter } from './agent-mux-remote/index.ts';
 import { chatSseAdapter } from './chat-sse/index.ts';
 import { claudeAdapter } from './claude/index.ts';
@@ -36,6 +43,7 @@ export function createBuiltinRegistry(): AdapterRegistry {
   registry.register(geminiAdapter());
   registry.register(geminiAcpAdapter());
   registry.register(qwenAdapter());
+  registry.register(qwenAcpAdapter());
   registry.register(copilotAdapter());
   registry.register(cursorAdapter());
   registry.register(opencodeAdapter());

@@ -16,4 +16,6 @@ export interface AcpTranslatorState extends TranslatorState {
   failure?: string;
   /** The last cost in USD the agent reported (`usage_update.cost`), a running total. */
   usd?: number;
+  /** Qwen Code: the turn's tokens summed from `_meta.usage` of its message chunks (one per model response). */
+  chunkUsage?: Record<'inputTokens' | 'outputTokens' | 'cachedReadTokens' | 'thoughtTokens', number>;
 }

@@ -79,7 +79,7 @@ function resultDrafts(result: unknown, state: AcpTranslatorState): EventDraft[] 
 
 function promptEnd(result: Record<string, unknown>, stopReason: string, state: AcpTranslatorState): EventDraft[] {
   const out: EventDraft[] = [...closeOpen(state)];
-  const cost = usageCost(result.usage ?? quotaUsage(result._meta), state);
+  const cost = usageCost(result.usage ?? quotaUsage(result._meta) ?? state.chunkUsage, state);
   if (cost) out.push(cost);
   const failed = stopReason === 'refusal' || stopReason === 'cancelled' || state.failure !== undefined;
   out.push({ type: 'turn_end', stopReason, ...(failed ? { isError: true } : {}) });

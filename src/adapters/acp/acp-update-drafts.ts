@@ -47,6 +47,7 @@ export function closeOpen(state: AcpTranslatorState): EventDraft[] {
 }
 
 function chunk(kind: 'text' | 'thinking', update: Record<string, unknown>, state: AcpTranslatorState): EventDraft[] {
+  addChunkUsage(update._meta, state);
   const content = update.content;
   if (!isObject(content)) return malformed(`${String(update.sessionUpdate)} without content`);
   if (content.type === 'image' && kind === 'text' && typeof content.mimeType === 'string') {
@@ -184,4 +185,16 @@ function debug(state: AcpTranslatorState, message: string, data: unknown): Event
 
 function malformed(message: string): EventDraft[] {
   return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
+}
+
+/** Qwen Code puts each model response's tokens in `_meta.usage` of a message chunk (ACP's `usage` names). */
+function addChunkUsage(meta: unknown, state: AcpTranslatorState): void {
+  if (!isObject(meta) || !isObject(meta.usage)) return;
+  const usage = meta.usage;
+  const sum = state.chunkUsage ?? { inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, thoughtTokens: 0 };
+  for (const key of Object.keys(sum) as (keyof typeof sum)[]) {
+    const value = usage[key];
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) sum[key] += Math.floor(value);
+  }
+  state.chunkUsage = sum;
 }

@@ -13,3 +13,4 @@ export {
 } from './agents/codex-acp.ts';
 export { type GeminiAcpAdapterOptions, geminiAcpAdapter } from './agents/gemini-acp.ts';
 export { kiloAcpAdapter, type OpenCodeAcpAdapterOptions, opencodeAcpAdapter } from './agents/opencode-acp.ts';
+export { type QwenAcpAdapterOptions, qwenAcpAdapter } from './agents/qwen-acp.ts';
