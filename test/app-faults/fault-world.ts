@@ -104,6 +104,12 @@ export async function createFaultWorld(config: string): Promise<FaultWorld> {
           AGENT_MUX_GIT_BASE_URL: gitBase,
           AGENT_MUX_FAULT_MARK: marker,
           AGENT_MUX_FAULT_LOG: agentLog,
+          // These tests are about the app's durability (kills, restarts, redeliveries), and their agents
+          // write a shared log outside their workspace and carry a marker a /proc sampler looks for:
+          // no bubblewrap fence here (its own tests are test/app/agent-fence.test.ts and
+          // test/app-e2e/probot-stop.test.ts), but the environment allowlist stays, with the two names.
+          AGENT_MUX_FENCE: 'off',
+          AGENT_MUX_AGENT_ENV: 'AGENT_MUX_FAULT_MARK,AGENT_MUX_FAULT_LOG',
           ...env,
         },
       });
