@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { isFeatureAvailable as actionsCacheAvailable } from '@actions/cache';
 import * as core from '@actions/core';
 import { createBuiltinRegistry } from '../adapters/builtin-registry.ts';
 import { Redactor } from '../core/redact/redactor.ts';
@@ -17,6 +18,7 @@ import { actionOutputs } from './action-outputs.ts';
 import { STATE } from './action-state.ts';
 import { actionRunId, cancelWorkflowRuns } from './cancel-workflow-runs.ts';
 import { changedFileAnnotations } from './changed-file-annotations.ts';
+import { createActionsCacheConversationStore } from './conversation-cache-store.ts';
 import { ensureAgentProgram } from './install-agent.ts';
 import { renderJobSummary } from './job-summary.ts';
 import { RUN_MARKER_ENV } from './stop-leftover-agents.ts';
@@ -174,6 +176,14 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       prepare,
       onEvent: (event) => workflowLog.onEvent(event),
       onNote: (line) => workflowLog.note(line),
+      // A follow-up mention resumes the agent's session, kept in the Actions cache between runs.
+      ...(env.RUNNER_TEMP && actionsCacheAvailable()
+        ? {
+            conversations: {
+              store: createActionsCacheConversationStore({ stagingDir: `${env.RUNNER_TEMP}/agent-mux-conversation` }),
+            },
+          }
+        : {}),
       secrets,
       secretEnv: Object.keys(inputs.apiKeys),
       isolateEnv: { extra: [RUN_MARKER_ENV] },
