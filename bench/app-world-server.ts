@@ -48,6 +48,8 @@ export const BENCH_INSTALLATION = { id: 1, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGF
 async function main(): Promise<void> {
   const send = (message: WorldReply | WorldReady) => process.send?.(message);
   const w = await createGitHubWorld({ config: process.argv[2] ?? '' });
+  // GitHub's own latency per call (`BENCH_GITHUB_LATENCY_MS`), for the busy-app benchmark.
+  w.gh.setLatency(Number(process.env.BENCH_GITHUB_LATENCY_MS ?? 0));
   const root = await mkdtemp(join(tmpdir(), 'agent-mux-bench-git-'));
   const gitBase = join(root, 'git');
   await mkdir(join(gitBase, w.repo.owner), { recursive: true });

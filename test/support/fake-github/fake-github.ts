@@ -54,6 +54,8 @@ export interface FakeGitHubOptions {
   tokens?: Record<string, FakeToken>;
   /** Back branch refs and file contents with a real bare repository (`git init --bare`). */
   git?: { bareRepo: string };
+  /** Every answer is held back this long (GitHub's own latency, for benchmarks). Default 0. */
+  latencyMs?: number;
 }
 
 /** One request the fake received. */
@@ -100,6 +102,8 @@ export interface FakeGitHub {
   failNext(route: FaultRoute, response: FaultResponse, times?: number): void;
   /** Drops every injected fault not yet used up (an outage that ends). */
   clearFaults(): void;
+  /** Holds every later answer back `ms` (0: none). */
+  setLatency(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -284,11 +288,14 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     response.writeHead(reply.status, headers).end(text);
   };
 
+  let latencyMs = options.latencyMs ?? 0;
   const server = createServer((request, response) => {
+    const held = latencyMs > 0 ? new Promise((resolve) => setTimeout(resolve, latencyMs)) : undefined;
     handle(request).then(
-      ({ reply, record, counted }) => {
+      async ({ reply, record, counted }) => {
         record.status = reply.status;
         requests.push(record);
+        await held;
         respond(response, reply, counted);
       },
       (error: unknown) => {
@@ -319,6 +326,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     },
     clearFaults() {
       faults.splice(0);
+    },
+    setLatency(ms) {
+      latencyMs = ms;
     },
     close() {
       return new Promise<void>((resolve, reject) => {
