@@ -32,6 +32,8 @@ export interface PlanTurnInput {
   agentNamed: boolean;
   /** `@agent new: …`. */
   fresh: boolean;
+  /** The job (mention) this run is for: when a turn of it is recorded already, this run retries that turn. */
+  jobId?: string;
   /** Agents that may run in the repository. */
   allowedAgents: readonly string[];
   now: Date;
@@ -62,7 +64,11 @@ export async function planTurn(input: PlanTurnInput): Promise<TurnPlan> {
     branchPrefix: input.config.git.branchPrefix,
     selfLogins: input.selfLogins,
   });
-  const last = history.turns.at(-1);
+  // A retried run of the same job (the app's recovery, a re-run workflow) is that turn again.
+  const retried = input.jobId === undefined ? -1 : history.turns.findIndex((t) => t.record.job === input.jobId);
+  const turns = retried === -1 ? history.turns : history.turns.slice(0, retried);
+  if (retried !== -1 && turns.length === 0) return fresh(history.number);
+  const last = turns.at(-1);
   if (last === undefined) return fresh(history.number);
   if (input.fresh) return fresh(history.number, 'a new conversation was asked for (`new:`)');
   const { continue: keepGoing, expireDays } = input.config.conversations;
@@ -76,11 +82,11 @@ export async function planTurn(input: PlanTurnInput): Promise<TurnPlan> {
   }
   const agentName =
     input.agentNamed || !input.allowedAgents.includes(last.record.agent) ? input.agentName : last.record.agent;
-  const pullRequest = history.turns.findLast((t) => t.record.pullRequest !== undefined)?.record.pullRequest;
+  const pullRequest = turns.findLast((t) => t.record.pullRequest !== undefined)?.record.pullRequest;
   return {
     conversation: history.number,
     turn: last.record.turn + 1,
-    earlier: history.turns,
+    earlier: turns,
     agentName,
     ...(pullRequest === undefined ? {} : { pullRequest }),
   };

@@ -52,6 +52,7 @@ export async function planTurnSafely(input: {
       agentName: job.agentName,
       agentNamed: job.conversation?.agentNamed ?? false,
       fresh: job.conversation?.fresh ?? false,
+      jobId: job.id,
       allowedAgents: allowedAgents(job.config, input.builtinAgents),
       now: input.now ?? new Date(),
     });
@@ -157,7 +158,7 @@ export async function resumeTurn(input: {
 
 /** The turn's record as it ended. */
 export function turnRecordOf(
-  base: Pick<TurnRecord, 'conversation' | 'turn' | 'agent' | 'at' | 'instruction'>,
+  base: Pick<TurnRecord, 'conversation' | 'turn' | 'job' | 'agent' | 'at' | 'instruction'>,
   end: Pick<TurnRecord, 'conclusion' | 'finalMessage' | 'branch' | 'pullRequest'>,
 ): TurnRecord {
   const record: TurnRecord = { ...base };

@@ -15,6 +15,8 @@ export const TurnRecordSchema = z.object({
   /** The issue or pull request number the conversation is kept under (the issue, for the PR opened for it). */
   conversation: z.number().int().positive(),
   turn: z.number().int().positive(),
+  /** The job (the mention) the turn ran for: a retried run of the same job is the same turn. */
+  job: z.string().max(200).optional(),
   agent: z.string().min(1).max(100),
   /** ISO 8601 time the turn started. */
   at: z.iso.datetime(),

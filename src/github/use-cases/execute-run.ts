@@ -156,6 +156,7 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
   const baseRecord = {
     conversation: plan.conversation,
     turn: plan.turn,
+    job: job.id,
     agent: job.agentName,
     at: new Date().toISOString(),
     instruction: job.instruction,
