@@ -27,8 +27,10 @@ export function parseRecord(line: string, protocol: 'json-lines' | 'text'): Pars
     // error message are those of the trimmed line, as before.
     try {
       return { kind: 'json', value: JSON.parse(line) as unknown };
-    } catch {
-      // Fall through.
+    } catch (error) {
+      // Nothing for `trim` to remove: the trimmed line is this line and fails the same way (a long
+      // malformed line is not parsed twice).
+      if (line.trimEnd().length === line.length) return malformed(line, error);
     }
   }
   const trimmed = line.trim();
@@ -37,6 +39,10 @@ export function parseRecord(line: string, protocol: 'json-lines' | 'text'): Pars
   try {
     return { kind: 'json', value: JSON.parse(trimmed) as unknown };
   } catch (error) {
-    return { kind: 'malformed', line, error: error instanceof Error ? error.message : String(error) };
+    return malformed(line, error);
   }
+}
+
+function malformed(line: string, error: unknown): MalformedRecord {
+  return { kind: 'malformed', line, error: error instanceof Error ? error.message : String(error) };
 }
