@@ -4,6 +4,7 @@ import {
   codexAcpAdapter,
   geminiAcpAdapter,
   kiloAcpAdapter,
+  ompAcpAdapter,
   opencodeAcpAdapter,
   qwenAcpAdapter,
 } from './acp/index.ts';
@@ -53,6 +54,7 @@ export function createBuiltinRegistry(): AdapterRegistry {
   registry.register(opencodeHttpAdapter());
   registry.register(piAdapter());
   registry.register(ompAdapter());
+  registry.register(ompAcpAdapter());
   registry.register(openclawAdapter());
   registry.register(hermesAdapter());
   registry.register(agentMuxRemoteAdapter());
