@@ -1,11 +1,11 @@
 import { AgentMuxError, ConfigError } from '../core/errors/index.ts';
+import { didYouMean } from '../core/text/did-you-mean.ts';
 import type { CliIO } from './cli-io.ts';
 import { adaptersCommand, adaptersUsage } from './commands/adapters-command.ts';
 import { replayCommand, replayUsage } from './commands/replay-command.ts';
 import { runCommand, runUsage } from './commands/run-command.ts';
 import { serveCommand, serveUsage } from './commands/serve-command.ts';
 import { simulateCommand, simulateUsage } from './commands/simulate-command.ts';
-import { didYouMean } from './did-you-mean.ts';
 import { exitCodes } from './exit-codes.ts';
 import { packageVersion } from './package-version.ts';
 import { UsageError } from './usage-error.ts';

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createBuiltinRegistry } from '../../adapters/builtin-registry.ts';
 import type { AgentEvent } from '../../core/events/index.ts';
+import { didYouMean } from '../../core/text/did-you-mean.ts';
 import type { RepoRole } from '../../github/github-api.ts';
 import { renderSimulation } from '../../github/simulate/render-simulation.ts';
 import { simulateEvent } from '../../github/simulate/simulate-event.ts';
@@ -9,7 +10,6 @@ import { isSimulatedEventName, SIMULATED_EVENT_NAMES } from '../../github/simula
 import { simulationExitCode } from '../../github/simulate/simulation-report.ts';
 import { SimulationSetupError } from '../../github/simulate/simulation-setup-error.ts';
 import type { CliIO } from '../cli-io.ts';
-import { didYouMean } from '../did-you-mean.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { jsonRenderer } from '../render/json-renderer.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ConfigIssue } from '../errors/index.ts';
+import { closestName } from '../text/did-you-mean.ts';
 import { formatConfigPath } from './format-config-path.ts';
 import type { SourceLocator } from './source-locator.ts';
 
@@ -104,40 +105,10 @@ function boundMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig):
 function unknownKeyMessage(key: string, known: readonly string[] | undefined): string {
   const base = `unknown key ${quote(key)}`;
   if (!known || known.length === 0) return base;
-  const suggestion = closest(key, known);
+  const suggestion = closestName(key, known);
   return suggestion
     ? `${base} (did you mean ${quote(suggestion)}?)`
     : `${base}; expected one of ${known.map((k) => quote(k)).join(', ')}`;
-}
-
-/** The known key nearest to `key`: same letters ignoring case, `_` and `-`, or within edit distance 2. */
-function closest(key: string, known: readonly string[]): string | undefined {
-  const normal = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
-  const exact = known.find((k) => normal(k) === normal(key));
-  if (exact) return exact;
-  let best: string | undefined;
-  let bestDistance = Math.min(3, Math.ceil(key.length / 3) + 1);
-  for (const candidate of known) {
-    const d = editDistance(normal(key), normal(candidate));
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 /** The keys the object schema at `path` allows, following `data` through discriminated unions. */

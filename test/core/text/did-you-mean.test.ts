@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, editDistance } from '../../src/cli/did-you-mean.ts';
+import { didYouMean, editDistance } from '../../../src/core/text/did-you-mean.ts';
 
 describe('editDistance', () => {
   it.each([
@@ -12,6 +12,10 @@ describe('editDistance', () => {
   ])('%s → %s is %i', (a, b, distance) => {
     expect(editDistance(a, b)).toBe(distance);
     expect(editDistance(b, a)).toBe(distance);
+  });
+  it('counts a swap 2 without swaps', () => {
+    expect(editDistance('adpater', 'adapter', { swaps: false })).toBe(2);
+    expect(editDistance('kitten', 'sitting', { swaps: false })).toBe(3);
   });
 });
 
