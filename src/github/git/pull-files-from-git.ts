@@ -1,3 +1,4 @@
+import { fileDiff } from './file-diff.ts';
 import { runGit } from './git.ts';
 
 /** One file of a pull request's diff, as GitHub's "list pull request files" describes it. */
@@ -25,20 +26,7 @@ export async function pullFilesFromGit(gitDir: string, baseSha: string, headSha:
     const code = names[index] ?? '';
     const filename = names[index + 1] ?? '';
     if (code === '' || filename === '') continue;
-    const diff = await git([
-      '-c',
-      'core.quotePath=false',
-      'diff',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--no-color',
-      '--no-renames',
-      '--unified=3',
-      mergeBase,
-      headSha,
-      '--',
-      `:(literal)${filename}`,
-    ]);
+    const diff = await fileDiff(gitDir, { from: mergeBase, to: headSha, path: filename, context: 3 });
     const at = diff.indexOf('\n@@');
     const patch = at === -1 ? undefined : diff.slice(at + 1);
     const lines = patch?.split('\n') ?? [];

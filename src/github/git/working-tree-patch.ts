@@ -1,3 +1,4 @@
+import { fileDiff } from './file-diff.ts';
 import { runGit } from './git.ts';
 import { openRepository } from './open-repository.ts';
 
@@ -17,23 +18,7 @@ export interface WorkingTreePatch {
  */
 export async function workingTreePatch(cwd: string, path: string): Promise<WorkingTreePatch> {
   const { root } = await openRepository(cwd);
-  const patch = await runGit(
-    [
-      '-c',
-      'core.quotePath=false',
-      'diff',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--no-color',
-      '--no-relative',
-      '--no-renames',
-      '--unified=0',
-      'HEAD',
-      '--',
-      `:(literal)${path}`,
-    ],
-    { cwd: root },
-  );
+  const patch = await fileDiff(root, { from: 'HEAD', path, context: 0 });
   const head = await runGit(['cat-file', 'blob', `HEAD:${path}`], { cwd: root });
   return { patch, headLines: head.split('\n') };
 }
