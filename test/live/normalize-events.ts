@@ -15,9 +15,13 @@ export function normalizeEvents(events: readonly AgentEvent[], paths: Record<str
       let out = value;
       for (const [name, path] of replacements) out = out.split(path).join(`<${name}>`);
       // Wall-clock times some CLIs append to tool output (omp: "Wall time: 0.25 seconds").
-      return out.replace(/Wall time: [\d.]+ seconds/g, 'Wall time: <t> seconds');
+      // …and process ids (Qwen Code: "Process Group PGID: 4194").
+      return out
+        .replace(/Wall time: [\d.]+ seconds/g, 'Wall time: <t> seconds')
+        .replace(/Process Group PGID: \d+/g, 'Process Group PGID: <pid>');
     }
-    if (typeof value === 'number' && key && /durationMs|timestamp|^usd$/.test(key)) return key === 'usd' ? value : 0;
+    if (typeof value === 'number' && key && /durationMs|wallTimeMs|timestamp|^usd$|^pid$/.test(key))
+      return key === 'usd' ? value : 0;
     if (Array.isArray(value)) return value.map((v) => clean(v));
     if (value && typeof value === 'object') {
       const out: Record<string, unknown> = {};
