@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApprovalPoller } from '../../src/github/approvals/approval-poller.ts';
 import type { GitHubApprovalChannel } from '../../src/github/approvals/github-approval-channel.ts';
-import { systemClock } from '../../src/github/report/clock.ts';
 import { decideTrigger, type TriggerDecision } from '../../src/github/use-cases/decide-trigger.ts';
-import { executeRun, type RunOutcome } from '../../src/github/use-cases/execute-run.ts';
+import type { RunOutcome } from '../../src/github/use-cases/execute-run.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from '../support/github-world.ts';
+import { runInWorld } from '../support/run-in-world.ts';
 
 const LEAKY_SECRET = 'lk_live_5f3e9a0c7b2d4e6f8a1c3e5g';
 const leakyAgent = new URL('../fixtures/bin/leaky-agent.mjs', import.meta.url).pathname;
@@ -38,42 +37,15 @@ async function run(
   answer: (channel: GitHubApprovalChannel, approvalId: string) => Promise<void>,
 ): Promise<RunOutcome> {
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}: ${JSON.stringify(decision)}`);
-  const job = decision.job;
-  return executeRun({
-    deps: w.deps,
-    job,
-    registry: w.registry(),
-    workspace: w.workspace,
-    git: { token: WORLD_TOKEN, author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
+  let seen = 0;
+  return runInWorld(w, decision.job, {
     env: { ...process.env, LEAKY_SECRET },
-    secrets: [WORLD_TOKEN],
-    attachApprovals: (channel) => {
-      const poller = createApprovalPoller({
-        api: w.api,
-        repo: w.repo,
-        number: job.number ?? 0,
-        isPullRequest: job.isPullRequest,
-        channel,
-        phrase: job.config.trigger.phrase,
-        agents: Object.keys(job.config.agents),
-        selfLogins: [SELF_LOGIN],
-        since: job.requestedAt,
-        intervalMs: 20,
-        clock: systemClock,
-      });
-      poller.start();
-      let seen = 0;
-      const watcher = setInterval(() => {
-        const pending = channel.pending;
-        if (pending.length > seen) {
-          seen = pending.length;
-          void answer(channel, pending[pending.length - 1]!.approvalId);
-        }
-      }, 10);
-      return () => {
-        clearInterval(watcher);
-        poller.stop();
-      };
+    answer: (channel) => {
+      const pending = channel.pending;
+      if (pending.length > seen) {
+        seen = pending.length;
+        void answer(channel, pending[pending.length - 1]!.approvalId);
+      }
     },
   });
 }

@@ -1,18 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApprovalPoller } from '../../src/github/approvals/approval-poller.ts';
-import { systemClock } from '../../src/github/report/clock.ts';
 import { decideTrigger } from '../../src/github/use-cases/decide-trigger.ts';
-import { executeRun, type RunOutcome } from '../../src/github/use-cases/execute-run.ts';
-import {
-  commentEvent,
-  createGitHubWorld,
-  type GitHubWorld,
-  SELF_LOGIN,
-  TYPO_README,
-  WORLD_TOKEN,
-} from '../support/github-world.ts';
+import type { RunOutcome } from '../../src/github/use-cases/execute-run.ts';
+import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN, TYPO_README } from '../support/github-world.ts';
+import { approveEachAs, runInWorld } from '../support/run-in-world.ts';
 
 const APPROVALS = `
 agents:
@@ -67,44 +59,7 @@ async function forkPull(w: GitHubWorld, number: number, files: Record<string, st
 async function fix(w: GitHubWorld, number: number): Promise<RunOutcome> {
   const decision = await decideTrigger(w.deps, commentEvent(w, number, 'alice', '@agent fix the typo', { pr: true }));
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}`);
-  const job = decision.job;
-  return executeRun({
-    deps: w.deps,
-    job,
-    registry: w.registry(),
-    workspace: w.workspace,
-    git: { token: WORLD_TOKEN, author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
-    env: { ...process.env },
-    secrets: [WORLD_TOKEN],
-    attachApprovals: (channel) => {
-      const poller = createApprovalPoller({
-        api: w.api,
-        repo: w.repo,
-        number,
-        isPullRequest: true,
-        channel,
-        phrase: job.config.trigger.phrase,
-        agents: Object.keys(job.config.agents),
-        selfLogins: [SELF_LOGIN],
-        since: job.requestedAt,
-        intervalMs: 20,
-        clock: systemClock,
-      });
-      poller.start();
-      const answered = new Set<string>();
-      const watcher = setInterval(() => {
-        for (const { approvalId } of channel.pending) {
-          if (answered.has(approvalId)) continue;
-          answered.add(approvalId);
-          w.gh.state.addComment(w.repo, number, { body: `/approve ${approvalId}`, user: 'bob' });
-        }
-      }, 10);
-      return () => {
-        clearInterval(watcher);
-        poller.stop();
-      };
-    },
-  });
+  return runInWorld(w, decision.job, { answer: approveEachAs(w, number, 'bob') });
 }
 
 function trackingComment(w: GitHubWorld, number: number): string {

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApprovalPoller } from '../../src/github/approvals/approval-poller.ts';
-import { systemClock } from '../../src/github/report/clock.ts';
 import { escapeAngleBrackets } from '../../src/github/trust/escape-angle-brackets.ts';
 import { decideTrigger, type TriggerDecision } from '../../src/github/use-cases/decide-trigger.ts';
-import { executeRun, type RunOutcome } from '../../src/github/use-cases/execute-run.ts';
+import type { RunOutcome } from '../../src/github/use-cases/execute-run.ts';
 import type { FakeReviewComment } from '../support/fake-github/fake-github.ts';
-import { createGitHubWorld, type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from '../support/github-world.ts';
+import { createGitHubWorld, type GitHubWorld, SELF_LOGIN } from '../support/github-world.ts';
+import { approveEachAs, runInWorld } from '../support/run-in-world.ts';
 import { webhookPayload } from '../support/webhook-payload.ts';
 
 const CONFIG = `
@@ -81,44 +80,7 @@ function reviewCommentEvent(w: GitHubWorld, head: string, body: string, line: nu
 /** Runs the job as a front end does; every approval is given by bob (maintain) on the conversation. */
 async function run(w: GitHubWorld, decision: TriggerDecision): Promise<RunOutcome> {
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}`);
-  const job = decision.job;
-  return executeRun({
-    deps: w.deps,
-    job,
-    registry: w.registry(),
-    workspace: w.workspace,
-    git: { token: WORLD_TOKEN, author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
-    env: { ...process.env },
-    secrets: [WORLD_TOKEN],
-    attachApprovals: (channel) => {
-      const poller = createApprovalPoller({
-        api: w.api,
-        repo: w.repo,
-        number: 21,
-        isPullRequest: true,
-        channel,
-        phrase: job.config.trigger.phrase,
-        agents: Object.keys(job.config.agents),
-        selfLogins: [SELF_LOGIN],
-        since: job.requestedAt,
-        intervalMs: 20,
-        clock: systemClock,
-      });
-      poller.start();
-      const answered = new Set<string>();
-      const watcher = setInterval(() => {
-        for (const { approvalId } of channel.pending) {
-          if (answered.has(approvalId)) continue;
-          answered.add(approvalId);
-          w.gh.state.addComment(w.repo, 21, { body: `/approve ${approvalId}`, user: 'bob' });
-        }
-      }, 10);
-      return () => {
-        clearInterval(watcher);
-        poller.stop();
-      };
-    },
-  });
+  return runInWorld(w, decision.job, { answer: approveEachAs(w, 21, 'bob') });
 }
 
 function replyTo(w: GitHubWorld, comment: FakeReviewComment): FakeReviewComment {

@@ -1,16 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApprovalPoller } from '../../../src/github/approvals/approval-poller.ts';
 import type { GitHubApprovalChannel } from '../../../src/github/approvals/github-approval-channel.ts';
-import { systemClock } from '../../../src/github/report/clock.ts';
 import { decideTrigger } from '../../../src/github/use-cases/decide-trigger.ts';
-import { executeRun, type RunOutcome } from '../../../src/github/use-cases/execute-run.ts';
-import {
-  commentEvent,
-  createGitHubWorld,
-  type GitHubWorld,
-  SELF_LOGIN,
-  WORLD_TOKEN,
-} from '../../support/github-world.ts';
+import type { RunOutcome } from '../../../src/github/use-cases/execute-run.ts';
+import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN } from '../../support/github-world.ts';
+import { runInWorld } from '../../support/run-in-world.ts';
 
 /** The default approver rule: no `approvals.permission`, so it is `trigger.permission` (write). */
 const DEFAULT_CONFIG = `
@@ -38,42 +31,14 @@ async function runWithPoller(
   w.gh.state.addIssue(w.repo, { number, title: 'Fix the README typo', body: 'It says projcet.', user: 'alice' });
   const decision = await decideTrigger(w.deps, commentEvent(w, number, 'alice', '@agent demo: fix the typo'));
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}`);
-  const job = decision.job;
-  return executeRun({
-    deps: w.deps,
-    job,
-    registry: w.registry(),
-    workspace: w.workspace,
-    git: { token: WORLD_TOKEN, author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
-    env: process.env,
-    secrets: [WORLD_TOKEN],
-    attachApprovals: (channel) => {
-      const poller = createApprovalPoller({
-        api: w.api,
-        repo: w.repo,
-        number,
-        isPullRequest: job.isPullRequest,
-        channel,
-        phrase: job.config.trigger.phrase,
-        agents: Object.keys(job.config.agents),
-        selfLogins: [SELF_LOGIN],
-        since: job.requestedAt,
-        intervalMs: 20,
-        clock: systemClock,
-      });
-      poller.start();
-      let answered = false;
-      const watcher = setInterval(() => {
-        const first = channel.pending[0];
-        if (first !== undefined && !answered) {
-          answered = true;
-          void answer(channel, first.approvalId);
-        }
-      }, 10);
-      return () => {
-        clearInterval(watcher);
-        poller.stop();
-      };
+  let answered = false;
+  return runInWorld(w, decision.job, {
+    answer: (channel) => {
+      const first = channel.pending[0];
+      if (first !== undefined && !answered) {
+        answered = true;
+        void answer(channel, first.approvalId);
+      }
     },
   });
 }
