@@ -57,7 +57,7 @@ describe('simulateEvent', () => {
     await rm(dirname(report.bareRepo ?? ''), { recursive: true, force: true });
   });
 
-  it('a pull request from a fork that does not allow maintainer edits: the run succeeds, nothing is pushed', async () => {
+  it('a pull request from a fork: the fix goes to a branch of the base repository (never the fork), with a pull request', async () => {
     fixture = await createSimulateFixture();
     const payload = webhookPayload('pull_request_review_comment', 'created', {
       ...changes,
@@ -74,9 +74,11 @@ describe('simulateEvent', () => {
       env: process.env,
     });
     expect(report.run).toMatchObject({ conclusion: 'success' });
-    expect(report.run?.branch).toBeUndefined();
-    expect(report.branch).toBeUndefined();
-    expect(report.checkRuns[0]?.text).toContain('not pushed');
+    // forks.delivery defaults to auto: a change outside the PR's diff cannot be a suggestion, so a PR.
+    expect(report.run?.branch).toMatch(/^agent-mux\/7-/);
+    expect(report.branch?.name).toBe(report.run?.branch);
+    expect(report.checkRuns[0]?.text).toContain('(the pull request comes from a fork: nothing pushed to it)');
+    expect(report.checkRuns[0]?.text).toMatch(/pull request https:\/\/github\.com\/octo\/demo\/pull\/\d+/);
   });
 
   it('an issue opened with a command: the run starts from the issue body', async () => {
