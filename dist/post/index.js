@@ -32773,9 +32773,17 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7388);
+/* harmony import */ var _core_runtime_require_node_version_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8065);
 
-await (0,_post_js__WEBPACK_IMPORTED_MODULE_0__/* .post */ .b)();
+// As in index.ts: the Node version first, then the modules that need it.
+(0,_core_runtime_require_node_version_js__WEBPACK_IMPORTED_MODULE_0__/* .requireNodeVersion */ ._W)({
+    program: 'the agent-mux Action (post step)',
+    remedy: 'it runs with `runs.using: node24` (action.yml); use a runner whose Node 24 is current',
+    prefix: '::error::',
+    to: 'stdout',
+});
+const { post } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7388));
+await post();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
@@ -32788,7 +32796,7 @@ __webpack_async_result__();
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  b: () => (/* binding */ post)
+  post: () => (/* binding */ post)
 });
 
 ;// CONCATENATED MODULE: external "os"
@@ -45475,11 +45483,58 @@ const pullResponse = object({
     fromFork: p.head.repo?.full_name !== p.base.repo?.full_name,
 }));
 const checkRunResponse = object({ id: schemas_number(), html_url: schemas_string().nullish() }).loose();
+const line = schemas_number().int().positive().nullish();
+const side = schemas_enum(['LEFT', 'RIGHT'])
+    .nullish()
+    .catch(undefined)
+    .transform((value) => value ?? undefined);
+function rangeOf(start, end) {
+    if (end == null)
+        return undefined;
+    return { start: start != null && start <= end ? start : end, end };
+}
+/**
+ * A review comment (`pull-request-review-comment`, `review-comment`, or the `comment` of a
+ * `pull_request_review_comment` webhook). Older payloads carry no line fields: they read as undefined.
+ */
+const reviewCommentResponse = object({
+    id: schemas_number(),
+    body: schemas_string().nullish(),
+    user,
+    path: schemas_string(),
+    diff_hunk: schemas_string().nullish(),
+    line,
+    start_line: line,
+    original_line: line,
+    original_start_line: line,
+    side,
+    start_side: side,
+    html_url: schemas_string().nullish(),
+    in_reply_to_id: schemas_number().nullish(),
+})
+    .loose()
+    .transform((c) => ({
+    id: c.id,
+    body: c.body ?? '',
+    user: c.user ? { login: c.user.login, type: c.user.type } : undefined,
+    path: c.path,
+    lines: rangeOf(c.start_line, c.line),
+    originalLines: rangeOf(c.original_start_line, c.original_line),
+    side: c.side,
+    startSide: c.start_side,
+    diffHunk: c.diff_hunk ?? '',
+    htmlUrl: c.html_url ?? undefined,
+    inReplyToId: c.in_reply_to_id ?? undefined,
+}));
 
 ;// CONCATENATED MODULE: ./src/github/create-github-api.ts
 
 
 
+/** One entry of "list pull request files" (`diff-entry`). */
+const pullFileResponse = object({ filename: schemas_string(), status: schemas_string(), patch: schemas_string().nullish() })
+    .loose()
+    .transform((f) => ({ path: f.filename, status: f.status, patch: f.patch ?? undefined }));
 /**
  * The use cases' GitHub interface on any Octokit: the Action's (`createOctokit`), Probot's
  * `context.octokit`, or `createOctokit`. Every failure is a `GitHubApiError` naming the operation.
@@ -45596,6 +45651,41 @@ function createGitHubApi(octokit) {
         },
         listReviews(ref, number, options = {}) {
             return conditionalList('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { ...ref, pull_number: number, per_page: 100 }, reviewResponse, options.etag);
+        },
+        async listReviewComments(ref, number, reviewId) {
+            const { data } = await call('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', { ...ref, pull_number: number, review_id: reviewId, per_page: 100 }, array(reviewCommentResponse));
+            return data;
+        },
+        async replyToReviewComment(ref, number, commentId, body) {
+            return (await call('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies', { ...ref, pull_number: number, comment_id: commentId, body }, reviewCommentResponse)).data;
+        },
+        async listPullFiles(ref, number) {
+            const files = [];
+            // GitHub lists at most 3,000 files, 100 a page.
+            for (let page = 1; page <= 30; page++) {
+                const { data } = await call('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { ...ref, pull_number: number, per_page: 100, page }, array(pullFileResponse));
+                files.push(...data);
+                if (data.length < 100)
+                    break;
+            }
+            return files;
+        },
+        async createReview(ref, number, review) {
+            const { data } = await call('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+                ...ref,
+                pull_number: number,
+                commit_id: review.commitId,
+                body: review.body,
+                event: 'COMMENT',
+                comments: review.comments.map((c) => ({
+                    path: c.path,
+                    body: c.body,
+                    line: c.line,
+                    side: 'RIGHT',
+                    ...(c.startLine === undefined ? {} : { start_line: c.startLine, start_side: 'RIGHT' }),
+                })),
+            }, object({ id: schemas_number(), html_url: schemas_string() }).loose());
+            return { id: data.id, htmlUrl: data.html_url };
         },
         async getWorkflowRun(ref, runId) {
             const result = await maybe('GET /repos/{owner}/{repo}/actions/runs/{run_id}', { ...ref, run_id: runId }, object({ id: schemas_number(), status: schemas_string().nullish() }).loose());
@@ -48100,6 +48190,44 @@ async function post(env = process.env) {
     catch (error) {
         warning(`agent-mux cleanup: ${error instanceof Error ? error.message : String(error)}`);
     }
+}
+
+
+/***/ }),
+
+/***/ 8065:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _W: () => (/* binding */ requireNodeVersion)
+/* harmony export */ });
+/* unused harmony exports MIN_NODE_VERSION, nodeVersionProblem */
+// Loaded first by every entry point, before anything that needs a newer Node: keep it free of
+// imports and of syntax or built-ins that an old Node lacks.
+/** The oldest Node.js agent-mux runs on: `engines.node` in package.json says the same. */
+const MIN_NODE_VERSION = '22.18';
+/**
+ * The one sentence that says this Node.js is too old, or `undefined` when `version` (such as
+ * `20.20.2`, with or without a leading `v`) is at least {@link MIN_NODE_VERSION}. `remedy` ends the
+ * sentence: how to get a Node that works.
+ */
+function nodeVersionProblem(program, version, remedy) {
+    const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+    const [needMajor = 0, needMinor = 0] = MIN_NODE_VERSION.split('.').map(Number);
+    if (major > needMajor || (major === needMajor && minor >= needMinor))
+        return undefined;
+    return `${program} needs Node.js ${MIN_NODE_VERSION} or newer (this is ${version.replace(/^v/, '')}): ${remedy}`;
+}
+/**
+ * Ends the process with exit code 1 and the one sentence of {@link nodeVersionProblem} (on
+ * standard error unless `to` says otherwise) when this Node.js is too old; returns when it is new enough.
+ */
+function requireNodeVersion(options) {
+    const problem = nodeVersionProblem(options.program, process.versions.node, options.remedy);
+    if (problem === undefined)
+        return;
+    (options.to === 'stdout' ? process.stdout : process.stderr).write(`${options.prefix ?? ''}${problem}\n`);
+    process.exit(1);
 }
 
 
