@@ -233,7 +233,7 @@ const forksSchema = z
       .default('auto')
       .describe(
         'How the change of a run on a pull request from a fork is delivered (nothing is ever pushed to the fork): ' +
-          'pull-request (a branch in this repository and a pull request against the fork pull request\'s base), ' +
+          "pull-request (a branch in this repository and a pull request against the fork pull request's base), " +
           'suggestions (a review on the fork pull request with suggestion blocks the author applies with one click; ' +
           'a pull request when the change does not fit the diff), or auto (suggestions for a small change that fits, ' +
           'else a pull request).',
@@ -257,7 +257,7 @@ const conversationsSchema = z
       .default(true)
       .describe(
         'A later mention on the same issue or pull request (or on the pull request agent-mux opened for the issue) ' +
-          "continues the last run: the same agent, its session resumed, commits on the same branch and pull request. " +
+          'continues the last run: the same agent, its session resumed, commits on the same branch and pull request. ' +
           'false: every mention starts fresh ("@agent new: …" starts fresh either way).',
       ),
     expireDays: z

@@ -68,7 +68,11 @@ describe('parseCommand', () => {
     ['cancel with trailing newline', '@agent cancel.\r\n', { kind: 'cancel' }],
     ['cancel as part of a prompt', '@agent cancel the flaky test', { kind: 'run', prompt: 'cancel the flaky test' }],
     ['new conversation', '@agent new: start over', { kind: 'run', prompt: 'start over', fresh: true }],
-    ['new conversation with an agent', '@agent New: codex: go', { kind: 'run', agent: 'codex', prompt: 'go', fresh: true }],
+    [
+      'new conversation with an agent',
+      '@agent New: codex: go',
+      { kind: 'run', agent: 'codex', prompt: 'go', fresh: true },
+    ],
     ['new alone', '@agent new', { kind: 'run', prompt: '', fresh: true }],
     ['new as part of a prompt', '@agent new tests please', { kind: 'run', prompt: 'new tests please' }],
     ['approve', '/approve abc-123_X', { kind: 'approve', approvalId: 'abc-123_X' }],
