@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
+import { acpAdapter } from '../../../src/adapters/acp/index.ts';
 import { createBuiltinRegistry } from '../../../src/adapters/builtin-registry.ts';
 import { genericCliAdapter } from '../../../src/adapters/generic-cli/generic-cli-adapter.ts';
 import { genericJobAdapter } from '../../../src/adapters/generic-job/generic-job-adapter.ts';
@@ -13,6 +14,8 @@ import { replayStream } from '../../../src/core/run/replay-stream.ts';
 import { renderCheckRunOutput } from '../../../src/github/report/render-check-run.ts';
 import { renderTrackingComment } from '../../../src/github/report/render-tracking-comment.ts';
 import { RunProgress } from '../../../src/github/report/run-progress.ts';
+import { loadSpecs } from '../../live/load-specs.ts';
+import { type RecordingMeta, replayExitCode } from '../../live/recordings.ts';
 import { T0 } from './scenarios.ts';
 
 // Every recorded stream of every adapter (found in the fixtures folder, so a new recording is
@@ -20,6 +23,8 @@ import { T0 } from './scenarios.ts';
 // reports must show each of the agent's messages once.
 const streamsDir = new URL('../../fixtures/streams/', import.meta.url);
 const builtins = createBuiltinRegistry();
+/** The live specs map a recorded folder to its adapter (ACP folders `acp-<agent>`), as the golden test replays them. */
+const specs = new Map((await loadSpecs()).map((spec) => [spec.adapter, spec]));
 
 /** Adapters whose fixture folder is not a built-in adapter's id (configured adapter types). */
 const configured: Record<string, () => Adapter> = {
@@ -28,9 +33,12 @@ const configured: Record<string, () => Adapter> = {
     genericCliAdapter('generic-cli', genericCliAdapterConfigSchema.parse({ type: 'generic-cli', command: 'unused' })),
   'generic-job': () =>
     genericJobAdapter('generic-job', genericJobAdapterConfigSchema.parse({ type: 'generic-job', command: 'unused' })),
+  // The ACP fixture agent's streams (test/fixtures/bin/acp-agent.mjs, as test/adapters/acp/acp-run.test.ts runs it).
+  'acp-fixture': () => acpAdapter('acp-fixture', { binary: 'unused' }),
 };
 
-const adapterFor = (folder: string): Adapter => configured[folder]?.() ?? builtins.get(folder);
+const adapterFor = (folder: string): Adapter =>
+  configured[folder]?.() ?? specs.get(folder)?.create() ?? builtins.get(folder);
 
 const STREAM_FILE = /\.(jsonl|sse|txt)$/;
 const recordings = readdirSync(streamsDir, { withFileTypes: true })
@@ -75,10 +83,20 @@ async function replay(adapter: string, file: string): Promise<AgentEvent[]> {
   const text = readFileSync(new URL(`${adapter}/${file}`, streamsDir));
   const runId = `replay-${adapter}`;
   if (file.endsWith('.sse')) return replaySse(agent, text.toString('utf8'), runId);
+  // A live recording is replayed with its recorded request and exit (a resumed ACP session's
+  // `session/load` replays its history first, which only the request's session id marks as history).
+  const metaFile = new URL(`${adapter}/${file.replace(STREAM_FILE, '.meta.json')}`, streamsDir);
+  const meta = existsSync(metaFile) ? (JSON.parse(readFileSync(metaFile, 'utf8')) as RecordingMeta) : undefined;
   const events: AgentEvent[] = [];
   await replayStream(agent, [text], (event) => events.push(event), {
     runId,
     ...(file.endsWith('.txt') ? { protocol: 'text' as const } : {}),
+    ...(meta
+      ? {
+          exitCode: replayExitCode(meta.exitCode, meta.endReason) ?? 1,
+          request: { cwd: meta.paths.workspace, ...meta.request },
+        }
+      : {}),
   });
   return events;
 }
