@@ -4,7 +4,7 @@ import { isFeatureAvailable as actionsCacheAvailable } from '@actions/cache';
 import * as core from '@actions/core';
 import { createBuiltinRegistry } from '../adapters/builtin-registry.ts';
 import { Redactor } from '../core/redact/redactor.ts';
-import { type FenceOptions, probeFence } from '../core/sandbox/index.ts';
+import { type FenceOptions, type FenceProbe, probeFence } from '../core/sandbox/index.ts';
 import { createApprovalPoller } from '../github/approvals/approval-poller.ts';
 import { REPO_CONFIG_PATH } from '../github/config/load-repo-config.ts';
 import { createGitHubApi } from '../github/create-github-api.ts';
@@ -20,6 +20,7 @@ import { actionRunId, cancelWorkflowRuns } from './cancel-workflow-runs.ts';
 import { changedFileAnnotations } from './changed-file-annotations.ts';
 import { createActionsCacheConversationStore } from './conversation-cache-store.ts';
 import { ensureAgentProgram } from './install-agent.ts';
+import { findOnPath } from './install-find-on-path.ts';
 import { renderJobSummary } from './job-summary.ts';
 import { RUN_MARKER_ENV } from './stop-leftover-agents.ts';
 import { unknownAgentMessage } from './unknown-agent-message.ts';
@@ -258,8 +259,12 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
  * a working bwrap: today's group kill plus the post step's clean-up.
  */
 async function processFence(env: NodeJS.ProcessEnv): Promise<FenceOptions | undefined> {
-  const fence: FenceOptions = { kind: 'processes' };
-  const probe = await probeFence(fence, env.RUNNER_TEMP || tmpdir());
+  // The bwrap the step's PATH finds, by its absolute path: the probe tries the very program the run starts.
+  const bwrap = await findOnPath('bwrap', env.PATH);
+  const fence: FenceOptions | undefined = bwrap ? { kind: 'processes', bwrap } : undefined;
+  const probe: FenceProbe = fence
+    ? await probeFence(fence, env.RUNNER_TEMP || tmpdir())
+    : { ok: false, message: 'bwrap is not on PATH' };
   if (probe.ok) return fence;
   core.warning(
     `agent-mux: bubblewrap is not usable (${probe.message}); the agent runs without a PID namespace: ` +

@@ -1,8 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stopLeftoverAgents } from '../../src/action/stop-leftover-agents.ts';
+import { probeFence } from '../../src/core/sandbox/index.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, WORLD_TOKEN } from '../support/github-world.ts';
-import { ACTION_MAIN, ACTION_POST, readCommandFile, runnerEnv, runStep } from './run-action.ts';
+import { ACTION_MAIN, ACTION_POST, type RunnerFiles, readCommandFile, runnerEnv, runStep } from './run-action.ts';
 
 const leakyAgent = new URL('../fixtures/bin/leaky-agent.mjs', import.meta.url).pathname;
 const stubbornAgent = new URL('../fixtures/bin/stubborn-agent.mjs', import.meta.url).pathname;
@@ -47,6 +50,16 @@ async function approvalAsked(w: GitHubWorld, number: number): Promise<string> {
 
 /** Pids of processes still carrying the run's marker (signal 0 only checks). */
 const leftovers = () => stopLeftoverAgents(RUN_ID, 0 as unknown as NodeJS.Signals);
+
+/** The marked processes once their number is `expected` (a dying PID namespace takes a moment), or after 3 s. */
+async function settledLeftovers(expected: number): Promise<number[]> {
+  let found = await leftovers();
+  for (let i = 0; i < 60 && found.length !== expected; i++) {
+    await sleep(50);
+    found = await leftovers();
+  }
+  return found;
+}
 
 describe('the Action, bundled, run as the runner runs it (node dist/index.js)', () => {
   it('runs the demo agent from an issue comment: approval by comment, branch, PR, outputs, job summary', async () => {
@@ -100,61 +113,6 @@ describe('the Action, bundled, run as the runner runs it (node dist/index.js)', 
     w.gh.assertNoViolations();
   });
 
-  it('SIGTERM mid-run (the workflow run is cancelled): no agent process left, check run and comment concluded cancelled', async () => {
-    const w = await createGitHubWorld({ config: CONFIG });
-    world = w;
-    w.gh.state.addIssue(w.repo, { number: 4, title: 'Notes', user: 'alice' });
-    const files = await runnerEnv(w, commentEvent(w, 4, 'alice', '@agent stubborn: write notes'));
-    let child: { kill(signal: NodeJS.Signals): boolean } | undefined;
-    const step = runStep(ACTION_MAIN, files.env, (c) => {
-      child = c;
-    });
-    await approvalAsked(w, 4);
-    expect((await leftovers()).length).toBe(2); // the agent and its grandchild
-    const stoppedAt = Date.now();
-    child?.kill('SIGTERM');
-    const result = await step;
-    const exitMs = Date.now() - stoppedAt;
-    // The runner allows 7.5 s after SIGINT and 2.5 s after SIGTERM before SIGKILL.
-    expect(exitMs, `exited ${exitMs} ms after SIGTERM`).toBeLessThan(10_000);
-    expect(result.code).toBe(1);
-    expect(await leftovers()).toEqual([]);
-    expect((await readCommandFile(files.output)).conclusion).toBe('cancelled');
-    const [check] = w.gh.state.checkRuns(w.repo);
-    expect(check).toMatchObject({ status: 'completed', conclusion: 'cancelled' });
-    const tracking = w.gh.state.comments(w.repo, 4).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
-    expect(tracking?.body).toMatch(/cancelled/i);
-    w.gh.assertNoViolations();
-  });
-
-  it('the post step cleans up after a main step killed outright: agent stopped, check run concluded', async () => {
-    const w = await createGitHubWorld({ config: CONFIG });
-    world = w;
-    w.gh.state.addIssue(w.repo, { number: 5, title: 'Notes', user: 'alice' });
-    const files = await runnerEnv(w, commentEvent(w, 5, 'alice', '@agent stubborn: write notes'));
-    let child: { kill(signal: NodeJS.Signals): boolean } | undefined;
-    const step = runStep(ACTION_MAIN, files.env, (c) => {
-      child = c;
-    });
-    await approvalAsked(w, 5);
-    child?.kill('SIGKILL');
-    await step;
-    expect((await leftovers()).length).toBe(2); // the agent and its grandchild outlive the killed step
-    expect(w.gh.state.checkRuns(w.repo)[0]?.status).toBe('in_progress');
-
-    const state = await readCommandFile(files.state);
-    expect(state).toMatchObject({ runId: RUN_ID, checkRunId: expect.any(String) });
-    const postEnv = { ...files.env };
-    for (const [name, value] of Object.entries(state)) postEnv[`STATE_${name}`] = value;
-    const post = await runStep(ACTION_POST, postEnv);
-    expect(post.code, post.stdout).toBe(0);
-    expect(await leftovers()).toEqual([]);
-    expect(w.gh.state.checkRuns(w.repo)[0]).toMatchObject({ status: 'completed', conclusion: 'cancelled' });
-    const tracking = w.gh.state.comments(w.repo, 5).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
-    expect(tracking?.body).toContain('**Stopped:**');
-    w.gh.assertNoViolations();
-  });
-
   it('`@agent cancel` from another comment cancels the workflow run in flight for that issue', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;
@@ -177,4 +135,107 @@ describe('the Action, bundled, run as the runner runs it (node dist/index.js)', 
     await step;
     w.gh.assertNoViolations();
   });
+});
+
+/**
+ * Cancelling and killing the step, with the agent in its PID namespace (bwrap works: the default
+ * where it does) and without it (bwrap refused, as where user namespaces are not allowed: the
+ * Action warns and falls back to the group kill plus the post step's clean-up).
+ */
+const fenceWorks = (await probeFence({ kind: 'processes' }, tmpdir())).ok;
+describe.each([
+  {
+    mode: 'fenced',
+    skip: !fenceWorks,
+    // bwrap, the namespace's init (bwrap), the agent and its grandchild all carry the marker.
+    runningMarked: 4,
+    // --die-with-parent: the namespace dies with the killed step; nothing is left for the post step.
+    leftAfterKill: 0,
+  },
+  {
+    mode: 'unfenced (bwrap refused)',
+    skip: false,
+    runningMarked: 2, // the agent and its grandchild
+    leftAfterKill: 2, // both outlive the killed step until the post step stops them
+  },
+])('cancelling and killing the Action ($mode)', ({ mode, skip, runningMarked, leftAfterKill }) => {
+  const unfenced = mode !== 'fenced';
+  /** The runner's environment, with a `bwrap` first on PATH that fails as a refused user namespace does. */
+  async function stepEnv(w: GitHubWorld, number: number): Promise<RunnerFiles> {
+    const files = await runnerEnv(w, commentEvent(w, number, 'alice', '@agent stubborn: write notes'));
+    if (unfenced) {
+      const bin = join(files.dir, 'refused-bwrap');
+      await mkdir(bin);
+      await writeFile(
+        join(bin, 'bwrap'),
+        '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n',
+        { mode: 0o755 },
+      );
+      files.env.PATH = `${bin}:${files.env.PATH}`;
+    }
+    return files;
+  }
+
+  it.skipIf(skip)(
+    'SIGTERM mid-run (the workflow run is cancelled): no agent process left, check run and comment concluded cancelled',
+    async () => {
+      const w = await createGitHubWorld({ config: CONFIG });
+      world = w;
+      w.gh.state.addIssue(w.repo, { number: 4, title: 'Notes', user: 'alice' });
+      const files = await stepEnv(w, 4);
+      let child: { kill(signal: NodeJS.Signals): boolean } | undefined;
+      const step = runStep(ACTION_MAIN, files.env, (c) => {
+        child = c;
+      });
+      await approvalAsked(w, 4);
+      expect((await leftovers()).length).toBe(runningMarked);
+      const stoppedAt = Date.now();
+      child?.kill('SIGTERM');
+      const result = await step;
+      const exitMs = Date.now() - stoppedAt;
+      // The runner allows 7.5 s after SIGINT and 2.5 s after SIGTERM before SIGKILL.
+      expect(exitMs, `exited ${exitMs} ms after SIGTERM`).toBeLessThan(10_000);
+      expect(result.code).toBe(1);
+      expect(result.stdout.includes('bubblewrap is not usable'), result.stdout).toBe(unfenced);
+      expect(await leftovers()).toEqual([]);
+      expect((await readCommandFile(files.output)).conclusion).toBe('cancelled');
+      const [check] = w.gh.state.checkRuns(w.repo);
+      expect(check).toMatchObject({ status: 'completed', conclusion: 'cancelled' });
+      const tracking = w.gh.state.comments(w.repo, 4).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
+      expect(tracking?.body).toMatch(/cancelled/i);
+      w.gh.assertNoViolations();
+    },
+  );
+
+  it.skipIf(skip)(
+    'the post step cleans up after a main step killed outright: agent stopped, check run concluded',
+    async () => {
+      const w = await createGitHubWorld({ config: CONFIG });
+      world = w;
+      w.gh.state.addIssue(w.repo, { number: 5, title: 'Notes', user: 'alice' });
+      const files = await stepEnv(w, 5);
+      let child: { kill(signal: NodeJS.Signals): boolean } | undefined;
+      const step = runStep(ACTION_MAIN, files.env, (c) => {
+        child = c;
+      });
+      await approvalAsked(w, 5);
+      expect((await leftovers()).length).toBe(runningMarked);
+      child?.kill('SIGKILL');
+      await step;
+      expect((await settledLeftovers(leftAfterKill)).length).toBe(leftAfterKill);
+      expect(w.gh.state.checkRuns(w.repo)[0]?.status).toBe('in_progress');
+
+      const state = await readCommandFile(files.state);
+      expect(state).toMatchObject({ runId: RUN_ID, checkRunId: expect.any(String) });
+      const postEnv = { ...files.env };
+      for (const [name, value] of Object.entries(state)) postEnv[`STATE_${name}`] = value;
+      const post = await runStep(ACTION_POST, postEnv);
+      expect(post.code, post.stdout).toBe(0);
+      expect(await leftovers()).toEqual([]);
+      expect(w.gh.state.checkRuns(w.repo)[0]).toMatchObject({ status: 'completed', conclusion: 'cancelled' });
+      const tracking = w.gh.state.comments(w.repo, 5).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
+      expect(tracking?.body).toContain('**Stopped:**');
+      w.gh.assertNoViolations();
+    },
+  );
 });
