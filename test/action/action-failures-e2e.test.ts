@@ -12,6 +12,8 @@ const CONFIG = `
 agents:
   demo:
     adapter: demo
+  claude:
+    adapter: claude
   leaky:
     adapter: process
     options:
