@@ -197,15 +197,22 @@ export function describeAdapterContract(name: string, subject: ContractSubject):
     });
 
     it('SIGKILLs a program that ignores SIGTERM after the grace window', async () => {
+      // Aborted once the program says it started (its SIGTERM handler is in place), not after a fixed
+      // delay: on a loaded machine Node's start-up can outlast one, and SIGTERM then still kills it.
+      let started = false;
       const handle = startRun({
         adapter: withProgram(adapter, node, [fixtureBin('ignore-sigterm.mjs')]),
         request: { prompt: 'x', cwd },
         env,
         graceMs: 200,
         ...subject.runOptions,
+        onNativeOutput: (stream, chunk) => {
+          if (started || stream !== 'stdout' || !Buffer.from(chunk).toString().includes('"started"')) return;
+          started = true;
+          setImmediate(() => handle.abort());
+        },
       });
       const collected = collectRun(handle);
-      setTimeout(() => handle.abort(), 300);
       const { events, end } = await collected;
       expectWellFormedStream(events, adapter.id);
       expect(end.reason).toBe('aborted');
