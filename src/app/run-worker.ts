@@ -15,6 +15,9 @@ import type { Lease, RunState, RunStore, StoredRun } from './store/run-store.ts'
 import { StaleLeaseError } from './store/stale-lease-error.ts';
 
 /** What a worker needs. */
+/** Time a stopped agent gets at each step of its shutdown in the app (stop request, SIGTERM, SIGKILL). */
+const APP_AGENT_GRACE_MS = 2000;
+
 export interface WorkerDeps {
   store: RunStore;
   settings: Pick<
@@ -147,6 +150,10 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
         isolateEnv: { extra: settings.agentEnvExtra },
         fence: fenceFor(settings, workspace),
         signal: abort.signal,
+        // A stopped or cancelled agent gets 2 s between the stop request, SIGTERM and SIGKILL (core
+        // default 5 s): an app stopped by its container has 10 s in all, and after the agent it still
+        // concludes the check run and comment through the write throttle.
+        graceMs: APP_AGENT_GRACE_MS,
         runId: run.id,
         leaseToken: lease.leaseToken,
         fencingToken: lease.fencingToken,
