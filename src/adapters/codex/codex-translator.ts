@@ -36,6 +36,13 @@ export interface CodexTranslatorState extends TranslatorState {
 type OpenKind = 'message' | 'thinking' | 'tool' | 'mcp';
 
 /**
+ * What a record that emits nothing returns: one shared empty list rather than a new one per record
+ * (most `thread.started` and repeated item records of a long run emit nothing; issue 18). Frozen:
+ * callers only read it.
+ */
+const none = Object.freeze([]) as unknown as EventDraft[];
+
+/**
  * Translates `codex exec --json` (JSONL `ThreadEvent`s: `thread.started`, `turn.started`,
  * `item.started|updated|completed`, `turn.completed`, `turn.failed`, `error`, …).
  * Pure, never throws.
@@ -62,7 +69,7 @@ export const codexTranslator: Translator<CodexTranslatorState> = {
     }
   },
   stderr(line: string): EventDraft[] {
-    return line.trim() === '' ? [] : [logDraft('stderr', line)];
+    return line.trim() === '' ? none : [logDraft('stderr', line)];
   },
   finish(_exit, state: CodexTranslatorState): EventDraft[] {
     // Close whatever the stream left open (a killed run): message and thinking blocks.
@@ -119,7 +126,7 @@ function threadStarted(value: Record<string, unknown>, state: CodexTranslatorSta
   if (!sessionId) return malformed('thread.started without a thread_id');
   const first = state.sessionId === undefined;
   state.sessionId = sessionId;
-  if (!first) return [];
+  if (!first) return none;
   if (state.resumeSessionId && state.fork && sessionId !== state.resumeSessionId) {
     return [{ type: 'session_fork', sessionId, forkedFrom: state.resumeSessionId }];
   }
@@ -141,7 +148,7 @@ function turnCompleted(value: Record<string, unknown>, state: CodexTranslatorSta
 function translateItem(item: Record<string, unknown>, completed: boolean, state: CodexTranslatorState): EventDraft[] {
   const id = str(item.id);
   if (!id) return malformed('an item without an id');
-  if (state.done.has(id)) return [];
+  if (state.done.has(id)) return none;
   if (completed) state.done.add(id);
   switch (item.type) {
     case 'agent_message':
@@ -307,24 +314,54 @@ export function usageDraft(usage: unknown, model?: string): DraftOf<'cost'> | un
   };
 }
 
+/** The kind {@link classifyError} sorts a message into, with a rate limit's retry delay. */
+type ErrorKind = { kind: 'auth' | 'rate' | 'context' | 'other'; retryAfterMs?: number };
+
+/**
+ * Kinds of messages already classified: a long run repeats the same few error messages, and the
+ * classification (several case-insensitive regular expressions) is a pure function of the text.
+ * Bounded: cleared when it grows past {@link kindCacheLimit} entries.
+ */
+const kindCache = new Map<string, ErrorKind>();
+const kindCacheLimit = 256;
+
 /** Sorts an error message Codex printed into the normalized error kinds. */
 export function classifyError(message: string): EventDraft[] {
+  let kind = kindCache.get(message);
+  if (kind === undefined) {
+    kind = errorKind(message);
+    if (kindCache.size >= kindCacheLimit) kindCache.clear();
+    kindCache.set(message, kind);
+  }
+  switch (kind.kind) {
+    case 'auth':
+      return [
+        {
+          type: 'auth_error',
+          message,
+          guidance: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
+        },
+      ];
+    case 'rate':
+      return [{ type: 'rate_limit_error', message, retryAfterMs: kind.retryAfterMs }];
+    case 'context':
+      return [{ type: 'context_exceeded', message }];
+    default:
+      return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+  }
+}
+
+function errorKind(message: string): ErrorKind {
   if (/\b401\b|unauthori[sz]ed|invalid[_ ]api[_ ]key|incorrect api key|not logged in|authentication/i.test(message)) {
-    return [
-      {
-        type: 'auth_error',
-        message,
-        guidance: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
-      },
-    ];
+    return { kind: 'auth' };
   }
   if (/\b429\b|rate.?limit|too many requests|usage limit|quota/i.test(message)) {
-    return [{ type: 'rate_limit_error', message, retryAfterMs: retryAfterMs(message) }];
+    return { kind: 'rate', retryAfterMs: retryAfterMs(message) };
   }
   if (/context.?window|context_length_exceeded|maximum context length|too many tokens|ran out of room/i.test(message)) {
-    return [{ type: 'context_exceeded', message }];
+    return { kind: 'context' };
   }
-  return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+  return { kind: 'other' };
 }
 
 function retryAfterMs(message: string): number | undefined {
@@ -346,7 +383,7 @@ function retryAfterMs(message: string): number | undefined {
  * deltas: the shared contract requires garbage between records to leave the message stream unchanged.)
  */
 function textLine(line: string): EventDraft[] {
-  if (line.trim() === '') return [];
+  if (line.trim() === '') return none;
   return [logDraft('stdout', line)];
 }
 
@@ -410,5 +447,5 @@ function malformed(message: string): EventDraft[] {
 }
 
 function unknownRecord(state: CodexTranslatorState, message: string, data?: unknown): EventDraft[] {
-  return state.debug ? [{ type: 'debug', message, data }] : [];
+  return state.debug ? [{ type: 'debug', message, data }] : none;
 }
