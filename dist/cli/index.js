@@ -39941,6 +39941,12 @@ const codexShellTool = 'exec_command';
 /** The tool behind `file_change` items. */
 const codexPatchTool = 'apply_patch';
 /**
+ * What a record that emits nothing returns: one shared empty list rather than a new one per record
+ * (most `thread.started` and repeated item records of a long run emit nothing; issue 18). Frozen:
+ * callers only read it.
+ */
+const none = Object.freeze([]);
+/**
  * Translates `codex exec --json` (JSONL `ThreadEvent`s: `thread.started`, `turn.started`,
  * `item.started|updated|completed`, `turn.completed`, `turn.failed`, `error`, …).
  * Pure, never throws.
@@ -39970,7 +39976,7 @@ const codexTranslator = {
         }
     },
     stderr(line) {
-        return line.trim() === '' ? [] : [logDraft('stderr', line)];
+        return line.trim() === '' ? none : [logDraft('stderr', line)];
     },
     finish(_exit, state) {
         // Close whatever the stream left open (a killed run): message and thinking blocks.
@@ -40031,7 +40037,7 @@ function threadStarted(value, state) {
     const first = state.sessionId === undefined;
     state.sessionId = sessionId;
     if (!first)
-        return [];
+        return none;
     if (state.resumeSessionId && state.fork && sessionId !== state.resumeSessionId) {
         return [{ type: 'session_fork', sessionId, forkedFrom: state.resumeSessionId }];
     }
@@ -40054,7 +40060,7 @@ function translateItem(item, completed, state) {
     if (!id)
         return codex_translator_malformed('an item without an id');
     if (state.done.has(id))
-        return [];
+        return none;
     if (completed)
         state.done.add(id);
     switch (item.type) {
@@ -40200,24 +40206,50 @@ function usageDraft(usage, model) {
         cumulative: true,
     };
 }
+/**
+ * Kinds of messages already classified: a long run repeats the same few error messages, and the
+ * classification (several case-insensitive regular expressions) is a pure function of the text.
+ * Bounded: cleared when it grows past {@link kindCacheLimit} entries.
+ */
+const kindCache = new Map();
+const kindCacheLimit = 256;
 /** Sorts an error message Codex printed into the normalized error kinds. */
 function classifyError(message) {
+    let kind = kindCache.get(message);
+    if (kind === undefined) {
+        kind = errorKind(message);
+        if (kindCache.size >= kindCacheLimit)
+            kindCache.clear();
+        kindCache.set(message, kind);
+    }
+    switch (kind.kind) {
+        case 'auth':
+            return [
+                {
+                    type: 'auth_error',
+                    message,
+                    guidance: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
+                },
+            ];
+        case 'rate':
+            return [{ type: 'rate_limit_error', message, retryAfterMs: kind.retryAfterMs }];
+        case 'context':
+            return [{ type: 'context_exceeded', message }];
+        default:
+            return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+    }
+}
+function errorKind(message) {
     if (/\b401\b|unauthori[sz]ed|invalid[_ ]api[_ ]key|incorrect api key|not logged in|authentication/i.test(message)) {
-        return [
-            {
-                type: 'auth_error',
-                message,
-                guidance: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
-            },
-        ];
+        return { kind: 'auth' };
     }
     if (/\b429\b|rate.?limit|too many requests|usage limit|quota/i.test(message)) {
-        return [{ type: 'rate_limit_error', message, retryAfterMs: retryAfterMs(message) }];
+        return { kind: 'rate', retryAfterMs: retryAfterMs(message) };
     }
     if (/context.?window|context_length_exceeded|maximum context length|too many tokens|ran out of room/i.test(message)) {
-        return [{ type: 'context_exceeded', message }];
+        return { kind: 'context' };
     }
-    return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+    return { kind: 'other' };
 }
 function retryAfterMs(message) {
     const match = /(?:try again|retry) (?:in|after) (\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec(?:ond)?s?|m|min(?:ute)?s?)\b/i.exec(message);
@@ -40238,7 +40270,7 @@ function retryAfterMs(message) {
  */
 function textLine(line) {
     if (line.trim() === '')
-        return [];
+        return none;
     return [logDraft('stdout', line)];
 }
 /**
@@ -40300,7 +40332,7 @@ function codex_translator_malformed(message) {
     return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
 }
 function unknownRecord(state, message, data) {
-    return state.debug ? [{ type: 'debug', message, data }] : [];
+    return state.debug ? [{ type: 'debug', message, data }] : none;
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/codex/codex-plan.ts
@@ -64910,7 +64942,7 @@ const forksSchema = strictObject({
     delivery: schemas_enum(['auto', 'pull-request', 'suggestions'])
         .default('auto')
         .describe('How the change of a run on a pull request from a fork is delivered (nothing is ever pushed to the fork): ' +
-        'pull-request (a branch in this repository and a pull request against the fork pull request\'s base), ' +
+        "pull-request (a branch in this repository and a pull request against the fork pull request's base), " +
         'suggestions (a review on the fork pull request with suggestion blocks the author applies with one click; ' +
         'a pull request when the change does not fit the diff), or auto (suggestions for a small change that fits, ' +
         'else a pull request).'),
@@ -64926,7 +64958,7 @@ const conversationsSchema = strictObject({
     continue: schemas_boolean()
         .default(true)
         .describe('A later mention on the same issue or pull request (or on the pull request agent-mux opened for the issue) ' +
-        "continues the last run: the same agent, its session resumed, commits on the same branch and pull request. " +
+        'continues the last run: the same agent, its session resumed, commits on the same branch and pull request. ' +
         'false: every mention starts fresh ("@agent new: …" starts fresh either way).'),
     expireDays: schemas_number()
         .int()
