@@ -23,7 +23,10 @@ for (const spec of specs) {
         const live = await runLiveCase(spec, recorded.name as LiveCaseName, bin);
         const exitCode = replayExitCode(live.end.exitCode ?? null, live.end.reason);
         const events = await translateRecording(spec, live.stdout, exitCode, live.paths, live.request);
-        expect(events).toEqual(recorded.golden);
+        if (spec.variesBetweenRuns) {
+          const types = (list: readonly unknown[]) => list.map((event) => (event as { type: string }).type);
+          expect(types(events)).toEqual(types(recorded.golden));
+        } else expect(events).toEqual(recorded.golden);
         expect(live.end.reason).toBe(recorded.meta.endReason);
       });
     }

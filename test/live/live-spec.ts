@@ -49,6 +49,11 @@ export interface LiveSpec {
   /** Per-case time limit in ms (default 120 000). */
   timeoutMs?: number;
   provider: ProviderApi;
+  /**
+   * Why this CLI's output is not the same from one run to the next, where it is not (values that vary
+   * with the run: then the live check compares the sequence of event types and the end reason only).
+   */
+  variesBetweenRuns?: string;
   /** The cases this CLI is recorded on, with a reason for each case it skips. */
   cases: Partial<Record<LiveCaseName, LiveCase | { skip: string }>>;
   /**

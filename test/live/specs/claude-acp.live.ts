@@ -25,6 +25,8 @@ export const spec: LiveSpec = {
   version: CLAUDE_ACP_TESTED_VERSION,
   binName: 'claude-agent-acp',
   allowScripts: [],
+  variesBetweenRuns:
+    'claude-agent-acp adds a warning naming the fake server with its port to the answer, and its USD varies from run to run (0.0019 or 0.0029 for the same turn)',
   cases: {
     ...claude.cases,
     tool: { prompt: WRITE_PROMPT, shell: { command: WRITE_COMMAND } },
