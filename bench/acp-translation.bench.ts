@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { acpController, acpTranslator } from '../src/adapters/acp/index.ts';
-import { processController } from '../src/adapters/process/process-controller.ts';
+import { acpController, acpTranslator } from '../src/adapters/protocols/acp/index.ts';
+import { processController } from '../src/adapters/protocols/process/process-controller.ts';
 import type { LaunchContext, RunIO } from '../src/core/adapter/index.ts';
 import { autoApprovalChannel } from '../src/core/tools/auto-approval-channel.ts';
 import { builtinTools } from '../src/core/tools/builtin-tools.ts';

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { processTranslator } from '../src/adapters/process/process-translator.ts';
+import { processTranslator } from '../src/adapters/protocols/process/process-translator.ts';
 import { CostTracker } from '../src/core/cost/cost-tracker.ts';
 import { LineDecoder } from '../src/core/decode/line-decoder.ts';
 import { parseRecord } from '../src/core/decode/parse-record.ts';

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { processAdapter } from '../src/adapters/process/process-adapter.ts';
+import { processAdapter } from '../src/adapters/protocols/process/process-adapter.ts';
 import { startRun } from '../src/core/run/start-run.ts';
 import { type Benchmark, collectGarbage, fixed, fixtureBin, int, median, mib, RssSampler } from './bench-kit.ts';
 

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { httpAdapter } from '../src/adapters/http/http-adapter.ts';
-import { processAdapter } from '../src/adapters/process/process-adapter.ts';
+import { httpAdapter } from '../src/adapters/protocols/http/http-adapter.ts';
+import { processAdapter } from '../src/adapters/protocols/process/process-adapter.ts';
 import type { Adapter } from '../src/core/adapter/index.ts';
 import { startRun } from '../src/core/run/start-run.ts';
 import { startRemoteServer } from '../src/remote/index.ts';

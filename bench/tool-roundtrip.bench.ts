@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { processAdapter } from '../src/adapters/process/process-adapter.ts';
+import { processAdapter } from '../src/adapters/protocols/process/process-adapter.ts';
 import type { EventDraft } from '../src/core/events/index.ts';
 import { startRun } from '../src/core/run/start-run.ts';
 import { builtinTools } from '../src/core/tools/builtin-tools.ts';

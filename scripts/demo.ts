@@ -11,7 +11,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_NOTE_FILE } from '../src/adapters/demo/render-demo-note.ts';
+import { DEMO_NOTE_FILE } from '../src/adapters/agents/demo/render-demo-note.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = process.env.AGENT_MUX_CLI ?? join(root, 'dist/cli/index.js');

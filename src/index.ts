@@ -1,7 +1,8 @@
 // The library entry: the adapter core for programs that embed agent-mux.
+
+export * from './adapters/agents/demo/demo-adapter.ts';
 export * from './adapters/builtin-registry.ts';
-export * from './adapters/demo/demo-adapter.ts';
-export * from './adapters/process/process-adapter.ts';
+export * from './adapters/protocols/process/process-adapter.ts';
 export * from './core/adapter/index.ts';
 export * from './core/config/index.ts';
 export * from './core/cost/index.ts';

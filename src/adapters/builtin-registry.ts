@@ -1,4 +1,18 @@
 import { AdapterRegistry } from '../core/registry/adapter-registry.ts';
+import { claudeAdapter } from './agents/claude/index.ts';
+import { codexAdapter } from './agents/codex/index.ts';
+import { copilotAdapter } from './agents/copilot/index.ts';
+import { cursorAdapter } from './agents/cursor/index.ts';
+import { demoAdapter } from './agents/demo/demo-adapter.ts';
+import { geminiAdapter } from './agents/gemini/index.ts';
+import { hermesAdapter } from './agents/hermes/index.ts';
+import { kiloAdapter } from './agents/kilo/index.ts';
+import { ompAdapter } from './agents/omp/index.ts';
+import { openclawAdapter } from './agents/openclaw/index.ts';
+import { opencodeAdapter } from './agents/opencode/index.ts';
+import { opencodeHttpAdapter } from './agents/opencode-http/index.ts';
+import { piAdapter } from './agents/pi/index.ts';
+import { qwenAdapter } from './agents/qwen/index.ts';
 import {
   acpAdapter,
   codexAcpAdapter,
@@ -7,29 +21,15 @@ import {
   ompAcpAdapter,
   opencodeAcpAdapter,
   qwenAcpAdapter,
-} from './acp/index.ts';
-import { agentMuxRemoteAdapter } from './agent-mux-remote/index.ts';
-import { chatSseAdapter } from './chat-sse/index.ts';
-import { claudeAdapter } from './claude/index.ts';
-import { codexAdapter } from './codex/index.ts';
-import { copilotAdapter } from './copilot/index.ts';
-import { cursorAdapter } from './cursor/index.ts';
-import { demoAdapter } from './demo/demo-adapter.ts';
-import { externalAdapter } from './external/external-adapter.ts';
-import { geminiAdapter } from './gemini/index.ts';
-import { genericCliAdapter } from './generic-cli/generic-cli-adapter.ts';
-import { genericHttpAdapter } from './generic-http/index.ts';
-import { genericJobAdapter } from './generic-job/generic-job-adapter.ts';
-import { hermesAdapter } from './hermes/index.ts';
-import { httpAdapter } from './http/index.ts';
-import { kiloAdapter } from './kilo/index.ts';
-import { ompAdapter } from './omp/index.ts';
-import { openclawAdapter } from './openclaw/index.ts';
-import { opencodeAdapter } from './opencode/index.ts';
-import { opencodeHttpAdapter } from './opencode-http/index.ts';
-import { piAdapter } from './pi/index.ts';
-import { processAdapter } from './process/process-adapter.ts';
-import { qwenAdapter } from './qwen/index.ts';
+} from './protocols/acp/index.ts';
+import { agentMuxRemoteAdapter } from './protocols/agent-mux-remote/index.ts';
+import { chatSseAdapter } from './protocols/chat-sse/index.ts';
+import { externalAdapter } from './protocols/external/external-adapter.ts';
+import { genericCliAdapter } from './protocols/generic-cli/generic-cli-adapter.ts';
+import { genericHttpAdapter } from './protocols/generic-http/index.ts';
+import { genericJobAdapter } from './protocols/generic-job/generic-job-adapter.ts';
+import { httpAdapter } from './protocols/http/index.ts';
+import { processAdapter } from './protocols/process/process-adapter.ts';
 
 /**
  * The registry every front end starts from: the built-in adapters, plus the factories that

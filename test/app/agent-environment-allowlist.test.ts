@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processAdapter } from '../../src/adapters/process/process-adapter.ts';
+import { processAdapter } from '../../src/adapters/protocols/process/process-adapter.ts';
 import { agentEnvironment } from '../../src/app/agent-environment.ts';
 import { readAppSettings } from '../../src/app/app-settings.ts';
 import { startRun } from '../../src/core/run/start-run.ts';

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { claudeAdapter } from '../../src/adapters/claude/index.ts';
+import { claudeAdapter } from '../../src/adapters/agents/claude/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 // The `tool` stream is recorded from the real Claude Code 2.1.330 (test/fixtures/streams/claude/README.md).

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { codexAdapter } from '../../src/adapters/codex/index.ts';
+import { codexAdapter } from '../../src/adapters/agents/codex/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 // The `tool` stream is recorded from the real codex 0.169.0 (test/fixtures/streams/codex/README.md).

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { copilotAdapter } from '../../src/adapters/copilot/index.ts';
+import { copilotAdapter } from '../../src/adapters/agents/copilot/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 // The `tool` stream is recorded from the real @github/copilot 1.0.102 (docs/adapters/copilot.md).

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { cursorAdapter } from '../../src/adapters/cursor/index.ts';
+import { cursorAdapter } from '../../src/adapters/agents/cursor/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 // Evidence-only: the `tool` stream is built from Cursor's docs, not recorded (test/fixtures/streams/cursor/README.md).

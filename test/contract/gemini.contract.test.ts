@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { geminiAdapter } from '../../src/adapters/gemini/index.ts';
+import { geminiAdapter } from '../../src/adapters/agents/gemini/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 // The `tool` stream is recorded from the real gemini 0.61.0 (docs/adapters/gemini.md).

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { genericCliAdapter } from '../../src/adapters/generic-cli/generic-cli-adapter.ts';
+import { genericCliAdapter } from '../../src/adapters/protocols/generic-cli/generic-cli-adapter.ts';
 import { genericCliAdapterConfigSchema } from '../../src/core/config/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { genericJobAdapter } from '../../src/adapters/generic-job/generic-job-adapter.ts';
+import { genericJobAdapter } from '../../src/adapters/protocols/generic-job/generic-job-adapter.ts';
 import { genericJobAdapterConfigSchema } from '../../src/core/config/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 

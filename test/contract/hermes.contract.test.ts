@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { hermesAdapter } from '../../src/adapters/hermes/index.ts';
+import { hermesAdapter } from '../../src/adapters/agents/hermes/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 // Evidence-only: the `tool` stream is built from hermes-agent's source, not recorded

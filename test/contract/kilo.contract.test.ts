@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { kiloAdapter } from '../../src/adapters/kilo/index.ts';
+import { kiloAdapter } from '../../src/adapters/agents/kilo/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 // The `tool` stream is recorded from the real Kilo CLI 7.7.7 (`npm run record -- kilo`).

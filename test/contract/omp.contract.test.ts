@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ompAdapter } from '../../src/adapters/omp/index.ts';
+import { ompAdapter } from '../../src/adapters/agents/omp/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 // The stream is the `tool` case recorded live from the real CLI (test/live/specs/omp.live.ts).

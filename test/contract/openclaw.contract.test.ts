@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openclawAdapter } from '../../src/adapters/openclaw/index.ts';
+import { openclawAdapter } from '../../src/adapters/agents/openclaw/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 // The `tool` stream is recorded from the real openclaw 2026.9.6 (`npm run record -- openclaw`):

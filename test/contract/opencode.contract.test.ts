@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { opencodeAdapter } from '../../src/adapters/opencode/index.ts';
+import { opencodeAdapter } from '../../src/adapters/agents/opencode/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 // The `tool` stream is recorded from the real opencode 1.18.33 (`npm run record -- opencode`).

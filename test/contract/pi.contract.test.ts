@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { piAdapter } from '../../src/adapters/pi/index.ts';
+import { piAdapter } from '../../src/adapters/agents/pi/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 // The stream is the `tool` case recorded live from the real CLI (test/live/specs/pi.live.ts).

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { processAdapter } from '../../src/adapters/process/process-adapter.ts';
+import { processAdapter } from '../../src/adapters/protocols/process/process-adapter.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 describeAdapterContract('process (json-lines)', {

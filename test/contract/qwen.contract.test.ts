@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { qwenAdapter } from '../../src/adapters/qwen/index.ts';
+import { qwenAdapter } from '../../src/adapters/agents/qwen/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
 // The `tool` stream is recorded from the real qwen 0.24.4 (docs/adapters/qwen.md).

@@ -4,7 +4,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoAdapter } from '../../src/adapters/demo/demo-adapter.ts';
+import { demoAdapter } from '../../src/adapters/agents/demo/demo-adapter.ts';
 import { type RemoteServerHandle, startRemoteServer } from '../../src/remote/index.ts';
 
 let dir: string;

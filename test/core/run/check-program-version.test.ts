@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { processAdapter } from '../../../src/adapters/process/process-adapter.ts';
+import { processAdapter } from '../../../src/adapters/protocols/process/process-adapter.ts';
 import type { Adapter } from '../../../src/core/adapter/index.ts';
 import { startRun } from '../../../src/core/run/start-run.ts';
 import { collectRun } from '../../helpers/collect-run.ts';

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processAdapter } from '../../../src/adapters/process/process-adapter.ts';
+import { processAdapter } from '../../../src/adapters/protocols/process/process-adapter.ts';
 import { startRun } from '../../../src/core/run/start-run.ts';
 import type { FenceOptions } from '../../../src/core/sandbox/index.ts';
 import { probeFence } from '../../../src/core/sandbox/index.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { codexPlan } from '../../../src/adapters/codex/codex-plan.ts';
-import { codexTranslator } from '../../../src/adapters/codex/codex-translator.ts';
+import { codexPlan } from '../../../src/adapters/agents/codex/codex-plan.ts';
+import { codexTranslator } from '../../../src/adapters/agents/codex/codex-translator.ts';
 import type { AgentEvent } from '../../../src/core/events/index.ts';
 import { renderCheckRunOutput } from '../../../src/github/report/render-check-run.ts';
 import { renderTrackingComment } from '../../../src/github/report/render-tracking-comment.ts';

@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
-import { acpAdapter } from '../../../src/adapters/acp/index.ts';
+import { openCodeHttpTranslator } from '../../../src/adapters/agents/opencode-http/opencode-http-translator.ts';
 import { createBuiltinRegistry } from '../../../src/adapters/builtin-registry.ts';
-import { genericCliAdapter } from '../../../src/adapters/generic-cli/generic-cli-adapter.ts';
-import { genericJobAdapter } from '../../../src/adapters/generic-job/generic-job-adapter.ts';
-import { openCodeHttpTranslator } from '../../../src/adapters/opencode-http/opencode-http-translator.ts';
-import { processAdapter } from '../../../src/adapters/process/process-adapter.ts';
+import { acpAdapter } from '../../../src/adapters/protocols/acp/index.ts';
+import { genericCliAdapter } from '../../../src/adapters/protocols/generic-cli/generic-cli-adapter.ts';
+import { genericJobAdapter } from '../../../src/adapters/protocols/generic-job/generic-job-adapter.ts';
+import { processAdapter } from '../../../src/adapters/protocols/process/process-adapter.ts';
 import type { Adapter } from '../../../src/core/adapter/index.ts';
 import { genericCliAdapterConfigSchema, genericJobAdapterConfigSchema } from '../../../src/core/config/index.ts';
 import type { AgentEvent } from '../../../src/core/events/index.ts';

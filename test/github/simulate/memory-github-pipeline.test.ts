@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { demoAdapter } from '../../../src/adapters/agents/demo/demo-adapter.ts';
 import { createBuiltinRegistry } from '../../../src/adapters/builtin-registry.ts';
-import { demoAdapter } from '../../../src/adapters/demo/demo-adapter.ts';
 import { createMemoryGitHub } from '../../../src/github/simulate/memory-github.ts';
 import { decideTrigger, type GitHubDeps } from '../../../src/github/use-cases/decide-trigger.ts';
 import { executeRun } from '../../../src/github/use-cases/execute-run.ts';

@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { demoAdapter } from '../../../src/adapters/agents/demo/demo-adapter.ts';
 import { createBuiltinRegistry } from '../../../src/adapters/builtin-registry.ts';
-import { demoAdapter } from '../../../src/adapters/demo/demo-adapter.ts';
 import { bareRepo } from '../../../src/github/simulate/bare-repo.ts';
 import { MemoryGitHubState } from '../../../src/github/simulate/memory-github-state.ts';
 import { actAs, payloadRepo, seedFromPayload } from '../../../src/github/simulate/seed-from-payload.ts';

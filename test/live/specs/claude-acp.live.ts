@@ -3,7 +3,7 @@ import {
   CLAUDE_ACP_NPM_PACKAGE,
   CLAUDE_ACP_TESTED_VERSION,
   claudeAcpAdapter,
-} from '../../../src/adapters/acp/agents/claude-acp.ts';
+} from '../../../src/adapters/protocols/acp/agents/claude-acp.ts';
 import { cliDir } from '../cli-cache.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as claude } from './claude.live.ts';

@@ -1,5 +1,5 @@
-import { CLAUDE_NPM_PACKAGE, CLAUDE_TESTED_VERSION } from '../../../src/adapters/claude/claude-adapter.ts';
-import { claudeAdapter } from '../../../src/adapters/claude/index.ts';
+import { CLAUDE_NPM_PACKAGE, CLAUDE_TESTED_VERSION } from '../../../src/adapters/agents/claude/claude-adapter.ts';
+import { claudeAdapter } from '../../../src/adapters/agents/claude/index.ts';
 import type { LiveSpec } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CODEX_NPM_PACKAGE, CODEX_TESTED_VERSION } from '../../../src/adapters/codex/codex-adapter.ts';
-import { codexAdapter } from '../../../src/adapters/codex/index.ts';
+import { CODEX_NPM_PACKAGE, CODEX_TESTED_VERSION } from '../../../src/adapters/agents/codex/codex-adapter.ts';
+import { codexAdapter } from '../../../src/adapters/agents/codex/index.ts';
 import type { LiveSpec } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';

@@ -1,4 +1,4 @@
-import { copilotAdapter } from '../../../src/adapters/copilot/index.ts';
+import { copilotAdapter } from '../../../src/adapters/agents/copilot/index.ts';
 import type { LiveSpec } from '../live-spec.ts';
 
 /**

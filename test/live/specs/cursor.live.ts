@@ -1,4 +1,4 @@
-import { cursorAdapter } from '../../../src/adapters/cursor/index.ts';
+import { cursorAdapter } from '../../../src/adapters/agents/cursor/index.ts';
 import type { LiveSpec } from '../live-spec.ts';
 
 const notOnNpm =

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GEMINI_NPM_PACKAGE, GEMINI_TESTED_VERSION } from '../../../src/adapters/gemini/gemini-adapter.ts';
-import { geminiAdapter } from '../../../src/adapters/gemini/index.ts';
+import { GEMINI_NPM_PACKAGE, GEMINI_TESTED_VERSION } from '../../../src/adapters/agents/gemini/gemini-adapter.ts';
+import { geminiAdapter } from '../../../src/adapters/agents/gemini/index.ts';
 import type { LiveSpec } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';

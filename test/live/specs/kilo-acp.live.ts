@@ -1,4 +1,4 @@
-import { kiloAcpAdapter } from '../../../src/adapters/acp/agents/opencode-acp.ts';
+import { kiloAcpAdapter } from '../../../src/adapters/protocols/acp/agents/opencode-acp.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as kilo } from './kilo.live.ts';
 

@@ -1,4 +1,4 @@
-import { KILO_NPM_PACKAGE, KILO_TESTED_VERSION, kiloAdapter } from '../../../src/adapters/kilo/index.ts';
+import { KILO_NPM_PACKAGE, KILO_TESTED_VERSION, kiloAdapter } from '../../../src/adapters/agents/kilo/index.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { openCodeStyleSetup, TOOL_PROMPT } from './opencode.live.ts';
 

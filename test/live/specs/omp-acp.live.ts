@@ -1,4 +1,4 @@
-import { ompAcpAdapter } from '../../../src/adapters/acp/agents/omp-acp.ts';
+import { ompAcpAdapter } from '../../../src/adapters/protocols/acp/agents/omp-acp.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as omp } from './omp.live.ts';
 

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { ompAdapter } from '../../../src/adapters/omp/index.ts';
-import { OMP_NPM_PACKAGE, OMP_TESTED_VERSION } from '../../../src/adapters/omp/omp-adapter.ts';
+import { ompAdapter } from '../../../src/adapters/agents/omp/index.ts';
+import { OMP_NPM_PACKAGE, OMP_TESTED_VERSION } from '../../../src/adapters/agents/omp/omp-adapter.ts';
 import { cliCacheRoot } from '../cli-cache.ts';
 import type { LiveSpec } from '../live-spec.ts';
 

@@ -1,7 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openclawAdapter } from '../../../src/adapters/openclaw/index.ts';
-import { OPENCLAW_NPM_PACKAGE, OPENCLAW_TESTED_VERSION } from '../../../src/adapters/openclaw/openclaw-adapter.ts';
+import { openclawAdapter } from '../../../src/adapters/agents/openclaw/index.ts';
+import {
+  OPENCLAW_NPM_PACKAGE,
+  OPENCLAW_TESTED_VERSION,
+} from '../../../src/adapters/agents/openclaw/openclaw-adapter.ts';
 import type { LiveSpec } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';

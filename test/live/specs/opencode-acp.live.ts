@@ -1,4 +1,4 @@
-import { opencodeAcpAdapter } from '../../../src/adapters/acp/agents/opencode-acp.ts';
+import { opencodeAcpAdapter } from '../../../src/adapters/protocols/acp/agents/opencode-acp.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as opencode } from './opencode.live.ts';
 

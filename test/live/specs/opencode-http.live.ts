@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { OPENCODE_NPM_PACKAGE, OPENCODE_TESTED_VERSION } from '../../../src/adapters/opencode/index.ts';
-import { opencodeHttpAdapter } from '../../../src/adapters/opencode-http/index.ts';
+import { OPENCODE_NPM_PACKAGE, OPENCODE_TESTED_VERSION } from '../../../src/adapters/agents/opencode/index.ts';
+import { opencodeHttpAdapter } from '../../../src/adapters/agents/opencode-http/index.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { openCodeStyleSetup, TOOL_PROMPT } from './opencode.live.ts';
 

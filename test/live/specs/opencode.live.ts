@@ -4,7 +4,7 @@ import {
   OPENCODE_NPM_PACKAGE,
   OPENCODE_TESTED_VERSION,
   opencodeAdapter,
-} from '../../../src/adapters/opencode/index.ts';
+} from '../../../src/adapters/agents/opencode/index.ts';
 import type { LiveSetupContext, LiveSpec } from '../live-spec.ts';
 
 export const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';

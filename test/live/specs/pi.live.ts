@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { piAdapter } from '../../../src/adapters/pi/index.ts';
-import { PI_NPM_PACKAGE, PI_TESTED_VERSION } from '../../../src/adapters/pi/pi-adapter.ts';
+import { piAdapter } from '../../../src/adapters/agents/pi/index.ts';
+import { PI_NPM_PACKAGE, PI_TESTED_VERSION } from '../../../src/adapters/agents/pi/pi-adapter.ts';
 import type { LiveSpec } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { qwenAdapter } from '../../../src/adapters/qwen/index.ts';
-import { QWEN_NPM_PACKAGE, QWEN_TESTED_VERSION } from '../../../src/adapters/qwen/qwen-adapter.ts';
+import { qwenAdapter } from '../../../src/adapters/agents/qwen/index.ts';
+import { QWEN_NPM_PACKAGE, QWEN_TESTED_VERSION } from '../../../src/adapters/agents/qwen/qwen-adapter.ts';
 import type { LiveSpec } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';

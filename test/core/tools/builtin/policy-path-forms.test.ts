@@ -15,7 +15,7 @@ describe('deny rules catch every spelling of a denied path', () => {
   const attacks: [string, string][] = [
     ['plain', 'secrets/key'],
     ['./ prefix', './secrets/key'],
-    ['.// and doubled slashes', './/secrets//key'],
+    ['./ and doubled slashes', './/secrets//key'],
     ['sub/../', 'src/../secrets/key'],
     ['a/b/../../', 'a/b/../../secrets/key'],
     ['trailing slash', 'secrets/key/'],

@@ -1,0 +1,73 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import { CLAUDE_SECRET_ENV, detectClaudeAuth } from './claude-auth.ts';
+import { claudePlan } from './claude-plan.ts';
+import { claudeTranslator } from './claude-translator.ts';
+
+export const CLAUDE_NPM_PACKAGE = '@anthropic-ai/claude-code';
+export const CLAUDE_TESTED_VERSION = '2.1.330';
+
+/** True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md). */
+export const claudeCapabilities: Capabilities = {
+  // `--resume <id>`; `--fork-session` with it gives the copy a new session id.
+  resume: true,
+  fork: true,
+  // `--effort` on adaptive-thinking models, `MAX_THINKING_TOKENS` on budgeted ones; none on older models.
+  thinking: 'model-dependent',
+  // `--mcp-config` (streamable HTTP with an Authorization header).
+  mcp: true,
+  // `--permission-prompt-tool mcp__agent-mux__approval_prompt`: Claude Code's own hook asks the run's approvals.
+  approvals: 'native',
+  pty: 'never',
+  platforms: ['darwin', 'linux', 'win32'],
+  // JSONL transcripts under ~/.claude/projects/<cwd with / → ->/<session id>.jsonl
+  sessionPersistence: 'file',
+  // One `claude -p` process per run: the prompt on stdin, the process exits after its `result`.
+  execModel: 'run-to-completion',
+  nativeSessionIds: true,
+  turnCompletion: true,
+  // Text, thinking and tool input deltas (`--include-partial-messages`).
+  streaming: 'full',
+};
+
+export interface ClaudeAdapterOptions {
+  /** The executable (default `claude`). */
+  command?: string;
+}
+
+/** Anthropic's Claude Code, headless: `claude -p --output-format stream-json --verbose`, prompt on stdin. */
+export function claudeAdapter(options: ClaudeAdapterOptions = {}): Adapter {
+  const command = options.command ?? 'claude';
+  return {
+    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+    id: 'claude',
+    displayName: 'Claude Code',
+    capabilities: claudeCapabilities,
+    program: {
+      command,
+      versionArgs: ['--version'],
+      // Conservative: stream-json with partial messages, `--fork-session`, `--permission-prompt-tool` and
+      // MCP over HTTP are all in 2.x; only 2.1.330 was recorded. `--effort` (thinkingEffort) is 2.1-era.
+      minVersion: '2.0.0',
+      install: [
+        { type: 'npm', command: `npm install -g ${CLAUDE_NPM_PACKAGE}` },
+        { type: 'curl', command: 'curl -fsSL https://claude.ai/install.sh | bash', platforms: ['darwin', 'linux'] },
+        { type: 'brew', command: 'brew install --cask claude-code', platforms: ['darwin'] },
+      ],
+      npmPackage: CLAUDE_NPM_PACKAGE,
+      testedVersion: CLAUDE_TESTED_VERSION,
+      verifiedLive: true,
+    },
+    // Claude Code reports USD itself; this prices only the per-message increments before its result.
+    costModel: 'anthropic/claude-sonnet-4-5',
+    secretEnv: [...CLAUDE_SECRET_ENV],
+    sessionDir: join(homedir(), '.claude', 'projects'),
+    detectAuth: detectClaudeAuth,
+    launch: {
+      kind: 'process',
+      plan: (ctx) => claudePlan(ctx, { command }),
+      translator: claudeTranslator,
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import { codexHome, detectCodexAuth } from './codex-auth.ts';
+import { type CodexSandboxMode, codexPlan } from './codex-plan.ts';
+import { codexTranslator } from './codex-translator.ts';
+
+export const CODEX_NPM_PACKAGE = '@openai/codex';
+export const CODEX_TESTED_VERSION = '0.169.0';
+
+/** True to `codex` 0.169.0 as run here against a local Responses server (docs/adapters/codex.md). */
+export const codexCapabilities: Capabilities = {
+  // `codex exec resume <id>` and `codex exec fork <id>`.
+  resume: true,
+  fork: true,
+  // `model_reasoning_effort`; reasoning summaries arrive as `reasoning` items when the model sends them.
+  thinking: 'model-dependent',
+  // Streamable HTTP MCP servers through `-c mcp_servers.<name>.url=…` with a bearer token env var.
+  mcp: true,
+  // `codex exec` cannot ask anyone: the policy becomes sandbox / tool flags (see codexPermissions).
+  approvals: 'none',
+  pty: 'never',
+  platforms: ['darwin', 'linux', 'win32'],
+  sessionPersistence: 'file',
+  execModel: 'run-to-completion',
+  nativeSessionIds: true,
+  turnCompletion: true,
+  // Whole items as they start and complete (messages, reasoning, commands, MCP calls); no token deltas.
+  streaming: 'full',
+};
+
+export interface CodexAdapterOptions {
+  /** The executable (default `codex`). */
+  command?: string;
+  /** The sandbox when the policy allows the shell (default `workspace-write`). */
+  sandbox?: CodexSandboxMode;
+}
+
+/** OpenAI's Codex CLI, headless: `codex -a never exec --json … -`, prompt on stdin. */
+export function codexAdapter(options: CodexAdapterOptions = {}): Adapter {
+  const command = options.command ?? 'codex';
+  return {
+    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+    id: 'codex',
+    displayName: 'Codex CLI',
+    capabilities: codexCapabilities,
+    program: {
+      command,
+      versionArgs: ['--version'],
+      minVersion: CODEX_TESTED_VERSION,
+      install: [
+        { type: 'npm', command: `npm install -g ${CODEX_NPM_PACKAGE}` },
+        { type: 'brew', command: 'brew install --cask codex', platforms: ['darwin'] },
+      ],
+      npmPackage: CODEX_NPM_PACKAGE,
+      testedVersion: CODEX_TESTED_VERSION,
+      verifiedLive: true,
+    },
+    costModel: 'openai/gpt-5-codex',
+    secretEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+    sessionDir: join(codexHome(process.env), 'sessions'),
+    detectAuth: detectCodexAuth,
+    launch: {
+      kind: 'process',
+      plan: (ctx) => codexPlan(ctx, { command, sandbox: options.sandbox }),
+      translator: codexTranslator,
+    },
+  };
+}

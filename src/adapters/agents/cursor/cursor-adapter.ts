@@ -1,0 +1,70 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import { CURSOR_KEY_ENV, detectCursorAuth } from './cursor-auth.ts';
+import { cursorPlan } from './cursor-plan.ts';
+import { cursorTranslator } from './cursor-translator.ts';
+
+/**
+ * Evidence-only (docs/adapters/cursor.md): Cursor's CLI is installed with `curl https://cursor.com/install`,
+ * not from npm (the npm package `cursor-agent` is an unrelated project), so it could not be run here.
+ */
+export const cursorCapabilities: Capabilities = {
+  // `--resume <chatId>`; no fork flag.
+  resume: true,
+  fork: false,
+  // Thinking models print `thinking` deltas; the effort is part of the model name, no flag.
+  thinking: 'model-dependent',
+  // Cursor speaks MCP, but only from `.cursor/mcp.json` (project or home): no flag to add the run's
+  // server without editing the user's config or the workspace, so the run's tools are not offered.
+  mcp: false,
+  // No approval hook in print mode: the policy becomes `--force` or not.
+  approvals: 'none',
+  pty: 'never',
+  platforms: ['darwin', 'linux', 'win32'],
+  sessionPersistence: 'sqlite',
+  execModel: 'run-to-completion',
+  nativeSessionIds: true,
+  turnCompletion: true,
+  streaming: 'full',
+};
+
+export interface CursorAdapterOptions {
+  /** The executable (default `cursor-agent`; newer installs also name it `agent`). */
+  command?: string;
+}
+
+/** Cursor's agent CLI, headless: `cursor-agent -p --output-format stream-json`. */
+export function cursorAdapter(options: CursorAdapterOptions = {}): Adapter {
+  const command = options.command ?? 'cursor-agent';
+  return {
+    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+    id: 'cursor',
+    displayName: 'Cursor Agent CLI',
+    capabilities: cursorCapabilities,
+    program: {
+      command,
+      versionArgs: ['--version'],
+      // Date-based versions (`2025.09.18-7ae6800`); stream-json with tool_call events since mid-2025.
+      minVersion: '2025.8.0',
+      install: [
+        { type: 'curl', command: 'curl https://cursor.com/install -fsS | bash', platforms: ['darwin', 'linux'] },
+        {
+          type: 'curl',
+          command: "irm 'https://cursor.com/install?win32=true' | iex",
+          platforms: ['win32'],
+          notes: 'PowerShell',
+        },
+      ],
+      verifiedLive: false,
+    },
+    secretEnv: [...CURSOR_KEY_ENV],
+    sessionDir: join(homedir(), '.cursor', 'chats'),
+    detectAuth: detectCursorAuth,
+    launch: {
+      kind: 'process',
+      plan: (ctx) => cursorPlan(command, ctx),
+      translator: cursorTranslator,
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import { detectGeminiAuth, GEMINI_SECRET_ENV } from './gemini-auth.ts';
+import { geminiPlan } from './gemini-plan.ts';
+import { geminiTranslator } from './gemini-translator.ts';
+
+export const GEMINI_NPM_PACKAGE = '@google/gemini-cli';
+export const GEMINI_TESTED_VERSION = '0.61.0';
+
+/** True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md). */
+export const geminiCapabilities: Capabilities = {
+  // `--resume <session id>` continues a session under the same id; there is no fork flag.
+  resume: true,
+  fork: false,
+  // thinkingConfig through settings (modelConfigs.customOverrides); thoughts never reach the stream.
+  thinking: 'model-dependent',
+  // settings.json `mcpServers.<name>.httpUrl` + `headers`, written to a per-run overlay.
+  mcp: true,
+  // Headless Gemini CLI cannot ask: tools needing approval are withheld; the policy maps to
+  // `--approval-mode` and a `--policy` file.
+  approvals: 'none',
+  pty: 'never',
+  platforms: ['darwin', 'linux', 'win32'],
+  // JSONL chats under ~/.gemini/tmp/<project>/chats/
+  sessionPersistence: 'file',
+  execModel: 'run-to-completion',
+  nativeSessionIds: true,
+  turnCompletion: true,
+  // Text deltas and whole tool calls; no thinking, no tool input deltas.
+  streaming: 'text',
+};
+
+export interface GeminiAdapterOptions {
+  /** The executable (default `gemini`). */
+  command?: string;
+}
+
+/** Google's Gemini CLI, headless: `gemini -p '' --output-format stream-json`, the prompt on stdin. */
+export function geminiAdapter(options: GeminiAdapterOptions = {}): Adapter {
+  const command = options.command ?? 'gemini';
+  return {
+    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+    id: 'gemini',
+    displayName: 'Gemini CLI',
+    capabilities: geminiCapabilities,
+    program: {
+      command,
+      versionArgs: ['--version'],
+      // `--output-format stream-json`, `--skip-trust` and `--policy`.
+      minVersion: '0.30.0',
+      install: [
+        { type: 'npm', command: `npm install -g ${GEMINI_NPM_PACKAGE}` },
+        { type: 'brew', command: 'brew install gemini-cli', platforms: ['darwin', 'linux'] },
+      ],
+      npmPackage: GEMINI_NPM_PACKAGE,
+      testedVersion: GEMINI_TESTED_VERSION,
+      verifiedLive: true,
+    },
+    costModel: 'google/gemini-2.5-pro',
+    secretEnv: [...GEMINI_SECRET_ENV],
+    sessionDir: join(homedir(), '.gemini', 'tmp'),
+    detectAuth: detectGeminiAuth,
+    launch: {
+      kind: 'process',
+      plan: (ctx) => geminiPlan(ctx, { command }),
+      translator: geminiTranslator,
+    },
+  };
+}

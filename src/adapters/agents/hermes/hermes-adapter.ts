@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import { detectHermesAuth, HERMES_KEY_ENV } from './hermes-auth.ts';
+import { hermesHome, hermesPlan } from './hermes-plan.ts';
+import { hermesTranslator } from './hermes-translator.ts';
+
+/**
+ * Built from NousResearch/hermes-agent's source (hermes_cli/_parser.py, hermes_cli/stream_json.py)
+ * and docs only: hermes is a Python package and PyPI is unreachable here, so it was never run
+ * (docs/adapters/hermes.md).
+ */
+export const hermesCapabilities: Capabilities = {
+  // `--resume <session_id>`; no fork flag.
+  resume: true,
+  fork: false,
+  // `--reasoning none|minimal|low|medium|high|xhigh|max|ultra`, but stream-json carries no reasoning.
+  thinking: 'model-dependent',
+  // Hermes is an MCP client, but only through `mcp_servers` in $HERMES_HOME/config.yaml; no flag or
+  // env var points one run at another config, so the run's MCP server is not wired (see the docs).
+  mcp: false,
+  // Headless stream-json runs cannot ask anyone: the policy becomes `--toolsets` and `--yolo`.
+  approvals: 'none',
+  pty: 'never',
+  // Native Windows is not supported (WSL2).
+  platforms: ['darwin', 'linux'],
+  sessionPersistence: 'sqlite',
+  execModel: 'run-to-completion',
+  nativeSessionIds: true,
+  turnCompletion: true,
+  // Text deltas and tool starts/results; no reasoning.
+  streaming: 'full',
+};
+
+export interface HermesAdapterOptions {
+  /** The executable (default `hermes`). */
+  command?: string;
+}
+
+/** NousResearch's hermes-agent, headless: `hermes chat --query-file - --format stream-json`, prompt on stdin. */
+export function hermesAdapter(options: HermesAdapterOptions = {}): Adapter {
+  const command = options.command ?? 'hermes';
+  return {
+    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+    id: 'hermes',
+    displayName: 'Hermes Agent',
+    capabilities: hermesCapabilities,
+    program: {
+      command,
+      versionArgs: ['--version'],
+      // `--format stream-json` landed on main in August 2026 (v0.22 line); older releases lack it.
+      minVersion: '0.22.0',
+      install: [
+        { type: 'pip', command: 'pip install hermes-agent', notes: 'Python >= 3.11.' },
+        {
+          type: 'curl',
+          command: 'curl -fsSL https://hermes-agent.nousresearch.com/install.sh | bash',
+          platforms: ['darwin', 'linux'],
+        },
+      ],
+      verifiedLive: false,
+    },
+    costModel: 'anthropic/claude-sonnet-4-6',
+    secretEnv: [...HERMES_KEY_ENV],
+    sessionDir: join(hermesHome(process.env), 'state.db'),
+    detectAuth: detectHermesAuth,
+    launch: {
+      kind: 'process',
+      plan: (ctx) => hermesPlan(ctx, command),
+      translator: hermesTranslator,
+    },
+  };
+}

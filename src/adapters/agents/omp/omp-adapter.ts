@@ -1,0 +1,84 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import { detectPiStyleAuth, PI_KEY_ENV } from '../pi/pi-auth.ts';
+import { ompPlan } from './omp-plan.ts';
+import { ompTranslator } from './omp-translator.ts';
+
+export const OMP_NPM_PACKAGE = '@oh-my-pi/pi-coding-agent';
+/** 18.3.4 (latest) does not install: its dependency @oh-my-pi/omp-stats@18.3.4 is not published. */
+export const OMP_TESTED_VERSION = '18.2.3';
+
+/** Extra key variables omp reads on top of pi's (`omp --help`). */
+export const OMP_KEY_ENV = [
+  ...PI_KEY_ENV,
+  'COPILOT_GITHUB_TOKEN',
+  'KILO_API_KEY',
+  'ANTHROPIC_FOUNDRY_API_KEY',
+] as const;
+
+export const ompCapabilities: Capabilities = {
+  resume: true,
+  fork: true,
+  // omp accepts every `--thinking` level whatever the model (seed 003 §10.5).
+  thinking: 'yes',
+  // omp's own MCP client reads servers only from config files (no per-run flag): the run's server is
+  // bridged by pi's generated extension instead, which also relays `ask` to `approval_prompt`.
+  mcp: true,
+  approvals: 'relay',
+  pty: 'never',
+  platforms: ['darwin', 'linux', 'win32'],
+  sessionPersistence: 'file',
+  execModel: 'run-to-completion',
+  nativeSessionIds: true,
+  turnCompletion: true,
+  streaming: 'full',
+};
+
+export interface OmpAdapterOptions {
+  /** The executable (default `omp`; it needs `bun` >= 1.3.14 on PATH). */
+  command?: string;
+}
+
+/** oh-my-pi, a fork of pi: `omp --mode json --print`, prompt on stdin. */
+export function ompAdapter(options: OmpAdapterOptions = {}): Adapter {
+  const command = options.command ?? 'omp';
+  return {
+    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+    id: 'omp',
+    displayName: 'omp (oh-my-pi)',
+    capabilities: ompCapabilities,
+    program: {
+      command,
+      versionArgs: ['--version'],
+      minVersion: '18.0.0',
+      install: [
+        {
+          type: 'npm',
+          command: `npm install -g ${OMP_NPM_PACKAGE}@${OMP_TESTED_VERSION}`,
+          notes: 'runs on Bun (>= 1.3.14): `npm install -g bun` or https://bun.sh',
+        },
+      ],
+      npmPackage: OMP_NPM_PACKAGE,
+      testedVersion: OMP_TESTED_VERSION,
+      verifiedLive: true,
+    },
+    secretEnv: [...OMP_KEY_ENV],
+    sessionDir: join(homedir(), '.omp', 'agent', 'sessions'),
+    detectAuth: (env) =>
+      detectPiStyleAuth(
+        {
+          agentDir: env.PI_CODING_AGENT_DIR || join(env.HOME || homedir(), '.omp', 'agent'),
+          keyEnv: OMP_KEY_ENV,
+          modelFiles: ['models.yml', 'models.yaml', 'models.json'],
+          opaqueStore: 'agent.db',
+        },
+        env,
+      ),
+    launch: {
+      kind: 'process',
+      plan: (ctx) => ompPlan(ctx, { command }),
+      translator: ompTranslator,
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import { OPENCODE_NPM_PACKAGE, OPENCODE_TESTED_VERSION } from '../opencode/opencode-adapter.ts';
+import { detectOpenCodeAuth, openCodeDataDir, openCodeProviderKeyEnv } from '../opencode/opencode-auth.ts';
+import { openOpenCodeHttpSession } from './opencode-http-session.ts';
+
+/** True to `opencode serve` 1.18.33 driven over its HTTP API (docs/adapters/opencode-http.md). */
+export const opencodeHttpCapabilities: Capabilities = {
+  resume: false,
+  fork: false,
+  thinking: 'model-dependent',
+  mcp: true,
+  // `permission.asked` events are relayed to the run's approval channel and answered over HTTP.
+  approvals: 'relay',
+  pty: 'never',
+  platforms: ['darwin', 'linux', 'win32'],
+  sessionPersistence: 'sqlite',
+  execModel: 'run-to-completion',
+  nativeSessionIds: true,
+  turnCompletion: true,
+  // `message.part.delta` streams text and reasoning token by token.
+  streaming: 'full',
+};
+
+export interface OpenCodeHttpAdapterOptions {
+  /** The executable (default `opencode`). */
+  command?: string;
+  /** How long `opencode serve` may take to become healthy. Default 60 s. */
+  startupTimeoutMs?: number;
+  /** How long a permission question may wait. Default 10 min. */
+  approvalTimeoutMs?: number;
+  /** Receives each raw `data:` of the server's `GET /event` stream (the live recorder uses it). */
+  onRawEvent?: (data: string) => void;
+}
+
+/** OpenCode driven through a private `opencode serve` and its HTTP API, with live approvals. */
+export function opencodeHttpAdapter(options: OpenCodeHttpAdapterOptions = {}): Adapter {
+  const command = options.command ?? 'opencode';
+  return {
+    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+    id: 'opencode-http',
+    displayName: 'OpenCode (HTTP server)',
+    capabilities: opencodeHttpCapabilities,
+    program: {
+      command,
+      versionArgs: ['--version'],
+      minVersion: '1.0.0',
+      install: [{ type: 'npm', command: `npm install -g ${OPENCODE_NPM_PACKAGE}` }],
+      npmPackage: OPENCODE_NPM_PACKAGE,
+      testedVersion: OPENCODE_TESTED_VERSION,
+      verifiedLive: true,
+    },
+    costModel: undefined,
+    secretEnv: ['OPENCODE_API_KEY', 'OPENCODE_SERVER_PASSWORD', ...openCodeProviderKeyEnv],
+    sessionDir: openCodeDataDir('opencode', process.env),
+    detectAuth: detectOpenCodeAuth,
+    launch: {
+      kind: 'session',
+      open: (ctx) =>
+        openOpenCodeHttpSession(ctx, {
+          command,
+          startupTimeoutMs: options.startupTimeoutMs,
+          approvalTimeoutMs: options.approvalTimeoutMs,
+          onRawEvent: options.onRawEvent,
+        }),
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import { detectPiStyleAuth, PI_KEY_ENV, piAgentDir } from './pi-auth.ts';
+import { piPlan, piThinking } from './pi-plan.ts';
+import { piTranslator } from './pi-translator.ts';
+
+export const PI_NPM_PACKAGE = '@mariozechner/pi-coding-agent';
+export const PI_TESTED_VERSION = '0.73.1';
+
+/** True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md). */
+export const piCapabilities: Capabilities = {
+  resume: true,
+  fork: true,
+  thinking: 'model-dependent',
+  // pi has no MCP client (by design): a generated extension bridges the run's MCP server, registers
+  // its tools and relays `ask` decisions to its `approval_prompt` tool (pi-bridge-extension.ts).
+  mcp: true,
+  approvals: 'relay',
+  pty: 'never',
+  platforms: ['darwin', 'linux', 'win32'],
+  sessionPersistence: 'file',
+  execModel: 'run-to-completion',
+  nativeSessionIds: true,
+  turnCompletion: true,
+  streaming: 'full',
+};
+
+export interface PiAdapterOptions {
+  /** The executable (default `pi`). */
+  command?: string;
+}
+
+/** Mario Zechner's pi coding agent, headless: `pi --mode json --print`, prompt on stdin. */
+export function piAdapter(options: PiAdapterOptions = {}): Adapter {
+  const command = options.command ?? 'pi';
+  return {
+    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+    id: 'pi',
+    displayName: 'Pi',
+    capabilities: piCapabilities,
+    program: {
+      command,
+      versionArgs: ['--version'],
+      minVersion: '0.70.0',
+      install: [{ type: 'npm', command: `npm install -g ${PI_NPM_PACKAGE}` }],
+      npmPackage: PI_NPM_PACKAGE,
+      testedVersion: PI_TESTED_VERSION,
+      verifiedLive: true,
+    },
+    secretEnv: [...PI_KEY_ENV],
+    sessionDir: join(homedir(), '.pi', 'agent', 'sessions'),
+    detectAuth: (env) =>
+      detectPiStyleAuth(
+        { agentDir: piAgentDir(env), keyEnv: PI_KEY_ENV, modelFiles: ['models.json'], authFile: 'auth.json' },
+        env,
+      ),
+    launch: {
+      kind: 'process',
+      plan: (ctx) => piPlan(ctx, { command, thinking: piThinking }),
+      translator: piTranslator,
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../../core/adapter/index.ts';
+import { type PermissionPolicy, ruleMatches } from '../../../core/tools/permission-policy.ts';
+import { piBridgeConfig, piBridgeExtensionSource } from './pi-bridge-extension.ts';
+import { PI_DEFAULT_TOOLS, PI_TOOLS } from './pi-tools.ts';
+
+export { PI_DEFAULT_TOOLS, PI_TOOLS } from './pi-tools.ts';
+
+/** `--thinking` accepts off|minimal|low|medium|high|xhigh; `max` maps to pi's highest, `xhigh`. */
+export const piThinking: Record<ThinkingEffort, string> = { low: 'low', medium: 'medium', high: 'high', max: 'xhigh' };
+
+export interface PiPlanOptions {
+  command: string;
+  thinking: Record<ThinkingEffort, string>;
+}
+
+/**
+ * `pi --mode json -p [flags]` with the prompt on stdin: pi reads piped stdin as the message when it
+ * is not a TTY and stdin is closed after it (a stdin left open makes pi wait forever).
+ */
+export function piArgs(ctx: LaunchContext, thinking: Record<ThinkingEffort, string>): string[] {
+  const { request } = ctx;
+  const args = ['--mode', 'json', '--print'];
+  if (request.model) args.push('--model', request.model);
+  if (request.systemPrompt) args.push('--append-system-prompt', request.systemPrompt);
+  if (request.thinkingEffort) args.push('--thinking', thinking[request.thinkingEffort]);
+  if (request.resumeSessionId) args.push(request.fork ? '--fork' : '--session', request.resumeSessionId);
+  return args;
+}
+
+/**
+ * With the run's MCP server (`ctx.mcpUrl`), a generated bridge extension (`--extension`, in a temp
+ * dir `cleanup` removes) registers the server's tools and enforces the policy per call, asking the
+ * server's `approval_prompt` for `ask`. Without it, the policy becomes the `--tools` allowlist.
+ */
+export function piPlan(ctx: LaunchContext, options: PiPlanOptions): SpawnPlan {
+  const args = piArgs(ctx, options.thinking);
+  // No update check or other startup network calls in a headless run.
+  const env: Record<string, string> = { PI_OFFLINE: '1' };
+  let dir: string | undefined;
+  if (ctx.mcpUrl) {
+    dir = mkdtempSync(join(tmpdir(), 'agent-mux-pi-'));
+    const file = join(dir, 'agent-mux-bridge.ts');
+    writeFileSync(file, piBridgeExtensionSource(piBridgeConfig(ctx.policy)), { mode: 0o600 });
+    args.push('--extension', file);
+    env.AGENT_MUX_MCP_URL = ctx.mcpUrl;
+    env.AGENT_MUX_MCP_TOKEN = ctx.mcpToken;
+  } else {
+    args.push(...piToolArgs(ctx.policy));
+  }
+  // Files last, as positional `@path` arguments after every flag.
+  for (const file of ctx.request.files ?? []) args.push(`@${file.path}`);
+  return {
+    command: options.command,
+    args,
+    cwd: ctx.request.cwd,
+    env,
+    stdin: ctx.request.prompt,
+    protocol: 'json-lines',
+    cleanup: dir ? () => rmSync(dir, { recursive: true, force: true }) : undefined,
+  };
+}
+
+/**
+ * pi has no permission prompts and no per-call hook outside extensions: a policy becomes the
+ * `--tools` allowlist. A tool is enabled when its first matching rule (or the default) allows it;
+ * `deny` and `ask` (pi cannot ask at run time) both disable it, as does a rule narrowed by `when`
+ * that is not `allow` (its arguments cannot be checked before the call). No policy: pi's defaults.
+ */
+export function piToolArgs(policy: PermissionPolicy | undefined): string[] {
+  if (!policy) return [];
+  const enabled = PI_TOOLS.filter((tool) =>
+    allowedByPolicy(policy, tool, (PI_DEFAULT_TOOLS as readonly string[]).includes(tool)),
+  );
+  if (enabled.length === 0) return ['--no-tools'];
+  const same = enabled.length === PI_DEFAULT_TOOLS.length && PI_DEFAULT_TOOLS.every((t) => enabled.includes(t));
+  return same ? [] : ['--tools', enabled.join(',')];
+}
+
+/**
+ * Whether a tool may be enabled as a whole. Tools off by default (`grep`, `find`, `ls`) are only
+ * turned on by a rule that names them, never by `default: 'allow'`.
+ */
+export function allowedByPolicy(policy: PermissionPolicy, tool: string, onByDefault: boolean): boolean {
+  for (const rule of policy.rules ?? []) {
+    if (!ruleMatches({ ...rule, when: undefined }, tool, {})) continue;
+    if (rule.decision === 'allow' && rule.when !== undefined) continue;
+    if (rule.decision !== 'allow') return false;
+    return onByDefault || rule.tool === tool;
+  }
+  return onByDefault && (policy.default ?? 'ask') === 'allow';
+}

@@ -1,0 +1,67 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import { detectQwenAuth, QWEN_SECRET_ENV } from './qwen-auth.ts';
+import { qwenPlan } from './qwen-plan.ts';
+import { qwenTranslator } from './qwen-translator.ts';
+
+export const QWEN_NPM_PACKAGE = '@qwen-code/qwen-code';
+export const QWEN_TESTED_VERSION = '0.24.4';
+
+/** True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md). */
+export const qwenCapabilities: Capabilities = {
+  // `--resume <id>`; `--fork-session` with it.
+  resume: true,
+  fork: true,
+  // `model.generationConfig.reasoning.effort` (low … max, clamped per model); thinking blocks stream.
+  thinking: 'model-dependent',
+  // `--mcp-config` (streamable HTTP `httpUrl` with headers).
+  mcp: true,
+  // Headless without `--input-format stream-json` it cannot ask: the policy maps to
+  // `--approval-mode`, `--allowed-tools` and `--exclude-tools`.
+  approvals: 'none',
+  pty: 'never',
+  platforms: ['darwin', 'linux', 'win32'],
+  // JSONL chats under ~/.qwen/projects/<cwd with / → ->/chats/<session id>.jsonl
+  sessionPersistence: 'file',
+  execModel: 'run-to-completion',
+  nativeSessionIds: true,
+  turnCompletion: true,
+  // `--include-partial-messages`: text, thinking and tool input deltas.
+  streaming: 'full',
+};
+
+export interface QwenAdapterOptions {
+  /** The executable (default `qwen`). */
+  command?: string;
+}
+
+/** Alibaba's Qwen Code (a Gemini CLI fork), headless: `qwen --output-format stream-json`, the prompt on stdin. */
+export function qwenAdapter(options: QwenAdapterOptions = {}): Adapter {
+  const command = options.command ?? 'qwen';
+  return {
+    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+    id: 'qwen',
+    displayName: 'Qwen Code',
+    capabilities: qwenCapabilities,
+    program: {
+      command,
+      versionArgs: ['--version'],
+      // stream-json output with `--include-partial-messages`, `--mcp-config` and `--fork-session`.
+      minVersion: '0.20.0',
+      install: [{ type: 'npm', command: `npm install -g ${QWEN_NPM_PACKAGE}` }],
+      npmPackage: QWEN_NPM_PACKAGE,
+      testedVersion: QWEN_TESTED_VERSION,
+      verifiedLive: true,
+    },
+    costModel: 'alibaba/qwen3-coder-plus',
+    secretEnv: [...QWEN_SECRET_ENV],
+    sessionDir: join(homedir(), '.qwen', 'projects'),
+    detectAuth: detectQwenAuth,
+    launch: {
+      kind: 'process',
+      plan: (ctx) => qwenPlan(ctx, { command }),
+      translator: qwenTranslator,
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import type { z } from 'zod';
+import {
+  ADAPTER_SPECIFICATION_VERSION,
+  type Adapter,
+  type AuthStatus,
+  type Capabilities,
+  type LaunchContext,
+  type ProgramInfo,
+} from '../../../core/adapter/index.ts';
+import type { acpAdapterConfigSchema } from '../../../core/config/adapter-config-schema.ts';
+import { type AcpControllerOptions, acpController } from './acp-controller.ts';
+import { acpTranslator } from './acp-translator.ts';
+
+/** The `acp` entry of a configuration (`binary`, `args` and `env` templates, `costModel`, `secretEnv`). */
+export type AcpOptions = Omit<z.input<typeof acpAdapterConfigSchema>, 'type'>;
+
+export const acpCapabilities: Capabilities = {
+  resume: true,
+  fork: false,
+  thinking: 'model-dependent',
+  mcp: true,
+  approvals: 'native',
+  pty: 'never',
+  platforms: ['darwin', 'linux'],
+  sessionPersistence: 'file',
+  execModel: 'interactive',
+  nativeSessionIds: true,
+  turnCompletion: true,
+  streaming: 'full',
+};
+
+/** What a built-in ACP adapter adds to the generic one. */
+export interface AcpAdapterExtras extends AcpControllerOptions {
+  displayName?: string;
+  capabilities?: Partial<Capabilities>;
+  program?: ProgramInfo;
+  /** Where the agent keeps its sessions. */
+  sessionDir?: string;
+  detectAuth?: (env: Readonly<Record<string, string | undefined>>) => AuthStatus;
+  /** Expand `{{runId}}`, `${NAME}`, … in `args` and `env`. Default true (a user's configuration). */
+  expandTemplates?: boolean;
+  /** Environment computed per run (e.g. the run's policy as the agent's own permission config), over `env`. */
+  runEnv?: (ctx: LaunchContext) => Record<string, string>;
+}
+
+/**
+ * Any program that speaks the Agent Client Protocol (v1) on its stdio, run through the core's
+ * process path (process group, timeouts, fence): the `acp` type of a configuration, and the base of
+ * the built-in `<agent>-acp` adapters.
+ */
+export function acpAdapter(id: string, config: AcpOptions, extras: AcpAdapterExtras = {}): Adapter {
+  return {
+    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+    id,
+    displayName: extras.displayName ?? `${id} (acp: ${config.binary})`,
+    capabilities: { ...acpCapabilities, ...extras.capabilities },
+    ...(extras.program ? { program: extras.program } : {}),
+    costModel: config.costModel,
+    secretEnv: config.secretEnv,
+    ...(extras.sessionDir ? { sessionDir: extras.sessionDir } : {}),
+    ...(extras.detectAuth ? { detectAuth: extras.detectAuth } : {}),
+    launch: {
+      kind: 'process',
+      plan: (ctx) => ({
+        command: config.binary,
+        args: config.args ?? [],
+        env: { ...(config.env ?? {}), ...(extras.runEnv?.(ctx) ?? {}) },
+        keepStdinOpen: true,
+        expandTemplates: extras.expandTemplates ?? true,
+        protocol: 'json-lines',
+      }),
+      translator: acpTranslator,
+      controller: (io, ctx) => acpController(io, ctx, extras),
+    },
+  };
+}

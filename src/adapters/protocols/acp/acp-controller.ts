@@ -1,0 +1,169 @@
+import {
+  type AgentCapabilities,
+  type AnyMessage,
+  type ClientConnection,
+  type ContentBlock,
+  client,
+  type McpServer,
+  PROTOCOL_VERSION,
+  type Stream,
+} from '@agentclientprotocol/sdk';
+import type { LaunchContext, ProcessController, RunIO } from '../../../core/adapter/index.ts';
+import { createApprovalIdSource } from '../../../core/tools/create-approval-id.ts';
+import { readTextFile, writeTextFile } from './acp-files.ts';
+import { decodeAcpMessage } from './acp-message.ts';
+import { answerPermission } from './acp-permission.ts';
+
+export interface AcpControllerOptions {
+  /** How long a permission question may stay open. Default 120 000 ms. */
+  approvalTimeoutMs?: number;
+  /** The name the run's MCP server gets in `session/new`. Default `agent-mux`. */
+  mcpServerName?: string;
+}
+
+/**
+ * The client half of ACP v1 for one run, on the SDK's `ClientApp` over the program's stdio (the
+ * core's process path: its decoded stdout records in, `io.writeLine` out):
+ * `initialize` (file system offered) → `session/load` (resume, when the agent can) or
+ * `session/new` (the run's MCP server over http when the agent takes it) → `session/prompt`.
+ * Permission requests go to the run's approval channel, file requests to its tool host. A stop
+ * answers every open permission request `cancelled` and sends `session/cancel`; the core then ends
+ * the process group. The translator reports what the agent says, the prompt response ends the run.
+ */
+export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControllerOptions = {}): ProcessController {
+  let inbound: ReadableStreamDefaultController<AnyMessage> | undefined;
+  const stream: Stream = {
+    readable: new ReadableStream<AnyMessage>({
+      start(controller) {
+        inbound = controller;
+      },
+    }),
+    writable: new WritableStream<AnyMessage>({
+      write: (message) => io.writeLine(message).catch(() => undefined),
+    }),
+  };
+  const cancel = new AbortController();
+  const turnSignal = AbortSignal.any([cancel.signal, io.signal]);
+  const grants = new Set<string>();
+  const createApprovalId = createApprovalIdSource();
+  let fsCalls = 0;
+  const files = {
+    tools: io.tools,
+    cwd: ctx.request.cwd,
+    emit: io.emit,
+    signal: turnSignal,
+    nextId: () => `acp-fs-${++fsCalls}`,
+  };
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    work.finally(() => inFlight.delete(work)).catch(() => undefined);
+    return work;
+  };
+
+  const questions = new Set<Promise<unknown>>();
+  const asking = <T>(work: Promise<T>): Promise<T> => {
+    questions.add(work);
+    work.finally(() => questions.delete(work)).catch(() => undefined);
+    return track(work);
+  };
+
+  const app = client()
+    .onRequest('session/request_permission', ({ params }) =>
+      asking(
+        answerPermission(params, {
+          runId: ctx.runId,
+          approvals: io.approvals,
+          policy: ctx.policy,
+          grants,
+          createApprovalId,
+          emit: io.emit,
+          signal: turnSignal,
+          timeoutMs: options.approvalTimeoutMs ?? 120_000,
+        }),
+      ),
+    )
+    .onRequest('fs/read_text_file', ({ params }) => track(readTextFile(params, files)))
+    .onRequest('fs/write_text_file', ({ params }) => track(writeTextFile(params, files)))
+    // The translator reports updates from the same lines; they do not reach the SDK.
+    .onNotification('session/update', () => undefined);
+  const connection: ClientConnection = app.connect(stream);
+  let sessionId: string | undefined;
+  let closed = false;
+
+  const converse = async () => {
+    const init = await connection.agent.request('initialize', {
+      protocolVersion: PROTOCOL_VERSION,
+      // `_meta.terminal_output`: the Zed convention for a command's output in tool call updates.
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, _meta: { terminal_output: true } },
+      clientInfo: { name: 'agent-mux', version: '1' },
+    });
+    const capabilities: AgentCapabilities = init.agentCapabilities ?? {};
+    const mcpServers = mcpServersFor(ctx, capabilities, options.mcpServerName ?? 'agent-mux');
+    const cwd = ctx.request.cwd;
+    const resume = ctx.request.resumeSessionId;
+    if (resume && capabilities.loadSession === true) {
+      await connection.agent.request('session/load', { sessionId: resume, cwd, mcpServers });
+      sessionId = resume;
+    } else {
+      if (resume) {
+        io.emit({
+          type: 'error',
+          code: 'agent_error',
+          message: `the agent cannot load sessions (no loadSession capability): session ${resume} is not continued, a new one starts`,
+          recoverable: true,
+        });
+      }
+      sessionId = (await connection.agent.request('session/new', { cwd, mcpServers })).sessionId;
+    }
+    if (cancel.signal.aborted) return;
+    await connection.agent.request('session/prompt', { sessionId, prompt: promptOf(ctx) });
+  };
+  // Failures (an error response, the agent gone) are reported by the translator and the core.
+  converse().catch(() => undefined);
+
+  return {
+    onRecord(record) {
+      if (closed || record.kind !== 'json' || !inbound) return;
+      // Only the agent's requests and its responses reach the SDK: the translator reports the
+      // notifications (session/update) and the lines that are not JSON-RPC.
+      const message = decodeAcpMessage(record.value);
+      if (message === undefined || message.kind === 'notification') return;
+      inbound.enqueue(record.value as AnyMessage);
+    },
+    requestStop(reason) {
+      if (reason !== 'completed' && !cancel.signal.aborted) {
+        // Open permission requests are answered `cancelled` before the agent hears of the cancel.
+        cancel.abort();
+        const id = sessionId;
+        if (id) {
+          // Best effort: the core ends the process group right after this.
+          Promise.allSettled([...questions])
+            .then(() => connection.agent.notify('session/cancel', { sessionId: id }))
+            .catch(() => undefined);
+        }
+      }
+      return false;
+    },
+    settle: async () => {
+      // The program is gone: questions still open can no longer be answered to anyone.
+      cancel.abort();
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      closed = true;
+      connection.close();
+    },
+  };
+}
+
+/** The run's MCP server, over http, when the agent says it takes http MCP servers. */
+function mcpServersFor(ctx: LaunchContext, capabilities: AgentCapabilities, name: string): McpServer[] {
+  if (!ctx.mcpUrl || capabilities.mcpCapabilities?.http !== true) return [];
+  const headers = ctx.mcpToken ? [{ name: 'Authorization', value: `Bearer ${ctx.mcpToken}` }] : [];
+  return [{ type: 'http', name, url: ctx.mcpUrl, headers }];
+}
+
+/** The prompt as ACP content: the system prompt (ACP has no field for it) first, then the task. */
+function promptOf(ctx: LaunchContext): ContentBlock[] {
+  const { prompt, systemPrompt } = ctx.request;
+  return [{ type: 'text', text: systemPrompt ? `${systemPrompt}\n\n${prompt}` : prompt }];
+}

@@ -1,0 +1,95 @@
+import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import type { EventDraft } from '../../../core/events/index.ts';
+import type { ApprovalChannel, ApprovalDecision } from '../../../core/tools/approval-channel.ts';
+import { awaitApproval } from '../../../core/tools/await-approval.ts';
+import { decide, type PermissionPolicy } from '../../../core/tools/permission-policy.ts';
+import { acpToolInput, acpToolName } from './acp-tool-fields.ts';
+
+export interface AcpPermissionContext {
+  runId: string;
+  approvals?: ApprovalChannel;
+  policy?: PermissionPolicy;
+  /** Tool names approved `always` earlier in this run (the grant lasts for the run only). */
+  grants: Set<string>;
+  createApprovalId: () => string;
+  emit: (draft: EventDraft) => void;
+  /** Aborted when the turn is cancelled: the answer is then `cancelled`. */
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
+const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
+
+/**
+ * Answers `session/request_permission` through the run's policy and approval channel, as the
+ * tool host and the MCP approval prompt do: policy `allow` picks an allow option without asking,
+ * `deny` a reject option, `ask` goes to the channel (`approval_request` / `approval_granted` /
+ * `approval_denied`). An `always` approval picks `allow_always` when offered and allows that tool
+ * for the rest of the run. A cancelled turn answers `cancelled`, as the protocol requires.
+ */
+export async function answerPermission(
+  params: RequestPermissionRequest,
+  ctx: AcpPermissionContext,
+): Promise<RequestPermissionResponse> {
+  if (ctx.signal.aborted) return CANCELLED;
+  const call = params.toolCall as unknown as Record<string, unknown>;
+  const toolName = acpToolName(call);
+  const input = acpToolInput(call);
+  const decision = await decideOnce(toolName, input, params.toolCall.toolCallId, ctx);
+  if (ctx.signal.aborted) return CANCELLED;
+  if (decision.kind === 'approve' && decision.scope === 'always') ctx.grants.add(toolName);
+  const option = pickOption(params.options, decision);
+  return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : CANCELLED;
+}
+
+async function decideOnce(
+  toolName: string,
+  input: Record<string, unknown>,
+  toolCallId: string,
+  ctx: AcpPermissionContext,
+): Promise<ApprovalDecision> {
+  if (ctx.grants.has(toolName)) return { kind: 'approve', scope: 'always' };
+  const verdict = decide(ctx.policy ?? {}, toolName, input);
+  if (verdict.decision === 'allow') return { kind: 'approve', scope: 'once' };
+  if (verdict.decision === 'deny') {
+    return { kind: 'deny', reason: verdict.rule?.reason ?? `the policy denies ${toolName}` };
+  }
+  const title = typeof input.title === 'string' ? input.title : toolName;
+  return awaitApproval({
+    channel: ctx.approvals,
+    request: {
+      approvalId: ctx.createApprovalId(),
+      runId: ctx.runId,
+      toolName,
+      input,
+      reason: `the agent asks before running ${title}`,
+      toolCallId,
+    },
+    signal: ctx.signal,
+    timeoutMs: ctx.timeoutMs,
+    abortedReason: 'the turn was cancelled before a decision',
+    emit: ctx.emit,
+  });
+}
+
+/**
+ * The option that says what was decided: approve once → `allow_once` (else `allow_always`),
+ * approve always → `allow_always` (else `allow_once`), deny → `reject_once` (else `reject_always`).
+ * Undefined when the agent offers none of them.
+ */
+export function pickOption(
+  options: readonly PermissionOption[],
+  decision: ApprovalDecision,
+): PermissionOption | undefined {
+  const order =
+    decision.kind === 'deny'
+      ? ['reject_once', 'reject_always']
+      : decision.scope === 'always'
+        ? ['allow_always', 'allow_once']
+        : ['allow_once', 'allow_always'];
+  for (const kind of order) {
+    const option = options.find((o) => o.kind === kind);
+    if (option) return option;
+  }
+  return undefined;
+}

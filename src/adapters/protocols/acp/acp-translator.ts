@@ -1,0 +1,158 @@
+import type { NativeRecord, Translator } from '../../../core/adapter/index.ts';
+import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
+import { logDraft } from '../../../core/events/log-draft.ts';
+import { type AcpRpcError, decodeAcpMessage, isObject } from './acp-message.ts';
+import type { AcpTranslatorState } from './acp-translator-state.ts';
+import { acpUpdateDrafts, closeOpen } from './acp-update-drafts.ts';
+
+/**
+ * Translates what an ACP agent writes on stdout (JSON-RPC 2.0, one message a line) into events.
+ * Pure: the controller answers the agent's requests; this sees the same lines and reports them.
+ *
+ * - `session/update` notifications: see `acpUpdateDrafts`. While a `session/load` replays the
+ *   conversation (updates before its response), the history is not reported again (debug only).
+ * - The `session/new` response gives `session_start`; the `session/load` response `session_resume`.
+ * - The `session/prompt` response (`stopReason`) is terminal: the run ends on it.
+ * - An error response (to initialize, session/new|load or session/prompt: the only requests the
+ *   client sends) is terminal and failed; 401/403-like errors are `auth_error`, 429-like `rate_limit_error`.
+ * - The agent's requests (`session/request_permission`, `fs/*`) are answered by the controller.
+ */
+export const acpTranslator: Translator<AcpTranslatorState> = {
+  init: ({ debug, request }) => ({
+    debug,
+    responses: 0,
+    tools: new Map(),
+    ...(request?.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
+  }),
+  translate(record: NativeRecord, state: AcpTranslatorState): EventDraft[] {
+    if (record.kind !== 'json') return [logDraft('stdout', record.line)];
+    const message = decodeAcpMessage(record.value);
+    if (!message) {
+      return [
+        {
+          type: 'error',
+          code: 'malformed_record',
+          message: 'a line that is not a JSON-RPC 2.0 message',
+          recoverable: true,
+        },
+      ];
+    }
+    switch (message.kind) {
+      case 'notification':
+        if (message.method !== 'session/update')
+          return debug(state, `ACP notification ${message.method}`, message.params);
+        if (!isObject(message.params)) return malformed('session/update without params');
+        if (replaying(state)) return debug(state, 'ACP history replayed by session/load', message.params);
+        return acpUpdateDrafts(message.params.update, state);
+      case 'request':
+        return debug(state, `ACP request ${message.method}`, message.params);
+      case 'result':
+        state.responses++;
+        return resultDrafts(message.result, state);
+      case 'error':
+        state.responses++;
+        return errorDrafts(message.error, state);
+    }
+  },
+  finish(_exit, state) {
+    return closeOpen(state);
+  },
+};
+
+function replaying(state: AcpTranslatorState): boolean {
+  return state.resumeSessionId !== undefined && state.responses < 2;
+}
+
+function resultDrafts(result: unknown, state: AcpTranslatorState): EventDraft[] {
+  if (!isObject(result)) return debug(state, 'ACP response', result);
+  if (typeof result.stopReason === 'string') return promptEnd(result, result.stopReason, state);
+  if (typeof result.sessionId === 'string' && result.sessionId !== '' && !state.sessionId) {
+    state.sessionId = result.sessionId;
+    return [{ type: 'session_start', sessionId: result.sessionId, ...modelOf(result) }];
+  }
+  if (state.resumeSessionId && state.responses === 2 && !state.sessionId && !('protocolVersion' in result)) {
+    state.sessionId = state.resumeSessionId;
+    return [{ type: 'session_resume', sessionId: state.resumeSessionId, previousSessionId: state.resumeSessionId }];
+  }
+  return debug(state, 'ACP response', result);
+}
+
+function promptEnd(result: Record<string, unknown>, stopReason: string, state: AcpTranslatorState): EventDraft[] {
+  const out: EventDraft[] = [...closeOpen(state)];
+  const cost = usageCost(result.usage ?? quotaUsage(result._meta) ?? state.chunkUsage, state);
+  if (cost) out.push(cost);
+  const failed = stopReason === 'refusal' || stopReason === 'cancelled' || state.failure !== undefined;
+  out.push({ type: 'turn_end', stopReason, ...(failed ? { isError: true } : {}) });
+  state.outcome = failed
+    ? {
+        status: 'failed',
+        message:
+          state.failure ?? (stopReason === 'refusal' ? 'the agent refused to continue' : 'the turn was cancelled'),
+      }
+    : { status: 'completed', message: stopReason === 'end_turn' ? undefined : `the turn ended: ${stopReason}` };
+  state.terminal = true;
+  return out;
+}
+
+function errorDrafts(error: AcpRpcError, state: AcpTranslatorState): EventDraft[] {
+  const out: EventDraft[] = [...closeOpen(state)];
+  const detail = typeof error.data === 'string' ? error.data : isObject(error.data) ? JSON.stringify(error.data) : '';
+  const text = `${error.message}${detail && !error.message.includes(detail) ? ` (${detail})` : ''}`;
+  if (error.code === -32000 || /\b(401|403)\b|unauthori[sz]ed|authenticat|api key|forbidden/i.test(text)) {
+    out.push({ type: 'auth_error', message: text });
+  } else if (/\b429\b|rate.?limit|quota|too many requests|resource.?exhausted/i.test(text)) {
+    out.push({ type: 'rate_limit_error', message: text });
+  } else {
+    out.push({ type: 'error', code: 'agent_error', message: text, recoverable: false });
+  }
+  state.outcome = { status: 'failed', message: text };
+  state.terminal = true;
+  return out;
+}
+
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
+
+/** Token usage of the turn (`usage` of the prompt response, where the agent sends one). */
+function usageCost(usage: unknown, state: AcpTranslatorState): DraftOf<'cost'> | undefined {
+  if (!isObject(usage)) return undefined;
+  const inputTokens = count(usage.inputTokens);
+  const outputTokens = count(usage.outputTokens);
+  if (inputTokens === undefined && outputTokens === undefined) return undefined;
+  const cacheRead = count(usage.cachedReadTokens);
+  const cacheWrite = count(usage.cachedWriteTokens);
+  const thinking = count(usage.thoughtTokens);
+  return {
+    type: 'cost',
+    inputTokens: inputTokens ?? 0,
+    outputTokens: outputTokens ?? 0,
+    ...(cacheRead === undefined ? {} : { cacheReadTokens: cacheRead }),
+    ...(cacheWrite === undefined ? {} : { cacheWriteTokens: cacheWrite }),
+    ...(thinking === undefined ? {} : { thinkingTokens: thinking }),
+    // The agent's own USD, when it reported one, stays the price of the run's tokens.
+    ...(state.usd === undefined ? {} : { usd: state.usd, cumulative: true }),
+  };
+}
+
+/**
+ * Gemini CLI's token counts: no `usage`, but `_meta.quota.token_count` (`input_tokens`,
+ * `output_tokens`) in the prompt response, as the ACP `usage` shape.
+ */
+function quotaUsage(meta: unknown): Record<string, unknown> | undefined {
+  const tokens = isObject(meta) && isObject(meta.quota) ? meta.quota.token_count : undefined;
+  if (!isObject(tokens)) return undefined;
+  return { inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens };
+}
+
+function modelOf(result: Record<string, unknown>): { model?: string } {
+  const models = result.models;
+  return isObject(models) && typeof models.currentModelId === 'string' ? { model: models.currentModelId } : {};
+}
+
+function debug(state: AcpTranslatorState, message: string, data: unknown): EventDraft[] {
+  return state.debug ? [{ type: 'debug', message, data }] : [];
+}
+
+function malformed(message: string): EventDraft[] {
+  return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
+}

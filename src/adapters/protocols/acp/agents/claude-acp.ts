@@ -1,0 +1,44 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Adapter } from '../../../../core/adapter/index.ts';
+import { CLAUDE_SECRET_ENV, detectClaudeAuth } from '../../../agents/claude/claude-auth.ts';
+import { acpAdapter } from '../acp-adapter.ts';
+
+export const CLAUDE_ACP_NPM_PACKAGE = '@agentclientprotocol/claude-agent-acp';
+export const CLAUDE_ACP_TESTED_VERSION = '0.101.0';
+
+export interface ClaudeAcpAdapterOptions {
+  /** The launcher's executable (default `claude-agent-acp`). */
+  command?: string;
+}
+
+/**
+ * Claude Code over ACP through `@agentclientprotocol/claude-agent-acp` (the Claude Agent SDK): its
+ * permission prompts (`default` mode unless the user's settings say otherwise) arrive as
+ * `session/request_permission`. It runs `CLAUDE_CODE_EXECUTABLE` when set, else the SDK's own
+ * platform binary (an optional dependency, ~157 MB). Configuration is Claude Code's own
+ * (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`, `~/.claude/settings.json`).
+ */
+export function claudeAcpAdapter(options: ClaudeAcpAdapterOptions = {}): Adapter {
+  const command = options.command ?? 'claude-agent-acp';
+  return acpAdapter(
+    'claude-acp',
+    { binary: command, costModel: 'anthropic/claude-sonnet-4-5', secretEnv: [...CLAUDE_SECRET_ENV] },
+    {
+      displayName: 'Claude Code (ACP)',
+      expandTemplates: false,
+      capabilities: { platforms: ['darwin', 'linux', 'win32'] },
+      sessionDir: join(homedir(), '.claude', 'projects'),
+      detectAuth: detectClaudeAuth,
+      program: {
+        command,
+        versionArgs: ['--version'],
+        minVersion: CLAUDE_ACP_TESTED_VERSION,
+        install: [{ type: 'npm', command: `npm install -g ${CLAUDE_ACP_NPM_PACKAGE}` }],
+        npmPackage: CLAUDE_ACP_NPM_PACKAGE,
+        testedVersion: CLAUDE_ACP_TESTED_VERSION,
+        verifiedLive: true,
+      },
+    },
+  );
+}

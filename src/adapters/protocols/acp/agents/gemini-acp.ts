@@ -1,0 +1,48 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Adapter } from '../../../../core/adapter/index.ts';
+import { GEMINI_NPM_PACKAGE, GEMINI_TESTED_VERSION } from '../../../agents/gemini/gemini-adapter.ts';
+import { detectGeminiAuth, GEMINI_SECRET_ENV } from '../../../agents/gemini/gemini-auth.ts';
+import { acpAdapter } from '../acp-adapter.ts';
+
+export interface GeminiAcpAdapterOptions {
+  /** The executable (default `gemini`). */
+  command?: string;
+}
+
+/**
+ * Google's Gemini CLI over ACP (`gemini --acp --approval-mode default`). Unlike headless
+ * `gemini -p`, Gemini asks here: a shell command or a file write that its policy marks `ask_user`
+ * arrives as `session/request_permission` and goes to the run's approval channel. `default` is
+ * pinned so a user's `general.defaultApprovalMode: auto_edit` does not pass edits unasked (an
+ * untrusted folder forces `default` anyway). Read-only commands (`echo`, `ls`) run without asking.
+ * Configuration (auth, model, base URL) is Gemini's own: `~/.gemini/settings.json`, `GEMINI_API_KEY`.
+ */
+export function geminiAcpAdapter(options: GeminiAcpAdapterOptions = {}): Adapter {
+  const command = options.command ?? 'gemini';
+  return acpAdapter(
+    'gemini-acp',
+    {
+      binary: command,
+      args: ['--acp', '--approval-mode', 'default'],
+      costModel: 'google/gemini-2.5-pro',
+      secretEnv: [...GEMINI_SECRET_ENV],
+    },
+    {
+      displayName: 'Gemini CLI (ACP)',
+      expandTemplates: false,
+      capabilities: { platforms: ['darwin', 'linux', 'win32'] },
+      sessionDir: join(homedir(), '.gemini', 'tmp'),
+      detectAuth: detectGeminiAuth,
+      program: {
+        command,
+        versionArgs: ['--version'],
+        minVersion: GEMINI_TESTED_VERSION,
+        install: [{ type: 'npm', command: `npm install -g ${GEMINI_NPM_PACKAGE}` }],
+        npmPackage: GEMINI_NPM_PACKAGE,
+        testedVersion: GEMINI_TESTED_VERSION,
+        verifiedLive: true,
+      },
+    },
+  );
+}

@@ -1,0 +1,34 @@
+import { ADAPTER_SPECIFICATION_VERSION, type Adapter } from '../../../core/adapter/index.ts';
+import type { ChatSseOptions } from './chat-sse-request.ts';
+import { openChatSseSession } from './chat-sse-session.ts';
+
+/**
+ * An agent server speaking llm-gateway's `POST /chat` Server-Sent-Events API: each run is one
+ * request, whose event stream is translated as it arrives; permission relays go through the run's
+ * policy and approval channel and are answered with `POST /chat/relay/:relayId`.
+ */
+export function chatSseAdapter(id: string, config: ChatSseOptions): Adapter {
+  const secretEnv = [...(config.secretEnv ?? []), ...(config.auth.type === 'bearer' ? [config.auth.tokenEnv] : [])];
+  return {
+    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+    id,
+    displayName: `${id} (chat-sse agent server at ${config.baseUrl})`,
+    capabilities: {
+      resume: false,
+      fork: false,
+      thinking: 'model-dependent',
+      mcp: false,
+      approvals: 'relay',
+      pty: 'never',
+      platforms: ['darwin', 'linux', 'win32'],
+      sessionPersistence: 'none',
+      execModel: 'run-to-completion',
+      nativeSessionIds: true,
+      turnCompletion: true,
+      streaming: 'full',
+    },
+    ...((config.costModel ?? config.model) ? { costModel: config.costModel ?? config.model } : {}),
+    ...(secretEnv.length > 0 ? { secretEnv } : {}),
+    launch: { kind: 'session', open: (ctx) => openChatSseSession(ctx, config) },
+  };
+}

@@ -1,0 +1,226 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { AgentSession, SessionContext, SessionOutcome } from '../../../core/adapter/index.ts';
+import type { ErrorCode, EventDraft } from '../../../core/events/index.ts';
+import type { ApprovalDecision } from '../../../core/tools/approval-channel.ts';
+import { awaitApproval } from '../../../core/tools/await-approval.ts';
+import { decide } from '../../../core/tools/permission-policy.ts';
+import { authHeaders, type ChatSseOptions, chatSseRequestBody, endpoint } from './chat-sse-request.ts';
+import {
+  type ChatSseRecord,
+  type ChatSseRelay,
+  closeOpenBlock,
+  initialChatSseState,
+  translateChatSse,
+} from './chat-sse-translator.ts';
+import { httpErrorDetail } from './http-error-detail.ts';
+
+const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60_000;
+
+/**
+ * One run against llm-gateway's agent server: `POST /chat`, its SSE stream translated as it
+ * arrives, permission relays answered through the run's policy and approval channel.
+ */
+export async function openChatSseSession(ctx: SessionContext, options: ChatSseOptions): Promise<AgentSession> {
+  const state = initialChatSseState(ctx.request.model ?? options.model);
+  const stopController = new AbortController();
+  const failController = new AbortController();
+  const fetchSignal = AbortSignal.any([stopController.signal, failController.signal]);
+  let stopReason: string | undefined;
+  const emitAll = (drafts: readonly EventDraft[]) => {
+    for (const draft of drafts) ctx.emit(draft);
+  };
+  const fail = (code: ErrorCode, message: string, extra: Partial<SessionOutcome> = {}): SessionOutcome => {
+    emitAll(closeOpenBlock(state));
+    ctx.emit({ type: 'error', code, message, recoverable: false });
+    return { status: 'failed', message, sessionId: state.sessionId, ...extra };
+  };
+  const stopped = (): SessionOutcome => ({
+    status: 'failed',
+    message: `stopped: ${stopReason ?? 'aborted'}`,
+    sessionId: state.sessionId,
+  });
+  const onAbort = () => {
+    stopReason ??= 'aborted';
+    stopController.abort();
+  };
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  // Close a block in flight at once, before the run's end is recorded.
+  stopController.signal.addEventListener('abort', () => emitAll(closeOpenBlock(state)), { once: true });
+
+  const answerRelay = async (relay: ChatSseRelay): Promise<void> => {
+    const decision = await decideRelay(ctx, options, relay, stopController.signal);
+    if (stopController.signal.aborted) return;
+    const response =
+      decision.kind === 'approve'
+        ? { approved: true, ...(decision.scope === 'always' ? { always: true } : {}) }
+        : { approved: false, reason: decision.reason };
+    const problem = await postRelay(ctx, options, relay.relayId, state.sessionId ?? '', response, fetchSignal);
+    if (problem === undefined || stopController.signal.aborted) return;
+    state.failure ??= problem;
+    ctx.emit({ type: 'error', code: 'remote_unavailable', message: problem, recoverable: false });
+    failController.abort();
+  };
+
+  const run = async (): Promise<SessionOutcome> => {
+    const auth = authHeaders(options.auth, ctx.env);
+    if ('error' in auth) return fail('auth', auth.error);
+    let response: Response;
+    try {
+      response = await fetch(endpoint(options.baseUrl, 'chat'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...auth.headers },
+        body: JSON.stringify(chatSseRequestBody(ctx, options)),
+        signal: fetchSignal,
+      });
+    } catch (error) {
+      if (stopController.signal.aborted) return stopped();
+      return fail('remote_unavailable', `cannot reach the chat-sse server at ${options.baseUrl}: ${causeOf(error)}`);
+    }
+    if (!response.ok) {
+      const detail = await httpErrorDetail(response);
+      const code: ErrorCode =
+        response.status === 401 || response.status === 403
+          ? 'auth'
+          : response.status >= 500
+            ? 'remote_unavailable'
+            : 'agent_error';
+      return fail(code, `the chat-sse server rejected the request (HTTP ${response.status}): ${detail}`);
+    }
+    if (!response.body) return fail('remote_unavailable', 'the chat-sse server sent no response body');
+
+    const pending: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (message) => pending.push(message) });
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body) {
+        parser.feed(decoder.decode(chunk, { stream: true }));
+        while (pending.length > 0 && !fetchSignal.aborted) {
+          const message = pending.shift() as EventSourceMessage;
+          const record = parseRecord(message);
+          if (record === undefined) {
+            ctx.emit({
+              type: 'error',
+              code: 'malformed_record',
+              message: `unreadable SSE data for event ${message.event ?? 'message'}`,
+              recoverable: true,
+            });
+            continue;
+          }
+          const { drafts, relay } = translateChatSse(record, state);
+          emitAll(drafts);
+          if (relay) await answerRelay(relay);
+        }
+        if (fetchSignal.aborted) break;
+      }
+    } catch (error) {
+      if (stopController.signal.aborted) return stopped();
+      if (!failController.signal.aborted) {
+        return fail('remote_unavailable', `the chat-sse stream broke: ${causeOf(error)}`, { reason: 'crashed' });
+      }
+    }
+    if (stopController.signal.aborted) return stopped();
+    emitAll(closeOpenBlock(state));
+    if (state.failure !== undefined) return { status: 'failed', message: state.failure, sessionId: state.sessionId };
+    if (state.end === undefined) {
+      return fail('remote_unavailable', 'the chat-sse server closed the stream before the run ended', {
+        reason: 'crashed',
+      });
+    }
+    const output = state.lastText;
+    if (state.end.reason === 'max_iterations') {
+      const after = state.end.iterations === undefined ? '' : ` after ${state.end.iterations} iterations`;
+      return {
+        status: 'completed',
+        message: `the agent stopped at its iteration limit${after} (max_iterations)`,
+        output,
+        sessionId: state.sessionId,
+      };
+    }
+    return { status: 'completed', output, sessionId: state.sessionId };
+  };
+
+  const done = run().finally(() => ctx.signal.removeEventListener('abort', onAbort));
+  done.catch(() => undefined);
+  return {
+    done,
+    stop: async (reason) => {
+      stopReason ??= reason;
+      stopController.abort();
+      await done.catch(() => undefined);
+    },
+  };
+}
+
+function parseRecord(message: EventSourceMessage): ChatSseRecord | undefined {
+  try {
+    const value: unknown = JSON.parse(message.data);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const record = value as ChatSseRecord;
+    return typeof record.type === 'string' ? record : { ...record, type: message.event ?? 'message' };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The policy first (allow / deny locally), then the approval channel for `ask`. */
+async function decideRelay(
+  ctx: SessionContext,
+  options: ChatSseOptions,
+  relay: ChatSseRelay,
+  signal: AbortSignal,
+): Promise<ApprovalDecision> {
+  const verdict = ctx.policy ? decide(ctx.policy, relay.tool, relay.params) : { decision: 'ask' as const };
+  if (verdict.decision === 'allow') return { kind: 'approve', scope: 'once', by: 'policy' };
+  if (verdict.decision === 'deny') {
+    return { kind: 'deny', reason: verdict.rule?.reason ?? `the run's policy denies ${relay.tool}`, by: 'policy' };
+  }
+  return awaitApproval({
+    channel: ctx.approvals,
+    request: {
+      approvalId: relay.relayId,
+      runId: ctx.runId,
+      toolName: relay.tool,
+      input: relay.params,
+      ...(verdict.rule?.reason === undefined ? {} : { reason: verdict.rule.reason }),
+      toolCallId: relay.toolCallId,
+    },
+    signal,
+    timeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+    abortedReason: 'the run stopped',
+    emit: ctx.emit,
+  });
+}
+
+/** `POST /chat/relay/:relayId`; resolves with a problem's description, or undefined when answered. */
+async function postRelay(
+  ctx: SessionContext,
+  options: ChatSseOptions,
+  relayId: string,
+  sessionId: string,
+  response: unknown,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const auth = authHeaders(options.auth, ctx.env);
+  if ('error' in auth) return auth.error;
+  try {
+    const answer = await fetch(endpoint(options.baseUrl, `chat/relay/${encodeURIComponent(relayId)}`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth.headers },
+      body: JSON.stringify({ sessionId, response }),
+      signal,
+    });
+    if (answer.ok) {
+      await answer.body?.cancel();
+      return undefined;
+    }
+    return `the chat-sse server refused the answer to relay ${relayId} (HTTP ${answer.status}): ${await httpErrorDetail(answer)}`;
+  } catch (error) {
+    return `cannot answer relay ${relayId}: ${causeOf(error)}`;
+  }
+}
+
+function causeOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}

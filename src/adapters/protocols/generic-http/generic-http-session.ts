@@ -1,0 +1,124 @@
+import type { AgentSession, SessionContext, SessionOutcome } from '../../../core/adapter/index.ts';
+import { parseDuration } from '../../../core/config/duration.ts';
+import type { ErrorCode } from '../../../core/events/index.ts';
+import { bodyExcerpt } from '../chat-sse/http-error-detail.ts';
+import type { GenericHttpAdapterConfig } from './generic-http-config.ts';
+
+const MAX_ERROR_BODY = 4096;
+
+/**
+ * One request per run, as Amurg's generic-http adapter sends it: the prompt as the raw body
+ * (`Content-Type: text/plain; charset=utf-8` unless the configured headers say otherwise), the
+ * response body streamed back as text. The timeout covers the whole exchange, body included.
+ */
+export async function openGenericHttpSession(
+  ctx: SessionContext,
+  config: GenericHttpAdapterConfig,
+): Promise<AgentSession> {
+  const timeoutMs = parseDuration(config.timeout);
+  const stopController = new AbortController();
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([stopController.signal, timeout]);
+  let stopReason: string | undefined;
+  const messageId = 'response';
+  let open = false;
+  let text = '';
+  const closeMessage = () => {
+    if (!open) return;
+    open = false;
+    ctx.emit({ type: 'message_stop', messageId, text });
+  };
+  const onAbort = () => {
+    stopReason ??= 'aborted';
+    stopController.abort();
+  };
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  stopController.signal.addEventListener('abort', closeMessage, { once: true });
+
+  const fail = (code: ErrorCode, message: string, extra: Partial<SessionOutcome> = {}): SessionOutcome => {
+    closeMessage();
+    ctx.emit({ type: 'error', code, message, recoverable: false });
+    return { status: 'failed', message, ...extra };
+  };
+  const interrupted = (error: unknown): SessionOutcome => {
+    if (stopController.signal.aborted) return { status: 'failed', message: `stopped: ${stopReason ?? 'aborted'}` };
+    if (timeout.aborted) {
+      return fail('timeout', `timeout: no complete response from ${config.base_url} within ${config.timeout}`, {
+        reason: 'timeout',
+      });
+    }
+    return fail('remote_unavailable', `HTTP error: ${causeOf(error)}`);
+  };
+
+  const run = async (): Promise<SessionOutcome> => {
+    const bodyless = config.method === 'GET' || config.method === 'HEAD';
+    // Set, not append: a configured `Content-Type` replaces the default, whatever its case.
+    const headers = new Headers({ 'content-type': 'text/plain; charset=utf-8' });
+    for (const [name, value] of Object.entries(config.headers)) headers.set(name, value);
+    let response: Response;
+    try {
+      response = await fetch(config.base_url, {
+        method: config.method,
+        headers,
+        ...(bodyless ? {} : { body: ctx.request.prompt }),
+        signal,
+      });
+    } catch (error) {
+      return interrupted(error);
+    }
+    if (response.status >= 400) {
+      let body = '';
+      try {
+        body = (await response.text()).slice(0, MAX_ERROR_BODY);
+      } catch (error) {
+        return interrupted(error);
+      }
+      const code: ErrorCode =
+        response.status === 401 || response.status === 403
+          ? 'auth'
+          : response.status >= 500
+            ? 'remote_unavailable'
+            : 'agent_error';
+      return fail(code, `HTTP ${response.status}: ${bodyExcerpt(body) || response.statusText}`);
+    }
+    ctx.emit({ type: 'message_start', messageId });
+    open = true;
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body ?? []) {
+        const delta = decoder.decode(chunk, { stream: true });
+        if (delta && open) {
+          text += delta;
+          ctx.emit({ type: 'text_delta', messageId, delta });
+        }
+      }
+      const rest = decoder.decode();
+      if (rest && open) {
+        text += rest;
+        ctx.emit({ type: 'text_delta', messageId, delta: rest });
+      }
+    } catch (error) {
+      return interrupted(error);
+    }
+    if (stopController.signal.aborted) return interrupted(undefined);
+    closeMessage();
+    return { status: 'completed', output: text };
+  };
+
+  const done = run().finally(() => ctx.signal.removeEventListener('abort', onAbort));
+  done.catch(() => undefined);
+  return {
+    done,
+    stop: async (reason) => {
+      stopReason ??= reason;
+      stopController.abort();
+      await done.catch(() => undefined);
+    },
+  };
+}
+
+function causeOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}

@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { processAdapterConfigSchema } from '../../../core/config/adapter-config-schema.ts';
+import { processController } from './process-controller.ts';
+import { processTranslator } from './process-translator.ts';
+
+/**
+ * The `process` entry of a configuration (`binary`, `args` templates with `{{workspacePath}}`,
+ * `{{runId}}`, `{{mcpUrl}}`, … and `${ENV}`, `env`, `costModel`, `secretEnv`), `type` optional.
+ */
+export type ProcessOptions = Omit<z.input<typeof processAdapterConfigSchema>, 'type'>;
+
+export const processCapabilities: Capabilities = {
+  resume: false,
+  fork: false,
+  thinking: 'no',
+  mcp: true,
+  approvals: 'relay',
+  pty: 'never',
+  platforms: ['darwin', 'linux'],
+  sessionPersistence: 'none',
+  execModel: 'interactive',
+  nativeSessionIds: false,
+  turnCompletion: true,
+  streaming: 'text',
+};
+
+/** Seed 001's Process adapter: any program speaking the json-lines stdio protocol. */
+export function processAdapter(id: string, config: ProcessOptions): Adapter {
+  return {
+    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+    id,
+    displayName: `${id} (process: ${config.binary})`,
+    capabilities: processCapabilities,
+    costModel: config.costModel,
+    secretEnv: config.secretEnv,
+    launch: {
+      kind: 'process',
+      plan: (ctx) => ({
+        command: config.binary,
+        args: config.args ?? [],
+        env: {
+          ...(config.env ?? {}),
+          CA_RUN_ID: ctx.runId,
+          CA_TASK_ID: ctx.taskId,
+          CA_LEASE_TOKEN: ctx.leaseToken,
+          CA_FENCING_TOKEN: String(ctx.fencingToken),
+          MCP_SERVER_URL: ctx.mcpUrl,
+          MCP_SERVER_TOKEN: ctx.mcpToken,
+          CA_WORKSPACE: ctx.workspacePath,
+        },
+        keepStdinOpen: true,
+        expandTemplates: true,
+        protocol: 'json-lines',
+      }),
+      translator: processTranslator,
+      controller: processController,
+    },
+  };
+}

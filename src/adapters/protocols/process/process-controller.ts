@@ -1,0 +1,48 @@
+import type { LaunchContext, ProcessController, RunIO } from '../../../core/adapter/index.ts';
+
+/**
+ * The adapter → agent half of seed 001: answers `tool_call` with `tool_result` through the
+ * run's tool host, forwards budget changes as `budget_update`, and asks the agent to
+ * `shutdown` before the core signals its process group.
+ */
+export function processController(io: RunIO, _ctx: LaunchContext): ProcessController {
+  const answered = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
+  return {
+    onEvent(event) {
+      if (event.type !== 'tool_call_ready' || answered.has(event.toolCallId)) return;
+      answered.add(event.toolCallId);
+      const call = answer(io, event.toolCallId, event.toolName, event.input).finally(() => inFlight.delete(call));
+      inFlight.add(call);
+    },
+    settle: async () => {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+    requestStop(reason) {
+      io.writeLine({ type: 'shutdown', reason }).catch(() => undefined);
+      return true;
+    },
+    onBudget(remaining) {
+      io.writeLine({ type: 'budget_update', remaining }).catch(() => undefined);
+    },
+  };
+}
+
+async function answer(io: RunIO, id: string, tool: string, input: unknown): Promise<void> {
+  const started = Date.now();
+  const result = io.tools
+    ? await io.tools.call(tool, input, { toolCallId: id, signal: io.signal })
+    : ({ ok: false, error: 'this run offers no tools' } as const);
+  io.emit({
+    type: 'tool_result',
+    toolCallId: id,
+    toolName: tool,
+    output: result.ok ? result.value : result.error,
+    isError: !result.ok,
+    durationMs: Date.now() - started,
+  });
+  const reply = result.ok
+    ? { type: 'tool_result', id, ok: true, value: result.value }
+    : { type: 'tool_result', id, ok: false, error: result.error };
+  await io.writeLine(reply).catch(() => undefined);
+}

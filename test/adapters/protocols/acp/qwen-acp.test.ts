@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { acpTranslator, qwenAcpAdapter } from '../../../../src/adapters/protocols/acp/index.ts';
+
+const lines = (name: string) =>
+  readFileSync(new URL(`../../../fixtures/streams/acp-qwen/${name}.jsonl`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('qwen-acp (recorded from Qwen Code 0.24.4 --acp --approval-mode default)', () => {
+  it('sums the tokens of each model response (message chunks’ _meta.usage) into the turn’s cost', () => {
+    const state = acpTranslator.init({ debug: false, request: { prompt: 'p', cwd: '/w' } });
+    const drafts = lines('tool').flatMap((value) => acpTranslator.translate({ kind: 'json', value }, state));
+    // Two model responses (the tool call, then the answer), 120 + 24 tokens each with 40 cached.
+    expect(drafts.filter((d) => d.type === 'cost')).toEqual([
+      { type: 'cost', inputTokens: 240, outputTokens: 48, cacheReadTokens: 80, thinkingTokens: 0 },
+    ]);
+  });
+
+  it('asks before the write, offering to persist the rule (project, user), once, or reject', () => {
+    const asked = lines('tool').filter((m) => m.method === 'session/request_permission');
+    expect(asked.map((m) => (m.params as { options: unknown }).options)).toEqual([
+      [
+        { optionId: 'proceed_always_project', name: 'Always Allow in project: echo *', kind: 'allow_always' },
+        { optionId: 'proceed_always_user', name: 'Always Allow for user: echo *', kind: 'allow_always' },
+        { optionId: 'proceed_once', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'cancel', name: 'Reject', kind: 'reject_once' },
+      ],
+    ]);
+  });
+
+  it('launches qwen --acp with the approval mode pinned to default', async () => {
+    const adapter = qwenAcpAdapter();
+    if (adapter.launch.kind !== 'process') throw new Error('process launch expected');
+    const ctx = { runId: 'r', request: { prompt: 'p', cwd: '/w' } } as Parameters<typeof adapter.launch.plan>[0];
+    const plan = await adapter.launch.plan(ctx);
+    expect([plan.command, ...plan.args]).toEqual(['qwen', '--acp', '--approval-mode', 'default']);
+  });
+});
