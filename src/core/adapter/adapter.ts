@@ -53,6 +53,8 @@ export interface LaunchContext {
   /** The environment templates expand `${NAME}` from. */
   env: Readonly<Record<string, string | undefined>>;
   debug: boolean;
+  /** The clock translators are given (`TranslatorInit.clock`); default `Date.now`. */
+  clock?: () => number;
   /**
    * The run's permission policy. Adapters map it onto the CLI's own mechanism (allow/deny flags for
    * the CLI's native tool names, e.g. `{ tool: 'Bash', decision: 'deny' }`), and route `ask` through
@@ -126,11 +128,25 @@ export interface ExitInfo {
 }
 
 /**
- * Turns native records into normalized event drafts. Pure: no I/O, never throws.
- * An unknown record gives a `debug` draft when `state.debug`, else nothing.
+ * Turns native records into normalized event drafts. Pure: no I/O, and the time only from
+ * `init`'s clock. An unknown record gives a `debug` draft when `state.debug`, else nothing. A
+ * translator need not guard itself: whoever calls `translate` (the core's `RecordPipeline`) turns a
+ * throw into one recoverable `internal` error and goes on.
  */
+/** What a translator starts from. */
+export interface TranslatorInit {
+  debug: boolean;
+  request?: RunRequest;
+  /**
+   * Milliseconds since the epoch, now. A translator reads the time only through this (tool
+   * durations, generated ids), so that replaying a stream with a fixed clock gives the same events.
+   * Default `Date.now`.
+   */
+  clock?: () => number;
+}
+
 export interface Translator<S extends TranslatorState = TranslatorState> {
-  init(ctx: { debug: boolean; request?: RunRequest }): S;
+  init(ctx: TranslatorInit): S;
   translate(record: NativeRecord, state: S): EventDraft[];
   /** A line on stderr; default: a `log` event. */
   stderr?(line: string, state: S): EventDraft[];

@@ -81,6 +81,8 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     pty: plan.pty,
     debug: ctx.debug,
     request: ctx.request,
+    clock: ctx.clock,
+    name: options.program?.command,
     emit: (draft, raw) => emitter.emit(draft, raw),
     onRecord: (record) => {
       try {

@@ -5,6 +5,7 @@ import { stripVt } from '../decode/strip-vt.ts';
 import type { EventDraft } from '../events/index.ts';
 import { logDraft } from '../events/log-draft.ts';
 import { StderrTail } from './stderr-tail.ts';
+import { translatorFailure } from './translator-failure.ts';
 
 export interface RecordPipelineOptions {
   translator: Translator;
@@ -15,6 +16,10 @@ export interface RecordPipelineOptions {
   /** Receives each draft, with the native record in debug mode. */
   emit: (draft: EventDraft, raw?: unknown) => void;
   request?: import('../adapter/index.ts').RunRequest;
+  /** Names the translator in the error a throwing `translate` becomes (the adapter's id). */
+  name?: string;
+  /** The translator's clock (`TranslatorInit.clock`). */
+  clock?: () => number;
   /** Sees each decoded stdout record after its translation (a controller that answers the program). */
   onRecord?: (record: NativeRecord) => void;
 }
@@ -29,6 +34,7 @@ export class RecordPipeline {
   readonly stderrTail = new StderrTail();
   // The options the per-line path reads, copied out once (the path runs for every stdout line).
   readonly #translator: Translator;
+  readonly #name: string;
   readonly #emit: (draft: EventDraft, raw?: unknown) => void;
   readonly #json: boolean;
   readonly #debug: boolean;
@@ -39,11 +45,12 @@ export class RecordPipeline {
   constructor(options: RecordPipelineOptions) {
     const { translator, emit } = options;
     this.#translator = translator;
+    this.#name = options.name ?? 'adapter';
     this.#emit = emit;
     this.#json = options.protocol === 'json-lines';
     this.#debug = options.debug;
     this.#onRecord = options.onRecord;
-    this.state = translator.init({ debug: options.debug, request: options.request });
+    this.state = translator.init({ debug: options.debug, request: options.request, clock: options.clock });
     this.#stdout = new LineDecoder({
       onLine: options.pty ? (line) => this.#onPtyLine(line) : (line) => this.#onStdoutLine(line),
       onOverflow: (dropped) =>
@@ -57,7 +64,8 @@ export class RecordPipeline {
     this.#stderr = new LineDecoder({
       onLine: (line) => {
         this.stderrTail.push(line);
-        this.#emitAll(translator.stderr ? translator.stderr(line, this.state) : [logDraft('stderr', line)]);
+        if (!translator.stderr) return this.#emit(logDraft('stderr', line));
+        this.#emitAll(this.#guard(() => translator.stderr?.(line, this.state)));
       },
       onOverflow: () => undefined,
     });
@@ -79,7 +87,19 @@ export class RecordPipeline {
 
   /** Lets the translator add its last events once the program has exited. */
   finish(exit: ExitInfo): void {
-    this.#emitAll(this.#translator.finish?.(exit, this.state));
+    this.#emitAll(this.#guard(() => this.#translator.finish?.(exit, this.state)));
+  }
+
+  /**
+   * The one guard around translation: a translator that throws costs one recoverable `internal`
+   * error, never the run (translators do not catch for themselves).
+   */
+  #guard(translate: () => EventDraft[] | undefined): EventDraft[] | undefined {
+    try {
+      return translate();
+    } catch (error) {
+      return translatorFailure(this.#name, error);
+    }
   }
 
   #emitAll(drafts: EventDraft[] | undefined, raw?: unknown): void {
@@ -107,7 +127,7 @@ export class RecordPipeline {
     }
     // Text lines go to the translator too: a CLI that prints plain text where JSON was expected
     // still says something (the Process translator makes them `log` events, CLI translators text).
-    const drafts = this.#translator.translate(record, this.state);
+    const drafts = this.#guard(() => this.#translator.translate(record, this.state));
     if (drafts && drafts.length !== 0) {
       this.#emitAll(drafts, this.#debug ? (record.kind === 'json' ? record.value : line) : undefined);
     }

@@ -55,6 +55,8 @@ export interface RunOptions {
   checkVersion?: boolean;
   /** Keep `raw` on events and emit `debug` events for unknown records. */
   debug?: boolean;
+  /** The clock the adapter's translator reads (tool durations, generated ids). Default `Date.now`. */
+  clock?: () => number;
   /** The environment templates and the agent see. Default: `process.env`. */
   env?: Record<string, string | undefined>;
   /**

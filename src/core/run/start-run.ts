@@ -231,6 +231,7 @@ export function startRun(options: RunOptions): RunHandle {
       workspacePath: options.request.cwd,
       env,
       debug,
+      clock: options.clock,
       policy: options.policy,
     };
     const timers = armTimers();

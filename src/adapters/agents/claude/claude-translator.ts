@@ -12,7 +12,7 @@ import {
 } from '../../shared/record-fields.ts';
 import { startTurn } from '../../shared/start-turn.ts';
 import { textLine } from '../../shared/text-line.ts';
-import { translatorFailure } from '../../shared/translator-failure.ts';
+import { translatorFailure } from '../../../core/run/translator-failure.ts';
 
 interface ToolCall {
   name: string;

@@ -1,7 +1,7 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
 import { logDraft } from '../../../core/events/log-draft.ts';
-import { translatorFailure } from '../../shared/translator-failure.ts';
+import { translatorFailure } from '../../../core/run/translator-failure.ts';
 
 /**
  * The name under which Codex's shell tool reaches the model (and a run's policy): `exec_command`

@@ -1,7 +1,7 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
 import { textLine } from '../../shared/text-line.ts';
-import { translatorFailure } from '../../shared/translator-failure.ts';
+import { translatorFailure } from '../../../core/run/translator-failure.ts';
 
 /**
  * What `copilot -p … --output-format json` prints (recorded from @github/copilot 1.0.102): one

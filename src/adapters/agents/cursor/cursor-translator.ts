@@ -1,7 +1,7 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import type { EventDraft } from '../../../core/events/index.ts';
 import { textLine } from '../../shared/text-line.ts';
-import { translatorFailure } from '../../shared/translator-failure.ts';
+import { translatorFailure } from '../../../core/run/translator-failure.ts';
 
 /**
  * What `cursor-agent -p --output-format stream-json --stream-partial-output` prints, per Cursor's

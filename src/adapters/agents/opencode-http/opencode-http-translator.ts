@@ -1,7 +1,7 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
 import { isObj as isObject, num, str, unknownRecord as unknown } from '../../shared/record-fields.ts';
-import { translatorFailure } from '../../shared/translator-failure.ts';
+import { translatorFailure } from '../../../core/run/translator-failure.ts';
 import { OPENCODE_MCP_SERVER, opencodeCostDraft, startTurn } from '../opencode/opencode-translator.ts';
 
 interface PartTrack {

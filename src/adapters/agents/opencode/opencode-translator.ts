@@ -2,7 +2,7 @@ import type { NativeRecord, Translator, TranslatorState } from '../../../core/ad
 import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
 import { logDraft } from '../../../core/events/log-draft.ts';
 import { count, isObj as isObject, malformed, num, str, unknownRecord } from '../../shared/record-fields.ts';
-import { translatorFailure } from '../../shared/translator-failure.ts';
+import { translatorFailure } from '../../../core/run/translator-failure.ts';
 
 /**
  * The name the plan gives the run's MCP server in the CLI's config. OpenCode (and Kilo) expose an

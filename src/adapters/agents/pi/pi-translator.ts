@@ -1,6 +1,6 @@
 import type { NativeRecord, RunRequest, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
-import { translatorFailure } from '../../shared/translator-failure.ts';
+import { translatorFailure } from '../../../core/run/translator-failure.ts';
 
 /**
  * Translates `pi --mode json` (and oh-my-pi's `omp --mode json`, the same format): one JSON object

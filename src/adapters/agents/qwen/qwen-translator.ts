@@ -1,7 +1,7 @@
 import type { NativeRecord, Translator } from '../../../core/adapter/index.ts';
 import type { EventDraft } from '../../../core/events/index.ts';
 import { isObj, num, type Obj, str } from '../../shared/record-fields.ts';
-import { translatorFailure } from '../../shared/translator-failure.ts';
+import { translatorFailure } from '../../../core/run/translator-failure.ts';
 import { type ClaudeTranslatorState, claudeTranslator } from '../claude/claude-translator.ts';
 import { classifyApiError } from '../gemini/gemini-errors.ts';
 

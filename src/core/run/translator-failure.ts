@@ -1,4 +1,4 @@
-import type { EventDraft } from '../../core/events/index.ts';
+import type { EventDraft } from '../events/index.ts';
 
 /**
  * What a translator returns when translating a record threw: one recoverable `internal` error,

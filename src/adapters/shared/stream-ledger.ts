@@ -1,0 +1,183 @@
+import type { EventDraft } from '../../core/events/index.ts';
+
+interface OpenTool {
+  name: string;
+  /** Input JSON streamed so far (`tool_input_delta`). */
+  json: string;
+  ready: boolean;
+  startedAt: number;
+}
+
+/**
+ * The open/close bookkeeping every translator needs, in one place: which message, thinking block
+ * and tool calls are open. It keeps the event contract's invariants by construction: text only
+ * inside a message (one is opened when needed), a message closed before the next opens, thinking
+ * closed before its message, a tool call started before its input, ready before its result, and at
+ * `finish` everything still open closed and every started tool call made ready.
+ *
+ * Methods push drafts onto the `out` array they are given (translators build one array a record).
+ */
+export class StreamLedger {
+  readonly #clock: () => number;
+  #message: { id: string | undefined; text: string } | undefined;
+  #thinking: { text: string } | undefined;
+  readonly #tools = new Map<string, OpenTool>();
+
+  constructor(clock: () => number = Date.now) {
+    this.#clock = clock;
+  }
+
+  get messageOpen(): boolean {
+    return this.#message !== undefined;
+  }
+
+  /** The open message's id, if it has one. */
+  get messageId(): string | undefined {
+    return this.#message?.id;
+  }
+
+  /** The text of the open message so far. */
+  get messageText(): string {
+    return this.#message?.text ?? '';
+  }
+
+  get thinkingOpen(): boolean {
+    return this.#thinking !== undefined;
+  }
+
+  /** Opens a message; a different open message is closed first. The same id again changes nothing. */
+  startMessage(out: EventDraft[], id?: string, model?: string): void {
+    if (this.#message) {
+      if (id === undefined || this.#message.id === id) return;
+      this.stopMessage(out);
+    }
+    this.#message = { id, text: '' };
+    out.push(
+      model === undefined ? { type: 'message_start', messageId: id } : { type: 'message_start', messageId: id, model },
+    );
+  }
+
+  /** A piece of the answer; opens a message (closing one with another id) when needed. */
+  text(out: EventDraft[], delta: string, id?: string): void {
+    if (delta === '') return;
+    if (!this.#message || (id !== undefined && this.#message.id !== id)) this.startMessage(out, id);
+    const message = this.#message as { id: string | undefined; text: string };
+    if (this.#thinking) this.stopThinking(out);
+    message.text += delta;
+    out.push({ type: 'text_delta', delta, messageId: message.id });
+  }
+
+  /**
+   * Closes the open message (and its thinking). `text` is the whole text when the agent said it;
+   * else what was streamed, when anything was.
+   */
+  stopMessage(out: EventDraft[], text?: string): void {
+    this.stopThinking(out);
+    const message = this.#message;
+    if (!message) return;
+    this.#message = undefined;
+    const whole = text ?? (message.text === '' ? undefined : message.text);
+    out.push(
+      whole === undefined
+        ? { type: 'message_stop', messageId: message.id }
+        : { type: 'message_stop', messageId: message.id, text: whole },
+    );
+  }
+
+  /** Opens a thinking block (inside the open message, or none). */
+  startThinking(out: EventDraft[]): void {
+    if (this.#thinking) return;
+    this.#thinking = { text: '' };
+    out.push({ type: 'thinking_start', messageId: this.#message?.id });
+  }
+
+  thinking(out: EventDraft[], delta: string): void {
+    if (delta === '') return;
+    this.startThinking(out);
+    (this.#thinking as { text: string }).text += delta;
+    out.push({ type: 'thinking_delta', delta, messageId: this.#message?.id });
+  }
+
+  /** Closes the thinking block; `thinking` is its whole text when the agent said it. */
+  stopThinking(out: EventDraft[], thinking?: string): void {
+    const open = this.#thinking;
+    if (!open) return;
+    this.#thinking = undefined;
+    const whole = thinking ?? (open.text === '' ? undefined : open.text);
+    out.push(
+      whole === undefined
+        ? { type: 'thinking_stop', messageId: this.#message?.id }
+        : { type: 'thinking_stop', messageId: this.#message?.id, thinking: whole },
+    );
+  }
+
+  /** True while the tool call is started and has no result yet. */
+  hasTool(id: string): boolean {
+    return this.#tools.has(id);
+  }
+
+  toolName(id: string): string | undefined {
+    return this.#tools.get(id)?.name;
+  }
+
+  /** Starts a tool call; a call already started is left as it is. */
+  startTool(out: EventDraft[], id: string, name: string): void {
+    if (this.#tools.has(id)) return;
+    this.#tools.set(id, { name, json: '', ready: false, startedAt: this.#clock() });
+    out.push({ type: 'tool_call_start', toolCallId: id, toolName: name });
+  }
+
+  /** A piece of a started call's input JSON; ignored for a call not started or already ready. */
+  toolInput(out: EventDraft[], id: string, delta: string): void {
+    const tool = this.#tools.get(id);
+    if (!tool || tool.ready || delta === '') return;
+    tool.json += delta;
+    out.push({ type: 'tool_input_delta', toolCallId: id, delta });
+  }
+
+  /**
+   * The call's input is complete: `input` when the agent gave it whole, else the streamed JSON
+   * parsed (`{}` when it does not parse). Starts the call first when it was not (`name` needed).
+   */
+  readyTool(out: EventDraft[], id: string, input?: unknown, name?: string): void {
+    if (!this.#tools.has(id)) this.startTool(out, id, name ?? 'unknown');
+    const tool = this.#tools.get(id) as OpenTool;
+    if (tool.ready) return;
+    tool.ready = true;
+    out.push({ type: 'tool_call_ready', toolCallId: id, toolName: tool.name, input: input ?? parseJson(tool.json) });
+  }
+
+  /**
+   * The call's result: made ready first when it was not, its duration from the clock. A result for
+   * a call never started starts it under `name` (or `unknown`).
+   */
+  toolResult(out: EventDraft[], id: string, output: unknown, isError: boolean, name?: string): void {
+    this.readyTool(out, id, undefined, name);
+    const tool = this.#tools.get(id) as OpenTool;
+    this.#tools.delete(id);
+    out.push({
+      type: 'tool_result',
+      toolCallId: id,
+      toolName: tool.name,
+      output,
+      isError,
+      durationMs: Math.max(0, this.#clock() - tool.startedAt),
+    });
+  }
+
+  /** Closes what is open: thinking, the message, and makes every started tool call ready. */
+  finish(out: EventDraft[]): void {
+    this.stopMessage(out);
+    this.stopThinking(out);
+    for (const id of this.#tools.keys()) this.readyTool(out, id);
+  }
+}
+
+function parseJson(json: string): unknown {
+  if (json.trim() === '') return {};
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return {};
+  }
+}
