@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
 import type { FenceOptions } from '../core/sandbox/index.ts';
 import type { GitHubApi } from '../github/github-api.ts';
+import { runMarker } from '../github/report/render-tracking-comment.ts';
 import type { GitHubDeps } from '../github/use-cases/decide-trigger.ts';
 import { executeRun, type RunOutcome } from '../github/use-cases/execute-run.ts';
 import type { AppSettings } from './app-settings.ts';
@@ -236,7 +237,7 @@ async function tellIssue(api: GitHubApi, run: StoredRun, reason: string, log: (l
     await api.createComment(
       run.job.repo,
       run.job.number,
-      `<!-- agent-mux:run:${run.id} -->\n**agent-mux** could not start **${run.job.agentName}**: ${reason}`,
+      `${runMarker(run.id)}\n**agent-mux** could not start **${run.job.agentName}**: ${reason}`,
     );
   } catch (error) {
     log(`run ${run.id}: ${message(error)}`);

@@ -3,9 +3,6 @@ import { FINAL_STATES, type RunState } from './run-store.ts';
 /** States of a run that holds a lease (a worker is on it). */
 export const IN_FLIGHT_STATES: readonly RunState[] = ['running', 'awaiting_approval'];
 
-/** States a run may still be cancelled in. */
-export const ACTIVE_STATES: readonly RunState[] = ['queued', ...IN_FLIGHT_STATES];
-
 /** True for `succeeded`, `failed`, `cancelled`, `timed_out`. */
 export function isFinalState(state: RunState): boolean {
   return FINAL_STATES.includes(state);

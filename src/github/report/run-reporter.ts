@@ -71,7 +71,7 @@ export function createRunReporter(input: RunReporterInput): RunReporter {
     ...(input.conversation ? { conversation: input.conversation } : {}),
   };
 
-  const checkRun = createCoalescer<null>({
+  const checkRun = createCoalescer({
     intervalMs: input.checkRunIntervalMs ?? 3000,
     clock,
     onError,
@@ -83,7 +83,7 @@ export function createRunReporter(input: RunReporterInput): RunReporter {
       lastOutput = key;
     },
   });
-  const comment = createCoalescer<null>({
+  const comment = createCoalescer({
     intervalMs: input.commentIntervalMs ?? 5000,
     clock,
     onError,
@@ -96,8 +96,8 @@ export function createRunReporter(input: RunReporterInput): RunReporter {
   });
 
   const changed = () => {
-    checkRun.push(null);
-    comment.push(null);
+    checkRun.push();
+    comment.push();
   };
 
   const retrying = async (what: () => Promise<void>): Promise<void> => {

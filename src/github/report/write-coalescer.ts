@@ -1,35 +1,38 @@
 import type { Clock } from './clock.ts';
 
 /** Options of `createCoalescer`. */
-export interface CoalescerOptions<T> {
+export interface CoalescerOptions {
   /** The least time between the starts of two writes, in milliseconds. */
   intervalMs: number;
   clock: Clock;
-  /** Writes one value; a rejection goes to `onError` and the value is tried again on the next tick. */
-  write: (value: T) => Promise<void>;
+  /**
+   * Writes the newest state (the writer reads it itself, when the write starts); a rejection goes to
+   * `onError` and the write is tried again on the next tick.
+   */
+  write: () => Promise<void>;
   /** Receives every failed write's error; default: ignored. */
   onError?: (error: unknown) => void;
 }
 
-/** Rate-limited latest-value writer. */
-export interface Coalescer<T> {
-  /** Offers a new value: written at once if the interval has passed, else on the next tick (only the newest value is). */
-  push(value: T): void;
-  /** Writes the newest pushed value now (after any write in flight); resolves when written or failed. */
+/** Rate-limited writer of the newest state. */
+export interface Coalescer {
+  /** Says the state changed: written at once if the interval has passed, else on the next tick (once for all changes in between). */
+  push(): void;
+  /** Writes the newest state now if it changed (after any write in flight); resolves when written or failed. */
   flush(): Promise<void>;
-  /** Waits for a write in flight, then drops any pending value; nothing is written after. Call `flush` first to keep it. */
+  /** Waits for a write in flight, then drops any pending change; nothing is written after. Call `flush` first to keep it. */
   close(): Promise<void>;
 }
 
 /**
- * Writes the newest of a stream of values at most once per `intervalMs`, whatever the push rate:
- * the first push writes at once, later ones wait for the interval, values in between are replaced
- * by newer ones. There is never more than one write in flight.
+ * Writes the newest state at most once per `intervalMs`, whatever the rate of changes: the first
+ * push writes at once, later ones wait for the interval, changes in between are written together by
+ * one write (which reads the state when it starts). There is never more than one write in flight.
  */
-export function createCoalescer<T>(options: CoalescerOptions<T>): Coalescer<T> {
+export function createCoalescer(options: CoalescerOptions): Coalescer {
   const { intervalMs, clock, write } = options;
   const onError = options.onError ?? (() => undefined);
-  let pending: { value: T } | undefined;
+  let pending = false;
   let inFlight: Promise<void> | undefined;
   let lastStart: number | undefined;
   let timer: unknown;
@@ -42,19 +45,18 @@ export function createCoalescer<T>(options: CoalescerOptions<T>): Coalescer<T> {
   };
 
   const start = (): Promise<void> => {
-    const entry = pending!;
-    pending = undefined;
+    pending = false;
     lastStart = clock.now();
     let attempt: Promise<void>;
     try {
-      attempt = write(entry.value);
+      attempt = write();
     } catch (error) {
       attempt = Promise.reject(error);
     }
     const done = attempt.then(
       () => undefined,
       (error: unknown) => {
-        pending ??= entry;
+        pending = true;
         try {
           onError(error);
         } catch {
@@ -70,7 +72,7 @@ export function createCoalescer<T>(options: CoalescerOptions<T>): Coalescer<T> {
   };
 
   const schedule = () => {
-    if (closed || pending === undefined || inFlight !== undefined || timer !== undefined) return;
+    if (closed || !pending || inFlight !== undefined || timer !== undefined) return;
     const wait = lastStart === undefined ? 0 : lastStart + intervalMs - clock.now();
     if (wait <= 0) {
       void start();
@@ -83,14 +85,14 @@ export function createCoalescer<T>(options: CoalescerOptions<T>): Coalescer<T> {
   };
 
   return {
-    push(value) {
+    push() {
       if (closed) return;
-      pending = { value };
+      pending = true;
       schedule();
     },
     async flush() {
       while (inFlight !== undefined) await inFlight;
-      if (closed || pending === undefined) return;
+      if (closed || !pending) return;
       cancelTimer();
       await start();
     },
@@ -98,7 +100,7 @@ export function createCoalescer<T>(options: CoalescerOptions<T>): Coalescer<T> {
       closed = true;
       cancelTimer();
       while (inFlight !== undefined) await inFlight;
-      pending = undefined;
+      pending = false;
     },
   };
 }

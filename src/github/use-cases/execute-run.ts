@@ -21,6 +21,7 @@ import { redactingApi } from '../redacting-api.ts';
 import type { Clock } from '../report/clock.ts';
 import { FinalMessage } from '../report/final-message.ts';
 import { renderAnnotations } from '../report/render-check-run.ts';
+import { runMarker } from '../report/render-tracking-comment.ts';
 import type { ApprovalEntry, RunProgress } from '../report/run-progress.ts';
 import { createRunReporter } from '../report/run-reporter.ts';
 import { answerInReviewThread } from './answer-in-review-thread.ts';
@@ -208,7 +209,7 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
         : await api.createComment(
             repo,
             job.number,
-            `<!-- agent-mux:run:${runId} -->\n${tracking ? `${turnRecordLine(baseRecord)}\n` : ''}**agent-mux** is starting **${job.agentName}**… ([check run](${checkRun.htmlUrl}))`,
+            `${runMarker(runId)}\n${tracking ? `${turnRecordLine(baseRecord)}\n` : ''}**agent-mux** is starting **${job.agentName}**… ([check run](${checkRun.htmlUrl}))`,
           );
     options.onStarted?.({ runId, checkRunId: checkRun.id, commentId: comment?.id, checkRunUrl: checkRun.htmlUrl });
     const reporter = createRunReporter({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../src/github/report/clock.ts';
-import { createCoalescer } from '../../../src/github/report/write-coalescer.ts';
+import { type CoalescerOptions, createCoalescer } from '../../../src/github/report/write-coalescer.ts';
 
 /** Lets promise callbacks run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -49,11 +49,25 @@ function recorder(clock: { now(): number }) {
   };
 }
 
+/** A coalescer over a numbered state: `push(n)` changes the state to `n`; the write reads the state when it starts. */
+function coalescerOf(options: Omit<CoalescerOptions, 'write'> & { write: (value: number) => Promise<void> }) {
+  let value = 0;
+  const coalescer = createCoalescer({ ...options, write: () => options.write(value) });
+  return {
+    push(next: number) {
+      value = next;
+      coalescer.push();
+    },
+    flush: () => coalescer.flush(),
+    close: () => coalescer.close(),
+  };
+}
+
 describe('createCoalescer', () => {
   it('1000 pushes within one interval: the first writes at once, the newest once the interval passed', async () => {
     const clock = createFakeClock();
     const rec = recorder(clock);
-    const coalescer = createCoalescer({ intervalMs: 3000, clock, write: rec.write });
+    const coalescer = coalescerOf({ intervalMs: 3000, clock, write: rec.write });
     for (let i = 0; i < 1000; i++) {
       coalescer.push(i);
       clock.advance(1);
@@ -74,7 +88,7 @@ describe('createCoalescer', () => {
   it('writes at most once per interval whatever the push rate', async () => {
     const clock = createFakeClock();
     const rec = recorder(clock);
-    const coalescer = createCoalescer({ intervalMs: 500, clock, write: rec.write });
+    const coalescer = coalescerOf({ intervalMs: 500, clock, write: rec.write });
     for (let t = 0; t < 10_000; t += 7) {
       coalescer.push(t);
       clock.advance(7);
@@ -90,7 +104,7 @@ describe('createCoalescer', () => {
   it('flush writes the final value at once and resolves when it is written', async () => {
     const clock = createFakeClock();
     const rec = recorder(clock);
-    const coalescer = createCoalescer({ intervalMs: 5000, clock, write: rec.write });
+    const coalescer = coalescerOf({ intervalMs: 5000, clock, write: rec.write });
     coalescer.push(1);
     coalescer.push(2);
     coalescer.push(3);
@@ -104,7 +118,7 @@ describe('createCoalescer', () => {
   it('never has two writes in flight: flush waits for the one in flight', async () => {
     const clock = createFakeClock();
     const rec = recorder(clock);
-    const coalescer = createCoalescer({ intervalMs: 100, clock, write: rec.write });
+    const coalescer = coalescerOf({ intervalMs: 100, clock, write: rec.write });
     rec.hold();
     coalescer.push(1);
     for (let i = 2; i <= 50; i++) {
@@ -129,7 +143,7 @@ describe('createCoalescer', () => {
     const clock = createFakeClock();
     const rec = recorder(clock);
     const errors: unknown[] = [];
-    const coalescer = createCoalescer({ intervalMs: 1000, clock, write: rec.write, onError: (e) => errors.push(e) });
+    const coalescer = coalescerOf({ intervalMs: 1000, clock, write: rec.write, onError: (e) => errors.push(e) });
     rec.failTimes(2);
     coalescer.push(7);
     await settle();
@@ -148,7 +162,7 @@ describe('createCoalescer', () => {
   it('a newer value replaces one whose write failed', async () => {
     const clock = createFakeClock();
     const rec = recorder(clock);
-    const coalescer = createCoalescer({ intervalMs: 1000, clock, write: rec.write, onError: () => undefined });
+    const coalescer = coalescerOf({ intervalMs: 1000, clock, write: rec.write, onError: () => undefined });
     rec.hold();
     rec.failTimes(1);
     coalescer.push(1);
@@ -163,7 +177,7 @@ describe('createCoalescer', () => {
   it('a write that throws synchronously is reported like a rejection', async () => {
     const clock = createFakeClock();
     const errors: unknown[] = [];
-    const coalescer = createCoalescer<number>({
+    const coalescer = createCoalescer({
       intervalMs: 10,
       clock,
       write: () => {
@@ -171,7 +185,7 @@ describe('createCoalescer', () => {
       },
       onError: (e) => errors.push(e),
     });
-    coalescer.push(1);
+    coalescer.push();
     await settle();
     expect(errors).toHaveLength(1);
     await coalescer.close();
@@ -180,7 +194,7 @@ describe('createCoalescer', () => {
   it('writes nothing after close, and close waits for the write in flight', async () => {
     const clock = createFakeClock();
     const rec = recorder(clock);
-    const coalescer = createCoalescer({ intervalMs: 1000, clock, write: rec.write });
+    const coalescer = coalescerOf({ intervalMs: 1000, clock, write: rec.write });
     rec.hold();
     coalescer.push(1);
     coalescer.push(2);
