@@ -1,5 +1,13 @@
 import type { EventDraft } from '../../core/events/index.ts';
 
+/** Options of a {@link StreamLedger}; each default keeps the plain behaviour. */
+export interface StreamLedgerOptions {
+  /** `tool_result` carries `durationMs` from the clock; default true (false: the agent gives none). */
+  toolDurations?: boolean;
+  /** Called each time a tool call is made ready, to add the agent's own drafts after `tool_call_ready`. */
+  onToolReady?: (out: EventDraft[], id: string, name: string, input: unknown) => void;
+}
+
 interface OpenTool {
   name: string;
   /** Input JSON streamed so far (`tool_input_delta`). */
@@ -22,9 +30,13 @@ export class StreamLedger {
   #message: { id: string | undefined; text: string } | undefined;
   #thinking: { text: string } | undefined;
   readonly #tools = new Map<string, OpenTool>();
+  readonly #durations: boolean;
+  readonly #onToolReady: StreamLedgerOptions['onToolReady'];
 
-  constructor(clock: () => number = Date.now) {
+  constructor(clock: () => number = Date.now, options: StreamLedgerOptions = {}) {
     this.#clock = clock;
+    this.#durations = options.toolDurations ?? true;
+    this.#onToolReady = options.onToolReady;
   }
 
   get messageOpen(): boolean {
@@ -69,14 +81,14 @@ export class StreamLedger {
 
   /**
    * Closes the open message (and its thinking). `text` is the whole text when the agent said it;
-   * else what was streamed, when anything was.
+   * else what was streamed, when anything was; `null`: the stop carries no text.
    */
-  stopMessage(out: EventDraft[], text?: string): void {
+  stopMessage(out: EventDraft[], text?: string | null): void {
     this.stopThinking(out);
     const message = this.#message;
     if (!message) return;
     this.#message = undefined;
-    const whole = text ?? (message.text === '' ? undefined : message.text);
+    const whole = text === null ? undefined : (text ?? (message.text === '' ? undefined : message.text));
     out.push(
       whole === undefined
         ? { type: 'message_stop', messageId: message.id }
@@ -98,12 +110,15 @@ export class StreamLedger {
     out.push({ type: 'thinking_delta', delta, messageId: this.#message?.id });
   }
 
-  /** Closes the thinking block; `thinking` is its whole text when the agent said it. */
-  stopThinking(out: EventDraft[], thinking?: string): void {
+  /**
+   * Closes the thinking block; `thinking` is its whole text when the agent said it, else what was
+   * streamed; `null`: the stop carries no text.
+   */
+  stopThinking(out: EventDraft[], thinking?: string | null): void {
     const open = this.#thinking;
     if (!open) return;
     this.#thinking = undefined;
-    const whole = thinking ?? (open.text === '' ? undefined : open.text);
+    const whole = thinking === null ? undefined : (thinking ?? (open.text === '' ? undefined : open.text));
     out.push(
       whole === undefined
         ? { type: 'thinking_stop', messageId: this.#message?.id }
@@ -127,6 +142,12 @@ export class StreamLedger {
     out.push({ type: 'tool_call_start', toolCallId: id, toolName: name });
   }
 
+  /** The call starts running now (the agent executes it): its duration counts from here. */
+  runTool(id: string): void {
+    const tool = this.#tools.get(id);
+    if (tool) tool.startedAt = this.#clock();
+  }
+
   /** A piece of a started call's input JSON; ignored for a call not started or already ready. */
   toolInput(out: EventDraft[], id: string, delta: string): void {
     const tool = this.#tools.get(id);
@@ -144,7 +165,9 @@ export class StreamLedger {
     const tool = this.#tools.get(id) as OpenTool;
     if (tool.ready) return;
     tool.ready = true;
-    out.push({ type: 'tool_call_ready', toolCallId: id, toolName: tool.name, input: input ?? parseJson(tool.json) });
+    const whole = input ?? parseJson(tool.json);
+    out.push({ type: 'tool_call_ready', toolCallId: id, toolName: tool.name, input: whole });
+    this.#onToolReady?.(out, id, tool.name, whole);
   }
 
   /**
@@ -155,14 +178,18 @@ export class StreamLedger {
     this.readyTool(out, id, undefined, name);
     const tool = this.#tools.get(id) as OpenTool;
     this.#tools.delete(id);
-    out.push({
-      type: 'tool_result',
-      toolCallId: id,
-      toolName: tool.name,
-      output,
-      isError,
-      durationMs: Math.max(0, this.#clock() - tool.startedAt),
-    });
+    out.push(
+      this.#durations
+        ? {
+            type: 'tool_result',
+            toolCallId: id,
+            toolName: tool.name,
+            output,
+            isError,
+            durationMs: Math.max(0, this.#clock() - tool.startedAt),
+          }
+        : { type: 'tool_result', toolCallId: id, toolName: tool.name, output, isError },
+    );
   }
 
   /** Closes what is open: thinking, the message, and makes every started tool call ready. */

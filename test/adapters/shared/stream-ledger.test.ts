@@ -73,4 +73,45 @@ describe('StreamLedger', () => {
     ]);
     expect(out.at(-1)).toEqual({ type: 'tool_call_ready', toolCallId: 'y', toolName: 'Edit', input: {} });
   });
+
+  it('stops without text when told (null), and counts a duration from runTool', () => {
+    let now = 0;
+    const ledger = new StreamLedger(() => now);
+    const out: EventDraft[] = [];
+    ledger.thinking(out, 'hmm');
+    ledger.stopThinking(out, null);
+    ledger.text(out, 'streamed', 'm1');
+    ledger.stopMessage(out, null);
+    ledger.startTool(out, 't', 'Bash');
+    now = 100;
+    ledger.runTool('t');
+    now = 130;
+    ledger.toolResult(out, 't', 'ok', false);
+    expect(out).toContainEqual({ type: 'thinking_stop', messageId: undefined });
+    expect(out).toContainEqual({ type: 'message_stop', messageId: 'm1' });
+    expect(out.at(-1)).toMatchObject({ type: 'tool_result', durationMs: 30 });
+  });
+
+  it('leaves durations out when told, and lets the agent add drafts after each ready', () => {
+    const ledger = new StreamLedger(() => 5, {
+      toolDurations: false,
+      onToolReady: (out, id, name, input) => out.push({ type: 'debug', message: `${id} ${name}`, data: input }),
+    });
+    const out: EventDraft[] = [];
+    ledger.startTool(out, 't', 'Read');
+    ledger.toolInput(out, 't', '{"path":"a"}');
+    ledger.toolResult(out, 't', 'x', false);
+    ledger.startTool(out, 'u', 'Edit');
+    ledger.finish(out);
+    expect(out).toEqual([
+      { type: 'tool_call_start', toolCallId: 't', toolName: 'Read' },
+      { type: 'tool_input_delta', toolCallId: 't', delta: '{"path":"a"}' },
+      { type: 'tool_call_ready', toolCallId: 't', toolName: 'Read', input: { path: 'a' } },
+      { type: 'debug', message: 't Read', data: { path: 'a' } },
+      { type: 'tool_result', toolCallId: 't', toolName: 'Read', output: 'x', isError: false },
+      { type: 'tool_call_start', toolCallId: 'u', toolName: 'Edit' },
+      { type: 'tool_call_ready', toolCallId: 'u', toolName: 'Edit', input: {} },
+      { type: 'debug', message: 'u Edit', data: {} },
+    ]);
+  });
 });
