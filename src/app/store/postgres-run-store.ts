@@ -8,6 +8,7 @@ import {
   answerBody,
   answerFromRow,
   eventFromRow,
+  eventRowValues,
   pendingApprovalFromRow,
   type Row,
   runFromRow,
@@ -119,14 +120,7 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
             return 'duplicate';
           }
         }
-        await client.query(sql.insertEvent, [
-          event.deliveryId,
-          event.name,
-          JSON.stringify(event.payload) ?? 'null',
-          event.installationId ?? null,
-          event.receivedAt,
-          event.orderKey ?? null,
-        ]);
+        await client.query(sql.insertEvent, eventRowValues(event));
         return 'recorded';
       });
     },

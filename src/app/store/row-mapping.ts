@@ -105,6 +105,18 @@ export function runFromRow(row: Row): StoredRun {
 }
 
 /** An `events` row as a `StoredEvent`. */
+/** The `events` row of a webhook event, in the column order both stores' `insertEvent` take. */
+export function eventRowValues(event: StoredEvent): [string, string, string, number | null, number, string | null] {
+  return [
+    event.deliveryId,
+    event.name,
+    JSON.stringify(event.payload) ?? 'null',
+    event.installationId ?? null,
+    event.receivedAt,
+    event.orderKey ?? null,
+  ];
+}
+
 export function eventFromRow(row: Row): StoredEvent {
   const orderKey = optionalStr(row, 'events', 'order_key');
   return {
@@ -142,24 +154,26 @@ export function answerBody(
   return JSON.stringify(answer.kind === 'answer' ? answer.answer : answer.reason);
 }
 
-/** A `pending_approvals` row. */
+/** A `superseded_approvals` row. */
 export function supersededApprovalFromRow(row: Row): SupersededApproval {
-  const approval = json(row, 'superseded_approvals', 'approval');
-  if (!isObject(approval)) throw new CorruptRowError('superseded_approvals', 'approval', 'not an object');
-  return {
-    ...(approval as unknown as PendingApproval),
-    runId: str(row, 'superseded_approvals', 'run_id'),
-    issueKey: str(row, 'superseded_approvals', 'issue_key'),
-    reason: str(row, 'superseded_approvals', 'reason'),
-  };
+  return { ...approvalFromRow(row, 'superseded_approvals'), reason: str(row, 'superseded_approvals', 'reason') };
 }
 
+/** A `pending_approvals` row. */
 export function pendingApprovalFromRow(row: Row): PendingApproval & { runId: string; issueKey: string } {
-  const approval = json(row, 'pending_approvals', 'approval');
-  if (!isObject(approval)) throw new CorruptRowError('pending_approvals', 'approval', 'not an object');
+  return approvalFromRow(row, 'pending_approvals');
+}
+
+/** The approval a row of either approvals table holds, with its run and issue. */
+function approvalFromRow(
+  row: Row,
+  table: 'pending_approvals' | 'superseded_approvals',
+): PendingApproval & { runId: string; issueKey: string } {
+  const approval = json(row, table, 'approval');
+  if (!isObject(approval)) throw new CorruptRowError(table, 'approval', 'not an object');
   return {
     ...(approval as unknown as PendingApproval),
-    runId: str(row, 'pending_approvals', 'run_id'),
-    issueKey: str(row, 'pending_approvals', 'issue_key'),
+    runId: str(row, table, 'run_id'),
+    issueKey: str(row, table, 'issue_key'),
   };
 }

@@ -9,6 +9,7 @@ import {
   answerBody,
   answerFromRow,
   eventFromRow,
+  eventRowValues,
   pendingApprovalFromRow,
   type Row,
   runFromRow,
@@ -105,14 +106,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
             return 'duplicate';
           }
         }
-        sql(SQLITE_SQL.insertEvent).run(
-          event.deliveryId,
-          event.name,
-          JSON.stringify(event.payload) ?? 'null',
-          event.installationId ?? null,
-          event.receivedAt,
-          event.orderKey ?? null,
-        );
+        sql(SQLITE_SQL.insertEvent).run(...eventRowValues(event));
         return 'recorded';
       });
     },
