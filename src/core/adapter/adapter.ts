@@ -114,7 +114,7 @@ export interface TranslatorState {
   outcome?: Outcome;
   /**
    * Set with `outcome` when the record just translated ends the run: the agent said it is done
-   * (seed 001's `complete` / `failed`, a CLI's result record that closes its only turn). The core
+   * (the Process protocol's `complete` / `failed`, a CLI's result record that closes its only turn). The core
    * then gives the program `terminalGraceMs` to exit by itself, stops what is left (graceful stop,
    * then the process group), and ends the run with `outcome`. A program that exits by itself
    * within the grace ends the run exactly as it would without the flag.

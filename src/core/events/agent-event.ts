@@ -66,7 +66,7 @@ export type DraftOf<T extends Exclude<AgentEventType, 'run_end'>> = Extract<Even
 
 export const agentEventTypes: readonly AgentEventType[] = agentEventSchemas.map((s) => s.shape.type.value);
 
-/** Validates an event; used by tests, `replay --check` and debug mode, never on the hot path. */
+/** Validates an event (tests and the contract suite); never on the hot path. */
 export function parseAgentEvent(value: unknown): AgentEvent {
   return agentEventSchema.parse(value);
 }
