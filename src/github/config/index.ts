@@ -1,4 +1,3 @@
-export * from './find-agent.ts';
 export * from './load-repo-config.ts';
 export * from './parse-repo-config.ts';
 export * from './repo-config-json-schema.ts';
