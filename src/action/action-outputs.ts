@@ -1,3 +1,5 @@
+import * as core from '@actions/core';
+import type { ActionConclusion } from '../github/report/run-lifecycle.ts';
 import type { RunOutcome } from '../github/use-cases/execute-run.ts';
 
 /** Every output the Action sets; `action.yml` declares exactly these (a test checks it). */
@@ -17,7 +19,7 @@ export type ActionOutput = (typeof ACTION_OUTPUTS)[number];
 export function actionOutputs(outcome: RunOutcome): Record<ActionOutput, string> {
   const totals = outcome.end?.totals;
   return {
-    conclusion: outcome.conclusion,
+    conclusion: outcome.conclusion satisfies ActionConclusion,
     'session-id': outcome.end?.sessionId ?? '',
     branch: outcome.branch ?? '',
     'pull-request-url': outcome.pullRequestUrl ?? '',
@@ -26,4 +28,9 @@ export function actionOutputs(outcome: RunOutcome): Record<ActionOutput, string>
     'output-tokens': String(totals?.outputTokens ?? outcome.progress.outputTokens),
     approvals: JSON.stringify(outcome.approvals),
   };
+}
+
+/** Sets the `conclusion` output when no run happened (`skipped`) or it could not start (`failure`). */
+export function setConclusion(conclusion: ActionConclusion): void {
+  core.setOutput('conclusion' satisfies ActionOutput, conclusion);
 }

@@ -1,4 +1,3 @@
-import { conclusionWord } from '../github/report/finish-info.ts';
 import {
   capMarkdown,
   escapeText,
@@ -10,6 +9,7 @@ import {
   tableCode,
   truncate,
 } from '../github/report/markdown.ts';
+import { conclusionWord, runHeadline } from '../github/report/run-lifecycle.ts';
 import type { ApprovalEntry, ProgressStep, RunProgress } from '../github/report/run-progress.ts';
 import type { RunOutcome } from '../github/use-cases/execute-run.ts';
 import { renderMermaidTimeline } from './mermaid-timeline.ts';
@@ -33,13 +33,6 @@ export interface JobSummaryInput {
   /** What started the workflow run. */
   trigger: { event: string; actor: string; repository: string; number?: number };
 }
-
-const icons: Record<RunOutcome['conclusion'], string> = {
-  success: '✅',
-  failure: '❌',
-  cancelled: '⏹️',
-  timed_out: '⏱️',
-};
 
 const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
 const cell = (text: string, max = MAX_CELL) => escapeText(truncate(text, max));
@@ -68,8 +61,8 @@ export function formatSpan(ms: number): string {
 export function renderJobSummary(input: JobSummaryInput): string {
   const { outcome, agent } = input;
   const progress = outcome.progress;
-  const word = conclusionWord(outcome.conclusion);
-  const parts = [`## ${icons[outcome.conclusion]} agent-mux: ${escapeText(agent)} ${word}`, '', runTable(input)];
+  const headline = runHeadline(`agent-mux: ${escapeText(agent)}`, progress.status, outcome.conclusion);
+  const parts = [`## ${headline}`, '', runTable(input)];
   if (outcome.conclusion !== 'success') {
     if (outcome.reason) parts.push('', `**Reason:** ${cell(outcome.reason, 1000)}`);
     if (progress.lastError) parts.push('', `**Last error:** ${cell(progress.lastError, 1000)}`);

@@ -1,6 +1,7 @@
 import type { FinishInfo } from '../github/report/finish-info.ts';
 import { truncate } from '../github/report/markdown.ts';
-import type { RunProgress, RunStatus } from '../github/report/run-progress.ts';
+import type { RunStatus } from '../github/report/run-lifecycle.ts';
+import type { RunProgress } from '../github/report/run-progress.ts';
 
 /** The most tasks a timeline shows (the run's own bar and the gap marker included). */
 export const MAX_TIMELINE_TASKS = 100;

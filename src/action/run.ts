@@ -14,7 +14,7 @@ import { decideTrigger, type GitHubDeps } from '../github/use-cases/decide-trigg
 import { executeRun, type RunOutcome } from '../github/use-cases/execute-run.ts';
 import { resolveAgentAdapter } from '../github/use-cases/resolve-agent-adapter.ts';
 import { type ActionInputs, readActionInputs } from './action-inputs.ts';
-import { actionOutputs } from './action-outputs.ts';
+import { actionOutputs, setConclusion } from './action-outputs.ts';
 import { STATE } from './action-state.ts';
 import { actionRunId, cancelWorkflowRuns } from './cancel-workflow-runs.ts';
 import { changedFileAnnotations } from './changed-file-annotations.ts';
@@ -36,7 +36,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
     await main(env);
   } catch (error) {
-    core.setOutput('conclusion', 'failure');
+    setConclusion('failure');
     core.setFailed(error instanceof Error ? error.message : `agent-mux failed: ${String(error)}`);
   }
 }
@@ -81,23 +81,23 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       if (decision.unknownAgent) {
         const { name, known } = decision.unknownAgent;
         const named = name === inputs.agent ? 'input agent: ' : '';
-        core.setOutput('conclusion', 'failure');
+        setConclusion('failure');
         core.setFailed(`${named}${unknownAgentMessage(name, known)}`);
         return;
       }
       core.info(`agent-mux: nothing to do (${decision.reason})`);
-      core.setOutput('conclusion', 'skipped');
+      setConclusion('skipped');
       return;
     case 'ignore':
       core.info(`agent-mux: nothing to do (${decision.reason})`);
-      core.setOutput('conclusion', 'skipped');
+      setConclusion('skipped');
       return;
     case 'answer':
       core.info('agent-mux: an answer to an approval; the job that asked reads it from the comments');
-      core.setOutput('conclusion', 'skipped');
+      setConclusion('skipped');
       return;
     case 'config_error':
-      core.setOutput('conclusion', 'failure');
+      setConclusion('failure');
       core.setFailed(`the repository config is invalid:\n${decision.message}`);
       return;
     case 'cancel': {
@@ -113,7 +113,7 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
               log: (line) => core.info(line),
             });
       core.info(cancelled.length ? `cancelled workflow runs ${cancelled.join(', ')}` : 'no agent-mux run in flight');
-      core.setOutput('conclusion', 'cancelled');
+      setConclusion('cancelled');
       return;
     }
     case 'run':

@@ -12,6 +12,7 @@ import { checkFence } from './check-fence.ts';
 import { cloneWorkspace, removeWorkspace } from './clone-workspace.ts';
 import { directorySize } from './directory-size.ts';
 import type { InstallationAccess } from './installation-access.ts';
+import { stateOf } from './store/run-states.ts';
 import type { Lease, RunState, RunStore, StoredRun } from './store/run-store.ts';
 import { StaleLeaseError } from './store/stale-lease-error.ts';
 
@@ -215,20 +216,6 @@ function homeOf(workspace: string): string {
 function fenceFor(settings: WorkerDeps['settings'], workspace: string): FenceOptions | undefined {
   if (settings.fence === 'off') return undefined;
   return { kind: 'filesystem', home: homeOf(workspace), readOnly: settings.fenceReadOnly };
-}
-
-/** The store state of a run's conclusion. */
-export function stateOf(conclusion: RunOutcome['conclusion']): RunState {
-  switch (conclusion) {
-    case 'success':
-      return 'succeeded';
-    case 'cancelled':
-      return 'cancelled';
-    case 'timed_out':
-      return 'timed_out';
-    default:
-      return 'failed';
-  }
 }
 
 async function tellIssue(api: GitHubApi, run: StoredRun, reason: string, log: (line: string) => void): Promise<void> {

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stateOf } from '../../src/app/run-worker.ts';
+import { stateOf } from '../../src/app/store/run-states.ts';
 import { commentEvent } from '../support/github-world.ts';
 import { type AppWorld, createAppWorld, waitFor } from './app-world.ts';
 

@@ -1,3 +1,4 @@
+import { concludedState, type RunConclusion } from '../../github/report/run-lifecycle.ts';
 import { FINAL_STATES, type RunState } from './run-store.ts';
 
 /** States of a run that holds a lease (a worker is on it). */
@@ -13,3 +14,8 @@ export const CANCELLED_BEFORE_START = { conclusion: 'cancelled', reason: 'cancel
 
 /** The conclusion given to an expired run that `recover(…, 'fail')` concludes. */
 export const RECOVERED_FAILURE_CONCLUSION = 'failure';
+
+/** The stored state of a run that concluded so (the run lifecycle's mapping, typed as the store's). */
+export function stateOf(conclusion: RunConclusion): RunState {
+  return concludedState(conclusion);
+}

@@ -1,10 +1,11 @@
 import type { TurnRecord } from '../conversation/turn-record.ts';
+import type { RunConclusion } from './run-lifecycle.ts';
 
 /** How a run ended, as the front end reports it once everything (git, pull request) is done. */
 export interface FinishInfo {
   /** The turn's record as it ended (its last message, branch, pull request), for the tracking comment. */
   record?: TurnRecord;
-  conclusion: 'success' | 'failure' | 'cancelled' | 'timed_out';
+  conclusion: RunConclusion;
   /** Why it failed, was cancelled or timed out; shown as is. */
   reason?: string;
   /** The branch the agent's commits were pushed to. */
@@ -21,8 +22,3 @@ export type ForkDelivery =
   | { kind: 'suggestions'; reviewId: number; reviewUrl: string; count: number }
   | { kind: 'pull_request'; number: number; url: string; branch: string; cloneUrl: string }
   | { kind: 'branch'; branch: string; cloneUrl: string };
-
-/** `succeeded`, `failed`, `cancelled`, `timed out`. */
-export function conclusionWord(conclusion: FinishInfo['conclusion']): string {
-  return { success: 'succeeded', failure: 'failed', cancelled: 'cancelled', timed_out: 'timed out' }[conclusion];
-}

@@ -5,6 +5,7 @@ export * from './markdown.ts';
 export * from './render-check-run.ts';
 export * from './render-tracking-comment.ts';
 export * from './rolling-log.ts';
+export * from './run-lifecycle.ts';
 export * from './run-progress.ts';
 export * from './run-reporter.ts';
 export * from './write-coalescer.ts';

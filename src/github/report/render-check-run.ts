@@ -1,5 +1,5 @@
 import type { CheckRunAnnotation, CheckRunOutput } from '../github-api.ts';
-import { conclusionWord, type FinishInfo } from './finish-info.ts';
+import type { FinishInfo } from './finish-info.ts';
 import {
   capMarkdown,
   codeFence,
@@ -14,27 +14,13 @@ import {
 } from './markdown.ts';
 import { madeReadOnly, renderNotices } from './render-notices.ts';
 import { CHECK_RUN_TEXT_LIMIT } from './rolling-log.ts';
-import type { RunProgress, RunStatus } from './run-progress.ts';
+import { conclusionWord, statusWord } from './run-lifecycle.ts';
+import type { RunProgress } from './run-progress.ts';
 
 /** GitHub's limit of annotations per check-run request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
 const MAX_TABLE_ROWS = 50;
 const MAX_TITLE = 200;
-
-const statusWords: Record<RunStatus, string> = {
-  queued: 'queued',
-  running: 'running',
-  awaiting_approval: 'waiting for approval',
-  completed: 'completed',
-  failed: 'failed',
-  cancelled: 'cancelled',
-  timed_out: 'timed out',
-};
-
-/** The status as a word: the front end's conclusion when given, else what the events say. */
-export function statusWord(progress: RunProgress, finished?: FinishInfo): string {
-  return finished ? conclusionWord(finished.conclusion) : statusWords[progress.status];
-}
 
 const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
@@ -48,7 +34,8 @@ const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
  */
 export function renderCheckRunOutput(progress: RunProgress, extra: { finished?: FinishInfo } = {}): CheckRunOutput {
   const { finished } = extra;
-  const word = statusWord(progress, finished);
+  // The front end's conclusion when given, else what the events say.
+  const word = finished ? conclusionWord(finished.conclusion) : statusWord(progress.status);
   const steps = progress.steps.length;
   const title = truncate(
     finished ? `${progress.agent}: ${word}` : `${progress.agent}: ${word} — ${plural(steps, 'step')}`,

@@ -1,5 +1,5 @@
 import { type TurnRecord, turnRecordLine } from '../conversation/turn-record.ts';
-import { conclusionWord, type FinishInfo, type ForkDelivery } from './finish-info.ts';
+import type { FinishInfo, ForkDelivery } from './finish-info.ts';
 import { InvalidRunIdError } from './invalid-run-id-error.ts';
 import {
   capMarkdown,
@@ -13,6 +13,7 @@ import {
   truncate,
 } from './markdown.ts';
 import { madeReadOnly, renderNotices } from './render-notices.ts';
+import { conclusionWord, runHeadline } from './run-lifecycle.ts';
 import type { ProgressStep, RunProgress } from './run-progress.ts';
 
 /** GitHub's limit for an issue comment's body. */
@@ -54,13 +55,6 @@ export interface TrackingConversation {
   record: TurnRecord;
 }
 
-const headings: Record<FinishInfo['conclusion'], string> = {
-  success: '✅',
-  failure: '❌',
-  cancelled: '⏹️',
-  timed_out: '⏱️',
-};
-
 function checklistItem(step: ProgressStep): string {
   const title = step.kind === 'tool' ? toolTitle(step.title) : escapeText(step.title);
   if (step.state === 'failed') return `- [ ] ${title} — ❌ failed`;
@@ -84,13 +78,7 @@ export function renderTrackingComment(progress: RunProgress, info: TrackingComme
   const lines = [runMarker(info.runId)];
   const conversation = info.conversation;
   if (conversation) lines.push(turnRecordLine(finished?.record ?? conversation.record));
-  if (finished) {
-    lines.push(`### ${headings[finished.conclusion]} ${agent} ${conclusionWord(finished.conclusion)}`);
-  } else if (progress.status === 'awaiting_approval') {
-    lines.push(`### ✋ ${agent} is waiting for approval`);
-  } else {
-    lines.push(`### ⏳ ${agent} is working on this`);
-  }
+  lines.push(`### ${runHeadline(agent, progress.status, finished?.conclusion)}`);
 
   if (conversation) lines.push('', ...conversationLines(conversation));
 

@@ -2,9 +2,7 @@ import type { AgentEvent } from '../../core/events/index.ts';
 import type { RunEndReason } from '../../core/events/run-events.ts';
 import { clip, formatClock, truncate } from './markdown.ts';
 import { RollingLog } from './rolling-log.ts';
-
-/** Where a run stands. */
-export type RunStatus = 'queued' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
+import { type RunStatus, runStatus } from './run-lifecycle.ts';
 
 /** One item of the checklist: a `progress` summary or a tool call. */
 export interface ProgressStep {
@@ -68,16 +66,6 @@ export const MAX_LOG_LINE_CHARS = 500;
 const MAX_TITLE_CHARS = 120;
 const MAX_SUMMARY_CHARS = 200;
 
-const endStatus: Record<RunEndReason, RunStatus> = {
-  completed: 'completed',
-  failed: 'failed',
-  crashed: 'failed',
-  budget_exceeded: 'failed',
-  aborted: 'cancelled',
-  timeout: 'timed_out',
-  inactivity: 'timed_out',
-};
-
 /** Argument fields that best name what a tool call works on, in order of preference. */
 const TARGET_FIELDS = ['path', 'file_path', 'filePath', 'command', 'cmd', 'pattern', 'url', 'query', 'description'];
 
@@ -111,7 +99,6 @@ function toolTarget(input: unknown): string | undefined {
  * (timestamps included), so rendering it is a pure function of what happened.
  */
 export class RunProgress {
-  status: RunStatus = 'queued';
   readonly agent: string;
   model: string | undefined;
   sessionId: string | undefined;
@@ -158,6 +145,15 @@ export class RunProgress {
     this.agent = init.agent;
     this.model = init.model;
     this.log = new RollingLog(init.logLimit);
+  }
+
+  /** Where the run stands: from how it ended, else the approvals it waits for, else whether an event came. */
+  get status(): RunStatus {
+    return runStatus({
+      endReason: this.endReason,
+      pending: this.approvals.reduce((n, a) => (a.state === 'pending' ? n + 1 : n), 0),
+      started: this.startedAt !== undefined,
+    });
   }
 
   /** Time from the first event to `run_end` (or to the latest event while running). */
@@ -216,7 +212,6 @@ export class RunProgress {
     this.events++;
     this.startedAt ??= event.timestamp;
     this.lastEventAt = event.timestamp;
-    if (this.status === 'queued') this.status = 'running';
     const at = event.timestamp;
     if (event.type === 'text_delta') {
       if (this.#message === '') this.#messageAt = at;
@@ -470,7 +465,6 @@ export class RunProgress {
     else this.approvals.push(entry);
     this.#approvals.set(id, entry);
     this.#approvalTimes.set(entry, { askedAt: at, decidedAt: undefined });
-    if (!this.ended) this.status = 'awaiting_approval';
     this.#log(at, `approval ${id} requested: ${entry.toolName} ${entry.summary}`);
   }
 
@@ -479,9 +473,6 @@ export class RunProgress {
     if (entry) {
       Object.assign(entry, decision);
       this.#decided(at, entry);
-    }
-    if (this.status === 'awaiting_approval' && !this.approvals.some((a) => a.state === 'pending')) {
-      this.status = 'running';
     }
     const by = decision.by ? ` by ${decision.by}` : '';
     const what =
@@ -519,7 +510,6 @@ export class RunProgress {
   #runEnd(at: number, event: Extract<AgentEvent, { type: 'run_end' }>): void {
     this.endReason = event.reason;
     this.endMessage = event.message;
-    this.status = endStatus[event.reason];
     this.durationMs = event.durationMs;
     this.inputTokens = event.totals.inputTokens;
     this.outputTokens = event.totals.outputTokens;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import type { AgentEvent, RunEndReason } from '../../core/events/index.ts';
+import type { AgentEvent } from '../../core/events/index.ts';
 import { Redactor } from '../../core/redact/redactor.ts';
 import type { AdapterRegistry } from '../../core/registry/adapter-registry.ts';
 import type { RunEnd, RunOptions } from '../../core/run/run-options.ts';
@@ -16,12 +16,13 @@ import { turnRecordLine } from '../conversation/turn-record.ts';
 import type { ChangedFile } from '../git/collect-changes.ts';
 import { runGit } from '../git/git.ts';
 import { prepareWorkspace } from '../git/prepare-workspace.ts';
-import type { CheckRunConclusion, GitHubApi, PullInfo } from '../github-api.ts';
+import type { GitHubApi, PullInfo } from '../github-api.ts';
 import { redactingApi } from '../redacting-api.ts';
 import type { Clock } from '../report/clock.ts';
 import { FinalMessage } from '../report/final-message.ts';
 import { renderAnnotations } from '../report/render-check-run.ts';
 import { runMarker } from '../report/render-tracking-comment.ts';
+import { conclusionOf, type RunConclusion } from '../report/run-lifecycle.ts';
 import type { ApprovalEntry, RunProgress } from '../report/run-progress.ts';
 import { createRunReporter } from '../report/run-reporter.ts';
 import { answerInReviewThread } from './answer-in-review-thread.ts';
@@ -86,7 +87,7 @@ export interface ExecuteRunOptions {
 
 export interface RunOutcome {
   runId: string;
-  conclusion: 'success' | 'failure' | 'cancelled' | 'timed_out';
+  conclusion: RunConclusion;
   /** Why, when not a success. */
   reason?: string;
   end: RunEnd | undefined;
@@ -459,13 +460,6 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
     approvals: approvalsOf(reporter.progress),
     progress: reporter.progress,
   };
-}
-
-export function conclusionOf(reason: RunEndReason): RunOutcome['conclusion'] & CheckRunConclusion {
-  if (reason === 'completed') return 'success';
-  if (reason === 'aborted') return 'cancelled';
-  if (reason === 'timeout' || reason === 'inactivity') return 'timed_out';
-  return 'failure';
 }
 
 function approvalsOf(progress: { approvals: readonly ApprovalEntry[] }): RunOutcome['approvals'] {
