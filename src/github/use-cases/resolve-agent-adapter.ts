@@ -1,22 +1,16 @@
 import type { Adapter } from '../../core/adapter/index.ts';
-import { parseConfig } from '../../core/config/parse-config.ts';
-import { ConfigError } from '../../core/errors/config-error.ts';
+import {
+  type AdapterConfigType,
+  adapterConfigSchema,
+  adapterConfigTypes,
+} from '../../core/config/adapter-config-schema.ts';
+import { configIssuesFromZod } from '../../core/config/config-issues-from-zod.ts';
+import { formatConfigPath } from '../../core/config/format-config-path.ts';
+import { ConfigError, type ConfigIssue } from '../../core/errors/config-error.ts';
 import { AdapterNotFoundError } from '../../core/errors/index.ts';
 import type { AdapterRegistry } from '../../core/registry/adapter-registry.ts';
 import type { RepoConfig } from '../config/repo-config-schema.ts';
 import { allowedAgents } from './allowed-agents.ts';
-
-/** Adapter types whose agent is described by options (a command, a URL) rather than built in. */
-const CONFIG_TYPES = new Set([
-  'process',
-  'http',
-  'generic-cli',
-  'generic-job',
-  'external',
-  'chat-sse',
-  'generic-http',
-  'acp',
-]);
 
 /**
  * The adapter a built-in agent's name runs on GitHub when the repository config does not list that
@@ -61,23 +55,44 @@ export function resolveAgentAdapter(input: {
     const id = preferred !== undefined && registry.has(preferred) ? preferred : agentName;
     return { adapter: getBuiltIn(registry, id, file, 'defaultAgent'), model: undefined };
   }
-  if (!CONFIG_TYPES.has(agent.adapter)) {
+  if (!isConfigType(agent.adapter)) {
     return { adapter: getBuiltIn(registry, agent.adapter, file, `agents.${agentName}.adapter`), model: agent.model };
   }
+  // The options are an adapter config entry of that type: checked with its schema, built by the registry.
   const entry = { type: agent.adapter, ...(agent.options ?? {}), ...(agent.url ? { baseUrl: agent.url } : {}) };
-  const prefix = `adapters.${agentName}`;
+  const optionsPath = ['agents', agentName, 'options'];
+  const parsed = adapterConfigSchema.safeParse(entry, { reportInput: true });
+  if (!parsed.success) {
+    const issues = configIssuesFromZod(parsed.error, { schema: adapterConfigSchema, data: entry });
+    throw new ConfigError(file, issues.map(under(optionsPath)), { cause: parsed.error });
+  }
   try {
-    const parsed = parseConfig(JSON.stringify({ adapters: { [agentName]: entry } }), file);
-    registry.loadConfig(parsed, file);
+    registry.loadConfig({ adapters: { [agentName]: parsed.data } }, file);
   } catch (error) {
     if (!ConfigError.isInstance(error)) throw error;
-    const issues = error.issues.map((i) => ({
-      path: i.path.startsWith(prefix) ? `agents.${agentName}.options${i.path.slice(prefix.length)}` : i.path,
-      message: i.message,
-    }));
+    const entryPath = formatConfigPath(['adapters', agentName]);
+    const issues = error.issues.map((i) =>
+      i.path === entryPath || i.path.startsWith(`${entryPath}.`) || i.path.startsWith(`${entryPath}[`)
+        ? under(optionsPath)({ path: i.path.slice(entryPath.length).replace(/^\./, ''), message: i.message })
+        : { path: i.path, message: i.message },
+    );
     throw new ConfigError(file, issues, { cause: error });
   }
   return { adapter: registry.get(agentName), model: agent.model };
+}
+
+/** Whether an agent's `adapter` is a configurable type (described by options: a command, a URL), not a built-in id. */
+function isConfigType(adapter: string): adapter is AdapterConfigType {
+  return (adapterConfigTypes as readonly string[]).includes(adapter);
+}
+
+/** An issue of an adapter config entry, named at its place in the repository config (without a line: there is none). */
+function under(prefix: readonly string[]): (issue: ConfigIssue) => ConfigIssue {
+  const base = formatConfigPath(prefix);
+  return (issue) => ({
+    path: issue.path === '' ? base : issue.path.startsWith('[') ? `${base}${issue.path}` : `${base}.${issue.path}`,
+    message: issue.message,
+  });
 }
 
 function getBuiltIn(registry: AdapterRegistry, id: string, file: string, path: string): Adapter {
