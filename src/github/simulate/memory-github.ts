@@ -332,12 +332,13 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
       pullOf(operation, ref, number);
       const parent = state.reviewComments.get(commentId);
       if (parent === undefined || parent.pullNumber !== number) return fail(operation, 404, 'Not Found');
+      // GitHub answers only top-level comments: "Replies to replies are not supported."
+      if (parent.inReplyToId !== undefined) fail(operation, 422, 'Replies to replies are not supported.');
       const reply = state.addReviewComment(number, {
         body,
         user: state.self,
         ...(parent.location === undefined ? {} : { location: parent.location }),
-        // GitHub threads a reply to a reply under the thread's first comment.
-        inReplyToId: parent.inReplyToId ?? parent.id,
+        inReplyToId: parent.id,
       });
       return reviewCommentInfo(reply);
     },
@@ -352,22 +353,41 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
     async createReview(ref, number, review) {
       const operation = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews';
       const { issue, pull } = pullOf(operation, ref, number);
+      // A COMMENT review needs a body; the commit must be the pull's head (the HTTP fake's reading of "part of the pull").
+      if (review.body === '') fail(operation, 422, 'Unprocessable Entity: body is missing');
       const { headSha, baseSha } = await pullInfo(issue, pull);
+      if (review.commitId !== headSha)
+        fail(operation, 422, 'Unprocessable Entity: commit_id is not part of the pull request');
       const files = await pullFilesFromGit(options.bareRepo, baseSha, headSha);
+      const patchOf = (path: string) => files.find((f) => f.filename === path)?.patch ?? '';
       for (const comment of review.comments) {
-        const patch = files.find((f) => f.filename === comment.path)?.patch;
         const start = comment.startLine ?? comment.line;
-        const shown = newSideRanges(parseDiffHunks(patch ?? '')).some(([a, b]) => a <= start && comment.line <= b);
-        if (!shown) fail(operation, 422, 'Unprocessable Entity: Line could not be resolved');
+        const inOrder = comment.startLine === undefined || comment.startLine < comment.line;
+        const ranges = newSideRanges(parseDiffHunks(patchOf(comment.path)));
+        const shown = ranges.some(([a, b]) => a <= start && comment.line <= b);
+        if (!inOrder || !shown) fail(operation, 422, 'Unprocessable Entity: Line could not be resolved');
       }
       const stored = state.addReview(number, {
         state: 'COMMENTED',
         body: review.body,
         user: state.self,
-        commitId: review.commitId,
+        commitId: headSha,
       });
       for (const comment of review.comments) {
-        state.addReviewComment(number, { body: comment.body, user: state.self, reviewId: stored.id });
+        const lines = { start: comment.startLine ?? comment.line, end: comment.line };
+        state.addReviewComment(number, {
+          body: comment.body,
+          user: state.self,
+          reviewId: stored.id,
+          location: {
+            path: comment.path,
+            lines,
+            originalLines: lines,
+            side: 'RIGHT',
+            startSide: comment.startLine === undefined ? undefined : 'RIGHT',
+            diffHunk: patchOf(comment.path),
+          },
+        });
       }
       return { id: stored.id, htmlUrl: `${html}/pull/${number}#pullrequestreview-${stored.id}` };
     },
