@@ -423,9 +423,17 @@ describe('claudeTranslator on hand-made records', () => {
       { type: 'system', subtype: null },
     ];
     for (const value of bad) {
+      // Straight through `translate`, without the pipeline's guard: a throw would fail here.
+      expect(() => run([json(value)])).not.toThrow();
       const { events } = run([json(value)]);
-      for (const e of events)
+      for (const e of events) {
         expect(['error', 'turn_start', 'message_start', 'cost', 'turn_end', 'message_stop']).toContain(e.type);
+        if (e.type === 'error') expect(e.code, JSON.stringify(value)).not.toBe('internal');
+      }
+    }
+    for (const value of [5, null, [1], { type: 42 }, { type: 'nope' }]) {
+      expect(run([json(value)]).events).toEqual([]);
+      expect(types(run([json(value)], { debug: true }).events)).toEqual(['debug']);
     }
     expect(of(run([json({ type: 'assistant' })]).events, 'error')[0]).toMatchObject({
       code: 'malformed_record',
