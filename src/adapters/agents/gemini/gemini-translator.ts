@@ -5,25 +5,28 @@ import {
   malformed,
   nonNegative,
   num,
-  type Obj,
   str,
   unknownRecord as unknown,
   whole,
 } from '../../shared/record-fields.ts';
 import { startTurn } from '../../shared/start-turn.ts';
+import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { textLine } from '../../shared/text-line.ts';
-import { translatorFailure } from '../../../core/run/translator-failure.ts';
-import { classifyApiError } from './gemini-errors.ts';
+import { classifyApiError } from './gemini-error-table.ts';
+import { type GeminiRecord, geminiMalformed, geminiRecordSchema } from './gemini-record.ts';
+
+type Of<T extends GeminiRecord['type']> = Extract<GeminiRecord, { type: T }>;
 
 export interface GeminiTranslatorState extends TranslatorState {
   request?: RunRequest;
   turn: number;
   turnOpen: boolean;
-  /** The assistant message being streamed (`message` records with `delta: true`). */
-  message?: { id: string; text: string };
+  /** Messages, tool calls and their invariants; results carry no duration (the CLI gives none). */
+  ledger: StreamLedger;
+  /** Messages opened so far (their ids count them). */
   messages: number;
-  /** Tool calls started and not yet answered: id → name. */
-  tools: Map<string, string>;
+  /** The open message's whole text when a whole (non-delta) message replaced what was streamed. */
+  wholeText?: string;
   model?: string;
   /** A typed error was already reported for this turn (the final `result` then adds none). */
   errorReported: boolean;
@@ -46,53 +49,57 @@ export interface GeminiTranslatorState extends TranslatorState {
  * Gemini CLI's stream carries no thinking: thought parts stay inside the CLI.
  */
 export const geminiTranslator: Translator<GeminiTranslatorState> = {
-  init: ({ debug, request }) => ({
+  init: ({ debug, request, clock }) => ({
     debug,
     request,
     turn: 0,
     turnOpen: false,
+    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
     messages: 0,
-    tools: new Map(),
     errorReported: false,
   }),
 
   translate(record: NativeRecord, state: GeminiTranslatorState): EventDraft[] {
-    try {
-      if (record.kind === 'text') return textLine(record.line);
-      const value = record.value;
-      if (!isObj(value)) return unknown(state, 'a JSON line that is not an object', value);
-      switch (value.type) {
-        case 'init':
-          return init(value, state);
-        case 'message':
-          return message(value, state);
-        case 'tool_use':
-          return toolUse(value, state);
-        case 'tool_result':
-          return toolResult(value, state);
-        case 'error':
-          return errorRecord(value, state);
-        case 'result':
-          return result(value, state);
-        default:
-          return unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+    if (record.kind === 'text') return textLine(record.line);
+    const value = record.value;
+    if (!isObj(value)) return unknown(state, 'a JSON line that is not an object', value);
+    const known = typeof value.type === 'string' ? geminiMalformed[value.type] : undefined;
+    if (known === undefined) return unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+    const parsed = geminiRecordSchema.safeParse(value);
+    if (!parsed.success) return malformed(known);
+    const data = parsed.data;
+    switch (data.type) {
+      case 'init':
+        return init(data, state);
+      case 'message':
+        return message(data, state);
+      case 'tool_use':
+        return toolUse(data, state);
+      case 'tool_result':
+        return toolResult(data, state);
+      case 'error':
+        return errorRecord(data, state);
+      case 'result':
+        return result(data, state);
+      default: {
+        const never: never = data;
+        return unknown(state, 'unknown record', never);
       }
-    } catch (error) {
-      return translatorFailure('gemini', error);
     }
   },
 
   finish(_exit: ExitInfo, state: GeminiTranslatorState): EventDraft[] {
     const out: EventDraft[] = [];
     closeMessage(state, out);
+    state.ledger.finish(out);
     return out;
   },
 };
 
-function init(value: Obj, state: GeminiTranslatorState): EventDraft[] {
+function init(value: Of<'init'>, state: GeminiTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
-  const sessionId = str(value.session_id);
-  state.model = str(value.model) ?? state.model;
+  const sessionId = value.session_id;
+  state.model = value.model ?? state.model;
   if (sessionId && !state.sessionId) {
     state.sessionId = sessionId;
     out.push({ type: 'session_start', sessionId, model: state.model, cwd: state.request?.cwd });
@@ -109,34 +116,36 @@ function init(value: Obj, state: GeminiTranslatorState): EventDraft[] {
   return out;
 }
 
-function message(value: Obj, state: GeminiTranslatorState): EventDraft[] {
+function message(value: Of<'message'>, state: GeminiTranslatorState): EventDraft[] {
   if (value.role !== 'assistant')
     return value.role === 'user' ? [] : unknown(state, 'a message of another role', value);
   const text = str(value.content);
   if (text === undefined) return malformed('gemini: an assistant message without content');
   const out: EventDraft[] = [];
   startTurn(state, out);
-  if (!state.message) {
+  const { ledger } = state;
+  if (!ledger.messageOpen) {
     state.messages++;
-    state.message = { id: `${state.sessionId ?? 'gemini'}-m${state.messages}`, text: '' };
-    out.push({ type: 'message_start', messageId: state.message.id, model: state.model });
+    state.wholeText = undefined;
+    ledger.startMessage(out, `${state.sessionId ?? 'gemini'}-m${state.messages}`, state.model);
   }
-  if (value.delta !== true && state.message.text !== '') {
+  const streamed = state.wholeText ?? ledger.messageText;
+  if (value.delta !== true && streamed !== '') {
     // A whole message (not a delta) after deltas: only what was not streamed yet.
-    const rest = text.startsWith(state.message.text) ? text.slice(state.message.text.length) : text;
-    if (rest) out.push({ type: 'text_delta', delta: rest, messageId: state.message.id });
-    state.message.text = text;
+    ledger.text(out, text.startsWith(streamed) ? text.slice(streamed.length) : text, ledger.messageId);
+    state.wholeText = text;
     return out;
   }
-  if (text) out.push({ type: 'text_delta', delta: text, messageId: state.message.id });
-  state.message.text += text;
+  ledger.text(out, text, ledger.messageId);
+  if (state.wholeText !== undefined) state.wholeText += text;
   return out;
 }
 
+/** Closes the open message with its whole text (empty when nothing was said). */
 function closeMessage(state: GeminiTranslatorState, out: EventDraft[]): void {
-  if (!state.message) return;
-  out.push({ type: 'message_stop', messageId: state.message.id, text: state.message.text });
-  state.message = undefined;
+  if (!state.ledger.messageOpen) return;
+  state.ledger.stopMessage(out, state.wholeText ?? state.ledger.messageText);
+  state.wholeText = undefined;
 }
 
 /** `mcp_<server>_<tool>` (Gemini CLI's qualified MCP names) → server and tool; the server is the part before the next `_`. */
@@ -148,47 +157,36 @@ export function geminiMcpName(name: string): { server: string; tool: string } | 
   return { server: rest.slice(0, split), tool: rest.slice(split + 1) };
 }
 
-function toolUse(value: Obj, state: GeminiTranslatorState): EventDraft[] {
-  const name = str(value.tool_name);
-  const id = str(value.tool_id);
-  if (!name || !id) return malformed('gemini: a tool_use without tool_name or tool_id');
+function toolUse(value: Of<'tool_use'>, state: GeminiTranslatorState): EventDraft[] {
+  const { tool_name: name, tool_id: id } = value;
   const out: EventDraft[] = [];
   startTurn(state, out);
   closeMessage(state, out);
   const input = value.parameters ?? {};
-  state.tools.set(id, name);
-  out.push({ type: 'tool_call_start', toolCallId: id, toolName: name });
-  out.push({ type: 'tool_call_ready', toolCallId: id, toolName: name, input });
+  state.ledger.startTool(out, id, name);
+  state.ledger.readyTool(out, id, input);
   const mcp = geminiMcpName(name);
   if (mcp) out.push({ type: 'mcp_tool_call_start', toolCallId: id, server: mcp.server, toolName: mcp.tool, input });
   return out;
 }
 
-function toolResult(value: Obj, state: GeminiTranslatorState): EventDraft[] {
-  const id = str(value.tool_id);
-  if (!id) return malformed('gemini: a tool_result without tool_id');
+function toolResult(value: Of<'tool_result'>, state: GeminiTranslatorState): EventDraft[] {
+  const id = value.tool_id;
   const out: EventDraft[] = [];
-  let name = state.tools.get(id);
-  if (name === undefined) {
-    // A result for a call the stream never announced: announce it so the ids stay matched.
-    name = 'unknown';
-    out.push({ type: 'tool_call_start', toolCallId: id, toolName: name });
-    out.push({ type: 'tool_call_ready', toolCallId: id, toolName: name, input: {} });
-  }
-  state.tools.delete(id);
   const isError = value.status === 'error';
   const error = isObj(value.error) ? value.error : undefined;
   const output = isError ? (str(error?.message) ?? value.output ?? 'tool error') : (value.output ?? null);
-  out.push({ type: 'tool_result', toolCallId: id, toolName: name, output, isError });
+  // A result for a call the stream never announced is announced first (as `unknown`), so the ids stay matched.
+  const name = state.ledger.toolName(id) ?? 'unknown';
+  state.ledger.toolResult(out, id, output, isError, name);
   const mcp = geminiMcpName(name);
   if (mcp)
     out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
   return out;
 }
 
-function errorRecord(value: Obj, state: GeminiTranslatorState): EventDraft[] {
-  const text = str(value.message) ?? 'Gemini CLI reported an error';
-  const draft = classifyApiError(text);
+function errorRecord(value: Of<'error'>, state: GeminiTranslatorState): EventDraft[] {
+  const draft = classifyApiError(value.message ?? 'Gemini CLI reported an error');
   if (draft.type === 'error') {
     // Warnings (loop detected, blocked hook, …) leave the run going.
     return [{ ...draft, recoverable: value.severity !== 'error' }];
@@ -197,7 +195,7 @@ function errorRecord(value: Obj, state: GeminiTranslatorState): EventDraft[] {
   return [draft];
 }
 
-function result(value: Obj, state: GeminiTranslatorState): EventDraft[] {
+function result(value: Of<'result'>, state: GeminiTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
   closeMessage(state, out);
   const cost = statsCost(value.stats, state);

@@ -3,7 +3,7 @@ import type { EventDraft } from '../../../core/events/index.ts';
 import { isObj, num, type Obj, str } from '../../shared/record-fields.ts';
 import { translatorFailure } from '../../../core/run/translator-failure.ts';
 import { type ClaudeTranslatorState, claudeTranslator } from '../claude/claude-translator.ts';
-import { classifyApiError } from '../gemini/gemini-errors.ts';
+import { classifyApiError } from '../gemini/gemini-error-table.ts';
 
 export type QwenTranslatorState = ClaudeTranslatorState;
 
@@ -38,7 +38,7 @@ function assistantText(value: Obj): string | undefined {
  *
  * - a model API failure is an `assistant` text `[API Error: 401 …]` and a `result` with
  *   `error.message` → `auth_error` / `rate_limit_error` / `context_exceeded` / `error`
- *   (classified as for Gemini CLI, gemini-errors.ts);
+ *   (classified as for Gemini CLI, gemini-error-table.ts);
  * - `system` `retry` {attempt, maxRetries, delayMs} (its backoff on 429/5xx) → `rate_limit_error`;
  * - `stream_event` `goal_state` and other Qwen-only events → debug.
  */

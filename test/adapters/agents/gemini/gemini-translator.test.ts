@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { classifyApiError, retryAfterMsOf } from '../../../../src/adapters/agents/gemini/gemini-errors.ts';
+import { classifyApiError } from '../../../../src/adapters/agents/gemini/gemini-error-table.ts';
 import { geminiMcpName, geminiTranslator } from '../../../../src/adapters/agents/gemini/gemini-translator.ts';
+import { retryAfterMsOf } from '../../../../src/adapters/shared/provider-error.ts';
 import type { NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
 
@@ -209,16 +210,26 @@ describe('geminiTranslator', () => {
     expect(run([json({ type: 'message', role: 'user', content: 'hi' })]).events).toEqual([]);
   });
 
-  it('never throws, whatever the record', () => {
+  it('answers odd records with nothing, a debug event or a malformed_record error, unguarded', () => {
     const state = geminiTranslator.init({ debug: true });
-    for (const value of [
-      null,
-      1,
-      'x',
-      { type: 'result', stats: { input_tokens: 'x' } },
-      { type: 'init', session_id: 5 },
-    ]) {
-      expect(() => geminiTranslator.translate(json(value), state)).not.toThrow();
+    const odd: [unknown, string[]][] = [
+      [null, ['debug']],
+      [1, ['debug']],
+      ['x', ['debug']],
+      [{ type: 'result', stats: { input_tokens: 'x' } }, ['turn_end']],
+      [{ type: 'init', session_id: 5 }, ['turn_start']],
+      [{ type: 'tool_result', tool_id: 7 }, ['error']],
+      [{ type: 'message', role: 'assistant', content: { text: 'x' } }, ['error']],
+      [{ type: 'error', message: 42 }, ['error']],
+      [{ type: 7 }, ['debug']],
+    ];
+    for (const [value, expected] of odd) {
+      let drafts: EventDraft[] = [];
+      expect(() => {
+        drafts = geminiTranslator.translate(json(value), state);
+      }).not.toThrow();
+      expect(types(drafts), JSON.stringify(value)).toEqual(expected);
+      expect(drafts.filter((d) => d.type === 'error' && d.code === 'internal')).toEqual([]);
     }
   });
 });
