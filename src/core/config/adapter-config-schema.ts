@@ -32,75 +32,58 @@ const envSchema = z.record(z.string(), z.string()).default({});
 /** Arguments; each may use `{{runId}}`, `{{workspacePath}}`, … and `${NAME}` templates. */
 const argsSchema = z.array(z.string()).default([]);
 
+/** An adapter entry of one `type`: its own fields, then the {@link commonShape} fields; unknown keys are errors. */
+function adapterEntry<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
+  return z.strictObject({ type: z.literal(type), ...shape, ...commonShape });
+}
+
+/** A local program named by `binary` (the Process and ACP adapters). */
+const binaryShape = { binary: nonEmpty, args: argsSchema, env: envSchema };
+
+/** A local program named by `command`, run in `work_dir` (Amurg's adapters: generic-cli, generic-job, external). */
+const commandShape = { command: nonEmpty, args: argsSchema, work_dir: z.string().default(''), env: envSchema };
+
 /** A local program speaking the JSON-lines stdio protocol (seed: the Process adapter). */
-export const processAdapterConfigSchema = z.strictObject({
-  type: z.literal('process'),
-  binary: nonEmpty,
-  args: argsSchema,
-  env: envSchema,
+export const processAdapterConfigSchema = adapterEntry('process', {
+  ...binaryShape,
   protocol: z.literal('json-lines').default('json-lines'),
-  ...commonShape,
 });
 
 /**
  * A local program speaking the Agent Client Protocol (ACP v1: JSON-RPC 2.0 on stdio), e.g.
  * `gemini --experimental-acp`, `opencode acp`: mid-run permission requests, client-served files, resume.
  */
-export const acpAdapterConfigSchema = z.strictObject({
-  type: z.literal('acp'),
-  binary: nonEmpty,
-  args: argsSchema,
-  env: envSchema,
-  ...commonShape,
-});
+export const acpAdapterConfigSchema = adapterEntry('acp', binaryShape);
 
 /** A remote agent speaking `ca-http-v1` (seed: the HTTP adapter). */
-export const httpAdapterConfigSchema = z.strictObject({
-  type: z.literal('http'),
+export const httpAdapterConfigSchema = adapterEntry('http', {
   baseUrl: httpUrlSchema,
   auth: httpAuthSchema,
   protocol: z.literal('ca-http-v1').default('ca-http-v1'),
   /** Sessions the remote serves at once; further runs wait for a free one. */
   maxConcurrentSessions: z.number().int().positive().default(4),
-  ...commonShape,
 });
 
 /** An interactive CLI: input on stdin, stdout and stderr streamed back (Amurg's `generic-cli`). */
-export const genericCliAdapterConfigSchema = z.strictObject({
-  type: z.literal('generic-cli'),
-  command: nonEmpty,
-  args: argsSchema,
-  work_dir: z.string().default(''),
-  env: envSchema,
+export const genericCliAdapterConfigSchema = adapterEntry('generic-cli', {
+  ...commandShape,
   /** A new process for each session, or one process kept for all. */
   spawn_policy: z.enum(['per-session', 'persistent']).default('per-session'),
-  ...commonShape,
 });
 
 /** A program run to completion per message, killed after `max_runtime` (Amurg's `generic-job`). */
-export const genericJobAdapterConfigSchema = z.strictObject({
-  type: z.literal('generic-job'),
-  command: nonEmpty,
-  args: argsSchema,
-  work_dir: z.string().default(''),
-  env: envSchema,
+export const genericJobAdapterConfigSchema = adapterEntry('generic-job', {
+  ...commandShape,
   max_runtime: durationSchema.default('5m'),
-  ...commonShape,
 });
 
 /** A long-lived adapter process speaking Amurg's JSON-lines protocol (Amurg's `external`). */
-export const externalAdapterConfigSchema = z.strictObject({
-  type: z.literal('external'),
-  command: nonEmpty,
-  args: argsSchema,
-  work_dir: z.string().default(''),
-  env: envSchema,
-  ...commonShape,
+export const externalAdapterConfigSchema = adapterEntry('external', {
+  ...commandShape,
 });
 
 /** An agent server's `POST /chat` Server-Sent-Events API (llm-gateway). */
-export const chatSseAdapterConfigSchema = z.strictObject({
-  type: z.literal('chat-sse'),
+export const chatSseAdapterConfigSchema = adapterEntry('chat-sse', {
   baseUrl: httpUrlSchema,
   model: nonEmpty.optional(),
   auth: httpAuthSchema,
@@ -110,15 +93,13 @@ export const chatSseAdapterConfigSchema = z.strictObject({
   maxDepth: z.number().int().positive().optional(),
   /** Extra context injected into the agent's system prompt. */
   context: z.string().optional(),
-  ...commonShape,
 });
 
 /**
  * Each message sent as one HTTP request, the response body returned as output (Amurg's
  * `generic-http` profile: `base_url`, `method`, `headers`, `timeout`).
  */
-export const genericHttpAdapterConfigSchema = z.strictObject({
-  type: z.literal('generic-http'),
+export const genericHttpAdapterConfigSchema = adapterEntry('generic-http', {
   base_url: httpUrlSchema,
   method: z
     .string()
@@ -128,7 +109,6 @@ export const genericHttpAdapterConfigSchema = z.strictObject({
   /** Sent with every request; they override the default `Content-Type: text/plain; charset=utf-8`. */
   headers: z.record(z.string(), z.string()).default({}),
   timeout: durationSchema.default('60s'),
-  ...commonShape,
 });
 
 /** One entry of the configuration's `adapters` map, by `type`. */
