@@ -21,6 +21,7 @@ import type { RunEmitter } from './run-emitter.ts';
 import { settleWithin } from './settle-within.ts';
 import { spawnPipes } from './spawn-pipes.ts';
 import { spawnPty } from './spawn-pty.ts';
+import { TerminalGrace } from './stop/terminal-grace.ts';
 
 export interface ProcessAttemptOptions extends AttemptOptions<ProcessLaunch> {
   /** Bytes the program may leave unread on stdin before the run is stopped. */
@@ -98,7 +99,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     options.onActivity();
     onNative?.('stdout', chunk);
     pipeline.pushStdout(chunk);
-    if (state.terminal) onTerminal();
+    if (state.terminal) terminal.reach();
   });
   child.onStderr((chunk) => {
     options.onActivity();
@@ -109,8 +110,6 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   let stopRequest: StopRequest | undefined;
   let stopping: Promise<unknown> | undefined;
   let stdinFailure: string | undefined;
-  let terminalFirst = false;
-  let terminalTimer: NodeJS.Timeout | undefined;
   /** Graceful stop (the controller's, e.g. `shutdown` on stdin), then SIGTERM and SIGKILL to the group. */
   const beginStop = (reason: ShutdownReason, waitMs: number) => {
     stopping ??= (async () => {
@@ -129,18 +128,15 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   const stop = (request: StopRequest) => {
     if (stopRequest) return;
     stopRequest = request;
-    if (terminalTimer) clearTimeout(terminalTimer);
+    terminal.stop();
     beginStop(request.shutdown, graceMs);
   };
-
-  // The agent said it is done (a terminal record): it may exit by itself within the terminal grace;
-  // what is left after it is stopped, and the run ends with the reported outcome.
-  const onTerminal = () => {
-    if (terminalFirst || stopRequest) return;
-    terminalFirst = true;
-    const waitMs = Math.min(options.terminalGraceMs, graceMs);
-    terminalTimer = setTimeout(() => beginStop('completed', waitMs), options.terminalGraceMs);
-  };
+  // The agent said it is done (a terminal record): what is left after the grace is stopped.
+  const terminal = new TerminalGrace({
+    terminalGraceMs: options.terminalGraceMs,
+    graceMs,
+    onGraceOver: () => beginStop('completed', terminal.settleMs),
+  });
 
   const io: RunIO = {
     writeLine: async (value) => {
@@ -191,9 +187,9 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
 
   const exit = await child.exited;
   if (maxRuntime) clearTimeout(maxRuntime);
-  if (terminalTimer) clearTimeout(terminalTimer);
+  terminal.stop();
   // Stopped by the core after its terminal record: the run ends as the agent said, whatever the exit.
-  const endedByTerminal = terminalFirst && stopping !== undefined;
+  const endedByTerminal = terminal.reached && stopping !== undefined;
   // Let the pipes drain, but a grandchild holding them open must not hold the run.
   await settleWithin(child.drained, Math.min(graceMs, 2000), undefined);
   pipeline.end();

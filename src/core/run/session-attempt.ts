@@ -2,6 +2,7 @@ import type { AgentSession, Outcome, SessionLaunch, SessionOutcome } from '../ad
 import type { AttemptOptions } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import { settleWithin } from './settle-within.ts';
+import { TerminalGrace } from './stop/terminal-grace.ts';
 
 export interface SessionAttemptOptions extends AttemptOptions<SessionLaunch> {
   /** The open session, for budget updates; undefined once the attempt is over. */
@@ -31,21 +32,23 @@ async function runSession(options: SessionAttemptOptions): Promise<AttemptResult
   let terminal: Outcome | undefined;
   /** The core ended the session after its terminal event (the grace ran out, or a stop came after it). */
   let endedByTerminal = false;
-  let terminalTimer: NodeJS.Timeout | undefined;
-  const terminalReached = (outcome: Outcome) => {
-    if (terminal || stopRequest) return;
-    terminal = { ...outcome };
-    terminalTimer = setTimeout(() => {
+  const grace = new TerminalGrace({
+    terminalGraceMs: options.terminalGraceMs,
+    graceMs: options.graceMs,
+    onGraceOver: () => {
       endedByTerminal = true;
       sessionAbort.abort();
-    }, options.terminalGraceMs);
+    },
+  });
+  const terminalReached = (outcome: Outcome) => {
+    if (grace.reach()) terminal = { ...outcome };
   };
 
   const stop = (request: StopRequest) => {
     if (stopRequest) return;
     stopRequest = request;
     if (terminal) endedByTerminal = true;
-    if (terminalTimer) clearTimeout(terminalTimer);
+    grace.stop();
     const current = session;
     stopping = (async () => {
       if (current) {
@@ -87,7 +90,7 @@ async function runSession(options: SessionAttemptOptions): Promise<AttemptResult
         () => {
           // Aborted after the agent said it is done: give `done` a short while to settle with it.
           const said = terminal;
-          if (said) resolve(settleWithin(opened.done, Math.min(options.terminalGraceMs, options.graceMs), said));
+          if (said) resolve(settleWithin(opened.done, grace.settleMs, said));
           else reject(new Error('session aborted'));
         },
         { once: true },
@@ -95,7 +98,7 @@ async function runSession(options: SessionAttemptOptions): Promise<AttemptResult
     });
     abortedEarly.catch(() => undefined);
     const outcome = await Promise.race([session.done, abortedEarly]);
-    if (terminalTimer) clearTimeout(terminalTimer);
+    grace.stop();
     if (stopping) await stopping;
     const stopped = stopRequest as StopRequest | undefined;
     if (terminal && endedByTerminal) return asSaid(terminal, outcome.sessionId);
@@ -122,6 +125,7 @@ async function runSession(options: SessionAttemptOptions): Promise<AttemptResult
     emitter.emit({ type: 'error', code: 'agent_error', message, recoverable: false });
     return { reason: 'failed', message };
   } finally {
+    grace.stop();
     options.signal.removeEventListener('abort', onAbort);
   }
 }
