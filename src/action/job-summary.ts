@@ -124,10 +124,8 @@ function toolTable(progress: RunProgress, tools: readonly ProgressStep[]): strin
   const lines = [row(['Tool', 'Target', 'Result', 'Started', 'Took']), '|---|---|---|---|---|'];
   for (const step of tools.slice(0, MAX_SUMMARY_ROWS)) {
     const times = progress.stepTimes(step);
-    // The title is `<tool> <target>` (see RunProgress); tool names have no spaces.
-    const space = step.title.indexOf(' ');
-    const tool = space < 0 ? step.title : step.title.slice(0, space);
-    const target = space < 0 ? '' : step.title.slice(space + 1);
+    const tool = step.kind === 'tool' ? step.tool : step.title;
+    const target = step.kind === 'tool' ? (step.target ?? '') : '';
     const took = times?.endedAt === undefined ? '' : formatSpan(times.endedAt - times.startedAt);
     lines.push(
       row([

@@ -27,6 +27,8 @@ export function normalizeEvents(events: readonly AgentEvent[], paths: Record<str
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
         if (k === 'runId' || k === 'timestamp' || k === 'raw') continue;
+        // A cost event's running totals (stamped by the core) are left out: run_end holds the final ones.
+        if (k === 'totals' && (value as { type?: unknown }).type === 'cost') continue;
         out[k] = clean(v, k);
       }
       return out;

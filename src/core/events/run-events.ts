@@ -1,16 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, tokenUsageShape } from './event-base.ts';
 
-export const costEvent = defineEvent('cost', {
-  ...tokenUsageShape,
-  model: z.string().optional(),
-  /** USD for this increment: reported by the agent or priced from the cost model. */
-  usd: z.number().nonnegative().optional(),
-  /** True when these counts are the run's running total rather than an increment. */
-  cumulative: z.boolean().optional(),
-  extras: z.array(z.object({ label: z.string(), usd: z.number() })).optional(),
-});
-
 /**
  * Something the run's user should know that is not an error: the core emits the plan's notices
  * (`SpawnPlan.notices`) when the program starts. `read_only`: the policy left the agent unable to
@@ -41,6 +31,18 @@ export const runTotalsSchema = z.object({
   usd: z.number().nonnegative(),
 });
 export type RunTotals = z.infer<typeof runTotalsSchema>;
+
+export const costEvent = defineEvent('cost', {
+  ...tokenUsageShape,
+  model: z.string().optional(),
+  /** USD for this increment: reported by the agent or priced from the cost model. */
+  usd: z.number().nonnegative().optional(),
+  /** True when these counts are the run's running total rather than an increment. */
+  cumulative: z.boolean().optional(),
+  extras: z.array(z.object({ label: z.string(), usd: z.number() })).optional(),
+  /** The run's running totals after this event, stamped by the core (`RunEmitter`): what reports show. */
+  totals: runTotalsSchema.optional(),
+});
 
 export const runEndEvent = defineEvent('run_end', {
   reason: runEndReasonSchema,

@@ -148,7 +148,7 @@ export class RunEmitter {
       this.#unpricedReported = true;
       unpriced = priced.model ?? '(none)';
     }
-    return [event.usd === priced.usd ? event : { ...event, usd: priced.usd }, unpriced];
+    return [{ ...event, usd: priced.usd, totals: this.#costs.totals }, unpriced];
   }
 
   #delivering = false;

@@ -56,15 +56,15 @@ export interface TrackingConversation {
 }
 
 function checklistItem(step: ProgressStep): string {
-  const title = step.kind === 'tool' ? toolTitle(step.title) : escapeText(step.title);
+  const title = stepTitle(step);
   if (step.state === 'failed') return `- [ ] ${title} — ❌ failed`;
   return `- [${step.state === 'done' ? 'x' : ' '}] ${title}`;
 }
 
-/** `read_file src/a.ts` → `` `read_file` src/a.ts `` with the argument as code too. */
-function toolTitle(title: string): string {
-  const space = title.indexOf(' ');
-  return space < 0 ? inlineCode(title) : `${inlineCode(title.slice(0, space))} ${inlineCode(title.slice(space + 1))}`;
+/** A progress step's title as text; a tool step's tool and target as code: `` `read_file` `src/a.ts` ``. */
+function stepTitle(step: ProgressStep): string {
+  if (step.kind !== 'tool') return escapeText(step.title);
+  return step.target === undefined ? inlineCode(step.tool) : `${inlineCode(step.tool)} ${inlineCode(step.target)}`;
 }
 
 /**
@@ -96,7 +96,7 @@ export function renderTrackingComment(progress: RunProgress, info: TrackingComme
 
   const current = progress.currentStep;
   if (!finished && current) {
-    lines.push('', `**Now:** ${current.kind === 'tool' ? toolTitle(current.title) : escapeText(current.title)}`);
+    lines.push('', `**Now:** ${stepTitle(current)}`);
   }
 
   const pending = finished ? [] : progress.pendingApprovals;

@@ -1,96 +1,24 @@
 import type { AgentEvent } from '../../core/events/index.ts';
-import type { RunEndReason } from '../../core/events/run-events.ts';
-import { clip, formatClock, truncate } from './markdown.ts';
+import type { RunEndReason, RunTotals } from '../../core/events/run-events.ts';
+import { ApprovalLedger } from './approval-ledger.ts';
+import { clip, formatClock } from './markdown.ts';
+import type { ApprovalEntry, ApprovalTimes, ProgressStep, RefusedCall, StepTimes } from './progress-types.ts';
+import { isQuiet } from './quiet-events.ts';
+import { refusalIn } from './refusals.ts';
 import { RollingLog } from './rolling-log.ts';
 import { type RunStatus, runStatus } from './run-lifecycle.ts';
+import { StepList } from './step-list.ts';
+import { MAX_SUMMARY_CHARS, MAX_TITLE_CHARS, summarize, toolStepLabel, toolTarget } from './summarize.ts';
+import { WrittenFiles } from './written-files.ts';
 
-/** One item of the checklist: a `progress` summary or a tool call. */
-export interface ProgressStep {
-  id: string;
-  kind: 'progress' | 'tool';
-  title: string;
-  state: 'running' | 'done' | 'failed';
-}
-
-/**
- * When a step ran, from event timestamps (ms): `startedAt` is the event that opened it, `endedAt`
- * the one that closed it (undefined while it runs). Kept beside the step (`RunProgress.stepTimes`)
- * rather than on it, so a step stays the plain record the reports compare.
- */
-export interface StepTimes {
-  startedAt: number;
-  endedAt: number | undefined;
-}
-
-/** A tool-permission request and what became of it. */
-export interface ApprovalEntry {
-  id: string;
-  toolName: string;
-  /** The arguments on one line (already redacted by the core), cut short. */
-  summary: string;
-  /** Why the agent asked, when it said. */
-  reason?: string;
-  state: 'pending' | 'approved' | 'denied';
-  by?: string;
-  scope?: 'once' | 'always';
-  /** The reason given on denial. */
-  denyReason?: string;
-  timedOut?: boolean;
-}
-
-/**
- * When an approval was asked and decided, from event timestamps (ms); `decidedAt` is the `run_end`
- * when the run ended first, undefined while pending. Kept beside the entry (`RunProgress.approvalTimes`).
- */
-export interface ApprovalTimes {
-  askedAt: number;
-  decidedAt: number | undefined;
-}
-
-/** A command the agent's restriction refused (a read-only sandbox), from a failed tool result. */
-export interface RefusedCall {
-  /** What was run: the command, path or tool name, cut short. */
-  target: string;
-  /** The refusal as the tool's output worded it (`Read-only file system`). */
-  reason: string;
-}
+export type { ApprovalEntry, ApprovalTimes, ProgressStep, RefusedCall, StepTimes, ToolStep } from './progress-types.ts';
+export { summarize } from './summarize.ts';
 
 /** How many refused calls are kept (the first ones). */
 const MAX_REFUSED = 20;
 
-/** What a sandbox's refusal looks like in a command's output (Linux errno texts, Codex's own words). */
-const REFUSAL = /read-only file system|operation not permitted|permission denied|sandbox denied|landlock|seccomp/i;
-
 /** The longest line the progress log keeps. */
 export const MAX_LOG_LINE_CHARS = 500;
-const MAX_TITLE_CHARS = 120;
-const MAX_SUMMARY_CHARS = 200;
-
-/** Argument fields that best name what a tool call works on, in order of preference. */
-const TARGET_FIELDS = ['path', 'file_path', 'filePath', 'command', 'cmd', 'pattern', 'url', 'query', 'description'];
-
-/** A value on one short line: strings as they are, anything else as JSON. */
-export function summarize(value: unknown, max = MAX_SUMMARY_CHARS): string {
-  if (value === undefined) return '';
-  if (typeof value === 'string') return clip(value, max);
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(value);
-  } catch {
-    json = String(value);
-  }
-  return clip(json ?? String(value), max);
-}
-
-function toolTarget(input: unknown): string | undefined {
-  if (typeof input !== 'object' || input === null) return undefined;
-  const record = input as Record<string, unknown>;
-  for (const field of TARGET_FIELDS) {
-    const value = record[field];
-    if (typeof value === 'string' && value.trim() !== '') return clip(value, MAX_TITLE_CHARS);
-  }
-  return undefined;
-}
 
 /**
  * What a run's reports show, kept up to date one normalized event at a time (`apply`): status,
@@ -112,10 +40,6 @@ export class RunProgress {
   outputTokens = 0;
   cacheReadTokens = 0;
   usd = 0;
-  readonly steps: ProgressStep[] = [];
-  readonly approvals: ApprovalEntry[] = [];
-  /** Files the agent wrote, in order, without repeats. */
-  readonly files: string[] = [];
   lastError: string | undefined;
   /** What the run's user should know about how the policy was applied (`notice` events), in order. */
   readonly notices: { code: 'read_only' | 'restricted'; message: string }[] = [];
@@ -128,18 +52,14 @@ export class RunProgress {
   /** How many events were applied. */
   events = 0;
 
-  readonly #steps = new Map<string, ProgressStep>();
-  readonly #stepTimes = new Map<ProgressStep, StepTimes>();
-  readonly #approvalTimes = new Map<ApprovalEntry, ApprovalTimes>();
-  readonly #approvals = new Map<string, ApprovalEntry>();
-  readonly #files = new Set<string>();
-  readonly #fileSuffixes = new Set<string>();
+  readonly #steps = new StepList();
+  readonly #approvals = new ApprovalLedger();
+  readonly #files = new WrittenFiles();
   readonly #targets = new Map<string, string>();
   #message = '';
   #messageAt = 0;
   /** True once the current message's text came as deltas (its `message_stop.text` then repeats it). */
   #messageStreamed = false;
-  #progressCount = 0;
 
   constructor(init: { agent: string; model?: string; logLimit?: number }) {
     this.agent = init.agent;
@@ -151,7 +71,7 @@ export class RunProgress {
   get status(): RunStatus {
     return runStatus({
       endReason: this.endReason,
-      pending: this.approvals.reduce((n, a) => (a.state === 'pending' ? n + 1 : n), 0),
+      pending: this.#approvals.pendingCount,
       started: this.startedAt !== undefined,
     });
   }
@@ -164,20 +84,32 @@ export class RunProgress {
 
   /** The newest step still running, if any. */
   get currentStep(): ProgressStep | undefined {
-    for (let i = this.steps.length - 1; i >= 0; i--) if (this.steps[i]!.state === 'running') return this.steps[i];
-    return undefined;
+    return this.#steps.current;
+  }
+
+  /** The checklist: `progress` summaries and tool calls, in the order they started. */
+  get steps(): readonly ProgressStep[] {
+    return this.#steps.items;
   }
 
   /** When `step` (one of `steps`) started and ended; undefined for a step this progress does not hold. */
   stepTimes(step: ProgressStep): StepTimes | undefined {
-    const times = this.#stepTimes.get(step);
-    return times && { ...times };
+    return this.#steps.timesOf(step);
   }
 
   /** When `approval` (one of `approvals`) was asked and decided; undefined for an entry this progress does not hold. */
   approvalTimes(approval: ApprovalEntry): ApprovalTimes | undefined {
-    const times = this.#approvalTimes.get(approval);
-    return times && { ...times };
+    return this.#approvals.timesOf(approval);
+  }
+
+  /** Tool-permission requests in the order asked, with what became of them. */
+  get approvals(): readonly ApprovalEntry[] {
+    return this.#approvals.entries;
+  }
+
+  /** Files the agent wrote, in order, without repeats. */
+  get files(): readonly string[] {
+    return this.#files.list;
   }
 
   /** Approvals nobody decided yet. */
@@ -204,7 +136,7 @@ export class RunProgress {
   /** Closes the books when the run ends without `run_end` (or after it): the streamed message goes to the log, open steps close. */
   close(ok: boolean): void {
     this.#flushMessage();
-    this.#closeSteps(ok, this.lastEventAt ?? this.startedAt ?? 0);
+    this.#steps.closeAll(ok, this.lastEventAt ?? this.startedAt ?? 0);
   }
 
   /** Applies one normalized event. */
@@ -273,7 +205,7 @@ export class RunProgress {
         this.#toolEnd(at, event.toolCallId, `${event.server}/${event.toolName}`, event.isError, event.output);
         return;
       case 'file_output':
-        this.#addFile(event.path);
+        this.#files.add(event.path);
         this.#log(at, `file written: ${event.path}`);
         return;
       case 'image_output':
@@ -361,64 +293,35 @@ export class RunProgress {
     if (line) this.log.push(line);
   }
 
-  #addStep(at: number, step: ProgressStep): void {
-    this.steps.push(step);
-    this.#steps.set(step.id, step);
-    this.#stepTimes.set(step, { startedAt: at, endedAt: undefined });
-  }
-
-  #endStep(at: number, step: ProgressStep, state: 'done' | 'failed'): void {
-    step.state = state;
-    const times = this.#stepTimes.get(step);
-    if (times && times.endedAt === undefined) times.endedAt = Math.max(at, times.startedAt);
-  }
-
   #progress(at: number, summary: string): void {
-    for (let i = this.steps.length - 1; i >= 0; i--) {
-      const step = this.steps[i]!;
-      if (step.kind === 'progress' && step.state === 'running') {
-        this.#endStep(at, step, 'done');
-        break;
-      }
-    }
-    this.#addStep(at, {
-      id: `progress-${++this.#progressCount}`,
-      kind: 'progress',
-      title: clip(summary, MAX_TITLE_CHARS),
-      state: 'running',
-    });
+    this.#steps.addProgress(at, clip(summary, MAX_TITLE_CHARS));
     this.#log(at, `progress: ${summary}`);
-  }
-
-  #toolTitle(toolName: string, input: unknown): string {
-    const target = toolTarget(input);
-    return truncate(target ? `${toolName} ${target}` : toolName, MAX_TITLE_CHARS);
   }
 
   #toolStart(at: number, id: string, toolName: string, input?: unknown): void {
     const existing = this.#steps.get(id);
     if (existing) {
-      if (input !== undefined) existing.title = this.#toolTitle(toolName, input);
+      if (input !== undefined) relabel(existing, toolName, input);
       return;
     }
-    this.#addStep(at, { id, kind: 'tool', title: this.#toolTitle(toolName, input), state: 'running' });
+    this.#steps.add(at, { id, kind: 'tool', ...toolStepLabel(toolName, input), state: 'running' });
     this.#log(at, `tool ${toolName}`);
   }
 
   #toolReady(at: number, id: string, toolName: string, input: unknown): void {
     const step = this.#steps.get(id);
-    if (step) step.title = this.#toolTitle(toolName, input);
+    if (step) relabel(step, toolName, input);
     else this.#toolStart(at, id, toolName, input);
     this.#targets.set(id, toolTarget(input) ?? toolName);
     if (toolName === 'write_file' || toolName === 'Write' || toolName === 'Edit' || toolName === 'edit_file') {
       const target = toolTarget(input);
-      if (target) this.#addFile(target);
+      if (target) this.#files.add(target);
     }
   }
 
   #toolEnd(at: number, id: string, toolName: string | undefined, isError: boolean, output: unknown, ms?: number) {
     const step = this.#steps.get(id);
-    if (step) this.#endStep(at, step, isError ? 'failed' : 'done');
+    if (step) this.#steps.end(at, step, isError ? 'failed' : 'done');
     if (isError) this.#refusal(id, toolName, output);
     const name = step?.title ?? toolName ?? id;
     const took = ms === undefined ? '' : ` (${Math.round(ms)} ms)`;
@@ -429,26 +332,10 @@ export class RunProgress {
   /** A failed call whose output reads like a sandbox refusal, while a `read_only` notice is in force. */
   #refusal(id: string, toolName: string | undefined, output: unknown): void {
     if (this.refused.length >= MAX_REFUSED || !this.notices.some((n) => n.code === 'read_only')) return;
-    const text = typeof output === 'string' ? output.slice(0, 100_000) : summarize(output, 4000);
-    const match = REFUSAL.exec(text);
-    if (!match) return;
+    const reason = refusalIn(output);
+    if (reason === undefined) return;
     const target = this.#targets.get(id) ?? toolName ?? id;
-    this.refused.push({ target: clip(target, MAX_TITLE_CHARS), reason: clip(match[0], MAX_TITLE_CHARS) });
-  }
-
-  #addFile(file: string): void {
-    const path = truncate(file, 1000);
-    if (this.#files.has(path) || this.#fileSuffixes.has(path)) return;
-    // A tool's relative path and the absolute path of its file_output name the same file.
-    const suffixes: string[] = [];
-    for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
-      const suffix = path.slice(slash + 1);
-      if (this.#files.has(suffix)) return;
-      if (suffix !== '') suffixes.push(suffix);
-    }
-    for (const suffix of suffixes) this.#fileSuffixes.add(suffix);
-    this.#files.add(path);
-    this.files.push(path);
+    this.refused.push({ target: clip(target, MAX_TITLE_CHARS), reason: clip(reason, MAX_TITLE_CHARS) });
   }
 
   #approvalRequest(at: number, id: string, toolName: string, input: unknown, reason?: string): void {
@@ -459,21 +346,12 @@ export class RunProgress {
       state: 'pending',
       ...(reason === undefined ? {} : { reason: clip(reason, MAX_SUMMARY_CHARS) }),
     };
-    const known = this.#approvals.get(id);
-    // Asked again (a retried request): the new one replaces the old one in place.
-    if (known) this.approvals[this.approvals.indexOf(known)] = entry;
-    else this.approvals.push(entry);
-    this.#approvals.set(id, entry);
-    this.#approvalTimes.set(entry, { askedAt: at, decidedAt: undefined });
+    this.#approvals.ask(at, entry);
     this.#log(at, `approval ${id} requested: ${entry.toolName} ${entry.summary}`);
   }
 
   #approvalDecided(at: number, id: string, decision: Partial<ApprovalEntry> & Pick<ApprovalEntry, 'state'>): void {
-    const entry = this.#approvals.get(id);
-    if (entry) {
-      Object.assign(entry, decision);
-      this.#decided(at, entry);
-    }
+    this.#approvals.decide(at, id, decision);
     const by = decision.by ? ` by ${decision.by}` : '';
     const what =
       decision.state === 'approved'
@@ -482,24 +360,17 @@ export class RunProgress {
     this.#log(at, `approval ${id} ${what}`);
   }
 
-  #decided(at: number, entry: ApprovalEntry): void {
-    const times = this.#approvalTimes.get(entry);
-    if (times) times.decidedAt = Math.max(at, times.askedAt);
-  }
-
+  /** The core stamps each cost event with the run's running totals (`RunEmitter`): shown as they are. */
   #cost(event: Extract<AgentEvent, { type: 'cost' }>): void {
     if (event.model && !this.model) this.model = event.model;
-    if (event.cumulative) {
-      this.inputTokens = event.inputTokens;
-      this.outputTokens = event.outputTokens;
-      this.cacheReadTokens = event.cacheReadTokens ?? this.cacheReadTokens;
-      if (event.usd !== undefined) this.usd = event.usd;
-    } else {
-      this.inputTokens += event.inputTokens;
-      this.outputTokens += event.outputTokens;
-      this.cacheReadTokens += event.cacheReadTokens ?? 0;
-      this.usd += event.usd ?? 0;
-    }
+    if (event.totals) this.#totals(event.totals);
+  }
+
+  #totals(totals: RunTotals): void {
+    this.inputTokens = totals.inputTokens;
+    this.outputTokens = totals.outputTokens;
+    this.cacheReadTokens = totals.cacheReadTokens;
+    this.usd = totals.usd;
   }
 
   #error(at: number, message: string): void {
@@ -511,39 +382,19 @@ export class RunProgress {
     this.endReason = event.reason;
     this.endMessage = event.message;
     this.durationMs = event.durationMs;
-    this.inputTokens = event.totals.inputTokens;
-    this.outputTokens = event.totals.outputTokens;
-    this.cacheReadTokens = event.totals.cacheReadTokens;
-    this.usd = event.totals.usd;
-    for (const approval of this.approvals) {
-      if (approval.state !== 'pending') continue;
-      approval.state = 'denied';
-      approval.denyReason = 'the run ended first';
-      this.#decided(at, approval);
-    }
-    this.#closeSteps(event.reason === 'completed', at);
+    this.#totals(event.totals);
+    this.#approvals.endPending(at);
+    this.#steps.closeAll(event.reason === 'completed', at);
     this.#log(at, `run ended: ${event.reason}${event.message ? ` — ${event.message}` : ''}`);
-  }
-
-  #closeSteps(ok: boolean, at: number): void {
-    for (const step of this.steps) if (step.state === 'running') this.#endStep(at, step, ok ? 'done' : 'failed');
   }
 }
 
-/** Events that change nothing the reports show. */
-function isQuiet(event: AgentEvent): boolean {
-  switch (event.type) {
-    case 'debug':
-    case 'tool_input_delta':
-    case 'thinking_start':
-    case 'thinking_delta':
-    case 'thinking_stop':
-    case 'turn_start':
-    case 'skill_loaded':
-    case 'plugin_loaded':
-    case 'session_fork':
-      return true;
-    default:
-      return false;
-  }
+/** Gives a tool step the title and parts of what it now is known to work on. */
+function relabel(step: ProgressStep, toolName: string, input: unknown): void {
+  if (step.kind !== 'tool') return;
+  const label = toolStepLabel(toolName, input);
+  step.title = label.title;
+  step.tool = label.tool;
+  if (label.target === undefined) delete step.target;
+  else step.target = label.target;
 }

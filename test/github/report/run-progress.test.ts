@@ -187,7 +187,9 @@ describe('RunProgress', () => {
       }),
       m.e('mcp_tool_result', { toolCallId: 'm1', server: 'github', toolName: 'get_issue', output: {}, isError: false }),
     ]);
-    expect(progress.steps).toEqual([{ id: 'm1', kind: 'tool', title: 'github/get_issue #12', state: 'done' }]);
+    expect(progress.steps).toEqual([
+      { id: 'm1', kind: 'tool', title: 'github/get_issue #12', tool: 'github/get_issue', target: '#12', state: 'done' },
+    ]);
   });
 
   it('notes go to the log at the given time', () => {

@@ -1,3 +1,4 @@
+import { CostTracker } from '../../../src/core/cost/cost-tracker.ts';
 import type { AgentEvent, AgentEventType, EventOf } from '../../../src/core/events/index.ts';
 import { RunProgress } from '../../../src/github/report/run-progress.ts';
 
@@ -158,9 +159,19 @@ export function cancelledEvents(): AgentEvent[] {
   ];
 }
 
-/** A progress with every event applied. */
+/** A progress with every event applied, cost events stamped with the running totals as the core stamps them. */
 export function progressOf(events: AgentEvent[], agent = 'claude'): RunProgress {
   const progress = new RunProgress({ agent });
-  for (const event of events) progress.apply(event);
+  for (const event of withTotals(events)) progress.apply(event);
   return progress;
+}
+
+/** The events with each cost event carrying the run's running totals, as `RunEmitter` delivers them. */
+export function withTotals(events: readonly AgentEvent[]): AgentEvent[] {
+  const costs = new CostTracker();
+  return events.map((event) => {
+    if (event.type !== 'cost') return event;
+    costs.add(event);
+    return { ...event, totals: costs.totals };
+  });
 }
