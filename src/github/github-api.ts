@@ -9,6 +9,16 @@ export interface RepoRef {
   repo: string;
 }
 
+/** A GitHub account as the REST API and webhooks show it (an author, a webhook's `sender`). */
+export interface GitHubUser {
+  login: string;
+  /** `User`, `Bot`, `Organization` (or `Mannequin`), as GitHub reports it. */
+  type: string;
+}
+
+/** A comment on an issue or pull request page, or on lines of a pull request's diff (a review comment). */
+export type CommentRef = { kind: 'issue_comment'; commentId: number } | { kind: 'review_comment'; commentId: number };
+
 /** A repository role, from weakest to strongest (the collaborator permission API's `role_name`). */
 export type RepoRole = 'none' | 'read' | 'triage' | 'write' | 'maintain' | 'admin';
 
@@ -41,7 +51,7 @@ export interface CommentInfo {
   id: number;
   body: string;
   htmlUrl: string;
-  user: { login: string; type: string } | undefined;
+  user: GitHubUser | undefined;
   createdAt: string;
   updatedAt: string;
 }
@@ -51,7 +61,7 @@ export interface ReviewInfo {
   state: string;
   body: string;
   commitId: string | undefined;
-  user: { login: string; type: string } | undefined;
+  user: GitHubUser | undefined;
   submittedAt: string | undefined;
 }
 
@@ -65,7 +75,7 @@ export interface LineRange {
 export interface ReviewCommentInfo {
   id: number;
   body: string;
-  user: { login: string; type: string } | undefined;
+  user: GitHubUser | undefined;
   path: string;
   /** The commented lines on the comment's current commit (`start_line`…`line`); undefined when outdated. */
   lines: LineRange | undefined;
@@ -155,10 +165,8 @@ export interface CheckRunInfo {
   htmlUrl: string;
 }
 
-export type ReactionTarget =
-  | { kind: 'issue_comment'; commentId: number }
-  | { kind: 'review_comment'; commentId: number }
-  | { kind: 'issue'; issueNumber: number };
+/** What a reaction goes on: a comment, or the issue (its body). */
+export type ReactionTarget = CommentRef | { kind: 'issue'; issueNumber: number };
 
 /** A page read with a conditional request: `notModified` when the ETag still matched (costs no rate limit). */
 export interface Conditional<T> {

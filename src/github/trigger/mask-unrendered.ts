@@ -1,6 +1,7 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
+import { htmlVoidElements } from '../trust/html-void-elements.ts';
 
 type Root = ReturnType<typeof fromMarkdown>;
 type MarkdownNode = Root | Root['children'][number];
@@ -33,24 +34,6 @@ const shownContainers = new Set<MarkdownNode['type']>([
  * 30,000 times: minutes), so they are not parsed: their markers stay as literal text.
  */
 const noEmphasis = { disable: { null: ['attention', 'strikethrough'] } };
-
-const voidElements = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'keygen',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-]);
 
 const htmlNonElement = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<\?[\s\S]*?(?:\?>|$)|<![A-Za-z][^>]*>?/g;
 const htmlTag = /<(\/?)([A-Za-z][A-Za-z0-9-]*)(?:\s+[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/g;
@@ -109,7 +92,7 @@ function trackElements(open: string[], html: string): void {
   for (const [, closing, rawName = ''] of html.replace(htmlNonElement, '').matchAll(htmlTag)) {
     const name = rawName.toLowerCase();
     if (!closing) {
-      if (!voidElements.has(name)) open.push(name);
+      if (!htmlVoidElements.has(name)) open.push(name);
       continue;
     }
     const at = open.lastIndexOf(name);

@@ -1,16 +1,11 @@
-import type { RepoRef, ReviewCommentInfo } from '../github-api.ts';
+import type { CommentRef, GitHubUser, RepoRef, ReviewCommentInfo } from '../github-api.ts';
 
 /** Who caused the event: the webhook's `sender`. */
-export interface Actor {
-  login: string;
-  /** `User`, `Bot`, `Organization` (or `Mannequin`), as GitHub reports it. */
-  type: string;
-}
+export type Actor = GitHubUser;
 
 /** Where the triggering text came from, with what is needed to react to it or reply to it. */
 export type TriggerSource =
-  | { kind: 'issue_comment'; commentId: number }
-  | { kind: 'review_comment'; commentId: number }
+  | CommentRef
   | { kind: 'review'; reviewId: number; state: string }
   | { kind: 'issue'; action: 'opened' | 'assigned' | 'labeled'; label?: string; assignee?: string }
   | { kind: 'dispatch' };
@@ -32,6 +27,10 @@ export interface TriggerEvent {
   issueBody: string;
   /** PR head sha when the payload has it (pull_request_review(_comment)). */
   headSha?: string;
+  /** When GitHub says the text was written: a comment's `created_at`, a review's `submitted_at`. */
+  givenAt?: string;
+  /** The commit a review was submitted on (`review.commit_id`): what an approving review approves. */
+  reviewCommitSha?: string;
   /** The review comment that holds the text, with its place in the diff (pull_request_review_comment only). */
   reviewComment?: ReviewCommentInfo;
   installationId?: number;

@@ -1,3 +1,5 @@
+import { htmlVoidElements } from './html-void-elements.ts';
+
 /**
  * Code points that render as nothing (or reorder what is shown) and so can hide text from a human reviewer while an
  * agent still reads it: every format character (`Cf`: zero-width U+200B–U+200D, U+2060–U+2064, U+FEFF, soft hyphen
@@ -20,21 +22,6 @@ const attribute = /[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?/g;
 const hiddenStyle =
   /display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|(?:opacity|font-size|max-height|height|width)\s*:\s*0(?![.\d]*[1-9])/i;
 const strippedAttribute = /^(?:alt|title|placeholder|aria-[\w-]*|data-[\w-]*)$/i;
-const voidElements = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'source',
-  'track',
-  'wbr',
-]);
 
 const bracketText = String.raw`(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*`;
 const linkTitle = String.raw`(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\))`;
@@ -122,7 +109,7 @@ function removeHiddenElements(text: string): string {
       from = afterTag;
       continue;
     }
-    const end = selfClosing || voidElements.has(name.toLowerCase()) ? afterTag : closingEnd(out, name, afterTag);
+    const end = selfClosing || htmlVoidElements.has(name.toLowerCase()) ? afterTag : closingEnd(out, name, afterTag);
     out = out.slice(0, start) + out.slice(end);
     from = start;
   }

@@ -1,4 +1,4 @@
-import type { LineRange } from '../github-api.ts';
+import type { LineRange, ReviewCommentInfo } from '../github-api.ts';
 import { escapeAngleBrackets } from './escape-angle-brackets.ts';
 import { sanitizeText } from './sanitize-text.ts';
 
@@ -25,16 +25,10 @@ export interface AgentPromptInput {
 }
 
 /** A review comment as the prompt shows it. Everything in it is text of the pull request: untrusted. */
-export interface ReviewCommentForPrompt {
-  author: string;
-  body: string;
-  path: string;
-  lines: LineRange | undefined;
-  originalLines: LineRange | undefined;
-  side: 'LEFT' | 'RIGHT' | undefined;
-  startSide: 'LEFT' | 'RIGHT' | undefined;
-  diffHunk: string;
-}
+export type ReviewCommentForPrompt = Pick<
+  ReviewCommentInfo,
+  'body' | 'path' | 'lines' | 'originalLines' | 'side' | 'startSide' | 'diffHunk'
+> & { author: string };
 
 /** At most this many review comments, and of each hunk its last lines (where the comment points), go to the agent. */
 export const maxPromptReviewComments = 30;
