@@ -1,106 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import type { AgentEvent } from '../../core/events/index.ts';
-import { Redactor } from '../../core/redact/redactor.ts';
-import type { AdapterRegistry } from '../../core/registry/adapter-registry.ts';
-import type { RunEnd, RunOptions } from '../../core/run/run-options.ts';
+import type { RunEnd } from '../../core/run/run-options.ts';
 import { startRun } from '../../core/run/start-run.ts';
 import { builtinTools } from '../../core/tools/builtin-tools.ts';
 import { createToolHost } from '../../core/tools/create-tool-host.ts';
-import { createGitHubApprovalChannel, type GitHubApprovalChannel } from '../approvals/github-approval-channel.ts';
+import { createGitHubApprovalChannel } from '../approvals/github-approval-channel.ts';
 import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
 import { conversationSummary } from '../conversation/conversation-summary.ts';
 import { createFinalMessage } from '../conversation/final-message.ts';
-import { planTurnSafely, resumeTurn, type TurnConversations, turnRecordOf } from '../conversation/run-turn.ts';
+import { planTurnSafely, resumeTurn, turnRecordOf } from '../conversation/run-turn.ts';
 import { turnRecordLine } from '../conversation/turn-record.ts';
-import type { ChangedFile } from '../git/collect-changes.ts';
-import { runGit } from '../git/git.ts';
 import { prepareWorkspace } from '../git/prepare-workspace.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import { redactingApi } from '../redacting-api.ts';
-import type { Clock } from '../report/clock.ts';
 import { FinalMessage } from '../report/final-message.ts';
 import { renderAnnotations } from '../report/render-check-run.ts';
 import { runMarker } from '../report/render-tracking-comment.ts';
-import { conclusionOf, type RunConclusion } from '../report/run-lifecycle.ts';
-import type { ApprovalEntry, RunProgress } from '../report/run-progress.ts';
+import { conclusionOf } from '../report/run-lifecycle.ts';
+import type { ApprovalEntry } from '../report/run-progress.ts';
 import { createRunReporter } from '../report/run-reporter.ts';
 import { answerInReviewThread } from './answer-in-review-thread.ts';
 import { createBufferedReporter } from './buffered-reporter.ts';
-import type { GitHubDeps } from './decide-trigger.ts';
+import { commitsSince } from './commits-since.ts';
+import { conversationPull } from './conversation-pull.ts';
+import { errorText } from './error-text.ts';
+import type { ExecuteRunOptions, RunOutcome } from './execute-run-options.ts';
+import { humanDuration } from './human-duration.ts';
 import { publishResult } from './publish-result.ts';
+import { pullNumberOf } from './pull-number-of.ts';
 import { resolveAgentAdapter } from './resolve-agent-adapter.ts';
-import type { RunJob } from './run-job.ts';
 import { runPolicy } from './run-policy.ts';
+import { type RunSecrets, runSecrets } from './run-secrets.ts';
 
-export interface ExecuteRunOptions {
-  deps: GitHubDeps;
-  job: RunJob;
-  /** Adapters to run; one registry per run (configurable agents are loaded into it). */
-  registry: AdapterRegistry;
-  /** The checkout the agent works in (the Action's workspace, or the app's fresh clone). */
-  workspace: string;
-  git: { remote?: string; token?: string; author: { name: string; email: string } };
-  /** The agent's environment (API keys among it). */
-  env: Record<string, string | undefined>;
-  /** Values that must never appear on GitHub (tokens, keys); the git token is added. */
-  secrets: readonly string[];
-  /** Names of environment variables whose values are secret. */
-  secretEnv?: readonly string[];
-  /** Give the agent only the allowlisted part of `env` (core `RunOptions.isolateEnv`). */
-  isolateEnv?: RunOptions['isolateEnv'];
-  /** Start the agent inside this bubblewrap fence (core `RunOptions.fence`). */
-  fence?: RunOptions['fence'];
-  signal?: AbortSignal;
-  /** Time the agent gets between the stop request, SIGTERM and SIGKILL (core default 5000 ms). */
-  graceMs?: number;
-  clock?: Clock;
-  runId?: string;
-  leaseToken?: string;
-  fencingToken?: number;
-  /** A link for the check run's "Details" (the workflow run). */
-  detailsUrl?: string;
-  /** Overrides of the config's timeouts (the Action's inputs), in ms. */
-  timeoutMs?: number;
-  approvalTimeoutMs?: number;
-  /** Connects the front end's way of delivering answers; returns how to disconnect. */
-  attachApprovals?: (channel: GitHubApprovalChannel, run: { runId: string; checkRunId: number }) => () => void;
-  /**
-   * Work of the front end's that the agent needs before it starts (installing its program), run
-   * alongside the workspace preparation and the check-run and comment writes. What it resolves to
-   * is added to the agent's environment; its failure is the run's failure, reported like any other.
-   */
-  prepare?: (signal: AbortSignal) => Promise<{ env?: Record<string, string | undefined> } | undefined>;
-  /**
-   * Where the agent's session is kept between the turns of a conversation (the Action: the Actions
-   * cache; the app: its store): a follow-up mention resumes it. Without it (or for an agent that
-   * cannot resume) a follow-up gets a summary of the earlier turns in its prompt.
-   */
-  conversations?: TurnConversations;
-  /** Receives every normalized event of the agent as it comes (the Action's workflow log). */
-  onEvent?: (event: AgentEvent) => void;
-  /** Receives the run's own notes (approval asked, files reset, the result), redacted. */
-  onNote?: (line: string) => void;
-  /** Called once the check run and tracking comment exist (the Action records them for its post step). */
-  onStarted?: (run: { runId: string; checkRunId: number; commentId: number | undefined; checkRunUrl: string }) => void;
-}
-
-export interface RunOutcome {
-  runId: string;
-  conclusion: RunConclusion;
-  /** Why, when not a success. */
-  reason?: string;
-  end: RunEnd | undefined;
-  checkRunId: number;
-  checkRunUrl: string;
-  commentId: number | undefined;
-  branch?: string;
-  pullRequestUrl?: string;
-  changedFiles: readonly ChangedFile[];
-  approvals: readonly { approvalId: string; toolName: string; decision: string; by?: string }[];
-  /** Everything the reports showed: steps, tool calls, approvals, tokens, cost, the log. */
-  progress: RunProgress;
-}
+export type { ExecuteRunOptions, RunOutcome } from './execute-run-options.ts';
 
 /**
  * Carries out one accepted job: check run and tracking comment, the workspace on the right
@@ -117,9 +50,10 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     finalMessage.apply(event);
     options.onEvent?.(event);
   };
-  const outcome = await runAndReport({ ...options, onEvent });
+  const secrets = runSecrets(options);
+  const outcome = await runAndReport({ ...options, onEvent }, secrets);
   await answerInReviewThread({
-    api: redactingApi(options.deps.api, runRedactor(options)),
+    api: redactingApi(options.deps.api, secrets.redactor),
     job: options.job,
     outcome,
     workspace: options.workspace,
@@ -129,19 +63,10 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   return outcome;
 }
 
-/** The run's secrets: what no text it writes to GitHub may hold. */
-function runRedactor(options: ExecuteRunOptions): Redactor {
-  return new Redactor([
-    ...options.secrets,
-    options.git.token,
-    ...(options.secretEnv ?? []).map((name) => options.env[name]),
-  ]);
-}
-
-async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
+async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Promise<RunOutcome> {
   const { deps } = options;
   const runId = options.runId ?? `run_${randomUUID()}`;
-  const redactor = runRedactor(options);
+  const { redactor } = secrets;
   const api = redactingApi(deps.api, redactor);
   const log = (line: string) => deps.log?.(redactor.redactString(line));
   const repo = options.job.repo;
@@ -349,7 +274,7 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
     plan,
     adapter: resolved.adapter,
     location: { home: started.env.HOME ?? homedir(), env: started.env, cwd: options.workspace },
-    secrets: [...options.secrets, options.git.token, ...(options.secretEnv ?? []).map((name) => options.env[name])],
+    secrets: secrets.values,
     log: note,
   });
   const prompt = resumed.sessionId
@@ -372,7 +297,7 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
     fencingToken: options.fencingToken,
     timeoutMs: options.timeoutMs ?? agentConfig?.timeout ?? job.config.limits.runTimeout,
     env: started.env,
-    secrets: [...options.secrets, ...(options.git.token ? [options.git.token] : [])],
+    secrets: secrets.values,
     secretEnv: options.secretEnv,
     isolateEnv: options.isolateEnv,
     fence: options.fence,
@@ -426,7 +351,7 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
       cwd: options.workspace,
       git: options.git,
       ignore: [...prepared.restored, ...prepared.removed],
-      secrets: [...options.secrets, ...(options.secretEnv ?? []).map((name) => options.env[name])],
+      secrets: secrets.values,
     });
   } catch (error) {
     await keep(pull?.headRef, pull?.number);
@@ -464,58 +389,6 @@ async function runAndReport(options: ExecuteRunOptions): Promise<RunOutcome> {
 
 function approvalsOf(progress: { approvals: readonly ApprovalEntry[] }): RunOutcome['approvals'] {
   return progress.approvals.map((a) => ({ approvalId: a.id, toolName: a.toolName, decision: a.state, by: a.by }));
-}
-
-function humanDuration(ms: number): string {
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return `${Math.round(ms / 1000)} s`;
-}
-
-/** The conversation's pull request, for a mention on its issue: when still open and not from a fork. */
-async function conversationPull(
-  api: GitHubApi,
-  repo: RunJob['repo'],
-  job: RunJob,
-  number: number | undefined,
-  log: (line: string) => void,
-): Promise<PullInfo | undefined> {
-  if (job.isPullRequest || number === undefined) return undefined;
-  try {
-    const pull = await api.getPull(repo, number);
-    return pull.state === 'open' && !pull.fromFork ? pull : undefined;
-  } catch (error) {
-    log(`the conversation's pull request #${number} could not be read: ${errorText(error)}`);
-    return undefined;
-  }
-}
-
-/** `https://github.com/o/r/pull/12` → 12. */
-function pullNumberOf(url: string | undefined): number | undefined {
-  const match = url === undefined ? null : /\/pull\/(\d+)\/?$/.exec(url);
-  return match ? Number(match[1]) : undefined;
-}
-
-/** `<sha> <subject>` of the commits the checkout has over its base, for a follow-up's summary. */
-async function commitsSince(
-  cwd: string,
-  prepared: { baseSha: string; headSha: string },
-  earlier: number,
-): Promise<string[]> {
-  if (earlier === 0 || prepared.baseSha === prepared.headSha) return [];
-  try {
-    const out = await runGit(
-      ['log', '--no-decorate', '--format=%h %s', '-n', '50', `${prepared.baseSha}..${prepared.headSha}`],
-      { cwd },
-    );
-    return out.split('\n').filter((line) => line.trim() !== '');
-  } catch {
-    return [];
-  }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export type { GitHubApi };

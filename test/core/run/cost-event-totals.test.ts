@@ -24,7 +24,7 @@ describe('cost events carry the running totals', () => {
       { inputTokens: 20, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 1 },
       { inputTokens: 100, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 2 },
     ]);
-    const end = emitter.end({ reason: 'completed', durationMs: 1, attempts: 1 });
+    const end = emitter.end({ type: 'run_end', reason: 'completed', durationMs: 1, attempts: 1 });
     expect(end.totals).toEqual(totals.at(-1));
   });
 });

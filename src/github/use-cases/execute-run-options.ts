@@ -1,0 +1,82 @@
+import type { AgentEvent } from '../../core/events/index.ts';
+import type { AdapterRegistry } from '../../core/registry/adapter-registry.ts';
+import type { RunEnd, RunOptions } from '../../core/run/run-options.ts';
+import type { GitHubApprovalChannel } from '../approvals/github-approval-channel.ts';
+import type { TurnConversations } from '../conversation/run-turn.ts';
+import type { ChangedFile } from '../git/collect-changes.ts';
+import type { Clock } from '../report/clock.ts';
+import type { RunConclusion } from '../report/run-lifecycle.ts';
+import type { RunProgress } from '../report/run-progress.ts';
+import type { GitHubDeps } from './decide-trigger.ts';
+import type { RunJob } from './run-job.ts';
+
+/** What `executeRun` needs: the job, the agent's registry, workspace, git and environment, and the front end's hooks. */
+export interface ExecuteRunOptions {
+  deps: GitHubDeps;
+  job: RunJob;
+  /** Adapters to run; one registry per run (configurable agents are loaded into it). */
+  registry: AdapterRegistry;
+  /** The checkout the agent works in (the Action's workspace, or the app's fresh clone). */
+  workspace: string;
+  git: { remote?: string; token?: string; author: { name: string; email: string } };
+  /** The agent's environment (API keys among it). */
+  env: Record<string, string | undefined>;
+  /** Values that must never appear on GitHub (tokens, keys); the git token is added. */
+  secrets: readonly string[];
+  /** Names of environment variables whose values are secret. */
+  secretEnv?: readonly string[];
+  /** Give the agent only the allowlisted part of `env` (core `RunOptions.isolateEnv`). */
+  isolateEnv?: RunOptions['isolateEnv'];
+  /** Start the agent inside this bubblewrap fence (core `RunOptions.fence`). */
+  fence?: RunOptions['fence'];
+  signal?: AbortSignal;
+  /** Time the agent gets between the stop request, SIGTERM and SIGKILL (core default 5000 ms). */
+  graceMs?: number;
+  clock?: Clock;
+  runId?: string;
+  leaseToken?: string;
+  fencingToken?: number;
+  /** A link for the check run's "Details" (the workflow run). */
+  detailsUrl?: string;
+  /** Overrides of the config's timeouts (the Action's inputs), in ms. */
+  timeoutMs?: number;
+  approvalTimeoutMs?: number;
+  /** Connects the front end's way of delivering answers; returns how to disconnect. */
+  attachApprovals?: (channel: GitHubApprovalChannel, run: { runId: string; checkRunId: number }) => () => void;
+  /**
+   * Work of the front end's that the agent needs before it starts (installing its program), run
+   * alongside the workspace preparation and the check-run and comment writes. What it resolves to
+   * is added to the agent's environment; its failure is the run's failure, reported like any other.
+   */
+  prepare?: (signal: AbortSignal) => Promise<{ env?: Record<string, string | undefined> } | undefined>;
+  /**
+   * Where the agent's session is kept between the turns of a conversation (the Action: the Actions
+   * cache; the app: its store): a follow-up mention resumes it. Without it (or for an agent that
+   * cannot resume) a follow-up gets a summary of the earlier turns in its prompt.
+   */
+  conversations?: TurnConversations;
+  /** Receives every normalized event of the agent as it comes (the Action's workflow log). */
+  onEvent?: (event: AgentEvent) => void;
+  /** Receives the run's own notes (approval asked, files reset, the result), redacted. */
+  onNote?: (line: string) => void;
+  /** Called once the check run and tracking comment exist (the Action records them for its post step). */
+  onStarted?: (run: { runId: string; checkRunId: number; commentId: number | undefined; checkRunUrl: string }) => void;
+}
+
+/** What became of a run: its conclusion, the check run and comment, the branch and pull request, the progress. */
+export interface RunOutcome {
+  runId: string;
+  conclusion: RunConclusion;
+  /** Why, when not a success. */
+  reason?: string;
+  end: RunEnd | undefined;
+  checkRunId: number;
+  checkRunUrl: string;
+  commentId: number | undefined;
+  branch?: string;
+  pullRequestUrl?: string;
+  changedFiles: readonly ChangedFile[];
+  approvals: readonly { approvalId: string; toolName: string; decision: string; by?: string }[];
+  /** Everything the reports showed: steps, tool calls, approvals, tokens, cost, the log. */
+  progress: RunProgress;
+}
