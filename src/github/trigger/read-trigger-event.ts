@@ -23,10 +23,15 @@ const baseSchema = z
   .object({ repository: repositorySchema, sender: userSchema, installation: installationSchema })
   .loose();
 
+/** A time GitHub gives (ISO 8601); absent or null in some payloads. */
+const timeSchema = z.string().nullish();
+
 const issueCommentSchema = baseSchema.extend({
   issue: issueSchema,
-  comment: z.object({ id: numberSchema, body: bodySchema }).loose(),
+  comment: z.object({ id: numberSchema, body: bodySchema, created_at: timeSchema }).loose(),
 });
+/** A review comment's `created_at` (the comment itself is read by `reviewCommentResponse`, which drops it). */
+const commentTimeSchema = z.object({ comment: z.object({ created_at: timeSchema }).loose() }).loose();
 const reviewCommentSchema = baseSchema.extend({
   pull_request: pullSchema,
   /** With its path, lines, sides and diff hunk (the agent gets them; the answer goes into its thread). */
@@ -34,7 +39,15 @@ const reviewCommentSchema = baseSchema.extend({
 });
 const reviewSchema = baseSchema.extend({
   pull_request: pullSchema,
-  review: z.object({ id: numberSchema, body: bodySchema, state: z.string() }).loose(),
+  review: z
+    .object({
+      id: numberSchema,
+      body: bodySchema,
+      state: z.string(),
+      commit_id: z.string().nullish(),
+      submitted_at: timeSchema,
+    })
+    .loose(),
 });
 const issuesSchema = baseSchema.extend({
   issue: issueSchema,
@@ -75,39 +88,32 @@ export function readTriggerEvent(eventName: string, payload: unknown): TriggerEv
       const p = parse(eventName, issueCommentSchema, payload);
       return {
         ...common(eventName, p),
-        number: p.issue.number,
-        isPullRequest: p.issue.pull_request != null,
+        ...onIssue(p.issue),
         text: p.comment.body ?? '',
         source: { kind: 'issue_comment', commentId: p.comment.id },
-        title: p.issue.title,
-        issueBody: p.issue.body ?? '',
+        ...given(p.comment.created_at),
       };
     }
     case 'pull_request_review_comment': {
       const p = parse(eventName, reviewCommentSchema, payload);
       return {
         ...common(eventName, p),
-        number: p.pull_request.number,
-        isPullRequest: true,
+        ...onPull(p.pull_request),
         text: p.comment.body,
         source: { kind: 'review_comment', commentId: p.comment.id },
-        title: p.pull_request.title,
-        issueBody: p.pull_request.body ?? '',
-        headSha: p.pull_request.head.sha,
         reviewComment: p.comment,
+        ...given(commentTimeSchema.safeParse(payload).data?.comment.created_at),
       };
     }
     case 'pull_request_review': {
       const p = parse(eventName, reviewSchema, payload);
       return {
         ...common(eventName, p),
-        number: p.pull_request.number,
-        isPullRequest: true,
+        ...onPull(p.pull_request),
         text: p.review.body ?? '',
         source: { kind: 'review', reviewId: p.review.id, state: p.review.state },
-        title: p.pull_request.title,
-        issueBody: p.pull_request.body ?? '',
-        headSha: p.pull_request.head.sha,
+        ...given(p.review.submitted_at),
+        ...(p.review.commit_id ? { reviewCommitSha: p.review.commit_id } : {}),
       };
     }
     case 'issues': {
@@ -117,8 +123,7 @@ export function readTriggerEvent(eventName: string, payload: unknown): TriggerEv
       const assignee = issueAction === 'assigned' ? p.assignee?.login : undefined;
       return {
         ...common(eventName, p),
-        number: p.issue.number,
-        isPullRequest: p.issue.pull_request != null,
+        ...onIssue(p.issue),
         text: p.issue.body ?? '',
         source: {
           kind: 'issue',
@@ -126,8 +131,6 @@ export function readTriggerEvent(eventName: string, payload: unknown): TriggerEv
           ...(label === undefined ? {} : { label }),
           ...(assignee === undefined ? {} : { assignee }),
         },
-        title: p.issue.title,
-        issueBody: p.issue.body ?? '',
       };
     }
     default: {
@@ -147,6 +150,32 @@ export function readTriggerEvent(eventName: string, payload: unknown): TriggerEv
 }
 
 type Base = z.infer<typeof baseSchema>;
+type Fields = Pick<TriggerEvent, 'number' | 'isPullRequest' | 'title' | 'issueBody' | 'headSha'>;
+
+/** What an event on an issue (or a pull request seen as an issue) says of it. */
+function onIssue(issue: z.infer<typeof issueSchema>): Fields {
+  return {
+    number: issue.number,
+    isPullRequest: issue.pull_request != null,
+    title: issue.title,
+    issueBody: issue.body ?? '',
+  };
+}
+
+/** What an event on a pull request says of it. */
+function onPull(pull: z.infer<typeof pullSchema>): Fields {
+  return {
+    number: pull.number,
+    isPullRequest: true,
+    title: pull.title,
+    issueBody: pull.body ?? '',
+    headSha: pull.head.sha,
+  };
+}
+
+function given(time: string | null | undefined): Pick<TriggerEvent, 'givenAt'> {
+  return time ? { givenAt: time } : {};
+}
 
 function common(
   eventName: string,
