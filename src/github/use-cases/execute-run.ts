@@ -10,16 +10,13 @@ import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
 import { conversationSummary } from '../conversation/conversation-summary.ts';
 import { createFinalMessage } from '../conversation/final-message.ts';
 import { planTurnSafely, resumeTurn, turnRecordOf } from '../conversation/run-turn.ts';
-import { turnRecordLine } from '../conversation/turn-record.ts';
 import { prepareWorkspace } from '../git/prepare-workspace.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import { redactingApi } from '../redacting-api.ts';
 import { FinalMessage } from '../report/final-message.ts';
 import { renderAnnotations } from '../report/render-check-run.ts';
-import { runMarker } from '../report/render-tracking-comment.ts';
 import { conclusionOf } from '../report/run-lifecycle.ts';
 import type { ApprovalEntry } from '../report/run-progress.ts';
-import { createRunReporter } from '../report/run-reporter.ts';
 import { answerInReviewThread } from './answer-in-review-thread.ts';
 import { createBufferedReporter } from './buffered-reporter.ts';
 import { commitsSince } from './commits-since.ts';
@@ -32,6 +29,7 @@ import { pullNumberOf } from './pull-number-of.ts';
 import { resolveAgentAdapter } from './resolve-agent-adapter.ts';
 import { runPolicy } from './run-policy.ts';
 import { type RunSecrets, runSecrets } from './run-secrets.ts';
+import { startReporting } from './start-reporting.ts';
 
 export type { ExecuteRunOptions, RunOutcome } from './execute-run-options.ts';
 
@@ -119,41 +117,22 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
   // The check run and the tracking comment are written while the agent's program and the
   // workspace get ready: the agent never waits for GitHub's write throttle.
   const reporting = (async () => {
-    const { headSha } = await target;
-    const checkRun = await api.createCheckRun(repo, {
-      name: `agent-mux / ${job.agentName}${turnName}`,
-      headSha,
-      status: 'in_progress',
-      startedAt: new Date().toISOString(),
-      externalId: runId,
-      detailsUrl: options.detailsUrl,
-      output: { title: `${job.agentName}${turnName}: starting`, summary: `Requested by @${job.actor.login}.` },
-    });
-    const comment =
-      job.number === undefined
-        ? undefined
-        : await api.createComment(
-            repo,
-            job.number,
-            `${runMarker(runId)}\n${tracking ? `${turnRecordLine(baseRecord)}\n` : ''}**agent-mux** is starting **${job.agentName}**… ([check run](${checkRun.htmlUrl}))`,
-          );
-    options.onStarted?.({ runId, checkRunId: checkRun.id, commentId: comment?.id, checkRunUrl: checkRun.htmlUrl });
-    const reporter = createRunReporter({
-      api: comment === undefined ? { ...api, updateComment: async () => {} } : api,
-      repo,
-      checkRunId: checkRun.id,
-      commentId: comment?.id ?? 0,
+    const started = await startReporting({
+      api,
+      job,
       runId,
-      agent: job.agentName,
+      headSha: (await target).headSha,
+      turnName,
       model: agentConfig?.model,
-      checkRunUrl: checkRun.htmlUrl,
-      ...(tracking ? { conversation: tracking } : {}),
+      tracking,
+      baseRecord,
+      detailsUrl: options.detailsUrl,
       clock: options.clock,
-      onError: (error) => log(`report failed: ${errorText(error)}`),
+      onStarted: options.onStarted,
+      log,
     });
-    buffer.attach(reporter);
-    const base = { runId, checkRunId: checkRun.id, checkRunUrl: checkRun.htmlUrl, commentId: comment?.id };
-    return { reporter, base };
+    buffer.attach(started.reporter);
+    return started;
   })();
   let reportingFailed = false;
   reporting.catch(() => {

@@ -1,0 +1,78 @@
+import type { TurnRecord } from '../conversation/turn-record.ts';
+import { turnRecordLine } from '../conversation/turn-record.ts';
+import type { GitHubApi } from '../github-api.ts';
+import type { Clock } from '../report/clock.ts';
+import { runMarker, type TrackingConversation } from '../report/render-tracking-comment.ts';
+import { createRunReporter, type RunReporter } from '../report/run-reporter.ts';
+import { errorText } from './error-text.ts';
+import type { ExecuteRunOptions } from './execute-run-options.ts';
+import type { RunJob } from './run-job.ts';
+
+/** What `startReporting` needs: the run, where it reports and the turn it is. */
+export interface StartReportingInput {
+  api: GitHubApi;
+  job: RunJob;
+  runId: string;
+  headSha: string;
+  /** ` (turn 2)` after the agent's name for a follow-up, else empty. */
+  turnName: string;
+  model: string | undefined;
+  /** The turn's place in its conversation, for a run on an issue or pull request. */
+  tracking: TrackingConversation | undefined;
+  baseRecord: TurnRecord;
+  detailsUrl?: string;
+  clock?: Clock;
+  onStarted: ExecuteRunOptions['onStarted'];
+  log: (line: string) => void;
+}
+
+/** The reporter of a run and what its outcome names: its id, check run and tracking comment. */
+export interface Reporting {
+  reporter: RunReporter;
+  base: { runId: string; checkRunId: number; checkRunUrl: string; commentId: number | undefined };
+}
+
+/**
+ * Creates a run's check run (in progress) and, on an issue or pull request, its tracking comment
+ * (the validated run marker, the turn's record, a first line), then the reporter that keeps both up to date.
+ */
+export async function startReporting(input: StartReportingInput): Promise<Reporting> {
+  const { api, job, runId, turnName, tracking } = input;
+  const repo = job.repo;
+  const checkRun = await api.createCheckRun(repo, {
+    name: `agent-mux / ${job.agentName}${turnName}`,
+    headSha: input.headSha,
+    status: 'in_progress',
+    startedAt: new Date().toISOString(),
+    externalId: runId,
+    detailsUrl: input.detailsUrl,
+    output: { title: `${job.agentName}${turnName}: starting`, summary: `Requested by @${job.actor.login}.` },
+  });
+  const record = tracking ? `${turnRecordLine(input.baseRecord)}\n` : '';
+  const comment =
+    job.number === undefined
+      ? undefined
+      : await api.createComment(
+          repo,
+          job.number,
+          `${runMarker(runId)}\n${record}**agent-mux** is starting **${job.agentName}**… ([check run](${checkRun.htmlUrl}))`,
+        );
+  input.onStarted?.({ runId, checkRunId: checkRun.id, commentId: comment?.id, checkRunUrl: checkRun.htmlUrl });
+  const reporter = createRunReporter({
+    api: comment === undefined ? { ...api, updateComment: async () => {} } : api,
+    repo,
+    checkRunId: checkRun.id,
+    commentId: comment?.id ?? 0,
+    runId,
+    agent: job.agentName,
+    model: input.model,
+    checkRunUrl: checkRun.htmlUrl,
+    ...(tracking ? { conversation: tracking } : {}),
+    clock: input.clock,
+    onError: (error) => input.log(`report failed: ${errorText(error)}`),
+  });
+  return {
+    reporter,
+    base: { runId, checkRunId: checkRun.id, checkRunUrl: checkRun.htmlUrl, commentId: comment?.id },
+  };
+}
