@@ -8,6 +8,7 @@ import { refusalIn } from './refusals.ts';
 import { RollingLog } from './rolling-log.ts';
 import { type RunStatus, runStatus } from './run-lifecycle.ts';
 import { StepList } from './step-list.ts';
+import { StreamedMessage } from './streamed-message.ts';
 import { MAX_SUMMARY_CHARS, MAX_TITLE_CHARS, summarize, toolStepLabel, toolTarget } from './summarize.ts';
 import { WrittenFiles } from './written-files.ts';
 
@@ -56,10 +57,7 @@ export class RunProgress {
   readonly #approvals = new ApprovalLedger();
   readonly #files = new WrittenFiles();
   readonly #targets = new Map<string, string>();
-  #message = '';
-  #messageAt = 0;
-  /** True once the current message's text came as deltas (its `message_stop.text` then repeats it). */
-  #messageStreamed = false;
+  readonly #message = new StreamedMessage(MAX_LOG_LINE_CHARS);
 
   constructor(init: { agent: string; model?: string; logLimit?: number }) {
     this.agent = init.agent;
@@ -119,7 +117,7 @@ export class RunProgress {
 
   /** The agent's message being streamed, as its log line will read (not in `log` yet). */
   get pendingMessageLine(): string | undefined {
-    return this.#message === '' ? undefined : this.#line(this.#messageAt, `agent: ${this.#message}`);
+    return this.#message.text === '' ? undefined : this.#line(this.#message.at, `agent: ${this.#message.text}`);
   }
 
   /** True once `run_end` was applied. */
@@ -146,26 +144,15 @@ export class RunProgress {
     this.lastEventAt = event.timestamp;
     const at = event.timestamp;
     if (event.type === 'text_delta') {
-      if (this.#message === '') this.#messageAt = at;
-      if (this.#message.length < MAX_LOG_LINE_CHARS) this.#message += event.delta.slice(0, MAX_LOG_LINE_CHARS * 2);
-      if (this.#message.trim() === '') this.#message = '';
-      else this.#messageStreamed = true;
+      this.#message.delta(at, event.delta);
       return;
     }
     if (event.type === 'message_stop') {
-      // The whole text stands in for deltas that never came; after deltas it repeats what is logged.
-      if (!this.#messageStreamed && event.text?.trim()) {
-        this.#message = event.text.slice(0, MAX_LOG_LINE_CHARS * 2);
-        this.#messageAt = at;
-      }
-      this.#flushMessage();
-      this.#messageStreamed = false;
+      this.#message.stop(at, event.text);
+      this.#flushMessage(true);
       return;
     }
-    if (event.type === 'message_start') {
-      this.#flushMessage();
-      this.#messageStreamed = false;
-    }
+    if (event.type === 'message_start') this.#flushMessage(true);
     if (isQuiet(event)) return;
     // The streamed message is flushed by the next line logged (`#log`), not by events that log
     // nothing (a `cost` between the last delta and `message_stop`): the message stays one line.
@@ -286,10 +273,10 @@ export class RunProgress {
     this.log.push(this.#line(at, text));
   }
 
-  #flushMessage(): void {
-    if (this.#message === '') return;
+  /** Logs the streamed message, if any; `ended` when its message is over (the next one starts afresh). */
+  #flushMessage(ended = false): void {
     const line = this.pendingMessageLine;
-    this.#message = '';
+    this.#message.take(ended);
     if (line) this.log.push(line);
   }
 
