@@ -21,6 +21,7 @@ import type { RunEmitter } from './run-emitter.ts';
 import { settleWithin } from './settle-within.ts';
 import { spawnPipes } from './spawn-pipes.ts';
 import { spawnPty } from './spawn-pty.ts';
+import { gracefulStop } from './stop/graceful-stop.ts';
 import { TerminalGrace } from './stop/terminal-grace.ts';
 
 export interface ProcessAttemptOptions extends AttemptOptions<ProcessLaunch> {
@@ -112,18 +113,11 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   let stdinFailure: string | undefined;
   /** Graceful stop (the controller's, e.g. `shutdown` on stdin), then SIGTERM and SIGKILL to the group. */
   const beginStop = (reason: ShutdownReason, waitMs: number) => {
-    stopping ??= (async () => {
-      const asked = controller?.requestStop?.(reason) ?? false;
-      if (asked) {
-        const exitedInTime = await settleWithin(
-          child.exited.then(() => true),
-          waitMs,
-          false,
-        );
-        if (exitedInTime) return;
-      }
-      await terminateGroup(pgid, waitMs);
-    })();
+    stopping ??= gracefulStop({
+      ask: () => (controller?.requestStop?.(reason) ? child.exited : undefined),
+      waitMs,
+      force: () => terminateGroup(pgid, waitMs),
+    });
   };
   const stop = (request: StopRequest) => {
     if (stopRequest) return;

@@ -27,7 +27,8 @@ export interface RecordPipelineOptions {
 /**
  * Bytes to events: splits stdout and stderr into lines, parses records by protocol, and
  * runs the adapter's translator. Malformed records and non-JSON lines become `error` and
- * `log` events; nothing here throws. Shared by live runs and `agent-mux replay`.
+ * `log` events; nothing here throws. Shared by live runs and `agent-mux replay`, and by every
+ * transport: records that arrive already framed (SSE messages, see `readSse`) enter at `pushRecord`.
  */
 export class RecordPipeline {
   readonly state: TranslatorState;
@@ -115,12 +116,20 @@ export class RecordPipeline {
   }
 
   #onStdoutLine(line: string): void {
-    const record: ParsedRecord = this.#json ? parseRecord(line, 'json-lines') : { kind: 'text', line };
+    this.pushRecord(this.#json ? parseRecord(line, 'json-lines') : { kind: 'text', line });
+  }
+
+  /**
+   * One record that arrived already framed (an SSE message, a JSON-RPC message), or a stdout line
+   * once parsed: a malformed one becomes a recoverable `malformed_record` error (`source` names
+   * what it was in the message), any other goes through the guarded translator and then to `onRecord`.
+   */
+  pushRecord(record: ParsedRecord, source = 'line'): void {
     if (record.kind === 'malformed') {
       this.#emit({
         type: 'error',
         code: 'malformed_record',
-        message: `unparseable line (${record.error}): ${line.slice(0, 200)}`,
+        message: `unparseable ${source} (${record.error}): ${record.line.slice(0, 200)}`,
         recoverable: true,
       });
       return;
@@ -129,7 +138,7 @@ export class RecordPipeline {
     // still says something (the Process translator makes them `log` events, CLI translators text).
     const drafts = this.#guard(() => this.#translator.translate(record, this.state));
     if (drafts && drafts.length !== 0) {
-      this.#emitAll(drafts, this.#debug ? (record.kind === 'json' ? record.value : line) : undefined);
+      this.#emitAll(drafts, this.#debug ? (record.kind === 'json' ? record.value : record.line) : undefined);
     }
     this.#onRecord?.(record);
   }

@@ -2,6 +2,7 @@ import type { AgentSession, Outcome, SessionLaunch, SessionOutcome } from '../ad
 import type { AttemptOptions } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import { settleWithin } from './settle-within.ts';
+import { gracefulStop } from './stop/graceful-stop.ts';
 import { TerminalGrace } from './stop/terminal-grace.ts';
 
 export interface SessionAttemptOptions extends AttemptOptions<SessionLaunch> {
@@ -50,18 +51,11 @@ async function runSession(options: SessionAttemptOptions): Promise<AttemptResult
     if (terminal) endedByTerminal = true;
     grace.stop();
     const current = session;
-    stopping = (async () => {
-      if (current) {
-        const stopped = current.stop(request.shutdown).catch(() => undefined);
-        const inTime = await settleWithin(
-          stopped.then(() => true),
-          options.graceMs,
-          false,
-        );
-        if (inTime) return;
-      }
-      sessionAbort.abort();
-    })();
+    stopping = gracefulStop({
+      ask: () => current?.stop(request.shutdown).catch(() => undefined),
+      waitMs: options.graceMs,
+      force: () => sessionAbort.abort(),
+    }).then(() => undefined);
   };
   options.onStopper(stop);
 

@@ -1,13 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { AgentSession, SessionContext, SessionOutcome, ShutdownReason } from '../../../core/adapter/index.ts';
+import type { AgentSession, SessionContext, SessionOutcome } from '../../../core/adapter/index.ts';
 import type { HttpAdapterConfig } from '../../../core/config/index.ts';
-import type { DraftOf } from '../../../core/events/index.ts';
-import { settleWithin } from '../../../core/run/settle-within.ts';
-import type { ToolResult } from '../../../core/tools/tool-host.ts';
-import { processTranslator } from '../process/process-translator.ts';
 import { httpCall, readJson, type TlsMaterial } from './http-request.ts';
+import { type CallRemote, remoteMessage, streamSession } from './http-stream.ts';
 import type { SessionPool } from './session-pool.ts';
 
 /** What one adapter instance shares between its sessions. */
@@ -25,11 +21,6 @@ interface Transport {
   headers: Record<string, string>;
   tls?: TlsMaterial;
 }
-
-/** The message a remote that kept streaming after `shutdown` gets in its failed outcome. */
-export const IGNORED_SHUTDOWN = 'the remote ignored the shutdown';
-/** The tool error a remote gets for a tool call made after the run's lease expired. */
-export const FENCING_TOKEN_EXPIRED = 'fencing token expired';
 
 /** Waits for a pool slot, creates the remote session and streams it; the slot is freed at every end. */
 export async function openHttpSession(ctx: SessionContext, remote: HttpRemote): Promise<AgentSession> {
@@ -129,224 +120,6 @@ async function createSession(ctx: SessionContext, remote: HttpRemote, release: (
   return streamSession({ ctx, remote, release, sessionId, sessionPath, call });
 }
 
-interface StreamParts {
-  ctx: SessionContext;
-  remote: HttpRemote;
-  release: () => void;
-  sessionId: string;
-  sessionPath: string;
-  call: CallRemote;
-}
-
-type CallRemote = (
-  method: 'GET' | 'POST' | 'DELETE',
-  path: string,
-  signal: AbortSignal,
-  json?: unknown,
-  headers?: Record<string, string>,
-) => Promise<IncomingMessage>;
-
-function streamSession(parts: StreamParts): AgentSession {
-  const { ctx, remote, release, sessionId, sessionPath, call } = parts;
-  /** Aborts the event stream and every input call of this session. */
-  const live = new AbortController();
-  const onAbort = () => live.abort(ctx.signal.reason);
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
-  const state = processTranslator.init({ debug: ctx.debug, request: ctx.request });
-  const answered = new Set<string>();
-  const inFlight = new Set<Promise<void>>();
-  let stopReason: ShutdownReason | undefined;
-  let fenced = false;
-  let ignoredShutdown = false;
-  let lostStream: string | undefined;
-  let terminalSaid = false;
-
-  const sendInput = async (record: Record<string, unknown>): Promise<void> => {
-    try {
-      const response = await call('POST', `${sessionPath}/input`, live.signal, record, {
-        'x-fencing-token': String(ctx.fencingToken),
-      });
-      const body = await readJson(response);
-      if (response.statusCode === 409) {
-        fenced = true;
-        ctx.emit({
-          type: 'error',
-          code: 'lease_expired',
-          message: `the remote refused our input: ${isObject(body) && typeof body.message === 'string' ? body.message : 'fencing token stale'}`,
-          recoverable: true,
-        });
-      }
-    } catch {
-      // The remote is gone or the session is over; the event stream tells the run what happened.
-    }
-  };
-
-  const answerToolCall = async (draft: DraftOf<'tool_call_ready'>): Promise<void> => {
-    const started = Date.now();
-    const id = draft.toolCallId;
-    const result: ToolResult = fenced
-      ? { ok: false, error: FENCING_TOKEN_EXPIRED }
-      : ctx.tools
-        ? await ctx.tools.call(draft.toolName, draft.input, { toolCallId: id, signal: live.signal })
-        : { ok: false, error: 'this run offers no tools' };
-    ctx.emit({
-      type: 'tool_result',
-      toolCallId: id,
-      toolName: draft.toolName,
-      output: result.ok ? result.value : result.error,
-      isError: !result.ok,
-      durationMs: Date.now() - started,
-    });
-    if (live.signal.aborted) return;
-    await sendInput(
-      result.ok
-        ? { type: 'tool_result', id, ok: true, value: result.value }
-        : { type: 'tool_result', id, ok: false, error: result.error },
-    );
-  };
-
-  const onMessage = (message: EventSourceMessage): void => {
-    let value: unknown;
-    try {
-      value = JSON.parse(message.data);
-    } catch {
-      ctx.emit({
-        type: 'error',
-        code: 'malformed_record',
-        message: `an SSE event${message.event ? ` "${message.event}"` : ''} whose data is not JSON`,
-        recoverable: true,
-      });
-      return;
-    }
-    if (message.event === 'error' || (isObject(value) && value.type === 'error')) {
-      const text = isObject(value) && typeof value.message === 'string' ? value.message : 'unknown error';
-      ctx.emit({ type: 'error', code: 'agent_error', message: `the remote reported: ${text}`, recoverable: true });
-      return;
-    }
-    if (isObject(value) && value.type === undefined && message.event) value = { ...value, type: message.event };
-    for (const draft of processTranslator.translate({ kind: 'json', value }, state)) {
-      ctx.emit(draft);
-      if (draft.type === 'tool_call_ready' && !answered.has(draft.toolCallId)) {
-        answered.add(draft.toolCallId);
-        const pending = answerToolCall(draft).finally(() => inFlight.delete(pending));
-        inFlight.add(pending);
-      }
-    }
-    // `complete` / `failed` end the session though the remote may hold the stream open: the core
-    // aborts `ctx.signal` after its terminal grace, which closes the stream and deletes the session.
-    if (state.terminal && state.outcome && !terminalSaid) {
-      terminalSaid = true;
-      ctx.terminalReached?.(state.outcome);
-    }
-  };
-
-  const readStream = async (): Promise<void> => {
-    let response: IncomingMessage;
-    try {
-      response = await call('GET', `${sessionPath}/events`, live.signal);
-    } catch (error) {
-      if (!live.signal.aborted) lostStream = `cannot open the event stream: ${(error as Error).message}`;
-      return;
-    }
-    if (response.statusCode !== 200) {
-      const body = await readJson(response);
-      lostStream = `the remote answered ${response.statusCode} to GET ${sessionPath}/events${remoteMessage(body)}`;
-      return;
-    }
-    const parser = createParser({
-      onEvent: onMessage,
-      onError: (error) =>
-        ctx.emit({ type: 'error', code: 'malformed_record', message: `bad SSE: ${error.message}`, recoverable: true }),
-    });
-    response.setEncoding('utf8');
-    try {
-      for await (const chunk of response) parser.feed(chunk as string);
-      if (!state.outcome && !stopReason) lostStream = 'the event stream ended before complete or failed';
-    } catch (error) {
-      if (!live.signal.aborted && !state.outcome)
-        lostStream = `the event stream broke: ${(error as Error).message || String(error)}`;
-    } finally {
-      response.destroy();
-    }
-  };
-
-  const streamFinished = readStream();
-
-  const deleteSession = async (): Promise<void> => {
-    const bound = new AbortController();
-    const timer = setTimeout(() => bound.abort(), remote.deleteTimeoutMs);
-    try {
-      const response = await call('DELETE', sessionPath, bound.signal);
-      response.resume();
-      await new Promise<void>((resolve) => {
-        response.on('end', resolve);
-        response.on('close', resolve);
-        response.on('error', () => resolve());
-      });
-    } catch {
-      // DELETE is best effort: an unreachable remote reaps its own sessions.
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-
-  const done = (async (): Promise<SessionOutcome> => {
-    try {
-      await streamFinished;
-      // Answers still owed to a remote that has ended are of no use; tool calls see the abort.
-      if (state.outcome || lostStream || ignoredShutdown) live.abort();
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-      live.abort();
-      if (state.outcome) return { ...state.outcome, sessionId };
-      if (ignoredShutdown) return { status: 'failed', message: `${IGNORED_SHUTDOWN} (${stopReason})`, sessionId };
-      if (lostStream && !stopReason && !ctx.signal.aborted) {
-        const message = `the remote became unreachable mid-run: ${lostStream}`;
-        ctx.emit({ type: 'error', code: 'remote_unavailable', message, recoverable: false });
-        return { status: 'failed', message, sessionId };
-      }
-      if (stopReason) return { status: 'failed', message: `stopped: ${stopReason}`, sessionId };
-      return { status: 'failed', message: 'aborted', sessionId };
-    } finally {
-      await deleteSession();
-      ctx.signal.removeEventListener('abort', onAbort);
-      release();
-    }
-  })();
-  done.catch(() => undefined);
-
-  ctx.emit({ type: 'session_start', sessionId });
-
-  return {
-    done,
-    onBudget: (remaining) => {
-      void sendInput({ type: 'budget_update', remaining });
-    },
-    stop: async (reason) => {
-      if (stopReason === undefined) {
-        stopReason = reason;
-        if (reason === 'lease_expired') fenced = true;
-        void sendInput({ type: 'shutdown', reason });
-        const inTime = await settleWithin(
-          streamFinished.then(() => true),
-          remote.shutdownGraceMs,
-          false,
-        );
-        if (!inTime) {
-          ignoredShutdown = true;
-          ctx.emit({
-            type: 'error',
-            code: 'agent_error',
-            message: `${IGNORED_SHUTDOWN} (${reason}) for ${remote.shutdownGraceMs} ms; the session was deleted`,
-            recoverable: false,
-          });
-          live.abort();
-        }
-      }
-      await done.catch(() => undefined);
-    },
-  };
-}
-
 function unavailable(ctx: SessionContext, release: () => void, message: string): AgentSession {
   ctx.emit({ type: 'error', code: 'remote_unavailable', message, recoverable: false });
   return ended({ status: 'failed', reason: 'crashed', message: `remote_unavailable: ${message}` }, release);
@@ -389,10 +162,4 @@ function isLoopback(hostname: string): boolean {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function remoteMessage(body: unknown): string {
-  if (!isObject(body)) return '';
-  const text = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : '';
-  return text ? `: ${text}` : '';
 }

@@ -1,0 +1,250 @@
+import type { IncomingMessage } from 'node:http';
+import type {
+  AgentSession,
+  RunIO,
+  SessionContext,
+  SessionOutcome,
+  ShutdownReason,
+  Translator,
+} from '../../../core/adapter/index.ts';
+import { RecordPipeline } from '../../../core/run/record-pipeline.ts';
+import { gracefulStop } from '../../../core/run/stop/graceful-stop.ts';
+import type { ToolHost } from '../../../core/tools/tool-host.ts';
+import { readSse } from '../../../core/transport/read-sse.ts';
+import { processController } from '../process/process-controller.ts';
+import { processTranslator } from '../process/process-translator.ts';
+import { readJson } from './http-request.ts';
+import type { HttpRemote } from './http-session.ts';
+
+/** The message a remote that kept streaming after `shutdown` gets in its failed outcome. */
+export const IGNORED_SHUTDOWN = 'the remote ignored the shutdown';
+/** The tool error a remote gets for a tool call made after the run's lease expired. */
+export const FENCING_TOKEN_EXPIRED = 'fencing token expired';
+
+/** One ca-http-v1 call of this session (its auth and TLS already applied). */
+export type CallRemote = (
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  signal: AbortSignal,
+  json?: unknown,
+  headers?: Record<string, string>,
+) => Promise<IncomingMessage>;
+
+/** A created remote session, ready to be streamed. */
+export interface StreamParts {
+  ctx: SessionContext;
+  remote: HttpRemote;
+  release: () => void;
+  sessionId: string;
+  sessionPath: string;
+  call: CallRemote;
+}
+
+/**
+ * Seed 001's records as a remote sends them: the Process translator, plus the transport's own
+ * `error` record (the remote reports a problem and goes on).
+ */
+const remoteTranslator: Translator = {
+  init: (init) => processTranslator.init(init),
+  translate(record, state) {
+    if (record.kind === 'json' && isObject(record.value) && record.value.type === 'error') {
+      const text = typeof record.value.message === 'string' ? record.value.message : 'unknown error';
+      return [{ type: 'error', code: 'agent_error', message: `the remote reported: ${text}`, recoverable: true }];
+    }
+    return processTranslator.translate(record, state);
+  },
+};
+
+/**
+ * Streams a created session: its SSE events through the core's `readSse` into a `RecordPipeline`
+ * with the Process translator, and the Process controller over an HTTP `RunIO` (a line written is a
+ * `POST …/input`): tool calls relayed, `budget_update`, `shutdown` on stop, then `DELETE` at every end.
+ */
+export function streamSession(parts: StreamParts): AgentSession {
+  const { ctx, remote, release, sessionId, sessionPath, call } = parts;
+  /** Aborts the event stream and every input call of this session. */
+  const live = new AbortController();
+  const onAbort = () => live.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  let stopReason: ShutdownReason | undefined;
+  let fenced = false;
+  let ignoredShutdown = false;
+  let lostStream: string | undefined;
+  let terminalSaid = false;
+
+  const sendInput = async (record: unknown): Promise<void> => {
+    try {
+      const response = await call('POST', `${sessionPath}/input`, live.signal, record, {
+        'x-fencing-token': String(ctx.fencingToken),
+      });
+      const body = await readJson(response);
+      if (response.statusCode === 409) {
+        fenced = true;
+        ctx.emit({
+          type: 'error',
+          code: 'lease_expired',
+          message: `the remote refused our input: ${isObject(body) && typeof body.message === 'string' ? body.message : 'fencing token stale'}`,
+          recoverable: true,
+        });
+      }
+    } catch {
+      // The remote is gone or the session is over; the event stream tells the run what happened.
+    }
+  };
+
+  const io: RunIO = {
+    writeLine: sendInput,
+    emit: (draft) => ctx.emit(draft),
+    tools: fencedTools(() => fenced, ctx.tools),
+    approvals: ctx.approvals,
+    signal: live.signal,
+  };
+  const controller = processController(io, ctx);
+  const pipeline = new RecordPipeline({
+    translator: remoteTranslator,
+    protocol: 'json-lines',
+    debug: ctx.debug,
+    request: ctx.request,
+    clock: ctx.clock,
+    name: remote.agentId,
+    emit: (draft) => {
+      ctx.emit(draft);
+      if (draft.type === 'tool_call_ready') {
+        controller.onEvent?.({ ...draft, runId: ctx.runId, agent: remote.agentId, timestamp: Date.now() });
+      }
+    },
+    // `complete` / `failed` end the session though the remote may hold the stream open: the core
+    // aborts `ctx.signal` after its terminal grace, which closes the stream and deletes the session.
+    onRecord: () => {
+      if (state.terminal && state.outcome && !terminalSaid) {
+        terminalSaid = true;
+        ctx.terminalReached?.(state.outcome);
+      }
+    },
+  });
+  const state = pipeline.state;
+
+  const readStream = async (): Promise<void> => {
+    let response: IncomingMessage;
+    try {
+      response = await call('GET', `${sessionPath}/events`, live.signal);
+    } catch (error) {
+      if (!live.signal.aborted) lostStream = `cannot open the event stream: ${(error as Error).message}`;
+      return;
+    }
+    if (response.statusCode !== 200) {
+      const body = await readJson(response);
+      lostStream = `the remote answered ${response.statusCode} to GET ${sessionPath}/events${remoteMessage(body)}`;
+      return;
+    }
+    try {
+      await readSse(response, { sink: pipeline, eventAsType: true });
+      if (!state.outcome && !stopReason) lostStream = 'the event stream ended before complete or failed';
+    } catch (error) {
+      if (!live.signal.aborted && !state.outcome)
+        lostStream = `the event stream broke: ${(error as Error).message || String(error)}`;
+    } finally {
+      response.destroy();
+    }
+  };
+  const streamFinished = readStream();
+
+  const deleteSession = async (): Promise<void> => {
+    const bound = new AbortController();
+    const timer = setTimeout(() => bound.abort(), remote.deleteTimeoutMs);
+    try {
+      const response = await call('DELETE', sessionPath, bound.signal);
+      response.resume();
+      await new Promise<void>((resolve) => {
+        response.on('end', resolve);
+        response.on('close', resolve);
+        response.on('error', () => resolve());
+      });
+    } catch {
+      // DELETE is best effort: an unreachable remote reaps its own sessions.
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const done = (async (): Promise<SessionOutcome> => {
+    try {
+      await streamFinished;
+      // Answers still owed to a remote that has ended are of no use; tool calls see the abort.
+      if (state.outcome || lostStream || ignoredShutdown) live.abort();
+      await controller.settle?.();
+      live.abort();
+      if (state.outcome) return { ...state.outcome, sessionId };
+      if (ignoredShutdown) return { status: 'failed', message: `${IGNORED_SHUTDOWN} (${stopReason})`, sessionId };
+      if (lostStream && !stopReason && !ctx.signal.aborted) {
+        const message = `the remote became unreachable mid-run: ${lostStream}`;
+        ctx.emit({ type: 'error', code: 'remote_unavailable', message, recoverable: false });
+        return { status: 'failed', message, sessionId };
+      }
+      if (stopReason) return { status: 'failed', message: `stopped: ${stopReason}`, sessionId };
+      return { status: 'failed', message: 'aborted', sessionId };
+    } finally {
+      await deleteSession();
+      ctx.signal.removeEventListener('abort', onAbort);
+      release();
+    }
+  })();
+  done.catch(() => undefined);
+
+  ctx.emit({ type: 'session_start', sessionId });
+
+  return {
+    done,
+    onBudget: (remaining) => controller.onBudget?.(remaining),
+    stop: async (reason) => {
+      if (stopReason === undefined) {
+        stopReason = reason;
+        if (reason === 'lease_expired') fenced = true;
+        await gracefulStop({
+          ask: () => {
+            controller.requestStop?.(reason);
+            return streamFinished;
+          },
+          waitMs: remote.shutdownGraceMs,
+          force: () => {
+            ignoredShutdown = true;
+            ctx.emit({
+              type: 'error',
+              code: 'agent_error',
+              message: `${IGNORED_SHUTDOWN} (${reason}) for ${remote.shutdownGraceMs} ms; the session was deleted`,
+              recoverable: false,
+            });
+            live.abort();
+          },
+        });
+      }
+      await done.catch(() => undefined);
+    },
+  };
+}
+
+/** The run's tools as the remote may call them: refused once the run's lease has expired. */
+function fencedTools(isFenced: () => boolean, tools: ToolHost | undefined): ToolHost {
+  return {
+    list: () => tools?.list() ?? [],
+    call: (name, input, options) => {
+      if (isFenced()) return Promise.resolve({ ok: false, error: FENCING_TOKEN_EXPIRED });
+      if (!tools) return Promise.resolve({ ok: false, error: 'this run offers no tools' });
+      return tools.call(name, input, options);
+    },
+    get outcome() {
+      return tools?.outcome;
+    },
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `message` (or `error`) a remote put in a JSON error body, as `: text`, or nothing. */
+export function remoteMessage(body: unknown): string {
+  if (!isObject(body)) return '';
+  const text = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : '';
+  return text ? `: ${text}` : '';
+}
