@@ -1,7 +1,9 @@
+import { answerName } from '../github/approvals/answer-from.ts';
 import { APPROVAL_REPLY_MARKER, type ApprovalAnswer } from '../github/approvals/github-approval-channel.ts';
+import { matchApprovalId } from '../github/approvals/match-approval-id.ts';
 import type { GitHubApi, RepoRef } from '../github/github-api.ts';
 import type { InstallationAccess } from './installation-access.ts';
-import type { RunStore, SupersededApproval } from './store/run-store.ts';
+import type { RunStore } from './store/run-store.ts';
 
 /** What `answerSuperseded` needs. */
 export interface AnswerSupersededOptions {
@@ -21,17 +23,23 @@ export interface AnswerSupersededOptions {
  * such an answer (then it must not be recorded); anything else is left to the run's approval channel.
  */
 export async function answerSuperseded(options: AnswerSupersededOptions): Promise<boolean> {
-  const typed = options.answer.approvalId?.toLowerCase();
+  const typed = options.answer.approvalId;
   if (typed === undefined || typed === '') return false;
-  const matches = (id: string) =>
-    id.toLowerCase() === typed || (typed.length >= 4 && id.toLowerCase().startsWith(typed));
   const pending = await options.store.pendingApprovals({ issueKey: options.issueKey });
-  if (pending.some((p) => matches(p.approvalId))) return false;
-  const superseded = (await options.store.supersededApprovals({ issueKey: options.issueKey })).filter((s) =>
-    matches(s.approvalId),
+  if (
+    matchApprovalId(
+      typed,
+      pending.map((p) => p.approvalId),
+    ).length > 0
+  )
+    return false;
+  const superseded = await options.store.supersededApprovals({ issueKey: options.issueKey });
+  const named = matchApprovalId(
+    typed,
+    superseded.map((s) => s.approvalId),
   );
-  if (superseded.length !== 1) return false;
-  const old = superseded[0] as SupersededApproval;
+  const old = named.length === 1 ? superseded.find((s) => s.approvalId === named[0]) : undefined;
+  if (old === undefined) return false;
   const { answer } = options;
   options.log(`answer from @${answer.actor.login} to superseded approval ${old.approvalId} told so`);
   const place = placeOf(options.issueKey);
@@ -40,12 +48,11 @@ export async function answerSuperseded(options: AnswerSupersededOptions): Promis
     pending.length === 0
       ? 'Nothing is waiting for approval on this issue now.'
       : `Waiting now: ${pending.map((p) => `\`${p.approvalId}\` (\`${p.toolName}\`, [request](#issuecomment-${p.commentId}))`).join(', ')}.`;
-  const what =
-    answer.via === 'check_run' ? `${answer.decision} button` : `\`/${answer.decision} ${answer.approvalId}\``;
+  const what = answerName(answer, true);
   try {
     const api: Pick<GitHubApi, 'createComment' | 'addReaction'> = await options.access.api(options.installationId);
     if (answer.source !== undefined) {
-      await api.addReaction(place.repo, { kind: answer.source.kind, commentId: answer.source.commentId }, 'confused');
+      await api.addReaction(place.repo, answer.source, 'confused');
     }
     await api.createComment(
       place.repo,

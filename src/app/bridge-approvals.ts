@@ -1,6 +1,6 @@
+import { approvalActions } from '../github/approvals/approval-buttons.ts';
 import type { GitHubApprovalChannel, PendingApproval } from '../github/approvals/github-approval-channel.ts';
 import type { GitHubApi, RepoRef } from '../github/github-api.ts';
-import { approvalActions } from './check-run-actions.ts';
 import type { Lease, RunStore } from './store/run-store.ts';
 import { linkSupersededComment } from './supersede-approval-comment.ts';
 

@@ -1,12 +1,11 @@
 import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
+import { answerFromButton } from '../github/approvals/answer-from.ts';
 import type { ApprovalAnswer } from '../github/approvals/github-approval-channel.ts';
-import { loadRepoConfig } from '../github/config/load-repo-config.ts';
-import type { GitHubApi } from '../github/github-api.ts';
-import { parseCommand } from '../github/trigger/parse-command.ts';
-import { readTriggerEvent } from '../github/trigger/read-trigger-event.ts';
-import { decideTrigger } from '../github/use-cases/decide-trigger.ts';
+import { matchApprovalId } from '../github/approvals/match-approval-id.ts';
+import { type ApprovalEvent, readApprovalEvent } from '../github/trigger/read-approval-event.ts';
+import { TriggerPayloadError } from '../github/trigger/trigger-payload-error.ts';
+import { decideTrigger, mayAskAgent } from '../github/use-cases/decide-trigger.ts';
 import { answerSuperseded } from './answer-superseded.ts';
-import { parseActionIdentifier } from './check-run-actions.ts';
 import type { InstallationAccess } from './installation-access.ts';
 import type { RepoReadCache } from './repo-read-cache.ts';
 import { runKeys } from './store/run-keys.ts';
@@ -37,98 +36,68 @@ export type DispatchResult =
   | { kind: 'ignored'; reason: string };
 
 /**
- * Turns one recorded webhook into what it asks, with the shared use case `decideTrigger` for
- * comments, reviews and issues: a run is queued (with the repository config's `concurrency.perIssue`),
- * a cancel marks the issue's runs, an answer is stored for the worker that waits on it. The app's
- * own approval inputs are read here too: `pull_request.synchronize` voids the pull request's pending
- * approvals, a check-run button (`approve:<id>` / `deny:<id>`) and an approving or changes-requesting
- * review become answers. Whether an answer counts (approver rule, head commit) is the worker's
- * approval channel's decision.
+ * Turns one recorded webhook into store operations. What it asks is read by the shared readers the
+ * Action uses too: `readApprovalEvent` (a push voids the pull request's pending approvals; a
+ * check-run button and an approving or changes-requesting review are answers) and `decideTrigger`
+ * (comments, reviews with a body, issues: a run, a cancel, a `/approve` or `/deny` answer). Here a
+ * run is queued (with the repository config's `concurrency.perIssue`), a cancel marks the issue's
+ * runs, an answer is stored for the worker that waits on it; a button's id prefix is resolved
+ * against the run's stored pending approvals. Whether an answer counts (approver rule, head
+ * commit) is the worker's approval channel's decision.
  */
 export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Promise<DispatchResult> {
   const { store } = deps;
-  const payload = asRecord(event.payload);
-  const action = typeof payload.action === 'string' ? payload.action : '';
-  const repo = repoOf(payload);
-  const sender = actorOf(payload.sender);
+  let approval: ApprovalEvent | undefined;
+  try {
+    approval = readApprovalEvent(event.name, event.payload);
+  } catch (error) {
+    if (!TriggerPayloadError.isInstance(error)) throw error;
+    return { kind: 'ignored', reason: error.message };
+  }
 
-  if (event.name === 'pull_request' && action === 'synchronize') {
-    const number = numberOf(asRecord(payload.pull_request).number);
-    if (repo === undefined || number === undefined) return { kind: 'ignored', reason: 'no pull request' };
-    const issueKey = issueKeyOf(repo, number);
-    const after = typeof payload.after === 'string' ? payload.after.slice(0, 7) : 'a new commit';
-    await store.addAnswer(
-      { kind: 'void', issueKey, reason: `a new commit (${after}) was pushed to the pull request` },
-      event.deliveryId,
-    );
+  if (approval?.kind === 'void') {
+    const issueKey = issueKeyOf(approval.repo, approval.number);
+    await store.addAnswer({ kind: 'void', issueKey, reason: approval.reason }, event.deliveryId);
     return { kind: 'void', issueKey };
   }
 
-  if (event.name === 'check_run' && action === 'requested_action') {
-    const identifier = asRecord(payload.requested_action).identifier;
-    const parsed = typeof identifier === 'string' ? parseActionIdentifier(identifier) : undefined;
-    if (parsed === undefined || sender === undefined) return { kind: 'ignored', reason: 'not an approval button' };
-    const externalId = asRecord(payload.check_run).external_id;
-    const run = typeof externalId === 'string' && externalId !== '' ? await store.get(externalId) : undefined;
-    if (
-      run === undefined ||
-      repo === undefined ||
-      run.repoKey.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase()
-    ) {
+  if (approval?.kind === 'button') {
+    const { repo, checkRunExternalId } = approval;
+    const run = checkRunExternalId === undefined ? undefined : await store.get(checkRunExternalId);
+    if (run === undefined || run.repoKey.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase()) {
       return { kind: 'ignored', reason: 'the check run is not an agent-mux run of this repository' };
     }
     // A button carries at most ACTION_ID_LENGTH characters of the id (all of a short id): the full
     // id is stored when it is known; otherwise the run's channel resolves it, and answers on GitHub
     // a press that does not count.
     const pending = await store.pendingApprovals({ runId: run.id });
-    const matches = pending.filter((p) => p.approvalId.startsWith(parsed.approvalIdPrefix));
-    await answer(
-      run.issueKey,
-      {
-        approvalId: matches.length === 1 ? matches[0]!.approvalId : parsed.approvalIdPrefix,
-        decision: parsed.decision,
-        actor: sender,
-        via: 'check_run',
-      },
-      true,
+    const named = matchApprovalId(
+      approval.press.approvalIdPrefix,
+      pending.map((p) => p.approvalId),
     );
+    const approvalId = named.length === 1 ? named[0]! : approval.press.approvalIdPrefix;
+    await answer(run.issueKey, answerFromButton(approval.press, approval.actor, approvalId), true);
     return { kind: 'answer', issueKey: run.issueKey };
   }
 
   let reviewed: DispatchResult | undefined;
-  if (event.name === 'pull_request_review' && action === 'submitted') {
-    const review = asRecord(payload.review);
-    const state = typeof review.state === 'string' ? review.state.toLowerCase() : '';
-    const number = numberOf(asRecord(payload.pull_request).number);
-    if ((state === 'approved' || state === 'changes_requested') && repo && number !== undefined && sender) {
-      const issueKey = issueKeyOf(repo, number);
-      const body = typeof review.body === 'string' ? review.body.trim() : '';
-      // With a body the review may also ask something: the event is completed by what that leads to.
-      await answer(
-        issueKey,
-        {
-          decision: state === 'approved' ? 'approve' : 'deny',
-          reason: state === 'changes_requested' ? body || undefined : undefined,
-          actor: sender,
-          commitSha: typeof review.commit_id === 'string' ? review.commit_id : undefined,
-          via: 'review',
-          givenAt: typeof review.submitted_at === 'string' ? review.submitted_at : undefined,
-        },
-        body === '',
-      );
-      reviewed = { kind: 'answer', issueKey };
-      if (body === '') return reviewed;
-    }
+  if (approval?.kind === 'answer') {
+    const issueKey = issueKeyOf(approval.repo, approval.number);
+    // With a body the review may also ask something: the event is completed by what that leads to.
+    await answer(issueKey, approval.answer, !approval.alsoAsks);
+    reviewed = { kind: 'answer', issueKey };
+    if (!approval.alsoAsks) return reviewed;
   }
 
   // Only a comment as it was written: an edit (`edited`) may be someone else's change to it.
+  const action = actionOf(event.payload);
   if ((event.name === 'issue_comment' || event.name === 'pull_request_review_comment') && action !== 'created') {
     return { kind: 'ignored', reason: `${event.name}.${action || '?'} starts and answers nothing` };
   }
   if (event.installationId === undefined) return reviewed ?? { kind: 'ignored', reason: 'no installation' };
   const direct = await deps.access.api(event.installationId);
   const api = deps.repoReads?.wrap(event.installationId, direct) ?? direct;
-  if (!(await mayAsk(api, event, deps.selfLogins))) {
+  if (!(await mayAskAgent({ api, selfLogins: deps.selfLogins }, { eventName: event.name, payload: event.payload }))) {
     return reviewed ?? { kind: 'ignored', reason: 'no command for agent-mux in the comment' };
   }
   const registry = deps.registry();
@@ -149,19 +118,7 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
     }
     case 'answer': {
       const issueKey = issueKeyOf(decision.repo, decision.number);
-      const source = decision.event.source;
-      const createdAt = asRecord(payload.comment).created_at;
-      await answer(
-        issueKey,
-        source.kind === 'issue_comment' || source.kind === 'review_comment'
-          ? {
-              ...decision.answer,
-              source: { kind: source.kind, commentId: source.commentId },
-              givenAt: typeof createdAt === 'string' ? createdAt : undefined,
-            }
-          : decision.answer,
-        true,
-      );
+      await answer(issueKey, decision.answer, true);
       return { kind: 'answer', issueKey };
     }
     case 'run': {
@@ -198,48 +155,10 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
   }
 }
 
-/**
- * Whether a comment may ask agent-mux anything, decided before the expensive part of `decideTrigger`
- * (permission, pull request, reaction): its text is parsed (pure) with the repository's trigger phrase,
- * read through the shared repository cache. Other events (issues opened, labeled, assigned; reviews
- * with a body) always go on.
- */
-async function mayAsk(api: GitHubApi, stored: StoredEvent, selfLogins: readonly string[]): Promise<boolean> {
-  if (stored.name !== 'issue_comment' && stored.name !== 'pull_request_review_comment') return true;
-  let event: ReturnType<typeof readTriggerEvent>;
-  try {
-    event = readTriggerEvent(stored.name, stored.payload);
-  } catch {
-    return true; // decideTrigger says why
-  }
-  if (event === undefined) return true;
-  if (selfLogins.some((login) => login.toLowerCase() === event.actor.login.toLowerCase())) return false;
-  if (parseCommand(event.text, { agents: [] }) !== undefined) return true;
-  const loaded = await loadRepoConfig({ api, repo: event.repo });
-  if (!loaded.ok) return false;
-  return parseCommand(event.text, { phrase: loaded.config.trigger.phrase, agents: [] }) !== undefined;
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-}
-
-function numberOf(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
-}
-
-function repoOf(payload: Record<string, unknown>): { owner: string; repo: string } | undefined {
-  const repository = asRecord(payload.repository);
-  const owner = asRecord(repository.owner).login;
-  const name = repository.name;
-  return typeof owner === 'string' && typeof name === 'string' ? { owner, repo: name } : undefined;
-}
-
-function actorOf(value: unknown): { login: string; type: string } | undefined {
-  const user = asRecord(value);
-  return typeof user.login === 'string'
-    ? { login: user.login, type: typeof user.type === 'string' ? user.type : 'User' }
-    : undefined;
+/** The webhook's `action` (`created`, `edited`, …); `''` when it has none. */
+function actionOf(payload: unknown): string {
+  const action = typeof payload === 'object' && payload !== null ? (payload as { action?: unknown }).action : undefined;
+  return typeof action === 'string' ? action : '';
 }
 
 function issueKeyOf(repo: { owner: string; repo: string }, number: number | undefined): string {

@@ -1,6 +1,8 @@
 import type { CommentInfo, GitHubApi, RepoRef } from '../github-api.ts';
 import type { Clock } from '../report/clock.ts';
 import { parseCommand } from '../trigger/parse-command.ts';
+import { isOwnLogin } from '../trust/is-own-login.ts';
+import { answerFromCommand, answerFromReview } from './answer-from.ts';
 import type { ApprovalAnswer, GitHubApprovalChannel } from './github-approval-channel.ts';
 
 export interface ApprovalPollerOptions {
@@ -41,7 +43,6 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
   const sinceMs = Date.parse(since);
   const seenComments = new Set<number>();
   const seenReviews = new Set<number>();
-  const self = new Set(options.selfLogins.map((l) => l.toLowerCase()));
   let commentsEtag: string | undefined;
   let reviewsEtag: string | undefined;
   let timer: unknown;
@@ -55,7 +56,8 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
     if (!comments.notModified) {
       commentsEtag = comments.etag;
       for (const comment of comments.data) {
-        if (seenComments.has(comment.id) || !comment.user || self.has(comment.user.login.toLowerCase())) continue;
+        if (seenComments.has(comment.id) || !comment.user || isOwnLogin(comment.user.login, options.selfLogins))
+          continue;
         seenComments.add(comment.id);
         // Only a comment written as it is, during the run: an edited one may have been changed by
         // someone else (a writer may edit an approver's comment into `/approve <id>`), and one
@@ -63,15 +65,13 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
         if (!writtenAsIs(comment, sinceMs)) continue;
         const command = parseCommand(comment.body, { phrase: options.phrase, agents: options.agents });
         if (command?.kind === 'approve' || command?.kind === 'deny') {
-          answers.push({
-            approvalId: command.approvalId,
-            decision: command.kind,
-            reason: command.kind === 'deny' ? command.reason : undefined,
-            actor: comment.user,
-            via: 'comment',
-            source: { kind: 'issue_comment', commentId: comment.id },
-            givenAt: comment.createdAt,
-          });
+          answers.push(
+            answerFromCommand(command, {
+              actor: comment.user,
+              source: { kind: 'issue_comment', commentId: comment.id },
+              givenAt: comment.createdAt,
+            }),
+          );
         }
       }
     }
@@ -84,17 +84,14 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
           if (seenReviews.has(review.id) || !review.user || !review.submittedAt) continue;
           if (review.submittedAt < earliest) continue;
           seenReviews.add(review.id);
-          const decision =
-            review.state === 'APPROVED' ? 'approve' : review.state === 'CHANGES_REQUESTED' ? 'deny' : undefined;
-          if (decision === undefined) continue;
-          answers.push({
-            decision,
-            reason: decision === 'deny' ? review.body.trim() || undefined : undefined,
+          const answer = answerFromReview({
+            state: review.state,
+            body: review.body,
             actor: review.user,
             commitSha: review.commitId,
-            via: 'review',
-            givenAt: review.submittedAt,
+            submittedAt: review.submittedAt,
           });
+          if (answer !== undefined) answers.push(answer);
         }
       }
     }

@@ -1,5 +1,6 @@
-import type { GitHubApi, RepoRef, RepoRole } from '../github-api.ts';
+import type { GitHubApi, GitHubUser, RepoRef, RepoRole } from '../github-api.ts';
 import { roleAtLeast } from '../trust/authorize-actor.ts';
+import { isBotAccount, isOwnLogin } from '../trust/is-own-login.ts';
 
 /** Who may answer an approval: listed users, members of listed teams, or anyone with at least `permission`. */
 export interface ApproverRule {
@@ -26,10 +27,8 @@ export async function checkApprover(input: {
 }): Promise<ApproverVerdict> {
   const { api, repo, login, rule } = input;
   const lower = login.toLowerCase();
-  if (input.selfLogins.some((self) => self.toLowerCase() === lower)) {
-    return { ok: false, reason: `@${login} is agent-mux itself` };
-  }
-  if (input.type === 'Bot' || lower.endsWith('[bot]')) return { ok: false, reason: `@${login} is a bot` };
+  if (isOwnLogin(login, input.selfLogins)) return { ok: false, reason: `@${login} is agent-mux itself` };
+  if (isBotAccount({ login, type: input.type })) return { ok: false, reason: `@${login} is a bot` };
   try {
     if (rule.users.some((user) => user.toLowerCase() === lower)) return { ok: true, via: 'listed approver' };
     for (const team of rule.teams) {
@@ -49,9 +48,8 @@ export async function checkApprover(input: {
 }
 
 /** Whether an actor is a bot or agent-mux itself: such answers never count and never get a reply. */
-export function isBotOrSelf(actor: { login: string; type: string }, selfLogins: readonly string[]): boolean {
-  const lower = actor.login.toLowerCase();
-  return actor.type === 'Bot' || lower.endsWith('[bot]') || selfLogins.some((self) => self.toLowerCase() === lower);
+export function isBotOrSelf(actor: GitHubUser, selfLogins: readonly string[]): boolean {
+  return isBotAccount(actor) || isOwnLogin(actor.login, selfLogins);
 }
 
 /** Who may answer, for the approval comment: "users with write permission or above; @alice; team @org/sec". */

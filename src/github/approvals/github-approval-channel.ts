@@ -1,7 +1,9 @@
 import type { ApprovalChannel, ApprovalDecision, ApprovalRequest } from '../../core/tools/approval-channel.ts';
 import { APPROVAL_ID_MIN_PREFIX } from '../../core/tools/create-approval-id.ts';
-import type { GitHubApi, RepoRef } from '../github-api.ts';
+import type { CommentRef, GitHubApi, GitHubUser, RepoRef } from '../github-api.ts';
+import { answerName } from './answer-from.ts';
 import { type ApproverRule, checkApprover, describeApprovers, isBotOrSelf } from './approver-rule.ts';
+import { matchApprovalId } from './match-approval-id.ts';
 import {
   type ApprovalCommentView,
   approvalCommentFits,
@@ -16,12 +18,12 @@ export interface ApprovalAnswer {
   approvalId?: string;
   decision: 'approve' | 'deny';
   reason?: string;
-  actor: { login: string; type: string };
+  actor: GitHubUser;
   /** The commit the answer was given on, when GitHub says (a review's `commit_id`). */
   commitSha?: string;
   via: 'comment' | 'review' | 'check_run';
   /** The comment the answer was written in, when it was one: a refused answer gets a reaction there. */
-  source?: { kind: 'issue_comment' | 'review_comment'; commentId: number };
+  source?: CommentRef;
   /**
    * When GitHub says the answer was given (a comment's `created_at`, a review's `submitted_at`): it
    * answers only approvals asked before then. Undefined for a check-run button, which exists only
@@ -120,7 +122,7 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
   async function react(ans: ApprovalAnswer): Promise<void> {
     if (ans.source === undefined) return;
     try {
-      await api.addReaction(repo, { kind: ans.source.kind, commentId: ans.source.commentId }, 'confused');
+      await api.addReaction(repo, ans.source, 'confused');
     } catch (error) {
       note(`could not react to the answer of @${ans.actor.login}: ${message(error)}`);
     }
@@ -129,14 +131,15 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
   /** Finds the approvals an answer is for: every pending one, the exact id, or the one id it starts. */
   function targetsOf(ans: ApprovalAnswer): { targets: Waiting[] } | { unmatched: string } {
     if (ans.approvalId === undefined) return { targets: [...waiting.values()] };
-    const exact = waiting.get(ans.approvalId);
-    if (exact !== undefined) return { targets: [exact] };
     const typed = ans.approvalId.toLowerCase();
     const list = [...waiting.values()];
-    const matches =
-      typed.length >= APPROVAL_ID_MIN_PREFIX
-        ? list.filter((w) => w.pending.approvalId.toLowerCase().startsWith(typed))
-        : list.filter((w) => w.pending.approvalId.toLowerCase() === typed);
+    const named = new Set(
+      matchApprovalId(
+        ans.approvalId,
+        list.map((w) => w.pending.approvalId),
+      ),
+    );
+    const matches = list.filter((w) => named.has(w.pending.approvalId));
     if (matches.length === 1) return { targets: matches };
     const pendingText =
       list.length === 0
@@ -310,8 +313,7 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
     await react(ans);
     const fresh = targets.filter((entry) => !entry.refused.has(login));
     if (fresh.length === 0) return;
-    const what =
-      ans.via === 'review' ? 'review' : ans.via === 'check_run' ? `${ans.decision} button` : `\`/${ans.decision}\``;
+    const what = answerName(ans, false);
     const which = fresh.map((e) => `\`${e.pending.approvalId}\` (\`${e.pending.toolName}\`)`).join(', ');
     await tell(ans, `your ${what} for ${which} did not count: ${reason}.\nApprovers: ${approversText}.`);
     for (const entry of fresh) {

@@ -1,26 +1,20 @@
 import { z } from 'zod';
-import type { RepoRef } from '../github-api.ts';
 import { reviewCommentResponse } from '../github-responses.ts';
-import type { Actor, TriggerEvent } from './trigger-event.ts';
-import { TriggerPayloadError } from './trigger-payload-error.ts';
+import {
+  basePayloadSchema as baseSchema,
+  payloadCommon as common,
+  numberSchema,
+  parsePayload as parse,
+} from './payload-schemas.ts';
+import type { TriggerEvent } from './trigger-event.ts';
 
-const userSchema = z.object({ login: z.string().min(1), type: z.string() }).loose();
-const repositorySchema = z
-  .object({ name: z.string().min(1), owner: z.object({ login: z.string().min(1) }).loose() })
-  .loose();
-const installationSchema = z.object({ id: z.number().int() }).loose().nullish();
 const bodySchema = z.string().nullish();
-const numberSchema = z.number().int().positive();
 
 const issueSchema = z
   .object({ number: numberSchema, title: z.string(), body: bodySchema, pull_request: z.unknown().optional() })
   .loose();
 const pullSchema = z
   .object({ number: numberSchema, title: z.string(), body: bodySchema, head: z.object({ sha: z.string() }).loose() })
-  .loose();
-
-const baseSchema = z
-  .object({ repository: repositorySchema, sender: userSchema, installation: installationSchema })
   .loose();
 
 /** A time GitHub gives (ISO 8601); absent or null in some payloads. */
@@ -149,7 +143,6 @@ export function readTriggerEvent(eventName: string, payload: unknown): TriggerEv
   }
 }
 
-type Base = z.infer<typeof baseSchema>;
 type Fields = Pick<TriggerEvent, 'number' | 'isPullRequest' | 'title' | 'issueBody' | 'headSha'>;
 
 /** What an event on an issue (or a pull request seen as an issue) says of it. */
@@ -175,26 +168,6 @@ function onPull(pull: z.infer<typeof pullSchema>): Fields {
 
 function given(time: string | null | undefined): Pick<TriggerEvent, 'givenAt'> {
   return time ? { givenAt: time } : {};
-}
-
-function common(
-  eventName: string,
-  p: Base,
-): { eventName: string; repo: RepoRef; actor: Actor; installationId?: number } {
-  const installationId = p.installation?.id;
-  return {
-    eventName,
-    repo: { owner: p.repository.owner.login, repo: p.repository.name },
-    actor: { login: p.sender.login, type: p.sender.type },
-    ...(installationId === undefined ? {} : { installationId }),
-  };
-}
-
-function parse<T>(eventName: string, schema: z.ZodType<T>, payload: unknown): T {
-  const result = schema.safeParse(payload);
-  if (result.success) return result.data;
-  const detail = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-  throw new TriggerPayloadError(eventName, detail, { cause: result.error });
 }
 
 /** A dispatch input is a string (`'42'` or `'#42'`); a number is accepted too. Anything else means "no issue". */

@@ -1,5 +1,6 @@
 import type { GitHubApi, RepoRef, RepoRole } from '../github-api.ts';
 import type { Actor } from '../trigger/trigger-event.ts';
+import { isBotAccount, isOwnLogin } from './is-own-login.ts';
 
 /** A repository role name, from `none` to `admin`. */
 export type RepoRoleName = RepoRole;
@@ -45,11 +46,10 @@ export async function authorizeActor(input: AuthorizeActorInput): Promise<ActorD
   const login = actor.login.trim();
   if (login === '') return { allowed: false, reason: 'the event has no actor login' };
   const folded = login.toLowerCase();
-  if (input.selfLogins.some((self) => self.trim().toLowerCase() === folded)) {
+  if (isOwnLogin(login, input.selfLogins)) {
     return { allowed: false, reason: `${login} is this app's own account; its own activity never triggers a run` };
   }
-  const isBot = actor.type.toLowerCase() === 'bot' || folded.endsWith('[bot]');
-  if (isBot && !input.allowedBots.some((bot) => bot.trim().toLowerCase() === folded)) {
+  if (isBotAccount(actor) && !input.allowedBots.some((bot) => bot.trim().toLowerCase() === folded)) {
     return { allowed: false, reason: `${login} is a bot that is not in the list of allowed bots` };
   }
   let role: RepoRole;

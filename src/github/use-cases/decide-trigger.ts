@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { answerFromCommand } from '../approvals/answer-from.ts';
 import type { ApprovalAnswer } from '../approvals/github-approval-channel.ts';
 import { loadRepoConfig } from '../config/load-repo-config.ts';
 import type { RepoConfig } from '../config/repo-config-schema.ts';
-import type { GitHubApi, RepoRef, ReviewCommentInfo } from '../github-api.ts';
+import type { CommentRef, GitHubApi, RepoRef, ReviewCommentInfo } from '../github-api.ts';
 import { type Command, parseCommand } from '../trigger/parse-command.ts';
 import { readTriggerEvent } from '../trigger/read-trigger-event.ts';
 import type { Actor, TriggerEvent } from '../trigger/trigger-event.ts';
 import { TriggerPayloadError } from '../trigger/trigger-payload-error.ts';
 import { authorizeActor } from '../trust/authorize-actor.ts';
+import { isOwnLogin } from '../trust/is-own-login.ts';
 import { sanitizeText } from '../trust/sanitize-text.ts';
 import { type AgentPromptInput, buildAgentPrompt } from '../trust/untrusted-prompt.ts';
 import { allowedAgents } from './allowed-agents.ts';
@@ -87,11 +89,8 @@ export async function decideTrigger(
     return { kind: 'ignore', reason: error.message };
   }
   if (event === undefined) return { kind: 'ignore', reason: `${input.eventName} does not start anything` };
-  const self = new Set(deps.selfLogins.map((l) => l.toLowerCase()));
-  if (self.has(event.actor.login.toLowerCase())) return { kind: 'ignore', reason: 'the event is agent-mux’s own' };
-  if (event.text.includes(OWN_MARKER) && event.source.kind !== 'issue') {
-    return { kind: 'ignore', reason: 'the text is an agent-mux comment' };
-  }
+  const own = ownEvent(event, deps.selfLogins);
+  if (own !== undefined) return { kind: 'ignore', reason: own };
 
   const { api } = deps;
   const repoInfo = await api.getRepo(event.repo);
@@ -135,13 +134,8 @@ export async function decideTrigger(
       repo: event.repo,
       number: event.number,
       event,
-      answer: {
-        approvalId: command.approvalId,
-        decision: command.kind,
-        reason: command.kind === 'deny' ? command.reason : undefined,
-        actor: event.actor,
-        via: 'comment',
-      },
+      // A comment's answer carries the comment (a refused one gets a reaction there) and its time.
+      answer: answerFromCommand(command, { actor: event.actor, ...writtenIn(event) }),
     };
   }
 
@@ -226,6 +220,46 @@ export async function decideTrigger(
     requestedAt: new Date().toISOString(),
   };
   return { kind: 'run', job, event, acknowledged };
+}
+
+/**
+ * Whether a comment may ask agent-mux anything, decided before the expensive part of
+ * {@link decideTrigger} (the adapter registry, permission, pull request, reaction) with the same
+ * reading: false for agent-mux's own comments and for text with no command under the repository's
+ * trigger phrase (read through `api`, which a front end may cache). Other events, and payloads
+ * `decideTrigger` will refuse, are left to it (true).
+ */
+export async function mayAskAgent(
+  deps: Pick<GitHubDeps, 'api' | 'selfLogins'>,
+  input: { eventName: string; payload: unknown },
+): Promise<boolean> {
+  if (input.eventName !== 'issue_comment' && input.eventName !== 'pull_request_review_comment') return true;
+  let event: TriggerEvent | undefined;
+  try {
+    event = readTriggerEvent(input.eventName, input.payload);
+  } catch {
+    return true; // decideTrigger says why
+  }
+  if (event === undefined) return true;
+  if (ownEvent(event, deps.selfLogins) !== undefined) return false;
+  if (parseCommand(event.text, { agents: [] }) !== undefined) return true;
+  const loaded = await loadRepoConfig({ api: deps.api, repo: event.repo });
+  if (!loaded.ok) return false;
+  return parseCommand(event.text, { phrase: loaded.config.trigger.phrase, agents: [] }) !== undefined;
+}
+
+/** The comment an event's text was written in, with when (a review's body answers without them). */
+function writtenIn(event: TriggerEvent): { source?: CommentRef; givenAt?: string } {
+  const source = event.source;
+  if (source.kind !== 'issue_comment' && source.kind !== 'review_comment') return {};
+  return { source, ...(event.givenAt === undefined ? {} : { givenAt: event.givenAt }) };
+}
+
+/** Why an event is agent-mux's own (its account, or its comment's marker), or undefined when it is not. */
+function ownEvent(event: TriggerEvent, selfLogins: readonly string[]): string | undefined {
+  if (isOwnLogin(event.actor.login, selfLogins)) return 'the event is agent-mux’s own';
+  if (event.text.includes(OWN_MARKER) && event.source.kind !== 'issue') return 'the text is an agent-mux comment';
+  return undefined;
 }
 
 function commandOf(

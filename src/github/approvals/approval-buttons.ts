@@ -1,8 +1,14 @@
-import type { PendingApproval } from '../github/approvals/github-approval-channel.ts';
-import type { CheckRunAction } from '../github/github-api.ts';
+import type { CheckRunAction } from '../github-api.ts';
+import type { PendingApproval } from './github-approval-channel.ts';
 
 /** How many characters of an approval id fit in a button identifier (`approve:` + id ≤ 20). */
 export const ACTION_ID_LENGTH = 12;
+
+/** What a press of an approval button says: the decision and (a prefix of) the approval's id. */
+export interface ButtonPress {
+  decision: 'approve' | 'deny';
+  approvalIdPrefix: string;
+}
 
 /**
  * The check run's Approve / Deny buttons for the oldest pending approval (GitHub allows three
@@ -21,9 +27,7 @@ export function approvalActions(pending: readonly PendingApproval[]): CheckRunAc
 }
 
 /** Reads a button identifier made by {@link approvalActions}; undefined for any other. */
-export function parseActionIdentifier(
-  identifier: string,
-): { decision: 'approve' | 'deny'; approvalIdPrefix: string } | undefined {
+export function parseActionIdentifier(identifier: string): ButtonPress | undefined {
   const match = /^(approve|deny):(\S+)$/.exec(identifier);
   if (match === null) return undefined;
   return { decision: match[1] === 'approve' ? 'approve' : 'deny', approvalIdPrefix: match[2]! };

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentEnvironment } from '../../src/app/agent-environment.ts';
-import { approvalActions, parseActionIdentifier } from '../../src/app/check-run-actions.ts';
+import { approvalActions, parseActionIdentifier } from '../../../src/github/approvals/approval-buttons.ts';
 
 const pending = (approvalId: string, toolName = 'write_file') => ({
   approvalId,
@@ -34,27 +33,5 @@ describe('check-run approval buttons', () => {
 
   it.each(['lgtm|26764', 'approve:', 'merge:abc', 'approve: x'])('%s is not an approval button', (identifier) => {
     expect(parseActionIdentifier(identifier)).toBeUndefined();
-  });
-});
-
-describe('agentEnvironment', () => {
-  it('drops the app’s credentials and names the secret variables', () => {
-    const { env, secretEnv } = agentEnvironment({
-      PATH: '/usr/bin',
-      PRIVATE_KEY: '-----BEGIN',
-      PRIVATE_KEY_PATH: '/key.pem',
-      WEBHOOK_SECRET: 'hooks',
-      DATABASE_URL: 'postgres://x',
-      ANTHROPIC_API_KEY: 'sk-ant-0123456789',
-      OPENAI_API_KEY: 'short',
-      HOME: '/home/app',
-    });
-    expect(env).toEqual({
-      PATH: '/usr/bin',
-      ANTHROPIC_API_KEY: 'sk-ant-0123456789',
-      OPENAI_API_KEY: 'short',
-      HOME: '/home/app',
-    });
-    expect(secretEnv).toEqual(['ANTHROPIC_API_KEY']);
   });
 });
