@@ -7,8 +7,8 @@ import { logDraft } from '../events/log-draft.ts';
 import { StderrTail } from './stderr-tail.ts';
 import { translatorFailure } from './translator-failure.ts';
 
-export interface RecordPipelineOptions {
-  translator: Translator;
+export interface RecordPipelineOptions<S extends TranslatorState = TranslatorState> {
+  translator: Translator<S>;
   protocol: 'json-lines' | 'text';
   /** Output comes from a terminal: VT sequences are stripped from each line. */
   pty?: boolean;
@@ -30,11 +30,11 @@ export interface RecordPipelineOptions {
  * `log` events; nothing here throws. Shared by live runs and `agent-mux replay`, and by every
  * transport: records that arrive already framed (SSE messages, see `readSse`) enter at `pushRecord`.
  */
-export class RecordPipeline {
-  readonly state: TranslatorState;
+export class RecordPipeline<S extends TranslatorState = TranslatorState> {
+  readonly state: S;
   readonly stderrTail = new StderrTail();
   // The options the per-line path reads, copied out once (the path runs for every stdout line).
-  readonly #translator: Translator;
+  readonly #translator: Translator<S>;
   readonly #name: string;
   readonly #emit: (draft: EventDraft, raw?: unknown) => void;
   readonly #json: boolean;
@@ -43,7 +43,7 @@ export class RecordPipeline {
   readonly #stdout: LineDecoder;
   readonly #stderr: LineDecoder;
 
-  constructor(options: RecordPipelineOptions) {
+  constructor(options: RecordPipelineOptions<S>) {
     const { translator, emit } = options;
     this.#translator = translator;
     this.#name = options.name ?? 'adapter';

@@ -1,13 +1,20 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { AgentSession, SessionContext, SessionOutcome } from '../../../core/adapter/index.ts';
+import type {
+  AgentSession,
+  SessionContext,
+  SessionOutcome,
+  Translator,
+  TranslatorState,
+} from '../../../core/adapter/index.ts';
 import type { ErrorCode, EventDraft } from '../../../core/events/index.ts';
+import { RecordPipeline } from '../../../core/run/record-pipeline.ts';
 import type { ApprovalDecision } from '../../../core/tools/approval-channel.ts';
 import { awaitApproval } from '../../../core/tools/await-approval.ts';
 import { decide } from '../../../core/tools/permission-policy.ts';
+import { readSse } from '../../../core/transport/read-sse.ts';
 import { authHeaders, type ChatSseOptions, chatSseRequestBody, endpoint } from './chat-sse-request.ts';
 import {
-  type ChatSseRecord,
   type ChatSseRelay,
+  type ChatSseState,
   closeOpenBlock,
   initialChatSseState,
   translateChatSse,
@@ -21,7 +28,17 @@ const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60_000;
  * arrives, permission relays answered through the run's policy and approval channel.
  */
 export async function openChatSseSession(ctx: SessionContext, options: ChatSseOptions): Promise<AgentSession> {
-  const state = initialChatSseState(ctx.request.model ?? options.model);
+  const pipeline = new RecordPipeline({
+    translator: chatSseRecords(ctx.request.model ?? options.model),
+    protocol: 'json-lines',
+    debug: ctx.debug,
+    request: ctx.request,
+    clock: ctx.clock,
+    name: 'chat-sse',
+    emit: (draft) => ctx.emit(draft),
+  });
+  const records = pipeline.state;
+  const state = records.chat;
   const stopController = new AbortController();
   const failController = new AbortController();
   const fetchSignal = AbortSignal.any([stopController.signal, failController.signal]);
@@ -88,30 +105,18 @@ export async function openChatSseSession(ctx: SessionContext, options: ChatSseOp
     }
     if (!response.body) return fail('remote_unavailable', 'the chat-sse server sent no response body');
 
-    const pending: EventSourceMessage[] = [];
-    const parser = createParser({ onEvent: (message) => pending.push(message) });
-    const decoder = new TextDecoder();
     try {
-      for await (const chunk of response.body) {
-        parser.feed(decoder.decode(chunk, { stream: true }));
-        while (pending.length > 0 && !fetchSignal.aborted) {
-          const message = pending.shift() as EventSourceMessage;
-          const record = parseRecord(message);
-          if (record === undefined) {
-            ctx.emit({
-              type: 'error',
-              code: 'malformed_record',
-              message: `unreadable SSE data for event ${message.event ?? 'message'}`,
-              recoverable: true,
-            });
-            continue;
-          }
-          const { drafts, relay } = translateChatSse(record, state);
-          emitAll(drafts);
-          if (relay) await answerRelay(relay);
-        }
-        if (fetchSignal.aborted) break;
-      }
+      // A relay holds the stream: the server sends nothing more until it is answered.
+      await readSse(response.body, {
+        sink: pipeline,
+        eventAsType: true,
+        signal: fetchSignal,
+        afterRecord: () => {
+          const relay = records.relay;
+          records.relay = undefined;
+          return relay ? answerRelay(relay) : undefined;
+        },
+      });
     } catch (error) {
       if (stopController.signal.aborted) return stopped();
       if (!failController.signal.aborted) {
@@ -151,15 +156,30 @@ export async function openChatSseSession(ctx: SessionContext, options: ChatSseOp
   };
 }
 
-function parseRecord(message: EventSourceMessage): ChatSseRecord | undefined {
-  try {
-    const value: unknown = JSON.parse(message.data);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    const record = value as ChatSseRecord;
-    return typeof record.type === 'string' ? record : { ...record, type: message.event ?? 'message' };
-  } catch {
-    return undefined;
-  }
+/** What the session's translator keeps: the chat's own state, and the relay the last record asked. */
+interface ChatSseRecords extends TranslatorState {
+  chat: ChatSseState;
+  relay?: ChatSseRelay;
+}
+
+/** llm-gateway's records through the core's pipeline: `translateChatSse`, its relay kept for the session. */
+function chatSseRecords(model: string | undefined): Translator<ChatSseRecords> {
+  return {
+    init: ({ debug }) => ({ debug, chat: initialChatSseState(model) }),
+    translate(record, state) {
+      const value = record.kind === 'json' ? record.value : undefined;
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return [{ type: 'error', code: 'malformed_record', message: 'unreadable SSE data', recoverable: true }];
+      }
+      const fields = value as Record<string, unknown>;
+      const { drafts, relay } = translateChatSse(
+        typeof fields.type === 'string' ? fields : { ...fields, type: 'message' },
+        state.chat,
+      );
+      if (relay) state.relay = relay;
+      return drafts;
+    },
+  };
 }
 
 /** The policy first (allow / deny locally), then the approval channel for `ask`. */
