@@ -7,6 +7,7 @@ import type {
   RepoRole,
   ReviewCommentInfo,
 } from '../github-api.ts';
+import { IdCounter } from './id-counter.ts';
 
 /** A GitHub account as the stand-in knows it. */
 export interface MemoryUser {
@@ -92,6 +93,8 @@ export interface MemoryCheckRun {
   output: { title: string | undefined; summary: string | undefined; text: string | undefined };
   annotations: CheckRunAnnotation[];
   actions: CheckRunAction[];
+  /** Who created it. */
+  creator: MemoryUser;
   /** Number of updates applied. */
   updates: number;
 }
@@ -106,8 +109,17 @@ export interface MemoryReaction {
 /** A GitHub Actions workflow run (for cancelling the Action's run). */
 export interface MemoryWorkflowRun {
   id: number;
+  /** The workflow's name (default `agent`). */
+  name: string;
+  /** The event that started it (default `issue_comment`). */
+  event: string;
   status: string;
   conclusion: string | undefined;
+  /** The branch and commit it runs on (default: the default branch; its sha when the seed gives one). */
+  headBranch: string;
+  headSha: string | undefined;
+  createdAt: string;
+  updatedAt: string;
   cancelRequested: boolean;
 }
 
@@ -139,24 +151,24 @@ export class MemoryGitHubState {
   readonly roles = new Map<string, RepoRole>();
   /** `org/slug` (lower case) → active member logins (lower case). */
   readonly teams = new Map<string, Set<string>>();
-  #lastId = 0;
+  readonly #ids: IdCounter;
 
-  constructor(options: { repo: RepoRef; defaultBranch: string; selfLogin: string }) {
+  /** `ids`: a counter shared with other repositories' states (default: this state's own, from 1). */
+  constructor(options: { repo: RepoRef; defaultBranch: string; selfLogin: string; ids?: IdCounter }) {
     this.repo = options.repo;
     this.defaultBranch = options.defaultBranch;
     this.selfLogin = options.selfLogin;
+    this.#ids = options.ids ?? new IdCounter();
   }
 
   /** A fresh id, greater than every id given or seeded so far. */
   nextId(): number {
-    this.#lastId += 1;
-    return this.#lastId;
+    return this.#ids.next();
   }
 
   /** Makes later ids greater than a seeded one. */
   reserveId(id: number): number {
-    this.#lastId = Math.max(this.#lastId, id);
-    return id;
+    return this.#ids.reserve(id);
   }
 
   timestamp(): string {
@@ -284,12 +296,23 @@ export class MemoryGitHubState {
     return review;
   }
 
-  addWorkflowRun(options: { id?: number; status?: string } = {}): MemoryWorkflowRun {
+  addWorkflowRun(
+    options: Partial<Pick<MemoryWorkflowRun, 'id' | 'name' | 'event' | 'status' | 'headBranch' | 'headSha'>> & {
+      conclusion?: string | null;
+    } = {},
+  ): MemoryWorkflowRun {
     const id = options.id === undefined ? this.nextId() : this.reserveId(options.id);
+    const now = this.timestamp();
     const run: MemoryWorkflowRun = {
       id,
+      name: options.name ?? 'agent',
+      event: options.event ?? 'issue_comment',
       status: options.status ?? 'in_progress',
-      conclusion: undefined,
+      conclusion: options.conclusion ?? undefined,
+      headBranch: options.headBranch ?? this.defaultBranch,
+      headSha: options.headSha,
+      createdAt: now,
+      updatedAt: now,
       cancelRequested: false,
     };
     this.workflowRuns.set(id, run);
@@ -299,6 +322,39 @@ export class MemoryGitHubState {
   /** The comments on an issue, oldest first. */
   comments(issueNumber?: number): MemoryComment[] {
     return [...this.commentsById.values()].filter((c) => issueNumber === undefined || c.issueNumber === issueNumber);
+  }
+
+  /** Stores a check run as created: queued until `applyCheckRun` says otherwise. */
+  addCheckRun(
+    options: Pick<MemoryCheckRun, 'name' | 'headSha' | 'creator'> &
+      Partial<Pick<MemoryCheckRun, 'startedAt' | 'externalId' | 'detailsUrl' | 'actions'>>,
+  ): MemoryCheckRun {
+    const run: MemoryCheckRun = {
+      id: this.nextId(),
+      name: options.name,
+      headSha: options.headSha,
+      status: 'queued',
+      conclusion: undefined,
+      startedAt: options.startedAt ?? this.timestamp(),
+      completedAt: undefined,
+      externalId: options.externalId,
+      detailsUrl: options.detailsUrl,
+      output: { title: undefined, summary: undefined, text: undefined },
+      annotations: [],
+      actions: options.actions ?? [],
+      creator: options.creator,
+      updates: 0,
+    };
+    this.checkRunsById.set(run.id, run);
+    return run;
+  }
+
+  /** Marks a workflow run cancelled as GitHub does on a cancel request. */
+  cancelWorkflowRun(run: MemoryWorkflowRun): void {
+    run.cancelRequested = true;
+    run.status = 'completed';
+    run.conclusion = 'cancelled';
+    run.updatedAt = this.timestamp();
   }
 
   /** The check runs, in creation order. */

@@ -15,7 +15,6 @@ import { GitHubApiError } from '../github-api-error.ts';
 import { type BareRepo, bareRepo } from './bare-repo.ts';
 import { applyCheckRun, checkRunRefusal } from './check-run-rules.ts';
 import {
-  type MemoryCheckRun,
   type MemoryComment,
   MemoryGitHubState,
   type MemoryIssue,
@@ -197,23 +196,15 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
       checkRepo(operation, ref);
       const refused = checkRunRefusal(run, undefined);
       if (refused !== undefined) fail(operation, 422, refused);
-      const stored: MemoryCheckRun = {
-        id: state.nextId(),
+      const stored = state.addCheckRun({
         name: run.name,
         headSha: run.headSha,
-        status: 'queued',
-        conclusion: undefined,
-        startedAt: run.startedAt ?? state.timestamp(),
-        completedAt: undefined,
-        externalId: run.externalId,
-        detailsUrl: run.detailsUrl,
-        output: { title: undefined, summary: undefined, text: undefined },
-        annotations: [],
-        actions: run.actions ?? [],
-        updates: 0,
-      };
+        creator: state.self,
+        ...(run.startedAt === undefined ? {} : { startedAt: run.startedAt }),
+        ...(run.externalId === undefined ? {} : { externalId: run.externalId }),
+        ...(run.detailsUrl === undefined ? {} : { detailsUrl: run.detailsUrl }),
+      });
       applyCheckRun(stored, run, state.timestamp());
-      state.checkRunsById.set(stored.id, stored);
       return { id: stored.id, htmlUrl: `${html}/runs/${stored.id}` };
     },
 
@@ -403,9 +394,7 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
       checkRepo(operation, ref);
       const run = state.workflowRuns.get(runId) ?? fail(operation, 404, 'Not Found');
       if (run.status === 'completed') fail(operation, 409, 'Cannot cancel a workflow run that is completed.');
-      run.cancelRequested = true;
-      run.status = 'completed';
-      run.conclusion = 'cancelled';
+      state.cancelWorkflowRun(run);
     },
   };
 

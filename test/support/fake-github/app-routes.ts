@@ -73,25 +73,17 @@ export const appRoutes: Record<string, RouteHandler> = {
   },
 
   'actions/get-workflow-run': (context) => {
-    const run = context.state.workflowRun(numberParam(context.params, 'run_id'));
-    const repo = repoOf(context);
-    if (run === undefined || repo === undefined || run.repoKey !== `${repo.owner}/${repo.repo}`.toLowerCase()) {
-      return notFound();
-    }
-    return { status: 200, body: renderWorkflowRun(context.render, run) };
+    const id = numberParam(context.params, 'run_id');
+    const run = context.state.workflowRunRecord(refOf(context), id) && context.state.workflowRun(id);
+    return run === undefined ? notFound() : { status: 200, body: renderWorkflowRun(context.render, run) };
   },
 
   'actions/cancel-workflow-run': (context) => {
-    const run = context.state.workflowRun(numberParam(context.params, 'run_id'));
-    const repo = repoOf(context);
-    if (run === undefined || repo === undefined || run.repoKey !== `${repo.owner}/${repo.repo}`.toLowerCase()) {
-      return notFound();
-    }
+    const memory = context.state.memory(refOf(context));
+    const run = context.state.workflowRunRecord(refOf(context), numberParam(context.params, 'run_id'));
+    if (memory === undefined || run === undefined) return notFound();
     if (run.status === 'completed') return errorReply(409, 'Cannot cancel a workflow run that is completed.');
-    run.cancelRequested = true;
-    run.status = 'completed';
-    run.conclusion = 'cancelled';
-    run.updatedAt = context.state.timestamp();
+    memory.cancelWorkflowRun(run);
     return { status: 202, body: {} };
   },
 };

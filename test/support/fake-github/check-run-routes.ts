@@ -1,4 +1,14 @@
-import type { FakeAnnotation, FakeCheckRun } from './fake-github-state.ts';
+import type {
+  CheckRunAction,
+  CheckRunConclusion,
+  CheckRunOutput,
+  CheckRunStatus,
+  CreateCheckRun,
+  UpdateCheckRun,
+} from '../../../src/github/github-api.ts';
+import { applyCheckRun, checkRunRefusal } from '../../../src/github/simulate/check-run-rules.ts';
+import type { MemoryCheckRun } from '../../../src/github/simulate/memory-github-state.ts';
+import type { FakeAnnotation } from './fake-github-state.ts';
 import { renderCheckRun } from './render.ts';
 import {
   notFound,
@@ -6,126 +16,113 @@ import {
   type RouteContext,
   type RouteHandler,
   type RouteReply,
-  repoOf,
+  refOf,
   validationFailed,
 } from './route-kit.ts';
 
-/** GitHub's limits on check run output: characters per text field, annotations and actions per request. */
-export const checkRunLimits = { textLength: 65535, annotationsPerRequest: 50, actions: 3 };
-
+/** A check-run body as sent (already validated against the description, so its enums hold). */
 interface CheckRunInput {
   name?: string;
   head_sha?: string;
-  status?: string;
-  conclusion?: string;
+  status?: CheckRunStatus;
+  conclusion?: CheckRunConclusion;
   started_at?: string;
   completed_at?: string;
   external_id?: string;
   details_url?: string;
   output?: { title?: string; summary?: string; text?: string; annotations?: FakeAnnotation[] };
-  actions?: FakeCheckRun['actions'];
+  actions?: CheckRunAction[];
 }
 
-/** The limits GitHub enforces beyond the schema (and the schema's, again, for clear messages). */
-function checkLimits(input: CheckRunInput, current: FakeCheckRun | undefined): RouteReply | undefined {
-  for (const field of ['summary', 'text'] as const) {
-    const value = input.output?.[field];
-    if (value !== undefined && [...value].length > checkRunLimits.textLength) {
-      return validationFailed('Invalid request.', [
-        {
-          resource: 'CheckRun',
-          field: `output.${field}`,
-          code: 'custom',
-          message: `${field} is too long (maximum is 65535 characters)`,
-        },
-      ]);
-    }
-  }
-  if ((input.output?.annotations?.length ?? 0) > checkRunLimits.annotationsPerRequest) {
-    return validationFailed('Invalid request.\n\nOnly 50 annotations are allowed per request.');
-  }
-  if ((input.actions?.length ?? 0) > checkRunLimits.actions) {
-    return validationFailed('Invalid request.\n\nOnly 3 actions are allowed.');
-  }
-  const completing = input.status === 'completed' || input.completed_at !== undefined;
-  if (completing && input.conclusion === undefined && current?.conclusion == null) {
-    return validationFailed('Invalid request.\n\n"conclusion" wasn\'t supplied.');
-  }
-  return undefined;
+/** The body's output in the port's terms; a title or summary left out keeps the stored one. */
+function outputOf(input: CheckRunInput, run: MemoryCheckRun | undefined): CheckRunOutput | undefined {
+  const output = input.output;
+  if (output === undefined) return undefined;
+  return {
+    title: output.title ?? run?.output.title ?? '',
+    summary: output.summary ?? run?.output.summary ?? '',
+    ...(output.text === undefined ? {} : { text: output.text }),
+    ...(output.annotations === undefined
+      ? {}
+      : {
+          annotations: output.annotations.map((a) => ({
+            path: a.path,
+            startLine: a.start_line,
+            endLine: a.end_line,
+            level: a.annotation_level as 'notice' | 'warning' | 'failure',
+            message: a.message,
+            ...(a.title === undefined ? {} : { title: a.title }),
+          })),
+        }),
+  };
 }
 
-function applyOutput(run: FakeCheckRun, output: CheckRunInput['output']): void {
-  if (output === undefined) return;
-  if (output.title !== undefined) run.output.title = output.title;
-  if (output.summary !== undefined) run.output.summary = output.summary;
-  if (output.text !== undefined) run.output.text = output.text;
-  run.output.annotations.push(...(output.annotations ?? []));
+/** The body as the port's update: the one set of check-run rules (`check-run-rules.ts`) applies to both fakes. */
+function updateOf(input: CheckRunInput, run: MemoryCheckRun | undefined): UpdateCheckRun {
+  const output = outputOf(input, run);
+  return {
+    ...(input.status === undefined ? {} : { status: input.status }),
+    ...(input.conclusion === undefined ? {} : { conclusion: input.conclusion }),
+    ...(input.completed_at === undefined ? {} : { completedAt: input.completed_at }),
+    ...(output === undefined ? {} : { output }),
+    ...(input.actions === undefined ? {} : { actions: input.actions }),
+  };
 }
 
-function applyStatus(context: RouteContext, run: FakeCheckRun, input: CheckRunInput): void {
-  if (input.status !== undefined) run.status = input.status;
-  if (input.conclusion !== undefined) {
-    run.conclusion = input.conclusion;
-    run.status = 'completed';
-  }
-  if (input.started_at !== undefined) run.startedAt = input.started_at;
-  if (input.completed_at !== undefined) run.completedAt = input.completed_at;
-  if (run.status === 'completed') run.completedAt ??= context.state.timestamp();
+function refused(message: string): RouteReply {
+  return validationFailed(`Invalid request.\n\n${message}`);
 }
 
-/** Check run routes, by operation id. */
+function reply(context: RouteContext, run: MemoryCheckRun, status: number): RouteReply {
+  const view = context.state.checkRun(run.id);
+  return view === undefined ? notFound() : { status, body: renderCheckRun(context.render, view) };
+}
+
+/** Check run routes, by operation id: the shared in-memory state holds the runs. */
 export const checkRunRoutes: Record<string, RouteHandler> = {
   'checks/create': (context) => {
-    const repo = repoOf(context);
-    if (repo === undefined) return notFound();
+    const memory = context.state.memory(refOf(context));
+    if (memory === undefined) return notFound();
     const input = (context.body ?? {}) as CheckRunInput;
-    const refused = checkLimits(input, undefined);
-    if (refused !== undefined) return refused;
-    const run = context.state.storeCheckRun({
-      repoKey: `${repo.owner}/${repo.repo}`.toLowerCase(),
+    const create: CreateCheckRun = {
+      ...updateOf(input, undefined),
       name: String(input.name),
       headSha: String(input.head_sha),
-      status: 'queued',
-      conclusion: null,
-      startedAt: context.state.timestamp(),
-      completedAt: null,
-      externalId: input.external_id ?? null,
-      detailsUrl: input.details_url ?? null,
-      output: { title: null, summary: null, text: null, annotations: [] },
-      actions: input.actions ?? [],
-      creator: context.identity,
-      updates: 0,
+      status: input.status ?? 'queued',
+    };
+    const refusal = checkRunRefusal(create, undefined);
+    if (refusal !== undefined) return refused(refusal);
+    const run = memory.addCheckRun({
+      name: create.name,
+      headSha: create.headSha,
+      creator: { login: context.identity.login, type: context.identity.type },
+      ...(input.external_id === undefined ? {} : { externalId: input.external_id }),
+      ...(input.details_url === undefined ? {} : { detailsUrl: input.details_url }),
+      ...(input.started_at === undefined ? {} : { startedAt: input.started_at }),
     });
-    applyOutput(run, input.output);
-    applyStatus(context, run, input);
-    return { status: 201, body: renderCheckRun(context.render, run) };
+    applyCheckRun(run, create, memory.timestamp());
+    return reply(context, run, 201);
   },
 
   'checks/update': (context) => {
-    const run = context.state.checkRun(numberParam(context.params, 'check_run_id'));
-    const repo = repoOf(context);
-    if (run === undefined || repo === undefined || run.repoKey !== `${repo.owner}/${repo.repo}`.toLowerCase()) {
-      return notFound();
-    }
+    const memory = context.state.memory(refOf(context));
+    const run = context.state.checkRunRecord(refOf(context), numberParam(context.params, 'check_run_id'));
+    if (memory === undefined || run === undefined) return notFound();
     const input = (context.body ?? {}) as CheckRunInput;
-    const refused = checkLimits(input, run);
-    if (refused !== undefined) return refused;
+    const update = updateOf(input, run);
+    const refusal = checkRunRefusal(update, run);
+    if (refusal !== undefined) return refused(refusal);
     if (input.name !== undefined) run.name = input.name;
     if (input.external_id !== undefined) run.externalId = input.external_id;
     if (input.details_url !== undefined) run.detailsUrl = input.details_url;
-    if (input.actions !== undefined) run.actions = input.actions;
-    applyOutput(run, input.output);
-    applyStatus(context, run, input);
+    if (input.started_at !== undefined) run.startedAt = input.started_at;
+    applyCheckRun(run, update, memory.timestamp());
     run.updates += 1;
-    return { status: 200, body: renderCheckRun(context.render, run) };
+    return reply(context, run, 200);
   },
 
   'checks/get': (context) => {
-    const run = context.state.checkRun(numberParam(context.params, 'check_run_id'));
-    const repo = repoOf(context);
-    if (run === undefined || repo === undefined || run.repoKey !== `${repo.owner}/${repo.repo}`.toLowerCase()) {
-      return notFound();
-    }
-    return { status: 200, body: renderCheckRun(context.render, run) };
+    const run = context.state.checkRunRecord(refOf(context), numberParam(context.params, 'check_run_id'));
+    return run === undefined ? notFound() : reply(context, run, 200);
   },
 };

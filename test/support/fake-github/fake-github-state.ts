@@ -1,4 +1,11 @@
 import { createHash } from 'node:crypto';
+import { IdCounter } from '../../../src/github/simulate/id-counter.ts';
+import {
+  type MemoryCheckRun,
+  MemoryGitHubState,
+  type MemoryWorkflowRun,
+} from '../../../src/github/simulate/memory-github-state.ts';
+import { fakeCheckRunOf, fakeWorkflowRunOf } from './fake-github-views.ts';
 import type { GitBacking } from './git-backing.ts';
 
 /** A repository's owner and name. */
@@ -233,10 +240,11 @@ export class FakeGitHubState {
   readonly #comments = new Map<number, FakeComment>();
   readonly #reviewComments = new Map<number, FakeReviewComment>();
   readonly #reviews: FakeReview[] = [];
-  readonly #checkRuns = new Map<number, FakeCheckRun>();
-  readonly #workflowRuns = new Map<number, FakeWorkflowRun>();
+  /** Each repository's entities, kept by the same in-memory state `agent-mux simulate` uses. */
+  readonly #memories = new Map<string, MemoryGitHubState>();
   readonly #teams = new Map<string, FakeTeamMember[]>();
-  #nextId = 1000;
+  /** Ids shared by every kind and every repository (and their in-memory states). */
+  readonly #ids = new IdCounter(1000);
 
   constructor(git?: GitBacking) {
     this.git = git;
@@ -244,8 +252,7 @@ export class FakeGitHubState {
 
   /** A fresh id (ids are unique across all kinds, as GitHub's are in practice). */
   nextId(): number {
-    this.#nextId += 1;
-    return this.#nextId;
+    return this.#ids.next();
   }
 
   /** The current time in GitHub's format. */
@@ -290,7 +297,20 @@ export class FakeGitHubState {
     };
     this.addUser({ login: options.owner, type: 'User' });
     this.#repos.set(repoKey(options), repo);
+    const memory = new MemoryGitHubState({
+      repo: { owner: options.owner, repo: options.repo },
+      defaultBranch,
+      selfLogin: 'agent-mux[bot]',
+      ids: this.#ids,
+    });
+    memory.now = () => this.now();
+    this.#memories.set(repoKey(options), memory);
     return repo;
+  }
+
+  /** The in-memory state (the one `agent-mux simulate` uses) that keeps a repository's entities. */
+  memory(ref: RepoRef): MemoryGitHubState | undefined {
+    return this.#memories.get(repoKey(ref));
   }
 
   /** A repository, or undefined. */
@@ -602,27 +622,29 @@ export class FakeGitHubState {
     return this.#reviews.filter((r) => r.repoKey === key && r.pullNumber === pullNumber);
   }
 
-  // ── check runs ─────────────────────────────────────────────────────────
+  // ── check runs (kept in the in-memory state) ───────────────────────────
 
-  /** Stores a check run (ids assigned here). */
-  storeCheckRun(run: Omit<FakeCheckRun, 'id'>): FakeCheckRun {
-    const stored: FakeCheckRun = { ...run, id: this.nextId() };
-    this.#checkRuns.set(stored.id, stored);
-    return stored;
+  /** A check run of a repository as stored, for the routes that change it. */
+  checkRunRecord(ref: RepoRef, id: number): MemoryCheckRun | undefined {
+    return this.memory(ref)?.checkRunsById.get(id);
   }
 
-  /** One check run by id. */
+  /** One check run by id (a snapshot). */
   checkRun(id: number): FakeCheckRun | undefined {
-    return this.#checkRuns.get(id);
+    for (const [key, memory] of this.#memories) {
+      const run = memory.checkRunsById.get(id);
+      if (run !== undefined) return fakeCheckRunOf(key, run, this.addUser(run.creator.login));
+    }
+    return undefined;
   }
 
-  /** The check runs of a repository, in creation order. */
+  /** The check runs of a repository, in creation order (snapshots). */
   checkRuns(ref: RepoRef): FakeCheckRun[] {
     const key = repoKey(ref);
-    return [...this.#checkRuns.values()].filter((r) => r.repoKey === key);
+    return (this.memory(ref)?.checkRuns() ?? []).map((run) => fakeCheckRunOf(key, run, this.addUser(run.creator.login)));
   }
 
-  // ── workflow runs ──────────────────────────────────────────────────────
+  // ── workflow runs (kept in the in-memory state) ────────────────────────
 
   /** Adds a GitHub Actions workflow run. */
   addWorkflowRun(
@@ -638,33 +660,36 @@ export class FakeGitHubState {
     },
   ): FakeWorkflowRun {
     const repo = this.requireRepo(ref);
-    const now = this.timestamp();
-    const run: FakeWorkflowRun = {
-      id: options.id ?? this.nextId(),
-      repoKey: repoKey(ref),
-      name: options.name ?? 'agent',
-      event: options.event ?? 'issue_comment',
-      status: options.status ?? 'in_progress',
-      conclusion: options.conclusion ?? null,
-      headBranch: options.headBranch ?? repo.defaultBranch,
+    const memory = this.memory(ref) as MemoryGitHubState;
+    const run = memory.addWorkflowRun({
+      ...options,
       headSha: options.headSha ?? repo.branches.get(repo.defaultBranch) ?? fakeSha('run'),
-      createdAt: now,
-      updatedAt: now,
-      cancelRequested: false,
-    };
-    this.#workflowRuns.set(run.id, run);
-    return run;
+    });
+    return this.#workflowRunView(repoKey(ref), run);
   }
 
-  /** The workflow runs of a repository, newest first (as the API lists them). */
+  #workflowRunView(key: string, run: MemoryWorkflowRun): FakeWorkflowRun {
+    return fakeWorkflowRunOf(key, run, fakeSha('run'));
+  }
+
+  /** A workflow run of a repository as stored, for the routes that change it. */
+  workflowRunRecord(ref: RepoRef, id: number): MemoryWorkflowRun | undefined {
+    return this.memory(ref)?.workflowRuns.get(id);
+  }
+
+  /** The workflow runs of a repository, newest first (as the API lists them; snapshots). */
   workflowRuns(ref: RepoRef): FakeWorkflowRun[] {
     const key = repoKey(ref);
-    return [...this.#workflowRuns.values()].filter((r) => r.repoKey === key).reverse();
+    return [...(this.memory(ref)?.workflowRuns.values() ?? [])].map((r) => this.#workflowRunView(key, r)).reverse();
   }
 
-  /** One workflow run by id. */
+  /** One workflow run by id (a snapshot). */
   workflowRun(id: number): FakeWorkflowRun | undefined {
-    return this.#workflowRuns.get(id);
+    for (const [key, memory] of this.#memories) {
+      const run = memory.workflowRuns.get(id);
+      if (run !== undefined) return this.#workflowRunView(key, run);
+    }
+    return undefined;
   }
 }
 

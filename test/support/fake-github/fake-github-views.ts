@@ -1,0 +1,54 @@
+import type { MemoryCheckRun, MemoryWorkflowRun } from '../../../src/github/simulate/memory-github-state.ts';
+import type { FakeCheckRun, FakeUser, FakeWorkflowRun } from './fake-github-state.ts';
+
+/**
+ * A check run of the shared in-memory state as the HTTP fake's tests read it (GitHub's nulls,
+ * snake_case annotations, the creator as a known user): a snapshot, read again after each change.
+ */
+export function fakeCheckRunOf(repoKey: string, run: MemoryCheckRun, creator: FakeUser): FakeCheckRun {
+  return {
+    id: run.id,
+    repoKey,
+    name: run.name,
+    headSha: run.headSha,
+    status: run.status,
+    conclusion: run.conclusion ?? null,
+    startedAt: run.startedAt ?? null,
+    completedAt: run.completedAt ?? null,
+    externalId: run.externalId ?? null,
+    detailsUrl: run.detailsUrl ?? null,
+    output: {
+      title: run.output.title ?? null,
+      summary: run.output.summary ?? null,
+      text: run.output.text ?? null,
+      annotations: run.annotations.map((a) => ({
+        path: a.path,
+        start_line: a.startLine,
+        end_line: a.endLine,
+        annotation_level: a.level,
+        message: a.message,
+        ...(a.title === undefined ? {} : { title: a.title }),
+      })),
+    },
+    actions: run.actions.map((a) => ({ ...a })),
+    creator,
+    updates: run.updates,
+  };
+}
+
+/** A workflow run of the shared in-memory state as the HTTP fake's tests read it: a snapshot. */
+export function fakeWorkflowRunOf(repoKey: string, run: MemoryWorkflowRun, headSha: string): FakeWorkflowRun {
+  return {
+    id: run.id,
+    repoKey,
+    name: run.name,
+    event: run.event,
+    status: run.status,
+    conclusion: run.conclusion ?? null,
+    headBranch: run.headBranch,
+    headSha: run.headSha ?? headSha,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    cancelRequested: run.cancelRequested,
+  };
+}
