@@ -1,8 +1,9 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { AgentSession, SessionContext, SessionOutcome } from '../../../core/adapter/index.ts';
+import type { AgentSession, NativeRecord, SessionContext, SessionOutcome } from '../../../core/adapter/index.ts';
 import { logDraft } from '../../../core/events/log-draft.ts';
 import { definedEnv } from '../../../core/run/defined-env.ts';
+import { RecordPipeline } from '../../../core/run/record-pipeline.ts';
 import { awaitApproval } from '../../../core/tools/await-approval.ts';
+import { readSse } from '../../../core/transport/read-sse.ts';
 import { openCodeConfig } from '../opencode/opencode-plan.ts';
 import { type OpenCodeHttpTranslatorState, openCodeHttpTranslator } from './opencode-http-translator.ts';
 import { type OpenCodeServer, startOpenCodeServer } from './opencode-server.ts';
@@ -59,6 +60,7 @@ class OpenCodeHttpRun {
   readonly #ctx: SessionContext;
   readonly #options: OpenCodeHttpSessionOptions;
   readonly #server: OpenCodeServer;
+  readonly #pipeline: RecordPipeline<OpenCodeHttpTranslatorState>;
   readonly #state: OpenCodeHttpTranslatorState;
   readonly #events = new AbortController();
   #sessionId?: string;
@@ -70,7 +72,17 @@ class OpenCodeHttpRun {
     this.#ctx = ctx;
     this.#options = options;
     this.#server = server;
-    this.#state = openCodeHttpTranslator.init({ debug: ctx.debug, request: ctx.request });
+    this.#pipeline = new RecordPipeline({
+      translator: openCodeHttpTranslator,
+      protocol: 'json-lines',
+      debug: ctx.debug,
+      request: ctx.request,
+      clock: ctx.clock,
+      name: 'opencode',
+      emit: (draft) => ctx.emit(draft),
+      onRecord: (record) => this.#onRecord(record),
+    });
+    this.#state = this.#pipeline.state;
     const ended = new Promise<SessionOutcome>((resolve) => {
       this.#finish = resolve;
     });
@@ -124,26 +136,22 @@ class OpenCodeHttpRun {
   }
 
   async #read(body: ReadableStream<Uint8Array>): Promise<void> {
-    const parser = createParser({ onEvent: (message) => this.#onMessage(message) });
-    const decoder = new TextDecoder();
+    const onRawEvent = this.#options.onRawEvent;
     try {
-      for await (const chunk of body) parser.feed(decoder.decode(chunk, { stream: true }));
+      // Data that is not JSON goes to the translator as text.
+      await readSse(body, {
+        sink: this.#pipeline,
+        nonJson: 'text',
+        onMessage: onRawEvent ? (message) => onRawEvent(message.data) : undefined,
+      });
     } catch {
       // Aborted at shutdown, or the server went away (its exit ends the run).
     }
   }
 
-  #onMessage(message: EventSourceMessage): void {
-    this.#options.onRawEvent?.(message.data);
-    let value: unknown;
-    try {
-      value = JSON.parse(message.data);
-    } catch {
-      for (const d of openCodeHttpTranslator.translate({ kind: 'text', line: message.data }, this.#state))
-        this.#ctx.emit(d);
-      return;
-    }
-    for (const draft of openCodeHttpTranslator.translate({ kind: 'json', value }, this.#state)) this.#ctx.emit(draft);
+  /** After the translator: answers `permission.asked`, and ends the run once the translator saw its end. */
+  #onRecord(record: NativeRecord): void {
+    const value = record.kind === 'json' ? record.value : undefined;
     if (isPermissionAsked(value) && value.properties.sessionID === this.#sessionId) void this.#ask(value.properties);
     if (this.#state.outcome) {
       const outcome = this.#state.outcome;
