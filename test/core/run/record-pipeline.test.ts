@@ -41,3 +41,33 @@ describe('RecordPipeline', () => {
     ]);
   });
 });
+
+describe('RecordPipeline.pushRecord', () => {
+  it('takes framed records through the same guard, reports malformed ones by their source, and shows each to onRecord', () => {
+    const drafts: EventDraft[] = [];
+    const seen: string[] = [];
+    const pipeline = new RecordPipeline({
+      translator: throwing,
+      protocol: 'json-lines',
+      debug: false,
+      name: 'odd',
+      clock: () => 7,
+      emit: (draft) => drafts.push(draft),
+      onRecord: (record) => seen.push(record.kind),
+    });
+    pipeline.pushRecord({ kind: 'json', value: { boom: true } });
+    pipeline.pushRecord({ kind: 'malformed', line: 'data: {', error: 'Unexpected end' }, 'SSE data');
+    pipeline.pushRecord({ kind: 'text', line: 'hello' });
+    expect(drafts).toEqual([
+      { type: 'error', code: 'internal', message: 'odd translator: odd record', recoverable: true },
+      {
+        type: 'error',
+        code: 'malformed_record',
+        message: 'unparseable SSE data (Unexpected end): data: {',
+        recoverable: true,
+      },
+      { type: 'log', source: 'stdout', line: 'at 7' },
+    ]);
+    expect(seen).toEqual(['json', 'text']);
+  });
+});
