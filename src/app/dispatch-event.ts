@@ -52,6 +52,7 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
     approval = readApprovalEvent(event.name, event.payload);
   } catch (error) {
     if (!TriggerPayloadError.isInstance(error)) throw error;
+    deps.log(error.message);
     return { kind: 'ignored', reason: error.message };
   }
 
