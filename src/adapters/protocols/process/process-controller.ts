@@ -3,7 +3,8 @@ import type { LaunchContext, ProcessController, RunIO } from '../../../core/adap
 /**
  * The adapter → agent half of seed 001: answers `tool_call` with `tool_result` through the
  * run's tool host, forwards budget changes as `budget_update`, and asks the agent to
- * `shutdown` before the core signals its process group.
+ * `shutdown` before the core forces the stop. Transport-neutral: `io.writeLine` is the
+ * program's stdin for the process adapter and `POST …/input` for a ca-http-v1 remote.
  */
 export function processController(io: RunIO, _ctx: LaunchContext): ProcessController {
   const answered = new Set<string>();
