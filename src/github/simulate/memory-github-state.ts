@@ -104,6 +104,7 @@ export interface MemoryReaction {
   target: { kind: 'issue_comment' | 'review_comment' | 'issue'; id: number };
   content: string;
   user: MemoryUser;
+  createdAt: string;
 }
 
 /** A GitHub Actions workflow run (for cancelling the Action's run). */
@@ -322,6 +323,34 @@ export class MemoryGitHubState {
   /** The comments on an issue, oldest first. */
   comments(issueNumber?: number): MemoryComment[] {
     return [...this.commentsById.values()].filter((c) => issueNumber === undefined || c.issueNumber === issueNumber);
+  }
+
+  /**
+   * A user's reaction on a target, as GitHub keeps it: once per user and content (`created` false
+   * when it was there already).
+   */
+  react(
+    target: MemoryReaction['target'],
+    content: string,
+    user: MemoryUser,
+  ): { reaction: MemoryReaction; created: boolean } {
+    const same = this.reactions.find(
+      (r) =>
+        r.target.kind === target.kind &&
+        r.target.id === target.id &&
+        r.content === content &&
+        r.user.login.toLowerCase() === user.login.toLowerCase(),
+    );
+    if (same !== undefined) return { reaction: same, created: false };
+    const reaction: MemoryReaction = {
+      id: this.nextId(),
+      target: { ...target },
+      content,
+      user,
+      createdAt: this.timestamp(),
+    };
+    this.reactions.push(reaction);
+    return { reaction, created: true };
   }
 
   /** Stores a check run as created: queued until `applyCheckRun` says otherwise. */

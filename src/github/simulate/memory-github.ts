@@ -150,15 +150,7 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
           : target.kind === 'issue_comment'
             ? (state.commentsById.get(target.commentId)?.id ?? fail(operation, 404, 'Not Found'))
             : (state.reviewComments.get(target.commentId)?.id ?? fail(operation, 404, 'Not Found'));
-      const same = state.reactions.find(
-        (r) =>
-          r.target.kind === target.kind &&
-          r.target.id === id &&
-          r.content === content &&
-          r.user.login === state.selfLogin,
-      );
-      if (same === undefined)
-        state.reactions.push({ id: state.nextId(), target: { kind: target.kind, id }, content, user: state.self });
+      state.react({ kind: target.kind, id }, content, state.self);
     },
 
     async createComment(ref, issueNumber, body) {

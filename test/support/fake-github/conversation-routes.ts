@@ -16,34 +16,18 @@ function bodyField(context: RouteContext, name: string): unknown {
   return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
 }
 
-function commentInRepo(context: RouteContext): ReturnType<FakeGitHubState['comment']> {
-  const comment = context.state.comment(numberParam(context.params, 'comment_id'));
-  const key = `${context.params.owner}/${context.params.repo}`.toLowerCase();
-  return comment?.repoKey === key ? comment : undefined;
+function commentInRepo(context: RouteContext): ReturnType<FakeGitHubState['commentRecord']> {
+  return context.state.commentRecord(refOf(context), numberParam(context.params, 'comment_id'));
 }
 
 function react(context: RouteContext, kind: ReactionTargetKind, id: number): RouteReply {
-  const content = String(bodyField(context, 'content'));
-  const key = `${context.params.owner}/${context.params.repo}`.toLowerCase();
-  const existing = context.state.reactions.find(
-    (r) =>
-      r.repoKey === key &&
-      r.target.kind === kind &&
-      r.target.id === id &&
-      r.content === content &&
-      r.user.login === context.identity.login,
-  );
-  if (existing !== undefined) return { status: 200, body: renderReaction(context.render, existing) };
-  const reaction = {
-    id: context.state.nextId(),
-    repoKey: key,
-    target: { kind, id },
-    content,
-    user: context.identity,
-    createdAt: context.state.timestamp(),
-  };
-  context.state.reactions.push(reaction);
-  return { status: 201, body: renderReaction(context.render, reaction) };
+  const memory = context.state.memory(refOf(context));
+  if (memory === undefined) return notFound();
+  const { login, type } = context.identity;
+  const { reaction, created } = memory.react({ kind, id }, String(bodyField(context, 'content')), { login, type });
+  const view = context.state.reactions.find((r) => r.id === reaction.id);
+  if (view === undefined) return notFound();
+  return { status: created ? 201 : 200, body: renderReaction(context.render, view) };
 }
 
 /** Issue, comment, reaction and review routes, by operation id. */
@@ -65,7 +49,7 @@ export const conversationRoutes: Record<string, RouteHandler> = {
   },
 
   'issues/get-comment': (context) => {
-    const comment = commentInRepo(context);
+    const comment = commentInRepo(context) && context.state.comment(numberParam(context.params, 'comment_id'));
     return comment === undefined ? notFound() : { status: 200, body: renderComment(context.render, comment) };
   },
 
@@ -74,7 +58,8 @@ export const conversationRoutes: Record<string, RouteHandler> = {
     if (comment === undefined) return notFound();
     comment.body = String(bodyField(context, 'body'));
     comment.updatedAt = context.state.timestamp();
-    return { status: 200, body: renderComment(context.render, comment) };
+    const view = context.state.comment(comment.id);
+    return view === undefined ? notFound() : { status: 200, body: renderComment(context.render, view) };
   },
 
   'issues/list-comments': (context) => {

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { IdCounter } from '../../../src/github/simulate/id-counter.ts';
 import {
   type MemoryCheckRun,
+  type MemoryComment,
   MemoryGitHubState,
   type MemoryWorkflowRun,
 } from '../../../src/github/simulate/memory-github-state.ts';
-import { fakeCheckRunOf, fakeWorkflowRunOf } from './fake-github-views.ts';
+import { fakeCheckRunOf, fakeCommentOf, fakeReactionOf, fakeWorkflowRunOf } from './fake-github-views.ts';
 import type { GitBacking } from './git-backing.ts';
 
 /** A repository's owner and name. */
@@ -229,15 +230,12 @@ export class FakeGitHubState {
   app: FakeApp = { id: 1, slug: 'agent-mux', name: 'agent-mux', owner: 'agent-mux' };
   /** Tokens accepted when the server was started with `tokens` (installation tokens are added here). */
   readonly tokens = new Map<string, FakeToken>();
-  /** Every reaction created, in order. */
-  readonly reactions: FakeReaction[] = [];
   readonly git: GitBacking | undefined;
 
   readonly #repos = new Map<string, FakeRepo>();
   readonly #users = new Map<string, FakeUser>();
   readonly #issues = new Map<string, FakeIssue | FakePull>();
   readonly #nextNumber = new Map<string, number>();
-  readonly #comments = new Map<number, FakeComment>();
   readonly #reviewComments = new Map<number, FakeReviewComment>();
   readonly #reviews: FakeReview[] = [];
   /** Each repository's entities, kept by the same in-memory state `agent-mux simulate` uses. */
@@ -520,34 +518,47 @@ export class FakeGitHubState {
 
   // ── comments, reviews, reactions ───────────────────────────────────────
 
-  /** Adds an issue (or PR conversation) comment. */
+  /** Adds an issue (or PR conversation) comment (kept in the repository's in-memory state). */
   addComment(ref: RepoRef, issueNumber: number, options: { body: string; user: UserInput }): FakeComment {
-    if (this.issue(ref, issueNumber) === undefined) {
+    const memory = this.memory(ref);
+    if (memory === undefined || this.issue(ref, issueNumber) === undefined) {
       throw new Error(`fake GitHub: no issue ${repoKey(ref)}#${issueNumber}`);
     }
-    const now = this.timestamp();
-    const comment: FakeComment = {
-      id: this.nextId(),
-      repoKey: repoKey(ref),
-      issueNumber,
+    const user = this.addUser(options.user);
+    const comment = memory.addComment(issueNumber, {
       body: options.body,
-      user: this.addUser(options.user),
-      createdAt: now,
-      updatedAt: now,
-    };
-    this.#comments.set(comment.id, comment);
-    return comment;
+      user: { login: user.login, type: user.type },
+    });
+    return fakeCommentOf(repoKey(ref), comment, user);
   }
 
-  /** One issue comment by id (in any repository). */
+  /** An issue comment of a repository as stored, for the routes that change it. */
+  commentRecord(ref: RepoRef, id: number): MemoryComment | undefined {
+    return this.memory(ref)?.commentsById.get(id);
+  }
+
+  /** One issue comment by id, in any repository (a snapshot). */
   comment(id: number): FakeComment | undefined {
-    return this.#comments.get(id);
+    for (const [key, memory] of this.#memories) {
+      const comment = memory.commentsById.get(id);
+      if (comment !== undefined) return fakeCommentOf(key, comment, this.addUser(comment.user.login));
+    }
+    return undefined;
   }
 
-  /** The comments on an issue, oldest first. */
+  /** The comments on an issue, oldest first (snapshots). */
   comments(ref: RepoRef, issueNumber: number): FakeComment[] {
     const key = repoKey(ref);
-    return [...this.#comments.values()].filter((c) => c.repoKey === key && c.issueNumber === issueNumber);
+    return (this.memory(ref)?.comments(issueNumber) ?? []).map((c) =>
+      fakeCommentOf(key, c, this.addUser(c.user.login)),
+    );
+  }
+
+  /** Every reaction created, in order, in every repository (snapshots). */
+  get reactions(): FakeReaction[] {
+    return [...this.#memories].flatMap(([key, memory]) =>
+      memory.reactions.map((r) => fakeReactionOf(key, r, this.addUser(r.user.login))),
+    );
   }
 
   /** Adds a pull request review comment (a comment on a diff line). */
@@ -641,7 +652,9 @@ export class FakeGitHubState {
   /** The check runs of a repository, in creation order (snapshots). */
   checkRuns(ref: RepoRef): FakeCheckRun[] {
     const key = repoKey(ref);
-    return (this.memory(ref)?.checkRuns() ?? []).map((run) => fakeCheckRunOf(key, run, this.addUser(run.creator.login)));
+    return (this.memory(ref)?.checkRuns() ?? []).map((run) =>
+      fakeCheckRunOf(key, run, this.addUser(run.creator.login)),
+    );
   }
 
   // ── workflow runs (kept in the in-memory state) ────────────────────────

@@ -1,5 +1,10 @@
-import type { MemoryCheckRun, MemoryWorkflowRun } from '../../../src/github/simulate/memory-github-state.ts';
-import type { FakeCheckRun, FakeUser, FakeWorkflowRun } from './fake-github-state.ts';
+import type {
+  MemoryCheckRun,
+  MemoryComment,
+  MemoryReaction,
+  MemoryWorkflowRun,
+} from '../../../src/github/simulate/memory-github-state.ts';
+import type { FakeCheckRun, FakeComment, FakeReaction, FakeUser, FakeWorkflowRun } from './fake-github-state.ts';
 
 /**
  * A check run of the shared in-memory state as the HTTP fake's tests read it (GitHub's nulls,
@@ -50,5 +55,30 @@ export function fakeWorkflowRunOf(repoKey: string, run: MemoryWorkflowRun, headS
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
     cancelRequested: run.cancelRequested,
+  };
+}
+
+/** An issue comment of the shared in-memory state as the HTTP fake's tests read it: a snapshot. */
+export function fakeCommentOf(repoKey: string, comment: MemoryComment, user: FakeUser): FakeComment {
+  return {
+    id: comment.id,
+    repoKey,
+    issueNumber: comment.issueNumber,
+    body: comment.body,
+    user,
+    createdAt: comment.createdAt,
+    updatedAt: comment.updatedAt,
+  };
+}
+
+/** A reaction of the shared in-memory state as the HTTP fake's tests read it: a snapshot. */
+export function fakeReactionOf(repoKey: string, reaction: MemoryReaction, user: FakeUser): FakeReaction {
+  return {
+    id: reaction.id,
+    repoKey,
+    target: { ...reaction.target },
+    content: reaction.content,
+    user,
+    createdAt: reaction.createdAt,
   };
 }
