@@ -6,7 +6,7 @@ import {
   MemoryGitHubState,
   type MemoryWorkflowRun,
 } from '../../../src/github/simulate/memory-github-state.ts';
-import { fakeCheckRunOf, fakeCommentOf, fakeReactionOf, fakeWorkflowRunOf } from './fake-github-views.ts';
+import { fakeCheckRunOf, fakeCommentOf, fakeReactionOf, fakeReviewOf, fakeWorkflowRunOf } from './fake-github-views.ts';
 import type { GitBacking } from './git-backing.ts';
 
 /** A repository's owner and name. */
@@ -237,7 +237,6 @@ export class FakeGitHubState {
   readonly #issues = new Map<string, FakeIssue | FakePull>();
   readonly #nextNumber = new Map<string, number>();
   readonly #reviewComments = new Map<number, FakeReviewComment>();
-  readonly #reviews: FakeReview[] = [];
   /** Each repository's entities, kept by the same in-memory state `agent-mux simulate` uses. */
   readonly #memories = new Map<string, MemoryGitHubState>();
   readonly #teams = new Map<string, FakeTeamMember[]>();
@@ -605,32 +604,32 @@ export class FakeGitHubState {
     return this.#reviewComments.get(id);
   }
 
-  /** Adds a submitted review. `commitId` defaults to the pull's head sha. */
+  /** Adds a submitted review (kept in the in-memory state). `commitId` defaults to the pull's head sha. */
   addReview(
     ref: RepoRef,
     pullNumber: number,
     options: { state: FakeReview['state']; body?: string; user: UserInput; commitId?: string },
   ): FakeReview {
     const pull = this.pull(ref, pullNumber);
-    if (pull === undefined) throw new Error(`fake GitHub: no pull ${repoKey(ref)}#${pullNumber}`);
-    const review: FakeReview = {
-      id: this.nextId(),
-      repoKey: repoKey(ref),
-      pullNumber,
+    const memory = this.memory(ref);
+    if (pull === undefined || memory === undefined)
+      throw new Error(`fake GitHub: no pull ${repoKey(ref)}#${pullNumber}`);
+    const user = this.addUser(options.user);
+    const review = memory.addReview(pullNumber, {
       state: options.state,
       body: options.body ?? '',
-      user: this.addUser(options.user),
+      user: { login: user.login, type: user.type },
       commitId: options.commitId ?? pull.headSha,
-      submittedAt: this.timestamp(),
-    };
-    this.#reviews.push(review);
-    return review;
+    });
+    return fakeReviewOf(repoKey(ref), review, user);
   }
 
-  /** The reviews of a pull request, oldest first. */
+  /** The reviews of a pull request, oldest first (snapshots). */
   reviews(ref: RepoRef, pullNumber: number): FakeReview[] {
     const key = repoKey(ref);
-    return this.#reviews.filter((r) => r.repoKey === key && r.pullNumber === pullNumber);
+    return (this.memory(ref)?.reviews ?? [])
+      .filter((r) => r.pullNumber === pullNumber)
+      .map((r) => fakeReviewOf(key, r, this.addUser(r.user.login)));
   }
 
   // ── check runs (kept in the in-memory state) ───────────────────────────

@@ -2,9 +2,17 @@ import type {
   MemoryCheckRun,
   MemoryComment,
   MemoryReaction,
+  MemoryReview,
   MemoryWorkflowRun,
 } from '../../../src/github/simulate/memory-github-state.ts';
-import type { FakeCheckRun, FakeComment, FakeReaction, FakeUser, FakeWorkflowRun } from './fake-github-state.ts';
+import type {
+  FakeCheckRun,
+  FakeComment,
+  FakeReaction,
+  FakeReview,
+  FakeUser,
+  FakeWorkflowRun,
+} from './fake-github-state.ts';
 
 /**
  * A check run of the shared in-memory state as the HTTP fake's tests read it (GitHub's nulls,
@@ -80,5 +88,20 @@ export function fakeReactionOf(repoKey: string, reaction: MemoryReaction, user: 
     content: reaction.content,
     user,
     createdAt: reaction.createdAt,
+  };
+}
+
+/** A pull request review of the shared in-memory state as the HTTP fake's tests read it: a snapshot. */
+export function fakeReviewOf(repoKey: string, review: MemoryReview, user: FakeUser): FakeReview {
+  return {
+    id: review.id,
+    repoKey,
+    pullNumber: review.pullNumber,
+    // The fake only ever stores GitHub's review states (its routes and seeds take no other).
+    state: review.state as FakeReview['state'],
+    body: review.body,
+    user,
+    commitId: review.commitId ?? '',
+    submittedAt: review.submittedAt,
   };
 }
