@@ -244,6 +244,20 @@ describe('pi translator', () => {
     ]);
     expect(bad.every((d) => d.type === 'error' && d.code === 'malformed_record')).toBe(true);
     expect(bad).toHaveLength(5);
+    // Straight through `translate`, without the pipeline's guard: odd shapes neither throw nor fail inside.
+    const odd = [
+      { type: 'message_update', assistantMessageEvent: { type: 'toolcall_start', contentIndex: 0, partial: 'x' } },
+      { type: 'message_update', assistantMessageEvent: { type: 'toolcall_delta', contentIndex: 'a', delta: 3 } },
+      { type: 'message_end', message: { role: 'assistant', content: 'text', usage: [1] } },
+      { type: 'tool_execution_end', toolCallId: 't', toolName: 'bash', result: { content: 'nope' } },
+      { type: 'turn_end', message: 'x' },
+      { type: 'session', id: 'abc', parentSession: 5 },
+    ];
+    let drafts: EventDraft[] = [];
+    expect(() => {
+      drafts = feed(odd);
+    }).not.toThrow();
+    expect(drafts.filter((d) => d.type === 'error')).toEqual([]);
   });
 
   it('turns plain-text lines into text (between messages) or logs (inside one)', () => {
