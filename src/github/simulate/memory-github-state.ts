@@ -61,6 +61,10 @@ export interface MemoryReviewComment {
   reviewId?: number;
   /** The comment it replies to (a reply in a thread). */
   inReplyToId?: number;
+  createdAt: string;
+  /** The commit it is on now, and the one it was written on (unset when the seed gives none). */
+  commitId?: string;
+  originalCommitId?: string;
 }
 
 /** The place of a review comment in the diff. */
@@ -268,14 +272,18 @@ export class MemoryGitHubState {
       location?: ReviewCommentLocation;
       reviewId?: number;
       inReplyToId?: number;
+      commitId?: string;
+      originalCommitId?: string;
     },
   ): MemoryReviewComment {
     const id = options.id === undefined ? this.nextId() : this.reserveId(options.id);
     const user = typeof options.user === 'string' ? this.user(options.user) : options.user;
-    const comment: MemoryReviewComment = { id, pullNumber, body: options.body, user };
+    const comment: MemoryReviewComment = { id, pullNumber, body: options.body, user, createdAt: this.timestamp() };
     if (options.location !== undefined) comment.location = options.location;
     if (options.reviewId !== undefined) comment.reviewId = options.reviewId;
     if (options.inReplyToId !== undefined) comment.inReplyToId = options.inReplyToId;
+    if (options.commitId !== undefined) comment.commitId = options.commitId;
+    if (options.originalCommitId !== undefined) comment.originalCommitId = options.originalCommitId;
     this.reviewComments.set(id, comment);
     return comment;
   }

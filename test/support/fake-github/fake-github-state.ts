@@ -6,7 +6,14 @@ import {
   MemoryGitHubState,
   type MemoryWorkflowRun,
 } from '../../../src/github/simulate/memory-github-state.ts';
-import { fakeCheckRunOf, fakeCommentOf, fakeReactionOf, fakeReviewOf, fakeWorkflowRunOf } from './fake-github-views.ts';
+import {
+  fakeCheckRunOf,
+  fakeCommentOf,
+  fakeReactionOf,
+  fakeReviewCommentOf,
+  fakeReviewOf,
+  fakeWorkflowRunOf,
+} from './fake-github-views.ts';
 import type { GitBacking } from './git-backing.ts';
 
 /** A repository's owner and name. */
@@ -236,7 +243,6 @@ export class FakeGitHubState {
   readonly #users = new Map<string, FakeUser>();
   readonly #issues = new Map<string, FakeIssue | FakePull>();
   readonly #nextNumber = new Map<string, number>();
-  readonly #reviewComments = new Map<number, FakeReviewComment>();
   /** Each repository's entities, kept by the same in-memory state `agent-mux simulate` uses. */
   readonly #memories = new Map<string, MemoryGitHubState>();
   readonly #teams = new Map<string, FakeTeamMember[]>();
@@ -560,48 +566,54 @@ export class FakeGitHubState {
     );
   }
 
-  /** Adds a pull request review comment (a comment on a diff line). */
+  /** Adds a pull request review comment (a comment on a diff line), kept in the in-memory state. */
   addReviewComment(
     ref: RepoRef,
     pullNumber: number,
     options: { body: string; user: UserInput; path?: string } & ReviewCommentPlace,
   ): FakeReviewComment {
+    const memory = this.memory(ref);
+    if (memory === undefined) throw new Error(`fake GitHub: no repository ${repoKey(ref)}; call addRepo first`);
     const line = options.line ?? 1;
-    const startLine = options.startLine ?? null;
+    const startLine = options.startLine;
+    const originalLine = options.originalLine ?? line;
+    const originalStartLine = options.originalStartLine ?? startLine;
     const commitId = options.commitId ?? this.pull(ref, pullNumber)?.headSha ?? '0'.repeat(40);
-    const comment: FakeReviewComment = {
-      id: this.nextId(),
-      repoKey: repoKey(ref),
-      pullNumber,
+    const user = this.addUser(options.user);
+    const comment = memory.addReviewComment(pullNumber, {
       body: options.body,
-      path: options.path ?? 'README.md',
-      user: this.addUser(options.user),
-      createdAt: this.timestamp(),
-      reviewId: options.reviewId ?? null,
-      inReplyToId: options.inReplyToId,
-      line,
-      startLine,
-      side: options.side ?? 'RIGHT',
-      startSide: startLine === null ? null : (options.startSide ?? options.side ?? 'RIGHT'),
-      originalLine: options.originalLine ?? line,
-      originalStartLine: options.originalStartLine ?? startLine,
-      diffHunk: options.diffHunk ?? `@@ -${line} +${line} @@`,
+      user: { login: user.login, type: user.type },
+      location: {
+        path: options.path ?? 'README.md',
+        lines: { start: startLine ?? line, end: line },
+        originalLines: { start: originalStartLine ?? originalLine, end: originalLine },
+        side: options.side ?? 'RIGHT',
+        startSide: startLine === undefined ? undefined : (options.startSide ?? options.side ?? 'RIGHT'),
+        diffHunk: options.diffHunk ?? `@@ -${line} +${line} @@`,
+      },
+      ...(options.reviewId === undefined ? {} : { reviewId: options.reviewId }),
+      ...(options.inReplyToId === undefined ? {} : { inReplyToId: options.inReplyToId }),
       commitId,
       originalCommitId: options.originalCommitId ?? commitId,
-    };
-    this.#reviewComments.set(comment.id, comment);
-    return comment;
+    });
+    return fakeReviewCommentOf(repoKey(ref), comment, user);
   }
 
-  /** The review comments of a pull request, oldest first. */
+  /** The review comments of a pull request, oldest first (snapshots). */
   reviewComments(ref: RepoRef, pullNumber: number): FakeReviewComment[] {
     const key = repoKey(ref);
-    return [...this.#reviewComments.values()].filter((c) => c.repoKey === key && c.pullNumber === pullNumber);
+    return [...(this.memory(ref)?.reviewComments.values() ?? [])]
+      .filter((c) => c.pullNumber === pullNumber)
+      .map((c) => fakeReviewCommentOf(key, c, this.addUser(c.user.login)));
   }
 
-  /** One review comment by id. */
+  /** One review comment by id, in any repository (a snapshot). */
   reviewComment(id: number): FakeReviewComment | undefined {
-    return this.#reviewComments.get(id);
+    for (const [key, memory] of this.#memories) {
+      const comment = memory.reviewComments.get(id);
+      if (comment !== undefined) return fakeReviewCommentOf(key, comment, this.addUser(comment.user.login));
+    }
+    return undefined;
   }
 
   /** Adds a submitted review (kept in the in-memory state). `commitId` defaults to the pull's head sha. */

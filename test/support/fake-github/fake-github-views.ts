@@ -3,6 +3,7 @@ import type {
   MemoryComment,
   MemoryReaction,
   MemoryReview,
+  MemoryReviewComment,
   MemoryWorkflowRun,
 } from '../../../src/github/simulate/memory-github-state.ts';
 import type {
@@ -10,6 +11,7 @@ import type {
   FakeComment,
   FakeReaction,
   FakeReview,
+  FakeReviewComment,
   FakeUser,
   FakeWorkflowRun,
 } from './fake-github-state.ts';
@@ -103,5 +105,37 @@ export function fakeReviewOf(repoKey: string, review: MemoryReview, user: FakeUs
     user,
     commitId: review.commitId ?? '',
     submittedAt: review.submittedAt,
+  };
+}
+
+/**
+ * A review comment of the shared in-memory state as the HTTP fake's tests read it (a snapshot). The
+ * fake stores every comment with a place; a comment without one reads as line 1 of README.md.
+ */
+export function fakeReviewCommentOf(repoKey: string, comment: MemoryReviewComment, user: FakeUser): FakeReviewComment {
+  const place = comment.location;
+  const lines = place?.lines ?? place?.originalLines ?? { start: 1, end: 1 };
+  const original = place?.originalLines ?? lines;
+  const multiLine = place?.startSide !== undefined;
+  const commitId = comment.commitId ?? '0'.repeat(40);
+  return {
+    id: comment.id,
+    repoKey,
+    pullNumber: comment.pullNumber,
+    body: comment.body,
+    path: place?.path ?? 'README.md',
+    user,
+    createdAt: comment.createdAt,
+    reviewId: comment.reviewId ?? null,
+    inReplyToId: comment.inReplyToId,
+    line: lines.end,
+    startLine: multiLine ? lines.start : null,
+    side: place?.side ?? 'RIGHT',
+    startSide: place?.startSide ?? null,
+    originalLine: original.end,
+    originalStartLine: multiLine || original.start !== original.end ? original.start : null,
+    diffHunk: place?.diffHunk ?? `@@ -${lines.end} +${lines.end} @@`,
+    commitId,
+    originalCommitId: comment.originalCommitId ?? commitId,
   };
 }
