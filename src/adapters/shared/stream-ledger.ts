@@ -57,6 +57,11 @@ export class StreamLedger {
     return this.#thinking !== undefined;
   }
 
+  /** The text of the open thinking block so far. */
+  get thinkingText(): string {
+    return this.#thinking?.text ?? '';
+  }
+
   /** Opens a message; a different open message is closed first. The same id again changes nothing. */
   startMessage(out: EventDraft[], id?: string, model?: string): void {
     if (this.#message) {

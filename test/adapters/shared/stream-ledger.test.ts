@@ -79,7 +79,9 @@ describe('StreamLedger', () => {
     const ledger = new StreamLedger(() => now);
     const out: EventDraft[] = [];
     ledger.thinking(out, 'hmm');
+    expect(ledger.thinkingText).toBe('hmm');
     ledger.stopThinking(out, null);
+    expect(ledger.thinkingText).toBe('');
     ledger.text(out, 'streamed', 'm1');
     ledger.stopMessage(out, null);
     ledger.startTool(out, 't', 'Bash');
