@@ -1,4 +1,6 @@
 import type { EventDraft } from '../../../core/events/index.ts';
+import { isObj, str } from '../../shared/record-fields.ts';
+import { StreamLedger } from '../../shared/stream-ledger.ts';
 
 /** One parsed SSE `data:` record of llm-gateway's `POST /chat` stream (its `ServerEvent` union). */
 export type ChatSseRecord = Record<string, unknown>;
@@ -17,9 +19,10 @@ export interface ChatSseState {
   sessionId?: string;
   /** The runId of the top-level agent (the first `harness_start` without `parentId`). */
   rootRunId?: string;
-  /** The text or reasoning block being streamed, by its `id`. */
-  open?: { id: string; kind: 'text' | 'reasoning'; content: string };
-  started: Set<string>;
+  /** The text or reasoning block being streamed (each one a message of its own), by its `id`. */
+  open?: { id: string; kind: 'text' | 'reasoning' };
+  /** Messages, thinking and tool calls open (llm-gateway reports no tool durations). */
+  ledger: StreamLedger;
   /** The last whole text block of the top-level agent: the run's result. */
   lastText?: string;
   /** The last error of the top-level agent (or the server) with no work after it: the run failed. */
@@ -31,10 +34,10 @@ export interface ChatSseState {
 }
 
 export function initialChatSseState(model?: string): ChatSseState {
-  return { model, started: new Set(), usageSeen: false };
+  return { model, ledger: new StreamLedger(undefined, { toolDurations: false }), usageSeen: false };
 }
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+/** A token count: a non-negative integer, else undefined. */
 const count = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
 
@@ -43,53 +46,46 @@ export function closeOpenBlock(state: ChatSseState): EventDraft[] {
   const open = state.open;
   if (!open) return [];
   state.open = undefined;
+  const out: EventDraft[] = [];
+  const ledger = state.ledger;
   if (open.kind === 'reasoning') {
-    return [
-      { type: 'thinking_stop', messageId: open.id, thinking: open.content },
-      { type: 'message_stop', messageId: open.id },
-    ];
+    ledger.stopThinking(out, ledger.thinkingText);
+    ledger.stopMessage(out, null);
+  } else {
+    state.lastText = ledger.messageText;
+    ledger.stopMessage(out, state.lastText);
   }
-  state.lastText = open.content;
-  return [{ type: 'message_stop', messageId: open.id, text: open.content }];
+  return out;
 }
 
 function streamChunk(kind: 'text' | 'reasoning', record: ChatSseRecord, state: ChatSseState): EventDraft[] {
   const id = str(record.id) ?? `${kind}`;
   const content = str(record.content) ?? '';
-  const drafts: EventDraft[] = [];
-  if (state.open?.id !== id || state.open.kind !== kind) {
-    drafts.push(...closeOpenBlock(state));
-    state.open = { id, kind, content: '' };
-    drafts.push({ type: 'message_start', messageId: id, ...(state.model ? { model: state.model } : {}) });
-    if (kind === 'reasoning') drafts.push({ type: 'thinking_start', messageId: id });
-  }
-  const open = state.open as NonNullable<ChatSseState['open']>;
-  open.content += content;
-  if (content) {
-    drafts.push(
-      kind === 'text'
-        ? { type: 'text_delta', messageId: id, delta: content }
-        : { type: 'thinking_delta', messageId: id, delta: content },
-    );
-  }
+  const drafts = state.open?.id !== id || state.open.kind !== kind ? openBlock(state, id, kind) : [];
+  if (kind === 'text') state.ledger.text(drafts, content);
+  else state.ledger.thinking(drafts, content);
   return drafts;
 }
 
-/** `tool_call_start` + `tool_call_ready`, once per tool call id. */
+/** Closes the block in flight and opens `id` as a message of its own (with its thinking, for reasoning). */
+function openBlock(state: ChatSseState, id: string, kind: 'text' | 'reasoning'): EventDraft[] {
+  const drafts = closeOpenBlock(state);
+  state.open = { id, kind };
+  state.ledger.startMessage(drafts, id, state.model || undefined);
+  if (kind === 'reasoning') state.ledger.startThinking(drafts);
+  return drafts;
+}
+
+/** Closes the block in flight, then `tool_call_start` + `tool_call_ready` unless the call was started. */
 function startTool(state: ChatSseState, toolCallId: string, toolName: string, input: unknown): EventDraft[] {
-  if (state.started.has(toolCallId)) return [];
-  state.started.add(toolCallId);
-  return [
-    { type: 'tool_call_start', toolCallId, toolName },
-    { type: 'tool_call_ready', toolCallId, toolName, input },
-  ];
+  const drafts = closeOpenBlock(state);
+  state.ledger.readyTool(drafts, toolCallId, input, toolName);
+  return drafts;
 }
 
 /** llm-gateway marks denials `{status: "denied"}` and failed calls `{error: …}` in `output`. */
 function isErrorOutput(output: unknown): boolean {
-  if (typeof output !== 'object' || output === null) return false;
-  const record = output as Record<string, unknown>;
-  return record.status === 'denied' || record.error !== undefined;
+  return isObj(output) && (output.status === 'denied' || output.error !== undefined);
 }
 
 /** Records that show the agent still working. */
@@ -130,18 +126,14 @@ export function translateChatSse(
     case 'tool_call': {
       const toolCallId = str(record.id) ?? '';
       const toolName = str(record.name) ?? 'unknown';
-      return { drafts: [...closeOpenBlock(state), ...startTool(state, toolCallId, toolName, record.input ?? {})] };
+      return { drafts: startTool(state, toolCallId, toolName, record.input ?? {}) };
     }
     case 'tool_result': {
       const toolCallId = str(record.id) ?? '';
       const toolName = str(record.name) ?? 'unknown';
-      return {
-        drafts: [
-          ...closeOpenBlock(state),
-          ...startTool(state, toolCallId, toolName, {}),
-          { type: 'tool_result', toolCallId, toolName, output: record.output, isError: isErrorOutput(record.output) },
-        ],
-      };
+      const drafts = closeOpenBlock(state);
+      state.ledger.toolResult(drafts, toolCallId, record.output, isErrorOutput(record.output), toolName);
+      return { drafts };
     }
     case 'relay': {
       if (record.kind !== 'permission') return { drafts: [] };
@@ -149,7 +141,7 @@ export function translateChatSse(
       const toolCallId = str(record.toolCallId) ?? relayId ?? '';
       const tool = str(record.tool) ?? 'unknown';
       const params = record.params ?? {};
-      const drafts = [...closeOpenBlock(state), ...startTool(state, toolCallId, tool, params)];
+      const drafts = startTool(state, toolCallId, tool, params);
       return relayId ? { drafts, relay: { relayId, toolCallId, tool, params } } : { drafts };
     }
     case 'usage': {
@@ -175,8 +167,8 @@ export function translateChatSse(
       state.end = { reason, iterations };
       const drafts = closeOpenBlock(state);
       // `usage` on harness_end is the run's cumulative total: only used when no increment came.
-      if (!state.usageSeen && typeof record.usage === 'object' && record.usage !== null) {
-        drafts.push(usageDraft(record.usage as ChatSseRecord, state));
+      if (!state.usageSeen && isObj(record.usage)) {
+        drafts.push(usageDraft(record.usage, state));
       }
       drafts.push({
         type: 'turn_end',
