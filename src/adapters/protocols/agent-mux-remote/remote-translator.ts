@@ -1,6 +1,7 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import { agentEventTypes, type EventDraft } from '../../../core/events/index.ts';
 import { logDraft } from '../../../core/events/log-draft.ts';
+import { isObj, str, unknownRecord } from '../../shared/record-fields.ts';
 
 const known = new Set<string>(agentEventTypes);
 
@@ -12,15 +13,15 @@ export const remoteTranslator: Translator<TranslatorState> = {
   init: ({ debug }) => ({ debug }),
   translate(record: NativeRecord, state: TranslatorState): EventDraft[] {
     if (record.kind !== 'json') return [logDraft('stdout', record.line)];
-    const value = record.value as Record<string, unknown> | null;
-    if (typeof value !== 'object' || value === null || typeof value.type !== 'string' || !known.has(value.type)) {
-      return state.debug ? [{ type: 'debug', message: 'not a normalized event', data: value }] : [];
+    const value = record.value;
+    if (!isObj(value) || typeof value.type !== 'string' || !known.has(value.type)) {
+      return unknownRecord(state, 'not a normalized event', value);
     }
     const { runId: _runId, agent: _agent, timestamp: _timestamp, raw: _raw, ...event } = value;
     if (event.type === 'run_end') {
       const reason = String(event.reason);
-      if (typeof event.sessionId === 'string') state.sessionId = event.sessionId;
-      const message = typeof event.message === 'string' ? event.message : undefined;
+      state.sessionId = str(event.sessionId) ?? state.sessionId;
+      const message = str(event.message);
       state.outcome =
         reason === 'completed'
           ? { status: 'completed', message, output: event.output }
