@@ -67,15 +67,20 @@ export function expectWellFormedStream(events: AgentEvent[], adapterId: string):
   expect(openMessages).toBe(0);
 }
 
-/** Everything but logs, errors, the end and the text stream: tool calls, costs, sessions, results. */
+/**
+ * Everything but logs, errors, the end and the text stream: tool calls, costs, sessions, results.
+ * Durations are compared as they are: the runs read a fixed clock, so a translator that reads the
+ * wall clock itself fails here.
+ */
 const structure = (events: AgentEvent[]) =>
   events
     .filter(
       (e) => !['error', 'log', 'debug', 'run_end', 'text_delta', 'message_start', 'message_stop'].includes(e.type),
     )
-    .map(({ timestamp: _t, runId: _r, raw: _raw, ...rest }) =>
-      'durationMs' in rest ? { ...rest, durationMs: 0 } : rest,
-    );
+    .map(({ timestamp: _t, runId: _r, raw: _raw, ...rest }) => rest);
+
+/** The clock every contract run gives its translator: the same events whatever the wall clock says. */
+const fixedClock = (): number => 0;
 
 /**
  * The shared contract every process adapter passes: stream shape, abort, crash, timeouts,
@@ -99,6 +104,7 @@ export function describeAdapterContract(name: string, subject: ContractSubject):
         request: { prompt: 'contract test', cwd },
         graceMs: 500,
         env,
+        clock: fixedClock,
         ...subject.runOptions,
         ...options,
       }),
