@@ -46,7 +46,6 @@ export interface FakeRepo {
   branches: Map<string, string>;
   /** `${gitRef}\u0000${path}` → file text (used without git backing). */
   files: Map<string, string>;
-  permissions: Map<string, FakeRole>;
 }
 
 export interface FakeIssue {
@@ -296,7 +295,6 @@ export class FakeGitHubState {
       installationId: options.installationId ?? 1,
       branches: new Map([[defaultBranch, fakeSha(`${options.owner}/${options.repo}@${defaultBranch}`)]]),
       files: new Map(),
-      permissions: new Map(),
     };
     this.addUser({ login: options.owner, type: 'User' });
     this.#repos.set(repoKey(options), repo);
@@ -333,18 +331,17 @@ export class FakeGitHubState {
     return repo;
   }
 
-  /** Gives a user a role on a repository (and makes the user known). */
+  /** Gives a user a role on a repository (kept in its in-memory state) and makes the user known. */
   setPermission(ref: RepoRef, login: string, role: FakeRole): void {
+    this.requireRepo(ref);
     this.addUser(login);
-    this.requireRepo(ref).permissions.set(login.toLowerCase(), role);
+    this.memory(ref)?.setRole(login, role);
   }
 
-  /** A known user's role (`none` without access); undefined for an unknown user. */
+  /** A known user's role (the owner is an admin, `none` without access); undefined for an unknown user. */
   permissionOf(ref: RepoRef, login: string): FakeRole | 'none' | undefined {
     if (this.user(login) === undefined) return undefined;
-    const repo = this.repo(ref);
-    if (repo?.owner.toLowerCase() === login.toLowerCase()) return 'admin';
-    return repo?.permissions.get(login.toLowerCase()) ?? 'none';
+    return this.memory(ref)?.roleOf(login) ?? 'none';
   }
 
   /** Sets a branch head (without git backing). */
