@@ -152,4 +152,20 @@ describe('process translator', () => {
     expect(drafts).toEqual([expect.objectContaining({ type: 'cost', usd: 0.42, cumulative: true })]);
     expect(state.outcome).toEqual({ status: 'completed', output: {} });
   });
+
+  it('answers odd records at the edge without throwing: malformed_record for a known type, else nothing', () => {
+    const state = processTranslator.init({ debug: false });
+    const translate = (value: unknown) => processTranslator.translate({ kind: 'json', value }, state);
+    expect(() => translate({ type: 'tool_call', id: {}, tool: 'x' })).not.toThrow();
+    expect(translate({ type: 'tool_call', id: {}, tool: 'x' })).toEqual([
+      { type: 'error', code: 'malformed_record', message: 'tool_call without an id', recoverable: true },
+    ]);
+    expect(translate({ type: 'tool_call', id: 7, tool: null })).toEqual([
+      { type: 'error', code: 'malformed_record', message: 'tool_call without a tool name', recoverable: true },
+    ]);
+    for (const value of [[1], null, 3, { type: 9 }, { type: 'nope' }]) expect(translate(value)).toEqual([]);
+    expect(translate({ type: 'progress', summary: 5, beliefs: 'x', cost: [] })).toEqual([
+      { type: 'progress', summary: '', beliefs: undefined, attempted: undefined },
+    ]);
+  });
 });
