@@ -177,23 +177,25 @@ export class StreamLedger {
 
   /**
    * The call's result: made ready first when it was not, its duration from the clock. A result for
-   * a call never started starts it under `name` (or `unknown`).
+   * a call never started starts it under `name` (or `unknown`). `durationMs`: the duration the agent
+   * reported, used instead of the clock's (also when `toolDurations` is false).
    */
-  toolResult(out: EventDraft[], id: string, output: unknown, isError: boolean, name?: string): void {
+  toolResult(
+    out: EventDraft[],
+    id: string,
+    output: unknown,
+    isError: boolean,
+    name?: string,
+    durationMs?: number,
+  ): void {
     this.readyTool(out, id, undefined, name);
     const tool = this.#tools.get(id) as OpenTool;
     this.#tools.delete(id);
+    const duration = durationMs ?? (this.#durations ? Math.max(0, this.#clock() - tool.startedAt) : undefined);
     out.push(
-      this.#durations
-        ? {
-            type: 'tool_result',
-            toolCallId: id,
-            toolName: tool.name,
-            output,
-            isError,
-            durationMs: Math.max(0, this.#clock() - tool.startedAt),
-          }
-        : { type: 'tool_result', toolCallId: id, toolName: tool.name, output, isError },
+      duration === undefined
+        ? { type: 'tool_result', toolCallId: id, toolName: tool.name, output, isError }
+        : { type: 'tool_result', toolCallId: id, toolName: tool.name, output, isError, durationMs: duration },
     );
   }
 

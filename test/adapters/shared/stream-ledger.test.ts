@@ -116,4 +116,20 @@ describe('StreamLedger', () => {
       { type: 'debug', message: 'u Edit', data: {} },
     ]);
   });
+
+  it("gives the duration the agent reported instead of the clock's, also without tool durations", () => {
+    let now = 0;
+    const ledger = new StreamLedger(() => now, { toolDurations: false });
+    const out: EventDraft[] = [];
+    ledger.startTool(out, 't1', 'bash');
+    now = 500;
+    ledger.toolResult(out, 't1', 'ok', false, undefined, 42);
+    ledger.toolResult(out, 't2', 'no', true, 'read');
+    const results = out.filter((d) => d.type === 'tool_result');
+    expect(results).toEqual([
+      { type: 'tool_result', toolCallId: 't1', toolName: 'bash', output: 'ok', isError: false, durationMs: 42 },
+      { type: 'tool_result', toolCallId: 't2', toolName: 'read', output: 'no', isError: true },
+    ]);
+    expect(results[1]).not.toHaveProperty('durationMs');
+  });
 });
