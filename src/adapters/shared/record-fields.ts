@@ -17,6 +17,12 @@ export const count = (value: unknown): number => {
 };
 export const whole = (n: number): number => (n > 0 ? Math.floor(n) : 0);
 export const nonNegative = (n: number | undefined): number | undefined => (n !== undefined && n >= 0 ? n : undefined);
+/** A string that is not empty; anything else is undefined. */
+export const filled = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+/** A token count when one is given: a finite non-negative number, floored; anything else is undefined. */
+export const countOf = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
 
 /** A record the translator does not know: a `debug` event when debugging, else nothing. */
 export function unknownRecord(state: TranslatorState, message: string, data?: unknown): EventDraft[] {
