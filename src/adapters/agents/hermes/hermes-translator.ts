@@ -1,5 +1,11 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
+import { countOf, isObj, unknownRecord } from '../../shared/record-fields.ts';
+import { StreamLedger } from '../../shared/stream-ledger.ts';
+import { hermesErrorDrafts } from './hermes-errors.ts';
+import { type HermesRecordOf, hermesRecordSchema } from './hermes-record.ts';
+
+export { hermesErrorDrafts } from './hermes-errors.ts';
 
 /**
  * Translates `hermes chat --query-file - --format stream-json` (hermes_cli/stream_json.py,
@@ -17,62 +23,57 @@ import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
  */
 export interface HermesState extends TranslatorState {
   resumeFrom?: string;
-  messageOpen: boolean;
-  messageText: string;
+  /** The open message and the tool calls started and not yet answered. */
+  ledger: StreamLedger;
+  /** The text of the last message (the turn's result when the `result` record has none). */
+  lastText: string;
   model?: string;
   /** Open calls without a `tool_call_id`, by tool name (results pair with the oldest). */
   anonymous: Record<string, string[]>;
   /** Open calls that are MCP tools: id → server and tool. */
   mcp: Record<string, { server: string; toolName: string }>;
-  /** Ids of the calls started so far (a result for any other id opens its call first). */
-  started: Record<string, true>;
   calls: number;
   turnStarted: boolean;
 }
 
+/** The translator of hermes' stream-json output (see {@link HermesState} for the records). */
 export const hermesTranslator: Translator<HermesState> = {
-  init: ({ debug, request }) => ({
+  init: ({ debug, request, clock }) => ({
     debug,
     resumeFrom: request?.resumeSessionId,
-    messageOpen: false,
-    messageText: '',
+    // Hermes reports each tool's own duration (`duration_ms`): the clock gives none.
+    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+    lastText: '',
     anonymous: {},
     mcp: {},
-    started: {},
     calls: 0,
     turnStarted: false,
   }),
 
   translate(record: NativeRecord, state: HermesState): EventDraft[] {
-    try {
-      if (record.kind === 'text') return plainLine(record.line, state);
-      const value = record.value;
-      if (!isObject(value)) return unknown(state, 'a hermes JSON line that is not an object', value);
-      switch (value.type) {
-        case 'system':
-          return value.subtype === 'init'
-            ? init(value, state)
-            : unknown(state, `hermes system/${String(value.subtype)}`, value);
-        case 'text':
-          return text(value, state);
-        case 'tool_use':
-          return toolUse(value, state);
-        case 'tool_result':
-          return toolResult(value, state);
-        case 'result':
-          return result(value, state);
-        default:
-          return unknown(state, `unknown hermes record type ${JSON.stringify(value.type)}`, value);
+    if (record.kind === 'text') return plainLine(record.line, state);
+    const value = record.value;
+    if (!isObj(value)) return unknownRecord(state, 'a hermes JSON line that is not an object', value);
+    const parsed = hermesRecordSchema.safeParse(value);
+    if (!parsed.success) return unknownRecord(state, `unknown hermes record type ${JSON.stringify(value.type)}`, value);
+    const native = parsed.data;
+    switch (native.type) {
+      case 'system':
+        return native.subtype === 'init'
+          ? init(native, state)
+          : unknownRecord(state, `hermes system/${String(native.subtype)}`, value);
+      case 'text':
+        return text(native.text, state);
+      case 'tool_use':
+        return toolUse(native, state);
+      case 'tool_result':
+        return toolResult(native, state);
+      case 'result':
+        return result(native, state);
+      default: {
+        const never: never = native;
+        return unknownRecord(state, 'unknown hermes record', never);
       }
-    } catch (error) {
-      return [
-        {
-          type: 'error',
-          code: 'malformed_record',
-          message: `hermes record could not be translated: ${String(error)}`,
-          recoverable: true,
-        },
-      ];
     }
   },
 };
@@ -88,46 +89,35 @@ function plainLine(line: string, state: HermesState): EventDraft[] {
   return [{ type: 'text_delta', delta: `${line}\n` }];
 }
 
-function init(value: Record<string, unknown>, state: HermesState): EventDraft[] {
+function sessionDraft(sessionId: string, state: HermesState): EventDraft {
+  state.sessionId = sessionId;
+  return state.resumeFrom
+    ? { type: 'session_resume', sessionId, previousSessionId: state.resumeFrom }
+    : { type: 'session_start', sessionId, model: state.model };
+}
+
+function init(value: HermesRecordOf<'system'>, state: HermesState): EventDraft[] {
   const out: EventDraft[] = [];
-  state.model = str(value.model);
-  const sessionId = str(value.session_id);
-  if (sessionId) {
-    state.sessionId = sessionId;
-    out.push(
-      state.resumeFrom
-        ? { type: 'session_resume', sessionId, previousSessionId: state.resumeFrom }
-        : { type: 'session_start', sessionId, model: state.model },
-    );
-  }
-  out.push(...startTurn(state));
+  state.model = value.model;
+  if (value.session_id) out.push(sessionDraft(value.session_id, state));
+  startTurn(out, state);
   return out;
 }
 
-function startTurn(state: HermesState): EventDraft[] {
-  if (state.turnStarted) return [];
+function startTurn(out: EventDraft[], state: HermesState): void {
+  if (state.turnStarted) return;
   state.turnStarted = true;
-  return [{ type: 'turn_start' }];
+  out.push({ type: 'turn_start' });
 }
 
-function text(value: Record<string, unknown>, state: HermesState): EventDraft[] {
-  const delta = typeof value.text === 'string' ? value.text : '';
+function text(delta: string, state: HermesState): EventDraft[] {
   if (delta === '') return [];
-  const out: EventDraft[] = [...startTurn(state)];
-  if (!state.messageOpen) {
-    state.messageOpen = true;
-    state.messageText = '';
-    out.push({ type: 'message_start', model: state.model });
-  }
-  state.messageText += delta;
-  out.push({ type: 'text_delta', delta });
+  const out: EventDraft[] = [];
+  startTurn(out, state);
+  if (!state.ledger.messageOpen) state.ledger.startMessage(out, undefined, state.model);
+  state.ledger.text(out, delta);
+  state.lastText = state.ledger.messageText;
   return out;
-}
-
-function closeMessage(state: HermesState): EventDraft[] {
-  if (!state.messageOpen) return [];
-  state.messageOpen = false;
-  return [{ type: 'message_stop', text: state.messageText }];
 }
 
 /** `mcp_<server>_<tool>`: the server is the first segment (server names with `_` cannot be told apart). */
@@ -136,9 +126,9 @@ export function hermesMcpTool(name: string): { server: string; toolName: string 
   return match ? { server: match[1] as string, toolName: match[2] as string } : undefined;
 }
 
-function toolUse(value: Record<string, unknown>, state: HermesState): EventDraft[] {
-  const toolName = str(value.name) ?? 'unknown';
-  let toolCallId = str(value.tool_call_id);
+function toolUse(value: HermesRecordOf<'tool_use'>, state: HermesState): EventDraft[] {
+  const toolName = value.name ?? 'unknown';
+  let toolCallId = value.tool_call_id;
   if (!toolCallId) {
     toolCallId = `hermes-${toolName}-${++state.calls}`;
     const queue = state.anonymous[toolName] ?? [];
@@ -146,10 +136,11 @@ function toolUse(value: Record<string, unknown>, state: HermesState): EventDraft
     state.anonymous[toolName] = queue;
   }
   const input = value.input ?? {};
-  state.started[toolCallId] = true;
-  const out: EventDraft[] = [...startTurn(state), ...closeMessage(state)];
-  out.push({ type: 'tool_call_start', toolCallId, toolName });
-  out.push({ type: 'tool_call_ready', toolCallId, toolName, input });
+  const out: EventDraft[] = [];
+  startTurn(out, state);
+  state.ledger.stopMessage(out);
+  state.ledger.startTool(out, toolCallId, toolName);
+  state.ledger.readyTool(out, toolCallId, input);
   const mcp = hermesMcpTool(toolName);
   if (mcp) {
     state.mcp[toolCallId] = mcp;
@@ -158,26 +149,18 @@ function toolUse(value: Record<string, unknown>, state: HermesState): EventDraft
   return out;
 }
 
-function toolResult(value: Record<string, unknown>, state: HermesState): EventDraft[] {
-  const toolName = str(value.name) ?? 'unknown';
-  let toolCallId = str(value.tool_call_id);
+function toolResult(value: HermesRecordOf<'tool_result'>, state: HermesState): EventDraft[] {
+  const toolName = value.name ?? 'unknown';
+  const toolCallId = value.tool_call_id ?? state.anonymous[toolName]?.shift() ?? `hermes-${toolName}-${++state.calls}`;
   const out: EventDraft[] = [];
-  if (!toolCallId) toolCallId = state.anonymous[toolName]?.shift();
-  if (!toolCallId) toolCallId = `hermes-${toolName}-${++state.calls}`;
-  if (!state.started[toolCallId]) {
-    // A result whose start was never seen: open the call so the stream stays well formed.
-    state.started[toolCallId] = true;
-    out.push(
-      ...startTurn(state),
-      ...closeMessage(state),
-      { type: 'tool_call_start', toolCallId, toolName },
-      { type: 'tool_call_ready', toolCallId, toolName, input: {} },
-    );
+  if (!state.ledger.hasTool(toolCallId)) {
+    // A result whose start was never seen: the ledger opens the call so the stream stays well formed.
+    startTurn(out, state);
+    state.ledger.stopMessage(out);
   }
-  const output = typeof value.output === 'string' ? value.output : (value.output ?? '');
+  const output = value.output ?? '';
   const isError = value.is_error === true;
-  const durationMs = num(value.duration_ms);
-  out.push({ type: 'tool_result', toolCallId, toolName, output, isError, durationMs });
+  state.ledger.toolResult(out, toolCallId, output, isError, toolName, value.duration_ms);
   const mcp = state.mcp[toolCallId];
   if (mcp) {
     delete state.mcp[toolCallId];
@@ -186,80 +169,44 @@ function toolResult(value: Record<string, unknown>, state: HermesState): EventDr
   return out;
 }
 
-function result(value: Record<string, unknown>, state: HermesState): EventDraft[] {
-  const out: EventDraft[] = [...startTurn(state), ...closeMessage(state)];
-  const sessionId = str(value.session_id);
-  if (sessionId && !state.sessionId) {
-    state.sessionId = sessionId;
-    out.push(
-      state.resumeFrom
-        ? { type: 'session_resume', sessionId, previousSessionId: state.resumeFrom }
-        : { type: 'session_start', sessionId, model: state.model },
-    );
-  }
-  const finalText = typeof value.text === 'string' ? value.text : '';
+function result(value: HermesRecordOf<'result'>, state: HermesState): EventDraft[] {
+  const out: EventDraft[] = [];
+  startTurn(out, state);
+  state.ledger.stopMessage(out);
+  if (value.session_id && !state.sessionId) out.push(sessionDraft(value.session_id, state));
+  const finalText = value.text;
   // A reply that was never streamed (the agent answered without text deltas) still reaches the user.
-  if (finalText && !state.messageText) {
-    out.push(
-      { type: 'message_start', model: state.model },
-      { type: 'text_delta', delta: finalText },
-      { type: 'message_stop', text: finalText },
-    );
+  if (finalText && !state.lastText) {
+    state.ledger.startMessage(out, undefined, state.model);
+    state.ledger.text(out, finalText);
+    state.ledger.stopMessage(out);
   }
   const cost = costDraft(value.tokens, state.model);
   if (cost) out.push(cost);
-  const exitCode = typeof value.exit_code === 'number' ? value.exit_code : 0;
-  const error = str(value.error);
-  const durationMs = num(value.duration_ms);
-  if (error || exitCode !== 0) {
-    const message = error ?? (exitCode === 130 ? 'hermes was interrupted' : `hermes exited with code ${exitCode}`);
+  const exitCode = value.exit_code;
+  const durationMs = value.duration_ms;
+  if (value.error || exitCode !== 0) {
+    const message =
+      value.error ?? (exitCode === 130 ? 'hermes was interrupted' : `hermes exited with code ${exitCode}`);
     out.push(...hermesErrorDrafts(message));
     out.push({ type: 'turn_end', stopReason: `exit_code ${exitCode}`, isError: true, durationMs });
     state.outcome = { status: 'failed', message };
   } else {
-    out.push({
-      type: 'turn_end',
-      stopReason: 'completed',
-      result: finalText || state.messageText,
-      isError: false,
-      durationMs,
-    });
-    state.outcome = { status: 'completed', output: finalText || state.messageText };
+    const output = finalText || state.lastText;
+    out.push({ type: 'turn_end', stopReason: 'completed', result: output, isError: false, durationMs });
+    state.outcome = { status: 'completed', output };
   }
   // The result record closes hermes' one-shot run: it ends the run even if the process lingers.
   state.terminal = true;
   return out;
 }
 
-/** Hermes reports provider failures only as text in `result.error`. */
-export function hermesErrorDrafts(message: string): EventDraft[] {
-  if (/\b401\b|\b403\b|authenticat|unauthori[sz]ed|invalid (x-)?api[- ]key|no api key|credentials?/i.test(message)) {
-    return [
-      { type: 'auth_error', message, guidance: 'Configure a provider key (~/.hermes/.env) or run `hermes auth`.' },
-    ];
-  }
-  if (/\b429\b|rate[- ]limit|too many requests|quota/i.test(message)) {
-    const retry = /retry[- ]after:?\s*(\d+(?:\.\d+)?)\s*(ms|s|seconds?)?/i.exec(message);
-    return [
-      {
-        type: 'rate_limit_error',
-        message,
-        retryAfterMs: retry ? Number(retry[1]) * (retry[2] === 'ms' ? 1 : 1000) : undefined,
-      },
-    ];
-  }
-  if (/context (window|length)|too many tokens|prompt is too long|maximum context/i.test(message)) {
-    return [{ type: 'context_exceeded', message }];
-  }
-  return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
-}
-
 function costDraft(tokens: unknown, model: string | undefined): DraftOf<'cost'> | undefined {
-  if (!isObject(tokens)) return undefined;
-  const input = int(tokens.input) ?? 0;
-  const output = int(tokens.output) ?? 0;
-  const cacheRead = int(tokens.cache_read);
-  const cacheWrite = int(tokens.cache_write);
+  if (!isObj(tokens)) return undefined;
+  const input = countOf(tokens.input) ?? 0;
+  const output = countOf(tokens.output) ?? 0;
+  const cacheRead = countOf(tokens.cache_read);
+  const cacheWrite = countOf(tokens.cache_write);
   if (input + output + (cacheRead ?? 0) + (cacheWrite ?? 0) === 0) return undefined;
   // The session's totals for this run, reported once at the end.
   return {
@@ -270,25 +217,4 @@ function costDraft(tokens: unknown, model: string | undefined): DraftOf<'cost'> 
     cacheWriteTokens: cacheWrite,
     model,
   };
-}
-
-function unknown(state: HermesState, message: string, data?: unknown): EventDraft[] {
-  return state.debug ? [{ type: 'debug', message, data }] : [];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-}
-
-function int(value: unknown): number | undefined {
-  const n = num(value);
-  return n === undefined ? undefined : Math.floor(n);
 }

@@ -176,16 +176,32 @@ describe('hermesTranslator', () => {
   it('drops unknown records unless debugging, and never throws', () => {
     expect(run([json({ type: 'reasoning', text: 'hmm' })]).events).toEqual([]);
     expect(run([json({ type: 'reasoning' })], { debug: true }).events[0]).toMatchObject({ type: 'debug' });
+    // Straight through translate (no guard): odd records give nothing, a debug event, or well-formed
+    // drafts from their lenient fields; never a throw and never an `internal` error.
+    const odd: [unknown, string[]][] = [
+      [null, ['debug']],
+      [1, ['debug']],
+      [[], ['debug']],
+      [{ type: 7 }, ['debug']],
+      [{ type: 'text', text: 5 }, []],
+      [{ type: 'system', subtype: 'other' }, ['debug']],
+      [{ type: 'tool_use' }, ['turn_start', 'tool_call_start', 'tool_call_ready']],
+      // Pairs with the nameless call above (both `unknown`).
+      [{ type: 'tool_result', name: 3, duration_ms: -1 }, ['tool_result']],
+      [{ type: 'tool_result', tool_call_id: 'never-started' }, ['tool_call_start', 'tool_call_ready', 'tool_result']],
+      [{ type: 'result', tokens: 'x', exit_code: 'no', text: 4 }, ['turn_end']],
+    ];
     const state = hermesTranslator.init({ debug: true });
-    for (const value of [
-      null,
-      1,
-      [],
-      { type: 'text', text: 5 },
-      { type: 'result', tokens: 'x' },
-      { type: 'tool_use' },
-    ]) {
-      expect(() => hermesTranslator.translate(json(value), state)).not.toThrow();
+    for (const [value, expected] of odd) {
+      let drafts: EventDraft[] = [];
+      expect(() => {
+        drafts = hermesTranslator.translate(json(value), state);
+      }).not.toThrow();
+      expect(
+        drafts.map((d) => d.type),
+        JSON.stringify(value),
+      ).toEqual(expected);
+      expect(drafts.some((d) => d.type === 'error' && d.code === 'internal')).toBe(false);
     }
   });
 });
