@@ -1,5 +1,11 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
+import { countOf, filled, isObj, malformed, nonNegative, num, unknownRecord } from '../../shared/record-fields.ts';
+import { StreamLedger } from '../../shared/stream-ledger.ts';
+import { ENVELOPE_KEYS, type OpenclawEnvelope, openclawEnvelopeSchema } from './openclaw-envelope.ts';
+import { errorDrafts } from './openclaw-errors.ts';
+
+export { errorDrafts } from './openclaw-errors.ts';
 
 /**
  * OpenClaw prints no event stream. `openclaw agent exec --json` (and `openclaw agent --local --json`,
@@ -23,18 +29,22 @@ export interface OpenclawState extends TranslatorState {
   resumeFrom?: string;
   /** True once an envelope was translated. */
   sawEnvelope: boolean;
+  /** The answer's message (one an envelope). */
+  ledger: StreamLedger;
 }
 
+/** The translator of openclaw's one JSON envelope, collected from its pretty-printed lines. */
 export const openclawTranslator: Translator<OpenclawState> = {
-  init: ({ debug, request }) => ({ debug, resumeFrom: request?.resumeSessionId, sawEnvelope: false }),
+  init: ({ debug, request, clock }) => ({
+    debug,
+    resumeFrom: request?.resumeSessionId,
+    sawEnvelope: false,
+    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+  }),
 
   translate(record: NativeRecord, state: OpenclawState): EventDraft[] {
-    try {
-      if (record.kind === 'json') return translateEnvelope(record.value, state);
-      return translateLine(record.line, state);
-    } catch (error) {
-      return [malformed(`openclaw record could not be translated: ${String(error)}`)];
-    }
+    if (record.kind === 'json') return translateEnvelope(record.value, state);
+    return translateLine(record.line, state);
   },
 
   finish(_exit, state: OpenclawState): EventDraft[] {
@@ -44,7 +54,7 @@ export const openclawTranslator: Translator<OpenclawState> = {
     if (!pending || pending.length === 0) return [];
     const parsed = parseJson(pending.join('\n'));
     if (parsed.ok) return translateEnvelope(parsed.value, state);
-    return [malformed('openclaw stopped in the middle of its JSON envelope'), ...textLines(pending)];
+    return [...malformed('openclaw stopped in the middle of its JSON envelope'), ...textLines(pending)];
   },
 };
 
@@ -79,7 +89,7 @@ function translateLine(rawLine: string, state: OpenclawState): EventDraft[] {
 function closeEnvelope(lines: string[], state: OpenclawState): EventDraft[] {
   const parsed = parseJson(lines.join('\n'));
   if (parsed.ok) return translateEnvelope(parsed.value, state);
-  return [malformed(`openclaw printed an envelope that is not JSON (${parsed.error})`), ...textLines(lines)];
+  return [...malformed(`openclaw printed an envelope that is not JSON (${parsed.error})`), ...textLines(lines)];
 }
 
 function textLines(lines: readonly string[]): EventDraft[] {
@@ -88,18 +98,20 @@ function textLines(lines: readonly string[]): EventDraft[] {
 
 /** One whole envelope to events; the run's outcome is set from it. */
 function translateEnvelope(value: unknown, state: OpenclawState): EventDraft[] {
-  if (!isObject(value)) return unknown(state, 'an openclaw JSON value that is not an object', value);
-  const meta = isObject(value.meta) ? value.meta : undefined;
-  const agentMeta = meta && isObject(meta.agentMeta) ? meta.agentMeta : undefined;
-  const looksLikeEnvelope =
-    'ok' in value || 'status' in value || 'payloads' in value || 'final' in value || meta !== undefined;
-  if (!looksLikeEnvelope) return unknown(state, 'an openclaw JSON object without envelope fields', value);
+  if (!isObj(value)) return unknownRecord(state, 'an openclaw JSON value that is not an object', value);
+  const parsed = openclawEnvelopeSchema.safeParse(value);
+  if (!parsed.success) return unknownRecord(state, 'an openclaw JSON object that is not an envelope', value);
+  const envelope = parsed.data;
+  const { meta } = envelope;
+  const agentMeta = meta?.agentMeta;
+  const looksLikeEnvelope = ENVELOPE_KEYS.some((key) => key in value) || meta !== undefined;
+  if (!looksLikeEnvelope) return unknownRecord(state, 'an openclaw JSON object without envelope fields', value);
   state.sawEnvelope = true;
 
   const out: EventDraft[] = [];
-  const sessionId = str(value.sessionId) ?? str(agentMeta?.sessionId);
-  const provider = str(value.provider) ?? str(agentMeta?.provider);
-  const modelId = str(value.model) ?? str(agentMeta?.model);
+  const sessionId = envelope.sessionId ?? agentMeta?.sessionId;
+  const provider = envelope.provider ?? agentMeta?.provider;
+  const modelId = envelope.model ?? agentMeta?.model;
   const model = modelId ? (provider ? `${provider}/${modelId}` : modelId) : undefined;
   if (sessionId) {
     state.sessionId = sessionId;
@@ -111,23 +123,22 @@ function translateEnvelope(value: unknown, state: OpenclawState): EventDraft[] {
   }
   out.push({ type: 'turn_start' });
 
-  const text = finalText(value);
+  const text = finalText(envelope);
   if (text) {
-    out.push({ type: 'message_start', model });
-    out.push({ type: 'text_delta', delta: text });
-    out.push({ type: 'message_stop', text });
+    state.ledger.startMessage(out, undefined, model);
+    state.ledger.text(out, text);
+    state.ledger.stopMessage(out);
   }
 
-  const toolSummary = isObject(value.toolSummary) ? value.toolSummary : meta?.toolSummary;
-  const summary = toolSummaryText(toolSummary);
+  const summary = toolSummaryText(isObj(envelope.toolSummary) ? envelope.toolSummary : meta?.toolSummary);
   if (summary) out.push({ type: 'progress', summary });
 
-  const cost = costDraft(value.usage ?? agentMeta?.usage, value.costUsd ?? agentMeta?.costUsd, model);
+  const cost = costDraft(envelope.usage ?? agentMeta?.usage, envelope.costUsd ?? agentMeta?.costUsd, model);
   if (cost) out.push(cost);
 
-  const failure = failureOf(value, meta);
-  const durationMs = num(meta?.durationMs);
-  const stopReason = str(meta?.stopReason) ?? str(value.status);
+  const failure = failureOf(envelope);
+  const durationMs = meta?.durationMs;
+  const stopReason = meta?.stopReason ?? filled(envelope.status);
   if (failure) {
     out.push(...errorDrafts(failure.message, failure.kind));
     out.push({ type: 'turn_end', stopReason, isError: true, durationMs });
@@ -139,20 +150,19 @@ function translateEnvelope(value: unknown, state: OpenclawState): EventDraft[] {
   return out;
 }
 
-function finalText(value: Record<string, unknown>): string | undefined {
-  const final = str(value.final);
-  if (final) return final;
-  if (!Array.isArray(value.payloads)) return undefined;
-  const texts = value.payloads.flatMap((p) => (isObject(p) && typeof p.text === 'string' && p.text ? [p.text] : []));
+function finalText(envelope: OpenclawEnvelope): string | undefined {
+  if (envelope.final) return envelope.final;
+  if (!Array.isArray(envelope.payloads)) return undefined;
+  const texts = envelope.payloads.flatMap((p) => (isObj(p) && typeof p.text === 'string' && p.text ? [p.text] : []));
   return texts.length > 0 ? texts.join('\n\n') : undefined;
 }
 
 function toolSummaryText(summary: unknown): string | undefined {
-  if (!isObject(summary)) return undefined;
-  const calls = num(summary.calls) ?? 0;
+  if (!isObj(summary)) return undefined;
+  const calls = nonNegative(num(summary.calls)) ?? 0;
   if (calls === 0) return undefined;
   const tools = Array.isArray(summary.tools) ? summary.tools.filter((t) => typeof t === 'string') : [];
-  const failures = num(summary.failures) ?? 0;
+  const failures = nonNegative(num(summary.failures)) ?? 0;
   const names = tools.length > 0 ? `: ${tools.join(', ')}` : '';
   const failed = failures > 0 ? ` (${failures} failed)` : '';
   return `openclaw ran ${calls} tool call${calls === 1 ? '' : 's'}${names}${failed}`;
@@ -163,67 +173,34 @@ interface Failure {
   kind?: string;
 }
 
-function failureOf(value: Record<string, unknown>, meta: Record<string, unknown> | undefined): Failure | undefined {
-  const error = isObject(value.error) ? value.error : meta && isObject(meta.error) ? meta.error : undefined;
-  const errorMessage = error ? (str(error.message) ?? str(error.type) ?? 'openclaw reported an error') : undefined;
-  const kind = error ? (str(error.kind) ?? str(error.type)) : undefined;
-  if (value.status === 'timeout')
+function failureOf(envelope: OpenclawEnvelope): Failure | undefined {
+  const meta = envelope.meta;
+  const error = isObj(envelope.error) ? envelope.error : isObj(meta?.error) ? meta.error : undefined;
+  const errorMessage = error
+    ? (filled(error.message) ?? filled(error.type) ?? 'openclaw reported an error')
+    : undefined;
+  const kind = error ? (filled(error.kind) ?? filled(error.type)) : undefined;
+  if (envelope.status === 'timeout')
     return { message: errorMessage ?? 'openclaw: the agent deadline passed', kind: 'timeout' };
-  if (value.ok === false || value.status === 'error' || error) {
+  if (envelope.ok === false || envelope.status === 'error' || error) {
     return { message: errorMessage ?? 'openclaw reported a failed run', kind };
   }
-  if (typeof value.error === 'string') return { message: value.error };
+  if (typeof envelope.error === 'string') return { message: envelope.error };
   return undefined;
 }
 
-/** Classifies a failure message: openclaw reports provider errors only as text (`HTTP 401`, `rate limit`). */
-export function errorDrafts(message: string, kind?: string): EventDraft[] {
-  if (kind === 'timeout') return [{ type: 'error', code: 'timeout', message, recoverable: false }];
-  if (
-    /\b401\b|\b403\b|authenticat|unauthori[sz]ed|invalid (x-)?api[- ]key|re-authenticate|no api key|missing api key/i.test(
-      message,
-    )
-  ) {
-    return [
-      {
-        type: 'auth_error',
-        message,
-        guidance:
-          'Check the provider credentials OpenClaw uses (openclaw models auth, ~/.openclaw/.env or the provider key env var).',
-      },
-    ];
-  }
-  if (/\b429\b|rate[- ]limit|too many requests|quota/i.test(message)) {
-    const retry = /retry[- ]after:?\s*(\d+(?:\.\d+)?)\s*(ms|s|seconds?)?/i.exec(message);
-    const retryAfterMs = retry ? Number(retry[1]) * (retry[2] === 'ms' ? 1 : 1000) : undefined;
-    return [{ type: 'rate_limit_error', message, retryAfterMs }];
-  }
-  if (/context (window|length|overflow)|too many tokens|prompt is too long|maximum context/i.test(message)) {
-    return [{ type: 'context_exceeded', message }];
-  }
-  return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
-}
-
 function costDraft(usage: unknown, costUsd: unknown, model: string | undefined): DraftOf<'cost'> | undefined {
-  if (!isObject(usage)) return undefined;
-  const usdReported = num(costUsd) ?? (isObject(usage.cost) ? num(usage.cost.total) : undefined);
+  if (!isObj(usage)) return undefined;
+  const usdReported = nonNegative(num(costUsd)) ?? (isObj(usage.cost) ? nonNegative(num(usage.cost.total)) : undefined);
   return {
     type: 'cost',
-    inputTokens: tokens(usage.input) ?? 0,
-    outputTokens: tokens(usage.output) ?? 0,
-    cacheReadTokens: tokens(usage.cacheRead),
-    cacheWriteTokens: tokens(usage.cacheWrite),
+    inputTokens: countOf(usage.input) ?? 0,
+    outputTokens: countOf(usage.output) ?? 0,
+    cacheReadTokens: countOf(usage.cacheRead),
+    cacheWriteTokens: countOf(usage.cacheWrite),
     model,
     usd: usdReported,
   };
-}
-
-function unknown(state: OpenclawState, message: string, data?: unknown): EventDraft[] {
-  return state.debug ? [{ type: 'debug', message, data }] : [];
-}
-
-function malformed(message: string): DraftOf<'error'> {
-  return { type: 'error', code: 'malformed_record', message, recoverable: true };
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -232,21 +209,4 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-}
-
-function tokens(value: unknown): number | undefined {
-  const n = num(value);
-  return n === undefined ? undefined : Math.floor(n);
 }

@@ -105,9 +105,31 @@ describe('openclawTranslator', () => {
   });
 
   it('never throws on odd JSON records', () => {
+    // Straight through translate (no guard): a value that is no envelope is a debug event; an
+    // envelope with fields of the wrong type reads them as absent; never an `internal` error.
+    const odd: [unknown, string[]][] = [
+      [null, ['debug']],
+      [3, ['debug']],
+      ['x', ['debug']],
+      [[], ['debug']],
+      [{ hello: 'world' }, ['debug']],
+      [{ ok: 'maybe', payloads: 'nope', usage: 'many', meta: 7 }, ['turn_start', 'turn_end']],
+      [
+        { status: 'error', error: { message: 5 }, meta: { durationMs: -1, agentMeta: [] } },
+        ['turn_start', 'error', 'turn_end'],
+      ],
+    ];
     const state = openclawTranslator.init({ debug: true });
-    for (const value of [null, 3, 'x', [], { ok: 'maybe', payloads: 'nope', usage: 'many' }]) {
-      expect(() => openclawTranslator.translate({ kind: 'json', value }, state)).not.toThrow();
+    for (const [value, expected] of odd) {
+      let drafts: EventDraft[] = [];
+      expect(() => {
+        drafts = openclawTranslator.translate({ kind: 'json', value }, state);
+      }).not.toThrow();
+      expect(
+        drafts.map((d) => d.type),
+        JSON.stringify(value),
+      ).toEqual(expected);
+      expect(drafts.some((d) => d.type === 'error' && d.code === 'internal')).toBe(false);
     }
   });
 
