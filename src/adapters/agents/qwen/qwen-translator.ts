@@ -1,7 +1,7 @@
+import { z } from 'zod';
 import type { NativeRecord, Translator } from '../../../core/adapter/index.ts';
 import type { EventDraft } from '../../../core/events/index.ts';
-import { isObj, num, type Obj, str } from '../../shared/record-fields.ts';
-import { translatorFailure } from '../../../core/run/translator-failure.ts';
+import { isObj, type Obj, str, unknownRecord } from '../../shared/record-fields.ts';
 import { type ClaudeTranslatorState, claudeTranslator } from '../claude/claude-translator.ts';
 import { classifyApiError } from '../gemini/gemini-error-table.ts';
 
@@ -48,57 +48,60 @@ export const qwenTranslator: Translator<QwenTranslatorState> = {
   translate(record: NativeRecord, state: QwenTranslatorState): EventDraft[] {
     if (record.kind !== 'json' || !isObj(record.value)) return claudeTranslator.translate(record, state);
     const value = record.value;
-    try {
-      if (value.type === 'system' && value.subtype === 'retry') return retry(value, state);
-      if (value.type === 'stream_event') {
+    switch (value.type) {
+      case 'system':
+        return value.subtype === 'retry' ? retry(value, state) : claudeTranslator.translate(record, state);
+      case 'stream_event': {
         const event = isObj(value.event) ? value.event : undefined;
-        if (!ANTHROPIC_STREAM_EVENTS.has(String(event?.type))) {
-          return state.debug
-            ? [{ type: 'debug', message: `qwen stream event ${JSON.stringify(event?.type)}`, data: value }]
-            : [];
-        }
+        if (ANTHROPIC_STREAM_EVENTS.has(String(event?.type))) return claudeTranslator.translate(record, state);
+        return unknownRecord(state, `qwen stream event ${JSON.stringify(event?.type)}`, value);
       }
-      if (value.type === 'assistant') {
+      case 'assistant': {
         const text = assistantText(value);
-        if (text?.startsWith('[API Error')) {
-          const out = claudeTranslator.translate(record, state);
-          if (!state.errorReported) out.push(classifyApiError(text.split('\n')[0] ?? text));
-          state.errorReported = true;
-          return out;
-        }
+        const out = claudeTranslator.translate(record, state);
+        if (!text?.startsWith('[API Error')) return out;
+        if (!state.errorReported) out.push(classifyApiError(text.split('\n')[0] ?? text));
+        state.errorReported = true;
+        return out;
       }
-      if (value.type === 'result' && (value.is_error === true || String(value.subtype).startsWith('error'))) {
+      case 'result': {
+        const failed = value.is_error === true || String(value.subtype).startsWith('error');
         const error = isObj(value.error) ? value.error : undefined;
-        const message = str(error?.message) ?? str(value.result);
-        if (message) {
-          const out: EventDraft[] = [];
-          if (!state.errorReported) out.push(classifyApiError(message.split('\n')[0] ?? message));
-          state.errorReported = true;
-          return [...out, ...claudeTranslator.translate({ kind: 'json', value: { ...value, result: message } }, state)];
-        }
+        const message = failed ? (str(error?.message) ?? str(value.result)) : undefined;
+        if (!message) return claudeTranslator.translate(record, state);
+        const out: EventDraft[] = [];
+        if (!state.errorReported) out.push(classifyApiError(message.split('\n')[0] ?? message));
+        state.errorReported = true;
+        out.push(...claudeTranslator.translate({ kind: 'json', value: { ...value, result: message } }, state));
+        return out;
       }
-    } catch (error) {
-      return translatorFailure('qwen', error);
+      default:
+        return claudeTranslator.translate(record, state);
     }
-    return claudeTranslator.translate(record, state);
   },
 
   stderr: claudeTranslator.stderr,
   finish: (exit, state) => claudeTranslator.finish?.(exit, state) ?? [],
 };
 
+/** `system` `retry`'s data: the attempt decides; the rest is read when it is a number. */
+const retryDataSchema = z
+  .object({
+    attempt: z.number(),
+    maxRetries: z.number().optional().catch(undefined),
+    delayMs: z.number().nonnegative().optional().catch(undefined),
+  })
+  .loose();
+
 function retry(value: Obj, state: QwenTranslatorState): EventDraft[] {
-  const data = isObj(value.data) ? value.data : {};
-  const attempt = num(data.attempt);
-  if (attempt === undefined)
-    return state.debug ? [{ type: 'debug', message: 'qwen retries the request', data: value }] : [];
-  const max = num(data.maxRetries);
-  const delay = num(data.delayMs);
+  const data = retryDataSchema.safeParse(value.data);
+  if (!data.success) return unknownRecord(state, 'qwen retries the request', value);
+  const { attempt, maxRetries: max, delayMs } = data.data;
   return [
     {
       type: 'rate_limit_error',
       message: `the model API is rate limited or overloaded: qwen retries (attempt ${attempt}${max !== undefined ? ` of ${max}` : ''})`,
-      retryAfterMs: delay !== undefined && delay >= 0 ? delay : undefined,
+      retryAfterMs: delayMs,
     },
   ];
 }

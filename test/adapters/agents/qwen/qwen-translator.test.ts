@@ -199,16 +199,26 @@ describe('qwenTranslator', () => {
     ]);
   });
 
-  it('never throws, whatever the record', () => {
+  it('answers odd records with nothing, a debug event or a malformed_record error, unguarded', () => {
     const state = qwenTranslator.init({ debug: true });
-    for (const value of [
-      null,
-      3,
-      { type: 'assistant', message: 5 },
-      { type: 'result', is_error: true, error: 7 },
-      { type: 'system', subtype: 'retry', data: null },
-    ]) {
-      expect(() => qwenTranslator.translate(json(value), state)).not.toThrow();
+    const odd: [unknown, string[]][] = [
+      [null, ['debug']],
+      [3, ['debug']],
+      [{ type: 'assistant', message: 5 }, ['error']],
+      [{ type: 'result', is_error: true, error: 7 }, ['error', 'turn_end']],
+      [{ type: 'system', subtype: 'retry', data: null }, ['debug']],
+      [{ type: 'system', subtype: 'retry', data: { attempt: 'two' } }, ['debug']],
+      [{ type: 'stream_event', event: 'x' }, ['debug']],
+    ];
+    for (const [value, expected] of odd) {
+      let drafts: EventDraft[] = [];
+      expect(() => {
+        drafts = qwenTranslator.translate(json(value), state);
+      }).not.toThrow();
+      expect(types(drafts), JSON.stringify(value)).toEqual(expected);
+      expect(drafts.filter((d) => d.type === 'error' && d.code === 'internal')).toEqual([]);
     }
+    const assistant = qwenTranslator.translate(json({ type: 'assistant', message: 5 }), state);
+    expect(assistant).toMatchObject([{ type: 'error', code: 'malformed_record', recoverable: true }]);
   });
 });
