@@ -1,31 +1,15 @@
-import type { NativeRecord, Translator, TranslatorState } from '../../../core/adapter/index.ts';
+import type { NativeRecord, Translator } from '../../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
-import { isObj as isObject, num, str, unknownRecord as unknown } from '../../shared/record-fields.ts';
-import { translatorFailure } from '../../../core/run/translator-failure.ts';
-import { OPENCODE_MCP_SERVER, opencodeCostDraft, startTurn } from '../opencode/opencode-translator.ts';
+import { isObj, num, type Obj, str, unknownRecord as unknown } from '../../shared/record-fields.ts';
+import { StreamLedger } from '../../shared/stream-ledger.ts';
+import { opencodeCostDraft } from '../opencode/opencode-cost.ts';
+import { type OpenCodeErrorInfo, openCodeErrorDraft } from '../opencode/opencode-errors.ts';
+import { startTurn } from '../opencode/opencode-translator.ts';
+import { closePart, partDelta, textPart } from './opencode-http-parts.ts';
+import type { OpenCodeHttpTranslatorState } from './opencode-http-state.ts';
+import { toolPart } from './opencode-http-tool-part.ts';
 
-interface PartTrack {
-  kind: 'text' | 'reasoning';
-  messageId?: string;
-  /** The text shown so far (deltas, or the part's text when it arrived whole). */
-  shown: string;
-  ended: boolean;
-}
-
-export interface OpenCodeHttpTranslatorState extends TranslatorState {
-  announced: boolean;
-  turnStarted: boolean;
-  turnEnded: boolean;
-  /** User messages: their parts (the prompt) are not the agent's output. */
-  userMessages: Record<string, true>;
-  parts: Record<string, PartTrack>;
-  /** Per tool call id: what was reported (`start`, `ready`, `result`). */
-  tools: Record<string, { ready: boolean; done: boolean }>;
-  lastText?: string;
-  errors: string[];
-  model?: string;
-  cwd?: string;
-}
+export type { OpenCodeHttpTranslatorState } from './opencode-http-state.ts';
 
 /**
  * Translates the `GET /event` stream of `opencode serve` (one JSON object per SSE `data:`,
@@ -34,53 +18,47 @@ export interface OpenCodeHttpTranslatorState extends TranslatorState {
  * with tokens and cost), `message.part.delta` streams a part's `text`, `session.idle` ends the turn and
  * `session.error` reports failures (`{name, data: {message, statusCode}}`). Events of other sessions
  * are ignored once the session is known. `permission.*` events are answered by the session, not here.
- * Pure, never throws.
+ * Pure.
  */
 export const openCodeHttpTranslator: Translator<OpenCodeHttpTranslatorState> = {
-  init: ({ debug, request }) => ({
+  init: ({ debug, request, clock }) => ({
     debug,
     announced: false,
     turnStarted: false,
     turnEnded: false,
     userMessages: {},
     parts: {},
-    tools: {},
+    // Tool parts carry their own start and end times: the clock gives no durations.
+    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+    toolsDone: {},
+    mcpTools: {},
     errors: [],
     model: request?.model,
     cwd: request?.cwd,
   }),
   translate(record: NativeRecord, state: OpenCodeHttpTranslatorState): EventDraft[] {
-    try {
-      if (record.kind === 'text')
-        return state.debug ? [{ type: 'debug', message: 'non-JSON SSE data', data: record.line }] : [];
-      const value = record.value;
-      if (!isObject(value) || typeof value.type !== 'string') return unknown(state, 'an event without a type', value);
-      return translateEvent(value.type, isObject(value.properties) ? value.properties : {}, value, state);
-    } catch (error) {
-      return translatorFailure('opencode-http', error);
-    }
+    if (record.kind === 'text')
+      return state.debug ? [{ type: 'debug', message: 'non-JSON SSE data', data: record.line }] : [];
+    const value = record.value;
+    if (!isObj(value) || typeof value.type !== 'string') return unknown(state, 'an event without a type', value);
+    return translateEvent(value.type, isObj(value.properties) ? value.properties : {}, value, state);
   },
   finish(_exit, state: OpenCodeHttpTranslatorState): EventDraft[] {
     return endTurn(state, state.errors.length > 0 ? 'error' : 'exit');
   },
 };
 
-function translateEvent(
-  type: string,
-  props: Record<string, unknown>,
-  raw: Record<string, unknown>,
-  state: OpenCodeHttpTranslatorState,
-): EventDraft[] {
-  const sessionId = str(props.sessionID) ?? (isObject(props.part) ? str(props.part.sessionID) : undefined);
+function translateEvent(type: string, props: Obj, raw: Obj, state: OpenCodeHttpTranslatorState): EventDraft[] {
+  const sessionId = str(props.sessionID) ?? (isObj(props.part) ? str(props.part.sessionID) : undefined);
   if (sessionId === undefined) return unknown(state, `event ${type}`, raw);
   if (state.sessionId !== undefined && sessionId !== state.sessionId) return [];
   const out = announce(sessionId, state);
   switch (type) {
     case 'message.updated':
-      out.push(...messageUpdated(props, state));
+      messageUpdated(props, state);
       break;
     case 'message.part.updated':
-      if (isObject(props.part)) out.push(...partUpdated(props.part, state));
+      if (isObj(props.part)) out.push(...partUpdated(props.part, state));
       break;
     case 'message.part.delta':
       out.push(...partDelta(props, state));
@@ -105,13 +83,11 @@ function announce(sessionId: string, state: OpenCodeHttpTranslatorState): EventD
 }
 
 function endTurn(state: OpenCodeHttpTranslatorState, stopReason: string): EventDraft[] {
-  if (!state.turnStarted && state.errors.length === 0) {
-    // Idle before any step (a stray idle): not the end of our turn.
-    if (stopReason === 'end_turn') return [];
-  }
+  // Idle before any step (a stray idle): not the end of our turn.
+  if (!state.turnStarted && state.errors.length === 0 && stopReason === 'end_turn') return [];
   if (state.turnEnded) return [];
   const out: EventDraft[] = [...startTurn(state)];
-  for (const [id, part] of Object.entries(state.parts)) if (!part.ended) out.push(...closePart(id, part));
+  for (const part of Object.values(state.parts)) if (!part.ended) out.push(closePart(part));
   state.turnEnded = true;
   const failed = state.errors.length > 0;
   out.push({ type: 'turn_end', turn: 0, stopReason, result: state.lastText, isError: failed });
@@ -121,18 +97,17 @@ function endTurn(state: OpenCodeHttpTranslatorState, stopReason: string): EventD
   return out;
 }
 
-function messageUpdated(props: Record<string, unknown>, state: OpenCodeHttpTranslatorState): EventDraft[] {
-  const info = isObject(props.info) ? props.info : {};
+function messageUpdated(props: Obj, state: OpenCodeHttpTranslatorState): void {
+  const info = isObj(props.info) ? props.info : {};
   const id = str(info.id);
   if (info.role === 'user' && id) state.userMessages[id] = true;
   if (info.role === 'assistant') {
     const model = str(info.modelID);
     if (model && !state.model) state.model = model;
   }
-  return [];
 }
 
-function partUpdated(part: Record<string, unknown>, state: OpenCodeHttpTranslatorState): EventDraft[] {
+function partUpdated(part: Obj, state: OpenCodeHttpTranslatorState): EventDraft[] {
   const messageId = str(part.messageID);
   if (messageId && state.userMessages[messageId]) return [];
   const id = str(part.id);
@@ -153,127 +128,8 @@ function partUpdated(part: Record<string, unknown>, state: OpenCodeHttpTranslato
   }
 }
 
-function textPart(
-  id: string,
-  part: Record<string, unknown>,
-  kind: 'text' | 'reasoning',
-  state: OpenCodeHttpTranslatorState,
-): EventDraft[] {
-  const out: EventDraft[] = [];
-  let track = state.parts[id];
-  if (!track) {
-    out.push(...startTurn(state));
-    track = { kind, messageId: str(part.messageID), shown: '', ended: false };
-    state.parts[id] = track;
-    out.push(
-      kind === 'text'
-        ? { type: 'message_start', messageId: track.messageId, model: state.model }
-        : { type: 'thinking_start', messageId: track.messageId },
-    );
-  }
-  if (track.ended) return out;
-  const text = str(part.text) ?? '';
-  // A whole part (or one that grew past the deltas): show what is new.
-  if (text.startsWith(track.shown) && text.length > track.shown.length) {
-    out.push(deltaDraft(track, text.slice(track.shown.length)));
-    track.shown = text;
-  }
-  const time = isObject(part.time) ? part.time : {};
-  if (num(time.end) !== undefined) out.push(...closePart(id, track, text, state));
-  return out;
-}
-
-function partDelta(props: Record<string, unknown>, state: OpenCodeHttpTranslatorState): EventDraft[] {
-  const id = str(props.partID);
-  const delta = str(props.delta);
-  const track = id ? state.parts[id] : undefined;
-  if (!track || track.ended || props.field !== 'text' || !delta) return [];
-  track.shown += delta;
-  return [deltaDraft(track, delta)];
-}
-
-function deltaDraft(track: PartTrack, delta: string): EventDraft {
-  return track.kind === 'text'
-    ? { type: 'text_delta', delta, messageId: track.messageId }
-    : { type: 'thinking_delta', delta, messageId: track.messageId };
-}
-
-function closePart(_id: string, track: PartTrack, text?: string, state?: OpenCodeHttpTranslatorState): EventDraft[] {
-  track.ended = true;
-  const whole = text ?? track.shown;
-  if (track.kind === 'reasoning')
-    return [{ type: 'thinking_stop', messageId: track.messageId, thinking: whole || undefined }];
-  if (state && whole) state.lastText = whole;
-  return [{ type: 'message_stop', messageId: track.messageId, text: whole || undefined }];
-}
-
-/** A tool part: `start` at its first sight, `ready` once its input is known, the result once done. */
-function toolPart(part: Record<string, unknown>, state: OpenCodeHttpTranslatorState): EventDraft[] {
-  const toolName = str(part.tool);
-  const toolCallId = str(part.callID) ?? str(part.id);
-  if (!toolName || !toolCallId)
-    return [
-      {
-        type: 'error',
-        code: 'malformed_record',
-        message: 'tool part without a tool name or call id',
-        recoverable: true,
-      },
-    ];
-  const toolState = isObject(part.state) ? part.state : {};
-  const status = str(toolState.status);
-  const prefix = `${OPENCODE_MCP_SERVER}_`;
-  const mcp = toolName.startsWith(prefix) && toolName.length > prefix.length;
-  const out: EventDraft[] = [];
-  let track = state.tools[toolCallId];
-  if (!track) {
-    track = { ready: false, done: false };
-    state.tools[toolCallId] = track;
-    if (!mcp) out.push({ type: 'tool_call_start', toolCallId, toolName });
-  }
-  if (track.done) return out;
-  const input = toolState.input ?? {};
-  const hasInput = status === 'running' || status === 'completed' || status === 'error';
-  if (!track.ready && hasInput) {
-    track.ready = true;
-    out.push(
-      mcp
-        ? {
-            type: 'mcp_tool_call_start',
-            toolCallId,
-            server: OPENCODE_MCP_SERVER,
-            toolName: toolName.slice(prefix.length),
-            input,
-          }
-        : { type: 'tool_call_ready', toolCallId, toolName, input },
-    );
-  }
-  if (status === 'completed' || status === 'error') {
-    track.done = true;
-    const isError = status === 'error';
-    const output = isError ? (toolState.error ?? 'tool failed') : toolState.output;
-    const time = isObject(toolState.time) ? toolState.time : {};
-    const started = num(time.start);
-    const ended = num(time.end);
-    const durationMs = started !== undefined && ended !== undefined && ended >= started ? ended - started : undefined;
-    out.push(
-      mcp
-        ? {
-            type: 'mcp_tool_result',
-            toolCallId,
-            server: OPENCODE_MCP_SERVER,
-            toolName: toolName.slice(prefix.length),
-            output,
-            isError,
-          }
-        : { type: 'tool_result', toolCallId, toolName, output, isError, durationMs },
-    );
-  }
-  return out;
-}
-
 /** `step-finish`: OpenCode's step cost, with the model of the session (`model` kept second, as before). */
-function costDraft(part: Record<string, unknown>, model: string | undefined): DraftOf<'cost'> | undefined {
+function costDraft(part: Obj, model: string | undefined): DraftOf<'cost'> | undefined {
   const draft = opencodeCostDraft(part);
   if (!draft) return undefined;
   const { type, ...counts } = draft;
@@ -282,32 +138,26 @@ function costDraft(part: Record<string, unknown>, model: string | undefined): Dr
 
 const MAX_KEPT_ERRORS = 5;
 
+/** What `opencode serve`'s `auth_error` advises. */
+const OPENCODE_HTTP_ERRORS = { authGuidance: 'Check the provider API key in the OpenCode config or environment.' };
+
 /** `session.error.error`: `{name, data: {message, statusCode, responseHeaders}}`. */
 function errorDrafts(error: unknown, state: OpenCodeHttpTranslatorState): EventDraft[] {
-  const e = isObject(error) ? error : {};
-  const data = isObject(e.data) ? e.data : {};
+  const info = sessionErrorInfo(error);
+  if (state.errors.length < MAX_KEPT_ERRORS) state.errors.push(info.message);
+  if (info.name === 'MessageAbortedError') return [];
+  return [openCodeErrorDraft(info, OPENCODE_HTTP_ERRORS)];
+}
+
+function sessionErrorInfo(error: unknown): OpenCodeErrorInfo {
+  const e = isObj(error) ? error : {};
+  const data = isObj(e.data) ? e.data : {};
   const name = str(e.name) ?? 'UnknownError';
   const message = str(data.message) ?? str(e.message) ?? name;
-  const status = num(data.statusCode);
-  if (state.errors.length < MAX_KEPT_ERRORS) state.errors.push(message);
-  if (name === 'MessageAbortedError') return [];
-  if (name === 'ProviderAuthError' || status === 401 || status === 403) {
-    return [
-      { type: 'auth_error', message, guidance: 'Check the provider API key in the OpenCode config or environment.' },
-    ];
-  }
-  if (status === 429) {
-    const headers = isObject(data.responseHeaders) ? data.responseHeaders : {};
-    const seconds = Number(str(headers['retry-after']));
-    return [
-      {
-        type: 'rate_limit_error',
-        message,
-        retryAfterMs: Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined,
-      },
-    ];
-  }
-  if (name === 'ContextOverflowError' || /context (length|window)/i.test(message))
-    return [{ type: 'context_exceeded', message }];
-  return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
+  return {
+    message,
+    name,
+    status: num(data.statusCode),
+    headers: isObj(data.responseHeaders) ? data.responseHeaders : {},
+  };
 }
