@@ -1,7 +1,10 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import type { EventDraft } from '../../../core/events/index.ts';
+import { type ProviderErrorTable, providerErrorDraft, providerErrorKind } from '../../shared/provider-error.ts';
+import { countOf, isObj, malformed, type Obj, str, unknownRecord as unknown } from '../../shared/record-fields.ts';
+import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { textLine } from '../../shared/text-line.ts';
-import { translatorFailure } from '../../../core/run/translator-failure.ts';
+import { toolOutput, toolShape } from './cursor-tools.ts';
 
 /**
  * What `cursor-agent -p --output-format stream-json --stream-partial-output` prints, per Cursor's
@@ -23,48 +26,43 @@ export interface CursorTranslatorState extends TranslatorState {
   resumeSessionId?: string;
   sessionAnnounced: boolean;
   turnOpen: boolean;
-  /** The assistant message being streamed: its text so far and whether deltas came. */
-  message?: { text: string; partial: boolean; index: number };
+  /** Messages, thinking and tool calls (results carry no duration: Cursor gives none). */
+  ledger: StreamLedger;
+  /** The open message came in pieces (`--stream-partial-output`): its buffered copy ends it. */
+  partial: boolean;
   messages: number;
-  thinking: boolean;
+  /** Tool calls started in this run, by id → name (what a cut-short stream must still answer). */
   toolNames: Record<string, string>;
-  mcp: Record<string, { server: string; tool: string }>;
-  done: Record<string, true>;
+  /** MCP calls by id → server and tool; `done` once answered (the ledger keeps them: they end in `mcp_tool_result`). */
+  mcp: Record<string, { server: string; tool: string; done?: true }>;
 }
 
-type Json = Record<string, unknown>;
-
 export const cursorTranslator: Translator<CursorTranslatorState> = {
-  init: ({ debug, request }) => ({
+  init: ({ debug, request, clock }) => ({
     debug,
     resumeSessionId: request?.resumeSessionId,
     sessionAnnounced: false,
     turnOpen: false,
+    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+    partial: false,
     messages: 0,
-    thinking: false,
     toolNames: {},
     mcp: {},
-    done: {},
   }),
 
   translate(record: NativeRecord, state: CursorTranslatorState): EventDraft[] {
-    try {
-      if (record.kind === 'text') return textLine(record.line);
-      const value = record.value;
-      if (!isObject(value)) return unknown(state, 'a JSON line that is not an object', value);
-      if (typeof value.type !== 'string') return malformed('a record without a type');
-      return translateEvent(value, state);
-    } catch (error) {
-      return translatorFailure('cursor', error);
-    }
+    if (record.kind === 'text') return textLine(record.line);
+    const value = record.value;
+    if (!isObj(value)) return unknown(state, 'a JSON line that is not an object', value);
+    if (typeof value.type !== 'string') return malformed('a record without a type');
+    return translateEvent(value, state);
   },
 
-  stderr(line, state) {
-    const kind = classify(line);
-    if (kind === 'auth') return [{ type: 'auth_error', message: line.trim(), guidance: AUTH_GUIDANCE }];
-    if (kind === 'rate') return [{ type: 'rate_limit_error', message: line.trim() }];
-    if (kind === 'context') return [{ type: 'context_exceeded', message: line.trim() }];
-    void state;
+  stderr(line) {
+    const kind = providerErrorKind(line, cursorErrorTable);
+    if (kind === 'auth' || kind === 'rate_limit' || kind === 'context') {
+      return [providerErrorDraft(line.trim(), cursorErrorTable)];
+    }
     return [{ type: 'log', source: 'stderr', line }];
   },
 
@@ -78,9 +76,15 @@ export const cursorTranslator: Translator<CursorTranslatorState> = {
   },
 };
 
-const AUTH_GUIDANCE = 'Run `cursor-agent login`, or set CURSOR_API_KEY (a User API key from the Cursor dashboard).';
+/** What Cursor prints for a failing login or model API, beyond the common wording (provider-error.ts). */
+export const cursorErrorTable: ProviderErrorTable = {
+  auth: { patterns: [/authenticat|\b401\b|CURSOR_API_KEY/i] },
+  rateLimit: { patterns: [/\b429\b/] },
+  context: { patterns: [/context limit/i] },
+  authGuidance: 'Run `cursor-agent login`, or set CURSOR_API_KEY (a User API key from the Cursor dashboard).',
+};
 
-function translateEvent(value: Json, state: CursorTranslatorState): EventDraft[] {
+function translateEvent(value: Obj, state: CursorTranslatorState): EventDraft[] {
   switch (value.type) {
     case 'system':
       return value.subtype === 'init'
@@ -102,7 +106,7 @@ function translateEvent(value: Json, state: CursorTranslatorState): EventDraft[]
   }
 }
 
-function init(value: Json, state: CursorTranslatorState): EventDraft[] {
+function init(value: Obj, state: CursorTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
   const sessionId = str(value.session_id);
   if (sessionId && !state.sessionAnnounced) {
@@ -121,135 +125,73 @@ function init(value: Json, state: CursorTranslatorState): EventDraft[] {
   return out;
 }
 
-function messageText(value: Json): string {
-  const message = isObject(value.message) ? value.message : {};
+function messageText(value: Obj): string {
+  const message = isObj(value.message) ? value.message : {};
   const content = Array.isArray(message.content) ? message.content : [];
   return content
-    .filter(isObject)
+    .filter(isObj)
     .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
     .join('');
 }
 
-function assistant(value: Json, state: CursorTranslatorState): EventDraft[] {
+function assistant(value: Obj, state: CursorTranslatorState): EventDraft[] {
   const text = messageText(value);
   const partial = value.timestamp_ms !== undefined;
-  const out: EventDraft[] = closeThinking(state);
-  if (!partial && state.message?.partial) {
+  const { ledger } = state;
+  const out: EventDraft[] = [];
+  ledger.stopThinking(out, null);
+  if (!partial && ledger.messageOpen && state.partial) {
     // The buffered copy of the message just streamed: it ends the message.
-    out.push(...closeMessage(state, text || undefined));
+    ledger.stopMessage(out, text || undefined);
     return out;
   }
   if (!text) return out;
-  if (!state.message) {
+  if (!ledger.messageOpen) {
     state.messages++;
-    state.message = { text: '', partial, index: state.messages };
-    out.push({ type: 'message_start', messageId: messageId(state) });
+    state.partial = partial;
+    ledger.startMessage(out, `msg_${state.messages}`);
   }
-  state.message.text += text;
-  out.push({ type: 'text_delta', delta: text, messageId: messageId(state) });
-  if (!partial) out.push(...closeMessage(state, state.message.text));
+  ledger.text(out, text, ledger.messageId);
+  if (!partial) ledger.stopMessage(out);
   return out;
 }
 
-function messageId(state: CursorTranslatorState): string {
-  return `msg_${state.message?.index ?? state.messages}`;
-}
-
-function closeMessage(state: CursorTranslatorState, text?: string): EventDraft[] {
-  if (!state.message) return [];
-  const id = messageId(state);
-  const whole = text ?? state.message.text;
-  state.message = undefined;
-  return [{ type: 'message_stop', messageId: id, text: whole || undefined }];
-}
-
-function thinking(value: Json, state: CursorTranslatorState): EventDraft[] {
-  if (value.subtype === 'completed') return closeThinking(state);
-  const text = str(value.text);
-  if (value.subtype !== 'delta' || !text) return [];
+function thinking(value: Obj, state: CursorTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
-  if (!state.thinking) {
-    state.thinking = true;
-    out.push({ type: 'thinking_start' });
+  if (value.subtype === 'completed') {
+    state.ledger.stopThinking(out, null);
+    return out;
   }
-  out.push({ type: 'thinking_delta', delta: text });
+  const text = str(value.text);
+  if (value.subtype === 'delta' && text) state.ledger.thinking(out, text);
   return out;
 }
 
-function closeThinking(state: CursorTranslatorState): EventDraft[] {
-  if (!state.thinking) return [];
-  state.thinking = false;
-  return [{ type: 'thinking_stop' }];
-}
-
+/** Closes what is open; a tool call that got no result is answered as failed. */
 function closeAll(state: CursorTranslatorState): EventDraft[] {
-  const out = [...closeThinking(state), ...closeMessage(state)];
-  for (const [id, name] of Object.entries(state.toolNames)) {
-    if (state.done[id]) continue;
-    state.done[id] = true;
-    out.push({ type: 'tool_result', toolCallId: id, toolName: name, output: 'no result reported', isError: true });
+  const out: EventDraft[] = [];
+  const { ledger } = state;
+  ledger.stopThinking(out, null);
+  ledger.stopMessage(out);
+  for (const id of Object.keys(state.toolNames)) {
+    if (ledger.hasTool(id) && !state.mcp[id]?.done) ledger.toolResult(out, id, 'no result reported', true);
   }
   return out;
 }
 
-interface ToolShape {
-  /** The tool's name: the `<kind>` of `<kind>ToolCall`, or `function.name`. */
-  name: string;
-  args: unknown;
-  result?: Json;
-  mcp?: { server: string; tool: string; input: unknown };
-}
-
-function toolShape(toolCall: Json): ToolShape | undefined {
-  for (const [key, body] of Object.entries(toolCall)) {
-    if (!key.endsWith('ToolCall') || !isObject(body)) continue;
-    const name = key.slice(0, -'ToolCall'.length);
-    const args = body.args ?? {};
-    const result = isObject(body.result) ? body.result : undefined;
-    if (name === 'mcp' && isObject(args)) {
-      const tool = str(args.toolName) ?? str(args.name) ?? 'unknown';
-      const server = str(args.providerIdentifier) ?? str(args.serverIdentifier) ?? serverOf(str(args.name), tool);
-      return {
-        name: str(args.name) ?? tool,
-        args,
-        result,
-        mcp: { server, tool, input: args.args ?? args.arguments ?? {} },
-      };
-    }
-    return { name, args, result };
-  }
-  if (isObject(toolCall.function)) {
-    const fn = toolCall.function;
-    const raw = fn.arguments;
-    let args: unknown = raw ?? {};
-    if (typeof raw === 'string') {
-      try {
-        args = JSON.parse(raw);
-      } catch {
-        args = { arguments: raw };
-      }
-    }
-    return { name: str(fn.name) ?? 'unknown', args, result: isObject(fn.result) ? fn.result : undefined };
-  }
-  return undefined;
-}
-
-/** `name` is `<server>-<tool>` when no server field is given. */
-function serverOf(name: string | undefined, tool: string): string {
-  if (name?.endsWith(`-${tool}`)) return name.slice(0, -tool.length - 1);
-  return 'unknown';
-}
-
-function toolCall(value: Json, state: CursorTranslatorState): EventDraft[] {
-  const id = str(value.call_id) ?? (isObject(value.tool_call) ? str(value.tool_call.toolCallId) : undefined);
+function toolCall(value: Obj, state: CursorTranslatorState): EventDraft[] {
+  const id = str(value.call_id) ?? (isObj(value.tool_call) ? str(value.tool_call.toolCallId) : undefined);
   if (!id) return malformed('tool_call without a call_id');
-  const shape = isObject(value.tool_call) ? toolShape(value.tool_call) : undefined;
+  const shape = isObj(value.tool_call) ? toolShape(value.tool_call) : undefined;
   if (!shape) return malformed('tool_call without a <kind>ToolCall or function payload');
-  const out: EventDraft[] = [...closeThinking(state), ...closeMessage(state)];
+  const { ledger } = state;
+  const out: EventDraft[] = [];
+  ledger.stopThinking(out, null);
+  ledger.stopMessage(out);
   if (state.toolNames[id] === undefined) {
     state.toolNames[id] = shape.name;
-    out.push({ type: 'tool_call_start', toolCallId: id, toolName: shape.name });
-    out.push({ type: 'tool_call_ready', toolCallId: id, toolName: shape.name, input: shape.args });
+    ledger.startTool(out, id, shape.name);
+    ledger.readyTool(out, id, shape.args);
     if (shape.mcp) {
       state.mcp[id] = { server: shape.mcp.server, tool: shape.mcp.tool };
       out.push({
@@ -261,79 +203,41 @@ function toolCall(value: Json, state: CursorTranslatorState): EventDraft[] {
       });
     }
   }
-  if (value.subtype !== 'completed' || state.done[id]) return out;
-  state.done[id] = true;
-  const { output, isError } = toolOutput(shape);
   const mcp = state.mcp[id];
-  if (mcp)
+  if (value.subtype !== 'completed' || !ledger.hasTool(id) || mcp?.done) return out;
+  const { output, isError } = toolOutput(shape);
+  if (mcp) {
+    mcp.done = true;
     out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
-  else out.push({ type: 'tool_result', toolCallId: id, toolName: state.toolNames[id], output, isError });
+    return out;
+  }
+  ledger.toolResult(out, id, output, isError);
   return out;
 }
 
-function toolOutput(shape: ToolShape): { output: unknown; isError: boolean } {
-  const result = shape.result;
-  if (!result) return { output: '', isError: false };
-  if (isObject(result.success)) {
-    const success = result.success;
-    if (shape.name === 'shell') {
-      const exitCode = typeof success.exitCode === 'number' ? success.exitCode : 0;
-      const text = [str(success.stdout), str(success.stderr)].filter(Boolean).join('');
-      return { output: text || success, isError: exitCode !== 0 };
-    }
-    if (shape.mcp) return { output: mcpText(success.content) ?? success, isError: success.isError === true };
-    if (shape.name === 'read' && typeof success.content === 'string')
-      return { output: success.content, isError: false };
-    return { output: success, isError: false };
-  }
-  for (const key of ['rejected', 'failure', 'error']) {
-    const failure = result[key];
-    if (failure === undefined) continue;
-    const message = isObject(failure)
-      ? (str(failure.reason) ?? str(failure.error) ?? str(failure.message))
-      : str(failure);
-    return { output: message ?? `${shape.name} ${key}`, isError: true };
-  }
-  return { output: result, isError: false };
-}
-
-/** MCP content blocks as Cursor prints them (`[{text:{text}}]` or `[{type:"text",text}]`) → their text. */
-function mcpText(content: unknown): string | undefined {
-  if (!Array.isArray(content)) return undefined;
-  const parts = content.filter(isObject).map((block) => {
-    if (isObject(block.text)) return str(block.text.text) ?? '';
-    return str(block.text) ?? '';
-  });
-  return parts.join('');
-}
-
-function result(value: Json, state: CursorTranslatorState): EventDraft[] {
+function result(value: Obj, state: CursorTranslatorState): EventDraft[] {
   const out = closeAll(state);
   const sessionId = str(value.session_id);
   if (sessionId && !state.sessionId) state.sessionId = sessionId;
   const isError = value.is_error === true || value.subtype === 'error';
   const text = str(value.result) ?? '';
-  if (isObject(value.usage)) {
+  if (isObj(value.usage)) {
     const usage = value.usage;
-    const input = optionalCount(usage.inputTokens ?? usage.input_tokens);
-    const output = optionalCount(usage.outputTokens ?? usage.output_tokens);
+    const input = countOf(usage.inputTokens ?? usage.input_tokens);
+    const output = countOf(usage.outputTokens ?? usage.output_tokens);
     if (input !== undefined || output !== undefined) {
       out.push({
         type: 'cost',
         inputTokens: input ?? 0,
         outputTokens: output ?? 0,
-        cacheReadTokens: optionalCount(usage.cacheReadTokens ?? usage.cache_read_input_tokens),
-        cacheWriteTokens: optionalCount(usage.cacheWriteTokens ?? usage.cache_creation_input_tokens),
+        cacheReadTokens: countOf(usage.cacheReadTokens ?? usage.cache_read_input_tokens),
+        cacheWriteTokens: countOf(usage.cacheWriteTokens ?? usage.cache_creation_input_tokens),
       });
     }
   }
   if (isError) {
     const message = text || str(value.error) || 'Cursor reported an error';
-    const kind = classify(`${message} ${str(value.error_kind) ?? ''}`);
-    if (kind === 'auth') out.push({ type: 'auth_error', message, guidance: AUTH_GUIDANCE });
-    else if (kind === 'rate') out.push({ type: 'rate_limit_error', message });
-    else if (kind === 'context') out.push({ type: 'context_exceeded', message });
-    else out.push({ type: 'error', code: 'agent_error', message, recoverable: false });
+    out.push(resultError(message, str(value.error_kind)));
     state.outcome = { status: 'failed', message };
   } else {
     state.outcome = { status: 'completed', output: text || undefined };
@@ -352,29 +256,8 @@ function result(value: Json, state: CursorTranslatorState): EventDraft[] {
   return out;
 }
 
-function classify(text: string): 'auth' | 'rate' | 'context' | undefined {
-  if (/authenticat|not logged in|unauthori[sz]ed|\b401\b|invalid api key|CURSOR_API_KEY/i.test(text)) return 'auth';
-  if (/rate.?limit|too many requests|\b429\b|usage limit|quota/i.test(text)) return 'rate';
-  if (/context (window|length|limit)|too many tokens|prompt is too long/i.test(text)) return 'context';
-  return undefined;
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function optionalCount(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
-}
-
-function malformed(message: string): EventDraft[] {
-  return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
-}
-
-function unknown(state: CursorTranslatorState, message: string, data?: unknown): EventDraft[] {
-  return state.debug ? [{ type: 'debug', message, data }] : [];
+/** A failed result's error: classified with Cursor's `error_kind` too, reported with the message alone. */
+function resultError(message: string, errorKind: string | undefined): EventDraft {
+  const draft = providerErrorDraft(errorKind === undefined ? message : `${message} ${errorKind}`, cursorErrorTable);
+  return 'message' in draft ? ({ ...draft, message } as EventDraft) : draft;
 }

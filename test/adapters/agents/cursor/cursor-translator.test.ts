@@ -166,8 +166,26 @@ describe('cursor translator (evidence-only)', () => {
     expect(run([tool('started', 'x', { weird: 1 })]).events[0]).toMatchObject({ code: 'malformed_record' });
     expect(run(['plain text']).events).toEqual([{ type: 'log', source: 'stdout', line: 'plain text' }]);
     const state: CursorTranslatorState = cursorTranslator.init({ debug: false });
-    for (const value of [null, 3, [], { type: 'assistant', message: 7 }, { type: 'result', usage: 'x' }]) {
-      expect(() => cursorTranslator.translate({ kind: 'json', value }, state)).not.toThrow();
+    const odd: [unknown, string[]][] = [
+      [null, []],
+      [3, []],
+      [[], []],
+      [{ type: 'assistant', message: 7 }, []],
+      [{ type: 7 }, ['error']],
+      [{ type: 'tool_call', subtype: 'completed', tool_call: {} }, ['error']],
+      [{ type: 'thinking', subtype: 'delta', text: 5 }, []],
+      [{ type: 'result', usage: 'x' }, ['turn_end']],
+    ];
+    for (const [value, expected] of odd) {
+      let drafts: EventDraft[] = [];
+      expect(() => {
+        drafts = cursorTranslator.translate({ kind: 'json', value }, state);
+      }).not.toThrow();
+      expect(
+        drafts.map((d) => d.type),
+        JSON.stringify(value),
+      ).toEqual(expected);
+      expect(drafts.filter((d) => d.type === 'error' && d.code !== 'malformed_record')).toEqual([]);
     }
   });
 });
