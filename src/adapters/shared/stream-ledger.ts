@@ -28,7 +28,7 @@ interface OpenTool {
 export class StreamLedger {
   readonly #clock: () => number;
   #message: { id: string | undefined; text: string } | undefined;
-  #thinking: { text: string } | undefined;
+  #thinking: { id: string | undefined; text: string } | undefined;
   readonly #tools = new Map<string, OpenTool>();
   readonly #durations: boolean;
   readonly #onToolReady: StreamLedgerOptions['onToolReady'];
@@ -101,18 +101,26 @@ export class StreamLedger {
     );
   }
 
-  /** Opens a thinking block (inside the open message, or none). */
-  startThinking(out: EventDraft[]): void {
-    if (this.#thinking) return;
-    this.#thinking = { text: '' };
-    out.push({ type: 'thinking_start', messageId: this.#message?.id });
+  /**
+   * Opens a thinking block (inside the open message, or none). `id`: the block's own message id,
+   * for thinking outside a message; an open block of another id is closed first.
+   */
+  startThinking(out: EventDraft[], id?: string): void {
+    if (this.#thinking) {
+      if (id === undefined || this.#thinking.id === id) return;
+      this.stopThinking(out);
+    }
+    this.#thinking = { id: id ?? this.#message?.id, text: '' };
+    out.push({ type: 'thinking_start', messageId: this.#thinking.id });
   }
 
-  thinking(out: EventDraft[], delta: string): void {
+  /** A piece of thinking; opens a block when needed (`id` as for {@link startThinking}). */
+  thinking(out: EventDraft[], delta: string, id?: string): void {
     if (delta === '') return;
-    this.startThinking(out);
-    (this.#thinking as { text: string }).text += delta;
-    out.push({ type: 'thinking_delta', delta, messageId: this.#message?.id });
+    this.startThinking(out, id);
+    const open = this.#thinking as { id: string | undefined; text: string };
+    open.text += delta;
+    out.push({ type: 'thinking_delta', delta, messageId: open.id });
   }
 
   /**
@@ -126,8 +134,8 @@ export class StreamLedger {
     const whole = thinking === null ? undefined : (thinking ?? (open.text === '' ? undefined : open.text));
     out.push(
       whole === undefined
-        ? { type: 'thinking_stop', messageId: this.#message?.id }
-        : { type: 'thinking_stop', messageId: this.#message?.id, thinking: whole },
+        ? { type: 'thinking_stop', messageId: open.id }
+        : { type: 'thinking_stop', messageId: open.id, thinking: whole },
     );
   }
 

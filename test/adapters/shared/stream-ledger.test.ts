@@ -132,4 +132,31 @@ describe('StreamLedger', () => {
     ]);
     expect(results[1]).not.toHaveProperty('durationMs');
   });
+
+  it('gives thinking outside a message its own id, and closes a block of another id', () => {
+    const ledger = new StreamLedger(() => 0);
+    const out: EventDraft[] = [];
+    ledger.thinking(out, 'a', 't1');
+    ledger.thinking(out, 'b');
+    ledger.thinking(out, 'c', 't2');
+    ledger.stopThinking(out);
+    ledger.text(out, 'x', 'm1');
+    ledger.thinking(out, 'd');
+    ledger.stopMessage(out);
+    expect(out).toEqual([
+      { type: 'thinking_start', messageId: 't1' },
+      { type: 'thinking_delta', delta: 'a', messageId: 't1' },
+      { type: 'thinking_delta', delta: 'b', messageId: 't1' },
+      { type: 'thinking_stop', messageId: 't1', thinking: 'ab' },
+      { type: 'thinking_start', messageId: 't2' },
+      { type: 'thinking_delta', delta: 'c', messageId: 't2' },
+      { type: 'thinking_stop', messageId: 't2', thinking: 'c' },
+      { type: 'message_start', messageId: 'm1' },
+      { type: 'text_delta', delta: 'x', messageId: 'm1' },
+      { type: 'thinking_start', messageId: 'm1' },
+      { type: 'thinking_delta', delta: 'd', messageId: 'm1' },
+      { type: 'thinking_stop', messageId: 'm1', thinking: 'd' },
+      { type: 'message_stop', messageId: 'm1', text: 'x' },
+    ]);
+  });
 });
