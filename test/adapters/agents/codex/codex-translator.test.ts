@@ -277,8 +277,10 @@ describe('codexTranslator', () => {
       records.push(json({ type: 'item.completed', item: { id: `m${i}`, type: 'agent_message', text: 'hello' } }));
     }
     const { state, events } = run(records);
-    expect(state.open.size).toBe(0);
-    expect(state.emitted.size).toBe(0);
+    expect(state.ledger.messageOpen).toBe(false);
+    expect(state.ledger.thinkingOpen).toBe(false);
+    expect(Array.from({ length: 100 }, (_, i) => state.ledger.hasTool(`c${i}`)).some(Boolean)).toBe(false);
+    expect(state.mcp.size).toBe(0);
     expect(events.filter((e) => e.type === 'tool_result')).toHaveLength(100);
     expect(events.filter((e) => e.type === 'text_delta').map((e) => e.type === 'text_delta' && e.delta)).toEqual(
       Array.from({ length: 100 }, () => ['he', 'llo']).flat(),
