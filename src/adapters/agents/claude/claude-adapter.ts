@@ -1,11 +1,14 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { CLAUDE_SECRET_ENV, detectClaudeAuth } from './claude-auth.ts';
 import { claudePlan } from './claude-plan.ts';
 import { claudeTranslator } from './claude-translator.ts';
 
+/** Claude Code's npm package. */
 export const CLAUDE_NPM_PACKAGE = '@anthropic-ai/claude-code';
+/** The Claude Code version recorded live. */
 export const CLAUDE_TESTED_VERSION = '2.1.330';
 
 /** True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md). */
@@ -31,43 +34,32 @@ export const claudeCapabilities: Capabilities = {
   streaming: 'full',
 };
 
-export interface ClaudeAdapterOptions {
-  /** The executable (default `claude`). */
-  command?: string;
-}
+/** The options of {@link claudeAdapter}: `command`, the executable (default `claude`). */
+export interface ClaudeAdapterOptions extends CliAdapterOptions {}
 
 /** Anthropic's Claude Code, headless: `claude -p --output-format stream-json --verbose`, prompt on stdin. */
-export function claudeAdapter(options: ClaudeAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'claude';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'claude',
-    displayName: 'Claude Code',
-    capabilities: claudeCapabilities,
-    program: {
-      command,
-      versionArgs: ['--version'],
-      // Conservative: stream-json with partial messages, `--fork-session`, `--permission-prompt-tool` and
-      // MCP over HTTP are all in 2.x; only 2.1.330 was recorded. `--effort` (thinkingEffort) is 2.1-era.
-      minVersion: '2.0.0',
-      install: [
-        { type: 'npm', command: `npm install -g ${CLAUDE_NPM_PACKAGE}` },
-        { type: 'curl', command: 'curl -fsSL https://claude.ai/install.sh | bash', platforms: ['darwin', 'linux'] },
-        { type: 'brew', command: 'brew install --cask claude-code', platforms: ['darwin'] },
-      ],
-      npmPackage: CLAUDE_NPM_PACKAGE,
-      testedVersion: CLAUDE_TESTED_VERSION,
-      verifiedLive: true,
-    },
-    // Claude Code reports USD itself; this prices only the per-message increments before its result.
-    costModel: 'anthropic/claude-sonnet-4-5',
-    secretEnv: [...CLAUDE_SECRET_ENV],
-    sessionDir: join(homedir(), '.claude', 'projects'),
-    detectAuth: detectClaudeAuth,
-    launch: {
-      kind: 'process',
-      plan: (ctx) => claudePlan(ctx, { command }),
-      translator: claudeTranslator,
-    },
-  };
-}
+export const claudeAdapter = defineCliAdapter<ClaudeAdapterOptions>({
+  id: 'claude',
+  displayName: 'Claude Code',
+  capabilities: claudeCapabilities,
+  program: {
+    command: 'claude',
+    // Conservative: stream-json with partial messages, `--fork-session`, `--permission-prompt-tool` and
+    // MCP over HTTP are all in 2.x; only 2.1.330 was recorded. `--effort` (thinkingEffort) is 2.1-era.
+    minVersion: '2.0.0',
+    npmPackage: CLAUDE_NPM_PACKAGE,
+    install: [
+      { type: 'curl', command: 'curl -fsSL https://claude.ai/install.sh | bash', platforms: ['darwin', 'linux'] },
+      { type: 'brew', command: 'brew install --cask claude-code', platforms: ['darwin'] },
+    ],
+    testedVersion: CLAUDE_TESTED_VERSION,
+    verifiedLive: true,
+  },
+  // Claude Code reports USD itself; this prices only the per-message increments before its result.
+  costModel: 'anthropic/claude-sonnet-4-5',
+  secretEnv: CLAUDE_SECRET_ENV,
+  sessionDir: () => join(homedir(), '.claude', 'projects'),
+  detectAuth: detectClaudeAuth,
+  plan: claudePlan,
+  translator: claudeTranslator,
+});

@@ -1,10 +1,13 @@
 import { join } from 'node:path';
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { codexHome, detectCodexAuth } from './codex-auth.ts';
 import { type CodexSandboxMode, codexPlan } from './codex-plan.ts';
 import { codexTranslator } from './codex-translator.ts';
 
+/** Codex CLI's npm package. */
 export const CODEX_NPM_PACKAGE = '@openai/codex';
+/** The Codex CLI version recorded live. */
 export const CODEX_TESTED_VERSION = '0.169.0';
 
 /** True to `codex` 0.169.0 as run here against a local Responses server (docs/adapters/codex.md). */
@@ -28,7 +31,8 @@ export const codexCapabilities: Capabilities = {
   streaming: 'full',
 };
 
-export interface CodexAdapterOptions {
+/** The options of {@link codexAdapter}. */
+export interface CodexAdapterOptions extends CliAdapterOptions {
   /** The executable (default `codex`). */
   command?: string;
   /** The sandbox when the policy allows the shell (default `workspace-write`). */
@@ -36,33 +40,22 @@ export interface CodexAdapterOptions {
 }
 
 /** OpenAI's Codex CLI, headless: `codex -a never exec --json … -`, prompt on stdin. */
-export function codexAdapter(options: CodexAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'codex';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'codex',
-    displayName: 'Codex CLI',
-    capabilities: codexCapabilities,
-    program: {
-      command,
-      versionArgs: ['--version'],
-      minVersion: CODEX_TESTED_VERSION,
-      install: [
-        { type: 'npm', command: `npm install -g ${CODEX_NPM_PACKAGE}` },
-        { type: 'brew', command: 'brew install --cask codex', platforms: ['darwin'] },
-      ],
-      npmPackage: CODEX_NPM_PACKAGE,
-      testedVersion: CODEX_TESTED_VERSION,
-      verifiedLive: true,
-    },
-    costModel: 'openai/gpt-5-codex',
-    secretEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
-    sessionDir: join(codexHome(process.env), 'sessions'),
-    detectAuth: detectCodexAuth,
-    launch: {
-      kind: 'process',
-      plan: (ctx) => codexPlan(ctx, { command, sandbox: options.sandbox }),
-      translator: codexTranslator,
-    },
-  };
-}
+export const codexAdapter = defineCliAdapter<CodexAdapterOptions>({
+  id: 'codex',
+  displayName: 'Codex CLI',
+  capabilities: codexCapabilities,
+  program: {
+    command: 'codex',
+    minVersion: CODEX_TESTED_VERSION,
+    npmPackage: CODEX_NPM_PACKAGE,
+    install: [{ type: 'brew', command: 'brew install --cask codex', platforms: ['darwin'] }],
+    testedVersion: CODEX_TESTED_VERSION,
+    verifiedLive: true,
+  },
+  costModel: 'openai/gpt-5-codex',
+  secretEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+  sessionDir: (env) => join(codexHome(env), 'sessions'),
+  detectAuth: detectCodexAuth,
+  plan: (ctx, { command, sandbox }) => codexPlan(ctx, { command, sandbox }),
+  translator: codexTranslator,
+});

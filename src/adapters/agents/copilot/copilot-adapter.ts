@@ -1,11 +1,14 @@
 import { join } from 'node:path';
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { COPILOT_PROVIDER_SECRET_ENV, COPILOT_TOKEN_ENV, copilotHome, detectCopilotAuth } from './copilot-auth.ts';
 import { copilotController } from './copilot-controller.ts';
 import { copilotPlan } from './copilot-plan.ts';
 import { copilotTranslator } from './copilot-translator.ts';
 
+/** Copilot CLI's npm package. */
 export const COPILOT_NPM_PACKAGE = '@github/copilot';
+/** The Copilot CLI version recorded live. */
 export const COPILOT_TESTED_VERSION = '1.0.102';
 
 /** True to `copilot` 1.0.102 as recorded live (docs/adapters/copilot.md). */
@@ -28,7 +31,8 @@ export const copilotCapabilities: Capabilities = {
   streaming: 'full',
 };
 
-export interface CopilotAdapterOptions {
+/** The options of {@link copilotAdapter}. */
+export interface CopilotAdapterOptions extends CliAdapterOptions {
   /**
    * The executable (default `copilot`). `gh` runs it as `gh copilot -- <args>` (GitHub CLI's launcher
    * for the same Copilot CLI; not verified live). The retired `gh-copilot` extension (suggest/explain)
@@ -38,39 +42,27 @@ export interface CopilotAdapterOptions {
 }
 
 /** GitHub Copilot CLI, headless: `copilot --output-format json`, prompt on stdin. */
-export function copilotAdapter(options: CopilotAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'copilot';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'copilot',
-    displayName: 'GitHub Copilot CLI',
-    capabilities: copilotCapabilities,
-    program: {
-      command,
-      versionArgs: /(^|[/\\])gh(\.exe)?$/.test(command) ? ['copilot', '--', '--version'] : ['--version'],
-      // `--output-format json` and `--usage-output-file` are in 1.0.x.
-      minVersion: '1.0.0',
-      install: [
-        { type: 'npm', command: `npm install -g ${COPILOT_NPM_PACKAGE}` },
-        { type: 'brew', command: 'brew install copilot-cli', platforms: ['darwin', 'linux'] },
-        {
-          type: 'curl',
-          command: 'curl -fsSL https://gh.io/copilot-install | bash',
-          platforms: ['darwin', 'linux'],
-        },
-      ],
-      npmPackage: COPILOT_NPM_PACKAGE,
-      testedVersion: COPILOT_TESTED_VERSION,
-      verifiedLive: true,
-    },
-    secretEnv: [...COPILOT_TOKEN_ENV, ...COPILOT_PROVIDER_SECRET_ENV],
-    sessionDir: join(copilotHome(process.env), 'session-state'),
-    detectAuth: detectCopilotAuth,
-    launch: {
-      kind: 'process',
-      plan: (ctx) => copilotPlan(command, ctx),
-      translator: copilotTranslator,
-      controller: copilotController,
-    },
-  };
-}
+export const copilotAdapter = defineCliAdapter<CopilotAdapterOptions>({
+  id: 'copilot',
+  displayName: 'GitHub Copilot CLI',
+  capabilities: copilotCapabilities,
+  program: {
+    command: 'copilot',
+    versionArgs: (command) => (/(^|[/\\])gh(\.exe)?$/.test(command) ? ['copilot', '--', '--version'] : ['--version']),
+    // `--output-format json` and `--usage-output-file` are in 1.0.x.
+    minVersion: '1.0.0',
+    npmPackage: COPILOT_NPM_PACKAGE,
+    install: [
+      { type: 'brew', command: 'brew install copilot-cli', platforms: ['darwin', 'linux'] },
+      { type: 'curl', command: 'curl -fsSL https://gh.io/copilot-install | bash', platforms: ['darwin', 'linux'] },
+    ],
+    testedVersion: COPILOT_TESTED_VERSION,
+    verifiedLive: true,
+  },
+  secretEnv: [...COPILOT_TOKEN_ENV, ...COPILOT_PROVIDER_SECRET_ENV],
+  sessionDir: (env) => join(copilotHome(env), 'session-state'),
+  detectAuth: detectCopilotAuth,
+  plan: (ctx, { command }) => copilotPlan(command, ctx),
+  translator: copilotTranslator,
+  controller: copilotController,
+});

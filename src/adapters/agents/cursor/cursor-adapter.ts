@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { CURSOR_KEY_ENV, detectCursorAuth } from './cursor-auth.ts';
 import { cursorPlan } from './cursor-plan.ts';
 import { cursorTranslator } from './cursor-translator.ts';
@@ -29,42 +30,32 @@ export const cursorCapabilities: Capabilities = {
   streaming: 'full',
 };
 
-export interface CursorAdapterOptions {
-  /** The executable (default `cursor-agent`; newer installs also name it `agent`). */
-  command?: string;
-}
+/** The options of {@link cursorAdapter}: `command`, the executable (default `cursor-agent`; newer installs also name it `agent`). */
+export interface CursorAdapterOptions extends CliAdapterOptions {}
 
 /** Cursor's agent CLI, headless: `cursor-agent -p --output-format stream-json`. */
-export function cursorAdapter(options: CursorAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'cursor-agent';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'cursor',
-    displayName: 'Cursor Agent CLI',
-    capabilities: cursorCapabilities,
-    program: {
-      command,
-      versionArgs: ['--version'],
-      // Date-based versions (`2025.09.18-7ae6800`); stream-json with tool_call events since mid-2025.
-      minVersion: '2025.8.0',
-      install: [
-        { type: 'curl', command: 'curl https://cursor.com/install -fsS | bash', platforms: ['darwin', 'linux'] },
-        {
-          type: 'curl',
-          command: "irm 'https://cursor.com/install?win32=true' | iex",
-          platforms: ['win32'],
-          notes: 'PowerShell',
-        },
-      ],
-      verifiedLive: false,
-    },
-    secretEnv: [...CURSOR_KEY_ENV],
-    sessionDir: join(homedir(), '.cursor', 'chats'),
-    detectAuth: detectCursorAuth,
-    launch: {
-      kind: 'process',
-      plan: (ctx) => cursorPlan(command, ctx),
-      translator: cursorTranslator,
-    },
-  };
-}
+export const cursorAdapter = defineCliAdapter<CursorAdapterOptions>({
+  id: 'cursor',
+  displayName: 'Cursor Agent CLI',
+  capabilities: cursorCapabilities,
+  program: {
+    command: 'cursor-agent',
+    // Date-based versions (`2025.09.18-7ae6800`); stream-json with tool_call events since mid-2025.
+    minVersion: '2025.8.0',
+    install: [
+      { type: 'curl', command: 'curl https://cursor.com/install -fsS | bash', platforms: ['darwin', 'linux'] },
+      {
+        type: 'curl',
+        command: "irm 'https://cursor.com/install?win32=true' | iex",
+        platforms: ['win32'],
+        notes: 'PowerShell',
+      },
+    ],
+    verifiedLive: false,
+  },
+  secretEnv: CURSOR_KEY_ENV,
+  sessionDir: () => join(homedir(), '.cursor', 'chats'),
+  detectAuth: detectCursorAuth,
+  plan: (ctx, { command }) => cursorPlan(command, ctx),
+  translator: cursorTranslator,
+});

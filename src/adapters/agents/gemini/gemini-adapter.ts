@@ -1,11 +1,14 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectGeminiAuth, GEMINI_SECRET_ENV } from './gemini-auth.ts';
 import { geminiPlan } from './gemini-plan.ts';
 import { geminiTranslator } from './gemini-translator.ts';
 
+/** Gemini CLI's npm package. */
 export const GEMINI_NPM_PACKAGE = '@google/gemini-cli';
+/** The Gemini CLI version recorded live. */
 export const GEMINI_TESTED_VERSION = '0.61.0';
 
 /** True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md). */
@@ -31,40 +34,27 @@ export const geminiCapabilities: Capabilities = {
   streaming: 'text',
 };
 
-export interface GeminiAdapterOptions {
-  /** The executable (default `gemini`). */
-  command?: string;
-}
+/** The options of {@link geminiAdapter}: `command`, the executable (default `gemini`). */
+export interface GeminiAdapterOptions extends CliAdapterOptions {}
 
 /** Google's Gemini CLI, headless: `gemini -p '' --output-format stream-json`, the prompt on stdin. */
-export function geminiAdapter(options: GeminiAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'gemini';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'gemini',
-    displayName: 'Gemini CLI',
-    capabilities: geminiCapabilities,
-    program: {
-      command,
-      versionArgs: ['--version'],
-      // `--output-format stream-json`, `--skip-trust` and `--policy`.
-      minVersion: '0.30.0',
-      install: [
-        { type: 'npm', command: `npm install -g ${GEMINI_NPM_PACKAGE}` },
-        { type: 'brew', command: 'brew install gemini-cli', platforms: ['darwin', 'linux'] },
-      ],
-      npmPackage: GEMINI_NPM_PACKAGE,
-      testedVersion: GEMINI_TESTED_VERSION,
-      verifiedLive: true,
-    },
-    costModel: 'google/gemini-2.5-pro',
-    secretEnv: [...GEMINI_SECRET_ENV],
-    sessionDir: join(homedir(), '.gemini', 'tmp'),
-    detectAuth: detectGeminiAuth,
-    launch: {
-      kind: 'process',
-      plan: (ctx) => geminiPlan(ctx, { command }),
-      translator: geminiTranslator,
-    },
-  };
-}
+export const geminiAdapter = defineCliAdapter<GeminiAdapterOptions>({
+  id: 'gemini',
+  displayName: 'Gemini CLI',
+  capabilities: geminiCapabilities,
+  program: {
+    command: 'gemini',
+    // `--output-format stream-json`, `--skip-trust` and `--policy`.
+    minVersion: '0.30.0',
+    npmPackage: GEMINI_NPM_PACKAGE,
+    install: [{ type: 'brew', command: 'brew install gemini-cli', platforms: ['darwin', 'linux'] }],
+    testedVersion: GEMINI_TESTED_VERSION,
+    verifiedLive: true,
+  },
+  costModel: 'google/gemini-2.5-pro',
+  secretEnv: GEMINI_SECRET_ENV,
+  sessionDir: () => join(homedir(), '.gemini', 'tmp'),
+  detectAuth: detectGeminiAuth,
+  plan: geminiPlan,
+  translator: geminiTranslator,
+});

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectHermesAuth, HERMES_KEY_ENV } from './hermes-auth.ts';
 import { hermesHome, hermesPlan } from './hermes-plan.ts';
 import { hermesTranslator } from './hermes-translator.ts';
@@ -31,42 +32,32 @@ export const hermesCapabilities: Capabilities = {
   streaming: 'full',
 };
 
-export interface HermesAdapterOptions {
-  /** The executable (default `hermes`). */
-  command?: string;
-}
+/** The options of {@link hermesAdapter}: `command`, the executable (default `hermes`). */
+export interface HermesAdapterOptions extends CliAdapterOptions {}
 
 /** NousResearch's hermes-agent, headless: `hermes chat --query-file - --format stream-json`, prompt on stdin. */
-export function hermesAdapter(options: HermesAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'hermes';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'hermes',
-    displayName: 'Hermes Agent',
-    capabilities: hermesCapabilities,
-    program: {
-      command,
-      versionArgs: ['--version'],
-      // `--format stream-json` landed on main in August 2026 (v0.22 line); older releases lack it.
-      minVersion: '0.22.0',
-      install: [
-        { type: 'pip', command: 'pip install hermes-agent', notes: 'Python >= 3.11.' },
-        {
-          type: 'curl',
-          command: 'curl -fsSL https://hermes-agent.nousresearch.com/install.sh | bash',
-          platforms: ['darwin', 'linux'],
-        },
-      ],
-      verifiedLive: false,
-    },
-    costModel: 'anthropic/claude-sonnet-4-6',
-    secretEnv: [...HERMES_KEY_ENV],
-    sessionDir: join(hermesHome(process.env), 'state.db'),
-    detectAuth: detectHermesAuth,
-    launch: {
-      kind: 'process',
-      plan: (ctx) => hermesPlan(ctx, command),
-      translator: hermesTranslator,
-    },
-  };
-}
+export const hermesAdapter = defineCliAdapter<HermesAdapterOptions>({
+  id: 'hermes',
+  displayName: 'Hermes Agent',
+  capabilities: hermesCapabilities,
+  program: {
+    command: 'hermes',
+    // `--format stream-json` landed on main in August 2026 (v0.22 line); older releases lack it.
+    minVersion: '0.22.0',
+    install: [
+      { type: 'pip', command: 'pip install hermes-agent', notes: 'Python >= 3.11.' },
+      {
+        type: 'curl',
+        command: 'curl -fsSL https://hermes-agent.nousresearch.com/install.sh | bash',
+        platforms: ['darwin', 'linux'],
+      },
+    ],
+    verifiedLive: false,
+  },
+  costModel: 'anthropic/claude-sonnet-4-6',
+  secretEnv: HERMES_KEY_ENV,
+  sessionDir: (env) => join(hermesHome(env), 'state.db'),
+  detectAuth: detectHermesAuth,
+  plan: (ctx, { command }) => hermesPlan(ctx, command),
+  translator: hermesTranslator,
+});

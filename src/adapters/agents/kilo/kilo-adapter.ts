@@ -1,13 +1,10 @@
-import {
-  ADAPTER_SPECIFICATION_VERSION,
-  type Adapter,
-  type AuthStatus,
-  type Capabilities,
-} from '../../../core/adapter/index.ts';
+import type { AuthStatus, Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectOpenCodeStyleAuth, openCodeDataDir, openCodeProviderKeyEnv } from '../opencode/opencode-auth.ts';
 import { type OpenCodeFlavor, openCodePlan } from '../opencode/opencode-plan.ts';
 import { openCodeTranslator } from '../opencode/opencode-translator.ts';
 
+/** Kilo Code CLI's npm package. */
 export const KILO_NPM_PACKAGE = '@kilocode/cli';
 /** 7.8.1 is the latest on npm, but its linux platform packages were never published; 7.7.7 has them. */
 export const KILO_TESTED_VERSION = '7.7.7';
@@ -33,6 +30,7 @@ export const kiloCapabilities: Capabilities = {
   streaming: 'full',
 };
 
+/** Kilo's names for OpenCode's plan: its executable, config variable, temp prefix and default agent. */
 export const kiloFlavor: OpenCodeFlavor = {
   command: 'kilo',
   configContentEnv: 'KILO_CONFIG_CONTENT',
@@ -41,40 +39,30 @@ export const kiloFlavor: OpenCodeFlavor = {
   defaultAgent: 'code',
 };
 
-export interface KiloAdapterOptions {
-  /** The executable (default `kilo`). */
-  command?: string;
-}
+/** The options of {@link kiloAdapter}: `command`, the executable (default `kilo`). */
+export interface KiloAdapterOptions extends CliAdapterOptions {}
 
+/** Kilo's auth: OpenCode's look, in Kilo's data dir and with `KILO_API_KEY`. */
 export function detectKiloAuth(env: Readonly<Record<string, string | undefined>>): AuthStatus {
   return detectOpenCodeStyleAuth('kilo', ['KILO_API_KEY'], env);
 }
 
 /** Kilo Code CLI, headless: `kilo run --format json …`, prompt on stdin. */
-export function kiloAdapter(options: KiloAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'kilo';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'kilo',
-    displayName: 'Kilo Code CLI',
-    capabilities: kiloCapabilities,
-    program: {
-      command,
-      versionArgs: ['--version'],
-      minVersion: '7.0.0',
-      install: [{ type: 'npm', command: `npm install -g ${KILO_NPM_PACKAGE}` }],
-      npmPackage: KILO_NPM_PACKAGE,
-      testedVersion: KILO_TESTED_VERSION,
-      verifiedLive: true,
-    },
-    costModel: undefined,
-    secretEnv: ['KILO_API_KEY', ...openCodeProviderKeyEnv],
-    sessionDir: openCodeDataDir('kilo', process.env),
-    detectAuth: detectKiloAuth,
-    launch: {
-      kind: 'process',
-      plan: (ctx) => openCodePlan(ctx, { ...kiloFlavor, command }),
-      translator: openCodeTranslator,
-    },
-  };
-}
+export const kiloAdapter = defineCliAdapter<KiloAdapterOptions>({
+  id: 'kilo',
+  displayName: 'Kilo Code CLI',
+  capabilities: kiloCapabilities,
+  program: {
+    command: 'kilo',
+    minVersion: '7.0.0',
+    npmPackage: KILO_NPM_PACKAGE,
+    testedVersion: KILO_TESTED_VERSION,
+    verifiedLive: true,
+  },
+  costModel: undefined,
+  secretEnv: ['KILO_API_KEY', ...openCodeProviderKeyEnv],
+  sessionDir: (env) => openCodeDataDir('kilo', env),
+  detectAuth: detectKiloAuth,
+  plan: (ctx, { command }) => openCodePlan(ctx, { ...kiloFlavor, command }),
+  translator: openCodeTranslator,
+});

@@ -1,10 +1,12 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectPiStyleAuth, PI_KEY_ENV } from '../pi/pi-auth.ts';
 import { ompPlan } from './omp-plan.ts';
 import { ompTranslator } from './omp-translator.ts';
 
+/** omp's npm package. */
 export const OMP_NPM_PACKAGE = '@oh-my-pi/pi-coding-agent';
 /** 18.3.4 (latest) does not install: its dependency @oh-my-pi/omp-stats@18.3.4 is not published. */
 export const OMP_TESTED_VERSION = '18.2.3';
@@ -17,6 +19,7 @@ export const OMP_KEY_ENV = [
   'ANTHROPIC_FOUNDRY_API_KEY',
 ] as const;
 
+/** True to omp 18.2.3 as recorded live (docs/adapters/omp.md). */
 export const ompCapabilities: Capabilities = {
   resume: true,
   fork: true,
@@ -35,50 +38,37 @@ export const ompCapabilities: Capabilities = {
   streaming: 'full',
 };
 
-export interface OmpAdapterOptions {
-  /** The executable (default `omp`; it needs `bun` >= 1.3.14 on PATH). */
-  command?: string;
-}
+/** The options of {@link ompAdapter}: `command`, the executable (default `omp`; it needs `bun` >= 1.3.14 on PATH). */
+export interface OmpAdapterOptions extends CliAdapterOptions {}
 
 /** oh-my-pi, a fork of pi: `omp --mode json --print`, prompt on stdin. */
-export function ompAdapter(options: OmpAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'omp';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'omp',
-    displayName: 'omp (oh-my-pi)',
-    capabilities: ompCapabilities,
-    program: {
-      command,
-      versionArgs: ['--version'],
-      minVersion: '18.0.0',
-      install: [
-        {
-          type: 'npm',
-          command: `npm install -g ${OMP_NPM_PACKAGE}@${OMP_TESTED_VERSION}`,
-          notes: 'runs on Bun (>= 1.3.14): `npm install -g bun` or https://bun.sh',
-        },
-      ],
-      npmPackage: OMP_NPM_PACKAGE,
-      testedVersion: OMP_TESTED_VERSION,
-      verifiedLive: true,
+export const ompAdapter = defineCliAdapter<OmpAdapterOptions>({
+  id: 'omp',
+  displayName: 'omp (oh-my-pi)',
+  capabilities: ompCapabilities,
+  program: {
+    command: 'omp',
+    minVersion: '18.0.0',
+    npmPackage: OMP_NPM_PACKAGE,
+    npmInstall: {
+      version: OMP_TESTED_VERSION,
+      notes: 'runs on Bun (>= 1.3.14): `npm install -g bun` or https://bun.sh',
     },
-    secretEnv: [...OMP_KEY_ENV],
-    sessionDir: join(homedir(), '.omp', 'agent', 'sessions'),
-    detectAuth: (env) =>
-      detectPiStyleAuth(
-        {
-          agentDir: env.PI_CODING_AGENT_DIR || join(env.HOME || homedir(), '.omp', 'agent'),
-          keyEnv: OMP_KEY_ENV,
-          modelFiles: ['models.yml', 'models.yaml', 'models.json'],
-          opaqueStore: 'agent.db',
-        },
-        env,
-      ),
-    launch: {
-      kind: 'process',
-      plan: (ctx) => ompPlan(ctx, { command }),
-      translator: ompTranslator,
-    },
-  };
-}
+    testedVersion: OMP_TESTED_VERSION,
+    verifiedLive: true,
+  },
+  secretEnv: OMP_KEY_ENV,
+  sessionDir: () => join(homedir(), '.omp', 'agent', 'sessions'),
+  detectAuth: (env) =>
+    detectPiStyleAuth(
+      {
+        agentDir: env.PI_CODING_AGENT_DIR || join(env.HOME || homedir(), '.omp', 'agent'),
+        keyEnv: OMP_KEY_ENV,
+        modelFiles: ['models.yml', 'models.yaml', 'models.json'],
+        opaqueStore: 'agent.db',
+      },
+      env,
+    ),
+  plan: ompPlan,
+  translator: ompTranslator,
+});

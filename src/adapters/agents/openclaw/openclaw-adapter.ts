@@ -1,10 +1,13 @@
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectOpenclawAuth, OPENCLAW_KEY_ENV } from './openclaw-auth.ts';
 import { openclawController } from './openclaw-controller.ts';
 import { OPENCLAW_MCP_TOKEN_ENV, openclawPlan, openclawRunsDir } from './openclaw-plan.ts';
 import { openclawTranslator } from './openclaw-translator.ts';
 
+/** OpenClaw's npm package. */
 export const OPENCLAW_NPM_PACKAGE = 'openclaw';
+/** The OpenClaw version recorded live. */
 export const OPENCLAW_TESTED_VERSION = '2026.9.6';
 
 /** True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (docs/adapters/openclaw.md). */
@@ -29,43 +32,29 @@ export const openclawCapabilities: Capabilities = {
   streaming: 'none',
 };
 
-export interface OpenclawAdapterOptions {
-  /** The executable (default `openclaw`). */
-  command?: string;
-}
+/** The options of {@link openclawAdapter}: `command`, the executable (default `openclaw`). */
+export interface OpenclawAdapterOptions extends CliAdapterOptions {}
 
 /** OpenClaw's embedded agent, headless: `openclaw agent exec --message-file - --json`, prompt on stdin. */
-export function openclawAdapter(options: OpenclawAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'openclaw';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'openclaw',
-    displayName: 'OpenClaw',
-    capabilities: openclawCapabilities,
-    program: {
-      command,
-      versionArgs: ['--version'],
-      minVersion: OPENCLAW_TESTED_VERSION,
-      install: [
-        {
-          type: 'npm',
-          command: `npm install -g ${OPENCLAW_NPM_PACKAGE}`,
-          notes: 'Needs Node >= 24.16 (< 25) or >= 26.1; on older Node npm installs a placeholder openclaw@0.0.1.',
-        },
-      ],
-      npmPackage: OPENCLAW_NPM_PACKAGE,
-      testedVersion: OPENCLAW_TESTED_VERSION,
-      verifiedLive: true,
+export const openclawAdapter = defineCliAdapter<OpenclawAdapterOptions>({
+  id: 'openclaw',
+  displayName: 'OpenClaw',
+  capabilities: openclawCapabilities,
+  program: {
+    command: 'openclaw',
+    minVersion: OPENCLAW_TESTED_VERSION,
+    npmPackage: OPENCLAW_NPM_PACKAGE,
+    npmInstall: {
+      notes: 'Needs Node >= 24.16 (< 25) or >= 26.1; on older Node npm installs a placeholder openclaw@0.0.1.',
     },
-    costModel: 'anthropic/claude-sonnet-4-6',
-    secretEnv: [...OPENCLAW_KEY_ENV, OPENCLAW_MCP_TOKEN_ENV],
-    sessionDir: openclawRunsDir(process.env),
-    detectAuth: detectOpenclawAuth,
-    launch: {
-      kind: 'process',
-      plan: (ctx) => openclawPlan(ctx, command),
-      translator: openclawTranslator,
-      controller: openclawController,
-    },
-  };
-}
+    testedVersion: OPENCLAW_TESTED_VERSION,
+    verifiedLive: true,
+  },
+  costModel: 'anthropic/claude-sonnet-4-6',
+  secretEnv: [...OPENCLAW_KEY_ENV, OPENCLAW_MCP_TOKEN_ENV],
+  sessionDir: openclawRunsDir,
+  detectAuth: detectOpenclawAuth,
+  plan: (ctx, { command }) => openclawPlan(ctx, command),
+  translator: openclawTranslator,
+  controller: openclawController,
+});

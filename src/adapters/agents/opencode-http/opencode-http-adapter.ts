@@ -1,4 +1,5 @@
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { OPENCODE_NPM_PACKAGE, OPENCODE_TESTED_VERSION } from '../opencode/opencode-adapter.ts';
 import { detectOpenCodeAuth, openCodeDataDir, openCodeProviderKeyEnv } from '../opencode/opencode-auth.ts';
 import { openOpenCodeHttpSession } from './opencode-http-session.ts';
@@ -21,7 +22,8 @@ export const opencodeHttpCapabilities: Capabilities = {
   streaming: 'full',
 };
 
-export interface OpenCodeHttpAdapterOptions {
+/** The options of {@link opencodeHttpAdapter}. */
+export interface OpenCodeHttpAdapterOptions extends CliAdapterOptions {
   /** The executable (default `opencode`). */
   command?: string;
   /** How long `opencode serve` may take to become healthy. Default 60 s. */
@@ -33,35 +35,21 @@ export interface OpenCodeHttpAdapterOptions {
 }
 
 /** OpenCode driven through a private `opencode serve` and its HTTP API, with live approvals. */
-export function opencodeHttpAdapter(options: OpenCodeHttpAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'opencode';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'opencode-http',
-    displayName: 'OpenCode (HTTP server)',
-    capabilities: opencodeHttpCapabilities,
-    program: {
-      command,
-      versionArgs: ['--version'],
-      minVersion: '1.0.0',
-      install: [{ type: 'npm', command: `npm install -g ${OPENCODE_NPM_PACKAGE}` }],
-      npmPackage: OPENCODE_NPM_PACKAGE,
-      testedVersion: OPENCODE_TESTED_VERSION,
-      verifiedLive: true,
-    },
-    costModel: undefined,
-    secretEnv: ['OPENCODE_API_KEY', 'OPENCODE_SERVER_PASSWORD', ...openCodeProviderKeyEnv],
-    sessionDir: openCodeDataDir('opencode', process.env),
-    detectAuth: detectOpenCodeAuth,
-    launch: {
-      kind: 'session',
-      open: (ctx) =>
-        openOpenCodeHttpSession(ctx, {
-          command,
-          startupTimeoutMs: options.startupTimeoutMs,
-          approvalTimeoutMs: options.approvalTimeoutMs,
-          onRawEvent: options.onRawEvent,
-        }),
-    },
-  };
-}
+export const opencodeHttpAdapter = defineCliAdapter<OpenCodeHttpAdapterOptions>({
+  id: 'opencode-http',
+  displayName: 'OpenCode (HTTP server)',
+  capabilities: opencodeHttpCapabilities,
+  program: {
+    command: 'opencode',
+    minVersion: '1.0.0',
+    npmPackage: OPENCODE_NPM_PACKAGE,
+    testedVersion: OPENCODE_TESTED_VERSION,
+    verifiedLive: true,
+  },
+  costModel: undefined,
+  secretEnv: ['OPENCODE_API_KEY', 'OPENCODE_SERVER_PASSWORD', ...openCodeProviderKeyEnv],
+  sessionDir: (env) => openCodeDataDir('opencode', env),
+  detectAuth: detectOpenCodeAuth,
+  open: (ctx, { command, startupTimeoutMs, approvalTimeoutMs, onRawEvent }) =>
+    openOpenCodeHttpSession(ctx, { command, startupTimeoutMs, approvalTimeoutMs, onRawEvent }),
+});

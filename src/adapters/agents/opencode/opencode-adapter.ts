@@ -1,9 +1,12 @@
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectOpenCodeAuth, openCodeDataDir, openCodeProviderKeyEnv } from './opencode-auth.ts';
 import { openCodePlan, opencodeFlavor } from './opencode-plan.ts';
 import { openCodeTranslator } from './opencode-translator.ts';
 
+/** OpenCode's npm package. */
 export const OPENCODE_NPM_PACKAGE = 'opencode-ai';
+/** The OpenCode version recorded live. */
 export const OPENCODE_TESTED_VERSION = '1.18.33';
 
 /** True to `opencode run` 1.18.33 as run here against a local Chat Completions server (docs/adapters/opencode.md). */
@@ -27,41 +30,30 @@ export const opencodeCapabilities: Capabilities = {
   streaming: 'full',
 };
 
-export interface OpenCodeAdapterOptions {
-  /** The executable (default `opencode`). */
-  command?: string;
-}
+/** The options of {@link opencodeAdapter}: `command`, the executable (default `opencode`). */
+export interface OpenCodeAdapterOptions extends CliAdapterOptions {}
 
 /** SST's OpenCode, headless: `opencode run --format json …`, prompt on stdin. */
-export function opencodeAdapter(options: OpenCodeAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'opencode';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'opencode',
-    displayName: 'OpenCode',
-    capabilities: opencodeCapabilities,
-    program: {
-      command,
-      versionArgs: ['--version'],
-      minVersion: '1.0.0',
-      install: [
-        { type: 'npm', command: `npm install -g ${OPENCODE_NPM_PACKAGE}` },
-        { type: 'curl', command: 'curl -fsSL https://opencode.ai/install | bash', platforms: ['darwin', 'linux'] },
-        { type: 'brew', command: 'brew install sst/tap/opencode', platforms: ['darwin', 'linux'] },
-      ],
-      npmPackage: OPENCODE_NPM_PACKAGE,
-      testedVersion: OPENCODE_TESTED_VERSION,
-      verifiedLive: true,
-    },
-    // Any provider/model: no single pricing key; the CLI reports USD per step when it knows the price.
-    costModel: undefined,
-    secretEnv: ['OPENCODE_API_KEY', ...openCodeProviderKeyEnv],
-    sessionDir: openCodeDataDir('opencode', process.env),
-    detectAuth: detectOpenCodeAuth,
-    launch: {
-      kind: 'process',
-      plan: (ctx) => openCodePlan(ctx, { ...opencodeFlavor, command }),
-      translator: openCodeTranslator,
-    },
-  };
-}
+export const opencodeAdapter = defineCliAdapter<OpenCodeAdapterOptions>({
+  id: 'opencode',
+  displayName: 'OpenCode',
+  capabilities: opencodeCapabilities,
+  program: {
+    command: 'opencode',
+    minVersion: '1.0.0',
+    npmPackage: OPENCODE_NPM_PACKAGE,
+    install: [
+      { type: 'curl', command: 'curl -fsSL https://opencode.ai/install | bash', platforms: ['darwin', 'linux'] },
+      { type: 'brew', command: 'brew install sst/tap/opencode', platforms: ['darwin', 'linux'] },
+    ],
+    testedVersion: OPENCODE_TESTED_VERSION,
+    verifiedLive: true,
+  },
+  // Any provider/model: no single pricing key; the CLI reports USD per step when it knows the price.
+  costModel: undefined,
+  secretEnv: ['OPENCODE_API_KEY', ...openCodeProviderKeyEnv],
+  sessionDir: (env) => openCodeDataDir('opencode', env),
+  detectAuth: detectOpenCodeAuth,
+  plan: (ctx, { command }) => openCodePlan(ctx, { ...opencodeFlavor, command }),
+  translator: openCodeTranslator,
+});

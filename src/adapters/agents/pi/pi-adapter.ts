@@ -1,11 +1,14 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectPiStyleAuth, PI_KEY_ENV, piAgentDir } from './pi-auth.ts';
 import { piPlan, piThinking } from './pi-plan.ts';
 import { piTranslator } from './pi-translator.ts';
 
+/** pi's npm package. */
 export const PI_NPM_PACKAGE = '@mariozechner/pi-coding-agent';
+/** The pi version recorded live. */
 export const PI_TESTED_VERSION = '0.73.1';
 
 /** True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md). */
@@ -26,39 +29,28 @@ export const piCapabilities: Capabilities = {
   streaming: 'full',
 };
 
-export interface PiAdapterOptions {
-  /** The executable (default `pi`). */
-  command?: string;
-}
+/** The options of {@link piAdapter}: `command`, the executable (default `pi`). */
+export interface PiAdapterOptions extends CliAdapterOptions {}
 
 /** Mario Zechner's pi coding agent, headless: `pi --mode json --print`, prompt on stdin. */
-export function piAdapter(options: PiAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'pi';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'pi',
-    displayName: 'Pi',
-    capabilities: piCapabilities,
-    program: {
-      command,
-      versionArgs: ['--version'],
-      minVersion: '0.70.0',
-      install: [{ type: 'npm', command: `npm install -g ${PI_NPM_PACKAGE}` }],
-      npmPackage: PI_NPM_PACKAGE,
-      testedVersion: PI_TESTED_VERSION,
-      verifiedLive: true,
-    },
-    secretEnv: [...PI_KEY_ENV],
-    sessionDir: join(homedir(), '.pi', 'agent', 'sessions'),
-    detectAuth: (env) =>
-      detectPiStyleAuth(
-        { agentDir: piAgentDir(env), keyEnv: PI_KEY_ENV, modelFiles: ['models.json'], authFile: 'auth.json' },
-        env,
-      ),
-    launch: {
-      kind: 'process',
-      plan: (ctx) => piPlan(ctx, { command, thinking: piThinking }),
-      translator: piTranslator,
-    },
-  };
-}
+export const piAdapter = defineCliAdapter<PiAdapterOptions>({
+  id: 'pi',
+  displayName: 'Pi',
+  capabilities: piCapabilities,
+  program: {
+    command: 'pi',
+    minVersion: '0.70.0',
+    npmPackage: PI_NPM_PACKAGE,
+    testedVersion: PI_TESTED_VERSION,
+    verifiedLive: true,
+  },
+  secretEnv: PI_KEY_ENV,
+  sessionDir: () => join(homedir(), '.pi', 'agent', 'sessions'),
+  detectAuth: (env) =>
+    detectPiStyleAuth(
+      { agentDir: piAgentDir(env), keyEnv: PI_KEY_ENV, modelFiles: ['models.json'], authFile: 'auth.json' },
+      env,
+    ),
+  plan: (ctx, { command }) => piPlan(ctx, { command, thinking: piThinking }),
+  translator: piTranslator,
+});

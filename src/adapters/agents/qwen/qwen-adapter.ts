@@ -1,11 +1,14 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Capabilities } from '../../../core/adapter/index.ts';
+import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectQwenAuth, QWEN_SECRET_ENV } from './qwen-auth.ts';
 import { qwenPlan } from './qwen-plan.ts';
 import { qwenTranslator } from './qwen-translator.ts';
 
+/** Qwen Code's npm package. */
 export const QWEN_NPM_PACKAGE = '@qwen-code/qwen-code';
+/** The Qwen Code version recorded live. */
 export const QWEN_TESTED_VERSION = '0.24.4';
 
 /** True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md). */
@@ -31,37 +34,26 @@ export const qwenCapabilities: Capabilities = {
   streaming: 'full',
 };
 
-export interface QwenAdapterOptions {
-  /** The executable (default `qwen`). */
-  command?: string;
-}
+/** The options of {@link qwenAdapter}: `command`, the executable (default `qwen`). */
+export interface QwenAdapterOptions extends CliAdapterOptions {}
 
 /** Alibaba's Qwen Code (a Gemini CLI fork), headless: `qwen --output-format stream-json`, the prompt on stdin. */
-export function qwenAdapter(options: QwenAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'qwen';
-  return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id: 'qwen',
-    displayName: 'Qwen Code',
-    capabilities: qwenCapabilities,
-    program: {
-      command,
-      versionArgs: ['--version'],
-      // stream-json output with `--include-partial-messages`, `--mcp-config` and `--fork-session`.
-      minVersion: '0.20.0',
-      install: [{ type: 'npm', command: `npm install -g ${QWEN_NPM_PACKAGE}` }],
-      npmPackage: QWEN_NPM_PACKAGE,
-      testedVersion: QWEN_TESTED_VERSION,
-      verifiedLive: true,
-    },
-    costModel: 'alibaba/qwen3-coder-plus',
-    secretEnv: [...QWEN_SECRET_ENV],
-    sessionDir: join(homedir(), '.qwen', 'projects'),
-    detectAuth: detectQwenAuth,
-    launch: {
-      kind: 'process',
-      plan: (ctx) => qwenPlan(ctx, { command }),
-      translator: qwenTranslator,
-    },
-  };
-}
+export const qwenAdapter = defineCliAdapter<QwenAdapterOptions>({
+  id: 'qwen',
+  displayName: 'Qwen Code',
+  capabilities: qwenCapabilities,
+  program: {
+    command: 'qwen',
+    // stream-json output with `--include-partial-messages`, `--mcp-config` and `--fork-session`.
+    minVersion: '0.20.0',
+    npmPackage: QWEN_NPM_PACKAGE,
+    testedVersion: QWEN_TESTED_VERSION,
+    verifiedLive: true,
+  },
+  costModel: 'alibaba/qwen3-coder-plus',
+  secretEnv: QWEN_SECRET_ENV,
+  sessionDir: () => join(homedir(), '.qwen', 'projects'),
+  detectAuth: detectQwenAuth,
+  plan: qwenPlan,
+  translator: qwenTranslator,
+});
