@@ -6,6 +6,11 @@ export interface StreamLedgerOptions {
   toolDurations?: boolean;
   /** Called each time a tool call is made ready, to add the agent's own drafts after `tool_call_ready`. */
   onToolReady?: (out: EventDraft[], id: string, name: string, input: unknown) => void;
+  /**
+   * Empty deltas are streamed as the agent sent them (opening their message or thinking), and a
+   * stop carries its text even when empty; default false (empty deltas are dropped).
+   */
+  emptyDeltas?: boolean;
 }
 
 interface OpenTool {
@@ -32,11 +37,13 @@ export class StreamLedger {
   readonly #tools = new Map<string, OpenTool>();
   readonly #durations: boolean;
   readonly #onToolReady: StreamLedgerOptions['onToolReady'];
+  readonly #emptyDeltas: boolean;
 
   constructor(clock: () => number = Date.now, options: StreamLedgerOptions = {}) {
     this.#clock = clock;
     this.#durations = options.toolDurations ?? true;
     this.#onToolReady = options.onToolReady;
+    this.#emptyDeltas = options.emptyDeltas ?? false;
   }
 
   get messageOpen(): boolean {
@@ -76,7 +83,7 @@ export class StreamLedger {
 
   /** A piece of the answer; opens a message (closing one with another id) when needed. */
   text(out: EventDraft[], delta: string, id?: string): void {
-    if (delta === '') return;
+    if (delta === '' && !this.#emptyDeltas) return;
     if (!this.#message || (id !== undefined && this.#message.id !== id)) this.startMessage(out, id);
     const message = this.#message as { id: string | undefined; text: string };
     if (this.#thinking) this.stopThinking(out);
@@ -93,7 +100,8 @@ export class StreamLedger {
     const message = this.#message;
     if (!message) return;
     this.#message = undefined;
-    const whole = text === null ? undefined : (text ?? (message.text === '' ? undefined : message.text));
+    const whole =
+      text === null ? undefined : (text ?? (message.text === '' && !this.#emptyDeltas ? undefined : message.text));
     out.push(
       whole === undefined
         ? { type: 'message_stop', messageId: message.id }
@@ -116,7 +124,7 @@ export class StreamLedger {
 
   /** A piece of thinking; opens a block when needed (`id` as for {@link startThinking}). */
   thinking(out: EventDraft[], delta: string, id?: string): void {
-    if (delta === '') return;
+    if (delta === '' && !this.#emptyDeltas) return;
     this.startThinking(out, id);
     const open = this.#thinking as { id: string | undefined; text: string };
     open.text += delta;
@@ -131,7 +139,8 @@ export class StreamLedger {
     const open = this.#thinking;
     if (!open) return;
     this.#thinking = undefined;
-    const whole = thinking === null ? undefined : (thinking ?? (open.text === '' ? undefined : open.text));
+    const whole =
+      thinking === null ? undefined : (thinking ?? (open.text === '' && !this.#emptyDeltas ? undefined : open.text));
     out.push(
       whole === undefined
         ? { type: 'thinking_stop', messageId: open.id }

@@ -159,4 +159,26 @@ describe('StreamLedger', () => {
       { type: 'message_stop', messageId: 'm1', text: 'x' },
     ]);
   });
+
+  it('streams empty deltas and gives empty texts at stop with emptyDeltas, drops them without', () => {
+    const plain = new StreamLedger(() => 0);
+    const dropped: EventDraft[] = [];
+    plain.text(dropped, '');
+    plain.thinking(dropped, '');
+    expect(dropped).toEqual([]);
+    const ledger = new StreamLedger(() => 0, { emptyDeltas: true });
+    const out: EventDraft[] = [];
+    ledger.text(out, '', 'm1');
+    ledger.stopMessage(out);
+    ledger.thinking(out, '');
+    ledger.stopThinking(out);
+    expect(out).toEqual([
+      { type: 'message_start', messageId: 'm1' },
+      { type: 'text_delta', delta: '', messageId: 'm1' },
+      { type: 'message_stop', messageId: 'm1', text: '' },
+      { type: 'thinking_start', messageId: undefined },
+      { type: 'thinking_delta', delta: '', messageId: undefined },
+      { type: 'thinking_stop', messageId: undefined, thinking: '' },
+    ]);
+  });
 });
