@@ -1,3 +1,5 @@
+import { isObj as isObject } from '../../shared/record-fields.ts';
+
 /** One JSON-RPC 2.0 message of ACP, as the client reads it from the agent's stdout. */
 export type AcpMessage =
   | { kind: 'request'; id: string | number; method: string; params: unknown }
@@ -44,6 +46,5 @@ export function decodeAcpMessage(value: unknown): AcpMessage | undefined {
   return undefined;
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** A JSON object (not an array, not null): the record-fields reader under ACP's older name. */
+export { isObj as isObject } from '../../shared/record-fields.ts';

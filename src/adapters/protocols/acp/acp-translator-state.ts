@@ -1,4 +1,5 @@
 import type { TranslatorState } from '../../../core/adapter/index.ts';
+import type { StreamLedger } from '../../shared/stream-ledger.ts';
 
 /** What the ACP translator remembers between records of one run. */
 export interface AcpTranslatorState extends TranslatorState {
@@ -6,8 +7,8 @@ export interface AcpTranslatorState extends TranslatorState {
   resumeSessionId?: string;
   /** Responses seen so far (initialize, then session/new or session/load, then session/prompt). */
   responses: number;
-  /** The message or thought being streamed, closed by anything else. */
-  open?: { kind: 'text' | 'thinking'; messageId?: string; text: string };
+  /** The message or thought being streamed (closed by anything else) and the tool calls not yet answered. */
+  ledger: StreamLedger;
   /** Tool calls seen: whether their result was reported, the terminal output gathered so far. */
   tools: Map<string, { toolName: string; done: boolean; terminalOutput?: string }>;
   /** The last model error the agent reported (codex-acp: `_meta.codex.error`), kept until it gives up. */

@@ -1,7 +1,10 @@
 import type { NativeRecord, Translator } from '../../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
 import { logDraft } from '../../../core/events/log-draft.ts';
-import { type AcpRpcError, decodeAcpMessage, isObject } from './acp-message.ts';
+import { countOf, unknownRecord as debug, isObj as isObject, malformed } from '../../shared/record-fields.ts';
+import { StreamLedger } from '../../shared/stream-ledger.ts';
+import { type AcpRpcError, decodeAcpMessage } from './acp-message.ts';
+import { acpErrorDraft } from './acp-provider-errors.ts';
 import type { AcpTranslatorState } from './acp-translator-state.ts';
 import { acpUpdateDrafts, closeOpen } from './acp-update-drafts.ts';
 
@@ -18,9 +21,11 @@ import { acpUpdateDrafts, closeOpen } from './acp-update-drafts.ts';
  * - The agent's requests (`session/request_permission`, `fs/*`) are answered by the controller.
  */
 export const acpTranslator: Translator<AcpTranslatorState> = {
-  init: ({ debug, request }) => ({
+  init: ({ debug, request, clock }) => ({
     debug,
     responses: 0,
+    // ACP reports no tool durations; the ledger keeps the open message, thought and tool calls.
+    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false, emptyDeltas: true }),
     tools: new Map(),
     ...(request?.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
   }),
@@ -28,14 +33,7 @@ export const acpTranslator: Translator<AcpTranslatorState> = {
     if (record.kind !== 'json') return [logDraft('stdout', record.line)];
     const message = decodeAcpMessage(record.value);
     if (!message) {
-      return [
-        {
-          type: 'error',
-          code: 'malformed_record',
-          message: 'a line that is not a JSON-RPC 2.0 message',
-          recoverable: true,
-        },
-      ];
+      return malformed('a line that is not a JSON-RPC 2.0 message');
     }
     switch (message.kind) {
       case 'notification':
@@ -98,30 +96,22 @@ function errorDrafts(error: AcpRpcError, state: AcpTranslatorState): EventDraft[
   const out: EventDraft[] = [...closeOpen(state)];
   const detail = typeof error.data === 'string' ? error.data : isObject(error.data) ? JSON.stringify(error.data) : '';
   const text = `${error.message}${detail && !error.message.includes(detail) ? ` (${detail})` : ''}`;
-  if (error.code === -32000 || /\b(401|403)\b|unauthori[sz]ed|authenticat|api key|forbidden/i.test(text)) {
-    out.push({ type: 'auth_error', message: text });
-  } else if (/\b429\b|rate.?limit|quota|too many requests|resource.?exhausted/i.test(text)) {
-    out.push({ type: 'rate_limit_error', message: text });
-  } else {
-    out.push({ type: 'error', code: 'agent_error', message: text, recoverable: false });
-  }
+  // -32000: ACP's "authentication required".
+  out.push(error.code === -32000 ? { type: 'auth_error', message: text } : acpErrorDraft(text));
   state.outcome = { status: 'failed', message: text };
   state.terminal = true;
   return out;
 }
 
-const count = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
-
 /** Token usage of the turn (`usage` of the prompt response, where the agent sends one). */
 function usageCost(usage: unknown, state: AcpTranslatorState): DraftOf<'cost'> | undefined {
   if (!isObject(usage)) return undefined;
-  const inputTokens = count(usage.inputTokens);
-  const outputTokens = count(usage.outputTokens);
+  const inputTokens = countOf(usage.inputTokens);
+  const outputTokens = countOf(usage.outputTokens);
   if (inputTokens === undefined && outputTokens === undefined) return undefined;
-  const cacheRead = count(usage.cachedReadTokens);
-  const cacheWrite = count(usage.cachedWriteTokens);
-  const thinking = count(usage.thoughtTokens);
+  const cacheRead = countOf(usage.cachedReadTokens);
+  const cacheWrite = countOf(usage.cachedWriteTokens);
+  const thinking = countOf(usage.thoughtTokens);
   return {
     type: 'cost',
     inputTokens: inputTokens ?? 0,
@@ -147,12 +137,4 @@ function quotaUsage(meta: unknown): Record<string, unknown> | undefined {
 function modelOf(result: Record<string, unknown>): { model?: string } {
   const models = result.models;
   return isObject(models) && typeof models.currentModelId === 'string' ? { model: models.currentModelId } : {};
-}
-
-function debug(state: AcpTranslatorState, message: string, data: unknown): EventDraft[] {
-  return state.debug ? [{ type: 'debug', message, data }] : [];
-}
-
-function malformed(message: string): EventDraft[] {
-  return [{ type: 'error', code: 'malformed_record', message, recoverable: true }];
 }
