@@ -35,6 +35,8 @@ export class StreamLedger {
   #message: { id: string | undefined; text: string } | undefined;
   #thinking: { id: string | undefined; text: string } | undefined;
   readonly #tools = new Map<string, OpenTool>();
+  /** Started calls not ready yet: what `finish` closes, however many ready calls never got a result. */
+  readonly #unready = new Set<string>();
   readonly #durations: boolean;
   readonly #onToolReady: StreamLedgerOptions['onToolReady'];
   readonly #emptyDeltas: boolean;
@@ -161,6 +163,7 @@ export class StreamLedger {
   startTool(out: EventDraft[], id: string, name: string): void {
     if (this.#tools.has(id)) return;
     this.#tools.set(id, { name, json: '', ready: false, startedAt: this.#clock() });
+    this.#unready.add(id);
     out.push({ type: 'tool_call_start', toolCallId: id, toolName: name });
   }
 
@@ -187,6 +190,7 @@ export class StreamLedger {
     const tool = this.#tools.get(id) as OpenTool;
     if (tool.ready) return;
     tool.ready = true;
+    this.#unready.delete(id);
     const whole = input ?? parseJson(tool.json);
     out.push({ type: 'tool_call_ready', toolCallId: id, toolName: tool.name, input: whole });
     this.#onToolReady?.(out, id, tool.name, whole);
@@ -220,7 +224,7 @@ export class StreamLedger {
   finish(out: EventDraft[]): void {
     this.stopMessage(out);
     this.stopThinking(out);
-    for (const id of this.#tools.keys()) this.readyTool(out, id);
+    for (const id of this.#unready) this.readyTool(out, id);
   }
 }
 

@@ -181,4 +181,20 @@ describe('StreamLedger', () => {
       { type: 'thinking_stop', messageId: undefined, thinking: '' },
     ]);
   });
+
+  it('makes ready at finish only the calls not ready yet (ready calls without a result are not revisited)', () => {
+    const ledger = new StreamLedger(() => 0, { toolDurations: false });
+    const out: EventDraft[] = [];
+    for (let i = 0; i < 50; i++) {
+      ledger.startTool(out, `r${i}`, 'Read');
+      ledger.readyTool(out, `r${i}`, {});
+    }
+    ledger.startTool(out, 'open', 'Edit');
+    ledger.toolInput(out, 'open', '{"a":1}');
+    out.length = 0;
+    ledger.finish(out);
+    ledger.finish(out);
+    expect(out).toEqual([{ type: 'tool_call_ready', toolCallId: 'open', toolName: 'Edit', input: { a: 1 } }]);
+    expect(ledger.hasTool('r0')).toBe(true);
+  });
 });
