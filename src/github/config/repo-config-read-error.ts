@@ -1,7 +1,7 @@
-import { AgentMuxError } from '../../core/errors/agent-mux-error.ts';
+import { codedError } from '../../core/errors/coded-error.ts';
 
 /** `.github/agent-mux.yml` could not be read: GitHub failed other than with 404. Keeps the API error as `cause`. */
-export class RepoConfigReadError extends AgentMuxError {
+export class RepoConfigReadError extends codedError('RepoConfigReadError', 'repo_config_unreadable') {
   /** `owner/repo`. */
   readonly repository: string;
   readonly path: string;
@@ -12,14 +12,9 @@ export class RepoConfigReadError extends AgentMuxError {
     const cause = options?.cause;
     const reason = cause instanceof Error ? `: ${cause.message}` : '';
     const where = branch === undefined ? repository : `${repository}@${branch}`;
-    super('repo_config_unreadable', `could not read ${path} of ${where}${reason}`, options);
-    this.name = 'RepoConfigReadError';
+    super(`could not read ${path} of ${where}${reason}`, options);
     this.repository = repository;
     this.path = path;
     this.branch = branch;
-  }
-
-  static override isInstance(error: unknown): error is RepoConfigReadError {
-    return AgentMuxError.isInstance(error) && error.code === 'repo_config_unreadable';
   }
 }

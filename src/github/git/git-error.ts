@@ -1,7 +1,7 @@
-import { AgentMuxError } from '../../core/errors/agent-mux-error.ts';
+import { codedError } from '../../core/errors/coded-error.ts';
 
 /** A `git` command failed (non-zero exit, or git could not be started). Secrets are already redacted. */
-export class GitError extends AgentMuxError {
+export class GitError extends codedError('GitError', 'git_failed') {
   /** The git subcommand (`fetch`, `push`, …), or `git` when none was found in the arguments. */
   readonly subcommand: string;
   /** The exit code; undefined when git could not be started or was killed by a signal. */
@@ -12,14 +12,9 @@ export class GitError extends AgentMuxError {
   constructor(subcommand: string, exitCode: number | undefined, stderr: string, options?: { cause?: unknown }) {
     const detail = stderr.trim() === '' ? '' : `: ${stderr.trim()}`;
     const status = exitCode === undefined ? 'failed' : `exited with code ${exitCode}`;
-    super('git_failed', `git ${subcommand} ${status}${detail}`, options);
-    this.name = 'GitError';
+    super(`git ${subcommand} ${status}${detail}`, options);
     this.subcommand = subcommand;
     this.exitCode = exitCode;
     this.stderr = stderr;
-  }
-
-  static override isInstance(error: unknown): error is GitError {
-    return AgentMuxError.isInstance(error) && error.code === 'git_failed';
   }
 }
