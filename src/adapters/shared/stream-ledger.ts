@@ -11,6 +11,18 @@ export interface StreamLedgerOptions {
    * stop carries its text even when empty; default false (empty deltas are dropped).
    */
   emptyDeltas?: boolean;
+  /**
+   * The longest message text kept: past it the text is no longer kept and the message's stop
+   * carries none (a program's output may be endless); default unlimited.
+   */
+  maxTextChars?: number;
+}
+
+interface OpenMessage {
+  id: string | undefined;
+  text: string;
+  /** The text outgrew `maxTextChars`: it is no longer kept. */
+  overflow: boolean;
 }
 
 interface OpenTool {
@@ -32,7 +44,7 @@ interface OpenTool {
  */
 export class StreamLedger {
   readonly #clock: () => number;
-  #message: { id: string | undefined; text: string } | undefined;
+  #message: OpenMessage | undefined;
   #thinking: { id: string | undefined; text: string } | undefined;
   readonly #tools = new Map<string, OpenTool>();
   /** Started calls not ready yet: what `finish` closes, however many ready calls never got a result. */
@@ -40,12 +52,14 @@ export class StreamLedger {
   readonly #durations: boolean;
   readonly #onToolReady: StreamLedgerOptions['onToolReady'];
   readonly #emptyDeltas: boolean;
+  readonly #maxText: number;
 
   constructor(clock: () => number = Date.now, options: StreamLedgerOptions = {}) {
     this.#clock = clock;
     this.#durations = options.toolDurations ?? true;
     this.#onToolReady = options.onToolReady;
     this.#emptyDeltas = options.emptyDeltas ?? false;
+    this.#maxText = options.maxTextChars ?? Number.POSITIVE_INFINITY;
   }
 
   get messageOpen(): boolean {
@@ -77,7 +91,7 @@ export class StreamLedger {
       if (id === undefined || this.#message.id === id) return;
       this.stopMessage(out);
     }
-    this.#message = { id, text: '' };
+    this.#message = { id, text: '', overflow: false };
     out.push(
       model === undefined ? { type: 'message_start', messageId: id } : { type: 'message_start', messageId: id, model },
     );
@@ -87,9 +101,15 @@ export class StreamLedger {
   text(out: EventDraft[], delta: string, id?: string): void {
     if (delta === '' && !this.#emptyDeltas) return;
     if (!this.#message || (id !== undefined && this.#message.id !== id)) this.startMessage(out, id);
-    const message = this.#message as { id: string | undefined; text: string };
+    const message = this.#message as OpenMessage;
     if (this.#thinking) this.stopThinking(out);
-    message.text += delta;
+    if (!message.overflow) {
+      message.text += delta;
+      if (message.text.length > this.#maxText) {
+        message.overflow = true;
+        message.text = '';
+      }
+    }
     out.push({ type: 'text_delta', delta, messageId: message.id });
   }
 
@@ -102,8 +122,8 @@ export class StreamLedger {
     const message = this.#message;
     if (!message) return;
     this.#message = undefined;
-    const whole =
-      text === null ? undefined : (text ?? (message.text === '' && !this.#emptyDeltas ? undefined : message.text));
+    const streamed = message.overflow || (message.text === '' && !this.#emptyDeltas) ? undefined : message.text;
+    const whole = text === null ? undefined : (text ?? streamed);
     out.push(
       whole === undefined
         ? { type: 'message_stop', messageId: message.id }

@@ -197,4 +197,24 @@ describe('StreamLedger', () => {
     expect(out).toEqual([{ type: 'tool_call_ready', toolCallId: 'open', toolName: 'Edit', input: { a: 1 } }]);
     expect(ledger.hasTool('r0')).toBe(true);
   });
+
+  it('keeps no text past maxTextChars: the stop carries none, the next message starts afresh', () => {
+    const ledger = new StreamLedger(() => 0, { maxTextChars: 3 });
+    const out: EventDraft[] = [];
+    ledger.text(out, 'abc');
+    ledger.text(out, 'd');
+    expect(ledger.messageText).toBe('');
+    ledger.stopMessage(out);
+    ledger.text(out, 'xy');
+    ledger.stopMessage(out);
+    expect(out.filter((d) => d.type === 'message_stop')).toEqual([
+      { type: 'message_stop', messageId: undefined },
+      { type: 'message_stop', messageId: undefined, text: 'xy' },
+    ]);
+    expect(out.filter((d) => d.type === 'text_delta').map((d) => d.type === 'text_delta' && d.delta)).toEqual([
+      'abc',
+      'd',
+      'xy',
+    ]);
+  });
 });
