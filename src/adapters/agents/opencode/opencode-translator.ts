@@ -5,6 +5,7 @@ import { isObj, malformed, num, type Obj, str, unknownRecord } from '../../share
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { opencodeCostDraft } from './opencode-cost.ts';
 import { OPENCODE_PROVIDER_ERRORS, openCodeErrorDraft, openCodeErrorInfo } from './opencode-errors.ts';
+import { openCodeRecordSchema } from './opencode-record.ts';
 
 export { opencodeCostDraft } from './opencode-cost.ts';
 
@@ -94,55 +95,62 @@ export const openCodeTranslator: Translator<OpenCodeTranslatorState> = {
 
 function translateEvent(value: Obj, state: OpenCodeTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
-  const sessionId = str(value.sessionID);
+  const parsed = openCodeRecordSchema.safeParse(value);
+  const record = parsed.success ? parsed.data : undefined;
+  const sessionId = record ? record.sessionID : str(value.sessionID);
   if (sessionId && !state.announced) out.push(announce(sessionId, state));
-  const part = isObj(value.part) ? value.part : undefined;
-  switch (value.type) {
+  if (!record) return [...out, ...unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value)];
+  switch (record.type) {
     case 'step_start':
       state.ledger.stopMessage(out);
       pushTurnStart(out, state);
       state.steps++;
-      state.ledger.startMessage(out, str(part?.messageID), state.model);
+      state.ledger.startMessage(out, str(record.part?.messageID), state.model);
       return out;
     case 'text': {
-      const text = str(part?.text) ?? '';
+      const text = str(record.part?.text) ?? '';
       if (text === '') return out;
-      openMessage(out, state, str(part?.messageID));
+      openMessage(out, state, str(record.part?.messageID));
       state.ledger.text(out, text);
       state.lastText = text;
       return out;
     }
     case 'reasoning': {
-      const text = str(part?.text) ?? '';
+      const text = str(record.part?.text) ?? '';
       if (text === '') return out;
-      openMessage(out, state, str(part?.messageID));
+      openMessage(out, state, str(record.part?.messageID));
       state.ledger.thinking(out, text);
       state.ledger.stopThinking(out);
       return out;
     }
     case 'tool_use':
-      if (!part) return [...out, ...malformed('tool_use without a part')];
+      if (!record.part) return [...out, ...malformed('tool_use without a part')];
       pushTurnStart(out, state);
-      toolPart(out, part, state);
+      toolPart(out, record.part, state);
       return out;
-    case 'step_finish': {
-      state.ledger.stopMessage(out);
-      const cost = opencodeCostDraft(part);
-      if (cost) out.push(cost);
-      const reason = str(part?.reason);
-      // `tool-calls` means another step follows; anything else (`stop`, `length`, …) ends the turn.
-      if (reason !== 'tool-calls' && state.turnStarted && !state.turnEnded) {
-        state.turnEnded = true;
-        out.push({ type: 'turn_end', turn: 0, stopReason: reason, result: state.lastText, isError: false });
-        if (state.errors.length === 0) state.outcome = { status: 'completed', output: state.lastText };
-      }
+    case 'step_finish':
+      stepFinish(out, record.part, state);
       return out;
-    }
     case 'error':
-      out.push(errorDraft(value.error, state));
+      out.push(errorDraft(record.error, state));
       return out;
-    default:
-      return [...out, ...unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value)];
+    default: {
+      const never: never = record;
+      return [...out, ...unknownRecord(state, 'unknown record', never)];
+    }
+  }
+}
+
+function stepFinish(out: EventDraft[], part: Obj | undefined, state: OpenCodeTranslatorState): void {
+  state.ledger.stopMessage(out);
+  const cost = opencodeCostDraft(part);
+  if (cost) out.push(cost);
+  const reason = str(part?.reason);
+  // `tool-calls` means another step follows; anything else (`stop`, `length`, …) ends the turn.
+  if (reason !== 'tool-calls' && state.turnStarted && !state.turnEnded) {
+    state.turnEnded = true;
+    out.push({ type: 'turn_end', turn: 0, stopReason: reason, result: state.lastText, isError: false });
+    if (state.errors.length === 0) state.outcome = { status: 'completed', output: state.lastText };
   }
 }
 

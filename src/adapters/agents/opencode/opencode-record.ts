@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { isObj, type Obj } from '../../shared/record-fields.ts';
+
+/** A JSON object, else absent: parts are read field by field, leniently (a cheap check on the hot path). */
+const object = z.custom<Obj>(isObj).optional().catch(undefined);
+const sessionID = z.string().optional().catch(undefined);
+const withPart = <T extends string>(type: T) => z.object({ type: z.literal(type), sessionID, part: object });
+
+/**
+ * One line of `opencode run --format json` (and `kilo run --format json`), checked at the edge: the
+ * `type` decides the record; `sessionID` and `part` of the wrong type are read as absent. Built once;
+ * one `safeParse` a line (the nested part is only checked to be an object).
+ */
+export const openCodeRecordSchema = z.discriminatedUnion('type', [
+  withPart('step_start'),
+  withPart('text'),
+  withPart('reasoning'),
+  withPart('tool_use'),
+  withPart('step_finish'),
+  z.object({ type: z.literal('error'), sessionID, error: z.unknown().optional() }),
+]);
+
+/** An OpenCode record as {@link openCodeRecordSchema} reads it. */
+export type OpenCodeRecord = z.infer<typeof openCodeRecordSchema>;
