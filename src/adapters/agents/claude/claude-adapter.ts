@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Capabilities } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { CLAUDE_SECRET_ENV, detectClaudeAuth } from './claude-auth.ts';
 import { claudePlan } from './claude-plan.ts';
@@ -12,7 +13,7 @@ export const CLAUDE_NPM_PACKAGE = '@anthropic-ai/claude-code';
 export const CLAUDE_TESTED_VERSION = '2.1.330';
 
 /** True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md). */
-export const claudeCapabilities: Capabilities = {
+export const claudeCapabilities: Capabilities = cliCapabilities({
   // `--resume <id>`; `--fork-session` with it gives the copy a new session id.
   resume: true,
   fork: true,
@@ -22,17 +23,13 @@ export const claudeCapabilities: Capabilities = {
   mcp: true,
   // `--permission-prompt-tool mcp__agent-mux__approval_prompt`: Claude Code's own hook asks the run's approvals.
   approvals: 'native',
-  pty: 'never',
-  platforms: ['darwin', 'linux', 'win32'],
   // JSONL transcripts under ~/.claude/projects/<cwd with / → ->/<session id>.jsonl
   sessionPersistence: 'file',
   // One `claude -p` process per run: the prompt on stdin, the process exits after its `result`.
   execModel: 'run-to-completion',
-  nativeSessionIds: true,
-  turnCompletion: true,
   // Text, thinking and tool input deltas (`--include-partial-messages`).
   streaming: 'full',
-};
+});
 
 /** The options of {@link claudeAdapter}: `command`, the executable (default `claude`). */
 export interface ClaudeAdapterOptions extends CliAdapterOptions {}

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Capabilities } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { codexHome, detectCodexAuth } from './codex-auth.ts';
 import { type CodexSandboxMode, codexPlan } from './codex-plan.ts';
@@ -11,7 +12,7 @@ export const CODEX_NPM_PACKAGE = '@openai/codex';
 export const CODEX_TESTED_VERSION = '0.169.0';
 
 /** True to `codex` 0.169.0 as run here against a local Responses server (docs/adapters/codex.md). */
-export const codexCapabilities: Capabilities = {
+export const codexCapabilities: Capabilities = cliCapabilities({
   // `codex exec resume <id>` and `codex exec fork <id>`.
   resume: true,
   fork: true,
@@ -21,15 +22,10 @@ export const codexCapabilities: Capabilities = {
   mcp: true,
   // `codex exec` cannot ask anyone: the policy becomes sandbox / tool flags (see codexPermissions).
   approvals: 'none',
-  pty: 'never',
-  platforms: ['darwin', 'linux', 'win32'],
   sessionPersistence: 'file',
-  execModel: 'run-to-completion',
-  nativeSessionIds: true,
-  turnCompletion: true,
   // Whole items as they start and complete (messages, reasoning, commands, MCP calls); no token deltas.
   streaming: 'full',
-};
+});
 
 /** The options of {@link codexAdapter}. */
 export interface CodexAdapterOptions extends CliAdapterOptions {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Capabilities } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { COPILOT_PROVIDER_SECRET_ENV, COPILOT_TOKEN_ENV, copilotHome, detectCopilotAuth } from './copilot-auth.ts';
 import { copilotController } from './copilot-controller.ts';
@@ -12,7 +13,7 @@ export const COPILOT_NPM_PACKAGE = '@github/copilot';
 export const COPILOT_TESTED_VERSION = '1.0.102';
 
 /** True to `copilot` 1.0.102 as recorded live (docs/adapters/copilot.md). */
-export const copilotCapabilities: Capabilities = {
+export const copilotCapabilities: Capabilities = cliCapabilities({
   // `--resume=<id>` continues a session; there is no fork flag.
   resume: true,
   fork: false,
@@ -22,14 +23,9 @@ export const copilotCapabilities: Capabilities = {
   mcp: true,
   // No run-time approval hook in prompt mode: the policy becomes --allow-tool/--deny-tool flags.
   approvals: 'none',
-  pty: 'never',
-  platforms: ['darwin', 'linux', 'win32'],
   sessionPersistence: 'file',
-  execModel: 'run-to-completion',
-  nativeSessionIds: true,
-  turnCompletion: true,
   streaming: 'full',
-};
+});
 
 /** The options of {@link copilotAdapter}. */
 export interface CopilotAdapterOptions extends CliAdapterOptions {

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Capabilities } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { CURSOR_KEY_ENV, detectCursorAuth } from './cursor-auth.ts';
 import { cursorPlan } from './cursor-plan.ts';
@@ -10,7 +11,7 @@ import { cursorTranslator } from './cursor-translator.ts';
  * Evidence-only (docs/adapters/cursor.md): Cursor's CLI is installed with `curl https://cursor.com/install`,
  * not from npm (the npm package `cursor-agent` is an unrelated project), so it could not be run here.
  */
-export const cursorCapabilities: Capabilities = {
+export const cursorCapabilities: Capabilities = cliCapabilities({
   // `--resume <chatId>`; no fork flag.
   resume: true,
   fork: false,
@@ -21,14 +22,9 @@ export const cursorCapabilities: Capabilities = {
   mcp: false,
   // No approval hook in print mode: the policy becomes `--force` or not.
   approvals: 'none',
-  pty: 'never',
-  platforms: ['darwin', 'linux', 'win32'],
   sessionPersistence: 'sqlite',
-  execModel: 'run-to-completion',
-  nativeSessionIds: true,
-  turnCompletion: true,
   streaming: 'full',
-};
+});
 
 /** The options of {@link cursorAdapter}: `command`, the executable (default `cursor-agent`; newer installs also name it `agent`). */
 export interface CursorAdapterOptions extends CliAdapterOptions {}

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Capabilities } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectGeminiAuth, GEMINI_SECRET_ENV } from './gemini-auth.ts';
 import { geminiPlan } from './gemini-plan.ts';
@@ -12,7 +13,7 @@ export const GEMINI_NPM_PACKAGE = '@google/gemini-cli';
 export const GEMINI_TESTED_VERSION = '0.61.0';
 
 /** True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md). */
-export const geminiCapabilities: Capabilities = {
+export const geminiCapabilities: Capabilities = cliCapabilities({
   // `--resume <session id>` continues a session under the same id; there is no fork flag.
   resume: true,
   fork: false,
@@ -23,16 +24,11 @@ export const geminiCapabilities: Capabilities = {
   // Headless Gemini CLI cannot ask: tools needing approval are withheld; the policy maps to
   // `--approval-mode` and a `--policy` file.
   approvals: 'none',
-  pty: 'never',
-  platforms: ['darwin', 'linux', 'win32'],
   // JSONL chats under ~/.gemini/tmp/<project>/chats/
   sessionPersistence: 'file',
-  execModel: 'run-to-completion',
-  nativeSessionIds: true,
-  turnCompletion: true,
   // Text deltas and whole tool calls; no thinking, no tool input deltas.
   streaming: 'text',
-};
+});
 
 /** The options of {@link geminiAdapter}: `command`, the executable (default `gemini`). */
 export interface GeminiAdapterOptions extends CliAdapterOptions {}

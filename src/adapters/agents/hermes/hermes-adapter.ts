@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Capabilities } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectHermesAuth, HERMES_KEY_ENV } from './hermes-auth.ts';
 import { hermesHome, hermesPlan } from './hermes-plan.ts';
@@ -10,7 +11,7 @@ import { hermesTranslator } from './hermes-translator.ts';
  * and docs only: hermes is a Python package and PyPI is unreachable here, so it was never run
  * (docs/adapters/hermes.md).
  */
-export const hermesCapabilities: Capabilities = {
+export const hermesCapabilities: Capabilities = cliCapabilities({
   // `--resume <session_id>`; no fork flag.
   resume: true,
   fork: false,
@@ -21,16 +22,12 @@ export const hermesCapabilities: Capabilities = {
   mcp: false,
   // Headless stream-json runs cannot ask anyone: the policy becomes `--toolsets` and `--yolo`.
   approvals: 'none',
-  pty: 'never',
   // Native Windows is not supported (WSL2).
   platforms: ['darwin', 'linux'],
   sessionPersistence: 'sqlite',
-  execModel: 'run-to-completion',
-  nativeSessionIds: true,
-  turnCompletion: true,
   // Text deltas and tool starts/results; no reasoning.
   streaming: 'full',
-};
+});
 
 /** The options of {@link hermesAdapter}: `command`, the executable (default `hermes`). */
 export interface HermesAdapterOptions extends CliAdapterOptions {}

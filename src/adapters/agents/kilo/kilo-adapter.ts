@@ -1,4 +1,5 @@
 import type { AuthStatus, Capabilities } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectOpenCodeStyleAuth, openCodeDataDir, openCodeProviderKeyEnv } from '../opencode/opencode-auth.ts';
 import { type OpenCodeFlavor, openCodePlan } from '../opencode/opencode-plan.ts';
@@ -14,21 +15,16 @@ export const KILO_TESTED_VERSION = '7.7.7';
  * `--format json` events (step_start, text, reasoning, tool_use, step_finish, error), so the plan and
  * translator are OpenCode's with Kilo's names (`kilo`, `KILO_CONFIG_CONTENT`, `~/.local/share/kilo`).
  */
-export const kiloCapabilities: Capabilities = {
+export const kiloCapabilities: Capabilities = cliCapabilities({
   resume: true,
   fork: true,
   thinking: 'model-dependent',
   mcp: true,
   // Like OpenCode, `kilo run` auto-rejects `ask` permissions (no relay hook); `--auto` would approve them all.
   approvals: 'none',
-  pty: 'never',
-  platforms: ['darwin', 'linux', 'win32'],
   sessionPersistence: 'sqlite',
-  execModel: 'run-to-completion',
-  nativeSessionIds: true,
-  turnCompletion: true,
   streaming: 'full',
-};
+});
 
 /** Kilo's names for OpenCode's plan: its executable, config variable, temp prefix and default agent. */
 export const kiloFlavor: OpenCodeFlavor = {

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Capabilities } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectPiStyleAuth, PI_KEY_ENV } from '../pi/pi-auth.ts';
 import { ompPlan } from './omp-plan.ts';
@@ -20,7 +21,7 @@ export const OMP_KEY_ENV = [
 ] as const;
 
 /** True to omp 18.2.3 as recorded live (docs/adapters/omp.md). */
-export const ompCapabilities: Capabilities = {
+export const ompCapabilities: Capabilities = cliCapabilities({
   resume: true,
   fork: true,
   // omp accepts every `--thinking` level whatever the model (seed 003 §10.5).
@@ -29,14 +30,9 @@ export const ompCapabilities: Capabilities = {
   // bridged by pi's generated extension instead, which also relays `ask` to `approval_prompt`.
   mcp: true,
   approvals: 'relay',
-  pty: 'never',
-  platforms: ['darwin', 'linux', 'win32'],
   sessionPersistence: 'file',
-  execModel: 'run-to-completion',
-  nativeSessionIds: true,
-  turnCompletion: true,
   streaming: 'full',
-};
+});
 
 /** The options of {@link ompAdapter}: `command`, the executable (default `omp`; it needs `bun` >= 1.3.14 on PATH). */
 export interface OmpAdapterOptions extends CliAdapterOptions {}

@@ -1,4 +1,5 @@
 import type { Capabilities } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectOpenclawAuth, OPENCLAW_KEY_ENV } from './openclaw-auth.ts';
 import { openclawController } from './openclaw-controller.ts';
@@ -11,7 +12,7 @@ export const OPENCLAW_NPM_PACKAGE = 'openclaw';
 export const OPENCLAW_TESTED_VERSION = '2026.9.6';
 
 /** True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (docs/adapters/openclaw.md). */
-export const openclawCapabilities: Capabilities = {
+export const openclawCapabilities: Capabilities = cliCapabilities({
   // A new turn runs `agent exec --state-dir <per-run dir>`; `agent --local --session-id` continues it.
   resume: true,
   fork: false,
@@ -23,14 +24,10 @@ export const openclawCapabilities: Capabilities = {
   approvals: 'none',
   // Pipes work: `--json` reserves stdout for the envelope, diagnostics go to stderr (seed 003 said PTY).
   pty: 'never',
-  platforms: ['darwin', 'linux', 'win32'],
   sessionPersistence: 'sqlite',
-  execModel: 'run-to-completion',
-  nativeSessionIds: true,
-  turnCompletion: true,
   // One JSON envelope when the turn is over: no deltas, no tool events.
   streaming: 'none',
-};
+});
 
 /** The options of {@link openclawAdapter}: `command`, the executable (default `openclaw`). */
 export interface OpenclawAdapterOptions extends CliAdapterOptions {}

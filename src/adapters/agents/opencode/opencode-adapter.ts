@@ -1,4 +1,5 @@
 import type { Capabilities } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectOpenCodeAuth, openCodeDataDir, openCodeProviderKeyEnv } from './opencode-auth.ts';
 import { openCodePlan, opencodeFlavor } from './opencode-plan.ts';
@@ -10,7 +11,7 @@ export const OPENCODE_NPM_PACKAGE = 'opencode-ai';
 export const OPENCODE_TESTED_VERSION = '1.18.33';
 
 /** True to `opencode run` 1.18.33 as run here against a local Chat Completions server (docs/adapters/opencode.md). */
-export const opencodeCapabilities: Capabilities = {
+export const opencodeCapabilities: Capabilities = cliCapabilities({
   // `--session <id>` continues a session; `--fork` with it forks first.
   resume: true,
   fork: true,
@@ -20,15 +21,10 @@ export const opencodeCapabilities: Capabilities = {
   mcp: true,
   // `opencode run` auto-rejects every `ask` (no hook to relay it): the policy becomes `permission` config.
   approvals: 'none',
-  pty: 'never',
-  platforms: ['darwin', 'linux', 'win32'],
   sessionPersistence: 'sqlite',
-  execModel: 'run-to-completion',
-  nativeSessionIds: true,
-  turnCompletion: true,
   // Whole parts as they end: a text part, a reasoning part, a finished tool call; no token deltas.
   streaming: 'full',
-};
+});
 
 /** The options of {@link opencodeAdapter}: `command`, the executable (default `opencode`). */
 export interface OpenCodeAdapterOptions extends CliAdapterOptions {}

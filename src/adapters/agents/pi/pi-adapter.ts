@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Capabilities } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectPiStyleAuth, PI_KEY_ENV, piAgentDir } from './pi-auth.ts';
 import { piPlan, piThinking } from './pi-plan.ts';
@@ -12,7 +13,7 @@ export const PI_NPM_PACKAGE = '@mariozechner/pi-coding-agent';
 export const PI_TESTED_VERSION = '0.73.1';
 
 /** True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md). */
-export const piCapabilities: Capabilities = {
+export const piCapabilities: Capabilities = cliCapabilities({
   resume: true,
   fork: true,
   thinking: 'model-dependent',
@@ -20,14 +21,9 @@ export const piCapabilities: Capabilities = {
   // its tools and relays `ask` decisions to its `approval_prompt` tool (pi-bridge-extension.ts).
   mcp: true,
   approvals: 'relay',
-  pty: 'never',
-  platforms: ['darwin', 'linux', 'win32'],
   sessionPersistence: 'file',
-  execModel: 'run-to-completion',
-  nativeSessionIds: true,
-  turnCompletion: true,
   streaming: 'full',
-};
+});
 
 /** The options of {@link piAdapter}: `command`, the executable (default `pi`). */
 export interface PiAdapterOptions extends CliAdapterOptions {}

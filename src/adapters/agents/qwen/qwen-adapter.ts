@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Capabilities } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectQwenAuth, QWEN_SECRET_ENV } from './qwen-auth.ts';
 import { qwenPlan } from './qwen-plan.ts';
@@ -12,7 +13,7 @@ export const QWEN_NPM_PACKAGE = '@qwen-code/qwen-code';
 export const QWEN_TESTED_VERSION = '0.24.4';
 
 /** True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md). */
-export const qwenCapabilities: Capabilities = {
+export const qwenCapabilities: Capabilities = cliCapabilities({
   // `--resume <id>`; `--fork-session` with it.
   resume: true,
   fork: true,
@@ -23,16 +24,11 @@ export const qwenCapabilities: Capabilities = {
   // Headless without `--input-format stream-json` it cannot ask: the policy maps to
   // `--approval-mode`, `--allowed-tools` and `--exclude-tools`.
   approvals: 'none',
-  pty: 'never',
-  platforms: ['darwin', 'linux', 'win32'],
   // JSONL chats under ~/.qwen/projects/<cwd with / → ->/chats/<session id>.jsonl
   sessionPersistence: 'file',
-  execModel: 'run-to-completion',
-  nativeSessionIds: true,
-  turnCompletion: true,
   // `--include-partial-messages`: text, thinking and tool input deltas.
   streaming: 'full',
-};
+});
 
 /** The options of {@link qwenAdapter}: `command`, the executable (default `qwen`). */
 export interface QwenAdapterOptions extends CliAdapterOptions {}
