@@ -5,6 +5,7 @@ import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { opencodeCostDraft } from '../opencode/opencode-cost.ts';
 import { type OpenCodeErrorInfo, openCodeErrorDraft } from '../opencode/opencode-errors.ts';
 import { startTurn } from '../opencode/opencode-translator.ts';
+import { openCodeHttpEventSchema } from './opencode-http-event.ts';
 import { closePart, partDelta, textPart } from './opencode-http-parts.ts';
 import type { OpenCodeHttpTranslatorState } from './opencode-http-state.ts';
 import { toolPart } from './opencode-http-tool-part.ts';
@@ -53,24 +54,29 @@ function translateEvent(type: string, props: Obj, raw: Obj, state: OpenCodeHttpT
   if (sessionId === undefined) return unknown(state, `event ${type}`, raw);
   if (state.sessionId !== undefined && sessionId !== state.sessionId) return [];
   const out = announce(sessionId, state);
-  switch (type) {
+  const parsed = openCodeHttpEventSchema.safeParse(raw);
+  if (!parsed.success) return [...out, ...unknown(state, `event ${type}`, raw)];
+  const event = parsed.data;
+  switch (event.type) {
     case 'message.updated':
-      messageUpdated(props, state);
+      messageUpdated(event.properties, state);
       break;
     case 'message.part.updated':
-      if (isObj(props.part)) out.push(...partUpdated(props.part, state));
+      if (isObj(event.properties.part)) out.push(...partUpdated(event.properties.part, state));
       break;
     case 'message.part.delta':
-      out.push(...partDelta(props, state));
+      out.push(...partDelta(event.properties, state));
       break;
     case 'session.error':
-      out.push(...startTurn(state), ...errorDrafts(props.error, state));
+      out.push(...startTurn(state), ...errorDrafts(event.properties.error, state));
       break;
     case 'session.idle':
       out.push(...endTurn(state, state.errors.length > 0 ? 'error' : 'end_turn'));
       break;
-    default:
-      out.push(...unknown(state, `event ${type}`, raw));
+    default: {
+      const never: never = event;
+      out.push(...unknown(state, `event ${type}`, never));
+    }
   }
   return out;
 }
