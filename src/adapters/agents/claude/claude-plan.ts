@@ -1,8 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../../core/adapter/index.ts';
 import type { PermissionPolicy, PermissionRule } from '../../../core/tools/permission-policy.ts';
+import { PlanTempDir } from '../../shared/plan-temp-dir.ts';
 
 /** The name the run's MCP server gets in `--mcp-config`: its tools are `mcp__agent-mux__<tool>`. */
 export const CLAUDE_MCP_SERVER = 'agent-mux';
@@ -92,17 +91,12 @@ export async function claudePlan(ctx: LaunchContext, options: ClaudePlanOptions)
   }
   for (const dir of outside) args.push('--add-dir', dir);
 
-  let tempDir: string | undefined;
+  const temp = new PlanTempDir('agent-mux-claude-');
   const hasMcp = ctx.mcpUrl !== '';
   if (hasMcp) {
-    tempDir = await mkdtemp(join(tmpdir(), 'agent-mux-claude-'));
     const server: Record<string, unknown> = { type: 'http', url: ctx.mcpUrl };
     if (ctx.mcpToken) server.headers = { Authorization: `Bearer ${ctx.mcpToken}` };
-    const file = join(tempDir, 'mcp.json');
-    await writeFile(file, `${JSON.stringify({ mcpServers: { [CLAUDE_MCP_SERVER]: server } }, null, 2)}\n`, {
-      mode: 0o600,
-    });
-    args.push('--mcp-config', file);
+    args.push('--mcp-config', temp.writeJson('mcp.json', { mcpServers: { [CLAUDE_MCP_SERVER]: server } }));
   }
   const permissions = claudePermissionArgs(ctx.policy, {
     promptTool: hasMcp && ctx.mcpApprovalPrompt === true,
@@ -111,7 +105,6 @@ export async function claudePlan(ctx: LaunchContext, options: ClaudePlanOptions)
   args.push(...permissions.args);
   Object.assign(env, permissions.env);
 
-  const dir = tempDir;
   return {
     command: options.command,
     args,
@@ -119,7 +112,7 @@ export async function claudePlan(ctx: LaunchContext, options: ClaudePlanOptions)
     cwd: request.cwd,
     stdin: withFiles(request.prompt, request.files),
     protocol: 'json-lines',
-    cleanup: dir ? () => rm(dir, { recursive: true, force: true }) : undefined,
+    cleanup: temp.cleanup(),
   };
 }
 

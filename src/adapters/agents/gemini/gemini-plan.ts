@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../../core/adapter/index.ts';
+import { PlanTempDir } from '../../shared/plan-temp-dir.ts';
 import { geminiPolicyToml } from './gemini-policy.ts';
 import { readSettings, selectedAuthType, writeSettingsOverlay } from './gemini-settings.ts';
 
@@ -73,11 +73,7 @@ export function geminiPlan(ctx: LaunchContext, options: { command: string }): Sp
   const args = ['-p', '', '--output-format', 'stream-json', '--skip-trust'];
   const env: Record<string, string> = {};
   const runEnv = { ...ctx.env, ...(request.env ?? {}) };
-  let dir: string | undefined;
-  const tempDir = () => {
-    dir ??= mkdtempSync(join(tmpdir(), 'agent-mux-gemini-'));
-    return dir;
-  };
+  const temp = new PlanTempDir('agent-mux-gemini-');
 
   if (request.model) args.push('--model', request.model);
   if (request.resumeSessionId) args.push('--resume', request.resumeSessionId);
@@ -85,15 +81,12 @@ export function geminiPlan(ctx: LaunchContext, options: { command: string }): Sp
   const policy = ctx.policy ?? { default: 'ask' as const };
   args.push('--approval-mode', (policy.default ?? 'ask') === 'allow' ? 'yolo' : 'default');
   if ((policy.rules ?? []).length > 0 || policy.default === 'deny') {
-    const file = join(tempDir(), 'agent-mux-policy.toml');
-    writeFileSync(file, geminiPolicyToml(policy), { mode: 0o600 });
+    const file = temp.write('agent-mux-policy.toml', geminiPolicyToml(policy));
     args.push('--policy', file);
   }
 
   if (request.systemPrompt) {
-    const file = join(tempDir(), 'system.md');
-    writeFileSync(file, request.systemPrompt, { mode: 0o600 });
-    env.GEMINI_SYSTEM_MD = file;
+    env.GEMINI_SYSTEM_MD = temp.write('system.md', request.systemPrompt);
   }
 
   const realHome = runEnv.GEMINI_CLI_HOME || runEnv.HOME || homedir();
@@ -104,7 +97,7 @@ export function geminiPlan(ctx: LaunchContext, options: { command: string }): Sp
     model: typeof userModel === 'string' ? userModel : undefined,
   });
   if (settings) {
-    const overlay = writeSettingsOverlay(realHome, tempDir(), settings);
+    const overlay = writeSettingsOverlay(realHome, temp.path, settings);
     if (overlay) env.GEMINI_CLI_HOME = overlay;
   }
   if (ctx.mcpUrl && env.GEMINI_CLI_HOME) env[GEMINI_MCP_TOKEN_ENV] = ctx.mcpToken;
@@ -116,9 +109,7 @@ export function geminiPlan(ctx: LaunchContext, options: { command: string }): Sp
     stdin: request.prompt,
     protocol: 'json-lines',
   };
-  if (dir) {
-    const created = dir;
-    plan.cleanup = () => rmSync(created, { recursive: true, force: true });
-  }
+  const cleanup = temp.cleanup();
+  if (cleanup) plan.cleanup = cleanup;
   return plan;
 }

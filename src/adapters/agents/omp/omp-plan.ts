@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../../core/adapter/index.ts';
 import { type PermissionPolicy, ruleMatches } from '../../../core/tools/permission-policy.ts';
+import { PlanTempDir } from '../../shared/plan-temp-dir.ts';
 import { piBridgeConfig, piBridgeExtensionSource } from '../pi/pi-bridge-extension.ts';
 
 /** omp's built-in tool names (src/tools/builtin-names.ts in 18.2.3), for expanding globs in a policy. */
@@ -100,26 +98,20 @@ export function ompPlan(ctx: LaunchContext, options: OmpPlanOptions): SpawnPlan 
   const env: Record<string, string> = {};
   const relay = Boolean(ctx.mcpUrl);
   const overlay = ompPolicyOverlay(ctx.policy, { relayAsk: relay });
-  let dir: string | undefined;
-  const tempDir = () => {
-    dir ??= mkdtempSync(join(tmpdir(), 'agent-mux-omp-'));
-    return dir;
-  };
+  const temp = new PlanTempDir('agent-mux-omp-');
   if (overlay) {
-    const file = join(tempDir(), 'policy.yml');
-    writeFileSync(file, overlay, { mode: 0o600 });
-    args.push('--config', file);
+    args.push('--config', temp.write('policy.yml', overlay));
   }
   if (relay) {
     // pi's bridge extension works in omp too (same ExtensionAPI): the run's MCP tools, relayed asks.
-    const file = join(tempDir(), 'agent-mux-bridge.ts');
-    writeFileSync(file, piBridgeExtensionSource(piBridgeConfig(ctx.policy, OMP_TOOLS)), { mode: 0o600 });
-    args.push('--extension', file);
+    args.push(
+      '--extension',
+      temp.write('agent-mux-bridge.ts', piBridgeExtensionSource(piBridgeConfig(ctx.policy, OMP_TOOLS))),
+    );
     env.AGENT_MUX_MCP_URL = ctx.mcpUrl;
     env.AGENT_MUX_MCP_TOKEN = ctx.mcpToken;
   }
   for (const file of request.files ?? []) args.push(`@${file.path}`);
-  const written = dir;
   return {
     command: options.command,
     args,
@@ -128,6 +120,6 @@ export function ompPlan(ctx: LaunchContext, options: OmpPlanOptions): SpawnPlan 
     stdin: request.prompt,
     protocol: 'json-lines',
     // The overlay's and the bridge's temp dir goes once the run is over.
-    cleanup: written ? () => rmSync(written, { recursive: true, force: true }) : undefined,
+    cleanup: temp.cleanup(),
   };
 }

@@ -1,8 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../../core/adapter/index.ts';
 import type { PermissionPolicy, PermissionRule } from '../../../core/tools/permission-policy.ts';
+import { PlanTempDir } from '../../shared/plan-temp-dir.ts';
 import { OPENCODE_MCP_SERVER } from './opencode-translator.ts';
 
 /** What differs between OpenCode and its forks (Kilo) when planning a run. */
@@ -144,13 +142,8 @@ export async function openCodePlan(ctx: LaunchContext, flavor: OpenCodeFlavor): 
   }
   if (request.thinkingEffort) args.push('--variant', openCodeVariant[request.thinkingEffort]);
   for (const file of request.files ?? []) args.push('--file', file.path);
-  let tempDir: string | undefined;
-  let instructions: string | undefined;
-  if (request.systemPrompt) {
-    tempDir = await mkdtemp(join(tmpdir(), flavor.tempPrefix));
-    instructions = join(tempDir, 'system-prompt.md');
-    await writeFile(instructions, request.systemPrompt, { mode: 0o600 });
-  }
+  const temp = new PlanTempDir(flavor.tempPrefix);
+  const instructions = request.systemPrompt ? temp.write('system-prompt.md', request.systemPrompt) : undefined;
   const plan: SpawnPlan = {
     command: flavor.command,
     args,
@@ -162,9 +155,7 @@ export async function openCodePlan(ctx: LaunchContext, flavor: OpenCodeFlavor): 
     stdin: request.prompt,
     protocol: 'json-lines',
   };
-  if (tempDir) {
-    const dir = tempDir;
-    plan.cleanup = () => rm(dir, { recursive: true, force: true });
-  }
+  const cleanup = temp.cleanup();
+  if (cleanup) plan.cleanup = cleanup;
   return plan;
 }

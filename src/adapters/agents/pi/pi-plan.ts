@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../../core/adapter/index.ts';
 import { type PermissionPolicy, ruleMatches } from '../../../core/tools/permission-policy.ts';
+import { PlanTempDir } from '../../shared/plan-temp-dir.ts';
 import { piBridgeConfig, piBridgeExtensionSource } from './pi-bridge-extension.ts';
 import { PI_DEFAULT_TOOLS, PI_TOOLS } from './pi-tools.ts';
 
@@ -39,12 +37,9 @@ export function piPlan(ctx: LaunchContext, options: PiPlanOptions): SpawnPlan {
   const args = piArgs(ctx, options.thinking);
   // No update check or other startup network calls in a headless run.
   const env: Record<string, string> = { PI_OFFLINE: '1' };
-  let dir: string | undefined;
+  const temp = new PlanTempDir('agent-mux-pi-');
   if (ctx.mcpUrl) {
-    dir = mkdtempSync(join(tmpdir(), 'agent-mux-pi-'));
-    const file = join(dir, 'agent-mux-bridge.ts');
-    writeFileSync(file, piBridgeExtensionSource(piBridgeConfig(ctx.policy)), { mode: 0o600 });
-    args.push('--extension', file);
+    args.push('--extension', temp.write('agent-mux-bridge.ts', piBridgeExtensionSource(piBridgeConfig(ctx.policy))));
     env.AGENT_MUX_MCP_URL = ctx.mcpUrl;
     env.AGENT_MUX_MCP_TOKEN = ctx.mcpToken;
   } else {
@@ -59,7 +54,7 @@ export function piPlan(ctx: LaunchContext, options: PiPlanOptions): SpawnPlan {
     env,
     stdin: ctx.request.prompt,
     protocol: 'json-lines',
-    cleanup: dir ? () => rmSync(dir, { recursive: true, force: true }) : undefined,
+    cleanup: temp.cleanup(),
   };
 }
 

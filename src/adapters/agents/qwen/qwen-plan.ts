@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../../core/adapter/index.ts';
+import { PlanTempDir } from '../../shared/plan-temp-dir.ts';
 import { toolLists } from '../gemini/gemini-policy.ts';
 import { mergeSettings, readSettings } from '../gemini/gemini-settings.ts';
 
@@ -33,11 +31,7 @@ export function qwenPlan(ctx: LaunchContext, options: { command: string }): Spaw
   const args = ['--output-format', 'stream-json', '--include-partial-messages'];
   const env: Record<string, string> = {};
   const runEnv = { ...ctx.env, ...(request.env ?? {}) };
-  let dir: string | undefined;
-  const tempDir = () => {
-    dir ??= mkdtempSync(join(tmpdir(), 'agent-mux-qwen-'));
-    return dir;
-  };
+  const temp = new PlanTempDir('agent-mux-qwen-');
 
   if (request.model) args.push('--model', request.model);
   if (request.systemPrompt) args.push('--append-system-prompt', request.systemPrompt);
@@ -53,14 +47,12 @@ export function qwenPlan(ctx: LaunchContext, options: { command: string }): Spaw
   if (lists.deny.length > 0) args.push('--exclude-tools', ...lists.deny);
 
   if (ctx.mcpUrl) {
-    const file = join(tempDir(), 'mcp.json');
     const config = {
       mcpServers: {
         [QWEN_MCP_SERVER]: { httpUrl: ctx.mcpUrl, headers: { Authorization: `Bearer ${ctx.mcpToken}` }, trust: true },
       },
     };
-    writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-    args.push('--mcp-config', file);
+    args.push('--mcp-config', temp.writeJson('mcp.json', config));
   }
 
   if (request.thinkingEffort) {
@@ -68,15 +60,11 @@ export function qwenPlan(ctx: LaunchContext, options: { command: string }): Spaw
     const settings = mergeSettings(system, {
       model: { generationConfig: { reasoning: { effort: qwenReasoningEffort(request.thinkingEffort) } } },
     });
-    const file = join(tempDir(), 'system-settings.json');
-    writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
-    env.QWEN_CODE_SYSTEM_SETTINGS_PATH = file;
+    env.QWEN_CODE_SYSTEM_SETTINGS_PATH = temp.writeJson('system-settings.json', settings);
   }
 
   const plan: SpawnPlan = { command: options.command, args, env, stdin: request.prompt, protocol: 'json-lines' };
-  if (dir) {
-    const created = dir;
-    plan.cleanup = () => rmSync(created, { recursive: true, force: true });
-  }
+  const cleanup = temp.cleanup();
+  if (cleanup) plan.cleanup = cleanup;
   return plan;
 }
