@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuthStatus } from '../../../core/adapter/index.ts';
+import { readSmallText } from '../../shared/read-small-text.ts';
 import { hermesHome } from './hermes-plan.ts';
 
 /** Provider key env vars hermes reads (seed 003 §13.7's list plus the common direct providers). */
@@ -14,29 +15,20 @@ export const HERMES_KEY_ENV = [
   'XAI_API_KEY',
 ] as const;
 
-function smallText(path: string): string | undefined {
-  try {
-    if (!existsSync(path) || statSync(path).size > 256 * 1024) return undefined;
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 /** Read-only, local: key env vars, `~/.hermes/.env`, `~/.hermes/auth.json` (OAuth logins), inline keys in `config.yaml`. */
 export function detectHermesAuth(env: Readonly<Record<string, string | undefined>>): AuthStatus {
   const fromEnv = HERMES_KEY_ENV.filter((name) => env[name]);
   if (fromEnv.length > 0) return { status: 'authenticated', method: 'api_key', details: fromEnv };
   const home = hermesHome(env);
   const dotenv = join(home, '.env');
-  const dotenvText = smallText(dotenv);
+  const dotenvText = readSmallText(dotenv);
   if (dotenvText && /^\s*(export\s+)?[A-Z0-9_]*(API_KEY|TOKEN)\s*=\s*\S/m.test(dotenvText)) {
     return { status: 'authenticated', method: 'config_file', details: [dotenv] };
   }
   const authFile = join(home, 'auth.json');
   if (existsSync(authFile)) return { status: 'authenticated', method: 'oauth', details: [authFile] };
   const config = join(home, 'config.yaml');
-  const configText = smallText(config);
+  const configText = readSmallText(config);
   if (configText && /^\s*api_key\s*:\s*\S/m.test(configText)) {
     return { status: 'authenticated', method: 'config_file', details: [config] };
   }

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuthStatus } from '../../../core/adapter/index.ts';
+import { readSmallText } from '../../shared/read-small-text.ts';
 import { openclawConfigPath, openclawHome } from './openclaw-plan.ts';
 
 /** Provider key env vars OpenClaw's bundled providers read (the common ones). */
@@ -16,17 +17,6 @@ export const OPENCLAW_KEY_ENV = [
   'DEEPSEEK_API_KEY',
 ] as const;
 
-const MAX_READ = 256 * 1024;
-
-function smallText(path: string): string | undefined {
-  try {
-    if (!existsSync(path) || statSync(path).size > MAX_READ) return undefined;
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Read-only, local: provider key env vars, then `~/.openclaw/.env` (the documented place for keys),
  * then inline `apiKey`s in `openclaw.json`, then the agent's SQLite credential store (present but
@@ -37,7 +27,7 @@ export function detectOpenclawAuth(env: Readonly<Record<string, string | undefin
   if (fromEnv.length > 0) return { status: 'authenticated', method: 'api_key', details: fromEnv };
   const stateDir = env.OPENCLAW_STATE_DIR || join(openclawHome(env), '.openclaw');
   const dotenv = join(stateDir, '.env');
-  const dotenvText = smallText(dotenv);
+  const dotenvText = readSmallText(dotenv);
   if (
     dotenvText &&
     OPENCLAW_KEY_ENV.some((name) => new RegExp(`^\\s*(export\\s+)?${name}\\s*=\\s*\\S`, 'm').test(dotenvText))
@@ -45,7 +35,7 @@ export function detectOpenclawAuth(env: Readonly<Record<string, string | undefin
     return { status: 'authenticated', method: 'config_file', details: [dotenv] };
   }
   const config = openclawConfigPath(env);
-  const configText = smallText(config);
+  const configText = readSmallText(config);
   if (configText && /apiKey["']?\s*:\s*["'][^"']+["']/.test(configText)) {
     return { status: 'authenticated', method: 'config_file', details: [config] };
   }

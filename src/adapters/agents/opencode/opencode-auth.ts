@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AuthStatus } from '../../../core/adapter/index.ts';
+import { apiKeyAuth } from '../../shared/api-key-auth.ts';
 
 /** Provider API key env vars OpenCode (models.dev `env` entries) and Kilo read, most common first. */
 export const openCodeProviderKeyEnv = [
@@ -34,8 +35,8 @@ export function detectOpenCodeStyleAuth(
   ownEnv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): AuthStatus {
-  const keys = [...ownEnv, ...openCodeProviderKeyEnv].filter((name) => (env[name] ?? '').trim() !== '');
-  if (keys.length > 0) return { status: 'authenticated', method: 'api_key', details: keys };
+  const fromEnv = apiKeyAuth([...ownEnv, ...openCodeProviderKeyEnv], env);
+  if (fromEnv) return fromEnv;
   const file = join(openCodeDataDir(app, env), 'auth.json');
   try {
     if (existsSync(file) && statSync(file).size < 1_000_000) {
@@ -57,6 +58,7 @@ export function detectOpenCodeStyleAuth(
   return { status: 'unknown', details: [file] };
 }
 
+/** OpenCode's auth: `OPENCODE_API_KEY`, provider keys, then `auth.json` in its data dir. */
 export function detectOpenCodeAuth(env: Readonly<Record<string, string | undefined>>): AuthStatus {
   return detectOpenCodeStyleAuth('opencode', ['OPENCODE_API_KEY'], env);
 }

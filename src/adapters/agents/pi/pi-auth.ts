@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AuthStatus } from '../../../core/adapter/index.ts';
+import { apiKeyAuth } from '../../shared/api-key-auth.ts';
 
 /** Provider key variables pi reads (`pi --help`, "Environment Variables"); omp reads the same and more. */
 export const PI_KEY_ENV = [
@@ -46,8 +47,8 @@ export interface AuthLookup {
  * (written by `/login`: API keys and OAuth tokens), or custom providers in the models file.
  */
 export function detectPiStyleAuth(lookup: AuthLookup, env: Readonly<Record<string, string | undefined>>): AuthStatus {
-  const keys = lookup.keyEnv.filter((name) => (env[name] ?? '').trim() !== '');
-  if (keys.length > 0) return { status: 'authenticated', method: 'api_key', details: keys };
+  const fromEnv = apiKeyAuth(lookup.keyEnv, env);
+  if (fromEnv) return fromEnv;
   const auth = join(lookup.agentDir, lookup.authFile ?? 'auth.json');
   try {
     if (!lookup.authFile) throw new Error('no JSON credential store');
