@@ -1,13 +1,7 @@
 import type { z } from 'zod';
-import {
-  ADAPTER_SPECIFICATION_VERSION,
-  type Adapter,
-  type AuthStatus,
-  type Capabilities,
-  type LaunchContext,
-  type ProgramInfo,
-} from '../../../core/adapter/index.ts';
+import type { Adapter, AuthStatus, Capabilities, LaunchContext, ProgramInfo } from '../../../core/adapter/index.ts';
 import type { acpAdapterConfigSchema } from '../../../core/config/adapter-config-schema.ts';
+import { configuredAdapterBase } from '../../shared/configured-adapter-base.ts';
 import { type AcpControllerOptions, acpController } from './acp-controller.ts';
 import { acpTranslator } from './acp-translator.ts';
 
@@ -50,13 +44,13 @@ export interface AcpAdapterExtras extends AcpControllerOptions {
  */
 export function acpAdapter(id: string, config: AcpOptions, extras: AcpAdapterExtras = {}): Adapter {
   return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id,
-    displayName: extras.displayName ?? `${id} (acp: ${config.binary})`,
-    capabilities: { ...acpCapabilities, ...extras.capabilities },
+    ...configuredAdapterBase({
+      id,
+      displayName: extras.displayName ?? `${id} (acp: ${config.binary})`,
+      capabilities: { ...acpCapabilities, ...extras.capabilities },
+      config,
+    }),
     ...(extras.program ? { program: extras.program } : {}),
-    costModel: config.costModel,
-    secretEnv: config.secretEnv,
     ...(extras.sessionDir ? { sessionDir: extras.sessionDir } : {}),
     ...(extras.detectAuth ? { detectAuth: extras.detectAuth } : {}),
     launch: {

@@ -1,5 +1,7 @@
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Adapter, Capabilities } from '../../../core/adapter/index.ts';
 import type { ExternalAdapterConfig } from '../../../core/config/index.ts';
+import { configuredAdapterBase } from '../../shared/configured-adapter-base.ts';
+import { configuredCapabilities } from '../../shared/configured-capabilities.ts';
 import { ExternalHost } from './external-host.ts';
 import { openExternalSession } from './external-session.ts';
 
@@ -19,20 +21,11 @@ export type ExternalAdapter = Adapter & {
  * Seed 004's table: no native session ids, turn completion (`turn.complete`), no resume; interactive.
  * Permission requests are the agent's own prompts (`native`), answered through the run's approval channel.
  */
-export const externalCapabilities: Capabilities = {
-  resume: false,
-  fork: false,
-  thinking: 'no',
-  mcp: false,
+export const externalCapabilities: Capabilities = configuredCapabilities({
   approvals: 'native',
-  pty: 'never',
-  platforms: ['darwin', 'linux'],
   sessionPersistence: 'memory',
   execModel: 'interactive',
-  nativeSessionIds: false,
-  turnCompletion: true,
-  streaming: 'text',
-};
+});
 
 /**
  * Amurg's `external` profile: one long-lived adapter process speaking JSON lines on stdio, serving every
@@ -55,12 +48,12 @@ export function externalAdapter(
     graceMs: options.graceMs ?? 2000,
   });
   return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id,
-    displayName: `${id} (external: ${config.command})`,
-    capabilities: externalCapabilities,
-    costModel: config.costModel,
-    secretEnv: config.secretEnv,
+    ...configuredAdapterBase({
+      id,
+      displayName: `${id} (external: ${config.command})`,
+      capabilities: externalCapabilities,
+      config,
+    }),
     launch: { kind: 'session', open: (ctx) => openExternalSession(host, ctx) },
     dispose: () => host.dispose(),
     get pid() {

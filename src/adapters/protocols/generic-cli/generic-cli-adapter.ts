@@ -1,5 +1,7 @@
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Adapter, Capabilities } from '../../../core/adapter/index.ts';
 import type { GenericCliAdapterConfig } from '../../../core/config/index.ts';
+import { configuredAdapterBase } from '../../shared/configured-adapter-base.ts';
+import { configuredCapabilities } from '../../shared/configured-capabilities.ts';
 import { PersistentCli } from './persistent-cli.ts';
 import { textOutputTranslator } from './text-output-translator.ts';
 import { textProgramPlan } from './text-program-plan.ts';
@@ -27,21 +29,12 @@ const DEFAULT_GRACE_MS = 2000;
 
 /** Seed 004's table: no native session ids, no turn completion, no resume; interactive. */
 export function genericCliCapabilities(spawnPolicy: GenericCliAdapterConfig['spawn_policy']): Capabilities {
-  return {
-    resume: false,
-    fork: false,
-    thinking: 'no',
-    mcp: false,
-    approvals: 'none',
-    pty: 'never',
-    platforms: ['darwin', 'linux'],
+  return configuredCapabilities({
     // A persistent program remembers earlier runs' input for as long as it lives.
     sessionPersistence: spawnPolicy === 'persistent' ? 'memory' : 'none',
     execModel: 'interactive',
-    nativeSessionIds: false,
     turnCompletion: false,
-    streaming: 'text',
-  };
+  });
 }
 
 /**
@@ -62,14 +55,12 @@ export function genericCliAdapter(
   config: GenericCliAdapterConfig,
   options: GenericCliOptions = {},
 ): GenericCliAdapter {
-  const base = {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+  const base = configuredAdapterBase({
     id,
     displayName: `${id} (generic-cli: ${config.command})`,
     capabilities: genericCliCapabilities(config.spawn_policy),
-    costModel: config.costModel,
-    secretEnv: config.secretEnv,
-  } as const;
+    config,
+  });
   if (config.spawn_policy === 'persistent') {
     const cli = new PersistentCli({
       command: config.command,

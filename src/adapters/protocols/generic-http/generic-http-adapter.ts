@@ -1,4 +1,5 @@
 import { ADAPTER_SPECIFICATION_VERSION, type Adapter } from '../../../core/adapter/index.ts';
+import { configuredCapabilities } from '../../shared/configured-capabilities.ts';
 import { type GenericHttpAdapterConfigInput, genericHttpAdapterConfigSchema } from './generic-http-config.ts';
 import { openGenericHttpSession } from './generic-http-session.ts';
 
@@ -12,20 +13,11 @@ export function genericHttpAdapter(id: string, input: GenericHttpAdapterConfigIn
     specificationVersion: ADAPTER_SPECIFICATION_VERSION,
     id,
     displayName: `${id} (HTTP ${config.method} ${config.base_url})`,
-    capabilities: {
-      resume: false,
-      fork: false,
-      thinking: 'no',
-      mcp: false,
-      approvals: 'none',
-      pty: 'never',
+    capabilities: configuredCapabilities({
       platforms: ['darwin', 'linux', 'win32'],
       sessionPersistence: 'none',
       execModel: 'request-response',
-      nativeSessionIds: false,
-      turnCompletion: true,
-      streaming: 'text',
-    },
+    }),
     ...(config.costModel ? { costModel: config.costModel } : {}),
     ...(config.secretEnv?.length ? { secretEnv: config.secretEnv } : {}),
     launch: { kind: 'session', open: (ctx) => openGenericHttpSession(ctx, config) },

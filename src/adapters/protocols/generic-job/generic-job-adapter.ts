@@ -1,23 +1,15 @@
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Adapter, Capabilities } from '../../../core/adapter/index.ts';
 import { type GenericJobAdapterConfig, parseDuration } from '../../../core/config/index.ts';
+import { configuredAdapterBase } from '../../shared/configured-adapter-base.ts';
+import { configuredCapabilities } from '../../shared/configured-capabilities.ts';
 import { textOutputTranslator } from '../generic-cli/text-output-translator.ts';
 import { textProgramPlan } from '../generic-cli/text-program-plan.ts';
 
 /** Seed 004's table: no native session ids, turn completion (the job's exit), no resume; run-to-completion. */
-export const genericJobCapabilities: Capabilities = {
-  resume: false,
-  fork: false,
-  thinking: 'no',
-  mcp: false,
-  approvals: 'none',
-  pty: 'never',
-  platforms: ['darwin', 'linux'],
+export const genericJobCapabilities: Capabilities = configuredCapabilities({
   sessionPersistence: 'none',
   execModel: 'run-to-completion',
-  nativeSessionIds: false,
-  turnCompletion: true,
-  streaming: 'text',
-};
+});
 
 /**
  * Amurg's `generic-job` profile: one program run to completion per run. The prompt goes to its stdin,
@@ -31,12 +23,12 @@ export const genericJobCapabilities: Capabilities = {
 export function genericJobAdapter(id: string, config: GenericJobAdapterConfig): Adapter {
   const maxRuntimeMs = parseDuration(config.max_runtime);
   return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id,
-    displayName: `${id} (generic-job: ${config.command})`,
-    capabilities: genericJobCapabilities,
-    costModel: config.costModel,
-    secretEnv: config.secretEnv,
+    ...configuredAdapterBase({
+      id,
+      displayName: `${id} (generic-job: ${config.command})`,
+      capabilities: genericJobCapabilities,
+      config,
+    }),
     launch: {
       kind: 'process',
       plan: (ctx) => ({ ...textProgramPlan(config, ctx), maxRuntimeMs }),

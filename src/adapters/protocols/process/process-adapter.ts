@@ -1,6 +1,8 @@
 import type { z } from 'zod';
-import { ADAPTER_SPECIFICATION_VERSION, type Adapter, type Capabilities } from '../../../core/adapter/index.ts';
+import type { Adapter, Capabilities } from '../../../core/adapter/index.ts';
 import type { processAdapterConfigSchema } from '../../../core/config/adapter-config-schema.ts';
+import { configuredAdapterBase } from '../../shared/configured-adapter-base.ts';
+import { configuredCapabilities } from '../../shared/configured-capabilities.ts';
 import { processController } from './process-controller.ts';
 import { processTranslator } from './process-translator.ts';
 
@@ -10,30 +12,23 @@ import { processTranslator } from './process-translator.ts';
  */
 export type ProcessOptions = Omit<z.input<typeof processAdapterConfigSchema>, 'type'>;
 
-export const processCapabilities: Capabilities = {
-  resume: false,
-  fork: false,
-  thinking: 'no',
+/** Seed 001's Process protocol: tools from the run's MCP server, approvals relayed through it; interactive. */
+export const processCapabilities: Capabilities = configuredCapabilities({
   mcp: true,
   approvals: 'relay',
-  pty: 'never',
-  platforms: ['darwin', 'linux'],
   sessionPersistence: 'none',
   execModel: 'interactive',
-  nativeSessionIds: false,
-  turnCompletion: true,
-  streaming: 'text',
-};
+});
 
 /** Seed 001's Process adapter: any program speaking the json-lines stdio protocol. */
 export function processAdapter(id: string, config: ProcessOptions): Adapter {
   return {
-    specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-    id,
-    displayName: `${id} (process: ${config.binary})`,
-    capabilities: processCapabilities,
-    costModel: config.costModel,
-    secretEnv: config.secretEnv,
+    ...configuredAdapterBase({
+      id,
+      displayName: `${id} (process: ${config.binary})`,
+      capabilities: processCapabilities,
+      config,
+    }),
     launch: {
       kind: 'process',
       plan: (ctx) => ({
