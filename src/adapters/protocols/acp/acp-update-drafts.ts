@@ -12,6 +12,7 @@ import {
 import { acpSessionInfo } from './acp-session-info.ts';
 import { acpTerminalMeta, acpToolInput, acpToolName, acpToolOutput } from './acp-tool-fields.ts';
 import type { AcpTranslatorState } from './acp-translator-state.ts';
+import { acpUpdateKind } from './acp-update-schema.ts';
 
 /**
  * One `session/update` (its `update` object) as normalized event drafts. Pure.
@@ -24,7 +25,9 @@ export function acpUpdateDrafts(update: unknown, state: AcpTranslatorState): Eve
   if (!isObj(update) || typeof update.sessionUpdate !== 'string') {
     return malformed('session/update without an update');
   }
-  switch (update.sessionUpdate) {
+  const kind = acpUpdateKind(update.sessionUpdate);
+  if (kind === undefined) return unknownRecord(state, `ACP session update ${update.sessionUpdate}`, update);
+  switch (kind) {
     case 'agent_message_chunk':
       return chunk('text', update, state);
     case 'agent_thought_chunk':
@@ -38,8 +41,10 @@ export function acpUpdateDrafts(update: unknown, state: AcpTranslatorState): Eve
       return usage(update, state);
     case 'session_info_update':
       return acpSessionInfo(update, state);
-    default:
-      return unknownRecord(state, `ACP session update ${update.sessionUpdate}`, update);
+    default: {
+      const never: never = kind;
+      return unknownRecord(state, `ACP session update ${never}`, update);
+    }
   }
 }
 
