@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Obj } from '../../shared/record-fields.ts';
 
 /** A string that is not empty, else undefined (a wrong type is read as absent). */
 const filled = z.string().min(1).optional().catch(undefined);
@@ -42,3 +43,16 @@ export const hermesRecordSchema = z.discriminatedUnion('type', [
 /** A hermes stream-json record as {@link hermesRecordSchema} reads it. */
 export type HermesRecord = z.infer<typeof hermesRecordSchema>;
 export type HermesRecordOf<T extends HermesRecord['type']> = Extract<HermesRecord, { type: T }>;
+
+const TYPES: ReadonlySet<unknown> = new Set(hermesRecordSchema.options.map((option) => option.shape.type.value));
+
+/**
+ * One hermes record as {@link hermesRecordSchema} reads it, or undefined for a record of another `type`. Such
+ * records are told apart by the schema's own options first: a failed `safeParse` builds a
+ * `ZodError` (about 1.4 µs, more than a line's JSON.parse), which unmapped records must not pay.
+ */
+export function readHermesRecord(value: Obj): HermesRecord | undefined {
+  if (!TYPES.has(value.type)) return undefined;
+  const parsed = hermesRecordSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -3,7 +3,7 @@ import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
 import { countOf, isObj, unknownRecord } from '../../shared/record-fields.ts';
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { hermesErrorDrafts } from './hermes-errors.ts';
-import { type HermesRecordOf, hermesRecordSchema } from './hermes-record.ts';
+import { type HermesRecordOf, readHermesRecord } from './hermes-record.ts';
 
 export { hermesErrorDrafts } from './hermes-errors.ts';
 
@@ -54,9 +54,8 @@ export const hermesTranslator: Translator<HermesState> = {
     if (record.kind === 'text') return plainLine(record.line, state);
     const value = record.value;
     if (!isObj(value)) return unknownRecord(state, 'a hermes JSON line that is not an object', value);
-    const parsed = hermesRecordSchema.safeParse(value);
-    if (!parsed.success) return unknownRecord(state, `unknown hermes record type ${JSON.stringify(value.type)}`, value);
-    const native = parsed.data;
+    const native = readHermesRecord(value);
+    if (!native) return unknownRecord(state, `unknown hermes record type ${JSON.stringify(value.type)}`, value);
     switch (native.type) {
       case 'system':
         return native.subtype === 'init'

@@ -19,3 +19,16 @@ export const openCodeHttpEventSchema = z.discriminatedUnion('type', [
 
 /** An event as {@link openCodeHttpEventSchema} reads it. */
 export type OpenCodeHttpEvent = z.infer<typeof openCodeHttpEventSchema>;
+
+const TYPES: ReadonlySet<unknown> = new Set(openCodeHttpEventSchema.options.map((option) => option.shape.type.value));
+
+/**
+ * One event the translator maps as {@link openCodeHttpEventSchema} reads it, or undefined for a record of another `type`. Such
+ * records are told apart by the schema's own options first: a failed `safeParse` builds a
+ * `ZodError` (about 1.4 µs, more than a line's JSON.parse), which unmapped records must not pay.
+ */
+export function readOpenCodeHttpEvent(value: Obj): OpenCodeHttpEvent | undefined {
+  if (!TYPES.has(value.type)) return undefined;
+  const parsed = openCodeHttpEventSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

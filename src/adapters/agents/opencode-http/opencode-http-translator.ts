@@ -5,7 +5,7 @@ import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { opencodeCostDraft } from '../opencode/opencode-cost.ts';
 import { type OpenCodeErrorInfo, openCodeErrorDraft } from '../opencode/opencode-errors.ts';
 import { startTurn } from '../opencode/opencode-translator.ts';
-import { openCodeHttpEventSchema } from './opencode-http-event.ts';
+import { readOpenCodeHttpEvent } from './opencode-http-event.ts';
 import { closePart, partDelta, textPart } from './opencode-http-parts.ts';
 import type { OpenCodeHttpTranslatorState } from './opencode-http-state.ts';
 import { toolPart } from './opencode-http-tool-part.ts';
@@ -54,9 +54,8 @@ function translateEvent(type: string, props: Obj, raw: Obj, state: OpenCodeHttpT
   if (sessionId === undefined) return unknown(state, `event ${type}`, raw);
   if (state.sessionId !== undefined && sessionId !== state.sessionId) return [];
   const out = announce(sessionId, state);
-  const parsed = openCodeHttpEventSchema.safeParse(raw);
-  if (!parsed.success) return [...out, ...unknown(state, `event ${type}`, raw)];
-  const event = parsed.data;
+  const event = readOpenCodeHttpEvent(raw);
+  if (!event) return [...out, ...unknown(state, `event ${type}`, raw)];
   switch (event.type) {
     case 'message.updated':
       messageUpdated(event.properties, state);

@@ -22,3 +22,16 @@ export const openCodeRecordSchema = z.discriminatedUnion('type', [
 
 /** An OpenCode record as {@link openCodeRecordSchema} reads it. */
 export type OpenCodeRecord = z.infer<typeof openCodeRecordSchema>;
+
+const TYPES: ReadonlySet<unknown> = new Set(openCodeRecordSchema.options.map((option) => option.shape.type.value));
+
+/**
+ * One OpenCode line as {@link openCodeRecordSchema} reads it, or undefined for a record of another `type`. Such
+ * records are told apart by the schema's own options first: a failed `safeParse` builds a
+ * `ZodError` (about 1.4 µs, more than a line's JSON.parse), which unmapped records must not pay.
+ */
+export function readOpenCodeRecord(value: Obj): OpenCodeRecord | undefined {
+  if (!TYPES.has(value.type)) return undefined;
+  const parsed = openCodeRecordSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -5,7 +5,7 @@ import { isObj, malformed, num, type Obj, str, unknownRecord } from '../../share
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { opencodeCostDraft } from './opencode-cost.ts';
 import { OPENCODE_PROVIDER_ERRORS, openCodeErrorDraft, openCodeErrorInfo } from './opencode-errors.ts';
-import { openCodeRecordSchema } from './opencode-record.ts';
+import { readOpenCodeRecord } from './opencode-record.ts';
 
 export { opencodeCostDraft } from './opencode-cost.ts';
 
@@ -95,8 +95,7 @@ export const openCodeTranslator: Translator<OpenCodeTranslatorState> = {
 
 function translateEvent(value: Obj, state: OpenCodeTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
-  const parsed = openCodeRecordSchema.safeParse(value);
-  const record = parsed.success ? parsed.data : undefined;
+  const record = readOpenCodeRecord(value);
   const sessionId = record ? record.sessionID : str(value.sessionID);
   if (sessionId && !state.announced) out.push(announce(sessionId, state));
   if (!record) return [...out, ...unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value)];
