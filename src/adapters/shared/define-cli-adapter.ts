@@ -37,6 +37,8 @@ export interface CliProgramFacts {
   testedVersion?: string;
   /** Changes the derived npm entry: `version` pins it (`<package>@<version>`), `notes` is shown with it. */
   npmInstall?: { version?: string; notes?: string };
+  /** npm `overrides` for installing it: pins a dependency at the version tested (see {@link ProgramInfo}). */
+  npmOverrides?: Readonly<Record<string, string>>;
   /** The other ways to install it, listed after the derived npm entry. */
   install?: readonly InstallMethod[];
   /** False when the CLI could not be run here and the adapter is built on its source and docs only. */
@@ -88,6 +90,7 @@ export function cliProgramInfo(facts: CliProgramFacts, command: string): Program
     install: [...npm, ...(facts.install ?? [])],
     ...(facts.npmPackage ? { npmPackage: facts.npmPackage } : {}),
     ...(facts.testedVersion ? { testedVersion: facts.testedVersion } : {}),
+    ...(facts.npmOverrides ? { npmOverrides: facts.npmOverrides } : {}),
     verifiedLive: facts.verifiedLive,
   };
 }

@@ -2,9 +2,11 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Adapter } from '../../../../core/adapter/index.ts';
 import { CLAUDE_SECRET_ENV, detectClaudeAuth } from '../../../agents/claude/claude-auth.ts';
-import { acpAdapter } from '../acp-adapter.ts';
+import { builtinAcpAdapter } from './builtin-acp-adapter.ts';
 
+/** The Claude Agent SDK's ACP launcher on npm. */
 export const CLAUDE_ACP_NPM_PACKAGE = '@agentclientprotocol/claude-agent-acp';
+/** The claude-agent-acp version recorded live. */
 export const CLAUDE_ACP_TESTED_VERSION = '0.101.0';
 
 export interface ClaudeAcpAdapterOptions {
@@ -20,25 +22,15 @@ export interface ClaudeAcpAdapterOptions {
  * (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`, `~/.claude/settings.json`).
  */
 export function claudeAcpAdapter(options: ClaudeAcpAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'claude-agent-acp';
-  return acpAdapter(
-    'claude-acp',
-    { binary: command, costModel: 'anthropic/claude-sonnet-4-5', secretEnv: [...CLAUDE_SECRET_ENV] },
-    {
-      displayName: 'Claude Code (ACP)',
-      expandTemplates: false,
-      capabilities: { platforms: ['darwin', 'linux', 'win32'] },
-      sessionDir: join(homedir(), '.claude', 'projects'),
-      detectAuth: detectClaudeAuth,
-      program: {
-        command,
-        versionArgs: ['--version'],
-        minVersion: CLAUDE_ACP_TESTED_VERSION,
-        install: [{ type: 'npm', command: `npm install -g ${CLAUDE_ACP_NPM_PACKAGE}` }],
-        npmPackage: CLAUDE_ACP_NPM_PACKAGE,
-        testedVersion: CLAUDE_ACP_TESTED_VERSION,
-        verifiedLive: true,
-      },
-    },
-  );
+  return builtinAcpAdapter({
+    id: 'claude-acp',
+    displayName: 'Claude Code (ACP)',
+    command: options.command ?? 'claude-agent-acp',
+    costModel: 'anthropic/claude-sonnet-4-5',
+    secretEnv: CLAUDE_SECRET_ENV,
+    npmPackage: CLAUDE_ACP_NPM_PACKAGE,
+    testedVersion: CLAUDE_ACP_TESTED_VERSION,
+    sessionDir: join(homedir(), '.claude', 'projects'),
+    detectAuth: detectClaudeAuth,
+  });
 }

@@ -2,9 +2,11 @@ import { join } from 'node:path';
 import type { Adapter } from '../../../../core/adapter/index.ts';
 import { CODEX_TESTED_VERSION } from '../../../agents/codex/codex-adapter.ts';
 import { codexHome, detectCodexAuth } from '../../../agents/codex/codex-auth.ts';
-import { acpAdapter } from '../acp-adapter.ts';
+import { builtinAcpAdapter } from './builtin-acp-adapter.ts';
 
+/** codex-acp's npm package. */
 export const CODEX_ACP_NPM_PACKAGE = '@agentclientprotocol/codex-acp';
+/** The codex-acp version recorded live. */
 export const CODEX_ACP_TESTED_VERSION = '2.6.0';
 
 /**
@@ -28,33 +30,19 @@ export interface CodexAcpAdapterOptions {
  * Configuration (model provider, keys) is Codex's own: `CODEX_HOME/config.toml`, `OPENAI_API_KEY`.
  */
 export function codexAcpAdapter(options: CodexAcpAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'codex-acp';
-  return acpAdapter(
-    'codex-acp',
-    {
-      binary: command,
-      env: { INITIAL_AGENT_MODE: options.mode ?? 'read-only', NO_BROWSER: '1' },
-      costModel: 'openai/gpt-5-codex',
-      secretEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
-    },
-    {
-      displayName: 'Codex (ACP)',
-      expandTemplates: false,
-      capabilities: { platforms: ['darwin', 'linux', 'win32'] },
-      sessionDir: join(codexHome(process.env), 'sessions'),
-      detectAuth: detectCodexAuth,
-      program: {
-        command,
-        versionArgs: ['--version'],
-        minVersion: CODEX_ACP_TESTED_VERSION,
-        install: [{ type: 'npm', command: `npm install -g ${CODEX_ACP_NPM_PACKAGE}` }],
-        npmPackage: CODEX_ACP_NPM_PACKAGE,
-        testedVersion: CODEX_ACP_TESTED_VERSION,
-        // codex-acp 2.6.0 depends on @openai/codex ^0.166.0; the Codex recorded and verified with it is
-        // 0.169.0. Overriding the dependency installs one Codex (its platform binary is ~400 MB), not two.
-        npmOverrides: { '@openai/codex': CODEX_TESTED_VERSION },
-        verifiedLive: true,
-      },
-    },
-  );
+  return builtinAcpAdapter({
+    id: 'codex-acp',
+    displayName: 'Codex (ACP)',
+    command: options.command ?? 'codex-acp',
+    env: { INITIAL_AGENT_MODE: options.mode ?? 'read-only', NO_BROWSER: '1' },
+    costModel: 'openai/gpt-5-codex',
+    secretEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+    npmPackage: CODEX_ACP_NPM_PACKAGE,
+    testedVersion: CODEX_ACP_TESTED_VERSION,
+    // codex-acp 2.6.0 depends on @openai/codex ^0.166.0; the Codex recorded and verified with it is
+    // 0.169.0. Overriding the dependency installs one Codex (its platform binary is ~400 MB), not two.
+    npmOverrides: { '@openai/codex': CODEX_TESTED_VERSION },
+    sessionDir: join(codexHome(process.env), 'sessions'),
+    detectAuth: detectCodexAuth,
+  });
 }

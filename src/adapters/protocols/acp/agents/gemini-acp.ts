@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Adapter } from '../../../../core/adapter/index.ts';
 import { GEMINI_NPM_PACKAGE, GEMINI_TESTED_VERSION } from '../../../agents/gemini/gemini-adapter.ts';
 import { detectGeminiAuth, GEMINI_SECRET_ENV } from '../../../agents/gemini/gemini-auth.ts';
-import { acpAdapter } from '../acp-adapter.ts';
+import { builtinAcpAdapter } from './builtin-acp-adapter.ts';
 
 export interface GeminiAcpAdapterOptions {
   /** The executable (default `gemini`). */
@@ -19,30 +19,16 @@ export interface GeminiAcpAdapterOptions {
  * Configuration (auth, model, base URL) is Gemini's own: `~/.gemini/settings.json`, `GEMINI_API_KEY`.
  */
 export function geminiAcpAdapter(options: GeminiAcpAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'gemini';
-  return acpAdapter(
-    'gemini-acp',
-    {
-      binary: command,
-      args: ['--acp', '--approval-mode', 'default'],
-      costModel: 'google/gemini-2.5-pro',
-      secretEnv: [...GEMINI_SECRET_ENV],
-    },
-    {
-      displayName: 'Gemini CLI (ACP)',
-      expandTemplates: false,
-      capabilities: { platforms: ['darwin', 'linux', 'win32'] },
-      sessionDir: join(homedir(), '.gemini', 'tmp'),
-      detectAuth: detectGeminiAuth,
-      program: {
-        command,
-        versionArgs: ['--version'],
-        minVersion: GEMINI_TESTED_VERSION,
-        install: [{ type: 'npm', command: `npm install -g ${GEMINI_NPM_PACKAGE}` }],
-        npmPackage: GEMINI_NPM_PACKAGE,
-        testedVersion: GEMINI_TESTED_VERSION,
-        verifiedLive: true,
-      },
-    },
-  );
+  return builtinAcpAdapter({
+    id: 'gemini-acp',
+    displayName: 'Gemini CLI (ACP)',
+    command: options.command ?? 'gemini',
+    args: ['--acp', '--approval-mode', 'default'],
+    costModel: 'google/gemini-2.5-pro',
+    secretEnv: GEMINI_SECRET_ENV,
+    npmPackage: GEMINI_NPM_PACKAGE,
+    testedVersion: GEMINI_TESTED_VERSION,
+    sessionDir: join(homedir(), '.gemini', 'tmp'),
+    detectAuth: detectGeminiAuth,
+  });
 }

@@ -8,7 +8,7 @@ import {
 import { OPENCODE_NPM_PACKAGE, OPENCODE_TESTED_VERSION } from '../../../agents/opencode/opencode-adapter.ts';
 import { detectOpenCodeAuth, openCodeDataDir, openCodeProviderKeyEnv } from '../../../agents/opencode/opencode-auth.ts';
 import { type OpenCodeFlavor, openCodePermission, opencodeFlavor } from '../../../agents/opencode/opencode-plan.ts';
-import { acpAdapter } from '../acp-adapter.ts';
+import { builtinAcpAdapter } from './builtin-acp-adapter.ts';
 
 export interface OpenCodeAcpAdapterOptions {
   /** The executable (default `opencode`, `kilo`). */
@@ -37,34 +37,26 @@ export function openCodeAcpPermission(ctx: LaunchContext): Record<string, unknow
 }
 
 function openCodeStyleAcpAdapter(agent: OpenCodeStyleAcp, options: OpenCodeAcpAdapterOptions): Adapter {
-  const command = options.command ?? agent.flavor.command;
-  return acpAdapter(
-    agent.id,
-    { binary: command, args: ['acp'], env: { ...agent.flavor.env }, secretEnv: [...agent.secretEnv] },
-    {
-      displayName: agent.displayName,
-      expandTemplates: false,
-      capabilities: { platforms: ['darwin', 'linux', 'win32'], sessionPersistence: 'sqlite' },
-      sessionDir: openCodeDataDir(agent.flavor.command, process.env),
-      detectAuth: agent.detectAuth,
-      // Inline config, merged over the user's and the workspace's files: permissions only (the
-      // run's MCP server comes through `session/new`).
-      runEnv: (ctx) => {
-        const permission = openCodeAcpPermission(ctx);
-        const config = { permission, agent: { [agent.flavor.defaultAgent]: { permission } } };
-        return { [agent.flavor.configContentEnv]: JSON.stringify(config) };
-      },
-      program: {
-        command,
-        versionArgs: ['--version'],
-        minVersion: agent.testedVersion,
-        install: [{ type: 'npm', command: `npm install -g ${agent.npmPackage}` }],
-        npmPackage: agent.npmPackage,
-        testedVersion: agent.testedVersion,
-        verifiedLive: true,
-      },
+  return builtinAcpAdapter({
+    id: agent.id,
+    displayName: agent.displayName,
+    command: options.command ?? agent.flavor.command,
+    args: ['acp'],
+    env: { ...agent.flavor.env },
+    secretEnv: agent.secretEnv,
+    npmPackage: agent.npmPackage,
+    testedVersion: agent.testedVersion,
+    capabilities: { sessionPersistence: 'sqlite' },
+    sessionDir: openCodeDataDir(agent.flavor.command, process.env),
+    detectAuth: agent.detectAuth,
+    // Inline config, merged over the user's and the workspace's files: permissions only (the
+    // run's MCP server comes through `session/new`).
+    runEnv: (ctx) => {
+      const permission = openCodeAcpPermission(ctx);
+      const config = { permission, agent: { [agent.flavor.defaultAgent]: { permission } } };
+      return { [agent.flavor.configContentEnv]: JSON.stringify(config) };
     },
-  );
+  });
 }
 
 /** OpenCode over ACP (`opencode acp`): its permission questions go to the run's approval channel. */

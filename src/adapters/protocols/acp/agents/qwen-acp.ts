@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Adapter } from '../../../../core/adapter/index.ts';
 import { QWEN_NPM_PACKAGE, QWEN_TESTED_VERSION } from '../../../agents/qwen/qwen-adapter.ts';
 import { detectQwenAuth, QWEN_SECRET_ENV } from '../../../agents/qwen/qwen-auth.ts';
-import { acpAdapter } from '../acp-adapter.ts';
+import { builtinAcpAdapter } from './builtin-acp-adapter.ts';
 
 export interface QwenAcpAdapterOptions {
   /** The executable (default `qwen`). */
@@ -16,30 +16,16 @@ export interface QwenAcpAdapterOptions {
  * (`~/.qwen/settings.json`, `OPENAI_API_KEY` / `OPENAI_BASE_URL` / `OPENAI_MODEL`).
  */
 export function qwenAcpAdapter(options: QwenAcpAdapterOptions = {}): Adapter {
-  const command = options.command ?? 'qwen';
-  return acpAdapter(
-    'qwen-acp',
-    {
-      binary: command,
-      args: ['--acp', '--approval-mode', 'default'],
-      costModel: 'alibaba/qwen3-coder-plus',
-      secretEnv: [...QWEN_SECRET_ENV],
-    },
-    {
-      displayName: 'Qwen Code (ACP)',
-      expandTemplates: false,
-      capabilities: { platforms: ['darwin', 'linux', 'win32'] },
-      sessionDir: join(homedir(), '.qwen', 'projects'),
-      detectAuth: detectQwenAuth,
-      program: {
-        command,
-        versionArgs: ['--version'],
-        minVersion: QWEN_TESTED_VERSION,
-        install: [{ type: 'npm', command: `npm install -g ${QWEN_NPM_PACKAGE}` }],
-        npmPackage: QWEN_NPM_PACKAGE,
-        testedVersion: QWEN_TESTED_VERSION,
-        verifiedLive: true,
-      },
-    },
-  );
+  return builtinAcpAdapter({
+    id: 'qwen-acp',
+    displayName: 'Qwen Code (ACP)',
+    command: options.command ?? 'qwen',
+    args: ['--acp', '--approval-mode', 'default'],
+    costModel: 'alibaba/qwen3-coder-plus',
+    secretEnv: QWEN_SECRET_ENV,
+    npmPackage: QWEN_NPM_PACKAGE,
+    testedVersion: QWEN_TESTED_VERSION,
+    sessionDir: join(homedir(), '.qwen', 'projects'),
+    detectAuth: detectQwenAuth,
+  });
 }

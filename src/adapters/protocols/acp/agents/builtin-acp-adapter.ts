@@ -1,0 +1,62 @@
+import type { Adapter, AuthStatus, Capabilities, LaunchContext } from '../../../../core/adapter/index.ts';
+import { cliProgramInfo } from '../../../shared/define-cli-adapter.ts';
+import { acpAdapter } from '../acp-adapter.ts';
+
+/** What tells one built-in `<agent>-acp` adapter from another. */
+export interface BuiltinAcpAgent {
+  id: string;
+  displayName: string;
+  /** The executable run (the factory's `command` option, or the agent's default). */
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  costModel?: string;
+  secretEnv: readonly string[];
+  /** The npm package and the version tested over ACP (also the minimum accepted). */
+  npmPackage: string;
+  testedVersion: string;
+  npmOverrides?: Readonly<Record<string, string>>;
+  sessionDir: string;
+  detectAuth: (env: Readonly<Record<string, string | undefined>>) => AuthStatus;
+  /** Capabilities other than ACP's defaults; the platforms are darwin, linux and win32 unless given. */
+  capabilities?: Partial<Capabilities>;
+  /** Environment computed per run, over `env` (see `AcpAdapterExtras.runEnv`). */
+  runEnv?: (ctx: LaunchContext) => Record<string, string>;
+}
+
+/**
+ * A built-in ACP adapter for a CLI from npm: the generic ACP adapter with the agent's own
+ * configuration left alone (no template expansion), its auth check and session directory, and a
+ * program installed with `npm install -g <package>` and verified live at the tested version.
+ */
+export function builtinAcpAdapter(agent: BuiltinAcpAgent): Adapter {
+  return acpAdapter(
+    agent.id,
+    {
+      binary: agent.command,
+      ...(agent.args ? { args: agent.args } : {}),
+      ...(agent.env ? { env: agent.env } : {}),
+      ...(agent.costModel ? { costModel: agent.costModel } : {}),
+      secretEnv: [...agent.secretEnv],
+    },
+    {
+      displayName: agent.displayName,
+      expandTemplates: false,
+      capabilities: { platforms: ['darwin', 'linux', 'win32'], ...agent.capabilities },
+      sessionDir: agent.sessionDir,
+      detectAuth: agent.detectAuth,
+      ...(agent.runEnv ? { runEnv: agent.runEnv } : {}),
+      program: cliProgramInfo(
+        {
+          command: agent.command,
+          minVersion: agent.testedVersion,
+          npmPackage: agent.npmPackage,
+          testedVersion: agent.testedVersion,
+          ...(agent.npmOverrides ? { npmOverrides: agent.npmOverrides } : {}),
+          verifiedLive: true,
+        },
+        agent.command,
+      ),
+    },
+  );
+}
