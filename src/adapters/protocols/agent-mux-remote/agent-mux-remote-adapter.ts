@@ -1,4 +1,6 @@
 import { ADAPTER_SPECIFICATION_VERSION, type Adapter } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
+import { npmInstallMethod } from '../../shared/define-cli-adapter.ts';
 import { type RemoteInvocation, wrapInvocation } from './remote-invocation.ts';
 import { remoteTranslator } from './remote-translator.ts';
 
@@ -28,25 +30,21 @@ export function agentMuxRemoteAdapter(options: AgentMuxRemoteOptions = {}): Adap
     specificationVersion: ADAPTER_SPECIFICATION_VERSION,
     id: 'agent-mux-remote',
     displayName: `agent-mux (remote via ${invocation.mode})`,
-    capabilities: {
+    capabilities: cliCapabilities({
       resume: false,
       fork: false,
       thinking: 'model-dependent',
       mcp: false,
       approvals: 'none',
-      pty: 'never',
       platforms: ['darwin', 'linux'],
       sessionPersistence: 'remote',
-      execModel: 'run-to-completion',
-      nativeSessionIds: true,
-      turnCompletion: true,
       streaming: 'full',
-    },
+    }),
     program: {
       command: programCommand,
       versionArgs: ['--version'],
       minVersion: '0.0.0',
-      install: [{ type: 'npm', command: 'npm install -g agent-mux', notes: 'on the remote host or in its image' }],
+      install: [npmInstallMethod('agent-mux', { notes: 'on the remote host or in its image' })],
       verifiedLive: invocation.mode === 'local',
     },
     secretEnv: forwardEnv,

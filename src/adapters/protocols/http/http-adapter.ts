@@ -1,5 +1,6 @@
 import { ADAPTER_SPECIFICATION_VERSION, type Adapter } from '../../../core/adapter/index.ts';
 import type { HttpAdapterConfig } from '../../../core/config/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { openHttpSession } from './http-session.ts';
 import { createSessionPool } from './session-pool.ts';
 
@@ -38,20 +39,16 @@ export function httpAdapter(id: string, config: HttpAdapterConfig, options: Http
     specificationVersion: ADAPTER_SPECIFICATION_VERSION,
     id,
     displayName: options.displayName ?? `${id} (ca-http-v1 at ${config.baseUrl})`,
-    capabilities: {
+    // A remote agent runs one turn to completion and names its sessions, as a headless CLI does.
+    capabilities: cliCapabilities({
       resume: false,
       fork: false,
       thinking: 'model-dependent',
       mcp: true,
       approvals: 'relay',
-      pty: 'never',
-      platforms: ['darwin', 'linux', 'win32'],
       sessionPersistence: 'remote',
-      execModel: 'run-to-completion',
-      nativeSessionIds: true,
-      turnCompletion: true,
       streaming: 'text',
-    },
+    }),
     costModel: config.costModel,
     secretEnv: [...(config.auth.type === 'bearer' ? [config.auth.tokenEnv] : []), ...(config.secretEnv ?? [])],
     detectAuth(env) {
