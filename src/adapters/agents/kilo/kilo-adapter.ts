@@ -1,9 +1,9 @@
 import type { AuthStatus, Capabilities } from '../../../core/adapter/index.ts';
 import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
-import { detectOpenCodeStyleAuth, openCodeDataDir, openCodeProviderKeyEnv } from '../opencode/opencode-auth.ts';
-import { type OpenCodeFlavor, openCodePlan } from '../opencode/opencode-plan.ts';
-import { openCodeTranslator } from '../opencode/opencode-translator.ts';
+import { detectOpenCodeStyleAuth } from '../opencode/opencode-auth.ts';
+import type { OpenCodeFlavor } from '../opencode/opencode-plan.ts';
+import { openCodeStyleCli } from '../opencode/opencode-style-cli.ts';
 
 /** Kilo Code CLI's npm package. */
 export const KILO_NPM_PACKAGE = '@kilocode/cli';
@@ -55,10 +55,6 @@ export const kiloAdapter = defineCliAdapter<KiloAdapterOptions>({
     testedVersion: KILO_TESTED_VERSION,
     verifiedLive: true,
   },
-  costModel: undefined,
-  secretEnv: ['KILO_API_KEY', ...openCodeProviderKeyEnv],
-  sessionDir: (env) => openCodeDataDir('kilo', env),
+  ...openCodeStyleCli(kiloFlavor, ['KILO_API_KEY']),
   detectAuth: detectKiloAuth,
-  plan: (ctx, { command }) => openCodePlan(ctx, { ...kiloFlavor, command }),
-  translator: openCodeTranslator,
 });

@@ -1,9 +1,9 @@
 import type { Capabilities } from '../../../core/adapter/index.ts';
 import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
-import { detectOpenCodeAuth, openCodeDataDir, openCodeProviderKeyEnv } from './opencode-auth.ts';
-import { openCodePlan, opencodeFlavor } from './opencode-plan.ts';
-import { openCodeTranslator } from './opencode-translator.ts';
+import { detectOpenCodeAuth } from './opencode-auth.ts';
+import { opencodeFlavor } from './opencode-plan.ts';
+import { openCodeStyleCli } from './opencode-style-cli.ts';
 
 /** OpenCode's npm package. */
 export const OPENCODE_NPM_PACKAGE = 'opencode-ai';
@@ -47,9 +47,6 @@ export const opencodeAdapter = defineCliAdapter<OpenCodeAdapterOptions>({
   },
   // Any provider/model: no single pricing key; the CLI reports USD per step when it knows the price.
   costModel: undefined,
-  secretEnv: ['OPENCODE_API_KEY', ...openCodeProviderKeyEnv],
-  sessionDir: (env) => openCodeDataDir('opencode', env),
+  ...openCodeStyleCli(opencodeFlavor, ['OPENCODE_API_KEY']),
   detectAuth: detectOpenCodeAuth,
-  plan: (ctx, { command }) => openCodePlan(ctx, { ...opencodeFlavor, command }),
-  translator: openCodeTranslator,
 });
