@@ -5,7 +5,7 @@ import { isObj, malformed, num, type Obj, str, unknownRecord } from '../../share
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { opencodeCostDraft } from './opencode-cost.ts';
 import { OPENCODE_PROVIDER_ERRORS, openCodeErrorDraft, openCodeErrorInfo } from './opencode-errors.ts';
-import { readOpenCodeRecord } from './opencode-record.ts';
+import { openCodeRecordType } from './opencode-record.ts';
 
 export { opencodeCostDraft } from './opencode-cost.ts';
 
@@ -95,47 +95,49 @@ export const openCodeTranslator: Translator<OpenCodeTranslatorState> = {
 
 function translateEvent(value: Obj, state: OpenCodeTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
-  const record = readOpenCodeRecord(value);
-  const sessionId = record ? record.sessionID : str(value.sessionID);
+  const sessionId = str(value.sessionID);
   if (sessionId && !state.announced) out.push(announce(sessionId, state));
-  if (!record) return [...out, ...unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value)];
-  switch (record.type) {
+  const type = openCodeRecordType(value.type);
+  if (type === undefined)
+    return [...out, ...unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value)];
+  const part = isObj(value.part) ? value.part : undefined;
+  switch (type) {
     case 'step_start':
       state.ledger.stopMessage(out);
       pushTurnStart(out, state);
       state.steps++;
-      state.ledger.startMessage(out, str(record.part?.messageID), state.model);
+      state.ledger.startMessage(out, str(part?.messageID), state.model);
       return out;
     case 'text': {
-      const text = str(record.part?.text) ?? '';
+      const text = str(part?.text) ?? '';
       if (text === '') return out;
-      openMessage(out, state, str(record.part?.messageID));
+      openMessage(out, state, str(part?.messageID));
       state.ledger.text(out, text);
       state.lastText = text;
       return out;
     }
     case 'reasoning': {
-      const text = str(record.part?.text) ?? '';
+      const text = str(part?.text) ?? '';
       if (text === '') return out;
-      openMessage(out, state, str(record.part?.messageID));
+      openMessage(out, state, str(part?.messageID));
       state.ledger.thinking(out, text);
       state.ledger.stopThinking(out);
       return out;
     }
     case 'tool_use':
-      if (!record.part) return [...out, ...malformed('tool_use without a part')];
+      if (!part) return [...out, ...malformed('tool_use without a part')];
       pushTurnStart(out, state);
-      toolPart(out, record.part, state);
+      toolPart(out, part, state);
       return out;
     case 'step_finish':
-      stepFinish(out, record.part, state);
+      stepFinish(out, part, state);
       return out;
     case 'error':
-      out.push(errorDraft(record.error, state));
+      out.push(errorDraft(value.error, state));
       return out;
     default: {
-      const never: never = record;
-      return [...out, ...unknownRecord(state, 'unknown record', never)];
+      const never: never = type;
+      return [...out, ...unknownRecord(state, `unknown record type ${never}`, value)];
     }
   }
 }
