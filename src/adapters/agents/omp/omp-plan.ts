@@ -1,7 +1,7 @@
 import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../../core/adapter/index.ts';
 import { type PermissionPolicy, ruleMatches } from '../../../core/tools/permission-policy.ts';
 import { PlanTempDir } from '../../shared/plan-temp-dir.ts';
-import { piBridgeConfig, piBridgeExtensionSource } from '../pi/pi-bridge-extension.ts';
+import { piBridgeLaunch } from '../pi/pi-bridge-extension.ts';
 
 /** omp's built-in tool names (src/tools/builtin-names.ts in 18.2.3), for expanding globs in a policy. */
 export const OMP_TOOLS = [
@@ -104,12 +104,9 @@ export function ompPlan(ctx: LaunchContext, options: OmpPlanOptions): SpawnPlan 
   }
   if (relay) {
     // pi's bridge extension works in omp too (same ExtensionAPI): the run's MCP tools, relayed asks.
-    args.push(
-      '--extension',
-      temp.write('agent-mux-bridge.ts', piBridgeExtensionSource(piBridgeConfig(ctx.policy, OMP_TOOLS))),
-    );
-    env.AGENT_MUX_MCP_URL = ctx.mcpUrl;
-    env.AGENT_MUX_MCP_TOKEN = ctx.mcpToken;
+    const bridge = piBridgeLaunch(ctx, temp, OMP_TOOLS);
+    args.push(...bridge.args);
+    Object.assign(env, bridge.env);
   }
   for (const file of request.files ?? []) args.push(`@${file.path}`);
   return {

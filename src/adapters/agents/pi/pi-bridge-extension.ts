@@ -1,5 +1,7 @@
+import type { LaunchContext } from '../../../core/adapter/index.ts';
 import type { PermissionPolicy } from '../../../core/tools/permission-policy.ts';
 import { ruleMatches } from '../../../core/tools/permission-policy.ts';
+import type { PlanTempDir } from '../../shared/plan-temp-dir.ts';
 import { PI_TOOLS } from './pi-tools.ts';
 
 /** The MCP server name the bridge registers the run's tools under: `mcp__agentmux__<tool>`. */
@@ -38,6 +40,23 @@ export function piBridgeConfig(
     decisions[name] = decision;
   }
   return { server: PI_BRIDGE_SERVER, decisions, fallback: policy ? (policy.default ?? 'ask') : 'allow' };
+}
+
+/**
+ * How a run of pi (or of omp, which loads the same extensions) gets the bridge: the generated
+ * extension written to the run's temp folder and passed with `--extension`, and the run's MCP server
+ * URL and token in the environment the extension reads them from.
+ */
+export function piBridgeLaunch(
+  ctx: LaunchContext,
+  temp: PlanTempDir,
+  extraTools: readonly string[] = [],
+): { args: string[]; env: Record<string, string> } {
+  const file = temp.write('agent-mux-bridge.ts', piBridgeExtensionSource(piBridgeConfig(ctx.policy, extraTools)));
+  return {
+    args: ['--extension', file],
+    env: { AGENT_MUX_MCP_URL: ctx.mcpUrl, AGENT_MUX_MCP_TOKEN: ctx.mcpToken },
+  };
 }
 
 /**

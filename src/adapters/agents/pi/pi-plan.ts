@@ -1,7 +1,7 @@
 import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../../core/adapter/index.ts';
 import { type PermissionPolicy, ruleMatches } from '../../../core/tools/permission-policy.ts';
 import { PlanTempDir } from '../../shared/plan-temp-dir.ts';
-import { piBridgeConfig, piBridgeExtensionSource } from './pi-bridge-extension.ts';
+import { piBridgeLaunch } from './pi-bridge-extension.ts';
 import { PI_DEFAULT_TOOLS, PI_TOOLS } from './pi-tools.ts';
 
 export { PI_DEFAULT_TOOLS, PI_TOOLS } from './pi-tools.ts';
@@ -39,9 +39,9 @@ export function piPlan(ctx: LaunchContext, options: PiPlanOptions): SpawnPlan {
   const env: Record<string, string> = { PI_OFFLINE: '1' };
   const temp = new PlanTempDir('agent-mux-pi-');
   if (ctx.mcpUrl) {
-    args.push('--extension', temp.write('agent-mux-bridge.ts', piBridgeExtensionSource(piBridgeConfig(ctx.policy))));
-    env.AGENT_MUX_MCP_URL = ctx.mcpUrl;
-    env.AGENT_MUX_MCP_TOKEN = ctx.mcpToken;
+    const bridge = piBridgeLaunch(ctx, temp);
+    args.push(...bridge.args);
+    Object.assign(env, bridge.env);
   } else {
     args.push(...piToolArgs(ctx.policy));
   }
