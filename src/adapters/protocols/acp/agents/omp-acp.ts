@@ -1,5 +1,3 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { Adapter } from '../../../../core/adapter/index.ts';
 import { OMP_KEY_ENV, ompAdapter } from '../../../agents/omp/omp-adapter.ts';
 import { acpAdapter } from '../acp-adapter.ts';
@@ -23,7 +21,7 @@ export function ompAcpAdapter(options: OmpAcpAdapterOptions = {}): Adapter {
     {
       displayName: 'omp (ACP)',
       expandTemplates: false,
-      sessionDir: join(homedir(), '.omp', 'agent', 'sessions'),
+      ...(headless.sessionDir ? { sessionDir: headless.sessionDir } : {}),
       ...(headless.detectAuth ? { detectAuth: headless.detectAuth } : {}),
       ...(headless.program ? { program: headless.program } : {}),
     },
