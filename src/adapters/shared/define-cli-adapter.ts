@@ -104,6 +104,7 @@ export function cliProgramInfo(facts: CliProgramFacts, command: string): Program
 export function defineCliAdapter<O extends CliAdapterOptions = CliAdapterOptions>(
   definition: CliAdapterDefinition<O>,
 ): (options?: O) => Adapter {
+  // Every CLI adapter's options are optional (all its factories are called with none), hence `{}`.
   return (options = {} as O) => {
     const resolved: ResolvedCliOptions<O> = { ...options, command: options.command ?? definition.program.command };
     return {
