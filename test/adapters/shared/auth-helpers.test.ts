@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiKeyAuth } from '../../../src/adapters/shared/api-key-auth.ts';
+import { firstSetEnv } from '../../../src/adapters/shared/first-set-env.ts';
+import { hasCredentialsFile } from '../../../src/adapters/shared/has-credentials-file.ts';
 import { readSmallText } from '../../../src/adapters/shared/read-small-text.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-mux-auth-helpers-'));
@@ -37,5 +39,24 @@ describe('readSmallText', () => {
     writeFileSync(big, 'x'.repeat(20));
     expect(readSmallText(big, 10)).toBeUndefined();
     expect(readSmallText(big, 20)).toBe('x'.repeat(20));
+  });
+});
+
+describe('firstSetEnv', () => {
+  it('names the first key set to a non-blank value', () => {
+    expect(firstSetEnv(['A_KEY', 'B_KEY', 'C_KEY'], { A_KEY: ' ', B_KEY: 'b', C_KEY: 'c' })).toBe('B_KEY');
+    expect(firstSetEnv(['A_KEY'], {})).toBeUndefined();
+  });
+});
+
+describe('hasCredentialsFile', () => {
+  it('is true for a file with more than an empty object in it', () => {
+    const full = join(dir, 'creds.json');
+    writeFileSync(full, '{"token":"x"}');
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, '{}');
+    expect(hasCredentialsFile(full)).toBe(true);
+    expect(hasCredentialsFile(empty)).toBe(false);
+    expect(hasCredentialsFile(join(dir, 'missing.json'))).toBe(false);
   });
 });

@@ -2,6 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AuthStatus } from '../../../core/adapter/index.ts';
+import { firstSetEnv } from '../../shared/first-set-env.ts';
+import { hasCredentialsFile } from '../../shared/has-credentials-file.ts';
 
 /** Environment variables that carry Claude Code credentials (secrets, redacted everywhere). */
 export const CLAUDE_SECRET_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'] as const;
@@ -13,7 +15,6 @@ export function claudeConfigDir(env: Env): string {
   return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
 }
 
-const set = (env: Env, name: string) => (env[name] ?? '').trim() !== '';
 const truthy = (env: Env, name: string) => ['1', 'true', 'yes'].includes((env[name] ?? '').toLowerCase());
 
 /**
@@ -23,22 +24,16 @@ const truthy = (env: Env, name: string) => ['1', 'true', 'yes'].includes((env[na
  * here), and `~/.claude.json`'s `oauthAccount` / `primaryApiKey`.
  */
 export function detectClaudeAuth(env: Env): AuthStatus {
-  for (const name of CLAUDE_SECRET_ENV) {
-    if (set(env, name)) {
-      return { status: 'authenticated', method: name === 'ANTHROPIC_API_KEY' ? 'api_key' : 'oauth', details: [name] };
-    }
-  }
+  const key = firstSetEnv(CLAUDE_SECRET_ENV, env);
+  if (key)
+    return { status: 'authenticated', method: key === 'ANTHROPIC_API_KEY' ? 'api_key' : 'oauth', details: [key] };
   for (const name of ['CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX', 'CLAUDE_CODE_USE_FOUNDRY']) {
     if (truthy(env, name)) return { status: 'unknown', method: 'cloud_provider', details: [name] };
   }
   const configDir = claudeConfigDir(env);
   const credentials = join(configDir, '.credentials.json');
-  try {
-    if (existsSync(credentials) && statSync(credentials).size > 2) {
-      return { status: 'authenticated', method: 'browser_login', details: [credentials] };
-    }
-  } catch {
-    // unreadable: fall through
+  if (hasCredentialsFile(credentials)) {
+    return { status: 'authenticated', method: 'browser_login', details: [credentials] };
   }
   const globalConfig = env.CLAUDE_CONFIG_DIR
     ? join(configDir, '.claude.json')

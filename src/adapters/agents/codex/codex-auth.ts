@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AuthStatus } from '../../../core/adapter/index.ts';
+import { firstSetEnv } from '../../shared/first-set-env.ts';
 
 /** Where Codex keeps its config, auth and sessions: `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: Readonly<Record<string, string | undefined>>): string {
@@ -17,9 +18,8 @@ const maxAuthFileBytes = 1024 * 1024;
  * Credentials kept in the OS keyring (`cli_auth_credentials_store = "keyring"`) are not visible: `unknown`.
  */
 export function detectCodexAuth(env: Readonly<Record<string, string | undefined>>): AuthStatus {
-  for (const name of ['CODEX_API_KEY', 'OPENAI_API_KEY']) {
-    if (env[name]?.trim()) return { status: 'authenticated', method: 'api_key', details: [name] };
-  }
+  const key = firstSetEnv(['CODEX_API_KEY', 'OPENAI_API_KEY'], env);
+  if (key) return { status: 'authenticated', method: 'api_key', details: [key] };
   const file = join(codexHome(env), 'auth.json');
   let text: string;
   try {

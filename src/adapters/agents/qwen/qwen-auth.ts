@@ -1,7 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AuthStatus } from '../../../core/adapter/index.ts';
+import { firstSetEnv } from '../../shared/first-set-env.ts';
+import { hasCredentialsFile } from '../../shared/has-credentials-file.ts';
 import { readSettings, selectedAuthType } from '../gemini/gemini-settings.ts';
 
 /** Environment variables that carry Qwen Code credentials (secrets, redacted everywhere). */
@@ -15,8 +16,6 @@ export const QWEN_SECRET_ENV = [
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const set = (env: Env, name: string) => (env[name] ?? '').trim() !== '';
-
 /** `$QWEN_HOME`, else `~/.qwen`. */
 export function qwenDir(env: Env): string {
   return env.QWEN_HOME || join(env.HOME || homedir(), '.qwen');
@@ -29,9 +28,8 @@ export function qwenDir(env: Env): string {
  * Qwen OAuth file `~/.qwen/oauth_creds.json` (Qwen OAuth was removed in 0.24: status unknown).
  */
 export function detectQwenAuth(env: Env): AuthStatus {
-  for (const name of QWEN_SECRET_ENV) {
-    if (set(env, name)) return { status: 'authenticated', method: 'api_key', details: [name] };
-  }
+  const key = firstSetEnv(QWEN_SECRET_ENV, env);
+  if (key) return { status: 'authenticated', method: 'api_key', details: [key] };
   const dir = qwenDir(env);
   const settingsFile = join(dir, 'settings.json');
   const settings = readSettings(settingsFile);
@@ -40,10 +38,6 @@ export function detectQwenAuth(env: Env): AuthStatus {
     return { status: 'authenticated', method: 'config_file', details: [settingsFile] };
   }
   const oauth = join(dir, 'oauth_creds.json');
-  try {
-    if (existsSync(oauth) && statSync(oauth).size > 2) return { status: 'unknown', method: 'oauth', details: [oauth] };
-  } catch {
-    // unreadable: nothing known
-  }
+  if (hasCredentialsFile(oauth)) return { status: 'unknown', method: 'oauth', details: [oauth] };
   return { status: 'unauthenticated', details: ['OPENAI_API_KEY', settingsFile] };
 }
