@@ -4,7 +4,7 @@ import { type Benchmark, fixed, median, type Target } from './bench-kit.ts';
 const RUNS = 20;
 const LIMIT_MS = 100;
 
-/** Seed 003 §15: auth detection is read-only, local, no network, and takes under 100 ms. */
+/** Auth detection is read-only, local, no network, and takes under 100 ms. */
 export const benchmark: Benchmark = {
   name: 'auth-detection',
   title: `each adapter's detectAuth (median of ${RUNS}, first call included in the max) against ${LIMIT_MS} ms`,

@@ -1,6 +1,6 @@
 import type { ToolCallOptions, ToolDescription, ToolHost, ToolResult } from '../core/tools/tool-host.ts';
 
-/** Seed 001's agent → adapter `tool_call` record. */
+/** The Process protocol's agent → adapter `tool_call` record. */
 export interface ToolCallRecord {
   type: 'tool_call';
   id: string;

@@ -1,13 +1,13 @@
 import type { AgentEvent } from '../core/events/index.ts';
 
-/** The cost seed 001's records carry: the run's running total. */
+/** The cost Process-protocol records carry: the run's running total. */
 export interface RecordCost {
   inputTokens: number;
   outputTokens: number;
   usd: number;
 }
 
-/** Seed 001's agent → adapter records, as the ca-http-v1 SSE stream carries them. */
+/** The Process protocol's agent → adapter records, as the ca-http-v1 SSE stream carries them. */
 export type AgentRecord =
   | { type: 'progress'; summary: string; beliefs?: unknown[]; attempted?: unknown[]; cost?: RecordCost }
   | { type: 'tool_call'; id: string; tool: string; args: unknown }
@@ -16,7 +16,7 @@ export type AgentRecord =
   | { type: 'failed'; reason: string; details?: string; cost: RecordCost };
 
 /**
- * Turns a local run's normalized events back into seed 001 records:
+ * Turns a local run's normalized events back into Process-protocol records:
  * `progress` → progress; `comment` → comment; the `text_delta`s of a message → one progress whose
  * summary is the message's text, at `message_stop`; `cost` → the running total, attached to the next
  * progress (when it changed) and to the final record; `run_end` → `complete` or `failed`.
@@ -31,7 +31,7 @@ export class RecordsFromEvents {
 
   /**
    * The records `event` completes. A progress record is held until the next event that is not a
-   * `cost` (or `flush()`), so that a cost reported with it (seed 001's `progress.cost`) is attached.
+   * `cost` (or `flush()`), so that a cost reported with it (the Process protocol's `progress.cost`) is attached.
    */
   translate(event: AgentEvent): AgentRecord[] {
     if (event.type === 'cost') {

@@ -7,7 +7,7 @@ import { startRun } from '../core/run/start-run.ts';
 import { CallerToolHost } from './caller-tool-host.ts';
 import { type AgentRecord, RecordsFromEvents } from './records-from-events.ts';
 
-/** Seed 001's adapter → agent records, as `POST /v1/sessions/{id}/input` takes them. */
+/** The Process protocol's adapter → agent records, as `POST /v1/sessions/{id}/input` takes them. */
 export type InputRecord =
   | { type: 'tool_result'; id: string; ok: true; value?: unknown }
   | { type: 'tool_result'; id: string; ok: false; error: string }

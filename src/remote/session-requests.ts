@@ -17,7 +17,7 @@ export const createSessionSchema = z.looseObject({
 });
 export type CreateSessionBody = z.infer<typeof createSessionSchema>;
 
-/** The body of `POST /v1/sessions/{id}/input`: one of seed 001's adapter → agent records. */
+/** The body of `POST /v1/sessions/{id}/input`: one of the Process protocol's adapter → agent records. */
 export const inputRecordSchema = z.union([
   z.union([
     z.object({ type: z.literal('tool_result'), id: z.string(), ok: z.literal(true), value: z.unknown().optional() }),

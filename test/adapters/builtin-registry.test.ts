@@ -9,7 +9,7 @@ import { fixtureBin } from '../helpers/with-program.ts';
 const cwd = mkdtempSync(join(tmpdir(), 'agent-mux-registry-'));
 const node = JSON.stringify(process.execPath);
 const yaml = `
-# One adapter of each Amurg profile, as a user would write them.
+# One adapter of each configurable profile, as a user would write them.
 adapters:
   repl:
     type: generic-cli
@@ -42,7 +42,7 @@ afterAll(async () => {
   for (const id of ['repl', 'ext']) await (registry.get(id) as { dispose?: () => Promise<void> }).dispose?.();
 });
 
-describe('createBuiltinRegistry with the Amurg profiles', () => {
+describe('createBuiltinRegistry with the configurable profiles', () => {
   it('loads generic-cli, generic-job and external entries of a YAML configuration, with their capabilities', () => {
     expect(registry.ids()).toEqual(expect.arrayContaining(['demo', 'ext', 'repl', 'shout', 'slow']));
     for (const id of registry.ids())

@@ -27,7 +27,7 @@ export interface ContractSubject {
   /** Options every run of this subject needs (tools, approvals, …). */
   runOptions?: Partial<RunOptions>;
   /**
-   * The recorded stream ends with a terminal record (seed 001's `complete`, a CLI's result record
+   * The recorded stream ends with a terminal record (the Process protocol's `complete`, a CLI's result record
    * that closes its only turn): the run must end on it even when the program stays alive.
    */
   terminal?: boolean;

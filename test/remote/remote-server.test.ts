@@ -63,7 +63,7 @@ const pidAlive = (pid: number) => {
 };
 
 describe('startRemoteServer', () => {
-  it('runs the process adapter: relays its tool calls to the caller and streams seed 001 records', async () => {
+  it('runs the process adapter: relays its tool calls to the caller and streams Process-protocol records', async () => {
     const { api } = await serve(referenceAgent);
     const id = await createSession(api);
     const seen: SseItem[] = [];

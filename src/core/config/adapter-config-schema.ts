@@ -40,7 +40,7 @@ function adapterEntry<T extends string, S extends z.ZodRawShape>(type: T, shape:
 /** A local program named by `binary` (the Process and ACP adapters). */
 const binaryShape = { binary: nonEmpty, args: argsSchema, env: envSchema };
 
-/** A local program named by `command`, run in `work_dir` (Amurg's adapters: generic-cli, generic-job, external). */
+/** A local program named by `command`, run in `work_dir` (the generic-cli, generic-job and external profiles). */
 const commandShape = { command: nonEmpty, args: argsSchema, work_dir: z.string().default(''), env: envSchema };
 
 /** A local program speaking the JSON-lines stdio protocol (seed: the Process adapter). */
@@ -64,20 +64,20 @@ export const httpAdapterConfigSchema = adapterEntry('http', {
   maxConcurrentSessions: z.number().int().positive().default(4),
 });
 
-/** An interactive CLI: input on stdin, stdout and stderr streamed back (Amurg's `generic-cli`). */
+/** An interactive CLI: input on stdin, stdout and stderr streamed back (the `generic-cli` profile). */
 export const genericCliAdapterConfigSchema = adapterEntry('generic-cli', {
   ...commandShape,
   /** A new process for each session, or one process kept for all. */
   spawn_policy: z.enum(['per-session', 'persistent']).default('per-session'),
 });
 
-/** A program run to completion per message, killed after `max_runtime` (Amurg's `generic-job`). */
+/** A program run to completion per message, killed after `max_runtime` (the `generic-job` profile). */
 export const genericJobAdapterConfigSchema = adapterEntry('generic-job', {
   ...commandShape,
   max_runtime: durationSchema.default('5m'),
 });
 
-/** A long-lived adapter process speaking Amurg's JSON-lines protocol (Amurg's `external`). */
+/** A long-lived adapter process speaking the external profile's JSON-lines protocol. */
 export const externalAdapterConfigSchema = adapterEntry('external', {
   ...commandShape,
 });
@@ -96,7 +96,7 @@ export const chatSseAdapterConfigSchema = adapterEntry('chat-sse', {
 });
 
 /**
- * Each message sent as one HTTP request, the response body returned as output (Amurg's
+ * Each message sent as one HTTP request, the response body returned as output (the
  * `generic-http` profile: `base_url`, `method`, `headers`, `timeout`).
  */
 export const genericHttpAdapterConfigSchema = adapterEntry('generic-http', {

@@ -40,7 +40,7 @@ export const CLAUDE_BUILTIN_TOOLS = [
 ] as const;
 
 /**
- * Thinking effort as Claude Code 2.1 really takes it (seed 003 §14's `--thinking-budget` does not
+ * Thinking effort as Claude Code 2.1 really takes it (a `--thinking-budget` flag, sometimes documented, does not
  * exist): `--effort` sets `output_config.effort` on models with adaptive thinking, and
  * `MAX_THINKING_TOKENS` sets `thinking.budget_tokens` on models with budgeted thinking (clamped by the
  * CLI to `max_tokens - 1`). Both are given; each model uses the one it understands. `max` leaves the

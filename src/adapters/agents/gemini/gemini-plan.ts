@@ -12,7 +12,7 @@ export const GEMINI_MCP_TOKEN_ENV = 'AGENT_MUX_MCP_TOKEN';
 
 /**
  * `thinkingConfig` for an effort: Gemini 3 models take `thinkingLevel` (LOW/HIGH), Gemini 2.5
- * models a token budget (seed 003 §14: 1024 / 8192 / 24576 / 32768).
+ * models a token budget (1024 / 8192 / 24576 / 32768).
  */
 export function geminiThinkingConfig(effort: ThinkingEffort, model: string | undefined): Record<string, unknown> {
   // The CLI's default model (`auto`) routes to Gemini 3 models; other families (2.x) take budgets.

@@ -4,7 +4,7 @@ import type { AuthStatus } from '../../../core/adapter/index.ts';
 import { readSmallText } from '../../shared/read-small-text.ts';
 import { hermesHome } from './hermes-plan.ts';
 
-/** Provider key env vars hermes reads (seed 003 §13.7's list plus the common direct providers). */
+/** Provider key env vars hermes reads (hermes-agent's documented list plus the common direct providers). */
 export const HERMES_KEY_ENV = [
   'OPENROUTER_API_KEY',
   'NOUS_API_KEY',

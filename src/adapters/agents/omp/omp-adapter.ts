@@ -24,7 +24,7 @@ export const OMP_KEY_ENV = [
 export const ompCapabilities: Capabilities = cliCapabilities({
   resume: true,
   fork: true,
-  // omp accepts every `--thinking` level whatever the model (seed 003 §10.5).
+  // omp accepts every `--thinking` level whatever the model.
   thinking: 'yes',
   // omp's own MCP client reads servers only from config files (no per-run flag): the run's server is
   // bridged by pi's generated extension instead, which also relays `ask` to `approval_prompt`.

@@ -22,7 +22,7 @@ export const openclawCapabilities: Capabilities = cliCapabilities({
   mcp: true,
   // The headless paths cannot ask anyone: the policy becomes `tools.allow` / `tools.deny`.
   approvals: 'none',
-  // Pipes work: `--json` reserves stdout for the envelope, diagnostics go to stderr (seed 003 said PTY).
+  // Pipes work: `--json` reserves stdout for the envelope, diagnostics go to stderr (no PTY needed).
   pty: 'never',
   sessionPersistence: 'sqlite',
   // One JSON envelope when the turn is over: no deltas, no tool events.

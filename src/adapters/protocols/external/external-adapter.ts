@@ -18,7 +18,7 @@ export type ExternalAdapter = Adapter & {
 };
 
 /**
- * Seed 004's table: no native session ids, turn completion (`turn.complete`), no resume; interactive.
+ * Its capabilities: no native session ids, turn completion (`turn.complete`), no resume; interactive.
  * Permission requests are the agent's own prompts (`native`), answered through the run's approval channel.
  */
 export const externalCapabilities: Capabilities = configuredCapabilities({
@@ -28,7 +28,7 @@ export const externalCapabilities: Capabilities = configuredCapabilities({
 });
 
 /**
- * Amurg's `external` profile: one long-lived adapter process speaking JSON lines on stdio, serving every
+ * The `external` profile: one long-lived adapter process speaking JSON lines on stdio, serving every
  * run of this adapter as a session of its own (`session_id`). The process starts with the first run, in
  * its own process group (killed on `dispose()` and when this process exits), and again after it died.
  * Arguments may use `${NAME}` and `{{workspacePath}}` (the process's directory, `work_dir` or the first

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseRecord } from '../../../core/decode/parse-record.ts';
 
 /**
- * Amurg's external adapter protocol: JSON lines over the adapter process's stdio, several sessions
+ * The external profile's adapter protocol: JSON lines over the adapter process's stdio, several sessions
  * multiplexed by `session_id`. Field names are the protocol's own (snake_case).
  */
 

@@ -9,7 +9,7 @@ import { textProgramPlan } from './text-program-plan.ts';
 export interface GenericCliOptions {
   /**
    * `persistent` only: a run's turn ends when the program has printed nothing for this long, counted from
-   * the prompt's write and from each line after it (Amurg's generic-cli has no turn completion).
+   * the prompt's write and from each line after it (the generic-cli profile has no turn completion).
    * Default 1500 ms.
    */
   quietMs?: number;
@@ -27,7 +27,7 @@ export type GenericCliAdapter = Adapter & {
 export const DEFAULT_QUIET_MS = 1500;
 const DEFAULT_GRACE_MS = 2000;
 
-/** Seed 004's table: no native session ids, no turn completion, no resume; interactive. */
+/** Its capabilities: no native session ids, no turn completion, no resume; interactive. */
 export function genericCliCapabilities(spawnPolicy: GenericCliAdapterConfig['spawn_policy']): Capabilities {
   return configuredCapabilities({
     // A persistent program remembers earlier runs' input for as long as it lives.
@@ -38,7 +38,7 @@ export function genericCliCapabilities(spawnPolicy: GenericCliAdapterConfig['spa
 }
 
 /**
- * Amurg's `generic-cli` profile: an interactive program. The run's prompt is written to its stdin as one
+ * The `generic-cli` profile: an interactive program. The run's prompt is written to its stdin as one
  * line; each stdout line becomes a `text_delta` (newline kept) of one message, each stderr line a `log`.
  *
  * - `per-session`: a new program per run. Stdin stays open after the prompt (an interactive program waits

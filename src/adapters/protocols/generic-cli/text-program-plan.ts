@@ -2,7 +2,7 @@ import type { LaunchContext, SpawnPlan } from '../../../core/adapter/index.ts';
 import type { GenericCliAdapterConfig, GenericJobAdapterConfig } from '../../../core/config/index.ts';
 
 /**
- * How a plain-text program of an Amurg profile (generic-cli `per-session`, generic-job) starts for one run:
+ * How a plain-text program of a plain-text profile (generic-cli `per-session`, generic-job) starts for one run:
  * its command line and `env`, in `work_dir` (empty: the run's `cwd`), the prompt written to stdin as one
  * line, every stdout line text.
  */

@@ -4,7 +4,7 @@ import { type GenericHttpAdapterConfigInput, genericHttpAdapterConfigSchema } fr
 import { openGenericHttpSession } from './generic-http-session.ts';
 
 /**
- * Amurg's `generic-http` profile: each run sends its prompt as one HTTP request to `base_url` and
+ * The `generic-http` profile: each run sends its prompt as one HTTP request to `base_url` and
  * returns the response body as the output (request-response; no tools, no sessions).
  */
 export function genericHttpAdapter(id: string, input: GenericHttpAdapterConfigInput): Adapter {

@@ -7,7 +7,7 @@ import type { GenericHttpAdapterConfig } from './generic-http-config.ts';
 const MAX_ERROR_BODY = 4096;
 
 /**
- * One request per run, as Amurg's generic-http adapter sends it: the prompt as the raw body
+ * One request per run, as the generic-http profile sends it: the prompt as the raw body
  * (`Content-Type: text/plain; charset=utf-8` unless the configured headers say otherwise), the
  * response body streamed back as text. The timeout covers the whole exchange, body included.
  */

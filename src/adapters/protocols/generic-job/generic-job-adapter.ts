@@ -5,14 +5,14 @@ import { configuredCapabilities } from '../../shared/configured-capabilities.ts'
 import { textOutputTranslator } from '../generic-cli/text-output-translator.ts';
 import { textProgramPlan } from '../generic-cli/text-program-plan.ts';
 
-/** Seed 004's table: no native session ids, turn completion (the job's exit), no resume; run-to-completion. */
+/** Its capabilities: no native session ids, turn completion (the job's exit), no resume; run-to-completion. */
 export const genericJobCapabilities: Capabilities = configuredCapabilities({
   sessionPersistence: 'none',
   execModel: 'run-to-completion',
 });
 
 /**
- * Amurg's `generic-job` profile: one program run to completion per run. The prompt goes to its stdin,
+ * The `generic-job` profile: one program run to completion per run. The prompt goes to its stdin,
  * which is then closed; each stdout line is streamed as a `text_delta` and the whole text ends the message
  * (`message_stop.text`) when the job exits; stderr lines are `log`s.
  *

@@ -20,7 +20,7 @@ export interface HttpAdapterOptions {
 
 /**
  * A remote agent speaking ca-http-v1: a session per run (`POST /v1/sessions`), its events over
- * Server-Sent Events (seed 001's records), tool calls answered through the run's tool host on
+ * Server-Sent Events (Process-protocol records), tool calls answered through the run's tool host on
  * `/input`, `shutdown` on stop and `DELETE` at every end. One pool of `maxConcurrentSessions`
  * slots per adapter instance: further runs wait in order.
  */

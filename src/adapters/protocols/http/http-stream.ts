@@ -41,7 +41,7 @@ export interface StreamParts {
 }
 
 /**
- * Seed 001's records as a remote sends them: the Process translator, plus the transport's own
+ * Process-protocol records as a remote sends them: the Process translator, plus the transport's own
  * `error` record (the remote reports a problem and goes on).
  */
 const remoteTranslator: Translator = {

@@ -12,7 +12,7 @@ import { processTranslator } from './process-translator.ts';
  */
 export type ProcessOptions = Omit<z.input<typeof processAdapterConfigSchema>, 'type'>;
 
-/** Seed 001's Process protocol: tools from the run's MCP server, approvals relayed through it; interactive. */
+/** The Process protocol: tools from the run's MCP server, approvals relayed through it; interactive. */
 export const processCapabilities: Capabilities = configuredCapabilities({
   mcp: true,
   approvals: 'relay',
@@ -20,7 +20,7 @@ export const processCapabilities: Capabilities = configuredCapabilities({
   execModel: 'interactive',
 });
 
-/** Seed 001's Process adapter: any program speaking the json-lines stdio protocol. */
+/** The Process adapter: any program speaking the json-lines stdio protocol. */
 export function processAdapter(id: string, config: ProcessOptions): Adapter {
   return {
     ...configuredAdapterBase({

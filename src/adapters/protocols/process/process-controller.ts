@@ -1,7 +1,7 @@
 import type { LaunchContext, ProcessController, RunIO } from '../../../core/adapter/index.ts';
 
 /**
- * The adapter → agent half of seed 001: answers `tool_call` with `tool_result` through the
+ * The adapter → agent half of the Process protocol: answers `tool_call` with `tool_result` through the
  * run's tool host, forwards budget changes as `budget_update`, and asks the agent to
  * `shutdown` before the core forces the stop. Transport-neutral: `io.writeLine` is the
  * program's stdin for the process adapter and `POST …/input` for a ca-http-v1 remote.

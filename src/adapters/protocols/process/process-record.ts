@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The records of seed 001's json-lines protocol (agent → adapter), checked at the edge: a
+ * The records of the Process protocol (json lines on stdio) (agent → adapter), checked at the edge: a
  * `tool_call` needs its id and tool name; the other fields are read loosely by the translator.
  */
 export const processRecordSchema = z.discriminatedUnion('type', [

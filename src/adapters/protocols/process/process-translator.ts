@@ -5,7 +5,7 @@ import { count, isObj, malformed, num, str, unknownRecord } from '../../shared/r
 import { processMalformed, processRecordSchema } from './process-record.ts';
 
 /**
- * Translates seed 001's json-lines protocol (agent → adapter):
+ * Translates the Process protocol (json lines on stdio) (agent → adapter):
  * `progress`, `tool_call`, `comment`, `complete`, `failed`. `complete` and `failed` are terminal:
  * they end the run even if the program stays alive (the core then sends `shutdown` and stops it).
  * Records are checked at the edge (process-record.ts).
@@ -79,7 +79,7 @@ export const processTranslator: Translator<TranslatorState> = {
 };
 
 /**
- * A `cost` field as seed 001 reports it: `{model, inputTokens, outputTokens, extras}` or `{usd}`.
+ * A `cost` field as the Process protocol reports it: `{model, inputTokens, outputTokens, extras}` or `{usd}`.
  * It is the run's running total so far (each progress repeats it), so it is marked cumulative.
  */
 export function costDraft(cost: unknown): DraftOf<'cost'> | undefined {

@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 describe('external adapter', () => {
-  it('declares seed 004 capabilities and is a session adapter', () => {
+  it('declares the capabilities of its profile and is a session adapter', () => {
     const adapter = external();
     expect(adapter.capabilities).toMatchObject({
       nativeSessionIds: false,

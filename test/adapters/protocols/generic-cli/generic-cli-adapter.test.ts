@@ -27,7 +27,7 @@ const text = (events: AgentEvent[]) =>
     .join('');
 
 describe('generic-cli, per-session', () => {
-  it('declares seed 004 capabilities', () => {
+  it('declares the capabilities of its profile', () => {
     const adapter = genericCliAdapter('cli', config({ command: 'cat' }));
     expect(adapter.capabilities).toMatchObject({
       nativeSessionIds: false,

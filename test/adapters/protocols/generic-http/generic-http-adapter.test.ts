@@ -135,7 +135,7 @@ describe('genericHttpAdapter', () => {
     await closed;
   });
 
-  it('parses the configuration with Amurg defaults', () => {
+  it('parses the configuration with the defaults of the profile', () => {
     expect(
       genericHttpAdapterConfigSchema.parse({ type: 'generic-http', base_url: 'https://api.example.com/v1' }),
     ).toEqual({

@@ -25,7 +25,7 @@ const text = (events: AgentEvent[]) =>
     .join('');
 
 describe('generic-job', () => {
-  it('declares seed 004 capabilities', () => {
+  it('declares the capabilities of its profile', () => {
     expect(job({ command: 'cat' }).capabilities).toMatchObject({
       nativeSessionIds: false,
       turnCompletion: true,
