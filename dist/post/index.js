@@ -45331,6 +45331,7 @@ function statusOf(error) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/trust/authorize-actor.ts
+
 /** The strength of each role: `none` 0, `read` 1, `triage` 2, `write` 3, `maintain` 4, `admin` 5. */
 const roleRank = {
     none: 0,
@@ -45356,11 +45357,10 @@ async function authorizeActor(input) {
     if (login === '')
         return { allowed: false, reason: 'the event has no actor login' };
     const folded = login.toLowerCase();
-    if (input.selfLogins.some((self) => self.trim().toLowerCase() === folded)) {
+    if (isOwnLogin(login, input.selfLogins)) {
         return { allowed: false, reason: `${login} is this app's own account; its own activity never triggers a run` };
     }
-    const isBot = actor.type.toLowerCase() === 'bot' || folded.endsWith('[bot]');
-    if (isBot && !input.allowedBots.some((bot) => bot.trim().toLowerCase() === folded)) {
+    if (isBotAccount(actor) && !input.allowedBots.some((bot) => bot.trim().toLowerCase() === folded)) {
         return { allowed: false, reason: `${login} is a bot that is not in the list of allowed bots` };
     }
     let role;
