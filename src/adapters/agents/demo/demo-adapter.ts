@@ -7,6 +7,7 @@ import {
   type AgentSession,
   type SessionContext,
 } from '../../../core/adapter/index.ts';
+import { callToolReported } from '../../../core/tools/call-tool-reported.ts';
 import type { ToolResult } from '../../../core/tools/tool-host.ts';
 import { DEMO_NOTE_FILE, renderDemoNote } from './render-demo-note.ts';
 
@@ -70,18 +71,7 @@ async function openDemoSession(ctx: SessionContext, delay: number): Promise<Agen
     ctx.emit({ type: 'tool_call_start', toolCallId, toolName });
     ctx.emit({ type: 'tool_input_delta', toolCallId, delta: JSON.stringify(input) });
     ctx.emit({ type: 'tool_call_ready', toolCallId, toolName, input });
-    const started = Date.now();
-    const result: ToolResult = ctx.tools
-      ? await ctx.tools.call(toolName, input, { toolCallId, signal: ctx.signal })
-      : { ok: false, error: 'this run offers no tools' };
-    ctx.emit({
-      type: 'tool_result',
-      toolCallId,
-      toolName,
-      output: result.ok ? result.value : result.error,
-      isError: !result.ok,
-      durationMs: Date.now() - started,
-    });
+    const result = await callToolReported(ctx.tools, ctx.emit, { toolCallId, toolName, input, signal: ctx.signal });
     return result;
   };
   const say = async (messageId: string, text: string) => {

@@ -7,6 +7,7 @@ import {
   type WriteTextFileResponse,
 } from '@agentclientprotocol/sdk';
 import type { EventDraft } from '../../../core/events/index.ts';
+import { callToolReported } from '../../../core/tools/call-tool-reported.ts';
 import type { ToolHost } from '../../../core/tools/tool-host.ts';
 import { isObject } from './acp-message.ts';
 
@@ -72,18 +73,7 @@ async function callTool(ctx: AcpFilesContext, toolName: string, input: Record<st
   const toolCallId = ctx.nextId();
   ctx.emit({ type: 'tool_call_start', toolCallId, toolName });
   ctx.emit({ type: 'tool_call_ready', toolCallId, toolName, input });
-  const started = Date.now();
-  const result = ctx.tools
-    ? await ctx.tools.call(toolName, input, { toolCallId, signal: ctx.signal })
-    : ({ ok: false, error: 'this run offers no tools' } as const);
-  ctx.emit({
-    type: 'tool_result',
-    toolCallId,
-    toolName,
-    output: result.ok ? result.value : result.error,
-    isError: !result.ok,
-    durationMs: Date.now() - started,
-  });
+  const result = await callToolReported(ctx.tools, ctx.emit, { toolCallId, toolName, input, signal: ctx.signal });
   if (!result.ok) throw RequestError.internalError(undefined, result.error);
   return result.value;
 }

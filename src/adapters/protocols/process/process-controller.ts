@@ -1,4 +1,5 @@
 import type { LaunchContext, ProcessController, RunIO } from '../../../core/adapter/index.ts';
+import { callToolReported } from '../../../core/tools/call-tool-reported.ts';
 
 /**
  * The adapter → agent half of the Process protocol: answers `tool_call` with `tool_result` through the
@@ -30,17 +31,11 @@ export function processController(io: RunIO, _ctx: LaunchContext): ProcessContro
 }
 
 async function answer(io: RunIO, id: string, tool: string, input: unknown): Promise<void> {
-  const started = Date.now();
-  const result = io.tools
-    ? await io.tools.call(tool, input, { toolCallId: id, signal: io.signal })
-    : ({ ok: false, error: 'this run offers no tools' } as const);
-  io.emit({
-    type: 'tool_result',
+  const result = await callToolReported(io.tools, (draft) => io.emit(draft), {
     toolCallId: id,
     toolName: tool,
-    output: result.ok ? result.value : result.error,
-    isError: !result.ok,
-    durationMs: Date.now() - started,
+    input,
+    signal: io.signal,
   });
   const reply = result.ok
     ? { type: 'tool_result', id, ok: true, value: result.value }
