@@ -11,6 +11,7 @@ import type { ApprovalDecision } from '../../../core/tools/approval-channel.ts';
 import { awaitApproval } from '../../../core/tools/await-approval.ts';
 import { decide } from '../../../core/tools/permission-policy.ts';
 import { readSse } from '../../../core/transport/read-sse.ts';
+import { SessionStop } from '../../shared/session-stop.ts';
 import { authHeaders, type ChatSseOptions, chatSseRequestBody, endpoint } from './chat-sse-request.ts';
 import {
   type ChatSseRelay,
@@ -39,10 +40,9 @@ export async function openChatSseSession(ctx: SessionContext, options: ChatSseOp
   });
   const records = pipeline.state;
   const state = records.chat;
-  const stopController = new AbortController();
+  const stop = new SessionStop(ctx.signal);
   const failController = new AbortController();
-  const fetchSignal = AbortSignal.any([stopController.signal, failController.signal]);
-  let stopReason: string | undefined;
+  const fetchSignal = AbortSignal.any([stop.signal, failController.signal]);
   const emitAll = (drafts: readonly EventDraft[]) => {
     for (const draft of drafts) ctx.emit(draft);
   };
@@ -51,28 +51,19 @@ export async function openChatSseSession(ctx: SessionContext, options: ChatSseOp
     ctx.emit({ type: 'error', code, message, recoverable: false });
     return { status: 'failed', message, sessionId: state.sessionId, ...extra };
   };
-  const stopped = (): SessionOutcome => ({
-    status: 'failed',
-    message: `stopped: ${stopReason ?? 'aborted'}`,
-    sessionId: state.sessionId,
-  });
-  const onAbort = () => {
-    stopReason ??= 'aborted';
-    stopController.abort();
-  };
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const stopped = (): SessionOutcome => stop.outcome({ sessionId: state.sessionId });
   // Close a block in flight at once, before the run's end is recorded.
-  stopController.signal.addEventListener('abort', () => emitAll(closeOpenBlock(state)), { once: true });
+  stop.signal.addEventListener('abort', () => emitAll(closeOpenBlock(state)), { once: true });
 
   const answerRelay = async (relay: ChatSseRelay): Promise<void> => {
-    const decision = await decideRelay(ctx, options, relay, stopController.signal);
-    if (stopController.signal.aborted) return;
+    const decision = await decideRelay(ctx, options, relay, stop.signal);
+    if (stop.stopped) return;
     const response =
       decision.kind === 'approve'
         ? { approved: true, ...(decision.scope === 'always' ? { always: true } : {}) }
         : { approved: false, reason: decision.reason };
     const problem = await postRelay(ctx, options, relay.relayId, state.sessionId ?? '', response, fetchSignal);
-    if (problem === undefined || stopController.signal.aborted) return;
+    if (problem === undefined || stop.stopped) return;
     state.failure ??= problem;
     ctx.emit({ type: 'error', code: 'remote_unavailable', message: problem, recoverable: false });
     failController.abort();
@@ -90,7 +81,7 @@ export async function openChatSseSession(ctx: SessionContext, options: ChatSseOp
         signal: fetchSignal,
       });
     } catch (error) {
-      if (stopController.signal.aborted) return stopped();
+      if (stop.stopped) return stopped();
       return fail('remote_unavailable', `cannot reach the chat-sse server at ${options.baseUrl}: ${causeOf(error)}`);
     }
     if (!response.ok) {
@@ -118,12 +109,12 @@ export async function openChatSseSession(ctx: SessionContext, options: ChatSseOp
         },
       });
     } catch (error) {
-      if (stopController.signal.aborted) return stopped();
+      if (stop.stopped) return stopped();
       if (!failController.signal.aborted) {
         return fail('remote_unavailable', `the chat-sse stream broke: ${causeOf(error)}`, { reason: 'crashed' });
       }
     }
-    if (stopController.signal.aborted) return stopped();
+    if (stop.stopped) return stopped();
     emitAll(closeOpenBlock(state));
     if (state.failure !== undefined) return { status: 'failed', message: state.failure, sessionId: state.sessionId };
     if (state.end === undefined) {
@@ -144,16 +135,7 @@ export async function openChatSseSession(ctx: SessionContext, options: ChatSseOp
     return { status: 'completed', output, sessionId: state.sessionId };
   };
 
-  const done = run().finally(() => ctx.signal.removeEventListener('abort', onAbort));
-  done.catch(() => undefined);
-  return {
-    done,
-    stop: async (reason) => {
-      stopReason ??= reason;
-      stopController.abort();
-      await done.catch(() => undefined);
-    },
-  };
+  return stop.session(run());
 }
 
 /** What the session's translator keeps: the chat's own state, and the relay the last record asked. */

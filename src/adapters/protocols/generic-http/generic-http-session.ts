@@ -1,6 +1,7 @@
 import type { AgentSession, SessionContext, SessionOutcome } from '../../../core/adapter/index.ts';
 import { parseDuration } from '../../../core/config/duration.ts';
 import type { ErrorCode } from '../../../core/events/index.ts';
+import { SessionStop } from '../../shared/session-stop.ts';
 import { bodyExcerpt } from '../chat-sse/http-error-detail.ts';
 import type { GenericHttpAdapterConfig } from './generic-http-config.ts';
 
@@ -16,10 +17,9 @@ export async function openGenericHttpSession(
   config: GenericHttpAdapterConfig,
 ): Promise<AgentSession> {
   const timeoutMs = parseDuration(config.timeout);
-  const stopController = new AbortController();
+  const stop = new SessionStop(ctx.signal);
   const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([stopController.signal, timeout]);
-  let stopReason: string | undefined;
+  const signal = AbortSignal.any([stop.signal, timeout]);
   const messageId = 'response';
   let open = false;
   let text = '';
@@ -28,12 +28,7 @@ export async function openGenericHttpSession(
     open = false;
     ctx.emit({ type: 'message_stop', messageId, text });
   };
-  const onAbort = () => {
-    stopReason ??= 'aborted';
-    stopController.abort();
-  };
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
-  stopController.signal.addEventListener('abort', closeMessage, { once: true });
+  stop.signal.addEventListener('abort', closeMessage, { once: true });
 
   const fail = (code: ErrorCode, message: string, extra: Partial<SessionOutcome> = {}): SessionOutcome => {
     closeMessage();
@@ -41,7 +36,7 @@ export async function openGenericHttpSession(
     return { status: 'failed', message, ...extra };
   };
   const interrupted = (error: unknown): SessionOutcome => {
-    if (stopController.signal.aborted) return { status: 'failed', message: `stopped: ${stopReason ?? 'aborted'}` };
+    if (stop.stopped) return stop.outcome();
     if (timeout.aborted) {
       return fail('timeout', `timeout: no complete response from ${config.base_url} within ${config.timeout}`, {
         reason: 'timeout',
@@ -100,21 +95,12 @@ export async function openGenericHttpSession(
     } catch (error) {
       return interrupted(error);
     }
-    if (stopController.signal.aborted) return interrupted(undefined);
+    if (stop.stopped) return interrupted(undefined);
     closeMessage();
     return { status: 'completed', output: text };
   };
 
-  const done = run().finally(() => ctx.signal.removeEventListener('abort', onAbort));
-  done.catch(() => undefined);
-  return {
-    done,
-    stop: async (reason) => {
-      stopReason ??= reason;
-      stopController.abort();
-      await done.catch(() => undefined);
-    },
-  };
+  return stop.session(run());
 }
 
 function causeOf(error: unknown): string {
