@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2981)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7537)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2981:
+/***/ 7537:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -37107,6 +37107,29 @@ const cursorAdapter = defineCliAdapter({
 
 
 
+;// CONCATENATED MODULE: ./src/core/tools/call-tool-reported.ts
+/**
+ * Runs a tool call through the run's tool host (a run without one answers "this run offers no
+ * tools") and reports it as the call's `tool_result` event, with its duration on `clock`. The one
+ * tool relay of the Process protocol's controller, ACP's file requests and the demo agent.
+ */
+async function callToolReported(tools, emit, call, clock = Date.now) {
+    const { toolCallId, toolName, input, signal } = call;
+    const started = clock();
+    const result = tools
+        ? await tools.call(toolName, input, { toolCallId, signal })
+        : { ok: false, error: 'this run offers no tools' };
+    emit({
+        type: 'tool_result',
+        toolCallId,
+        toolName,
+        output: result.ok ? result.value : result.error,
+        isError: !result.ok,
+        durationMs: Math.max(0, clock() - started),
+    });
+    return result;
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/agents/demo/render-demo-note.ts
 /** The file the demo writes when it finds no typo to fix, so that every run changes something visible. */
 const DEMO_NOTE_FILE = 'AGENT_MUX_DEMO.md';
@@ -37148,6 +37171,7 @@ const render_demo_note_isRecord = (value) => typeof value === 'object' && value 
 const numberOf = (value) => render_demo_note_isRecord(value) && typeof value.number === 'number' ? value.number : undefined;
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/demo/demo-adapter.ts
+
 
 
 
@@ -37206,18 +37230,7 @@ async function openDemoSession(ctx, delay) {
         ctx.emit({ type: 'tool_call_start', toolCallId, toolName });
         ctx.emit({ type: 'tool_input_delta', toolCallId, delta: JSON.stringify(input) });
         ctx.emit({ type: 'tool_call_ready', toolCallId, toolName, input });
-        const started = Date.now();
-        const result = ctx.tools
-            ? await ctx.tools.call(toolName, input, { toolCallId, signal: ctx.signal })
-            : { ok: false, error: 'this run offers no tools' };
-        ctx.emit({
-            type: 'tool_result',
-            toolCallId,
-            toolName,
-            output: result.ok ? result.value : result.error,
-            isError: !result.ok,
-            durationMs: Date.now() - started,
-        });
+        const result = await callToolReported(ctx.tools, ctx.emit, { toolCallId, toolName, input, signal: ctx.signal });
         return result;
     };
     const say = async (messageId, text) => {
@@ -47862,6 +47875,7 @@ function createApprovalIdSource(random = createApprovalId) {
 
 
 
+
 /** Most bytes one `fs/read_text_file` returns (the tool's pages are joined up to this). */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
 /**
@@ -47910,18 +47924,7 @@ async function callTool(ctx, toolName, input) {
     const toolCallId = ctx.nextId();
     ctx.emit({ type: 'tool_call_start', toolCallId, toolName });
     ctx.emit({ type: 'tool_call_ready', toolCallId, toolName, input });
-    const started = Date.now();
-    const result = ctx.tools
-        ? await ctx.tools.call(toolName, input, { toolCallId, signal: ctx.signal })
-        : { ok: false, error: 'this run offers no tools' };
-    ctx.emit({
-        type: 'tool_result',
-        toolCallId,
-        toolName,
-        output: result.ok ? result.value : result.error,
-        isError: !result.ok,
-        durationMs: Date.now() - started,
-    });
+    const result = await callToolReported(ctx.tools, ctx.emit, { toolCallId, toolName, input, signal: ctx.signal });
     if (!result.ok)
         throw jsonrpc_RequestError.internalError(undefined, result.error);
     return result.value;
@@ -49445,6 +49448,51 @@ function agentMuxRemoteAdapter(options = {}) {
 
 
 
+;// CONCATENATED MODULE: ./src/adapters/shared/session-stop.ts
+/**
+ * The stop of a session adapter's run, in one place: the run's abort and the core's `stop(reason)`
+ * both abort `signal` (the first reason is kept), and `session(run)` gives the `AgentSession` whose
+ * `stop` aborts and then waits for the run to settle.
+ */
+class SessionStop {
+    #controller = new AbortController();
+    #runSignal;
+    #onAbort = () => this.request('aborted');
+    #reason;
+    constructor(runSignal) {
+        this.#runSignal = runSignal;
+        runSignal.addEventListener('abort', this.#onAbort, { once: true });
+    }
+    /** Aborted once the run is to stop. */
+    get signal() {
+        return this.#controller.signal;
+    }
+    get stopped() {
+        return this.#controller.signal.aborted;
+    }
+    /** The outcome of a run that was stopped: `stopped: <first reason>`. */
+    outcome(extra = {}) {
+        return { status: 'failed', message: `stopped: ${this.#reason ?? 'aborted'}`, ...extra };
+    }
+    /** Stops the run; the first reason given is the one kept. */
+    request(reason) {
+        this.#reason ??= reason;
+        this.#controller.abort();
+    }
+    /** The session of `run`: done when it settles (its listener on the run's signal then removed). */
+    session(run) {
+        const done = run.finally(() => this.#runSignal.removeEventListener('abort', this.#onAbort));
+        done.catch(() => undefined);
+        return {
+            done,
+            stop: async (reason) => {
+                this.request(reason);
+                await done.catch(() => undefined);
+            },
+        };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/protocols/chat-sse/chat-sse-permissions.ts
 /**
  * Maps the run's policy onto what llm-gateway accepts. The server runs a tool without asking only
@@ -49730,6 +49778,7 @@ async function httpErrorDetail(response) {
 
 
 
+
 const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60_000;
 /**
  * One run against llm-gateway's agent server: `POST /chat`, its SSE stream translated as it
@@ -49747,10 +49796,9 @@ async function openChatSseSession(ctx, options) {
     });
     const records = pipeline.state;
     const state = records.chat;
-    const stopController = new AbortController();
+    const stop = new SessionStop(ctx.signal);
     const failController = new AbortController();
-    const fetchSignal = AbortSignal.any([stopController.signal, failController.signal]);
-    let stopReason;
+    const fetchSignal = AbortSignal.any([stop.signal, failController.signal]);
     const emitAll = (drafts) => {
         for (const draft of drafts)
             ctx.emit(draft);
@@ -49760,27 +49808,18 @@ async function openChatSseSession(ctx, options) {
         ctx.emit({ type: 'error', code, message, recoverable: false });
         return { status: 'failed', message, sessionId: state.sessionId, ...extra };
     };
-    const stopped = () => ({
-        status: 'failed',
-        message: `stopped: ${stopReason ?? 'aborted'}`,
-        sessionId: state.sessionId,
-    });
-    const onAbort = () => {
-        stopReason ??= 'aborted';
-        stopController.abort();
-    };
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const stopped = () => stop.outcome({ sessionId: state.sessionId });
     // Close a block in flight at once, before the run's end is recorded.
-    stopController.signal.addEventListener('abort', () => emitAll(closeOpenBlock(state)), { once: true });
+    stop.signal.addEventListener('abort', () => emitAll(closeOpenBlock(state)), { once: true });
     const answerRelay = async (relay) => {
-        const decision = await decideRelay(ctx, options, relay, stopController.signal);
-        if (stopController.signal.aborted)
+        const decision = await decideRelay(ctx, options, relay, stop.signal);
+        if (stop.stopped)
             return;
         const response = decision.kind === 'approve'
             ? { approved: true, ...(decision.scope === 'always' ? { always: true } : {}) }
             : { approved: false, reason: decision.reason };
         const problem = await postRelay(ctx, options, relay.relayId, state.sessionId ?? '', response, fetchSignal);
-        if (problem === undefined || stopController.signal.aborted)
+        if (problem === undefined || stop.stopped)
             return;
         state.failure ??= problem;
         ctx.emit({ type: 'error', code: 'remote_unavailable', message: problem, recoverable: false });
@@ -49800,7 +49839,7 @@ async function openChatSseSession(ctx, options) {
             });
         }
         catch (error) {
-            if (stopController.signal.aborted)
+            if (stop.stopped)
                 return stopped();
             return fail('remote_unavailable', `cannot reach the chat-sse server at ${options.baseUrl}: ${causeOf(error)}`);
         }
@@ -49829,13 +49868,13 @@ async function openChatSseSession(ctx, options) {
             });
         }
         catch (error) {
-            if (stopController.signal.aborted)
+            if (stop.stopped)
                 return stopped();
             if (!failController.signal.aborted) {
                 return fail('remote_unavailable', `the chat-sse stream broke: ${causeOf(error)}`, { reason: 'crashed' });
             }
         }
-        if (stopController.signal.aborted)
+        if (stop.stopped)
             return stopped();
         emitAll(closeOpenBlock(state));
         if (state.failure !== undefined)
@@ -49857,16 +49896,7 @@ async function openChatSseSession(ctx, options) {
         }
         return { status: 'completed', output, sessionId: state.sessionId };
     };
-    const done = run().finally(() => ctx.signal.removeEventListener('abort', onAbort));
-    done.catch(() => undefined);
-    return {
-        done,
-        stop: async (reason) => {
-            stopReason ??= reason;
-            stopController.abort();
-            await done.catch(() => undefined);
-        },
-    };
+    return stop.session(run());
 }
 /** llm-gateway's records through the core's pipeline: `translateChatSse`, its relay kept for the session. */
 function chatSseRecords(model) {
@@ -50903,6 +50933,7 @@ function genericCliAdapter(id, config, options = {}) {
 ;// CONCATENATED MODULE: ./src/adapters/protocols/generic-http/generic-http-session.ts
 
 
+
 const MAX_ERROR_BODY = 4096;
 /**
  * One request per run, as the generic-http profile sends it: the prompt as the raw body
@@ -50911,10 +50942,9 @@ const MAX_ERROR_BODY = 4096;
  */
 async function openGenericHttpSession(ctx, config) {
     const timeoutMs = parseDuration(config.timeout);
-    const stopController = new AbortController();
+    const stop = new SessionStop(ctx.signal);
     const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([stopController.signal, timeout]);
-    let stopReason;
+    const signal = AbortSignal.any([stop.signal, timeout]);
     const messageId = 'response';
     let open = false;
     let text = '';
@@ -50924,20 +50954,15 @@ async function openGenericHttpSession(ctx, config) {
         open = false;
         ctx.emit({ type: 'message_stop', messageId, text });
     };
-    const onAbort = () => {
-        stopReason ??= 'aborted';
-        stopController.abort();
-    };
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    stopController.signal.addEventListener('abort', closeMessage, { once: true });
+    stop.signal.addEventListener('abort', closeMessage, { once: true });
     const fail = (code, message, extra = {}) => {
         closeMessage();
         ctx.emit({ type: 'error', code, message, recoverable: false });
         return { status: 'failed', message, ...extra };
     };
     const interrupted = (error) => {
-        if (stopController.signal.aborted)
-            return { status: 'failed', message: `stopped: ${stopReason ?? 'aborted'}` };
+        if (stop.stopped)
+            return stop.outcome();
         if (timeout.aborted) {
             return fail('timeout', `timeout: no complete response from ${config.base_url} within ${config.timeout}`, {
                 reason: 'timeout',
@@ -50998,21 +51023,12 @@ async function openGenericHttpSession(ctx, config) {
         catch (error) {
             return interrupted(error);
         }
-        if (stopController.signal.aborted)
+        if (stop.stopped)
             return interrupted(undefined);
         closeMessage();
         return { status: 'completed', output: text };
     };
-    const done = run().finally(() => ctx.signal.removeEventListener('abort', onAbort));
-    done.catch(() => undefined);
-    return {
-        done,
-        stop: async (reason) => {
-            stopReason ??= reason;
-            stopController.abort();
-            await done.catch(() => undefined);
-        },
-    };
+    return stop.session(run());
 }
 function generic_http_session_causeOf(error) {
     if (!(error instanceof Error))
@@ -51191,6 +51207,7 @@ async function gracefulStop(options) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/protocols/process/process-controller.ts
+
 /**
  * The adapter → agent half of the Process protocol: answers `tool_call` with `tool_result` through the
  * run's tool host, forwards budget changes as `budget_update`, and asks the agent to
@@ -51222,17 +51239,11 @@ function processController(io, _ctx) {
     };
 }
 async function answer(io, id, tool, input) {
-    const started = Date.now();
-    const result = io.tools
-        ? await io.tools.call(tool, input, { toolCallId: id, signal: io.signal })
-        : { ok: false, error: 'this run offers no tools' };
-    io.emit({
-        type: 'tool_result',
+    const result = await callToolReported(io.tools, (draft) => io.emit(draft), {
         toolCallId: id,
         toolName: tool,
-        output: result.ok ? result.value : result.error,
-        isError: !result.ok,
-        durationMs: Date.now() - started,
+        input,
+        signal: io.signal,
     });
     const reply = result.ok
         ? { type: 'tool_result', id, ok: true, value: result.value }
