@@ -65,6 +65,9 @@ export const geminiTranslator: Translator<GeminiTranslatorState> = {
     if (!isObj(value)) return unknown(state, 'a JSON line that is not an object', value);
     const known = typeof value.type === 'string' ? geminiMalformed[value.type] : undefined;
     if (known === undefined) return unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+    // The hot path (most lines: message deltas): a message needs nothing but its type (as the
+    // schema states), so it skips zod's parse, which copies each record.
+    if (value.type === 'message') return message(value as Extract<GeminiRecord, { type: 'message' }>, state);
     const parsed = geminiRecordSchema.safeParse(value);
     if (!parsed.success) return malformed(known);
     const data = parsed.data;
