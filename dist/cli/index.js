@@ -35109,13 +35109,18 @@ const claudeTranslator = {
         const value = record.value;
         if (!isObj(value))
             return unknownRecord(state, 'a JSON line that is not an object', value);
-        const parsed = claudeRecordSchema.safeParse(value);
-        if (!parsed.success) {
-            const known = typeof value.type === 'string' ? claudeMalformed[value.type] : undefined;
-            return known
-                ? malformed(known)
-                : unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+        // The hot path (most lines of a streamed run): a stream_event's one required field checked by
+        // hand, as the schema states it; zod's parse (a copy of each record) cost a third of the time.
+        if (value.type === 'stream_event' && isObj(value.event)) {
+            return claudeStreamEvent(value, state);
         }
+        // An unknown type is told apart before safeParse: a failed parse builds a costly ZodError.
+        const known = typeof value.type === 'string' ? claudeMalformed[value.type] : undefined;
+        if (known === undefined)
+            return unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+        const parsed = claudeRecordSchema.safeParse(value);
+        if (!parsed.success)
+            return malformed(known);
         const native = parsed.data;
         switch (native.type) {
             case 'system':
@@ -37739,6 +37744,10 @@ const geminiTranslator = {
         const known = typeof value.type === 'string' ? geminiMalformed[value.type] : undefined;
         if (known === undefined)
             return unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+        // The hot path (most lines: message deltas): a message needs nothing but its type (as the
+        // schema states), so it skips zod's parse, which copies each record.
+        if (value.type === 'message')
+            return message(value, state);
         const parsed = geminiRecordSchema.safeParse(value);
         if (!parsed.success)
             return malformed(known);
