@@ -39713,16 +39713,22 @@ function createPiTranslator(options = {}) {
             const value = record.value;
             if (!isObj(value))
                 return unknownRecord(state, 'a JSON line that is not an object', value);
-            const parsed = piRecordSchema.safeParse(value);
-            if (!parsed.success) {
-                const type = str(value.type);
-                const known = type === undefined ? undefined : piMalformed[type];
-                if (known)
-                    return malformed(known);
+            // Types it does not map are told apart before safeParse (a failed parse builds a costly
+            // ZodError), and the hot path (most lines: message_update) is checked by hand as the schema
+            // states it, without zod's copy of the record.
+            const type = str(value.type);
+            const known = type === undefined ? undefined : piMalformed[type];
+            if (known === undefined) {
                 if (type && ignored.has(type))
                     return unknownRecord(state, type, value);
                 return unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
             }
+            if (type === 'message_update' && isObj(value.assistantMessageEvent)) {
+                return piMessageUpdate(value, state);
+            }
+            const parsed = piRecordSchema.safeParse(value);
+            if (!parsed.success)
+                return malformed(known);
             const native = parsed.data;
             switch (native.type) {
                 case 'session':
