@@ -15,12 +15,11 @@ export type OpenCodeRecordType = z.infer<typeof openCodeRecordTypeSchema>;
 const TYPES: ReadonlySet<unknown> = new Set(openCodeRecordTypeSchema.options);
 
 /**
- * The line's type when the translator maps it, else undefined. Other types are told apart by the
- * schema's own options first: a failed `safeParse` builds a `ZodError` (about 1.4 µs, more than a
- * line's JSON.parse), which unmapped lines must not pay.
+ * The line's type when the translator maps it, else undefined: checked against the schema's own
+ * options (a set built once). `safeParse` is not used on this path: its result object, and the
+ * `ZodError` a failed parse builds (about 1.4 µs, more than a line's JSON.parse), cost a tenth of
+ * the translation.
  */
 export function openCodeRecordType(value: unknown): OpenCodeRecordType | undefined {
-  if (!TYPES.has(value)) return undefined;
-  const parsed = openCodeRecordTypeSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  return TYPES.has(value) ? (value as OpenCodeRecordType) : undefined;
 }
