@@ -7,14 +7,16 @@ import { callToolReported } from '../../../core/tools/call-tool-reported.ts';
  * `shutdown` before the core forces the stop. Transport-neutral: `io.writeLine` is the
  * program's stdin for the process adapter and `POST …/input` for a ca-http-v1 remote.
  */
-export function processController(io: RunIO, _ctx: LaunchContext): ProcessController {
+export function processController(io: RunIO, ctx: LaunchContext): ProcessController {
   const answered = new Set<string>();
   const inFlight = new Set<Promise<void>>();
   return {
     onEvent(event) {
       if (event.type !== 'tool_call_ready' || answered.has(event.toolCallId)) return;
       answered.add(event.toolCallId);
-      const call = answer(io, event.toolCallId, event.toolName, event.input).finally(() => inFlight.delete(call));
+      const call = answer(io, event.toolCallId, event.toolName, event.input, ctx.clock).finally(() =>
+        inFlight.delete(call),
+      );
       inFlight.add(call);
     },
     settle: async () => {
@@ -30,13 +32,24 @@ export function processController(io: RunIO, _ctx: LaunchContext): ProcessContro
   };
 }
 
-async function answer(io: RunIO, id: string, tool: string, input: unknown): Promise<void> {
-  const result = await callToolReported(io.tools, (draft) => io.emit(draft), {
-    toolCallId: id,
-    toolName: tool,
-    input,
-    signal: io.signal,
-  });
+async function answer(
+  io: RunIO,
+  id: string,
+  tool: string,
+  input: unknown,
+  clock: (() => number) | undefined,
+): Promise<void> {
+  const result = await callToolReported(
+    io.tools,
+    (draft) => io.emit(draft),
+    {
+      toolCallId: id,
+      toolName: tool,
+      input,
+      signal: io.signal,
+    },
+    clock,
+  );
   const reply = result.ok
     ? { type: 'tool_result', id, ok: true, value: result.value }
     : { type: 'tool_result', id, ok: false, error: result.error };
