@@ -51227,7 +51227,7 @@ async function gracefulStop(options) {
  * `shutdown` before the core forces the stop. Transport-neutral: `io.writeLine` is the
  * program's stdin for the process adapter and `POST …/input` for a ca-http-v1 remote.
  */
-function processController(io, _ctx) {
+function processController(io, ctx) {
     const answered = new Set();
     const inFlight = new Set();
     return {
@@ -51235,7 +51235,7 @@ function processController(io, _ctx) {
             if (event.type !== 'tool_call_ready' || answered.has(event.toolCallId))
                 return;
             answered.add(event.toolCallId);
-            const call = answer(io, event.toolCallId, event.toolName, event.input).finally(() => inFlight.delete(call));
+            const call = answer(io, event.toolCallId, event.toolName, event.input, ctx.clock).finally(() => inFlight.delete(call));
             inFlight.add(call);
         },
         settle: async () => {
@@ -51251,13 +51251,13 @@ function processController(io, _ctx) {
         },
     };
 }
-async function answer(io, id, tool, input) {
+async function answer(io, id, tool, input, clock) {
     const result = await callToolReported(io.tools, (draft) => io.emit(draft), {
         toolCallId: id,
         toolName: tool,
         input,
         signal: io.signal,
-    });
+    }, clock);
     const reply = result.ok
         ? { type: 'tool_result', id, ok: true, value: result.value }
         : { type: 'tool_result', id, ok: false, error: result.error };
