@@ -27,7 +27,7 @@ export const codexTranslator: Translator<CodexTranslatorState> = {
   init: ({ debug, request, clock }) => ({
     debug,
     turns: 0,
-    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+    ledger: new StreamLedger(clock, { toolDurations: false }),
     mcp: new Set(),
     done: new Set(),
     model: request?.model,

@@ -42,7 +42,7 @@ export const copilotTranslator: Translator<CopilotTranslatorState> = {
     debug,
     resumeSessionId: request?.resumeSessionId,
     sessionAnnounced: false,
-    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+    ledger: new StreamLedger(clock, { toolDurations: false }),
     mcp: {},
     sawUsage: false,
   }),

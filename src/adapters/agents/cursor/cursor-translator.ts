@@ -43,7 +43,7 @@ export const cursorTranslator: Translator<CursorTranslatorState> = {
     resumeSessionId: request?.resumeSessionId,
     sessionAnnounced: false,
     turnOpen: false,
-    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+    ledger: new StreamLedger(clock, { toolDurations: false }),
     partial: false,
     messages: 0,
     toolNames: {},

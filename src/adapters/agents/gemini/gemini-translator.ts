@@ -54,7 +54,7 @@ export const geminiTranslator: Translator<GeminiTranslatorState> = {
     request,
     turn: 0,
     turnOpen: false,
-    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+    ledger: new StreamLedger(clock, { toolDurations: false }),
     messages: 0,
     errorReported: false,
   }),

@@ -42,7 +42,7 @@ export const hermesTranslator: Translator<HermesState> = {
     debug,
     resumeFrom: request?.resumeSessionId,
     // Hermes reports each tool's own duration (`duration_ms`): the clock gives none.
-    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+    ledger: new StreamLedger(clock, { toolDurations: false }),
     lastText: '',
     anonymous: {},
     mcp: {},

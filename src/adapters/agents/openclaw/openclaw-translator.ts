@@ -39,7 +39,7 @@ export const openclawTranslator: Translator<OpenclawState> = {
     debug,
     resumeFrom: request?.resumeSessionId,
     sawEnvelope: false,
-    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+    ledger: new StreamLedger(clock, { toolDurations: false }),
   }),
 
   translate(record: NativeRecord, state: OpenclawState): EventDraft[] {

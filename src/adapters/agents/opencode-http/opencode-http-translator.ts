@@ -30,7 +30,7 @@ export const openCodeHttpTranslator: Translator<OpenCodeHttpTranslatorState> = {
     userMessages: {},
     parts: {},
     // Tool parts carry their own start and end times: the clock gives no durations.
-    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+    ledger: new StreamLedger(clock, { toolDurations: false }),
     toolsDone: {},
     mcpTools: {},
     errors: [],

@@ -55,7 +55,7 @@ export const openCodeTranslator: Translator<OpenCodeTranslatorState> = {
     turnEnded: false,
     steps: 0,
     // Tool parts carry their own start and end times: the clock gives no durations.
-    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+    ledger: new StreamLedger(clock, { toolDurations: false }),
     tools: {},
     errors: [],
     model: request?.model,

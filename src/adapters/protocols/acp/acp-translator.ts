@@ -25,7 +25,7 @@ export const acpTranslator: Translator<AcpTranslatorState> = {
     debug,
     responses: 0,
     // ACP reports no tool durations; the ledger keeps the open message, thought and tool calls.
-    ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false, emptyDeltas: true }),
+    ledger: new StreamLedger(clock, { toolDurations: false, emptyDeltas: true }),
     tools: new Map(),
     ...(request?.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
   }),
