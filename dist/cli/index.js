@@ -35729,7 +35729,7 @@ const codexTranslator = {
     init: ({ debug, request, clock }) => ({
         debug,
         turns: 0,
-        ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+        ledger: new StreamLedger(clock, { toolDurations: false }),
         mcp: new Set(),
         done: new Set(),
         model: request?.model,
@@ -36482,7 +36482,7 @@ const copilotTranslator = {
         debug,
         resumeSessionId: request?.resumeSessionId,
         sessionAnnounced: false,
-        ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+        ledger: new StreamLedger(clock, { toolDurations: false }),
         mcp: {},
         sawUsage: false,
     }),
@@ -36836,7 +36836,7 @@ const cursorTranslator = {
         resumeSessionId: request?.resumeSessionId,
         sessionAnnounced: false,
         turnOpen: false,
-        ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+        ledger: new StreamLedger(clock, { toolDurations: false }),
         partial: false,
         messages: 0,
         toolNames: {},
@@ -37731,7 +37731,7 @@ const geminiTranslator = {
         request,
         turn: 0,
         turnOpen: false,
-        ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+        ledger: new StreamLedger(clock, { toolDurations: false }),
         messages: 0,
         errorReported: false,
     }),
@@ -38212,7 +38212,7 @@ const hermesTranslator = {
         debug,
         resumeFrom: request?.resumeSessionId,
         // Hermes reports each tool's own duration (`duration_ms`): the clock gives none.
-        ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+        ledger: new StreamLedger(clock, { toolDurations: false }),
         lastText: '',
         anonymous: {},
         mcp: {},
@@ -38644,7 +38644,7 @@ const openCodeTranslator = {
         turnEnded: false,
         steps: 0,
         // Tool parts carry their own start and end times: the clock gives no durations.
-        ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+        ledger: new StreamLedger(clock, { toolDurations: false }),
         tools: {},
         errors: [],
         model: request?.model,
@@ -40186,7 +40186,7 @@ const openclawTranslator = {
         debug,
         resumeFrom: request?.resumeSessionId,
         sawEnvelope: false,
-        ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+        ledger: new StreamLedger(clock, { toolDurations: false }),
     }),
     translate(record, state) {
         if (record.kind === 'json')
@@ -41766,7 +41766,7 @@ const openCodeHttpTranslator = {
         userMessages: {},
         parts: {},
         // Tool parts carry their own start and end times: the clock gives no durations.
-        ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false }),
+        ledger: new StreamLedger(clock, { toolDurations: false }),
         toolsDone: {},
         mcpTools: {},
         errors: [],
@@ -48524,7 +48524,7 @@ const acpTranslator = {
         debug,
         responses: 0,
         // ACP reports no tool durations; the ledger keeps the open message, thought and tool calls.
-        ledger: new StreamLedger(clock ?? Date.now, { toolDurations: false, emptyDeltas: true }),
+        ledger: new StreamLedger(clock, { toolDurations: false, emptyDeltas: true }),
         tools: new Map(),
         ...(request?.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
     }),
