@@ -5,7 +5,7 @@ import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { textLine } from '../../shared/text-line.ts';
 import { emptyTally } from './claude-cost.ts';
 import { claudeAssistant, claudeUser } from './claude-messages.ts';
-import { type ClaudeRecordOf, claudeMalformed, claudeRecordSchema } from './claude-record.ts';
+import { type ClaudeRecordOf, claudeMalformed, readClaudeRecord } from './claude-record.ts';
 import { claudeResult, claudeSystem } from './claude-session-records.ts';
 import { type ClaudeTranslatorState, closeMessage, mcpName } from './claude-state.ts';
 import { claudeStreamEvent } from './claude-stream-events.ts';
@@ -58,9 +58,8 @@ export const claudeTranslator: Translator<ClaudeTranslatorState> = {
     // An unknown type is told apart before safeParse: a failed parse builds a costly ZodError.
     const known = typeof value.type === 'string' ? claudeMalformed[value.type] : undefined;
     if (known === undefined) return unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
-    const parsed = claudeRecordSchema.safeParse(value);
-    if (!parsed.success) return malformed(known);
-    const native = parsed.data;
+    const native = readClaudeRecord(value);
+    if (native === undefined) return malformed(known);
     switch (native.type) {
       case 'system':
         return claudeSystem(native, state);
