@@ -1,14 +1,10 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { Adapter } from '../../../../core/adapter/index.ts';
-import { GEMINI_NPM_PACKAGE, GEMINI_TESTED_VERSION } from '../../../agents/gemini/gemini-adapter.ts';
-import { detectGeminiAuth, GEMINI_SECRET_ENV } from '../../../agents/gemini/gemini-auth.ts';
-import { builtinAcpAdapter } from './builtin-acp-adapter.ts';
+import { geminiAdapter } from '../../../agents/gemini/gemini-adapter.ts';
+import type { CliAdapterOptions } from '../../../shared/define-cli-adapter.ts';
+import { cliAcpAdapter } from './cli-acp-adapter.ts';
 
-export interface GeminiAcpAdapterOptions {
-  /** The executable (default `gemini`). */
-  command?: string;
-}
+/** The options of {@link geminiAcpAdapter}: `command`, the executable (default `gemini`). */
+export type GeminiAcpAdapterOptions = CliAdapterOptions;
 
 /**
  * Google's Gemini CLI over ACP (`gemini --acp --approval-mode default`). Unlike headless
@@ -19,16 +15,6 @@ export interface GeminiAcpAdapterOptions {
  * Configuration (auth, model, base URL) is Gemini's own: `~/.gemini/settings.json`, `GEMINI_API_KEY`.
  */
 export function geminiAcpAdapter(options: GeminiAcpAdapterOptions = {}): Adapter {
-  return builtinAcpAdapter({
-    id: 'gemini-acp',
-    displayName: 'Gemini CLI (ACP)',
-    command: options.command ?? 'gemini',
-    args: ['--acp', '--approval-mode', 'default'],
-    costModel: 'google/gemini-2.5-pro',
-    secretEnv: GEMINI_SECRET_ENV,
-    npmPackage: GEMINI_NPM_PACKAGE,
-    testedVersion: GEMINI_TESTED_VERSION,
-    sessionDir: join(homedir(), '.gemini', 'tmp'),
-    detectAuth: detectGeminiAuth,
-  });
+  const mode = { id: 'gemini-acp', displayName: 'Gemini CLI (ACP)', needsTestedVersion: true };
+  return cliAcpAdapter(geminiAdapter(options), { ...mode, args: ['--acp', '--approval-mode', 'default'] });
 }

@@ -1,0 +1,45 @@
+import type { Adapter } from '../../../../core/adapter/index.ts';
+import { acpAdapter } from '../acp-adapter.ts';
+
+/** What an ACP mode adds to the CLI adapter of the same program. */
+export interface CliAcpMode {
+  id: string;
+  displayName: string;
+  /** The arguments that start the program's ACP mode (`--acp`, `--mode acp`, …). */
+  args: string[];
+  /**
+   * True when the ACP mode needs the version tested over ACP (the CLI adapter's `testedVersion`)
+   * rather than the CLI adapter's older minimum.
+   */
+  needsTestedVersion?: boolean;
+}
+
+/**
+ * The ACP mode of a program that also has a headless CLI adapter (`gemini --acp`, `qwen --acp`,
+ * `omp --mode acp`): the same executable, platforms, install entries, secrets, cost model, session directory
+ * and auth check, taken from that adapter, so the two cannot disagree. The agent's own
+ * configuration is left alone (no template expansion).
+ */
+export function cliAcpAdapter(cli: Adapter, mode: CliAcpMode): Adapter {
+  const program = cli.program;
+  const command = program?.command ?? cli.id;
+  const minVersion = mode.needsTestedVersion ? program?.testedVersion : undefined;
+  return acpAdapter(
+    mode.id,
+    {
+      binary: command,
+      args: mode.args,
+      ...(cli.costModel ? { costModel: cli.costModel } : {}),
+      secretEnv: [...(cli.secretEnv ?? [])],
+    },
+    {
+      displayName: mode.displayName,
+      expandTemplates: false,
+      // The platforms the program runs on; the rest are ACP's.
+      capabilities: { platforms: [...cli.capabilities.platforms] },
+      ...(program ? { program: minVersion ? { ...program, minVersion } : program } : {}),
+      ...(cli.sessionDir ? { sessionDir: cli.sessionDir } : {}),
+      ...(cli.detectAuth ? { detectAuth: cli.detectAuth } : {}),
+    },
+  );
+}
