@@ -1,14 +1,4 @@
-import {
-  capMarkdown,
-  escapeText,
-  formatClock,
-  formatCount,
-  formatDuration,
-  formatUsd,
-  link,
-  tableCode,
-  truncate,
-} from '../github/report/markdown.ts';
+import * as md from '../github/report/markdown.ts';
 import { conclusionWord, runHeadline } from '../github/report/run-lifecycle.ts';
 import type { ApprovalEntry, ProgressStep, RunProgress } from '../github/report/run-progress.ts';
 import type { RunOutcome } from '../github/use-cases/execute-run.ts';
@@ -35,15 +25,15 @@ export interface JobSummaryInput {
 }
 
 const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-const cell = (text: string, max = MAX_CELL) => escapeText(truncate(text, max));
-const code = (text: string, max = MAX_CELL) => tableCode(truncate(text, max));
+const cell = (text: string, max = MAX_CELL) => md.escapeText(md.truncate(text, max));
+const code = (text: string, max = MAX_CELL) => md.tableCode(md.truncate(text, max));
 
 /** 850 → `850 ms`, 2100 → `2.1 s`, 75_000 → `1 min 15 s`. */
 export function formatSpan(ms: number): string {
   const rounded = Math.max(0, Math.round(ms));
   if (rounded < 1000) return `${rounded} ms`;
   if (rounded < 60_000) return `${(rounded / 1000).toFixed(1)} s`;
-  return formatDuration(rounded);
+  return md.formatDuration(rounded);
 }
 
 /**
@@ -61,19 +51,19 @@ export function formatSpan(ms: number): string {
 export function renderJobSummary(input: JobSummaryInput): string {
   const { outcome, agent } = input;
   const progress = outcome.progress;
-  const headline = runHeadline(`agent-mux: ${escapeText(agent)}`, progress.status, outcome.conclusion);
+  const headline = runHeadline(`agent-mux: ${md.escapeText(agent)}`, progress.status, outcome.conclusion);
   const parts = [`## ${headline}`, '', runTable(input)];
   if (outcome.conclusion !== 'success') {
     if (outcome.reason) parts.push('', `**Reason:** ${cell(outcome.reason, 1000)}`);
     if (progress.lastError) parts.push('', `**Last error:** ${cell(progress.lastError, 1000)}`);
   }
   const tools = progress.steps.filter((s) => s.kind === 'tool');
-  parts.push('', `### Tool calls (${formatCount(tools.length)})`, '');
+  parts.push('', `### Tool calls (${md.formatCount(tools.length)})`, '');
   parts.push(tools.length === 0 ? '_None._' : toolTable(progress, tools));
   if (progress.approvals.length > 0) {
-    parts.push('', `### Approvals (${formatCount(progress.approvals.length)})`, '', approvalTable(progress));
+    parts.push('', `### Approvals (${md.formatCount(progress.approvals.length)})`, '', approvalTable(progress));
   }
-  let text = capMarkdown(parts.join('\n'), TABLES_LIMIT);
+  let text = md.capMarkdown(parts.join('\n'), TABLES_LIMIT);
   const timeline = renderMermaidTimeline(progress, { conclusion: outcome.conclusion });
   if (timeline !== '') text += `\n\n### Timeline\n\n\`\`\`mermaid\n${timeline}\n\`\`\``;
   return `${text}\n`;
@@ -91,24 +81,24 @@ function runTable(input: JobSummaryInput): string {
   const lines = ['| | |', '|---|---|', row(['Agent', cell(agent)])];
   if (progress.model) lines.push(row(['Model', cell(progress.model)]));
   lines.push(row(['Conclusion', conclusionWord(outcome.conclusion)]));
-  lines.push(row(['Duration', formatDuration(outcome.end?.durationMs ?? progress.elapsedMs)]));
-  const cached = totals.cacheReadTokens > 0 ? ` (${formatCount(totals.cacheReadTokens)} cached)` : '';
+  lines.push(row(['Duration', md.formatDuration(outcome.end?.durationMs ?? progress.elapsedMs)]));
+  const cached = totals.cacheReadTokens > 0 ? ` (${md.formatCount(totals.cacheReadTokens)} cached)` : '';
   lines.push(
-    row(['Tokens', `${formatCount(totals.inputTokens)} in / ${formatCount(totals.outputTokens)} out${cached}`]),
+    row(['Tokens', `${md.formatCount(totals.inputTokens)} in / ${md.formatCount(totals.outputTokens)} out${cached}`]),
   );
-  lines.push(row(['Cost', formatUsd(totals.usd)]));
+  lines.push(row(['Cost', md.formatUsd(totals.usd)]));
   if (outcome.changedFiles.length > 0) {
     const added = outcome.changedFiles.reduce((n, f) => n + f.additions, 0);
     const deleted = outcome.changedFiles.reduce((n, f) => n + f.deletions, 0);
-    const files = `${formatCount(outcome.changedFiles.length)} file${outcome.changedFiles.length === 1 ? '' : 's'}`;
-    lines.push(row(['Changes', `${files}, +${formatCount(added)} −${formatCount(deleted)}`]));
+    const files = `${md.formatCount(outcome.changedFiles.length)} file${outcome.changedFiles.length === 1 ? '' : 's'}`;
+    lines.push(row(['Changes', `${files}, +${md.formatCount(added)} −${md.formatCount(deleted)}`]));
   }
   if (outcome.branch) lines.push(row(['Branch', code(outcome.branch, 300)]));
   if (outcome.pullRequestUrl) {
     const number = /\/pull\/(\d+)$/.exec(outcome.pullRequestUrl)?.[1];
-    lines.push(row(['Pull request', link(number ? `#${number}` : outcome.pullRequestUrl, outcome.pullRequestUrl)]));
+    lines.push(row(['Pull request', md.link(number ? `#${number}` : outcome.pullRequestUrl, outcome.pullRequestUrl)]));
   }
-  if (outcome.checkRunUrl) lines.push(row(['Check run', link(`agent-mux / ${agent}`, outcome.checkRunUrl)]));
+  if (outcome.checkRunUrl) lines.push(row(['Check run', md.link(`agent-mux / ${agent}`, outcome.checkRunUrl)]));
   if (installMs !== undefined) lines.push(row(['Agent install', formatSpan(installMs)]));
   const where = `${trigger.repository}${trigger.number === undefined ? '' : `#${trigger.number}`}`;
   lines.push(
@@ -132,13 +122,13 @@ function toolTable(progress: RunProgress, tools: readonly ProgressStep[]): strin
         code(tool),
         target ? code(target) : '',
         results[step.state],
-        times ? formatClock(times.startedAt - origin) : '',
+        times ? md.formatClock(times.startedAt - origin) : '',
         took,
       ]),
     );
   }
   if (tools.length > MAX_SUMMARY_ROWS)
-    lines.push(row([`… ${formatCount(tools.length - MAX_SUMMARY_ROWS)} more`, '', '', '', '']));
+    lines.push(row([`… ${md.formatCount(tools.length - MAX_SUMMARY_ROWS)} more`, '', '', '', '']));
   return lines.join('\n');
 }
 
@@ -170,6 +160,6 @@ function approvalTable(progress: RunProgress): string {
     );
   }
   const more = progress.approvals.length - MAX_SUMMARY_ROWS;
-  if (more > 0) lines.push(row([`… ${formatCount(more)} more`, '', '', '', '', '', '']));
+  if (more > 0) lines.push(row([`… ${md.formatCount(more)} more`, '', '', '', '', '', '']));
   return lines.join('\n');
 }

@@ -1,17 +1,7 @@
 import { type TurnRecord, turnRecordLine } from '../conversation/turn-record.ts';
 import type { FinishInfo, ForkDelivery } from './finish-info.ts';
 import { InvalidRunIdError } from './invalid-run-id-error.ts';
-import {
-  capMarkdown,
-  escapeText,
-  formatCount,
-  formatDuration,
-  formatUsd,
-  inlineCode,
-  link,
-  tableCode,
-  truncate,
-} from './markdown.ts';
+import * as md from './markdown.ts';
 import { madeReadOnly, renderNotices } from './render-notices.ts';
 import { conclusionWord, runHeadline } from './run-lifecycle.ts';
 import type { ProgressStep, RunProgress } from './run-progress.ts';
@@ -63,18 +53,20 @@ function checklistItem(step: ProgressStep): string {
 
 /** A progress step's title as text; a tool step's tool and target as code: `` `read_file` `src/a.ts` ``. */
 function stepTitle(step: ProgressStep): string {
-  if (step.kind !== 'tool') return escapeText(step.title);
-  return step.target === undefined ? inlineCode(step.tool) : `${inlineCode(step.tool)} ${inlineCode(step.target)}`;
+  if (step.kind !== 'tool') return md.escapeText(step.title);
+  return step.target === undefined
+    ? md.inlineCode(step.tool)
+    : `${md.inlineCode(step.tool)} ${md.inlineCode(step.target)}`;
 }
 
 /**
  * The run's one tracking comment: the hidden marker, a checklist of steps, the current step while
  * running, pending approvals with the commands that answer them and, once finished, the outcome,
- * duration, tokens, cost, branch, pull request and a link to the check run. At most 65,536 characters.
+ * duration, tokens, cost, branch, pull request and a md.link to the check run. At most 65,536 characters.
  */
 export function renderTrackingComment(progress: RunProgress, info: TrackingCommentInfo): string {
   const { finished } = info;
-  const agent = escapeText(progress.agent);
+  const agent = md.escapeText(progress.agent);
   const lines = [runMarker(info.runId)];
   const conversation = info.conversation;
   if (conversation) lines.push(turnRecordLine(finished?.record ?? conversation.record));
@@ -86,7 +78,7 @@ export function renderTrackingComment(progress: RunProgress, info: TrackingComme
     lines.push('');
     const shown = progress.steps.slice(-MAX_CHECKLIST);
     if (shown.length < progress.steps.length) {
-      lines.push(`- [x] _… ${formatCount(progress.steps.length - shown.length)} earlier steps_`);
+      lines.push(`- [x] _… ${md.formatCount(progress.steps.length - shown.length)} earlier steps_`);
     }
     for (const step of shown) lines.push(checklistItem(step));
   }
@@ -104,10 +96,10 @@ export function renderTrackingComment(progress: RunProgress, info: TrackingComme
     lines.push('', '#### Waiting for approval');
     lines.push('');
     for (const approval of pending.slice(0, MAX_PENDING_SHOWN)) {
-      const reason = approval.reason ? ` — ${escapeText(approval.reason)}` : '';
+      const reason = approval.reason ? ` — ${md.escapeText(approval.reason)}` : '';
       lines.push(
-        `- **${inlineCode(approval.id)}** · ${inlineCode(approval.toolName)} · ${inlineCode(approval.summary)}${reason}<br>` +
-          `Reply ${inlineCode(`/approve ${approval.id}`)} to allow it, or ${inlineCode(`/deny ${approval.id} <reason>`)} to refuse.`,
+        `- **${md.inlineCode(approval.id)}** · ${md.inlineCode(approval.toolName)} · ${md.inlineCode(approval.summary)}${reason}<br>` +
+          `Reply ${md.inlineCode(`/approve ${approval.id}`)} to allow it, or ${md.inlineCode(`/deny ${approval.id} <reason>`)} to refuse.`,
       );
     }
     if (pending.length > MAX_PENDING_SHOWN) lines.push('', `_… and ${pending.length - MAX_PENDING_SHOWN} more._`);
@@ -122,28 +114,28 @@ export function renderTrackingComment(progress: RunProgress, info: TrackingComme
   if (finished) lines.push('', ...outcome(progress, finished));
 
   const footer: string[] = [];
-  if (info.checkRunUrl) footer.push(link('Check run', info.checkRunUrl));
-  footer.push(`run ${inlineCode(info.runId)}`);
+  if (info.checkRunUrl) footer.push(md.link('Check run', info.checkRunUrl));
+  footer.push(`run ${md.inlineCode(info.runId)}`);
   lines.push('', `<sub>${footer.join(' · ')}</sub>`);
-  return capMarkdown(lines.join('\n'), COMMENT_LIMIT);
+  return md.capMarkdown(lines.join('\n'), COMMENT_LIMIT);
 }
 
 /** The turn, links to the earlier turns' comments, and why a new conversation started. */
 function conversationLines(conversation: TrackingConversation): string[] {
   const lines: string[] = [];
   if (conversation.earlier.length > 0) {
-    const links = conversation.earlier.map((t) => link(`turn ${t.turn}`, t.url)).join(', ');
+    const links = conversation.earlier.map((t) => md.link(`turn ${t.turn}`, t.url)).join(', ');
     lines.push(`_Turn ${conversation.turn} of this conversation; earlier: ${links}._`);
   }
-  if (conversation.freshReason) lines.push(`_New conversation: ${escapeText(conversation.freshReason)}._`);
+  if (conversation.freshReason) lines.push(`_New conversation: ${md.escapeText(conversation.freshReason)}._`);
   return lines;
 }
 
 function outcome(progress: RunProgress, finished: FinishInfo): string[] {
   const lines: string[] = [];
-  if (finished.reason) lines.push(`**Reason:** ${escapeText(truncate(finished.reason, 1000))}`, '');
+  if (finished.reason) lines.push(`**Reason:** ${md.escapeText(md.truncate(finished.reason, 1000))}`, '');
   if (finished.conclusion !== 'success' && progress.lastError && progress.lastError !== finished.reason) {
-    lines.push(`**Last error:** ${escapeText(progress.lastError)}`, '');
+    lines.push(`**Last error:** ${md.escapeText(progress.lastError)}`, '');
   }
   if (finished.noChanges) {
     lines.push(
@@ -156,26 +148,26 @@ function outcome(progress: RunProgress, finished: FinishInfo): string[] {
   if (finished.fork) lines.push(howToTake(finished.fork), '');
   lines.push('| | |', '|---|---|');
   lines.push(`| Outcome | ${conclusionWord(finished.conclusion)} |`);
-  lines.push(`| Duration | ${formatDuration(progress.elapsedMs)} |`);
-  lines.push(`| Tokens | ${formatCount(progress.inputTokens)} in / ${formatCount(progress.outputTokens)} out |`);
-  lines.push(`| Cost | ${formatUsd(progress.usd)} |`);
-  if (finished.branch) lines.push(`| Branch | ${tableCode(finished.branch)} |`);
+  lines.push(`| Duration | ${md.formatDuration(progress.elapsedMs)} |`);
+  lines.push(`| Tokens | ${md.formatCount(progress.inputTokens)} in / ${md.formatCount(progress.outputTokens)} out |`);
+  lines.push(`| Cost | ${md.formatUsd(progress.usd)} |`);
+  if (finished.branch) lines.push(`| Branch | ${md.tableCode(finished.branch)} |`);
   if (finished.pullRequestUrl)
-    lines.push(`| Pull request | ${link(prLabel(finished.pullRequestUrl), finished.pullRequestUrl)} |`);
+    lines.push(`| Pull request | ${md.link(prLabel(finished.pullRequestUrl), finished.pullRequestUrl)} |`);
   return lines;
 }
 
 /** Tells a fork pull request's author how to take the change. */
 function howToTake(fork: ForkDelivery): string {
   if (fork.kind === 'suggestions') {
-    return `**To take the change:** apply the ${fork.count} suggestion${fork.count === 1 ? '' : 's'} in ${link(`review ${fork.reviewId}`, fork.reviewUrl)} (*Files changed* → *Add suggestion to batch* → *Commit suggestions*).`;
+    return `**To take the change:** apply the ${fork.count} suggestion${fork.count === 1 ? '' : 's'} in ${md.link(`review ${fork.reviewId}`, fork.reviewUrl)} (*Files changed* → *Add suggestion to batch* → *Commit suggestions*).`;
   }
   if (fork.kind === 'branch') {
-    return `**To take the change:** pull it into your branch: ${inlineCode(`git pull ${fork.cloneUrl} ${fork.branch}`)} (your branch's head plus the fix).`;
+    return `**To take the change:** pull it into your branch: ${md.inlineCode(`git pull ${fork.cloneUrl} ${fork.branch}`)} (your branch's head plus the fix).`;
   }
   return [
-    `**To take the change:** merge ${link(`#${fork.number}`, fork.url)} into your branch:`,
-    `${inlineCode(`git pull ${fork.cloneUrl} ${fork.branch}`)} (your branch's head plus the fix);`,
+    `**To take the change:** merge ${md.link(`#${fork.number}`, fork.url)} into your branch:`,
+    `${md.inlineCode(`git pull ${fork.cloneUrl} ${fork.branch}`)} (your branch's head plus the fix);`,
     `or merge #${fork.number} in place of this pull request.`,
   ].join(' ');
 }
@@ -188,9 +180,9 @@ function prLabel(url: string): string {
 
 /** One decided approval: the tool, the decision and who made it. */
 function decisionLine(a: RunProgress['approvals'][number]): string {
-  const who = a.by ? ` by ${escapeText(`@${a.by}`)}` : '';
-  const tool = `${inlineCode(a.toolName)} (${inlineCode(a.id)})`;
+  const who = a.by ? ` by ${md.escapeText(`@${a.by}`)}` : '';
+  const tool = `${md.inlineCode(a.toolName)} (${md.inlineCode(a.id)})`;
   if (a.state === 'approved') return `${tool}: approved${who}${a.scope === 'always' ? ' for the rest of the run' : ''}`;
-  const reason = a.denyReason ? `: ${escapeText(truncate(a.denyReason, 200))}` : '';
+  const reason = a.denyReason ? `: ${md.escapeText(md.truncate(a.denyReason, 200))}` : '';
   return `${tool}: ${a.timedOut ? 'timed out' : 'denied'}${who}${reason}`;
 }
