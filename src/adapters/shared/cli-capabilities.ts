@@ -1,9 +1,9 @@
 import type { Capabilities } from '../../core/adapter/index.ts';
 
 /**
- * What a headless agent CLI (and a remote agent reached like one: ca-http-v1, agent-mux-remote) is
- * unless it says otherwise: one turn run to completion per run, the agent's own session ids and
- * turn end, pipes rather than a terminal, every platform.
+ * What a headless agent CLI (and an agent reached like one: ca-http-v1, agent-mux-remote, chat-sse,
+ * the demo) is unless it says otherwise: one turn run to completion per run, the agent's own
+ * session ids and turn end, pipes rather than a terminal, every platform.
  */
 export const CLI_CAPABILITY_DEFAULTS = {
   pty: 'never',

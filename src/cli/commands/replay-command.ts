@@ -5,7 +5,7 @@ import type { CliIO } from '../cli-io.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { jsonRenderer } from '../render/json-renderer.ts';
 import { UsageError } from '../usage-error.ts';
-import { loadRegistry } from './load-registry.ts';
+import { AGENT_OPTIONS, loadAdapter } from './load-registry.ts';
 
 export const replayUsage = `Usage: agent-mux replay --adapter <id> --file <native-stream> [--config <file>] [--debug]
 
@@ -25,24 +25,20 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
   const { values } = parseCommandArgs({
     args: argv,
     options: {
-      adapter: { type: 'string' },
+      ...AGENT_OPTIONS,
       file: { type: 'string' },
-      config: { type: 'string' },
       'exit-code': { type: 'string' },
       debug: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
     io.stdout.write(`${replayUsage}\n`);
     return 0;
   }
-  if (!values.adapter) throw new UsageError('--adapter is required');
   if (!values.file) throw new UsageError('--file is required (- for standard input)');
   const exitCode = values['exit-code'] === undefined ? 0 : Number(values['exit-code']);
   if (!Number.isInteger(exitCode)) throw new UsageError('--exit-code takes an integer');
-  const { registry } = await loadRegistry(values.config, io.cwd);
-  const adapter = registry.get(values.adapter);
+  const { adapter } = await loadAdapter(values, io.cwd);
   const input = values.file === '-' ? io.stdin : createReadStream(resolve(io.cwd, values.file));
   await replayStream(adapter, input, jsonRenderer(io.stdout), { debug: values.debug, exitCode });
   return 0;

@@ -17,7 +17,7 @@ import { jsonRenderer } from '../render/json-renderer.ts';
 import { prettyRenderer } from '../render/pretty-renderer.ts';
 import { terminalApprovalChannel } from '../terminal-approval-channel.ts';
 import { UsageError } from '../usage-error.ts';
-import { loadRegistry } from './load-registry.ts';
+import { AGENT_OPTIONS, loadAdapter } from './load-registry.ts';
 
 export const runUsage = `Usage: agent-mux run --adapter <id> [options] "<prompt>"
 
@@ -54,8 +54,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      adapter: { type: 'string' },
-      config: { type: 'string' },
+      ...AGENT_OPTIONS,
       json: { type: 'boolean', default: false },
       timeout: { type: 'string' },
       inactivity: { type: 'string' },
@@ -64,22 +63,19 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       resume: { type: 'string' },
       approve: { type: 'string' },
       debug: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
     io.stdout.write(`${runUsage}\n`);
     return 0;
   }
-  if (!values.adapter) throw new UsageError('--adapter is required');
   const fromStdin = positionals.length === 1 && positionals[0] === '-';
   const prompt = (fromStdin ? await readAll(io.stdin) : positionals.join(' ')).trim();
   if (!prompt) throw new UsageError(fromStdin ? 'standard input held no prompt' : 'a prompt is required');
   const approve = values.approve ?? (io.stdin.isTTY && io.stderr.isTTY ? 'ask' : 'none');
   if (!['ask', 'all', 'none'].includes(approve)) throw new UsageError('--approve takes ask, all or none');
 
-  const { registry, config } = await loadRegistry(values.config, io.cwd);
-  const adapter = registry.get(values.adapter);
+  const { adapter, config } = await loadAdapter(values, io.cwd);
   if (values.resume !== undefined && (values.resume === '' || !adapter.capabilities.resume)) {
     throw new UsageError(
       values.resume === ''

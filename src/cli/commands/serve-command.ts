@@ -3,7 +3,7 @@ import { type RemoteServerAuth, startRemoteServer } from '../../remote/start-rem
 import type { CliIO } from '../cli-io.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { UsageError } from '../usage-error.ts';
-import { loadRegistry } from './load-registry.ts';
+import { AGENT_OPTIONS, loadAdapter } from './load-registry.ts';
 
 export const serveUsage = `Usage: agent-mux serve --adapter <id> [options]
 
@@ -41,8 +41,7 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      adapter: { type: 'string' },
-      config: { type: 'string' },
+      ...AGENT_OPTIONS,
       port: { type: 'string', default: '7001' },
       host: { type: 'string', default: '127.0.0.1' },
       'token-env': { type: 'string' },
@@ -54,7 +53,6 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
       heartbeat: { type: 'string' },
       'idle-timeout': { type: 'string' },
       workspace: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
@@ -62,7 +60,6 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  if (!values.adapter) throw new UsageError('--adapter is required');
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes a port number');
   const maxSessions = positive(values['max-sessions'], '--max-sessions', 1);
@@ -71,8 +68,7 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   }
   const auth = authFrom(values, io);
 
-  const { registry } = await loadRegistry(values.config, io.cwd);
-  const adapter = registry.get(values.adapter);
+  const { adapter } = await loadAdapter(values, io.cwd);
   const server = await startRemoteServer({
     adapter,
     host: values.host,

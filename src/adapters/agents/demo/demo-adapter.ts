@@ -9,6 +9,7 @@ import {
 } from '../../../core/adapter/index.ts';
 import { callToolReported } from '../../../core/tools/call-tool-reported.ts';
 import type { ToolResult } from '../../../core/tools/tool-host.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { DEMO_NOTE_FILE, renderDemoNote } from './render-demo-note.ts';
 
 export interface DemoAdapterOptions {
@@ -32,20 +33,15 @@ export function demoAdapter(options: DemoAdapterOptions = {}): Adapter {
     specificationVersion: ADAPTER_SPECIFICATION_VERSION,
     id: 'demo',
     displayName: 'Demo (scripted, no key needed)',
-    capabilities: {
+    capabilities: cliCapabilities({
       resume: false,
       fork: false,
       thinking: 'yes',
       mcp: false,
       approvals: 'relay',
-      pty: 'never',
-      platforms: ['darwin', 'linux', 'win32'],
       sessionPersistence: 'none',
-      execModel: 'run-to-completion',
-      nativeSessionIds: true,
-      turnCompletion: true,
       streaming: 'full',
-    },
+    }),
     costModel: 'demo/scripted',
     launch: { kind: 'session', open: async (ctx) => openDemoSession(ctx, delay) },
   };

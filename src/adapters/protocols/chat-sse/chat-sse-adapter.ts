@@ -1,4 +1,5 @@
 import { ADAPTER_SPECIFICATION_VERSION, type Adapter } from '../../../core/adapter/index.ts';
+import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import type { ChatSseOptions } from './chat-sse-request.ts';
 import { openChatSseSession } from './chat-sse-session.ts';
 
@@ -13,20 +14,15 @@ export function chatSseAdapter(id: string, config: ChatSseOptions): Adapter {
     specificationVersion: ADAPTER_SPECIFICATION_VERSION,
     id,
     displayName: `${id} (chat-sse agent server at ${config.baseUrl})`,
-    capabilities: {
+    capabilities: cliCapabilities({
       resume: false,
       fork: false,
       thinking: 'model-dependent',
       mcp: false,
       approvals: 'relay',
-      pty: 'never',
-      platforms: ['darwin', 'linux', 'win32'],
       sessionPersistence: 'none',
-      execModel: 'run-to-completion',
-      nativeSessionIds: true,
-      turnCompletion: true,
       streaming: 'full',
-    },
+    }),
     ...((config.costModel ?? config.model) ? { costModel: config.costModel ?? config.model } : {}),
     ...(secretEnv.length > 0 ? { secretEnv } : {}),
     launch: { kind: 'session', open: (ctx) => openChatSseSession(ctx, config) },
