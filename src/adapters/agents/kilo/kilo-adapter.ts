@@ -1,8 +1,8 @@
 import type { AuthStatus, Capabilities } from '../../../core/adapter/index.ts';
-import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
+import { opencodeCapabilities } from '../opencode/opencode-adapter.ts';
 import { detectOpenCodeStyleAuth } from '../opencode/opencode-auth.ts';
-import type { OpenCodeFlavor } from '../opencode/opencode-plan.ts';
+import { type OpenCodeFlavor, openCodeFlavorNamed } from '../opencode/opencode-plan.ts';
 import { openCodeStyleCli } from '../opencode/opencode-style-cli.ts';
 
 /** Kilo Code CLI's npm package. */
@@ -14,26 +14,13 @@ export const KILO_TESTED_VERSION = '7.7.7';
  * Kilo Code's CLI is an OpenCode fork: `kilo run` takes OpenCode's flags and prints the same
  * `--format json` events (step_start, text, reasoning, tool_use, step_finish, error), so the plan and
  * translator are OpenCode's with Kilo's names (`kilo`, `KILO_CONFIG_CONTENT`, `~/.local/share/kilo`).
+ * Its capabilities are OpenCode's: like OpenCode, `kilo run` auto-rejects `ask` permissions (no relay
+ * hook; `--auto` would approve them all).
  */
-export const kiloCapabilities: Capabilities = cliCapabilities({
-  resume: true,
-  fork: true,
-  thinking: 'model-dependent',
-  mcp: true,
-  // Like OpenCode, `kilo run` auto-rejects `ask` permissions (no relay hook); `--auto` would approve them all.
-  approvals: 'none',
-  sessionPersistence: 'sqlite',
-  streaming: 'full',
-});
+export const kiloCapabilities: Capabilities = opencodeCapabilities;
 
-/** Kilo's names for OpenCode's plan: its executable, config variable, temp prefix and default agent. */
-export const kiloFlavor: OpenCodeFlavor = {
-  command: 'kilo',
-  configContentEnv: 'KILO_CONFIG_CONTENT',
-  env: { KILO_DISABLE_AUTOUPDATE: '1' },
-  tempPrefix: 'agent-mux-kilo-',
-  defaultAgent: 'code',
-};
+/** Kilo's names for OpenCode's plan (`kilo`, `KILO_CONFIG_CONTENT`, …); its default agent is `code`. */
+export const kiloFlavor: OpenCodeFlavor = openCodeFlavorNamed('kilo', 'code');
 
 /** The options of {@link kiloAdapter}: `command`, the executable (default `kilo`). */
 export interface KiloAdapterOptions extends CliAdapterOptions {}

@@ -17,13 +17,22 @@ export interface OpenCodeFlavor {
   defaultAgent: string;
 }
 
-export const opencodeFlavor: OpenCodeFlavor = {
-  command: 'opencode',
-  configContentEnv: 'OPENCODE_CONFIG_CONTENT',
-  env: { OPENCODE_DISABLE_AUTOUPDATE: '1' },
-  tempPrefix: 'agent-mux-opencode-',
-  defaultAgent: 'build',
-};
+/**
+ * A flavor named the way OpenCode and its forks name things: the executable `<name>`, inline config
+ * in `<NAME>_CONFIG_CONTENT`, auto-update off through `<NAME>_DISABLE_AUTOUPDATE`.
+ */
+export function openCodeFlavorNamed(name: string, defaultAgent: string): OpenCodeFlavor {
+  const NAME = name.toUpperCase();
+  return {
+    command: name,
+    configContentEnv: `${NAME}_CONFIG_CONTENT`,
+    env: { [`${NAME}_DISABLE_AUTOUPDATE`]: '1' },
+    tempPrefix: `agent-mux-${name}-`,
+    defaultAgent,
+  };
+}
+
+export const opencodeFlavor: OpenCodeFlavor = openCodeFlavorNamed('opencode', 'build');
 
 /**
  * `RunRequest.thinkingEffort` → `--variant`. Variants are per model in OpenCode (Anthropic: `high`,
