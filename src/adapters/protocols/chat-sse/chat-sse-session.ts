@@ -10,6 +10,7 @@ import { RecordPipeline } from '../../../core/run/record-pipeline.ts';
 import type { ApprovalDecision } from '../../../core/tools/approval-channel.ts';
 import { awaitApproval } from '../../../core/tools/await-approval.ts';
 import { decide } from '../../../core/tools/permission-policy.ts';
+import { httpStatusErrorCode } from '../../../core/transport/http-status-error-code.ts';
 import { readSse } from '../../../core/transport/read-sse.ts';
 import { SessionStop } from '../../shared/session-stop.ts';
 import { authHeaders, type ChatSseOptions, chatSseRequestBody, endpoint } from './chat-sse-request.ts';
@@ -86,13 +87,10 @@ export async function openChatSseSession(ctx: SessionContext, options: ChatSseOp
     }
     if (!response.ok) {
       const detail = await httpErrorDetail(response);
-      const code: ErrorCode =
-        response.status === 401 || response.status === 403
-          ? 'auth'
-          : response.status >= 500
-            ? 'remote_unavailable'
-            : 'agent_error';
-      return fail(code, `the chat-sse server rejected the request (HTTP ${response.status}): ${detail}`);
+      return fail(
+        httpStatusErrorCode(response.status),
+        `the chat-sse server rejected the request (HTTP ${response.status}): ${detail}`,
+      );
     }
     if (!response.body) return fail('remote_unavailable', 'the chat-sse server sent no response body');
 

@@ -1,6 +1,7 @@
 import type { AgentSession, SessionContext, SessionOutcome } from '../../../core/adapter/index.ts';
 import { parseDuration } from '../../../core/config/duration.ts';
 import type { ErrorCode } from '../../../core/events/index.ts';
+import { httpStatusErrorCode } from '../../../core/transport/http-status-error-code.ts';
 import { SessionStop } from '../../shared/session-stop.ts';
 import { bodyExcerpt } from '../chat-sse/http-error-detail.ts';
 import type { GenericHttpAdapterConfig } from './generic-http-config.ts';
@@ -68,13 +69,10 @@ export async function openGenericHttpSession(
       } catch (error) {
         return interrupted(error);
       }
-      const code: ErrorCode =
-        response.status === 401 || response.status === 403
-          ? 'auth'
-          : response.status >= 500
-            ? 'remote_unavailable'
-            : 'agent_error';
-      return fail(code, `HTTP ${response.status}: ${bodyExcerpt(body) || response.statusText}`);
+      return fail(
+        httpStatusErrorCode(response.status),
+        `HTTP ${response.status}: ${bodyExcerpt(body) || response.statusText}`,
+      );
     }
     ctx.emit({ type: 'message_start', messageId });
     open = true;
