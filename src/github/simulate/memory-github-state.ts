@@ -1,132 +1,22 @@
-import type {
-  CheckRunAction,
-  CheckRunAnnotation,
-  CheckRunConclusion,
-  CheckRunStatus,
-  RepoRef,
-  RepoRole,
-  ReviewCommentInfo,
-} from '../github-api.ts';
+import type { RepoRef, RepoRole } from '../github-api.ts';
 import { IdCounter } from './id-counter.ts';
+import type {
+  MemoryCheckRun,
+  MemoryComment,
+  MemoryIssue,
+  MemoryPull,
+  MemoryPullFields,
+  MemoryReaction,
+  MemoryReview,
+  MemoryReviewComment,
+  MemoryUser,
+  MemoryWorkflowRun,
+  ReviewCommentLocation,
+} from './memory-records.ts';
+import { type TeamMember, TeamRegistry } from './team-registry.ts';
 
-/** A GitHub account as the stand-in knows it. */
-export interface MemoryUser {
-  login: string;
-  type: string;
-}
-
-/** An issue or a pull request (a pull request is an issue with `pull` set). */
-export interface MemoryIssue {
-  number: number;
-  title: string;
-  body: string;
-  user: MemoryUser;
-  state: 'open' | 'closed';
-  pull?: MemoryPullFields;
-}
-
-/** What a pull request has beyond an issue. */
-export interface MemoryPullFields {
-  headRef: string;
-  /** The head commit when the head is not a branch of the repository (a fork); else the branch is read live. */
-  headSha: string;
-  baseRef: string;
-  /** Owner of the head repository; undefined when the fork was deleted. */
-  headOwner: string | undefined;
-  headCloneUrl: string | undefined;
-  fromFork: boolean;
-  maintainerCanModify: boolean;
-  draft: boolean;
-  requestedReviewers: string[];
-  requestedTeams: string[];
-}
-
-export interface MemoryComment {
-  id: number;
-  issueNumber: number;
-  body: string;
-  user: MemoryUser;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface MemoryReviewComment {
-  id: number;
-  pullNumber: number;
-  body: string;
-  user: MemoryUser;
-  /** Where it was written (file, lines, side, hunk); a comment seeded without one is on line 1 of README.md. */
-  location?: ReviewCommentLocation;
-  /** The review it belongs to. */
-  reviewId?: number;
-  /** The comment it replies to (a reply in a thread). */
-  inReplyToId?: number;
-  createdAt: string;
-  /** The commit it is on now, and the one it was written on (unset when the seed gives none). */
-  commitId?: string;
-  originalCommitId?: string;
-}
-
-/** The place of a review comment in the diff. */
-export type ReviewCommentLocation = Pick<
-  ReviewCommentInfo,
-  'path' | 'lines' | 'originalLines' | 'side' | 'startSide' | 'diffHunk'
->;
-
-export interface MemoryReview {
-  id: number;
-  pullNumber: number;
-  state: string;
-  body: string;
-  commitId: string | undefined;
-  user: MemoryUser;
-  submittedAt: string;
-}
-
-export interface MemoryCheckRun {
-  id: number;
-  name: string;
-  headSha: string;
-  status: CheckRunStatus;
-  conclusion: CheckRunConclusion | undefined;
-  startedAt: string | undefined;
-  completedAt: string | undefined;
-  externalId: string | undefined;
-  detailsUrl: string | undefined;
-  /** As GitHub keeps it: title, summary and text replaced when given, annotations accumulated. */
-  output: { title: string | undefined; summary: string | undefined; text: string | undefined };
-  annotations: CheckRunAnnotation[];
-  actions: CheckRunAction[];
-  /** Who created it. */
-  creator: MemoryUser;
-  /** Number of updates applied. */
-  updates: number;
-}
-
-export interface MemoryReaction {
-  id: number;
-  target: { kind: 'issue_comment' | 'review_comment' | 'issue'; id: number };
-  content: string;
-  user: MemoryUser;
-  createdAt: string;
-}
-
-/** A GitHub Actions workflow run (for cancelling the Action's run). */
-export interface MemoryWorkflowRun {
-  id: number;
-  /** The workflow's name (default `agent`). */
-  name: string;
-  /** The event that started it (default `issue_comment`). */
-  event: string;
-  status: string;
-  conclusion: string | undefined;
-  /** The branch and commit it runs on (default: the default branch; its sha when the seed gives one). */
-  headBranch: string;
-  headSha: string | undefined;
-  createdAt: string;
-  updatedAt: string;
-  cancelRequested: boolean;
-}
+/** The record types, where callers have always found them. */
+export type * from './memory-records.ts';
 
 /** GitHub's timestamp format: ISO 8601 without milliseconds. */
 export function isoSeconds(date: Date): string {
@@ -154,16 +44,26 @@ export class MemoryGitHubState {
   readonly workflowRuns = new Map<number, MemoryWorkflowRun>();
   /** Login (lower case) → role; the repository owner is an admin. */
   readonly roles = new Map<string, RepoRole>();
-  /** `org/slug` (lower case) → active member logins (lower case). */
-  readonly teams = new Map<string, Set<string>>();
+  /** The teams of every organisation (they are not the repository's: see `TeamRegistry`). */
+  readonly teams: TeamRegistry;
   readonly #ids: IdCounter;
 
-  /** `ids`: a counter shared with other repositories' states (default: this state's own, from 1). */
-  constructor(options: { repo: RepoRef; defaultBranch: string; selfLogin: string; ids?: IdCounter }) {
+  /**
+   * `ids`: a counter shared with other repositories' states (default: this state's own, from 1);
+   * `teams`: a registry shared with them (default: this state's own).
+   */
+  constructor(options: {
+    repo: RepoRef;
+    defaultBranch: string;
+    selfLogin: string;
+    ids?: IdCounter;
+    teams?: TeamRegistry;
+  }) {
     this.repo = options.repo;
     this.defaultBranch = options.defaultBranch;
     this.selfLogin = options.selfLogin;
     this.#ids = options.ids ?? new IdCounter();
+    this.teams = options.teams ?? new TeamRegistry();
   }
 
   /** A fresh id, greater than every id given or seeded so far. */
@@ -199,8 +99,9 @@ export class MemoryGitHubState {
     return this.roles.get(login.toLowerCase()) ?? 'none';
   }
 
-  addTeam(org: string, slug: string, members: readonly string[]): void {
-    this.teams.set(`${org}/${slug}`.toLowerCase(), new Set(members.map((m) => m.toLowerCase())));
+  /** Adds a team of an organisation; members given by login are active `member`s. */
+  addTeam(org: string, slug: string, members: readonly (string | TeamMember)[]): void {
+    this.teams.add(org, slug, members);
   }
 
   /** The next free issue number. */
@@ -208,44 +109,63 @@ export class MemoryGitHubState {
     return Math.max(0, ...this.issues.keys()) + 1;
   }
 
+  /** Adds an open issue (numbered after the existing ones unless given a number), created now. */
   addIssue(options: { number?: number; title: string; body?: string; user: string | MemoryUser }): MemoryIssue {
+    const now = this.timestamp();
     const issue: MemoryIssue = {
       number: options.number ?? this.nextNumber(),
       title: options.title,
       body: options.body ?? '',
       user: typeof options.user === 'string' ? this.user(options.user) : options.user,
       state: 'open',
+      createdAt: now,
+      updatedAt: now,
     };
     this.issues.set(issue.number, issue);
     return issue;
   }
 
+  /**
+   * Adds an open pull request: the base is the default branch and the head a branch of this
+   * repository (its owner's) unless given; no review is requested yet.
+   */
   addPull(
     options: {
       number?: number;
       title: string;
       body?: string;
       user: string | MemoryUser;
-    } & Partial<MemoryPullFields> & {
+    } & Partial<Omit<MemoryPullFields, 'requestedReviewers' | 'requestedTeams'>> & {
         headRef: string;
         headSha: string;
       },
-  ): MemoryIssue {
+  ): MemoryPull {
     const issue = this.addIssue(options);
-    const fromFork = options.fromFork ?? false;
-    issue.pull = {
+    const pull: MemoryPullFields = {
       headRef: options.headRef,
       headSha: options.headSha,
       baseRef: options.baseRef ?? this.defaultBranch,
       headOwner: 'headOwner' in options ? options.headOwner : this.repo.owner,
       headCloneUrl: options.headCloneUrl,
-      fromFork,
+      fromFork: options.fromFork ?? false,
       maintainerCanModify: options.maintainerCanModify ?? false,
       draft: options.draft ?? false,
       requestedReviewers: [],
       requestedTeams: [],
     };
-    return issue;
+    return Object.assign(issue, { pull });
+  }
+
+  /** A pull request by number (undefined for a plain issue or an unknown number). */
+  pull(number: number): MemoryPull | undefined {
+    const issue = this.issues.get(number);
+    return issue !== undefined && isPullRecord(issue) ? issue : undefined;
+  }
+
+  /** Adds review requests as GitHub keeps them: each user and team once, in the order first asked. */
+  requestReviews(pull: MemoryPullFields, reviewers: { users: readonly string[]; teams: readonly string[] }): void {
+    for (const user of reviewers.users) if (!pull.requestedReviewers.includes(user)) pull.requestedReviewers.push(user);
+    for (const team of reviewers.teams) if (!pull.requestedTeams.includes(team)) pull.requestedTeams.push(team);
   }
 
   /** Adds an issue comment (with the given id, e.g. a payload's, or a fresh one). */
@@ -400,7 +320,11 @@ export class MemoryGitHubState {
   }
 
   /** The pull requests, oldest first. */
-  pulls(): (MemoryIssue & { pull: MemoryPullFields })[] {
-    return [...this.issues.values()].filter((i): i is MemoryIssue & { pull: MemoryPullFields } => i.pull !== undefined);
+  pulls(): MemoryPull[] {
+    return [...this.issues.values()].filter(isPullRecord);
   }
+}
+
+function isPullRecord(issue: MemoryIssue): issue is MemoryPull {
+  return issue.pull !== undefined;
 }

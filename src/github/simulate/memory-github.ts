@@ -125,7 +125,7 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
     },
 
     async isTeamMember(org, teamSlug, username) {
-      return state.teams.get(`${org}/${teamSlug}`.toLowerCase())?.has(username.toLowerCase()) ?? false;
+      return state.teams.isActiveMember(org, teamSlug, username);
     },
 
     async getFileText(ref, path, gitRef) {
@@ -249,7 +249,7 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
         );
       if (duplicate !== undefined)
         fail(operation, 422, `Validation Failed: A pull request already exists for ${headOwner}:${headRef}.`);
-      const issue = state.addPull({
+      const created = state.addPull({
         title: input.title,
         body: input.body,
         user: state.self,
@@ -260,7 +260,7 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
         fromFork,
         draft: input.draft ?? false,
       });
-      return pullInfo(issue, issue.pull as MemoryPullFields);
+      return pullInfo(created, created.pull);
     },
 
     async requestReviewers(ref, number, reviewers) {
@@ -270,7 +270,7 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
         fail(operation, 422, 'Review cannot be requested from pull request author.');
       }
       const strangers = reviewers.users.filter((u) => state.roleOf(u) === 'none');
-      const unknownTeams = reviewers.teams.filter((t) => !state.teams.has(`${options.repo.owner}/${t}`.toLowerCase()));
+      const unknownTeams = reviewers.teams.filter((t) => !state.teams.has(options.repo.owner, t));
       if (strangers.length + unknownTeams.length > 0) {
         fail(
           operation,
@@ -278,9 +278,7 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
           `Reviews may only be requested from collaborators: ${[...strangers, ...unknownTeams].join(', ')}`,
         );
       }
-      for (const user of reviewers.users)
-        if (!pull.requestedReviewers.includes(user)) pull.requestedReviewers.push(user);
-      for (const team of reviewers.teams) if (!pull.requestedTeams.includes(team)) pull.requestedTeams.push(team);
+      state.requestReviews(pull, reviewers);
     },
 
     async listReviews(ref, number, opts = {}) {
