@@ -4,8 +4,12 @@ import type { EventDraft } from '../../core/events/index.ts';
 export interface StreamLedgerOptions {
   /** `tool_result` carries `durationMs` from the clock; default true (false: the agent gives none). */
   toolDurations?: boolean;
-  /** Called each time a tool call is made ready, to add the agent's own drafts after `tool_call_ready`. */
-  onToolReady?: (out: EventDraft[], id: string, name: string, input: unknown) => void;
+  /**
+   * The MCP server and tool a tool name stands for, when it names one (`mcp__<server>__<tool>`, …):
+   * such a call also gets `mcp_tool_call_start` after its `tool_call_ready`, and `mcp_tool_result`
+   * after its `tool_result`.
+   */
+  mcpToolName?: (name: string) => { server: string; tool: string } | undefined;
   /**
    * Empty deltas are streamed as the agent sent them (opening their message or thinking), and a
    * stop carries its text even when empty; default false (empty deltas are dropped).
@@ -50,14 +54,14 @@ export class StreamLedger {
   /** Started calls not ready yet: what `finish` closes, however many ready calls never got a result. */
   readonly #unready = new Set<string>();
   readonly #durations: boolean;
-  readonly #onToolReady: StreamLedgerOptions['onToolReady'];
+  readonly #mcpToolName: StreamLedgerOptions['mcpToolName'];
   readonly #emptyDeltas: boolean;
   readonly #maxText: number;
 
   constructor(clock: () => number = Date.now, options: StreamLedgerOptions = {}) {
     this.#clock = clock;
     this.#durations = options.toolDurations ?? true;
-    this.#onToolReady = options.onToolReady;
+    this.#mcpToolName = options.mcpToolName;
     this.#emptyDeltas = options.emptyDeltas ?? false;
     this.#maxText = options.maxTextChars ?? Number.POSITIVE_INFINITY;
   }
@@ -213,7 +217,9 @@ export class StreamLedger {
     this.#unready.delete(id);
     const whole = input ?? parseJson(tool.json);
     out.push({ type: 'tool_call_ready', toolCallId: id, toolName: tool.name, input: whole });
-    this.#onToolReady?.(out, id, tool.name, whole);
+    const mcp = this.#mcpToolName?.(tool.name);
+    if (mcp)
+      out.push({ type: 'mcp_tool_call_start', toolCallId: id, server: mcp.server, toolName: mcp.tool, input: whole });
   }
 
   /**
@@ -238,6 +244,9 @@ export class StreamLedger {
         ? { type: 'tool_result', toolCallId: id, toolName: tool.name, output, isError }
         : { type: 'tool_result', toolCallId: id, toolName: tool.name, output, isError, durationMs: duration },
     );
+    const mcp = this.#mcpToolName?.(tool.name);
+    if (mcp)
+      out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
   }
 
   /** Closes what is open: thinking, the message, and makes every started tool call ready. */

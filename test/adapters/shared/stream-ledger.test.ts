@@ -94,26 +94,30 @@ describe('StreamLedger', () => {
     expect(out.at(-1)).toMatchObject({ type: 'tool_result', durationMs: 30 });
   });
 
-  it('leaves durations out when told, and lets the agent add drafts after each ready', () => {
+  it('leaves durations out when told, and twins an MCP tool call with its mcp_* events', () => {
     const ledger = new StreamLedger(() => 5, {
       toolDurations: false,
-      onToolReady: (out, id, name, input) => out.push({ type: 'debug', message: `${id} ${name}`, data: input }),
+      mcpToolName: (name) => (name.startsWith('mcp.') ? { server: 'gh', tool: name.slice(4) } : undefined),
     });
     const out: EventDraft[] = [];
-    ledger.startTool(out, 't', 'Read');
+    ledger.startTool(out, 't', 'mcp.read');
     ledger.toolInput(out, 't', '{"path":"a"}');
     ledger.toolResult(out, 't', 'x', false);
     ledger.startTool(out, 'u', 'Edit');
+    ledger.startTool(out, 'v', 'mcp.edit');
     ledger.finish(out);
     expect(out).toEqual([
-      { type: 'tool_call_start', toolCallId: 't', toolName: 'Read' },
+      { type: 'tool_call_start', toolCallId: 't', toolName: 'mcp.read' },
       { type: 'tool_input_delta', toolCallId: 't', delta: '{"path":"a"}' },
-      { type: 'tool_call_ready', toolCallId: 't', toolName: 'Read', input: { path: 'a' } },
-      { type: 'debug', message: 't Read', data: { path: 'a' } },
-      { type: 'tool_result', toolCallId: 't', toolName: 'Read', output: 'x', isError: false },
+      { type: 'tool_call_ready', toolCallId: 't', toolName: 'mcp.read', input: { path: 'a' } },
+      { type: 'mcp_tool_call_start', toolCallId: 't', server: 'gh', toolName: 'read', input: { path: 'a' } },
+      { type: 'tool_result', toolCallId: 't', toolName: 'mcp.read', output: 'x', isError: false },
+      { type: 'mcp_tool_result', toolCallId: 't', server: 'gh', toolName: 'read', output: 'x', isError: false },
       { type: 'tool_call_start', toolCallId: 'u', toolName: 'Edit' },
+      { type: 'tool_call_start', toolCallId: 'v', toolName: 'mcp.edit' },
       { type: 'tool_call_ready', toolCallId: 'u', toolName: 'Edit', input: {} },
-      { type: 'debug', message: 'u Edit', data: {} },
+      { type: 'tool_call_ready', toolCallId: 'v', toolName: 'mcp.edit', input: {} },
+      { type: 'mcp_tool_call_start', toolCallId: 'v', server: 'gh', toolName: 'edit', input: {} },
     ]);
   });
 

@@ -3,7 +3,7 @@ import { isObj, malformed, num, type Obj, str, unknownRecord } from '../../share
 import { startTurn } from '../../shared/start-turn.ts';
 import { apiError } from './claude-api-error.ts';
 import type { ClaudeRecordOf } from './claude-record.ts';
-import { type ClaudeTranslatorState, closeMessage, mcpName, openMessage } from './claude-state.ts';
+import { type ClaudeTranslatorState, closeMessage, openMessage } from './claude-state.ts';
 
 const blocksOf = (message: Obj): Obj[] => (Array.isArray(message.content) ? message.content.filter(isObj) : []);
 
@@ -85,9 +85,6 @@ export function claudeUser(value: ClaudeRecordOf<'user'>, state: ClaudeTranslato
     const output = toolOutput(block.content);
     const isError = block.is_error === true;
     state.ledger.toolResult(out, id, output, isError, name);
-    const mcp = mcpName(name);
-    if (mcp)
-      out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
   }
   return out.length > 0 ? out : unknownRecord(state, 'a user message without tool results', value);
 }

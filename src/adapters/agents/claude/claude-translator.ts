@@ -12,12 +12,6 @@ import { claudeStreamEvent } from './claude-stream-events.ts';
 
 export { type ClaudeTranslatorState, mcpName } from './claude-state.ts';
 
-/** After each `tool_call_ready` of an MCP tool (`mcp__<server>__<tool>`): its `mcp_tool_call_start`. */
-function mcpToolReady(out: EventDraft[], id: string, name: string, input: unknown): void {
-  const mcp = mcpName(name);
-  if (mcp) out.push({ type: 'mcp_tool_call_start', toolCallId: id, server: mcp.server, toolName: mcp.tool, input });
-}
-
 /**
  * Translates Claude Code's `--print --output-format stream-json --verbose` records, with or
  * without `--include-partial-messages` (recorded from claude 2.1.330, docs/adapters/claude.md):
@@ -35,7 +29,7 @@ export const claudeTranslator: Translator<ClaudeTranslatorState> = {
     debug,
     request,
     clock,
-    ledger: new StreamLedger(clock, { toolDurations: false, onToolReady: mcpToolReady }),
+    ledger: new StreamLedger(clock, { toolDurations: false, mcpToolName: mcpName }),
     turn: 0,
     turnOpen: false,
     streamedIds: new Set(),

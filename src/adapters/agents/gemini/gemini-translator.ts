@@ -54,7 +54,7 @@ export const geminiTranslator: Translator<GeminiTranslatorState> = {
     request,
     turn: 0,
     turnOpen: false,
-    ledger: new StreamLedger(clock, { toolDurations: false }),
+    ledger: new StreamLedger(clock, { toolDurations: false, mcpToolName: geminiMcpName }),
     messages: 0,
     errorReported: false,
   }),
@@ -168,8 +168,6 @@ function toolUse(value: Of<'tool_use'>, state: GeminiTranslatorState): EventDraf
   const input = value.parameters ?? {};
   state.ledger.startTool(out, id, name);
   state.ledger.readyTool(out, id, input);
-  const mcp = geminiMcpName(name);
-  if (mcp) out.push({ type: 'mcp_tool_call_start', toolCallId: id, server: mcp.server, toolName: mcp.tool, input });
   return out;
 }
 
@@ -182,9 +180,6 @@ function toolResult(value: Of<'tool_result'>, state: GeminiTranslatorState): Eve
   // A result for a call the stream never announced is announced first (as `unknown`), so the ids stay matched.
   const name = state.ledger.toolName(id) ?? 'unknown';
   state.ledger.toolResult(out, id, output, isError, name);
-  const mcp = geminiMcpName(name);
-  if (mcp)
-    out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
   return out;
 }
 

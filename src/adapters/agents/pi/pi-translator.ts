@@ -51,8 +51,6 @@ export function createPiTranslator(options: PiTranslatorOptions = {}): Translato
     const input = value.args ?? {};
     state.ledger.readyTool(out, id, input, name);
     state.ledger.runTool(id);
-    const mcp = mcpName(name);
-    if (mcp) out.push({ type: 'mcp_tool_call_start', toolCallId: id, server: mcp.server, toolName: mcp.tool, input });
     return out;
   }
 
@@ -63,9 +61,6 @@ export function createPiTranslator(options: PiTranslatorOptions = {}): Translato
     const output = toolOutput(value.result);
     const isError = value.isError === true;
     state.ledger.toolResult(out, id, output, isError, name);
-    const mcp = mcpName(name);
-    if (mcp)
-      out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
     return out;
   }
 
@@ -79,7 +74,7 @@ export function createPiTranslator(options: PiTranslatorOptions = {}): Translato
     init: ({ debug, request, clock = Date.now }) => ({
       debug,
       request,
-      ledger: new StreamLedger(clock),
+      ledger: new StreamLedger(clock, { mcpToolName: mcpName }),
       turn: 0,
       messageCount: 0,
       toolIndex: new Map(),
