@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../core/events/index.ts';
+import type { AgentEvent, RunTotals } from '../core/events/index.ts';
 
 /** The cost Process-protocol records carry: the run's running total. */
 export interface RecordCost {
@@ -18,13 +18,13 @@ export type AgentRecord =
 /**
  * Turns a local run's normalized events back into Process-protocol records:
  * `progress` → progress; `comment` → comment; the `text_delta`s of a message → one progress whose
- * summary is the message's text, at `message_stop`; `cost` → the running total, attached to the next
+ * summary is the message's text, at `message_stop`; `cost` → the run's totals (as the core stamps them), attached to the next
  * progress (when it changed) and to the final record; `run_end` → `complete` or `failed`.
  * `tool_call` records are not made here: the session's tool host sends them. Everything else is dropped.
  */
 export class RecordsFromEvents {
   readonly #text = new Map<string, string>();
-  readonly #sources = new Map<string, { inputTokens: number; outputTokens: number; usd: number }>();
+  #cost: RecordCost = { inputTokens: 0, outputTokens: 0, usd: 0 };
   #costChanged = false;
 
   #held: Extract<AgentRecord, { type: 'progress' }> | undefined;
@@ -87,29 +87,15 @@ export class RecordsFromEvents {
         this.#text.delete(key);
         return text ? [this.#withCost({ type: 'progress', summary: text })] : [];
       }
-      case 'cost': {
-        const key = event.model ?? '';
-        const before = this.#sources.get(key) ?? { inputTokens: 0, outputTokens: 0, usd: 0 };
-        const usd = event.usd ?? 0;
-        this.#sources.set(
-          key,
-          event.cumulative
-            ? { inputTokens: event.inputTokens, outputTokens: event.outputTokens, usd }
-            : {
-                inputTokens: before.inputTokens + event.inputTokens,
-                outputTokens: before.outputTokens + event.outputTokens,
-                usd: before.usd + usd,
-              },
-        );
-        this.#costChanged = true;
+      case 'cost':
+        // The run's totals as the core's emitter stamped them (it sums increments and running totals).
+        if (event.totals) {
+          this.#cost = recordCost(event.totals);
+          this.#costChanged = true;
+        }
         return [];
-      }
       case 'run_end': {
-        const cost = {
-          inputTokens: event.totals.inputTokens,
-          outputTokens: event.totals.outputTokens,
-          usd: event.totals.usd,
-        };
+        const cost = recordCost(event.totals);
         return event.reason === 'completed'
           ? [{ type: 'complete', output: event.output ?? null, cost }]
           : [
@@ -126,15 +112,9 @@ export class RecordsFromEvents {
     }
   }
 
-  /** The running total of every cost seen so far. */
+  /** The run's running total so far. */
   get cost(): RecordCost {
-    const total = { inputTokens: 0, outputTokens: 0, usd: 0 };
-    for (const source of this.#sources.values()) {
-      total.inputTokens += source.inputTokens;
-      total.outputTokens += source.outputTokens;
-      total.usd += source.usd;
-    }
-    return total;
+    return { ...this.#cost };
   }
 
   #withCost<R extends { type: 'progress'; cost?: RecordCost }>(record: R): R {
@@ -142,4 +122,8 @@ export class RecordsFromEvents {
     this.#costChanged = false;
     return { ...record, cost: this.cost };
   }
+}
+
+function recordCost(totals: RunTotals): RecordCost {
+  return { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, usd: totals.usd };
 }
