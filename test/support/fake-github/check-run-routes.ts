@@ -8,7 +8,7 @@ import type {
 } from '../../../src/github/github-api.ts';
 import { applyCheckRun, checkRunRefusal } from '../../../src/github/simulate/check-run-rules.ts';
 import type { MemoryCheckRun } from '../../../src/github/simulate/memory-github-state.ts';
-import type { FakeAnnotation } from './fake-github-state.ts';
+import type { FakeAnnotation } from './fake-github-records.ts';
 import { renderCheckRun } from './render.ts';
 import {
   notFound,

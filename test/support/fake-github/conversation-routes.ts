@@ -1,4 +1,5 @@
-import { type FakeGitHubState, isPull, type ReactionTargetKind } from './fake-github-state.ts';
+import { isPull, type ReactionTargetKind } from './fake-github-records.ts';
+import type { FakeGitHubState } from './fake-github-state.ts';
 import { renderComment, renderIssue, renderReaction, renderReview } from './render.ts';
 import {
   notFound,

@@ -1,6 +1,8 @@
 import type {
   MemoryCheckRun,
   MemoryComment,
+  MemoryIssue,
+  MemoryPull,
   MemoryReaction,
   MemoryReview,
   MemoryReviewComment,
@@ -9,12 +11,62 @@ import type {
 import type {
   FakeCheckRun,
   FakeComment,
+  FakeIssue,
+  FakePull,
   FakeReaction,
   FakeReview,
   FakeReviewComment,
   FakeUser,
   FakeWorkflowRun,
-} from './fake-github-state.ts';
+} from './fake-github-records.ts';
+
+/** An issue (or a pull request) of the shared in-memory state as the HTTP fake's tests read it: a snapshot. */
+export function fakeIssueOf(
+  repoKey: string,
+  repoName: string,
+  issue: MemoryIssue,
+  user: FakeUser,
+): FakeIssue | FakePull {
+  if (issue.pull !== undefined) return fakePullOf(repoKey, repoName, { ...issue, pull: issue.pull }, user);
+  return {
+    repoKey,
+    number: issue.number,
+    title: issue.title,
+    body: issue.body,
+    user,
+    state: issue.state,
+    createdAt: issue.createdAt,
+    updatedAt: issue.updatedAt,
+  };
+}
+
+/**
+ * A pull request of the shared in-memory state as the HTTP fake's tests read it (a snapshot): the
+ * head repository is the fork's namesake, as the fake's forks are, and none when the fork is deleted.
+ */
+export function fakePullOf(repoKey: string, repoName: string, pull: MemoryPull, user: FakeUser): FakePull {
+  const fields = pull.pull;
+  return {
+    repoKey,
+    number: pull.number,
+    title: pull.title,
+    body: pull.body,
+    user,
+    state: pull.state,
+    createdAt: pull.createdAt,
+    updatedAt: pull.updatedAt,
+    headRef: fields.headRef,
+    headSha: fields.headSha,
+    baseRef: fields.baseRef,
+    headOwner: fields.headOwner,
+    headRepo: fields.headOwner === undefined ? undefined : repoName,
+    fromFork: fields.fromFork,
+    maintainerCanModify: fields.maintainerCanModify,
+    draft: fields.draft,
+    requestedReviewers: [...fields.requestedReviewers],
+    requestedTeams: [...fields.requestedTeams],
+  };
+}
 
 /**
  * A check run of the shared in-memory state as the HTTP fake's tests read it (GitHub's nulls,

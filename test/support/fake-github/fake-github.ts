@@ -20,7 +20,8 @@ import type { AddressInfo } from 'node:net';
 import { appRoutes, jwtOperations } from './app-routes.ts';
 import { checkRunRoutes } from './check-run-routes.ts';
 import { conversationRoutes } from './conversation-routes.ts';
-import { FakeGitHubState, type FakeToken, type FakeUser } from './fake-github-state.ts';
+import type { FakeToken, FakeUser } from './fake-github-records.ts';
+import { FakeGitHubState } from './fake-github-state.ts';
 import { FakeGitHubViolationError } from './fake-github-violation-error.ts';
 import { GitBacking } from './git-backing.ts';
 import { OpenApiValidator, type RouteMatch } from './openapi-validator.ts';
@@ -34,7 +35,6 @@ import { errorReply, type RouteHandler, type RouteReply } from './route-kit.ts';
 export type {
   FakeCheckRun,
   FakeComment,
-  FakeGitHubState,
   FakePull,
   FakeReaction,
   FakeRepo,
@@ -45,7 +45,8 @@ export type {
   FakeUser,
   FakeWorkflowRun,
   RepoRef,
-} from './fake-github-state.ts';
+} from './fake-github-records.ts';
+export type { FakeGitHubState } from './fake-github-state.ts';
 export { FakeGitHubViolationError } from './fake-github-violation-error.ts';
 
 /** Options of `startFakeGitHub`. */

@@ -1,6 +1,6 @@
 import { newSideRanges, parseDiffHunks } from '../../../src/github/git/diff-hunks.ts';
 import { type PullFileEntry, pullFilesFromGit } from '../../../src/github/git/pull-files-from-git.ts';
-import type { FakePull, FakeRepo } from './fake-github-state.ts';
+import type { FakePull, FakeRepo } from './fake-github-records.ts';
 import { renderReview } from './render.ts';
 import { branchSha } from './repo-routes.ts';
 import {

@@ -1,4 +1,4 @@
-import type { FakePull, FakeRepo } from './fake-github-state.ts';
+import type { FakePull, FakeRepo } from './fake-github-records.ts';
 import { renderPull } from './render.ts';
 import { branchSha, fallbackSha } from './repo-routes.ts';
 import {
@@ -96,24 +96,23 @@ export const pullRoutes: Record<string, RouteHandler> = {
       headSha,
       baseRef: input.base,
       headOwner,
-      headRepo: repo.repo,
       fromFork,
       maintainerCanModify: input.maintainer_can_modify ?? false,
       draft: input.draft ?? false,
-      requestedReviewers: [],
-      requestedTeams: [],
     });
     return { status: 201, body: await render(context, repo, pull) };
   },
 
   'pulls/request-reviewers': async (context) => {
     const repo = repoOf(context);
-    const pull = context.state.pull(refOf(context), numberParam(context.params, 'pull_number'));
-    if (repo === undefined || pull === undefined) return notFound();
+    const number = numberParam(context.params, 'pull_number');
+    const memory = context.state.memory(refOf(context));
+    const record = memory?.pull(number);
+    if (repo === undefined || memory === undefined || record === undefined) return notFound();
     const input = (context.body ?? {}) as { reviewers?: string[]; team_reviewers?: string[] };
     const users = input.reviewers ?? [];
     const teams = input.team_reviewers ?? [];
-    if (users.some((u) => u.toLowerCase() === pull.user.login.toLowerCase())) {
+    if (users.some((u) => u.toLowerCase() === record.user.login.toLowerCase())) {
       return validationFailed('Review cannot be requested from pull request author.');
     }
     const notCollaborator = users.some((u) => {
@@ -125,8 +124,8 @@ export const pullRoutes: Record<string, RouteHandler> = {
         `Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the ${repo.owner}/${repo.repo} repository.`,
       );
     }
-    for (const user of users) if (!pull.requestedReviewers.includes(user)) pull.requestedReviewers.push(user);
-    for (const team of teams) if (!pull.requestedTeams.includes(team)) pull.requestedTeams.push(team);
-    return { status: 201, body: await render(context, repo, pull, true) };
+    memory.requestReviews(record.pull, { users, teams });
+    const pull = context.state.pull(refOf(context), number);
+    return pull === undefined ? notFound() : { status: 201, body: await render(context, repo, pull, true) };
   },
 };

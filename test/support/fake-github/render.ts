@@ -1,7 +1,6 @@
 import type {
   FakeCheckRun,
   FakeComment,
-  FakeGitHubState,
   FakeIssue,
   FakePull,
   FakeReaction,
@@ -9,8 +8,9 @@ import type {
   FakeReview,
   FakeUser,
   FakeWorkflowRun,
-} from './fake-github-state.ts';
-import { isPull } from './fake-github-state.ts';
+} from './fake-github-records.ts';
+import { isPull } from './fake-github-records.ts';
+import type { FakeGitHubState } from './fake-github-state.ts';
 import { isRecord, namedExample, type OpenApiDocument } from './openapi-document.ts';
 
 /** What the renderers need: the description (for examples), the state and the server's base URL. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type FakeRepo, fakeSha } from './fake-github-state.ts';
+import { type FakeRepo, fakeSha } from './fake-github-records.ts';
 import { renderRepo, renderUser } from './render.ts';
 import { notFound, type RouteContext, type RouteHandler, refOf, repoOf } from './route-kit.ts';
 

@@ -1,4 +1,4 @@
-import type { FakeReviewComment } from './fake-github-state.ts';
+import type { FakeReviewComment } from './fake-github-records.ts';
 import { type RenderContext, renderUser } from './render.ts';
 import { notFound, numberParam, paginate, type RouteHandler, refOf, repoOf, validationFailed } from './route-kit.ts';
 

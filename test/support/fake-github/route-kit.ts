@@ -1,4 +1,5 @@
-import type { FakeGitHubState, FakeRepo, FakeUser } from './fake-github-state.ts';
+import type { FakeRepo, FakeUser } from './fake-github-records.ts';
+import type { FakeGitHubState } from './fake-github-state.ts';
 import type { RenderContext } from './render.ts';
 
 /** What a route handler gets: validated, coerced parameters and the caller's identity. */
