@@ -31,8 +31,10 @@ export interface CursorTranslatorState extends TranslatorState {
   /** The open message came in pieces (`--stream-partial-output`): its buffered copy ends it. */
   partial: boolean;
   messages: number;
-  /** Tool calls started in this run, by id → name (what a cut-short stream must still answer). */
-  toolNames: Record<string, string>;
+  /** Tool calls started in this run (a repeated record of one is not started again). */
+  started: Set<string>;
+  /** Started calls not answered yet: what a cut-short stream must still answer (bounded by the calls open, not the run). */
+  unanswered: Set<string>;
   /** MCP calls by id → server and tool; `done` once answered (the ledger keeps them: they end in `mcp_tool_result`). */
   mcp: Record<string, { server: string; tool: string; done?: true }>;
 }
@@ -46,7 +48,8 @@ export const cursorTranslator: Translator<CursorTranslatorState> = {
     ledger: new StreamLedger(clock, { toolDurations: false }),
     partial: false,
     messages: 0,
-    toolNames: {},
+    started: new Set(),
+    unanswered: new Set(),
     mcp: {},
   }),
 
@@ -173,9 +176,8 @@ function closeAll(state: CursorTranslatorState): EventDraft[] {
   const { ledger } = state;
   ledger.stopThinking(out, null);
   ledger.stopMessage(out);
-  for (const id of Object.keys(state.toolNames)) {
-    if (ledger.hasTool(id) && !state.mcp[id]?.done) ledger.toolResult(out, id, 'no result reported', true);
-  }
+  for (const id of state.unanswered) ledger.toolResult(out, id, 'no result reported', true);
+  state.unanswered.clear();
   return out;
 }
 
@@ -188,8 +190,9 @@ function toolCall(value: Obj, state: CursorTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
   ledger.stopThinking(out, null);
   ledger.stopMessage(out);
-  if (state.toolNames[id] === undefined) {
-    state.toolNames[id] = shape.name;
+  if (!state.started.has(id)) {
+    state.started.add(id);
+    state.unanswered.add(id);
     ledger.startTool(out, id, shape.name);
     ledger.readyTool(out, id, shape.args);
     if (shape.mcp) {
@@ -206,6 +209,7 @@ function toolCall(value: Obj, state: CursorTranslatorState): EventDraft[] {
   const mcp = state.mcp[id];
   if (value.subtype !== 'completed' || !ledger.hasTool(id) || mcp?.done) return out;
   const { output, isError } = toolOutput(shape);
+  state.unanswered.delete(id);
   if (mcp) {
     mcp.done = true;
     out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });

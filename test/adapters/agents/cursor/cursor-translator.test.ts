@@ -159,6 +159,24 @@ describe('cursor translator (evidence-only)', () => {
     expect(events.slice(-3).map((e) => e.type)).toEqual(['tool_call_ready', 'tool_result', 'turn_end']);
   });
 
+  it('keeps open only the calls not answered yet (a result record does not walk every call of the run)', () => {
+    const records: unknown[] = [init];
+    for (let i = 0; i < 200; i++) {
+      const body = { shellToolCall: { args: { command: 'true' } } };
+      records.push(tool('started', `t${i}`, body));
+      records.push(
+        tool('completed', `t${i}`, { shellToolCall: { ...body.shellToolCall, result: { success: { exitCode: 0 } } } }),
+      );
+      records.push({ type: 'result', subtype: 'success', is_error: false, result: 'ok', session_id: S });
+    }
+    records.push(tool('started', 'left', { readToolCall: { args: { path: 'a' } } }));
+    const { events, state } = run(records);
+    expect(state.unanswered.size).toBe(0);
+    expect(events.filter((e) => e.type === 'tool_result')).toHaveLength(201);
+    const failed = events.flatMap((e) => (e.type === 'tool_result' && e.isError ? [e.toolCallId] : []));
+    expect(failed).toEqual(['left']);
+  });
+
   it('drops unknown records unless debugging, flags malformed ones, keeps text as output', () => {
     expect(run([{ type: 'brand_new' }]).events).toEqual([]);
     expect(run([{ type: 'brand_new' }], { debug: true }).events[0]).toMatchObject({ type: 'debug' });
