@@ -475,6 +475,38 @@ export function describeGitHubApi(name: string, make: MakeGitHubApiHarness): voi
         expect(await statusOf(h.api.requestReviewers(h.repo, 99, { users: ['bob'], teams: [] }))).toBe(404);
         expect(h.inspect.reviewRequests(7)).toEqual({ users: ['bob', 'dave'], teams: ['core'] });
       });
+
+      it('requestReviewers: teams are the owner organisation’s (another’s is 422); an issue is no pull (404)', async () => {
+        h.seed.role('bob', 'write');
+        h.seed.team('elsewhere', 'core', ['carol']);
+        h.seed.issue(3, 'an issue', 'alice');
+        h.seed.pull({ number: 7, title: 'p', user: 'alice', headRef: 'feature' });
+        expect(await statusOf(h.api.requestReviewers(h.repo, 7, { users: [], teams: ['core'] }))).toBe(422);
+        expect(await statusOf(h.api.requestReviewers(h.repo, 3, { users: ['bob'], teams: [] }))).toBe(404);
+        expect(h.inspect.reviewRequests(7)).toEqual({ users: [], teams: [] });
+        h.seed.team('octo', 'core', ['carol']);
+        await h.api.requestReviewers(h.repo, 7, { users: [], teams: ['core'] });
+        expect(h.inspect.reviewRequests(7)).toEqual({ users: [], teams: ['core'] });
+        expectNoViolations();
+      });
+
+      it('createPull numbers a pull after every seeded issue and pull: one sequence for both', async () => {
+        h.seed.issue(3, 'an issue', 'alice');
+        h.seed.pull({ number: 7, title: 'p', user: 'alice', headRef: 'main' });
+        const pull = await h.api.createPull(h.repo, { title: 'Fix', head: 'feature', base: 'main', body: '' });
+        expect(pull).toMatchObject({ number: 8, htmlUrl: 'https://github.com/octo/demo/pull/8', state: 'open' });
+        expect(await h.api.getPull(h.repo, 8)).toEqual(pull);
+        expect(await h.api.getPull(h.repo, 7)).toMatchObject({ number: 7, headRef: 'main', headSha: mainSha });
+        expectNoViolations();
+      });
+
+      it('findOpenPull: of several open pulls from one head, the newest', async () => {
+        h.seed.pull({ number: 7, title: 'older', user: 'alice', headRef: 'feature' });
+        h.seed.pull({ number: 8, title: 'newer', user: 'alice', headRef: 'feature' });
+        h.seed.pull({ number: 9, title: 'other head', user: 'alice', headRef: 'main' });
+        expect(await h.api.findOpenPull(h.repo, 'octo', 'feature')).toMatchObject({ number: 8, headSha: featureSha });
+        expectNoViolations();
+      });
     });
 
     describe('reviews and review comments', () => {
