@@ -186,6 +186,7 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
           }
         : {}),
       secrets,
+      redactor,
       secretEnv: Object.keys(inputs.apiKeys),
       isolateEnv: { extra: [RUN_MARKER_ENV] },
       fence,

@@ -71,6 +71,12 @@ export interface RunOptions {
   secretEnv?: readonly string[];
   /** Literal secret values to redact. */
   secrets?: readonly string[];
+  /**
+   * The run's redactor, when its caller already has one (a GitHub run shares it with its reports):
+   * the run adds `secrets` and the values of the secret variables to it and redacts its events with
+   * it. Default: a redactor of the run's own.
+   */
+  redactor?: import('../redact/redactor.ts').Redactor;
   costModel?: string;
   /** Prices for cost events; default: the built-in list prices. */
   pricing?: import('../cost/pricing-table.ts').PricingTable;

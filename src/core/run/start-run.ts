@@ -37,7 +37,8 @@ export function startRun(options: RunOptions): RunHandle {
     : hostEnv;
   const debug = options.debug ?? false;
   const abort = new AbortController();
-  const redactor = new Redactor(collectSecrets(options, hostEnv));
+  const redactor = options.redactor ?? new Redactor();
+  for (const secret of collectSecrets(options, hostEnv)) redactor.addSecret(secret);
   const emitter = new RunEmitter({
     runId,
     agent: adapter.id,

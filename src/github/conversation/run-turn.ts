@@ -1,5 +1,5 @@
 import type { Adapter } from '../../core/adapter/index.ts';
-import { Redactor } from '../../core/redact/redactor.ts';
+import type { Redactor } from '../../core/redact/redactor.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import { allowedAgents } from '../use-cases/allowed-agents.ts';
 import type { RunJob } from '../use-cases/run-job.ts';
@@ -89,7 +89,8 @@ export async function resumeTurn(input: {
   plan: TurnPlan;
   adapter: Adapter;
   location: SessionLocation;
-  secrets?: readonly (string | undefined)[];
+  /** The run's redactor: a session snapshot holding what it redacts is not kept. */
+  redactor: Redactor;
   log: (line: string) => void;
   now?: () => Date;
 }): Promise<ResumedTurn> {
@@ -126,7 +127,8 @@ export async function resumeTurn(input: {
         : `${adapter.id} cannot resume a session; it gets a summary of the earlier turns`,
     );
   }
-  const redactor = new Redactor([...(conversations.secrets ?? []), ...(input.secrets ?? [])]);
+  const redactor = input.redactor;
+  for (const secret of conversations.secrets ?? []) redactor.addSecret(secret);
   return {
     ...(sessionId ? { sessionId } : {}),
     async save(end) {

@@ -23,6 +23,12 @@ export interface ExecuteRunOptions {
   env: Record<string, string | undefined>;
   /** Values that must never appear on GitHub (tokens, keys); the git token is added. */
   secrets: readonly string[];
+  /**
+   * A redactor the front end already writes through (the Action's workflow log): the run adds its
+   * secrets to it and uses it for everything it writes, so both redact the same values. Default: the
+   * run's own.
+   */
+  redactor?: import('../../core/redact/redactor.ts').Redactor;
   /** Names of environment variables whose values are secret. */
   secretEnv?: readonly string[];
   /** Give the agent only the allowlisted part of `env` (core `RunOptions.isolateEnv`). */

@@ -253,7 +253,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
     plan,
     adapter: resolved.adapter,
     location: { home: started.env.HOME ?? homedir(), env: started.env, cwd: options.workspace },
-    secrets: secrets.values,
+    redactor: secrets.redactor,
     log: note,
   });
   const prompt = resumed.sessionId
@@ -276,7 +276,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
     fencingToken: options.fencingToken,
     timeoutMs: options.timeoutMs ?? agentConfig?.timeout ?? job.config.limits.runTimeout,
     env: started.env,
-    secrets: secrets.values,
+    redactor: secrets.redactor,
     secretEnv: options.secretEnv,
     isolateEnv: options.isolateEnv,
     fence: options.fence,

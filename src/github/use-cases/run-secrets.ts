@@ -10,11 +10,15 @@ export interface RunSecrets {
 }
 
 /** Collects a run's secrets once, for every part of the run that must keep them out of what it writes. */
-export function runSecrets(options: Pick<ExecuteRunOptions, 'secrets' | 'git' | 'secretEnv' | 'env'>): RunSecrets {
+export function runSecrets(
+  options: Pick<ExecuteRunOptions, 'secrets' | 'git' | 'secretEnv' | 'env' | 'redactor'>,
+): RunSecrets {
   const values = [
     options.git.token,
     ...options.secrets,
     ...(options.secretEnv ?? []).map((name) => options.env[name]),
   ].filter((value): value is string => value !== undefined && value !== '');
-  return { values: [...new Set(values)], redactor: new Redactor(values) };
+  const redactor = options.redactor ?? new Redactor();
+  for (const value of values) redactor.addSecret(value);
+  return { values: [...new Set(values)], redactor };
 }
