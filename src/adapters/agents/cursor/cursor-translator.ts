@@ -1,9 +1,17 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import type { EventDraft } from '../../../core/events/index.ts';
 import { type ProviderErrorTable, providerErrorDraft, providerErrorKind } from '../../shared/provider-error.ts';
-import { countOf, isObj, malformed, type Obj, str, unknownRecord as unknown } from '../../shared/record-fields.ts';
+import { countOf, isObj, malformed, str, unknownRecord as unknown } from '../../shared/record-fields.ts';
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { textLine } from '../../shared/text-line.ts';
+import {
+  type CursorRecordOf,
+  cursorCallId,
+  cursorMalformed,
+  cursorRecordByHand,
+  cursorRecordSchema,
+  isCursorType,
+} from './cursor-record.ts';
 import { toolOutput, toolShape } from './cursor-tools.ts';
 
 /**
@@ -21,6 +29,8 @@ import { toolOutput, toolShape } from './cursor-tools.ts';
  *   `tool_call.function:{name,arguments}`; a result is `{success:{…}}`, `{rejected:{…}}` or `{failure|error:{…}}`
  * - `{type:"result",subtype:"success"|"error",is_error,duration_ms,result,session_id,request_id?,usage?}`
  * A failure may end the stream without a `result`; the message is then on stderr.
+ * Records are checked at the edge (cursor-record.ts): a known type missing what it cannot do
+ * without is a recoverable `malformed_record` error.
  */
 export interface CursorTranslatorState extends TranslatorState {
   resumeSessionId?: string;
@@ -57,8 +67,35 @@ export const cursorTranslator: Translator<CursorTranslatorState> = {
     if (record.kind === 'text') return textLine(record.line);
     const value = record.value;
     if (!isObj(value)) return unknown(state, 'a JSON line that is not an object', value);
-    if (typeof value.type !== 'string') return malformed('a record without a type');
-    return translateEvent(value, state);
+    const type = value.type;
+    if (typeof type !== 'string') return malformed('a record without a type');
+    // An unknown type is told apart before safeParse: a failed parse builds a costly ZodError.
+    if (!isCursorType(type)) return unknown(state, `cursor record ${JSON.stringify(type)}`, value);
+    // Checked by hand as the schema states it (zod's copy of each record cost a tenth of the time);
+    // what the hand check refuses, the schema decides.
+    const native = cursorRecordByHand(value, type) ?? cursorRecordSchema.safeParse(value).data;
+    if (native === undefined) return malformed(cursorMalformed[type]);
+    switch (native.type) {
+      case 'assistant':
+        return assistant(native, state);
+      case 'thinking':
+        return thinking(native, state);
+      case 'tool_call':
+        return toolCall(native, state);
+      case 'result':
+        return result(native, state);
+      case 'system':
+        return native.subtype === 'init'
+          ? init(native, state)
+          : unknown(state, `cursor system/${String(native.subtype)}`, native);
+      case 'user':
+      case 'interaction_query':
+        return []; // the prompt echoed, and a question print mode answers itself
+      default: {
+        const never: never = native;
+        return unknown(state, 'unknown record', never);
+      }
+    }
   },
 
   stderr(line) {
@@ -87,29 +124,7 @@ export const cursorErrorTable: ProviderErrorTable = {
   authGuidance: 'Run `cursor-agent login`, or set CURSOR_API_KEY (a User API key from the Cursor dashboard).',
 };
 
-function translateEvent(value: Obj, state: CursorTranslatorState): EventDraft[] {
-  switch (value.type) {
-    case 'system':
-      return value.subtype === 'init'
-        ? init(value, state)
-        : unknown(state, `cursor system/${String(value.subtype)}`, value);
-    case 'user':
-    case 'interaction_query':
-      return [];
-    case 'assistant':
-      return assistant(value, state);
-    case 'thinking':
-      return thinking(value, state);
-    case 'tool_call':
-      return toolCall(value, state);
-    case 'result':
-      return result(value, state);
-    default:
-      return unknown(state, `cursor record ${JSON.stringify(value.type)}`, value);
-  }
-}
-
-function init(value: Obj, state: CursorTranslatorState): EventDraft[] {
+function init(value: CursorRecordOf<'system'>, state: CursorTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
   const sessionId = str(value.session_id);
   if (sessionId && !state.sessionAnnounced) {
@@ -128,7 +143,7 @@ function init(value: Obj, state: CursorTranslatorState): EventDraft[] {
   return out;
 }
 
-function messageText(value: Obj): string {
+function messageText(value: CursorRecordOf<'assistant'>): string {
   const message = isObj(value.message) ? value.message : {};
   const content = Array.isArray(message.content) ? message.content : [];
   return content
@@ -137,7 +152,7 @@ function messageText(value: Obj): string {
     .join('');
 }
 
-function assistant(value: Obj, state: CursorTranslatorState): EventDraft[] {
+function assistant(value: CursorRecordOf<'assistant'>, state: CursorTranslatorState): EventDraft[] {
   const text = messageText(value);
   const partial = value.timestamp_ms !== undefined;
   const { ledger } = state;
@@ -159,7 +174,7 @@ function assistant(value: Obj, state: CursorTranslatorState): EventDraft[] {
   return out;
 }
 
-function thinking(value: Obj, state: CursorTranslatorState): EventDraft[] {
+function thinking(value: CursorRecordOf<'thinking'>, state: CursorTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
   if (value.subtype === 'completed') {
     state.ledger.stopThinking(out, null);
@@ -181,11 +196,11 @@ function closeAll(state: CursorTranslatorState): EventDraft[] {
   return out;
 }
 
-function toolCall(value: Obj, state: CursorTranslatorState): EventDraft[] {
-  const id = str(value.call_id) ?? (isObj(value.tool_call) ? str(value.tool_call.toolCallId) : undefined);
-  if (!id) return malformed('tool_call without a call_id');
-  const shape = isObj(value.tool_call) ? toolShape(value.tool_call) : undefined;
-  if (!shape) return malformed('tool_call without a <kind>ToolCall or function payload');
+function toolCall(value: CursorRecordOf<'tool_call'>, state: CursorTranslatorState): EventDraft[] {
+  // The schema's refinement made sure the call has an id.
+  const id = cursorCallId(value) as string;
+  const shape = toolShape(value.tool_call);
+  if (!shape) return malformed('cursor: a tool_call without a <kind>ToolCall or function payload');
   const { ledger } = state;
   const out: EventDraft[] = [];
   ledger.stopThinking(out, null);
@@ -219,7 +234,7 @@ function toolCall(value: Obj, state: CursorTranslatorState): EventDraft[] {
   return out;
 }
 
-function result(value: Obj, state: CursorTranslatorState): EventDraft[] {
+function result(value: CursorRecordOf<'result'>, state: CursorTranslatorState): EventDraft[] {
   const out = closeAll(state);
   const sessionId = str(value.session_id);
   if (sessionId && !state.sessionId) state.sessionId = sessionId;

@@ -2,6 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { allowsAll, cursorPlan } from '../../../../src/adapters/agents/cursor/cursor-plan.ts';
 import {
+  cursorMalformed,
+  cursorRecordByHand,
+  cursorRecordSchema,
+  isCursorType,
+} from '../../../../src/adapters/agents/cursor/cursor-record.ts';
+import {
   type CursorTranslatorState,
   cursorTranslator,
 } from '../../../../src/adapters/agents/cursor/cursor-translator.ts';
@@ -193,6 +199,9 @@ describe('cursor translator (evidence-only)', () => {
       [{ type: 'tool_call', subtype: 'completed', tool_call: {} }, ['error']],
       [{ type: 'thinking', subtype: 'delta', text: 5 }, []],
       [{ type: 'result', usage: 'x' }, ['turn_end']],
+      [{ type: 'tool_call', subtype: 'started', tool_call: { readToolCall: {} } }, ['error']],
+      [{ type: 'tool_call', subtype: 'started', call_id: 'y' }, ['error']],
+      [{ type: 'toString' }, []],
     ];
     for (const [value, expected] of odd) {
       let drafts: EventDraft[] = [];
@@ -204,6 +213,49 @@ describe('cursor translator (evidence-only)', () => {
         JSON.stringify(value),
       ).toEqual(expected);
       expect(drafts.filter((d) => d.type === 'error' && d.code !== 'malformed_record')).toEqual([]);
+    }
+  });
+});
+
+describe('cursor records checked at the edge', () => {
+  const draft = { type: 'error', code: 'malformed_record', recoverable: true, message: cursorMalformed.tool_call };
+  const shell = { shellToolCall: { args: { command: 'true' } } };
+
+  it('answers a tool_call without its call id or its tool_call object with a recoverable malformed_record', () => {
+    const rows: [string, unknown][] = [
+      ['no call_id', { type: 'tool_call', subtype: 'started', tool_call: shell }],
+      ['an empty call_id', { type: 'tool_call', subtype: 'started', call_id: '', tool_call: shell }],
+      ['a call_id of another type', { type: 'tool_call', subtype: 'started', call_id: 7, tool_call: shell }],
+      ['no tool_call', { type: 'tool_call', subtype: 'started', call_id: 'c' }],
+      ['a tool_call that is no object', { type: 'tool_call', subtype: 'started', call_id: 'c', tool_call: [shell] }],
+    ];
+    for (const [name, value] of rows) expect(run([value]).events, name).toEqual([draft]);
+  });
+
+  it('still takes the call id from tool_call.toolCallId when call_id is missing', () => {
+    const value = { type: 'tool_call', subtype: 'started', tool_call: { toolCallId: 'in', ...shell } };
+    expect(run([value]).events[0]).toEqual({ type: 'tool_call_start', toolCallId: 'in', toolName: 'shell' });
+  });
+
+  it('checks by hand exactly what the schema checks', () => {
+    const lines = readFileSync(new URL('../../../fixtures/streams/cursor/docs-tool.jsonl', import.meta.url), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const records: Record<string, unknown>[] = Object.keys(cursorMalformed).map((type) => ({ type }));
+    for (const line of lines) {
+      records.push(line);
+      for (const key of Object.keys(line).filter((k) => k !== 'type')) {
+        const { [key]: _, ...without } = line;
+        records.push(without, { ...line, [key]: 7 }, { ...line, [key]: '' }, { ...line, [key]: {} });
+      }
+    }
+    for (const value of records) {
+      const type = value.type as string;
+      expect(isCursorType(type), type).toBe(true);
+      if (!isCursorType(type)) continue;
+      const byHand = cursorRecordByHand(value, type) !== undefined;
+      expect(byHand, JSON.stringify(value)).toBe(cursorRecordSchema.safeParse(value).success);
     }
   });
 });
