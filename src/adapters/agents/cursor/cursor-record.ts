@@ -38,26 +38,38 @@ export type CursorRecordOf<T extends CursorRecord['type']> = Extract<CursorRecor
 
 /** The record types {@link cursorRecordSchema} knows, with what a record of that type that fails it lacks. */
 export const cursorMalformed: Readonly<Record<CursorRecord['type'], string>> = {
-  system: 'cursor: a system record of another shape',
-  user: 'cursor: a user record of another shape',
-  interaction_query: 'cursor: an interaction_query of another shape',
-  assistant: 'cursor: an assistant record of another shape',
-  thinking: 'cursor: a thinking record of another shape',
-  tool_call: 'cursor: a tool_call without a call_id or its tool_call object',
-  result: 'cursor: a result record of another shape',
+  system: 'a system record of another shape',
+  user: 'a user record of another shape',
+  interaction_query: 'an interaction_query of another shape',
+  assistant: 'an assistant record of another shape',
+  thinking: 'a thinking record of another shape',
+  tool_call: 'a tool_call without a call_id or its tool_call object',
+  result: 'a result record of another shape',
 };
 
 /**
- * A record of a known type checked by hand as {@link cursorRecordSchema} states it, without zod's
- * parse (a copy of each record, most of a short record's cost): only a `tool_call` needs more than
- * its type. Undefined when it lacks that; the translator then asks the schema, so this check may
- * skip work but never accept what the schema refuses (the translator's test holds them together).
+ * A record checked by hand as {@link cursorRecordSchema} states it, without zod's parse (a copy of
+ * each record) or a look-up of its type in a table (slow for a string fresh from `JSON.parse`): the
+ * record, or undefined for a type the schema does not know or a `tool_call` that lacks what it
+ * requires. The translator then asks the table and the schema, so this check may skip work but
+ * never accept what the schema refuses (the translator's test holds them together).
  */
-export function cursorRecordByHand(value: Obj, type: CursorRecord['type']): CursorRecord | undefined {
-  if (type !== 'tool_call') return value as CursorRecord;
-  return isObj(value.tool_call) && cursorCallId(value) !== undefined
-    ? (value as CursorRecordOf<'tool_call'>)
-    : undefined;
+export function cursorRecordByHand(value: Obj): CursorRecord | undefined {
+  switch (value.type) {
+    case 'tool_call':
+      return isObj(value.tool_call) && cursorCallId(value) !== undefined
+        ? (value as CursorRecordOf<'tool_call'>)
+        : undefined;
+    case 'system':
+    case 'user':
+    case 'interaction_query':
+    case 'assistant':
+    case 'thinking':
+    case 'result':
+      return value as CursorRecord;
+    default:
+      return undefined;
+  }
 }
 
 /** A record type the translator knows (an own key of the table: `toString` is none). */

@@ -1,10 +1,11 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import type { EventDraft } from '../../../core/events/index.ts';
 import { type ProviderErrorTable, providerErrorDraft, providerErrorKind } from '../../shared/provider-error.ts';
-import { countOf, isObj, malformed, str, unknownRecord as unknown } from '../../shared/record-fields.ts';
+import { countOf, isObj, malformed, type Obj, str, unknownRecord as unknown } from '../../shared/record-fields.ts';
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { textLine } from '../../shared/text-line.ts';
 import {
+  type CursorRecord,
   type CursorRecordOf,
   cursorCallId,
   cursorMalformed,
@@ -67,35 +68,9 @@ export const cursorTranslator: Translator<CursorTranslatorState> = {
     if (record.kind === 'text') return textLine(record.line);
     const value = record.value;
     if (!isObj(value)) return unknown(state, 'a JSON line that is not an object', value);
-    const type = value.type;
-    if (typeof type !== 'string') return malformed('a record without a type');
-    // An unknown type is told apart before safeParse: a failed parse builds a costly ZodError.
-    if (!isCursorType(type)) return unknown(state, `cursor record ${JSON.stringify(type)}`, value);
-    // Checked by hand as the schema states it (zod's copy of each record cost a tenth of the time);
-    // what the hand check refuses, the schema decides.
-    const native = cursorRecordByHand(value, type) ?? cursorRecordSchema.safeParse(value).data;
-    if (native === undefined) return malformed(cursorMalformed[type]);
-    switch (native.type) {
-      case 'assistant':
-        return assistant(native, state);
-      case 'thinking':
-        return thinking(native, state);
-      case 'tool_call':
-        return toolCall(native, state);
-      case 'result':
-        return result(native, state);
-      case 'system':
-        return native.subtype === 'init'
-          ? init(native, state)
-          : unknown(state, `cursor system/${String(native.subtype)}`, native);
-      case 'user':
-      case 'interaction_query':
-        return []; // the prompt echoed, and a question print mode answers itself
-      default: {
-        const never: never = native;
-        return unknown(state, 'unknown record', never);
-      }
-    }
+    // Checked by hand as the schema states it (zod's copy of each record cost a tenth of the time).
+    const native = cursorRecordByHand(value);
+    return native === undefined ? notByHand(value, state) : translateRecord(native, state);
   },
 
   stderr(line) {
@@ -123,6 +98,42 @@ export const cursorErrorTable: ProviderErrorTable = {
   context: { patterns: [/context limit/i] },
   authGuidance: 'Run `cursor-agent login`, or set CURSOR_API_KEY (a User API key from the Cursor dashboard).',
 };
+
+/**
+ * A record the hand check refused: one without a type, an unknown type (told apart before
+ * safeParse: a failed parse builds a costly ZodError), or a known one the schema decides on.
+ */
+function notByHand(value: Obj, state: CursorTranslatorState): EventDraft[] {
+  const type = value.type;
+  if (typeof type !== 'string') return malformed('a record without a type');
+  if (!isCursorType(type)) return unknown(state, `cursor record ${JSON.stringify(type)}`, value);
+  const parsed = cursorRecordSchema.safeParse(value);
+  return parsed.success ? translateRecord(parsed.data, state) : malformed(cursorMalformed[type]);
+}
+
+function translateRecord(native: CursorRecord, state: CursorTranslatorState): EventDraft[] {
+  switch (native.type) {
+    case 'assistant':
+      return assistant(native, state);
+    case 'thinking':
+      return thinking(native, state);
+    case 'tool_call':
+      return toolCall(native, state);
+    case 'result':
+      return result(native, state);
+    case 'system':
+      return native.subtype === 'init'
+        ? init(native, state)
+        : unknown(state, `cursor system/${String(native.subtype)}`, native);
+    case 'user':
+    case 'interaction_query':
+      return []; // the prompt echoed, and a question print mode answers itself
+    default: {
+      const never: never = native;
+      return unknown(state, 'unknown record', never);
+    }
+  }
+}
 
 function init(value: CursorRecordOf<'system'>, state: CursorTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
@@ -200,7 +211,7 @@ function toolCall(value: CursorRecordOf<'tool_call'>, state: CursorTranslatorSta
   // The schema's refinement made sure the call has an id.
   const id = cursorCallId(value) as string;
   const shape = toolShape(value.tool_call);
-  if (!shape) return malformed('cursor: a tool_call without a <kind>ToolCall or function payload');
+  if (!shape) return malformed('a tool_call without a <kind>ToolCall or function payload');
   const { ledger } = state;
   const out: EventDraft[] = [];
   ledger.stopThinking(out, null);
