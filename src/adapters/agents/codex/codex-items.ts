@@ -1,6 +1,7 @@
 import type { EventDraft } from '../../../core/events/index.ts';
-import { isObj, malformed, type Obj, str, unknownRecord } from '../../shared/record-fields.ts';
+import { isObj, type Obj, str, unknownRecord } from '../../shared/record-fields.ts';
 import type { StreamLedger } from '../../shared/stream-ledger.ts';
+import type { CodexItem } from './codex-record.ts';
 
 /**
  * The name under which Codex's shell tool reaches the model (and a run's policy): `exec_command`
@@ -30,10 +31,9 @@ export interface CodexItemState {
  */
 export const none = Object.freeze([]) as unknown as EventDraft[];
 
-/** One `item.started|updated|completed` item → its drafts. */
-export function translateItem(item: Obj, completed: boolean, state: CodexItemState): EventDraft[] {
-  const id = str(item.id);
-  if (!id) return malformed('an item without an id');
+/** One `item.started|updated|completed` item (its id checked at the edge, codex-record.ts) → its drafts. */
+export function translateItem(item: CodexItem, completed: boolean, state: CodexItemState): EventDraft[] {
+  const id = item.id;
   if (state.done.has(id)) return none;
   if (completed) state.done.add(id);
   switch (item.type) {

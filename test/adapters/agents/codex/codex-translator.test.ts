@@ -1,5 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import {
+  codexMalformed,
+  codexRecordByHand,
+  codexRecordSchema,
+  isCodexType,
+} from '../../../../src/adapters/agents/codex/codex-record.ts';
 import { codexTranslator } from '../../../../src/adapters/agents/codex/codex-translator.ts';
 import type { NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
@@ -233,6 +239,9 @@ describe('codexTranslator', () => {
       json({ type: 'turn.failed', error: 7 }),
       json({ type: 'item.completed', item: { id: 'q', type: 'mcp_tool_call', result: 5, error: 'x' } }),
       json({ type: 'item.completed', item: { id: 'z', type: 'todo_list', items: 'nope' } }),
+      json({ type: 'item.completed', item: { id: 7, type: 'agent_message' } }),
+      json({ type: 'thread.started', thread_id: ['x'] }),
+      json({ type: 'toString' }),
     ];
     expect(() => run(odd)).not.toThrow();
     expect(run(odd).events[0]).toMatchObject({ type: 'cost', inputTokens: 0, outputTokens: 0 });
@@ -285,5 +294,55 @@ describe('codexTranslator', () => {
     expect(events.filter((e) => e.type === 'text_delta').map((e) => e.type === 'text_delta' && e.delta)).toEqual(
       Array.from({ length: 100 }, () => ['he', 'llo']).flat(),
     );
+  });
+
+  it('answers an event of a known type without what it cannot do without with a recoverable malformed_record', () => {
+    const rows: [keyof typeof codexMalformed, unknown][] = [
+      ['thread.started', { type: 'thread.started' }],
+      ['thread.started', { type: 'thread.started', thread_id: '' }],
+      ['thread.started', { type: 'thread.started', thread_id: 42 }],
+      ['item.started', { type: 'item.started' }],
+      ['item.updated', { type: 'item.updated', item: 'x' }],
+      ['item.completed', { type: 'item.completed', item: { type: 'agent_message', text: 'hi' } }],
+      ['item.completed', { type: 'item.completed', item: { id: '', type: 'agent_message' } }],
+      ['item.completed', { type: 'item.completed', item: { id: 3, type: 'agent_message' } }],
+    ];
+    for (const [type, value] of rows) {
+      expect(run([json(value)]).events, JSON.stringify(value)).toEqual([
+        { type: 'error', code: 'malformed_record', message: codexMalformed[type], recoverable: true },
+      ]);
+    }
+    // A type the table has no own key for is an unknown event, not a malformed one.
+    expect(types(run([json({ type: 'toString' }), json({ type: 'constructor' })], { debug: true }).events)).toEqual([
+      'debug',
+      'debug',
+    ]);
+  });
+
+  it('checks by hand exactly what the schema checks', () => {
+    const events: Record<string, unknown>[] = [...Object.keys(codexMalformed), 'toString', 'thread.archived', ''].map(
+      (type) => ({ type }),
+    );
+    const variants = (value: Record<string, unknown>): Record<string, unknown>[] =>
+      Object.keys(value)
+        .filter((key) => key !== 'type')
+        .flatMap((key) => {
+          const { [key]: _, ...without } = value;
+          return [without, ...[7, '', {}, null].map((odd) => ({ ...value, [key]: odd }))];
+        });
+    for (const name of readdirSync(new URL('../../../fixtures/streams/codex/', import.meta.url))) {
+      if (!name.endsWith('.jsonl')) continue;
+      for (const line of readFileSync(stream(name), 'utf8').split('\n').filter(Boolean)) {
+        const value = JSON.parse(line) as Record<string, unknown>;
+        events.push(value, ...variants(value));
+        const item = value.item as Record<string, unknown> | undefined;
+        if (item) events.push(...variants(item).map((changed) => ({ ...value, item: changed })));
+      }
+    }
+    for (const value of events) {
+      const known = typeof value.type === 'string' && isCodexType(value.type);
+      const bySchema = known && codexRecordSchema.safeParse(value).success;
+      expect(codexRecordByHand(value) !== undefined, JSON.stringify(value)).toBe(bySchema);
+    }
   });
 });
