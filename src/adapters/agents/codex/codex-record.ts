@@ -25,8 +25,10 @@ export const codexRecordSchema = z.discriminatedUnion('type', [
 /** One Codex event the translator knows. */
 export type CodexRecord = z.infer<typeof codexRecordSchema>;
 
-/** One event of a given `type`. */
+/** One event of the given `type`s (the item events' schema covers their three types at once: name all three). */
 export type CodexRecordOf<T extends CodexRecord['type']> = Extract<CodexRecord, { type: T }>;
+
+type ItemType = 'item.started' | 'item.updated' | 'item.completed';
 
 /** The item an item event carries. */
 export type CodexItem = z.infer<typeof item>;
@@ -62,7 +64,7 @@ export function codexRecordByHand(value: Obj): CodexRecord | undefined {
     case 'item.started':
     case 'item.updated':
     case 'item.completed':
-      return isObj(value.item) && filled(value.item.id) ? (value as CodexRecordOf<'item.completed'>) : undefined;
+      return isObj(value.item) && filled(value.item.id) ? (value as CodexRecordOf<ItemType>) : undefined;
     case 'turn.started':
     case 'turn.completed':
     case 'turn.failed':
