@@ -1,5 +1,6 @@
 import type { EventDraft } from '../../../core/events/index.ts';
-import { isObj, malformed, type Obj, str } from '../../shared/record-fields.ts';
+import { isObj, type Obj, str } from '../../shared/record-fields.ts';
+import type { CopilotCallData } from './copilot-record.ts';
 import type { CopilotTranslatorState } from './copilot-translator.ts';
 
 /**
@@ -29,9 +30,8 @@ export function assistantMessage(data: Obj, state: CopilotTranslatorState): Even
 }
 
 /** `tool.execution_start`: the call is ready (started first when it was not); an MCP call says its server. */
-export function toolStart(data: Obj, state: CopilotTranslatorState): EventDraft[] {
-  const id = str(data.toolCallId);
-  if (!id) return malformed('tool.execution_start without a toolCallId');
+export function toolStart(data: CopilotCallData, state: CopilotTranslatorState): EventDraft[] {
+  const id = data.toolCallId;
   const name = str(data.toolName) ?? 'unknown';
   const out: EventDraft[] = [];
   state.ledger.readyTool(out, id, data.arguments ?? {}, name);
@@ -45,9 +45,8 @@ export function toolStart(data: Obj, state: CopilotTranslatorState): EventDraft[
 }
 
 /** `tool.execution_complete`: the call's result (`mcp_tool_result` for an MCP call). */
-export function toolComplete(data: Obj, state: CopilotTranslatorState): EventDraft[] {
-  const id = str(data.toolCallId);
-  if (!id) return malformed('tool.execution_complete without a toolCallId');
+export function toolComplete(data: CopilotCallData, state: CopilotTranslatorState): EventDraft[] {
+  const id = data.toolCallId;
   const isError = data.success !== true;
   const result = isObj(data.result) ? data.result : undefined;
   const error = isObj(data.error) ? data.error : undefined;

@@ -12,6 +12,7 @@ import {
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { textLine } from '../../shared/text-line.ts';
 import { sessionErrorDraft, withoutRetryTime } from './copilot-error-table.ts';
+import { type CopilotRecord, copilotMalformed, copilotRecord, dataOf } from './copilot-record.ts';
 import { assistantMessage, toolComplete, toolStart } from './copilot-tools.ts';
 
 /**
@@ -20,6 +21,8 @@ import { assistantMessage, toolComplete, toolStart } from './copilot-tools.ts';
  * union the CLI writes to `~/.copilot/session-state/<id>/events.jsonl` (schema in the package's
  * `schemas/session-events.schema.json`), then one `{type: "result", sessionId, exitCode, usage}`.
  * Token counts are not on stdout (only in `--usage-output-file`): see copilot-controller.ts.
+ * Events are checked at the edge (copilot-record.ts): a known type missing what it cannot do
+ * without is a recoverable `malformed_record` error.
  */
 export interface CopilotTranslatorState extends TranslatorState {
   /** The session this run continues (request.resumeSessionId), to tell a resume from a new session. */
@@ -52,9 +55,16 @@ export const copilotTranslator: Translator<CopilotTranslatorState> = {
     if (record.kind === 'text') return textLine(record.line);
     const value = record.value;
     if (!isObj(value)) return unknown(state, 'a JSON line that is not an object', value);
-    if (typeof value.type !== 'string') return malformed('a record without a type');
-    const data = isObj(value.data) ? value.data : {};
-    return translateEvent(value.type, data, value, state);
+    // Checked at the edge (copilot-record.ts): by hand as the schema states it (zod's copy of each
+    // record cost a tenth of the time), the schema deciding on what the hand check refuses.
+    const native = copilotRecord(value);
+    if (native === 'unknown') {
+      return typeof value.type === 'string'
+        ? unknown(state, `copilot event ${value.type}`, value)
+        : malformed('a record without a type');
+    }
+    if (native === 'malformed') return malformed(copilotMalformed[value.type as CopilotRecord['type']]);
+    return translateEvent(native, state);
   },
 
   finish(_exit, state) {
@@ -62,12 +72,13 @@ export const copilotTranslator: Translator<CopilotTranslatorState> = {
   },
 };
 
-function translateEvent(type: string, data: Obj, value: Obj, state: CopilotTranslatorState): EventDraft[] {
+function translateEvent(native: CopilotRecord, state: CopilotTranslatorState): EventDraft[] {
   const { ledger } = state;
+  const data = dataOf(native);
   const out: EventDraft[] = [];
-  switch (type) {
+  switch (native.type) {
     case 'session.start':
-      return announce(state, str(data.sessionId), {
+      return announce(state, native.data.sessionId, {
         model: str(data.selectedModel),
         cwd: isObj(data.context) ? str(data.context.cwd) : undefined,
       });
@@ -80,7 +91,7 @@ function translateEvent(type: string, data: Obj, value: Obj, state: CopilotTrans
         .map((s) => ({ type: 'skill_loaded', name: String(s.name), source: str(s.source) }));
     }
     case 'skill.invoked':
-      return typeof data.name === 'string' ? [{ type: 'skill_invoked', name: data.name, input: data.arguments }] : [];
+      return [{ type: 'skill_invoked', name: native.data.name, input: data.arguments }];
     case 'assistant.turn_start':
       return [{ type: 'turn_start', turn: turnNumber(data.turnId) }];
     case 'assistant.turn_end':
@@ -103,8 +114,7 @@ function translateEvent(type: string, data: Obj, value: Obj, state: CopilotTrans
       return out;
     }
     case 'assistant.tool_call_delta': {
-      const id = str(data.toolCallId);
-      if (!id) return [];
+      const id = native.data.toolCallId;
       ledger.startTool(out, id, str(data.toolName) ?? 'unknown');
       ledger.toolInput(out, id, str(data.inputDelta) ?? '');
       return out;
@@ -115,9 +125,9 @@ function translateEvent(type: string, data: Obj, value: Obj, state: CopilotTrans
       state.sawUsage = true;
       return [usageCost(data)];
     case 'tool.execution_start':
-      return toolStart(data, state);
+      return toolStart(native.data, state);
     case 'tool.execution_complete':
-      return toolComplete(data, state);
+      return toolComplete(native.data, state);
     case 'session.error': {
       const message = withoutRetryTime(str(data.message) ?? 'Copilot reported an error');
       state.lastError = message;
@@ -127,9 +137,11 @@ function translateEvent(type: string, data: Obj, value: Obj, state: CopilotTrans
       state.lastError = `aborted${typeof data.reason === 'string' ? `: ${data.reason}` : ''}`;
       return [];
     case 'result':
-      return result(value, state);
-    default:
-      return unknown(state, `copilot event ${type}`, value);
+      return result(native, state);
+    default: {
+      const never: never = native;
+      return unknown(state, 'unknown copilot event', never);
+    }
   }
 }
 

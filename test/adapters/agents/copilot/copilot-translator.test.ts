@@ -1,7 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { usageDrafts, usageRecordDrafts } from '../../../../src/adapters/agents/copilot/copilot-controller.ts';
 import { permissionArgs } from '../../../../src/adapters/agents/copilot/copilot-plan.ts';
+import {
+  copilotMalformed,
+  copilotRecord,
+  copilotRecordSchema,
+} from '../../../../src/adapters/agents/copilot/copilot-record.ts';
 import {
   type CopilotTranslatorState,
   copilotTranslator,
@@ -178,6 +183,10 @@ describe('copilot translator', () => {
       [{ type: 'assistant.reasoning_delta', data: { deltaContent: 7 } }, []],
       [{ type: 'session.error', data: { message: 9, statusCode: 'x' } }, ['error']],
       [{ type: 'result', exitCode: 'no' }, []],
+      [{ type: 'assistant.tool_call_delta', data: { toolName: 'view', inputDelta: '{' } }, ['error']],
+      [{ type: 'skill.invoked', data: { name: 5 } }, ['error']],
+      [{ type: 'session.start' }, ['error']],
+      [{ type: 'toString', data: {} }, ['debug']],
     ];
     for (const [value, expected] of odd) {
       let drafts: EventDraft[] = [];
@@ -189,6 +198,58 @@ describe('copilot translator', () => {
         JSON.stringify(value),
       ).toEqual(expected);
       expect(drafts.filter((d) => d.type === 'error' && d.code === 'internal')).toEqual([]);
+    }
+  });
+});
+
+describe('copilot events checked at the edge', () => {
+  it('answers an event of a known type without what it cannot do without with a recoverable malformed_record', () => {
+    const rows: [keyof typeof copilotMalformed, unknown][] = [
+      ['tool.execution_start', ev('tool.execution_start', { toolName: 'bash' })],
+      ['tool.execution_start', { type: 'tool.execution_start' }],
+      ['tool.execution_complete', ev('tool.execution_complete', { toolCallId: '', success: true })],
+      ['assistant.tool_call_delta', ev('assistant.tool_call_delta', { toolCallId: 7, inputDelta: '{' })],
+      ['session.start', ev('session.start', { selectedModel: 'gpt-4.1' })],
+      ['session.start', { type: 'session.start', data: 'x' }],
+      ['skill.invoked', ev('skill.invoked', { arguments: {} })],
+    ];
+    for (const [type, value] of rows) {
+      expect(run([value]).events, JSON.stringify(value)).toEqual([
+        { type: 'error', code: 'malformed_record', message: copilotMalformed[type], recoverable: true },
+      ]);
+    }
+  });
+
+  it('still translates the events that need nothing in their data without any', () => {
+    const { events } = run([{ type: 'assistant.turn_start' }, { type: 'assistant.message_start', data: [] }]);
+    expect(events.map((e) => e.type)).toEqual(['turn_start', 'message_start', 'message_stop']);
+  });
+
+  it('checks by hand exactly what the schema checks, and leaves the schema only what the hand check refuses', () => {
+    const types = [...Object.keys(copilotMalformed), 'toString', 'model.call_start', ''];
+    const events: Record<string, unknown>[] = types.flatMap((type) => [
+      { type },
+      { type, data: {} },
+      { type, data: 5 },
+    ]);
+    const variants = (value: Record<string, unknown>): Record<string, unknown>[] =>
+      Object.keys(value)
+        .filter((key) => key !== 'type')
+        .flatMap((key) => {
+          const { [key]: _, ...without } = value;
+          return [without, ...[7, '', {}, null].map((odd) => ({ ...value, [key]: odd }))];
+        });
+    const names = readdirSync(new URL('../../../fixtures/streams/copilot/', import.meta.url));
+    for (const value of names.filter((n) => n.endsWith('.jsonl')).flatMap(fixture) as Record<string, unknown>[]) {
+      events.push(value, ...variants(value));
+      const data = value.data as Record<string, unknown> | undefined;
+      if (data) events.push(...variants(data).map((changed) => ({ ...value, data: changed })));
+    }
+    for (const value of events) {
+      const known = typeof value.type === 'string' && Object.hasOwn(copilotMalformed, value.type);
+      // What the schema takes, the hand check takes itself (the record as it is, not zod's copy).
+      const expected = !known ? 'unknown' : copilotRecordSchema.safeParse(value).success ? value : 'malformed';
+      expect(copilotRecord(value), JSON.stringify(value)).toBe(expected);
     }
   });
 });
