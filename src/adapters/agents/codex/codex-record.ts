@@ -3,8 +3,9 @@ import { filled, isObj, type Obj } from '../../shared/record-fields.ts';
 
 const id = z.string().min(1);
 
-/** An item of `item.started|updated|completed`: its `id` keys it (its `type` and the rest are read loosely, codex-items.ts). */
+/** The item of an item event: its `id` keys it (its `type` and the rest are read loosely, codex-items.ts). */
 const item = z.object({ id }).loose();
+export type CodexItem = z.infer<typeof item>;
 
 /**
  * The `ThreadEvent`s of `codex exec --json` whose shape decides the translation, checked at the edge
@@ -15,23 +16,12 @@ const item = z.object({ id }).loose();
  */
 export const codexRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('thread.started'), thread_id: id }).loose(),
-  z.object({ type: z.literal('turn.started') }).loose(),
   z.object({ type: z.enum(['item.started', 'item.updated', 'item.completed']), item }).loose(),
-  z.object({ type: z.literal('turn.completed') }).loose(),
-  z.object({ type: z.literal('turn.failed') }).loose(),
-  z.object({ type: z.literal('error') }).loose(),
+  z.object({ type: z.enum(['turn.started', 'turn.completed', 'turn.failed', 'error']) }).loose(),
 ]);
 
 /** One Codex event the translator knows. */
 export type CodexRecord = z.infer<typeof codexRecordSchema>;
-
-/** One event of the given `type`s (the item events' schema covers their three types at once: name all three). */
-export type CodexRecordOf<T extends CodexRecord['type']> = Extract<CodexRecord, { type: T }>;
-
-type ItemType = 'item.started' | 'item.updated' | 'item.completed';
-
-/** The item an item event carries. */
-export type CodexItem = z.infer<typeof item>;
 
 /** The event types {@link codexRecordSchema} knows, with what an event of that type that fails it lacks. */
 export const codexMalformed: Readonly<Record<CodexRecord['type'], string>> = {
@@ -45,32 +35,30 @@ export const codexMalformed: Readonly<Record<CodexRecord['type'], string>> = {
   error: 'error record of another shape',
 };
 
-/** An event type the translator knows (an own key of the table: `toString` is none). */
-export function isCodexType(type: string): type is CodexRecord['type'] {
-  return Object.hasOwn(codexMalformed, type);
-}
+/** What the hand check refuses, the schema decides on: the event as zod copies it, or `'malformed'`. */
+const bySchema = (value: Obj): CodexRecord | 'malformed' => codexRecordSchema.safeParse(value).data ?? 'malformed';
 
 /**
- * An event checked by hand as {@link codexRecordSchema} states it, without zod's parse (a copy of
- * each record) or a look-up of its type in a table (slow for a string fresh from `JSON.parse`): the
- * event, or undefined for a type the schema does not know or an event that lacks what it requires.
- * The translator then asks the table and the schema, so this check may skip work but never accept
- * what the schema refuses (the translator's test holds them together).
+ * An event checked at the edge: by hand as {@link codexRecordSchema} states it, in one switch on
+ * its type, without zod's parse (a copy of each record) or a look-up of the type in a table (slow
+ * for a string fresh from `JSON.parse`); what the hand check refuses, the schema decides on. The
+ * event, `'unknown'` for a type the schema does not know, or `'malformed'` for a known type without
+ * what the schema requires (the translator's test holds the hand check and the schema together).
  */
-export function codexRecordByHand(value: Obj): CodexRecord | undefined {
+export function codexRecord(value: Obj): CodexRecord | 'unknown' | 'malformed' {
   switch (value.type) {
     case 'thread.started':
-      return filled(value.thread_id) ? (value as CodexRecordOf<'thread.started'>) : undefined;
+      return filled(value.thread_id) ? (value as CodexRecord) : bySchema(value);
     case 'item.started':
     case 'item.updated':
     case 'item.completed':
-      return isObj(value.item) && filled(value.item.id) ? (value as CodexRecordOf<ItemType>) : undefined;
+      return isObj(value.item) && filled(value.item.id) ? (value as CodexRecord) : bySchema(value);
     case 'turn.started':
     case 'turn.completed':
     case 'turn.failed':
     case 'error':
       return value as CodexRecord;
     default:
-      return undefined;
+      return 'unknown';
   }
 }

@@ -5,14 +5,7 @@ import { count, isObj, malformed, type Obj, str, unknownRecord } from '../../sha
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { classifyError, withoutUrl } from './codex-error-table.ts';
 import { type CodexItemState, none, translateItem } from './codex-items.ts';
-import {
-  type CodexRecord,
-  type CodexRecordOf,
-  codexMalformed,
-  codexRecordByHand,
-  codexRecordSchema,
-  isCodexType,
-} from './codex-record.ts';
+import { type CodexRecord, codexMalformed, codexRecord } from './codex-record.ts';
 
 export { codexPatchTool, codexShellTool } from './codex-items.ts';
 
@@ -47,9 +40,12 @@ export const codexTranslator: Translator<CodexTranslatorState> = {
     if (record.kind === 'text') return textLine(record.line);
     const value = record.value;
     if (!isObj(value)) return unknownRecord(state, 'a JSON line that is not an object', value);
-    // Checked by hand as the schema states it (zod's copy of each record cost a tenth of the time).
-    const native = codexRecordByHand(value);
-    return native === undefined ? notByHand(value, state) : translateEvent(native, state);
+    // Checked at the edge (codex-record.ts): by hand as the schema states it (zod's copy of each
+    // record cost a tenth of the time), the schema deciding on what the hand check refuses.
+    const native = codexRecord(value);
+    if (native === 'unknown') return unknownRecord(state, `unknown codex event ${JSON.stringify(value.type)}`, value);
+    if (native === 'malformed') return malformed(codexMalformed[value.type as CodexRecord['type']]);
+    return translateEvent(native, state);
   },
   stderr(line: string): EventDraft[] {
     return line.trim() === '' ? none : [logDraft('stderr', line)];
@@ -62,19 +58,6 @@ export const codexTranslator: Translator<CodexTranslatorState> = {
     return out;
   },
 };
-
-/**
- * An event the hand check refused: an unknown type, told apart before safeParse (a failed parse
- * builds a costly ZodError), or a known one the schema decides on.
- */
-function notByHand(value: Obj, state: CodexTranslatorState): EventDraft[] {
-  const type = value.type;
-  if (typeof type !== 'string' || !isCodexType(type)) {
-    return unknownRecord(state, `unknown codex event ${JSON.stringify(type)}`, value);
-  }
-  const parsed = codexRecordSchema.safeParse(value);
-  return parsed.success ? translateEvent(parsed.data, state) : malformed(codexMalformed[type]);
-}
 
 function translateEvent(native: CodexRecord, state: CodexTranslatorState): EventDraft[] {
   switch (native.type) {
@@ -127,7 +110,7 @@ function threadStarted(sessionId: string, state: CodexTranslatorState): EventDra
   return [{ type: 'session_start', sessionId, model: state.model }];
 }
 
-function turnCompleted(value: CodexRecordOf<'turn.completed'>, state: CodexTranslatorState): EventDraft[] {
+function turnCompleted(value: Obj, state: CodexTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
   const cost = usageDraft(value.usage, state.model);
   if (cost) out.push(cost);

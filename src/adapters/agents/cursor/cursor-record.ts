@@ -18,22 +18,17 @@ export function cursorCallId(value: Obj): string | undefined {
  * translate), and every other field is read loosely.
  */
 export const cursorRecordSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('system') }).loose(),
-  z.object({ type: z.literal('user') }).loose(),
-  z.object({ type: z.literal('interaction_query') }).loose(),
-  z.object({ type: z.literal('assistant') }).loose(),
-  z.object({ type: z.literal('thinking') }).loose(),
   z
     .object({ type: z.literal('tool_call'), tool_call: z.object({}).loose() })
     .loose()
     .refine((value) => cursorCallId(value) !== undefined),
-  z.object({ type: z.literal('result') }).loose(),
+  z.object({ type: z.enum(['system', 'user', 'interaction_query', 'assistant', 'thinking', 'result']) }).loose(),
 ]);
 
 /** One Cursor record the translator knows. */
 export type CursorRecord = z.infer<typeof cursorRecordSchema>;
 
-/** One record of a given `type`. */
+/** One record of the given `type`s (an option of the schema that lists several types: all of them). */
 export type CursorRecordOf<T extends CursorRecord['type']> = Extract<CursorRecord, { type: T }>;
 
 /** The record types {@link cursorRecordSchema} knows, with what a record of that type that fails it lacks. */
@@ -47,19 +42,22 @@ export const cursorMalformed: Readonly<Record<CursorRecord['type'], string>> = {
   result: 'a result record of another shape',
 };
 
+/** What the hand check refuses, the schema decides on: the record as zod copies it, or `'malformed'`. */
+const bySchema = (value: Obj): CursorRecord | 'malformed' => cursorRecordSchema.safeParse(value).data ?? 'malformed';
+
 /**
- * A record checked by hand as {@link cursorRecordSchema} states it, without zod's parse (a copy of
- * each record) or a look-up of its type in a table (slow for a string fresh from `JSON.parse`): the
- * record, or undefined for a type the schema does not know or a `tool_call` that lacks what it
- * requires. The translator then asks the table and the schema, so this check may skip work but
- * never accept what the schema refuses (the translator's test holds them together).
+ * A record checked at the edge: by hand as {@link cursorRecordSchema} states it, in one switch on
+ * its type, without zod's parse (a copy of each record) or a look-up of the type in a table (slow
+ * for a string fresh from `JSON.parse`); what the hand check refuses, the schema decides on. The
+ * record, `'unknown'` for a type the schema does not know, or `'malformed'` for a known type without
+ * what the schema requires (the translator's test holds the hand check and the schema together).
  */
-export function cursorRecordByHand(value: Obj): CursorRecord | undefined {
+export function cursorRecord(value: Obj): CursorRecord | 'unknown' | 'malformed' {
   switch (value.type) {
     case 'tool_call':
       return isObj(value.tool_call) && cursorCallId(value) !== undefined
         ? (value as CursorRecordOf<'tool_call'>)
-        : undefined;
+        : bySchema(value);
     case 'system':
     case 'user':
     case 'interaction_query':
@@ -68,11 +66,6 @@ export function cursorRecordByHand(value: Obj): CursorRecord | undefined {
     case 'result':
       return value as CursorRecord;
     default:
-      return undefined;
+      return 'unknown';
   }
-}
-
-/** A record type the translator knows (an own key of the table: `toString` is none). */
-export function isCursorType(type: string): type is CursorRecord['type'] {
-  return Object.hasOwn(cursorMalformed, type);
 }

@@ -9,9 +9,7 @@ import {
   type CursorRecordOf,
   cursorCallId,
   cursorMalformed,
-  cursorRecordByHand,
-  cursorRecordSchema,
-  isCursorType,
+  cursorRecord,
 } from './cursor-record.ts';
 import { toolOutput, toolShape } from './cursor-tools.ts';
 
@@ -68,9 +66,16 @@ export const cursorTranslator: Translator<CursorTranslatorState> = {
     if (record.kind === 'text') return textLine(record.line);
     const value = record.value;
     if (!isObj(value)) return unknown(state, 'a JSON line that is not an object', value);
-    // Checked by hand as the schema states it (zod's copy of each record cost a tenth of the time).
-    const native = cursorRecordByHand(value);
-    return native === undefined ? notByHand(value, state) : translateRecord(native, state);
+    // Checked at the edge (cursor-record.ts): by hand as the schema states it (zod's copy of each
+    // record cost a tenth of the time), the schema deciding on what the hand check refuses.
+    const native = cursorRecord(value);
+    if (native === 'unknown') {
+      return typeof value.type === 'string'
+        ? unknown(state, `cursor record ${JSON.stringify(value.type)}`, value)
+        : malformed('a record without a type');
+    }
+    if (native === 'malformed') return malformed(cursorMalformed[value.type as CursorRecord['type']]);
+    return translateRecord(native, state);
   },
 
   stderr(line) {
@@ -99,18 +104,6 @@ export const cursorErrorTable: ProviderErrorTable = {
   authGuidance: 'Run `cursor-agent login`, or set CURSOR_API_KEY (a User API key from the Cursor dashboard).',
 };
 
-/**
- * A record the hand check refused: one without a type, an unknown type (told apart before
- * safeParse: a failed parse builds a costly ZodError), or a known one the schema decides on.
- */
-function notByHand(value: Obj, state: CursorTranslatorState): EventDraft[] {
-  const type = value.type;
-  if (typeof type !== 'string') return malformed('a record without a type');
-  if (!isCursorType(type)) return unknown(state, `cursor record ${JSON.stringify(type)}`, value);
-  const parsed = cursorRecordSchema.safeParse(value);
-  return parsed.success ? translateRecord(parsed.data, state) : malformed(cursorMalformed[type]);
-}
-
 function translateRecord(native: CursorRecord, state: CursorTranslatorState): EventDraft[] {
   switch (native.type) {
     case 'assistant':
@@ -135,7 +128,7 @@ function translateRecord(native: CursorRecord, state: CursorTranslatorState): Ev
   }
 }
 
-function init(value: CursorRecordOf<'system'>, state: CursorTranslatorState): EventDraft[] {
+function init(value: Obj, state: CursorTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
   const sessionId = str(value.session_id);
   if (sessionId && !state.sessionAnnounced) {
@@ -154,7 +147,7 @@ function init(value: CursorRecordOf<'system'>, state: CursorTranslatorState): Ev
   return out;
 }
 
-function messageText(value: CursorRecordOf<'assistant'>): string {
+function messageText(value: Obj): string {
   const message = isObj(value.message) ? value.message : {};
   const content = Array.isArray(message.content) ? message.content : [];
   return content
@@ -163,7 +156,7 @@ function messageText(value: CursorRecordOf<'assistant'>): string {
     .join('');
 }
 
-function assistant(value: CursorRecordOf<'assistant'>, state: CursorTranslatorState): EventDraft[] {
+function assistant(value: Obj, state: CursorTranslatorState): EventDraft[] {
   const text = messageText(value);
   const partial = value.timestamp_ms !== undefined;
   const { ledger } = state;
@@ -185,7 +178,7 @@ function assistant(value: CursorRecordOf<'assistant'>, state: CursorTranslatorSt
   return out;
 }
 
-function thinking(value: CursorRecordOf<'thinking'>, state: CursorTranslatorState): EventDraft[] {
+function thinking(value: Obj, state: CursorTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
   if (value.subtype === 'completed') {
     state.ledger.stopThinking(out, null);
@@ -245,7 +238,7 @@ function toolCall(value: CursorRecordOf<'tool_call'>, state: CursorTranslatorSta
   return out;
 }
 
-function result(value: CursorRecordOf<'result'>, state: CursorTranslatorState): EventDraft[] {
+function result(value: Obj, state: CursorTranslatorState): EventDraft[] {
   const out = closeAll(state);
   const sessionId = str(value.session_id);
   if (sessionId && !state.sessionId) state.sessionId = sessionId;
