@@ -3,7 +3,6 @@ import {
   type Adapter,
   type AgentSession,
   type AuthStatus,
-  type Capabilities,
   type InstallMethod,
   type LaunchContext,
   type ProcessLaunch,
@@ -11,6 +10,7 @@ import {
   type SessionContext,
   type SpawnPlan,
 } from '../../core/adapter/index.ts';
+import { type CliCapabilities, cliCapabilities } from './cli-capabilities.ts';
 
 /** Environment variables as an adapter reads them (`process.env` or a test's copy). */
 export type AdapterEnv = Readonly<Record<string, string | undefined>>;
@@ -61,7 +61,8 @@ export interface CliSessionLaunchDefinition<O extends CliAdapterOptions> {
 export type CliAdapterDefinition<O extends CliAdapterOptions = CliAdapterOptions> = {
   id: string;
   displayName: string;
-  capabilities: Capabilities;
+  /** What it can do, over the CLI defaults of {@link cliCapabilities} (applied by {@link defineCliAdapter}). */
+  capabilities: CliCapabilities;
   program: CliProgramFacts;
   /** The pricing key used when the agent reports tokens without USD. */
   costModel?: string;
@@ -111,7 +112,7 @@ export function defineCliAdapter<O extends CliAdapterOptions = CliAdapterOptions
       specificationVersion: ADAPTER_SPECIFICATION_VERSION,
       id: definition.id,
       displayName: definition.displayName,
-      capabilities: definition.capabilities,
+      capabilities: cliCapabilities(definition.capabilities),
       program: cliProgramInfo(definition.program, resolved.command),
       costModel: definition.costModel,
       secretEnv: [...definition.secretEnv],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hermesCapabilities } from '../../../src/adapters/agents/hermes/hermes-adapter.ts';
+import { hermesAdapter } from '../../../src/adapters/agents/hermes/hermes-adapter.ts';
 import { CLI_CAPABILITY_DEFAULTS, cliCapabilities } from '../../../src/adapters/shared/cli-capabilities.ts';
 import { capabilitiesSchema } from '../../../src/core/adapter/index.ts';
 
@@ -32,7 +32,7 @@ describe('cliCapabilities', () => {
       platforms: ['linux'],
       pty: 'optional',
     });
-    expect(hermesCapabilities.platforms).toEqual(['darwin', 'linux']);
+    expect(hermesAdapter().capabilities.platforms).toEqual(['darwin', 'linux']);
     expect(cliCapabilities(own).platforms).not.toBe(CLI_CAPABILITY_DEFAULTS.platforms);
   });
 });

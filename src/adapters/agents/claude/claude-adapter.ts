@@ -1,7 +1,5 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Capabilities } from '../../../core/adapter/index.ts';
-import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { CLAUDE_SECRET_ENV, detectClaudeAuth } from './claude-auth.ts';
 import { claudePlan } from './claude-plan.ts';
@@ -12,25 +10,6 @@ export const CLAUDE_NPM_PACKAGE = '@anthropic-ai/claude-code';
 /** The Claude Code version recorded live. */
 export const CLAUDE_TESTED_VERSION = '2.1.330';
 
-/** True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md). */
-export const claudeCapabilities: Capabilities = cliCapabilities({
-  // `--resume <id>`; `--fork-session` with it gives the copy a new session id.
-  resume: true,
-  fork: true,
-  // `--effort` on adaptive-thinking models, `MAX_THINKING_TOKENS` on budgeted ones; none on older models.
-  thinking: 'model-dependent',
-  // `--mcp-config` (streamable HTTP with an Authorization header).
-  mcp: true,
-  // `--permission-prompt-tool mcp__agent-mux__approval_prompt`: Claude Code's own hook asks the run's approvals.
-  approvals: 'native',
-  // JSONL transcripts under ~/.claude/projects/<cwd with / → ->/<session id>.jsonl
-  sessionPersistence: 'file',
-  // One `claude -p` process per run: the prompt on stdin, the process exits after its `result`.
-  execModel: 'run-to-completion',
-  // Text, thinking and tool input deltas (`--include-partial-messages`).
-  streaming: 'full',
-});
-
 /** The options of {@link claudeAdapter}: `command`, the executable (default `claude`). */
 export interface ClaudeAdapterOptions extends CliAdapterOptions {}
 
@@ -38,7 +17,24 @@ export interface ClaudeAdapterOptions extends CliAdapterOptions {}
 export const claudeAdapter = defineCliAdapter<ClaudeAdapterOptions>({
   id: 'claude',
   displayName: 'Claude Code',
-  capabilities: claudeCapabilities,
+  // True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md).
+  capabilities: {
+    // `--resume <id>`; `--fork-session` with it gives the copy a new session id.
+    resume: true,
+    fork: true,
+    // `--effort` on adaptive-thinking models, `MAX_THINKING_TOKENS` on budgeted ones; none on older models.
+    thinking: 'model-dependent',
+    // `--mcp-config` (streamable HTTP with an Authorization header).
+    mcp: true,
+    // `--permission-prompt-tool mcp__agent-mux__approval_prompt`: Claude Code's own hook asks the run's approvals.
+    approvals: 'native',
+    // JSONL transcripts under ~/.claude/projects/<cwd with / → ->/<session id>.jsonl
+    sessionPersistence: 'file',
+    // One `claude -p` process per run: the prompt on stdin, the process exits after its `result`.
+    execModel: 'run-to-completion',
+    // Text, thinking and tool input deltas (`--include-partial-messages`).
+    streaming: 'full',
+  },
   program: {
     command: 'claude',
     // Conservative: stream-json with partial messages, `--fork-session`, `--permission-prompt-tool` and

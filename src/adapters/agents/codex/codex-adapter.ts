@@ -1,6 +1,4 @@
 import { join } from 'node:path';
-import type { Capabilities } from '../../../core/adapter/index.ts';
-import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { codexHome, detectCodexAuth } from './codex-auth.ts';
 import { type CodexSandboxMode, codexPlan } from './codex-plan.ts';
@@ -10,22 +8,6 @@ import { codexTranslator } from './codex-translator.ts';
 export const CODEX_NPM_PACKAGE = '@openai/codex';
 /** The Codex CLI version recorded live. */
 export const CODEX_TESTED_VERSION = '0.169.0';
-
-/** True to `codex` 0.169.0 as run here against a local Responses server (docs/adapters/codex.md). */
-export const codexCapabilities: Capabilities = cliCapabilities({
-  // `codex exec resume <id>` and `codex exec fork <id>`.
-  resume: true,
-  fork: true,
-  // `model_reasoning_effort`; reasoning summaries arrive as `reasoning` items when the model sends them.
-  thinking: 'model-dependent',
-  // Streamable HTTP MCP servers through `-c mcp_servers.<name>.url=…` with a bearer token env var.
-  mcp: true,
-  // `codex exec` cannot ask anyone: the policy becomes sandbox / tool flags (see codexPermissions).
-  approvals: 'none',
-  sessionPersistence: 'file',
-  // Whole items as they start and complete (messages, reasoning, commands, MCP calls); no token deltas.
-  streaming: 'full',
-});
 
 /** The options of {@link codexAdapter}. */
 export interface CodexAdapterOptions extends CliAdapterOptions {
@@ -39,7 +21,21 @@ export interface CodexAdapterOptions extends CliAdapterOptions {
 export const codexAdapter = defineCliAdapter<CodexAdapterOptions>({
   id: 'codex',
   displayName: 'Codex CLI',
-  capabilities: codexCapabilities,
+  // True to `codex` 0.169.0 as run here against a local Responses server (docs/adapters/codex.md).
+  capabilities: {
+    // `codex exec resume <id>` and `codex exec fork <id>`.
+    resume: true,
+    fork: true,
+    // `model_reasoning_effort`; reasoning summaries arrive as `reasoning` items when the model sends them.
+    thinking: 'model-dependent',
+    // Streamable HTTP MCP servers through `-c mcp_servers.<name>.url=…` with a bearer token env var.
+    mcp: true,
+    // `codex exec` cannot ask anyone: the policy becomes sandbox / tool flags (see codexPermissions).
+    approvals: 'none',
+    sessionPersistence: 'file',
+    // Whole items as they start and complete (messages, reasoning, commands, MCP calls); no token deltas.
+    streaming: 'full',
+  },
   program: {
     command: 'codex',
     minVersion: CODEX_TESTED_VERSION,

@@ -1,6 +1,4 @@
 import { join } from 'node:path';
-import type { Capabilities } from '../../../core/adapter/index.ts';
-import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { COPILOT_PROVIDER_SECRET_ENV, COPILOT_TOKEN_ENV, copilotHome, detectCopilotAuth } from './copilot-auth.ts';
 import { copilotController } from './copilot-controller.ts';
@@ -11,21 +9,6 @@ import { copilotTranslator } from './copilot-translator.ts';
 export const COPILOT_NPM_PACKAGE = '@github/copilot';
 /** The Copilot CLI version recorded live. */
 export const COPILOT_TESTED_VERSION = '1.0.102';
-
-/** True to `copilot` 1.0.102 as recorded live (docs/adapters/copilot.md). */
-export const copilotCapabilities: Capabilities = cliCapabilities({
-  // `--resume=<id>` continues a session; there is no fork flag.
-  resume: true,
-  fork: false,
-  // `--reasoning-effort`, and `assistant.reasoning*` events, for models that reason.
-  thinking: 'model-dependent',
-  // `--additional-mcp-config` (streamable HTTP with headers).
-  mcp: true,
-  // No run-time approval hook in prompt mode: the policy becomes --allow-tool/--deny-tool flags.
-  approvals: 'none',
-  sessionPersistence: 'file',
-  streaming: 'full',
-});
 
 /** The options of {@link copilotAdapter}. */
 export interface CopilotAdapterOptions extends CliAdapterOptions {
@@ -41,7 +24,20 @@ export interface CopilotAdapterOptions extends CliAdapterOptions {
 export const copilotAdapter = defineCliAdapter<CopilotAdapterOptions>({
   id: 'copilot',
   displayName: 'GitHub Copilot CLI',
-  capabilities: copilotCapabilities,
+  // True to `copilot` 1.0.102 as recorded live (docs/adapters/copilot.md).
+  capabilities: {
+    // `--resume=<id>` continues a session; there is no fork flag.
+    resume: true,
+    fork: false,
+    // `--reasoning-effort`, and `assistant.reasoning*` events, for models that reason.
+    thinking: 'model-dependent',
+    // `--additional-mcp-config` (streamable HTTP with headers).
+    mcp: true,
+    // No run-time approval hook in prompt mode: the policy becomes --allow-tool/--deny-tool flags.
+    approvals: 'none',
+    sessionPersistence: 'file',
+    streaming: 'full',
+  },
   program: {
     command: 'copilot',
     versionArgs: (command) => (/(^|[/\\])gh(\.exe)?$/.test(command) ? ['copilot', '--', '--version'] : ['--version']),

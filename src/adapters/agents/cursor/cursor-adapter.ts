@@ -1,30 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Capabilities } from '../../../core/adapter/index.ts';
-import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { CURSOR_KEY_ENV, detectCursorAuth } from './cursor-auth.ts';
 import { cursorPlan } from './cursor-plan.ts';
 import { cursorTranslator } from './cursor-translator.ts';
-
-/**
- * Evidence-only (docs/adapters/cursor.md): Cursor's CLI is installed with `curl https://cursor.com/install`,
- * not from npm (the npm package `cursor-agent` is an unrelated project), so it could not be run here.
- */
-export const cursorCapabilities: Capabilities = cliCapabilities({
-  // `--resume <chatId>`; no fork flag.
-  resume: true,
-  fork: false,
-  // Thinking models print `thinking` deltas; the effort is part of the model name, no flag.
-  thinking: 'model-dependent',
-  // Cursor speaks MCP, but only from `.cursor/mcp.json` (project or home): no flag to add the run's
-  // server without editing the user's config or the workspace, so the run's tools are not offered.
-  mcp: false,
-  // No approval hook in print mode: the policy becomes `--force` or not.
-  approvals: 'none',
-  sessionPersistence: 'sqlite',
-  streaming: 'full',
-});
 
 /** The options of {@link cursorAdapter}: `command`, the executable (default `cursor-agent`; newer installs also name it `agent`). */
 export interface CursorAdapterOptions extends CliAdapterOptions {}
@@ -33,7 +12,22 @@ export interface CursorAdapterOptions extends CliAdapterOptions {}
 export const cursorAdapter = defineCliAdapter<CursorAdapterOptions>({
   id: 'cursor',
   displayName: 'Cursor Agent CLI',
-  capabilities: cursorCapabilities,
+  // Evidence-only (docs/adapters/cursor.md): Cursor's CLI is installed with `curl https://cursor.com/install`,
+  // not from npm (the npm package `cursor-agent` is an unrelated project), so it could not be run here.
+  capabilities: {
+    // `--resume <chatId>`; no fork flag.
+    resume: true,
+    fork: false,
+    // Thinking models print `thinking` deltas; the effort is part of the model name, no flag.
+    thinking: 'model-dependent',
+    // Cursor speaks MCP, but only from `.cursor/mcp.json` (project or home): no flag to add the run's
+    // server without editing the user's config or the workspace, so the run's tools are not offered.
+    mcp: false,
+    // No approval hook in print mode: the policy becomes `--force` or not.
+    approvals: 'none',
+    sessionPersistence: 'sqlite',
+    streaming: 'full',
+  },
   program: {
     command: 'cursor-agent',
     // Date-based versions (`2025.09.18-7ae6800`); stream-json with tool_call events since mid-2025.

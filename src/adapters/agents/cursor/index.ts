@@ -1,2 +1,2 @@
-export { cursorAdapter, cursorCapabilities } from './cursor-adapter.ts';
+export { cursorAdapter } from './cursor-adapter.ts';
 export { cursorTranslator } from './cursor-translator.ts';

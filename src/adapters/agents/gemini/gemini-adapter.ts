@@ -1,7 +1,5 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Capabilities } from '../../../core/adapter/index.ts';
-import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectGeminiAuth, GEMINI_SECRET_ENV } from './gemini-auth.ts';
 import { geminiPlan } from './gemini-plan.ts';
@@ -12,24 +10,6 @@ export const GEMINI_NPM_PACKAGE = '@google/gemini-cli';
 /** The Gemini CLI version recorded live. */
 export const GEMINI_TESTED_VERSION = '0.61.0';
 
-/** True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md). */
-export const geminiCapabilities: Capabilities = cliCapabilities({
-  // `--resume <session id>` continues a session under the same id; there is no fork flag.
-  resume: true,
-  fork: false,
-  // thinkingConfig through settings (modelConfigs.customOverrides); thoughts never reach the stream.
-  thinking: 'model-dependent',
-  // settings.json `mcpServers.<name>.httpUrl` + `headers`, written to a per-run overlay.
-  mcp: true,
-  // Headless Gemini CLI cannot ask: tools needing approval are withheld; the policy maps to
-  // `--approval-mode` and a `--policy` file.
-  approvals: 'none',
-  // JSONL chats under ~/.gemini/tmp/<project>/chats/
-  sessionPersistence: 'file',
-  // Text deltas and whole tool calls; no thinking, no tool input deltas.
-  streaming: 'text',
-});
-
 /** The options of {@link geminiAdapter}: `command`, the executable (default `gemini`). */
 export interface GeminiAdapterOptions extends CliAdapterOptions {}
 
@@ -37,7 +17,23 @@ export interface GeminiAdapterOptions extends CliAdapterOptions {}
 export const geminiAdapter = defineCliAdapter<GeminiAdapterOptions>({
   id: 'gemini',
   displayName: 'Gemini CLI',
-  capabilities: geminiCapabilities,
+  // True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md).
+  capabilities: {
+    // `--resume <session id>` continues a session under the same id; there is no fork flag.
+    resume: true,
+    fork: false,
+    // thinkingConfig through settings (modelConfigs.customOverrides); thoughts never reach the stream.
+    thinking: 'model-dependent',
+    // settings.json `mcpServers.<name>.httpUrl` + `headers`, written to a per-run overlay.
+    mcp: true,
+    // Headless Gemini CLI cannot ask: tools needing approval are withheld; the policy maps to
+    // `--approval-mode` and a `--policy` file.
+    approvals: 'none',
+    // JSONL chats under ~/.gemini/tmp/<project>/chats/
+    sessionPersistence: 'file',
+    // Text deltas and whole tool calls; no thinking, no tool input deltas.
+    streaming: 'text',
+  },
   program: {
     command: 'gemini',
     // `--output-format stream-json`, `--skip-trust` and `--policy`.

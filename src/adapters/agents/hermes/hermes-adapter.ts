@@ -1,33 +1,8 @@
 import { join } from 'node:path';
-import type { Capabilities } from '../../../core/adapter/index.ts';
-import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectHermesAuth, HERMES_KEY_ENV } from './hermes-auth.ts';
 import { hermesHome, hermesPlan } from './hermes-plan.ts';
 import { hermesTranslator } from './hermes-translator.ts';
-
-/**
- * Built from NousResearch/hermes-agent's source (hermes_cli/_parser.py, hermes_cli/stream_json.py)
- * and docs only: hermes is a Python package and PyPI is unreachable here, so it was never run
- * (docs/adapters/hermes.md).
- */
-export const hermesCapabilities: Capabilities = cliCapabilities({
-  // `--resume <session_id>`; no fork flag.
-  resume: true,
-  fork: false,
-  // `--reasoning none|minimal|low|medium|high|xhigh|max|ultra`, but stream-json carries no reasoning.
-  thinking: 'model-dependent',
-  // Hermes is an MCP client, but only through `mcp_servers` in $HERMES_HOME/config.yaml; no flag or
-  // env var points one run at another config, so the run's MCP server is not wired (see the docs).
-  mcp: false,
-  // Headless stream-json runs cannot ask anyone: the policy becomes `--toolsets` and `--yolo`.
-  approvals: 'none',
-  // Native Windows is not supported (WSL2).
-  platforms: ['darwin', 'linux'],
-  sessionPersistence: 'sqlite',
-  // Text deltas and tool starts/results; no reasoning.
-  streaming: 'full',
-});
 
 /** The options of {@link hermesAdapter}: `command`, the executable (default `hermes`). */
 export interface HermesAdapterOptions extends CliAdapterOptions {}
@@ -36,7 +11,26 @@ export interface HermesAdapterOptions extends CliAdapterOptions {}
 export const hermesAdapter = defineCliAdapter<HermesAdapterOptions>({
   id: 'hermes',
   displayName: 'Hermes Agent',
-  capabilities: hermesCapabilities,
+  // Built from NousResearch/hermes-agent's source (hermes_cli/_parser.py, hermes_cli/stream_json.py)
+  // and docs only: hermes is a Python package and PyPI is unreachable here, so it was never run
+  // (docs/adapters/hermes.md).
+  capabilities: {
+    // `--resume <session_id>`; no fork flag.
+    resume: true,
+    fork: false,
+    // `--reasoning none|minimal|low|medium|high|xhigh|max|ultra`, but stream-json carries no reasoning.
+    thinking: 'model-dependent',
+    // Hermes is an MCP client, but only through `mcp_servers` in $HERMES_HOME/config.yaml; no flag or
+    // env var points one run at another config, so the run's MCP server is not wired (see the docs).
+    mcp: false,
+    // Headless stream-json runs cannot ask anyone: the policy becomes `--toolsets` and `--yolo`.
+    approvals: 'none',
+    // Native Windows is not supported (WSL2).
+    platforms: ['darwin', 'linux'],
+    sessionPersistence: 'sqlite',
+    // Text deltas and tool starts/results; no reasoning.
+    streaming: 'full',
+  },
   program: {
     command: 'hermes',
     // `--format stream-json` landed on main in August 2026 (v0.22 line); older releases lack it.

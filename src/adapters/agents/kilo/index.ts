@@ -4,6 +4,5 @@ export {
   KILO_TESTED_VERSION,
   type KiloAdapterOptions,
   kiloAdapter,
-  kiloCapabilities,
   kiloFlavor,
 } from './kilo-adapter.ts';

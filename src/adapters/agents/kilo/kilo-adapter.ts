@@ -1,6 +1,5 @@
 import type { AuthStatus, Capabilities } from '../../../core/adapter/index.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
-import { opencodeCapabilities } from '../opencode/opencode-adapter.ts';
 import { detectOpenCodeStyleAuth } from '../opencode/opencode-auth.ts';
 import { type OpenCodeFlavor, openCodeFlavorNamed } from '../opencode/opencode-plan.ts';
 import { openCodeStyleCli } from '../opencode/opencode-style-cli.ts';
@@ -14,11 +13,8 @@ export const KILO_TESTED_VERSION = '7.7.7';
  * Kilo Code's CLI is an OpenCode fork: `kilo run` takes OpenCode's flags and prints the same
  * `--format json` events (step_start, text, reasoning, tool_use, step_finish, error), so the plan and
  * translator are OpenCode's with Kilo's names (`kilo`, `KILO_CONFIG_CONTENT`, `~/.local/share/kilo`).
- * Its capabilities are OpenCode's: like OpenCode, `kilo run` auto-rejects `ask` permissions (no relay
- * hook; `--auto` would approve them all).
+ * Its capabilities are OpenCode's (see openCodeStyleCli).
  */
-export const kiloCapabilities: Capabilities = opencodeCapabilities;
-
 /** Kilo's names for OpenCode's plan (`kilo`, `KILO_CONFIG_CONTENT`, …); its default agent is `code`. */
 export const kiloFlavor: OpenCodeFlavor = openCodeFlavorNamed('kilo', 'code');
 
@@ -34,7 +30,6 @@ export function detectKiloAuth(env: Readonly<Record<string, string | undefined>>
 export const kiloAdapter = defineCliAdapter<KiloAdapterOptions>({
   id: 'kilo',
   displayName: 'Kilo Code CLI',
-  capabilities: kiloCapabilities,
   program: {
     command: 'kilo',
     minVersion: '7.0.0',

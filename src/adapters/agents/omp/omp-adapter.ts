@@ -1,7 +1,5 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Capabilities } from '../../../core/adapter/index.ts';
-import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectPiStyleAuth, PI_KEY_ENV } from '../pi/pi-auth.ts';
 import { ompPlan } from './omp-plan.ts';
@@ -20,20 +18,6 @@ export const OMP_KEY_ENV = [
   'ANTHROPIC_FOUNDRY_API_KEY',
 ] as const;
 
-/** True to omp 18.2.3 as recorded live (docs/adapters/omp.md). */
-export const ompCapabilities: Capabilities = cliCapabilities({
-  resume: true,
-  fork: true,
-  // omp accepts every `--thinking` level whatever the model.
-  thinking: 'yes',
-  // omp's own MCP client reads servers only from config files (no per-run flag): the run's server is
-  // bridged by pi's generated extension instead, which also relays `ask` to `approval_prompt`.
-  mcp: true,
-  approvals: 'relay',
-  sessionPersistence: 'file',
-  streaming: 'full',
-});
-
 /** The options of {@link ompAdapter}: `command`, the executable (default `omp`; it needs `bun` >= 1.3.14 on PATH). */
 export interface OmpAdapterOptions extends CliAdapterOptions {}
 
@@ -41,7 +25,19 @@ export interface OmpAdapterOptions extends CliAdapterOptions {}
 export const ompAdapter = defineCliAdapter<OmpAdapterOptions>({
   id: 'omp',
   displayName: 'omp (oh-my-pi)',
-  capabilities: ompCapabilities,
+  // True to omp 18.2.3 as recorded live (docs/adapters/omp.md).
+  capabilities: {
+    resume: true,
+    fork: true,
+    // omp accepts every `--thinking` level whatever the model.
+    thinking: 'yes',
+    // omp's own MCP client reads servers only from config files (no per-run flag): the run's server is
+    // bridged by pi's generated extension instead, which also relays `ask` to `approval_prompt`.
+    mcp: true,
+    approvals: 'relay',
+    sessionPersistence: 'file',
+    streaming: 'full',
+  },
   program: {
     command: 'omp',
     minVersion: '18.0.0',

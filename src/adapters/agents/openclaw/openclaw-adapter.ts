@@ -1,5 +1,3 @@
-import type { Capabilities } from '../../../core/adapter/index.ts';
-import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectOpenclawAuth, OPENCLAW_KEY_ENV } from './openclaw-auth.ts';
 import { openclawController } from './openclaw-controller.ts';
@@ -11,24 +9,6 @@ export const OPENCLAW_NPM_PACKAGE = 'openclaw';
 /** The OpenClaw version recorded live. */
 export const OPENCLAW_TESTED_VERSION = '2026.9.6';
 
-/** True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (docs/adapters/openclaw.md). */
-export const openclawCapabilities: Capabilities = cliCapabilities({
-  // A new turn runs `agent exec --state-dir <per-run dir>`; `agent --local --session-id` continues it.
-  resume: true,
-  fork: false,
-  // `--thinking`, honoured where the provider/model supports it.
-  thinking: 'model-dependent',
-  // `mcp.servers.<name>` with `transport: streamable-http` and headers, in an overlay config.
-  mcp: true,
-  // The headless paths cannot ask anyone: the policy becomes `tools.allow` / `tools.deny`.
-  approvals: 'none',
-  // Pipes work: `--json` reserves stdout for the envelope, diagnostics go to stderr (no PTY needed).
-  pty: 'never',
-  sessionPersistence: 'sqlite',
-  // One JSON envelope when the turn is over: no deltas, no tool events.
-  streaming: 'none',
-});
-
 /** The options of {@link openclawAdapter}: `command`, the executable (default `openclaw`). */
 export interface OpenclawAdapterOptions extends CliAdapterOptions {}
 
@@ -36,7 +16,23 @@ export interface OpenclawAdapterOptions extends CliAdapterOptions {}
 export const openclawAdapter = defineCliAdapter<OpenclawAdapterOptions>({
   id: 'openclaw',
   displayName: 'OpenClaw',
-  capabilities: openclawCapabilities,
+  // True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (docs/adapters/openclaw.md).
+  capabilities: {
+    // A new turn runs `agent exec --state-dir <per-run dir>`; `agent --local --session-id` continues it.
+    resume: true,
+    fork: false,
+    // `--thinking`, honoured where the provider/model supports it.
+    thinking: 'model-dependent',
+    // `mcp.servers.<name>` with `transport: streamable-http` and headers, in an overlay config.
+    mcp: true,
+    // The headless paths cannot ask anyone: the policy becomes `tools.allow` / `tools.deny`.
+    approvals: 'none',
+    // Pipes work: `--json` reserves stdout for the envelope, diagnostics go to stderr (no PTY needed).
+    pty: 'never',
+    sessionPersistence: 'sqlite',
+    // One JSON envelope when the turn is over: no deltas, no tool events.
+    streaming: 'none',
+  },
   program: {
     command: 'openclaw',
     minVersion: OPENCLAW_TESTED_VERSION,

@@ -1,7 +1,6 @@
 export {
   type OpenCodeHttpAdapterOptions,
   opencodeHttpAdapter,
-  opencodeHttpCapabilities,
 } from './opencode-http-adapter.ts';
 export { type OpenCodeHttpSessionOptions, openOpenCodeHttpSession, splitModel } from './opencode-http-session.ts';
 export { type OpenCodeHttpTranslatorState, openCodeHttpTranslator } from './opencode-http-translator.ts';

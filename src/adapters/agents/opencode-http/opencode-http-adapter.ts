@@ -1,22 +1,7 @@
-import type { Capabilities } from '../../../core/adapter/index.ts';
-import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { OPENCODE_NPM_PACKAGE, OPENCODE_TESTED_VERSION } from '../opencode/opencode-adapter.ts';
 import { detectOpenCodeAuth, openCodeDataDir, openCodeProviderKeyEnv } from '../opencode/opencode-auth.ts';
 import { openOpenCodeHttpSession } from './opencode-http-session.ts';
-
-/** True to `opencode serve` 1.18.33 driven over its HTTP API (docs/adapters/opencode-http.md). */
-export const opencodeHttpCapabilities: Capabilities = cliCapabilities({
-  resume: false,
-  fork: false,
-  thinking: 'model-dependent',
-  mcp: true,
-  // `permission.asked` events are relayed to the run's approval channel and answered over HTTP.
-  approvals: 'relay',
-  sessionPersistence: 'sqlite',
-  // `message.part.delta` streams text and reasoning token by token.
-  streaming: 'full',
-});
 
 /** The options of {@link opencodeHttpAdapter}. */
 export interface OpenCodeHttpAdapterOptions extends CliAdapterOptions {
@@ -34,7 +19,18 @@ export interface OpenCodeHttpAdapterOptions extends CliAdapterOptions {
 export const opencodeHttpAdapter = defineCliAdapter<OpenCodeHttpAdapterOptions>({
   id: 'opencode-http',
   displayName: 'OpenCode (HTTP server)',
-  capabilities: opencodeHttpCapabilities,
+  // True to `opencode serve` 1.18.33 driven over its HTTP API (docs/adapters/opencode-http.md).
+  capabilities: {
+    resume: false,
+    fork: false,
+    thinking: 'model-dependent',
+    mcp: true,
+    // `permission.asked` events are relayed to the run's approval channel and answered over HTTP.
+    approvals: 'relay',
+    sessionPersistence: 'sqlite',
+    // `message.part.delta` streams text and reasoning token by token.
+    streaming: 'full',
+  },
   program: {
     command: 'opencode',
     minVersion: '1.0.0',

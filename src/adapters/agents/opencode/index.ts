@@ -3,7 +3,6 @@ export {
   OPENCODE_TESTED_VERSION,
   type OpenCodeAdapterOptions,
   opencodeAdapter,
-  opencodeCapabilities,
 } from './opencode-adapter.ts';
 export { detectOpenCodeAuth } from './opencode-auth.ts';
 export { type OpenCodeFlavor, openCodePermission, openCodePlan } from './opencode-plan.ts';

@@ -8,16 +8,32 @@ import { type OpenCodeFlavor, openCodePlan } from './opencode-plan.ts';
 import { openCodeTranslator } from './opencode-translator.ts';
 
 /** The part of a CLI adapter's definition that OpenCode and its forks (Kilo) share. */
-export type OpenCodeStyleCli = Pick<CliAdapterDefinition, 'secretEnv' | 'sessionDir'> &
+export type OpenCodeStyleCli = Pick<CliAdapterDefinition, 'capabilities' | 'secretEnv' | 'sessionDir'> &
   Pick<CliProcessLaunchDefinition<CliAdapterOptions>, 'plan' | 'translator'>;
 
 /**
  * What an OpenCode-style `run --format json` CLI is, given its flavor (executable, config variable,
- * temp prefix, default agent) and its own key variables: those keys and every provider's as secrets,
- * its data dir as the session dir, OpenCode's plan with the flavor's names, and OpenCode's translator.
+ * temp prefix, default agent) and its own key variables: OpenCode's capabilities (Kilo behaves
+ * alike: `kilo run` auto-rejects `ask` too; `--auto` would approve them all), those keys and every
+ * provider's as secrets, its data dir as the session dir, OpenCode's plan with the flavor's names, and OpenCode's translator.
  */
 export function openCodeStyleCli(flavor: OpenCodeFlavor, ownKeyEnv: readonly string[]): OpenCodeStyleCli {
   return {
+    // True to `opencode run` 1.18.33 as run here against a local Chat Completions server (docs/adapters/opencode.md).
+    capabilities: {
+      // `--session <id>` continues a session; `--fork` with it forks first.
+      resume: true,
+      fork: true,
+      // `--variant` is per model; `reasoning` parts are printed with `--thinking`.
+      thinking: 'model-dependent',
+      // `mcp.<name>` remote servers (streamable HTTP) with headers, through the inline config.
+      mcp: true,
+      // `opencode run` auto-rejects every `ask` (no hook to relay it): the policy becomes `permission` config.
+      approvals: 'none',
+      sessionPersistence: 'sqlite',
+      // Whole parts as they end: a text part, a reasoning part, a finished tool call; no token deltas.
+      streaming: 'full',
+    },
     secretEnv: [...ownKeyEnv, ...openCodeProviderKeyEnv],
     sessionDir: (env) => openCodeDataDir(flavor.command, env),
     plan: (ctx, { command }) => openCodePlan(ctx, { ...flavor, command }),

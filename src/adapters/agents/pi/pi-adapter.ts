@@ -1,7 +1,5 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Capabilities } from '../../../core/adapter/index.ts';
-import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectPiStyleAuth, PI_KEY_ENV, piAgentDir } from './pi-auth.ts';
 import { piPlan, piThinking } from './pi-plan.ts';
@@ -12,19 +10,6 @@ export const PI_NPM_PACKAGE = '@mariozechner/pi-coding-agent';
 /** The pi version recorded live. */
 export const PI_TESTED_VERSION = '0.73.1';
 
-/** True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md). */
-export const piCapabilities: Capabilities = cliCapabilities({
-  resume: true,
-  fork: true,
-  thinking: 'model-dependent',
-  // pi has no MCP client (by design): a generated extension bridges the run's MCP server, registers
-  // its tools and relays `ask` decisions to its `approval_prompt` tool (pi-bridge-extension.ts).
-  mcp: true,
-  approvals: 'relay',
-  sessionPersistence: 'file',
-  streaming: 'full',
-});
-
 /** The options of {@link piAdapter}: `command`, the executable (default `pi`). */
 export interface PiAdapterOptions extends CliAdapterOptions {}
 
@@ -32,7 +17,18 @@ export interface PiAdapterOptions extends CliAdapterOptions {}
 export const piAdapter = defineCliAdapter<PiAdapterOptions>({
   id: 'pi',
   displayName: 'Pi',
-  capabilities: piCapabilities,
+  // True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md).
+  capabilities: {
+    resume: true,
+    fork: true,
+    thinking: 'model-dependent',
+    // pi has no MCP client (by design): a generated extension bridges the run's MCP server, registers
+    // its tools and relays `ask` decisions to its `approval_prompt` tool (pi-bridge-extension.ts).
+    mcp: true,
+    approvals: 'relay',
+    sessionPersistence: 'file',
+    streaming: 'full',
+  },
   program: {
     command: 'pi',
     minVersion: '0.70.0',

@@ -1,7 +1,5 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Capabilities } from '../../../core/adapter/index.ts';
-import { cliCapabilities } from '../../shared/cli-capabilities.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectQwenAuth, QWEN_SECRET_ENV } from './qwen-auth.ts';
 import { qwenPlan } from './qwen-plan.ts';
@@ -12,24 +10,6 @@ export const QWEN_NPM_PACKAGE = '@qwen-code/qwen-code';
 /** The Qwen Code version recorded live. */
 export const QWEN_TESTED_VERSION = '0.24.4';
 
-/** True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md). */
-export const qwenCapabilities: Capabilities = cliCapabilities({
-  // `--resume <id>`; `--fork-session` with it.
-  resume: true,
-  fork: true,
-  // `model.generationConfig.reasoning.effort` (low … max, clamped per model); thinking blocks stream.
-  thinking: 'model-dependent',
-  // `--mcp-config` (streamable HTTP `httpUrl` with headers).
-  mcp: true,
-  // Headless without `--input-format stream-json` it cannot ask: the policy maps to
-  // `--approval-mode`, `--allowed-tools` and `--exclude-tools`.
-  approvals: 'none',
-  // JSONL chats under ~/.qwen/projects/<cwd with / → ->/chats/<session id>.jsonl
-  sessionPersistence: 'file',
-  // `--include-partial-messages`: text, thinking and tool input deltas.
-  streaming: 'full',
-});
-
 /** The options of {@link qwenAdapter}: `command`, the executable (default `qwen`). */
 export interface QwenAdapterOptions extends CliAdapterOptions {}
 
@@ -37,7 +17,23 @@ export interface QwenAdapterOptions extends CliAdapterOptions {}
 export const qwenAdapter = defineCliAdapter<QwenAdapterOptions>({
   id: 'qwen',
   displayName: 'Qwen Code',
-  capabilities: qwenCapabilities,
+  // True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md).
+  capabilities: {
+    // `--resume <id>`; `--fork-session` with it.
+    resume: true,
+    fork: true,
+    // `model.generationConfig.reasoning.effort` (low … max, clamped per model); thinking blocks stream.
+    thinking: 'model-dependent',
+    // `--mcp-config` (streamable HTTP `httpUrl` with headers).
+    mcp: true,
+    // Headless without `--input-format stream-json` it cannot ask: the policy maps to
+    // `--approval-mode`, `--allowed-tools` and `--exclude-tools`.
+    approvals: 'none',
+    // JSONL chats under ~/.qwen/projects/<cwd with / → ->/chats/<session id>.jsonl
+    sessionPersistence: 'file',
+    // `--include-partial-messages`: text, thinking and tool input deltas.
+    streaming: 'full',
+  },
   program: {
     command: 'qwen',
     // stream-json output with `--include-partial-messages`, `--mcp-config` and `--fork-session`.
