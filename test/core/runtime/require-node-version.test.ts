@@ -76,6 +76,10 @@ describe('the entry points check the Node version before loading anything else',
         `^::error::${program.replace(/[()]/g, '\\$&')} needs Node\\.js 22\\.18 or newer \\(this is 20\\.20\\.2\\): [^\\n]*node24[^\\n]*\\n$`,
       ),
     );
-    expect(result.loaded).toEqual([entry, 'src/core/runtime/require-node-version.ts']);
+    expect(result.loaded).toEqual([
+      entry,
+      'src/action/require-action-node.ts',
+      'src/core/runtime/require-node-version.ts',
+    ]);
   });
 });
