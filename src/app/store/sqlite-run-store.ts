@@ -5,16 +5,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 import { claimExclusions } from './claim-exclusions.ts';
 import { CorruptRowError } from './corrupt-row-error.ts';
 import { InvalidRunStateError } from './invalid-run-state-error.ts';
-import {
-  answerBody,
-  answerFromRow,
-  eventFromRow,
-  eventRowValues,
-  pendingApprovalFromRow,
-  type Row,
-  runFromRow,
-  supersededApprovalFromRow,
-} from './row-mapping.ts';
+import * as mapping from './row-mapping.ts';
 import { runKeys } from './run-keys.ts';
 import { CANCELLED_BEFORE_START, IN_FLIGHT_STATES, isFinalState, RECOVERED_FAILURE_CONCLUSION } from './run-states.ts';
 import { DEFAULT_EVENT_LEASE_MS, FINAL_STATES, type Lease, type RecordOutcome, type RunStore } from './run-store.ts';
@@ -106,7 +97,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
             return 'duplicate';
           }
         }
-        sql(SQLITE_SQL.insertEvent).run(...eventRowValues(event));
+        sql(SQLITE_SQL.insertEvent).run(...mapping.eventRowValues(event));
         return 'recorded';
       });
     },
@@ -114,7 +105,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     async takeEvent(leaseMs = DEFAULT_EVENT_LEASE_MS) {
       const now = Date.now();
       const row = transaction(() => sql(SQLITE_SQL.takeEvent).get(now + leaseMs, now));
-      return row ? eventFromRow(row) : undefined;
+      return row ? mapping.eventFromRow(row) : undefined;
     },
 
     async completeEvent(deliveryId) {
@@ -128,7 +119,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
         if (input.deliveryId !== undefined) {
           sql(SQLITE_SQL.completeEvent).run(input.deliveryId);
           const existing = sql(SQLITE_SQL.runByDelivery).get(input.deliveryId);
-          if (existing) return { run: runFromRow(existing), cancelled: [], created: false };
+          if (existing) return { run: mapping.runFromRow(existing), cancelled: [], created: false };
         }
         const cancelled = input.perIssue === 'cancel' ? cancelIssue(issueKey, now) : [];
         const row = sql(SQLITE_SQL.insertRun).get(
@@ -143,7 +134,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
           input.deliveryId ?? null,
         );
         if (!row) throw new CorruptRowError('runs', 'id', 'the inserted run was not returned');
-        return { run: runFromRow(row), cancelled, created: true };
+        return { run: mapping.runFromRow(row), cancelled, created: true };
       });
     },
 
@@ -181,7 +172,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
           String(candidate.id),
         );
         if (!row) throw new CorruptRowError('runs', 'id', 'the claimed run was not returned');
-        const run = runFromRow(row);
+        const run = mapping.runFromRow(row);
         return { run, lease: { runId: run.id, workerId, leaseToken, fencingToken, expiresAt } };
       });
     },
@@ -208,19 +199,19 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     },
 
     async expiredRuns(now) {
-      return sql(SQLITE_SQL.expiredRuns).all(now).map(runFromRow);
+      return sql(SQLITE_SQL.expiredRuns).all(now).map(mapping.runFromRow);
     },
 
     async recover(runId, fencingToken, action, reason) {
       const now = Date.now();
-      const row: Row | undefined = transaction(() => {
+      const row: mapping.Row | undefined = transaction(() => {
         if (!sql(SQLITE_SQL.inFlightRun).get(runId, fencingToken)) return undefined;
         const next = nextFencingToken();
         return action === 'retry'
           ? sql(SQLITE_SQL.requeue).get(next, reason, now, runId)
           : sql(SQLITE_SQL.fail).get(RECOVERED_FAILURE_CONCLUSION, reason, next, now, runId);
       });
-      return row ? runFromRow(row) : undefined;
+      return row ? mapping.runFromRow(row) : undefined;
     },
 
     async requestCancel(issueKey) {
@@ -230,13 +221,13 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
 
     async get(runId) {
       const row = sql(SQLITE_SQL.get).get(runId);
-      return row ? runFromRow(row) : undefined;
+      return row ? mapping.runFromRow(row) : undefined;
     },
 
     async list(filter = {}) {
       const states = filter.states === undefined ? null : JSON.stringify(filter.states);
       const issueKey = filter.issueKey ?? null;
-      return sql(SQLITE_SQL.list).all(states, states, issueKey, issueKey).map(runFromRow);
+      return sql(SQLITE_SQL.list).all(states, states, issueKey, issueKey).map(mapping.runFromRow);
     },
 
     async savePendingApproval(runId, issueKey, approval) {
@@ -252,7 +243,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     async pendingApprovals(filter) {
       const runId = filter.runId ?? null;
       const issueKey = filter.issueKey ?? null;
-      return sql(SQLITE_SQL.pendingApprovals).all(runId, runId, issueKey, issueKey).map(pendingApprovalFromRow);
+      return sql(SQLITE_SQL.pendingApprovals).all(runId, runId, issueKey, issueKey).map(mapping.pendingApprovalFromRow);
     },
 
     async supersedeApprovals(runId, reason) {
@@ -261,25 +252,27 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
         sql(SQLITE_SQL.removeRunApprovals).run(runId);
         return moved;
       });
-      return rows.map(supersededApprovalFromRow);
+      return rows.map(mapping.supersededApprovalFromRow);
     },
 
     async supersededApprovals(filter) {
       const runId = filter.runId ?? null;
       const issueKey = filter.issueKey ?? null;
-      return sql(SQLITE_SQL.supersededApprovals).all(runId, runId, issueKey, issueKey).map(supersededApprovalFromRow);
+      return sql(SQLITE_SQL.supersededApprovals)
+        .all(runId, runId, issueKey, issueKey)
+        .map(mapping.supersededApprovalFromRow);
     },
 
     async addAnswer(answer, deliveryId) {
       transaction(() => {
-        sql(SQLITE_SQL.addAnswer).run(answer.issueKey, answer.kind, answerBody(answer), Date.now());
+        sql(SQLITE_SQL.addAnswer).run(answer.issueKey, answer.kind, mapping.answerBody(answer), Date.now());
         if (deliveryId !== undefined) sql(SQLITE_SQL.completeEvent).run(deliveryId);
       });
     },
 
     async takeAnswers(issueKey) {
       const rows = transaction(() => sql(SQLITE_SQL.takeAnswers).all(issueKey));
-      return rows.map(answerFromRow).sort((a, b) => a.id - b.id);
+      return rows.map(mapping.answerFromRow).sort((a, b) => a.id - b.id);
     },
   };
 }
