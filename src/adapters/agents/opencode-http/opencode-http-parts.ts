@@ -4,8 +4,10 @@ import { startTurn } from '../opencode/opencode-translator.ts';
 import type { OpenCodeHttpTranslatorState, PartTrack } from './opencode-http-state.ts';
 
 /**
- * A text or reasoning part (`message.part.updated`): opened at its first sight (`message_start` /
- * `thinking_start`), what is new shown as a delta, closed once it has an end time.
+ * A text or reasoning part (`message.part.updated`): opened at its first sight (a message or a
+ * thinking block of the run's {@link StreamLedger}), what is new shown as a delta, closed once it
+ * has an end time. The ledger keeps the contract's order (thinking closed before text, one message
+ * open at a time); a part's track remembers only what of it was shown.
  */
 export function textPart(
   id: string,
@@ -19,21 +21,18 @@ export function textPart(
     out.push(...startTurn(state));
     track = { kind, messageId: str(part.messageID), shown: '', ended: false };
     state.parts[id] = track;
-    out.push(
-      kind === 'text'
-        ? { type: 'message_start', messageId: track.messageId, model: state.model }
-        : { type: 'thinking_start', messageId: track.messageId },
-    );
+    if (kind === 'text') state.ledger.startMessage(out, track.messageId, state.model);
+    else state.ledger.startThinking(out, track.messageId);
   }
   if (track.ended) return out;
   const text = str(part.text) ?? '';
   // A whole part (or one that grew past the deltas): show what is new.
   if (text.startsWith(track.shown) && text.length > track.shown.length) {
-    out.push(deltaDraft(track, text.slice(track.shown.length)));
+    showDelta(track, text.slice(track.shown.length), state, out);
     track.shown = text;
   }
   const time = isObj(part.time) ? part.time : {};
-  if (num(time.end) !== undefined) out.push(closePart(track, text, state));
+  if (num(time.end) !== undefined) closePart(track, state, out, text);
   return out;
 }
 
@@ -44,21 +43,28 @@ export function partDelta(props: Obj, state: OpenCodeHttpTranslatorState): Event
   const track = id ? state.parts[id] : undefined;
   if (!track || track.ended || props.field !== 'text' || !delta) return [];
   track.shown += delta;
-  return [deltaDraft(track, delta)];
+  const out: EventDraft[] = [];
+  showDelta(track, delta, state, out);
+  return out;
 }
 
-function deltaDraft(track: PartTrack, delta: string): EventDraft {
-  return track.kind === 'text'
-    ? { type: 'text_delta', delta, messageId: track.messageId }
-    : { type: 'thinking_delta', delta, messageId: track.messageId };
+function showDelta(track: PartTrack, delta: string, state: OpenCodeHttpTranslatorState, out: EventDraft[]): void {
+  if (track.kind === 'text') state.ledger.text(out, delta, track.messageId);
+  else state.ledger.thinking(out, delta, track.messageId);
 }
 
-/** Ends a part: `message_stop` / `thinking_stop` with its whole text (a text part's is the turn's result). */
-export function closePart(track: PartTrack, text?: string, state?: OpenCodeHttpTranslatorState): EventDraft {
+/** Ends a part with its whole text (a text part's is the turn's result). */
+export function closePart(
+  track: PartTrack,
+  state: OpenCodeHttpTranslatorState,
+  out: EventDraft[],
+  text: string = track.shown,
+): void {
   track.ended = true;
-  const whole = text ?? track.shown;
-  if (track.kind === 'reasoning')
-    return { type: 'thinking_stop', messageId: track.messageId, thinking: whole || undefined };
-  if (state && whole) state.lastText = whole;
-  return { type: 'message_stop', messageId: track.messageId, text: whole || undefined };
+  if (track.kind === 'reasoning') {
+    state.ledger.stopThinking(out, text || null);
+    return;
+  }
+  if (text) state.lastText = text;
+  state.ledger.stopMessage(out, text || null);
 }

@@ -5,7 +5,7 @@ import type { StreamLedger } from '../../shared/stream-ledger.ts';
 export interface PartTrack {
   kind: 'text' | 'reasoning';
   messageId?: string;
-  /** The text shown so far (deltas, or the part's text when it arrived whole). */
+  /** The text of the part shown so far (deltas, or its text when it arrived whole). */
   shown: string;
   ended: boolean;
 }
@@ -18,7 +18,7 @@ export interface OpenCodeHttpTranslatorState extends TranslatorState {
   /** User messages: their parts (the prompt) are not the agent's output. */
   userMessages: Record<string, true>;
   parts: Record<string, PartTrack>;
-  /** The open (non-MCP) tool calls: started, then ready once their input is known. */
+  /** The open message, thinking block and (non-MCP) tool calls. */
   ledger: StreamLedger;
   /** Tool calls whose result was reported (a later update of one is ignored). */
   toolsDone: Record<string, true>;

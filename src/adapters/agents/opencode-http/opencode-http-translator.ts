@@ -92,7 +92,7 @@ function endTurn(state: OpenCodeHttpTranslatorState, stopReason: string): EventD
   if (!state.turnStarted && state.errors.length === 0 && stopReason === 'end_turn') return [];
   if (state.turnEnded) return [];
   const out: EventDraft[] = [...startTurn(state)];
-  for (const part of Object.values(state.parts)) if (!part.ended) out.push(closePart(part));
+  for (const part of Object.values(state.parts)) if (!part.ended) closePart(part, state, out);
   state.turnEnded = true;
   const failed = state.errors.length > 0;
   out.push({ type: 'turn_end', turn: 0, stopReason, result: state.lastText, isError: failed });
