@@ -1,5 +1,6 @@
 import type { RunRequest, TranslatorState } from '../../../core/adapter/index.ts';
 import type { EventDraft } from '../../../core/events/index.ts';
+import { mcpToolNames } from '../../shared/mcp-tool-names.ts';
 import type { Obj } from '../../shared/record-fields.ts';
 import type { TurnState } from '../../shared/start-turn.ts';
 import type { StreamLedger } from '../../shared/stream-ledger.ts';
@@ -73,10 +74,4 @@ export function closeMessage(state: ClaudeTranslatorState, out: EventDraft[]): v
 }
 
 /** `mcp__<server>__<tool>` → its server and tool. */
-export function mcpName(name: string): { server: string; tool: string } | undefined {
-  if (!name.startsWith('mcp__')) return undefined;
-  const rest = name.slice(5);
-  const split = rest.indexOf('__');
-  if (split <= 0 || split + 2 >= rest.length) return undefined;
-  return { server: rest.slice(0, split), tool: rest.slice(split + 2) };
-}
+export const mcpName = mcpToolNames('mcp__', '__');

@@ -1,5 +1,6 @@
 import type { ExitInfo, NativeRecord, RunRequest, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
+import { mcpToolNames } from '../../shared/mcp-tool-names.ts';
 import {
   isObj,
   malformed,
@@ -152,13 +153,7 @@ function closeMessage(state: GeminiTranslatorState, out: EventDraft[]): void {
 }
 
 /** `mcp_<server>_<tool>` (Gemini CLI's qualified MCP names) → server and tool; the server is the part before the next `_`. */
-export function geminiMcpName(name: string): { server: string; tool: string } | undefined {
-  if (!name.startsWith('mcp_')) return undefined;
-  const rest = name.slice(4);
-  const split = rest.indexOf('_');
-  if (split <= 0 || split + 1 >= rest.length) return undefined;
-  return { server: rest.slice(0, split), tool: rest.slice(split + 1) };
-}
+export const geminiMcpName = mcpToolNames('mcp_', '_');
 
 function toolUse(value: Of<'tool_use'>, state: GeminiTranslatorState): EventDraft[] {
   const { tool_name: name, tool_id: id } = value;

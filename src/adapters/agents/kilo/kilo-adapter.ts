@@ -1,4 +1,4 @@
-import type { AuthStatus, Capabilities } from '../../../core/adapter/index.ts';
+import type { AuthStatus } from '../../../core/adapter/index.ts';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectOpenCodeStyleAuth } from '../opencode/opencode-auth.ts';
 import { type OpenCodeFlavor, openCodeFlavorNamed } from '../opencode/opencode-plan.ts';
