@@ -1,5 +1,5 @@
-import type { Adapter } from '../../../../core/adapter/index.ts';
-import { acpAdapter } from '../acp-adapter.ts';
+import type { Adapter, Capabilities } from '../../../../core/adapter/index.ts';
+import { type AcpAdapterExtras, acpAdapter } from '../acp-adapter.ts';
 
 /** What an ACP mode adds to the CLI adapter of the same program. */
 export interface CliAcpMode {
@@ -12,11 +12,17 @@ export interface CliAcpMode {
    * rather than the CLI adapter's older minimum.
    */
   needsTestedVersion?: boolean;
+  /** Environment for every run of the ACP mode. */
+  env?: Record<string, string>;
+  /** Environment computed per run, over `env` (the run's policy as the agent's permission config, …). */
+  runEnv?: AcpAdapterExtras['runEnv'];
+  /** Capabilities other than ACP's defaults (the platforms are the CLI adapter's). */
+  capabilities?: Partial<Capabilities>;
 }
 
 /**
  * The ACP mode of a program that also has a headless CLI adapter (`gemini --acp`, `qwen --acp`,
- * `omp --mode acp`): the same executable, platforms, install entries, secrets, cost model, session directory
+ * `omp --mode acp`, `opencode acp`): the same executable, platforms, install entries, secrets, cost model, session directory
  * and auth check, taken from that adapter, so the two cannot disagree. The agent's own
  * configuration is left alone (no template expansion).
  */
@@ -29,6 +35,7 @@ export function cliAcpAdapter(cli: Adapter, mode: CliAcpMode): Adapter {
     {
       binary: command,
       args: mode.args,
+      ...(mode.env ? { env: mode.env } : {}),
       ...(cli.costModel ? { costModel: cli.costModel } : {}),
       secretEnv: [...(cli.secretEnv ?? [])],
     },
@@ -36,10 +43,11 @@ export function cliAcpAdapter(cli: Adapter, mode: CliAcpMode): Adapter {
       displayName: mode.displayName,
       expandTemplates: false,
       // The platforms the program runs on; the rest are ACP's.
-      capabilities: { platforms: [...cli.capabilities.platforms] },
+      capabilities: { platforms: [...cli.capabilities.platforms], ...mode.capabilities },
       ...(program ? { program: minVersion ? { ...program, minVersion } : program } : {}),
       ...(cli.sessionDir ? { sessionDir: cli.sessionDir } : {}),
       ...(cli.detectAuth ? { detectAuth: cli.detectAuth } : {}),
+      ...(mode.runEnv ? { runEnv: mode.runEnv } : {}),
     },
   );
 }
