@@ -47,12 +47,12 @@ const bySchema = (value: Obj): CodexRecord | 'malformed' => codexRecordSchema.sa
  */
 export function codexRecord(value: Obj): CodexRecord | 'unknown' | 'malformed' {
   switch (value.type) {
-    case 'thread.started':
-      return filled(value.thread_id) ? (value as CodexRecord) : bySchema(value);
+    case 'item.completed':
     case 'item.started':
     case 'item.updated':
-    case 'item.completed':
       return isObj(value.item) && filled(value.item.id) ? (value as CodexRecord) : bySchema(value);
+    case 'thread.started':
+      return filled(value.thread_id) ? (value as CodexRecord) : bySchema(value);
     case 'turn.started':
     case 'turn.completed':
     case 'turn.failed':

@@ -61,9 +61,9 @@ export const codexTranslator: Translator<CodexTranslatorState> = {
 
 function translateEvent(native: CodexRecord, state: CodexTranslatorState): EventDraft[] {
   switch (native.type) {
+    case 'item.completed':
     case 'item.started':
     case 'item.updated':
-    case 'item.completed':
       return translateItem(native.item, native.type === 'item.completed', state);
     case 'thread.started':
       return threadStarted(native.thread_id, state);

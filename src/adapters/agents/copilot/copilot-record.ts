@@ -87,6 +87,8 @@ const bySchema = (value: Obj): CopilotRecord | 'malformed' => copilotRecordSchem
 export function copilotRecord(value: Obj): CopilotRecord | 'unknown' | 'malformed' {
   const data = value.data;
   switch (value.type) {
+    case 'assistant.message_delta': // the most frequent: first
+      return value as CopilotRecord;
     case 'assistant.tool_call_delta':
     case 'tool.execution_start':
     case 'tool.execution_complete':
@@ -100,7 +102,6 @@ export function copilotRecord(value: Obj): CopilotRecord | 'unknown' | 'malforme
     case 'assistant.turn_start':
     case 'assistant.turn_end':
     case 'assistant.message_start':
-    case 'assistant.message_delta':
     case 'assistant.reasoning_delta':
     case 'assistant.reasoning':
     case 'assistant.message':

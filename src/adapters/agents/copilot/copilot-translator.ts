@@ -77,6 +77,9 @@ function translateEvent(native: CopilotRecord, state: CopilotTranslatorState): E
   const data = dataOf(native);
   const out: EventDraft[] = [];
   switch (native.type) {
+    case 'assistant.message_delta': // the most frequent: first
+      ledger.text(out, str(data.deltaContent) ?? '', str(data.messageId));
+      return out;
     case 'session.start':
       return announce(state, native.data.sessionId, {
         model: str(data.selectedModel),
@@ -98,9 +101,6 @@ function translateEvent(native: CopilotRecord, state: CopilotTranslatorState): E
       return [...closeOpen(state), { type: 'turn_end', turn: turnNumber(data.turnId) }];
     case 'assistant.message_start':
       ledger.startMessage(out, str(data.messageId));
-      return out;
-    case 'assistant.message_delta':
-      ledger.text(out, str(data.deltaContent) ?? '', str(data.messageId));
       return out;
     case 'assistant.reasoning_delta':
       ledger.thinking(out, str(data.deltaContent) ?? '', str(data.reasoningId) ?? 'reasoning');
