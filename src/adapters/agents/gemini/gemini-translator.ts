@@ -14,7 +14,7 @@ import { startTurn } from '../../shared/start-turn.ts';
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { textLine } from '../../shared/text-line.ts';
 import { classifyApiError } from './gemini-error-table.ts';
-import { type GeminiRecord, geminiMalformed, geminiRecordSchema } from './gemini-record.ts';
+import { type GeminiRecord, geminiMalformed, geminiRecord } from './gemini-record.ts';
 
 type Of<T extends GeminiRecord['type']> = Extract<GeminiRecord, { type: T }>;
 
@@ -64,14 +64,9 @@ export const geminiTranslator: Translator<GeminiTranslatorState> = {
     if (record.kind === 'text') return textLine(record.line);
     const value = record.value;
     if (!isObj(value)) return unknown(state, 'a JSON line that is not an object', value);
-    const known = typeof value.type === 'string' ? geminiMalformed[value.type] : undefined;
-    if (known === undefined) return unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
-    // The hot path (most lines: message deltas): a message needs nothing but its type (as the
-    // schema states), so it skips zod's parse, which copies each record.
-    if (value.type === 'message') return message(value as Extract<GeminiRecord, { type: 'message' }>, state);
-    const parsed = geminiRecordSchema.safeParse(value);
-    if (!parsed.success) return malformed(known);
-    const data = parsed.data;
+    const data = geminiRecord(value);
+    if (data === 'unknown') return unknown(state, `unknown record type ${JSON.stringify(value.type)}`, value);
+    if (data === 'malformed') return malformed(geminiMalformed[value.type as GeminiRecord['type']]);
     switch (data.type) {
       case 'init':
         return init(data, state);

@@ -3,7 +3,7 @@ import type { EventDraft } from '../../../core/events/index.ts';
 import { isObj, malformed, str, unknownRecord } from '../../shared/record-fields.ts';
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { closePiMessage, piMessageEnd, piMessageStart, piMessageUpdate, piPlainText } from './pi-messages.ts';
-import { type PiRecordOf, piMalformed, piRecordSchema } from './pi-record.ts';
+import { type PiRecord, type PiRecordOf, piMalformed, piRecord } from './pi-record.ts';
 import type { PiTranslatorState } from './pi-state.ts';
 
 export { classifyError } from './pi-error.ts';
@@ -83,21 +83,13 @@ export function createPiTranslator(options: PiTranslatorOptions = {}): Translato
       if (record.kind === 'text') return piPlainText(record.line, state);
       const value = record.value;
       if (!isObj(value)) return unknownRecord(state, 'a JSON line that is not an object', value);
-      // Types it does not map are told apart before safeParse (a failed parse builds a costly
-      // ZodError), and the hot path (most lines: message_update) is checked by hand as the schema
-      // states it, without zod's copy of the record.
-      const type = str(value.type);
-      const known = type === undefined ? undefined : piMalformed[type];
-      if (known === undefined) {
+      const native = piRecord(value);
+      if (native === 'unknown') {
+        const type = str(value.type);
         if (type && ignored.has(type)) return unknownRecord(state, type, value);
         return unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
       }
-      if (type === 'message_update' && isObj(value.assistantMessageEvent)) {
-        return piMessageUpdate(value as PiRecordOf<'message_update'>, state);
-      }
-      const parsed = piRecordSchema.safeParse(value);
-      if (!parsed.success) return malformed(known);
-      const native = parsed.data;
+      if (native === 'malformed') return malformed(piMalformed[value.type as PiRecord['type']]);
       switch (native.type) {
         case 'session':
           return session(native, state);

@@ -1,6 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classifyApiError } from '../../../../src/adapters/agents/gemini/gemini-error-table.ts';
+import {
+  geminiMalformed,
+  geminiRecord,
+  geminiRecordSchema,
+} from '../../../../src/adapters/agents/gemini/gemini-record.ts';
 import { geminiMcpName, geminiTranslator } from '../../../../src/adapters/agents/gemini/gemini-translator.ts';
 import { retryAfterMsOf } from '../../../../src/adapters/shared/provider-error.ts';
 import type { NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
@@ -246,5 +251,37 @@ describe('classifyApiError', () => {
     expect(classifyApiError('[API Error: 500 boom]').type).toBe('error');
     expect(retryAfterMsOf('"retryDelay": "2.5s"')).toBe(2500);
     expect(retryAfterMsOf('nothing here')).toBeUndefined();
+  });
+});
+
+describe('geminiRecord', () => {
+  it('checks by hand exactly what the schema checks', () => {
+    const records: Record<string, unknown>[] = [...Object.keys(geminiMalformed), 'toString', 'stats', ''].map(
+      (type) => ({ type }),
+    );
+    const variants = (value: Record<string, unknown>): Record<string, unknown>[] =>
+      Object.keys(value)
+        .filter((key) => key !== 'type')
+        .flatMap((key) => {
+          const { [key]: _, ...without } = value;
+          return [without, ...[7, '', {}, null].map((odd) => ({ ...value, [key]: odd }))];
+        });
+    const dir = new URL('../../../fixtures/streams/gemini/', import.meta.url);
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith('.jsonl')) continue;
+      for (const line of readFileSync(new URL(name, dir), 'utf8').split('\n').filter(Boolean)) {
+        const value = JSON.parse(line) as Record<string, unknown>;
+        records.push(value, ...variants(value));
+      }
+    }
+    for (const value of records) {
+      const known = typeof value.type === 'string' && Object.hasOwn(geminiMalformed, value.type);
+      const parsed = geminiRecordSchema.safeParse(value);
+      const got = geminiRecord(value);
+      if (!known) expect(got, JSON.stringify(value)).toBe('unknown');
+      else if (!parsed.success) expect(got, JSON.stringify(value)).toBe('malformed');
+      // What the schema takes, the hand check takes: the record itself, its optional strings as cleaned.
+      else expect(got, JSON.stringify(value)).toEqual({ ...value, ...parsed.data });
+    }
   });
 });

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { piAdapter } from '../../../../src/adapters/agents/pi/index.ts';
 import { piArgs, piPlan, piThinking, piToolArgs } from '../../../../src/adapters/agents/pi/pi-plan.ts';
+import { piMalformed, piRecord, piRecordSchema } from '../../../../src/adapters/agents/pi/pi-record.ts';
 import {
   classifyError,
   defaultMcpToolName,
@@ -369,5 +370,36 @@ describe('pi plan', () => {
       details: ['ANTHROPIC_API_KEY'],
     });
     expect(adapter.detectAuth?.({ HOME: '/nonexistent' }).status).toBe('unauthenticated');
+  });
+});
+
+describe('piRecord', () => {
+  it('checks by hand exactly what the schema checks (pi and omp records)', () => {
+    const records: Record<string, unknown>[] = [...Object.keys(piMalformed), 'toString', 'agent_start', ''].map(
+      (type) => ({ type }),
+    );
+    const variants = (value: Record<string, unknown>): Record<string, unknown>[] =>
+      Object.keys(value)
+        .filter((key) => key !== 'type')
+        .flatMap((key) => {
+          const { [key]: _, ...without } = value;
+          return [without, ...[7, '', {}, [], null].map((odd) => ({ ...value, [key]: odd }))];
+        });
+    for (const agent of ['pi', 'omp']) {
+      const dir = new URL(`../../../fixtures/streams/${agent}/`, import.meta.url);
+      for (const name of readdirSync(dir)) {
+        if (!name.endsWith('.jsonl')) continue;
+        for (const line of readFileSync(new URL(name, dir), 'utf8').split('\n').filter(Boolean)) {
+          const value = JSON.parse(line) as Record<string, unknown>;
+          records.push(value, ...variants(value));
+        }
+      }
+    }
+    for (const value of records) {
+      const known = typeof value.type === 'string' && Object.hasOwn(piMalformed, value.type);
+      // What the schema takes, the hand check takes itself (the record as it is, not zod's copy).
+      const expected = !known ? 'unknown' : piRecordSchema.safeParse(value).success ? value : 'malformed';
+      expect(piRecord(value), JSON.stringify(value)).toBe(expected);
+    }
   });
 });
