@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { acpUpdateKind, acpUpdateKindSchema } from '../../../../src/adapters/protocols/acp/acp-update-schema.ts';
 import { acpTranslator } from '../../../../src/adapters/protocols/acp/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
 
@@ -166,5 +167,24 @@ describe('acpTranslator', () => {
     expect(acpTranslator.finish?.({ exitCode: 1, signal: null }, state)).toEqual([
       { type: 'message_stop', text: 'half' },
     ]);
+  });
+});
+
+describe('acpUpdateKind', () => {
+  it('takes exactly the kinds the schema takes', () => {
+    const values: unknown[] = [
+      ...acpUpdateKindSchema.options,
+      'user_message_chunk',
+      'available_commands_update',
+      'toString',
+      '',
+      7,
+      null,
+      undefined,
+    ];
+    for (const value of values) {
+      const parsed = acpUpdateKindSchema.safeParse(value);
+      expect(acpUpdateKind(value), String(value)).toBe(parsed.success ? parsed.data : undefined);
+    }
   });
 });
