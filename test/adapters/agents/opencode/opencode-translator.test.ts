@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import {
+  openCodeRecordType,
+  openCodeRecordTypeSchema,
+} from '../../../../src/adapters/agents/opencode/opencode-record.ts';
 import { openCodeTranslator } from '../../../../src/adapters/agents/opencode/opencode-translator.ts';
 import type { NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
@@ -287,5 +291,15 @@ describe('openCodeTranslator on hand-made records', () => {
       { type: 'log', source: 'stderr', line: 'Error: Session not found' },
     ]);
     expect(openCodeTranslator.stderr?.('  ', state)).toEqual([]);
+  });
+});
+
+describe('openCodeRecordType', () => {
+  it('takes exactly the types the schema takes', () => {
+    const values: unknown[] = [...openCodeRecordTypeSchema.options, 'session', 'toString', '', 7, null, undefined];
+    for (const value of values) {
+      const parsed = openCodeRecordTypeSchema.safeParse(value);
+      expect(openCodeRecordType(value), String(value)).toBe(parsed.success ? parsed.data : undefined);
+    }
   });
 });
