@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7537)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 5116)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7537:
+/***/ 5116:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -33702,27 +33702,6 @@ function issue(config, path, message, at) {
     return { path: formatConfigPath(path), message, line: lineOfConfigPath(config, path, at) };
 }
 
-;// CONCATENATED MODULE: ./src/adapters/shared/cli-capabilities.ts
-/**
- * What a headless agent CLI (and a remote agent reached like one: ca-http-v1, agent-mux-remote) is
- * unless it says otherwise: one turn run to completion per run, the agent's own session ids and
- * turn end, pipes rather than a terminal, every platform.
- */
-const CLI_CAPABILITY_DEFAULTS = {
-    pty: 'never',
-    platforms: ['darwin', 'linux', 'win32'],
-    execModel: 'run-to-completion',
-    nativeSessionIds: true,
-    turnCompletion: true,
-};
-/**
- * A CLI adapter's full capabilities from the ones that tell it apart (resume, fork, thinking, MCP,
- * approvals, session persistence, streaming), on top of {@link CLI_CAPABILITY_DEFAULTS}.
- */
-function cliCapabilities(own) {
-    return { ...CLI_CAPABILITY_DEFAULTS, platforms: [...CLI_CAPABILITY_DEFAULTS.platforms], ...own };
-}
-
 ;// CONCATENATED MODULE: ./src/core/adapter/adapter.ts
 /** Bumped when the adapter interface changes incompatibly. */
 const ADAPTER_SPECIFICATION_VERSION = 'v1';
@@ -33760,7 +33739,29 @@ const capabilitiesSchema = object({
 
 
 
+;// CONCATENATED MODULE: ./src/adapters/shared/cli-capabilities.ts
+/**
+ * What a headless agent CLI (and an agent reached like one: ca-http-v1, agent-mux-remote, chat-sse,
+ * the demo) is unless it says otherwise: one turn run to completion per run, the agent's own
+ * session ids and turn end, pipes rather than a terminal, every platform.
+ */
+const CLI_CAPABILITY_DEFAULTS = {
+    pty: 'never',
+    platforms: ['darwin', 'linux', 'win32'],
+    execModel: 'run-to-completion',
+    nativeSessionIds: true,
+    turnCompletion: true,
+};
+/**
+ * A CLI adapter's full capabilities from the ones that tell it apart (resume, fork, thinking, MCP,
+ * approvals, session persistence, streaming), on top of {@link CLI_CAPABILITY_DEFAULTS}.
+ */
+function cliCapabilities(own) {
+    return { ...CLI_CAPABILITY_DEFAULTS, platforms: [...CLI_CAPABILITY_DEFAULTS.platforms], ...own };
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/shared/define-cli-adapter.ts
+
 
 /** `npm install -g <package>[@<version>]`, as an install method. */
 function npmInstallMethod(npmPackage, extra = {}) {
@@ -33796,7 +33797,7 @@ function defineCliAdapter(definition) {
             specificationVersion: ADAPTER_SPECIFICATION_VERSION,
             id: definition.id,
             displayName: definition.displayName,
-            capabilities: definition.capabilities,
+            capabilities: cliCapabilities(definition.capabilities),
             program: cliProgramInfo(definition.program, resolved.command),
             costModel: definition.costModel,
             secretEnv: [...definition.secretEnv],
@@ -34214,13 +34215,13 @@ class StreamLedger {
     /** Started calls not ready yet: what `finish` closes, however many ready calls never got a result. */
     #unready = new Set();
     #durations;
-    #onToolReady;
+    #mcpToolName;
     #emptyDeltas;
     #maxText;
     constructor(clock = Date.now, options = {}) {
         this.#clock = clock;
         this.#durations = options.toolDurations ?? true;
-        this.#onToolReady = options.onToolReady;
+        this.#mcpToolName = options.mcpToolName;
         this.#emptyDeltas = options.emptyDeltas ?? false;
         this.#maxText = options.maxTextChars ?? Number.POSITIVE_INFINITY;
     }
@@ -34365,7 +34366,9 @@ class StreamLedger {
         this.#unready.delete(id);
         const whole = input ?? stream_ledger_parseJson(tool.json);
         out.push({ type: 'tool_call_ready', toolCallId: id, toolName: tool.name, input: whole });
-        this.#onToolReady?.(out, id, tool.name, whole);
+        const mcp = this.#mcpToolName?.(tool.name);
+        if (mcp)
+            out.push({ type: 'mcp_tool_call_start', toolCallId: id, server: mcp.server, toolName: mcp.tool, input: whole });
     }
     /**
      * The call's result: made ready first when it was not, its duration from the clock. A result for
@@ -34380,6 +34383,9 @@ class StreamLedger {
         out.push(duration === undefined
             ? { type: 'tool_result', toolCallId: id, toolName: tool.name, output, isError }
             : { type: 'tool_result', toolCallId: id, toolName: tool.name, output, isError, durationMs: duration });
+        const mcp = this.#mcpToolName?.(tool.name);
+        if (mcp)
+            out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
     }
     /** Closes what is open: thinking, the message, and makes every started tool call ready. */
     finish(out) {
@@ -34648,7 +34654,26 @@ function apiError(state, message, status, errorType, subtype) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/adapters/shared/mcp-tool-names.ts
+/**
+ * A reader of the tool names an agent gives MCP tools, written `<prefix><server><separator><tool>`
+ * (Claude Code: `mcp__github__create_issue`; Gemini CLI: `mcp_github_create_issue`): the server
+ * is the part before the first separator. Undefined for any other name, or an empty server or tool.
+ */
+function mcpToolNames(prefix, separator) {
+    return (name) => {
+        if (!name.startsWith(prefix))
+            return undefined;
+        const rest = name.slice(prefix.length);
+        const split = rest.indexOf(separator);
+        if (split <= 0 || split + separator.length >= rest.length)
+            return undefined;
+        return { server: rest.slice(0, split), tool: rest.slice(split + separator.length) };
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/agents/claude/claude-state.ts
+
 /** Opens a message in the ledger and records what Claude says of it. */
 function openMessage(state, out, message) {
     closeMessage(state, out);
@@ -34672,15 +34697,7 @@ function closeMessage(state, out) {
     state.ledger.stopMessage(out);
 }
 /** `mcp__<server>__<tool>` → its server and tool. */
-function mcpName(name) {
-    if (!name.startsWith('mcp__'))
-        return undefined;
-    const rest = name.slice(5);
-    const split = rest.indexOf('__');
-    if (split <= 0 || split + 2 >= rest.length)
-        return undefined;
-    return { server: rest.slice(0, split), tool: rest.slice(split + 2) };
-}
+const mcpName = mcpToolNames('mcp__', '__');
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/claude/claude-messages.ts
 
@@ -34764,9 +34781,6 @@ function claudeUser(value, state) {
         const output = toolOutput(block.content);
         const isError = block.is_error === true;
         state.ledger.toolResult(out, id, output, isError, name);
-        const mcp = mcpName(name);
-        if (mcp)
-            out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
     }
     return out.length > 0 ? out : unknownRecord(state, 'a user message without tool results', value);
 }
@@ -34786,18 +34800,22 @@ function toolOutput(content) {
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/claude/claude-record.ts
 
-const loose = object({}).loose();
+
+/** An object field, checked without the copy `z.object({}).loose()` makes of it. */
+const obj = custom(isObj);
 /**
  * The records of Claude Code's `stream-json` output whose shape decides the translation, checked at
  * the edge: a record of a known type without the object it cannot do without (a `stream_event`'s
- * event, an `assistant` or `user` record's message) is malformed; the other fields are read loosely.
+ * event, an `assistant` or `user` record's message) is malformed. {@link claudeRecord} checks it by
+ * hand and the handlers read the record itself, loosely: a parse that copied every field
+ * (`.loose()`) made the translation about 15% slower (bench adapter-translation).
  */
 const claudeRecordSchema = discriminatedUnion('type', [
-    object({ type: literal('system') }).loose(),
-    object({ type: literal('stream_event'), event: object({ type: unknown() }).loose() }).loose(),
-    object({ type: literal('assistant'), message: loose }).loose(),
-    object({ type: literal('user'), message: loose }).loose(),
-    object({ type: literal('result') }).loose(),
+    object({ type: literal('system') }),
+    object({ type: literal('stream_event'), event: object({ type: unknown() }).loose() }),
+    object({ type: literal('assistant'), message: obj }),
+    object({ type: literal('user'), message: obj }),
+    object({ type: literal('result') }),
 ]);
 /** The record types {@link claudeRecordSchema} knows, with what a record of that type that fails it lacks. */
 const claudeMalformed = {
@@ -34807,6 +34825,27 @@ const claudeMalformed = {
     user: 'user record without a message',
     result: 'result record of another shape',
 };
+/**
+ * A record checked at the edge: by hand as {@link claudeRecordSchema} states it, in one switch on its
+ * type (the hot path, `stream_event`, first), without zod's parse or a look-up of the type in a table
+ * (slow for a string fresh from `JSON.parse`). The record itself, `'unknown'` for a type the schema
+ * does not know, or `'malformed'` for a known type without what the schema requires (the
+ * translator's test holds the hand check and the schema together).
+ */
+function claudeRecord(value) {
+    switch (value.type) {
+        case 'stream_event':
+            return isObj(value.event) && 'type' in value.event ? value : 'malformed';
+        case 'assistant':
+        case 'user':
+            return isObj(value.message) ? value : 'malformed';
+        case 'system':
+        case 'result':
+            return value;
+        default:
+            return 'unknown';
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/claude/claude-session-records.ts
 
@@ -35070,12 +35109,6 @@ function messageCost(message, delta) {
 
 
 
-/** After each `tool_call_ready` of an MCP tool (`mcp__<server>__<tool>`): its `mcp_tool_call_start`. */
-function mcpToolReady(out, id, name, input) {
-    const mcp = mcpName(name);
-    if (mcp)
-        out.push({ type: 'mcp_tool_call_start', toolCallId: id, server: mcp.server, toolName: mcp.tool, input });
-}
 /**
  * Translates Claude Code's `--print --output-format stream-json --verbose` records, with or
  * without `--include-partial-messages` (recorded from claude 2.1.330, docs/adapters/claude.md):
@@ -35093,7 +35126,7 @@ const claudeTranslator = {
         debug,
         request,
         clock,
-        ledger: new StreamLedger(clock, { toolDurations: false, onToolReady: mcpToolReady }),
+        ledger: new StreamLedger(clock, { toolDurations: false, mcpToolName: mcpName }),
         turn: 0,
         turnOpen: false,
         streamedIds: new Set(),
@@ -35109,19 +35142,11 @@ const claudeTranslator = {
         const value = record.value;
         if (!isObj(value))
             return unknownRecord(state, 'a JSON line that is not an object', value);
-        // The hot path (most lines of a streamed run): a stream_event's one required field checked by
-        // hand, as the schema states it; zod's parse (a copy of each record) cost a third of the time.
-        if (value.type === 'stream_event' && isObj(value.event)) {
-            return claudeStreamEvent(value, state);
-        }
-        // An unknown type is told apart before safeParse: a failed parse builds a costly ZodError.
-        const known = typeof value.type === 'string' ? claudeMalformed[value.type] : undefined;
-        if (known === undefined)
+        const native = claudeRecord(value);
+        if (native === 'unknown')
             return unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
-        const parsed = claudeRecordSchema.safeParse(value);
-        if (!parsed.success)
-            return malformed(known);
-        const native = parsed.data;
+        if (native === 'malformed')
+            return malformed(claudeMalformed[value.type]);
         switch (native.type) {
             case 'system':
                 return claudeSystem(native, state);
@@ -35154,34 +35179,32 @@ const claudeTranslator = {
 
 
 
-
 /** Claude Code's npm package. */
 const CLAUDE_NPM_PACKAGE = '@anthropic-ai/claude-code';
 /** The Claude Code version recorded live. */
 const CLAUDE_TESTED_VERSION = '2.1.330';
-/** True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md). */
-const claudeCapabilities = cliCapabilities({
-    // `--resume <id>`; `--fork-session` with it gives the copy a new session id.
-    resume: true,
-    fork: true,
-    // `--effort` on adaptive-thinking models, `MAX_THINKING_TOKENS` on budgeted ones; none on older models.
-    thinking: 'model-dependent',
-    // `--mcp-config` (streamable HTTP with an Authorization header).
-    mcp: true,
-    // `--permission-prompt-tool mcp__agent-mux__approval_prompt`: Claude Code's own hook asks the run's approvals.
-    approvals: 'native',
-    // JSONL transcripts under ~/.claude/projects/<cwd with / → ->/<session id>.jsonl
-    sessionPersistence: 'file',
-    // One `claude -p` process per run: the prompt on stdin, the process exits after its `result`.
-    execModel: 'run-to-completion',
-    // Text, thinking and tool input deltas (`--include-partial-messages`).
-    streaming: 'full',
-});
 /** Anthropic's Claude Code, headless: `claude -p --output-format stream-json --verbose`, prompt on stdin. */
 const claudeAdapter = defineCliAdapter({
     id: 'claude',
     displayName: 'Claude Code',
-    capabilities: claudeCapabilities,
+    // True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md).
+    capabilities: {
+        // `--resume <id>`; `--fork-session` with it gives the copy a new session id.
+        resume: true,
+        fork: true,
+        // `--effort` on adaptive-thinking models, `MAX_THINKING_TOKENS` on budgeted ones; none on older models.
+        thinking: 'model-dependent',
+        // `--mcp-config` (streamable HTTP with an Authorization header).
+        mcp: true,
+        // `--permission-prompt-tool mcp__agent-mux__approval_prompt`: Claude Code's own hook asks the run's approvals.
+        approvals: 'native',
+        // JSONL transcripts under ~/.claude/projects/<cwd with / → ->/<session id>.jsonl
+        sessionPersistence: 'file',
+        // One `claude -p` process per run: the prompt on stdin, the process exits after its `result`.
+        execModel: 'run-to-completion',
+        // Text, thinking and tool input deltas (`--include-partial-messages`).
+        streaming: 'full',
+    },
     program: {
         command: 'claude',
         // Conservative: stream-json with partial messages, `--fork-session`, `--permission-prompt-tool` and
@@ -35572,11 +35595,9 @@ const codexPatchTool = 'apply_patch';
  * callers only read it.
  */
 const none = Object.freeze([]);
-/** One `item.started|updated|completed` item → its drafts. */
+/** One `item.started|updated|completed` item (its id checked at the edge, codex-record.ts) → its drafts. */
 function translateItem(item, completed, state) {
-    const id = str(item.id);
-    if (!id)
-        return malformed('an item without an id');
+    const id = item.id;
     if (state.done.has(id))
         return none;
     if (completed)
@@ -35713,7 +35734,64 @@ function mcpItem(item, id, completed, state) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/adapters/agents/codex/codex-record.ts
+
+
+const id = schemas_string().min(1);
+/** The item of an item event: its `id` keys it (its `type` and the rest are read loosely, codex-items.ts). */
+const item = object({ id }).loose();
+/**
+ * The `ThreadEvent`s of `codex exec --json` whose shape decides the translation, checked at the edge
+ * (docs/adapters/codex.md): a `thread.started` cannot do without its `thread_id`, an item event
+ * without its `item` and that item's `id`; the other events need nothing but their type (a
+ * `turn.completed` without usage, an `error` without a message still translate), and every other
+ * field is read loosely.
+ */
+const codexRecordSchema = discriminatedUnion('type', [
+    object({ type: literal('thread.started'), thread_id: id }).loose(),
+    object({ type: schemas_enum(['item.started', 'item.updated', 'item.completed']), item }).loose(),
+    object({ type: schemas_enum(['turn.started', 'turn.completed', 'turn.failed', 'error']) }).loose(),
+]);
+/** The event types {@link codexRecordSchema} knows, with what an event of that type that fails it lacks. */
+const codexMalformed = {
+    'thread.started': 'thread.started without a thread_id',
+    'turn.started': 'turn.started of another shape',
+    'item.started': 'item.started without an item or its id',
+    'item.updated': 'item.updated without an item or its id',
+    'item.completed': 'item.completed without an item or its id',
+    'turn.completed': 'turn.completed of another shape',
+    'turn.failed': 'turn.failed of another shape',
+    error: 'error record of another shape',
+};
+/** What the hand check refuses, the schema decides on: the event as zod copies it, or `'malformed'`. */
+const bySchema = (value) => codexRecordSchema.safeParse(value).data ?? 'malformed';
+/**
+ * An event checked at the edge: by hand as {@link codexRecordSchema} states it, in one switch on
+ * its type, without zod's parse (a copy of each record) or a look-up of the type in a table (slow
+ * for a string fresh from `JSON.parse`); what the hand check refuses, the schema decides on. The
+ * event, `'unknown'` for a type the schema does not know, or `'malformed'` for a known type without
+ * what the schema requires (the translator's test holds the hand check and the schema together).
+ */
+function codexRecord(value) {
+    switch (value.type) {
+        case 'item.completed':
+        case 'item.started':
+        case 'item.updated':
+            return isObj(value.item) && filled(value.item.id) ? value : bySchema(value);
+        case 'thread.started':
+            return filled(value.thread_id) ? value : bySchema(value);
+        case 'turn.started':
+        case 'turn.completed':
+        case 'turn.failed':
+        case 'error':
+            return value;
+        default:
+            return 'unknown';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/agents/codex/codex-translator.ts
+
 
 
 
@@ -35723,7 +35801,8 @@ function mcpItem(item, id, completed, state) {
 /**
  * Translates `codex exec --json` (JSONL `ThreadEvent`s: `thread.started`, `turn.started`,
  * `item.started|updated|completed`, `turn.completed`, `turn.failed`, `error`, …; items in
- * codex-items.ts, errors by codex-error-table.ts).
+ * codex-items.ts, errors by codex-error-table.ts). Events are checked at the edge (codex-record.ts):
+ * a known type missing what it cannot do without is a recoverable `malformed_record` error.
  */
 const codexTranslator = {
     init: ({ debug, request, clock }) => ({
@@ -35742,7 +35821,14 @@ const codexTranslator = {
         const value = record.value;
         if (!isObj(value))
             return unknownRecord(state, 'a JSON line that is not an object', value);
-        return translateEvent(value, state);
+        // Checked at the edge (codex-record.ts): by hand as the schema states it (zod's copy of each
+        // record cost a tenth of the time), the schema deciding on what the hand check refuses.
+        const native = codexRecord(value);
+        if (native === 'unknown')
+            return unknownRecord(state, `unknown codex event ${JSON.stringify(value.type)}`, value);
+        if (native === 'malformed')
+            return malformed(codexMalformed[value.type]);
+        return translateEvent(native, state);
     },
     stderr(line) {
         return line.trim() === '' ? none : [logDraft('stderr', line)];
@@ -35755,26 +35841,23 @@ const codexTranslator = {
         return out;
     },
 };
-function translateEvent(value, state) {
-    switch (value.type) {
+function translateEvent(native, state) {
+    switch (native.type) {
+        case 'item.completed':
         case 'item.started':
         case 'item.updated':
-        case 'item.completed': {
-            if (!isObj(value.item))
-                return malformed(`${value.type} without an item`);
-            return translateItem(value.item, value.type === 'item.completed', state);
-        }
+            return translateItem(native.item, native.type === 'item.completed', state);
         case 'thread.started':
-            return threadStarted(value, state);
+            return threadStarted(native.thread_id, state);
         case 'turn.started':
             state.turns += 1;
             return [{ type: 'turn_start', turn: state.turns }];
         case 'turn.completed':
             state.terminal = true; // issue 12 (terminal events): `codex exec` runs one turn, its end ends the run
-            return turnCompleted(value, state);
+            return turnCompleted(native, state);
         case 'turn.failed': {
             state.terminal = true; // issue 12 (terminal events): likewise for a failed turn
-            const error = isObj(value.error) ? value.error : {};
+            const error = isObj(native.error) ? native.error : {};
             const message = withoutUrl(str(error.message) ?? 'the turn failed');
             state.outcome = { status: 'failed', message };
             const out = state.lastError === message ? [] : classifyError(message);
@@ -35783,21 +35866,20 @@ function translateEvent(value, state) {
             return out;
         }
         case 'error': {
-            const message = withoutUrl(str(value.message) ?? 'unknown error');
+            const message = withoutUrl(str(native.message) ?? 'unknown error');
             // Retries of a failing request: `Reconnecting... 2/5 (…)`. The final failure follows as its own `error`.
             if (message.startsWith('Reconnecting...'))
                 return [{ type: 'log', source: 'stdout', line: message }];
             state.lastError = message;
             return classifyError(message);
         }
-        default:
-            return unknownRecord(state, `unknown codex event ${JSON.stringify(value.type)}`, value);
+        default: {
+            const never = native;
+            return unknownRecord(state, 'unknown codex event', never);
+        }
     }
 }
-function threadStarted(value, state) {
-    const sessionId = str(value.thread_id);
-    if (!sessionId)
-        return malformed('thread.started without a thread_id');
+function threadStarted(sessionId, state) {
     const first = state.sessionId === undefined;
     state.sessionId = sessionId;
     if (!first)
@@ -35989,31 +36071,29 @@ function promptWithFiles(prompt, files) {
 
 
 
-
 /** Codex CLI's npm package. */
 const CODEX_NPM_PACKAGE = '@openai/codex';
 /** The Codex CLI version recorded live. */
 const CODEX_TESTED_VERSION = '0.169.0';
-/** True to `codex` 0.169.0 as run here against a local Responses server (docs/adapters/codex.md). */
-const codexCapabilities = cliCapabilities({
-    // `codex exec resume <id>` and `codex exec fork <id>`.
-    resume: true,
-    fork: true,
-    // `model_reasoning_effort`; reasoning summaries arrive as `reasoning` items when the model sends them.
-    thinking: 'model-dependent',
-    // Streamable HTTP MCP servers through `-c mcp_servers.<name>.url=…` with a bearer token env var.
-    mcp: true,
-    // `codex exec` cannot ask anyone: the policy becomes sandbox / tool flags (see codexPermissions).
-    approvals: 'none',
-    sessionPersistence: 'file',
-    // Whole items as they start and complete (messages, reasoning, commands, MCP calls); no token deltas.
-    streaming: 'full',
-});
 /** OpenAI's Codex CLI, headless: `codex -a never exec --json … -`, prompt on stdin. */
 const codexAdapter = defineCliAdapter({
     id: 'codex',
     displayName: 'Codex CLI',
-    capabilities: codexCapabilities,
+    // True to `codex` 0.169.0 as run here against a local Responses server (docs/adapters/codex.md).
+    capabilities: {
+        // `codex exec resume <id>` and `codex exec fork <id>`.
+        resume: true,
+        fork: true,
+        // `model_reasoning_effort`; reasoning summaries arrive as `reasoning` items when the model sends them.
+        thinking: 'model-dependent',
+        // Streamable HTTP MCP servers through `-c mcp_servers.<name>.url=…` with a bearer token env var.
+        mcp: true,
+        // `codex exec` cannot ask anyone: the policy becomes sandbox / tool flags (see codexPermissions).
+        approvals: 'none',
+        sessionPersistence: 'file',
+        // Whole items as they start and complete (messages, reasoning, commands, MCP calls); no token deltas.
+        streaming: 'full',
+    },
     program: {
         command: 'codex',
         minVersion: CODEX_TESTED_VERSION,
@@ -36402,6 +36482,112 @@ function withoutRetryTime(message) {
     return message.replace(/\s*\(total retry wait time: [\d.]+ seconds?\)\s*/i, '. ');
 }
 
+;// CONCATENATED MODULE: ./src/adapters/agents/copilot/copilot-record.ts
+
+
+const copilot_record_id = schemas_string().min(1);
+/** A call's `data`: its `toolCallId` ties the delta, the start and the result of one call together. */
+const call = object({ toolCallId: copilot_record_id }).loose();
+/**
+ * The session events of `copilot --output-format json` whose shape decides the translation, checked
+ * at the edge (docs/adapters/copilot.md; the fields as the CLI's `session-events.schema.json` has
+ * them): a tool call's delta, start and result cannot do without `data.toolCallId`, `session.start`
+ * without `data.sessionId`, `skill.invoked` without `data.name`; the other events need nothing but
+ * their type (a message without content, a `result` without an exit code still translate), and
+ * every other field, `data` included, is read loosely.
+ */
+const copilotRecordSchema = discriminatedUnion('type', [
+    object({ type: literal('session.start'), data: object({ sessionId: copilot_record_id }).loose() }).loose(),
+    object({ type: literal('skill.invoked'), data: object({ name: schemas_string() }).loose() }).loose(),
+    object({
+        type: schemas_enum(['assistant.tool_call_delta', 'tool.execution_start', 'tool.execution_complete']),
+        data: call,
+    })
+        .loose(),
+    object({
+        type: schemas_enum([
+            'session.resume',
+            'session.skills_loaded',
+            'assistant.turn_start',
+            'assistant.turn_end',
+            'assistant.message_start',
+            'assistant.message_delta',
+            'assistant.reasoning_delta',
+            'assistant.reasoning',
+            'assistant.message',
+            'assistant.usage',
+            'session.error',
+            'abort',
+            'result',
+        ]),
+    })
+        .loose(),
+]);
+/** The event types {@link copilotRecordSchema} knows, with what an event of that type that fails it lacks. */
+const copilotMalformed = {
+    'session.start': 'session.start without data.sessionId',
+    'session.resume': 'session.resume of another shape',
+    'session.skills_loaded': 'session.skills_loaded of another shape',
+    'skill.invoked': 'skill.invoked without data.name',
+    'assistant.turn_start': 'assistant.turn_start of another shape',
+    'assistant.turn_end': 'assistant.turn_end of another shape',
+    'assistant.message_start': 'assistant.message_start of another shape',
+    'assistant.message_delta': 'assistant.message_delta of another shape',
+    'assistant.reasoning_delta': 'assistant.reasoning_delta of another shape',
+    'assistant.reasoning': 'assistant.reasoning of another shape',
+    'assistant.tool_call_delta': 'assistant.tool_call_delta without data.toolCallId',
+    'assistant.message': 'assistant.message of another shape',
+    'assistant.usage': 'assistant.usage of another shape',
+    'tool.execution_start': 'tool.execution_start without data.toolCallId',
+    'tool.execution_complete': 'tool.execution_complete without data.toolCallId',
+    'session.error': 'session.error of another shape',
+    abort: 'abort of another shape',
+    result: 'result record of another shape',
+};
+/** An event's `data`, or an empty one when it has none (the events that need nothing in it). */
+function dataOf(value) {
+    return isObj(value.data) ? value.data : {};
+}
+/** What the hand check refuses, the schema decides on: the event as zod copies it, or `'malformed'`. */
+const copilot_record_bySchema = (value) => copilotRecordSchema.safeParse(value).data ?? 'malformed';
+/**
+ * An event checked at the edge: by hand as {@link copilotRecordSchema} states it, in one switch on
+ * its type, without zod's parse (a copy of each record) or a look-up of the type in a table (slow
+ * for a string fresh from `JSON.parse`); what the hand check refuses, the schema decides on. The
+ * event, `'unknown'` for a type the schema does not know, or `'malformed'` for a known type without
+ * what the schema requires (the translator's test holds the hand check and the schema together).
+ */
+function copilotRecord(value) {
+    const data = value.data;
+    switch (value.type) {
+        case 'assistant.message_delta': // the most frequent: first
+            return value;
+        case 'assistant.tool_call_delta':
+        case 'tool.execution_start':
+        case 'tool.execution_complete':
+            return isObj(data) && filled(data.toolCallId) ? value : copilot_record_bySchema(value);
+        case 'session.start':
+            return isObj(data) && filled(data.sessionId) ? value : copilot_record_bySchema(value);
+        case 'skill.invoked':
+            return isObj(data) && typeof data.name === 'string' ? value : copilot_record_bySchema(value);
+        case 'session.resume':
+        case 'session.skills_loaded':
+        case 'assistant.turn_start':
+        case 'assistant.turn_end':
+        case 'assistant.message_start':
+        case 'assistant.reasoning_delta':
+        case 'assistant.reasoning':
+        case 'assistant.message':
+        case 'assistant.usage':
+        case 'session.error':
+        case 'abort':
+        case 'result':
+            return value;
+        default:
+            return 'unknown';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/agents/copilot/copilot-tools.ts
 
 /**
@@ -36434,9 +36620,7 @@ function assistantMessage(data, state) {
 }
 /** `tool.execution_start`: the call is ready (started first when it was not); an MCP call says its server. */
 function copilot_tools_toolStart(data, state) {
-    const id = str(data.toolCallId);
-    if (!id)
-        return malformed('tool.execution_start without a toolCallId');
+    const id = data.toolCallId;
     const name = str(data.toolName) ?? 'unknown';
     const out = [];
     state.ledger.readyTool(out, id, data.arguments ?? {}, name);
@@ -36450,9 +36634,7 @@ function copilot_tools_toolStart(data, state) {
 }
 /** `tool.execution_complete`: the call's result (`mcp_tool_result` for an MCP call). */
 function toolComplete(data, state) {
-    const id = str(data.toolCallId);
-    if (!id)
-        return malformed('tool.execution_complete without a toolCallId');
+    const id = data.toolCallId;
     const isError = data.success !== true;
     const result = isObj(data.result) ? data.result : undefined;
     const error = isObj(data.error) ? data.error : undefined;
@@ -36477,6 +36659,7 @@ function toolComplete(data, state) {
 
 
 
+
 const copilotTranslator = {
     init: ({ debug, request, clock }) => ({
         debug,
@@ -36493,21 +36676,32 @@ const copilotTranslator = {
         const value = record.value;
         if (!isObj(value))
             return unknownRecord(state, 'a JSON line that is not an object', value);
-        if (typeof value.type !== 'string')
-            return malformed('a record without a type');
-        const data = isObj(value.data) ? value.data : {};
-        return copilot_translator_translateEvent(value.type, data, value, state);
+        // Checked at the edge (copilot-record.ts): by hand as the schema states it (zod's copy of each
+        // record cost a tenth of the time), the schema deciding on what the hand check refuses.
+        const native = copilotRecord(value);
+        if (native === 'unknown') {
+            return typeof value.type === 'string'
+                ? unknownRecord(state, `copilot event ${value.type}`, value)
+                : malformed('a record without a type');
+        }
+        if (native === 'malformed')
+            return malformed(copilotMalformed[value.type]);
+        return copilot_translator_translateEvent(native, state);
     },
     finish(_exit, state) {
         return closeOpen(state);
     },
 };
-function copilot_translator_translateEvent(type, data, value, state) {
+function copilot_translator_translateEvent(native, state) {
     const { ledger } = state;
+    const data = dataOf(native);
     const out = [];
-    switch (type) {
+    switch (native.type) {
+        case 'assistant.message_delta': // the most frequent: first
+            ledger.text(out, str(data.deltaContent) ?? '', str(data.messageId));
+            return out;
         case 'session.start':
-            return announce(state, str(data.sessionId), {
+            return announce(state, native.data.sessionId, {
                 model: str(data.selectedModel),
                 cwd: isObj(data.context) ? str(data.context.cwd) : undefined,
             });
@@ -36520,16 +36714,13 @@ function copilot_translator_translateEvent(type, data, value, state) {
                 .map((s) => ({ type: 'skill_loaded', name: String(s.name), source: str(s.source) }));
         }
         case 'skill.invoked':
-            return typeof data.name === 'string' ? [{ type: 'skill_invoked', name: data.name, input: data.arguments }] : [];
+            return [{ type: 'skill_invoked', name: native.data.name, input: data.arguments }];
         case 'assistant.turn_start':
             return [{ type: 'turn_start', turn: turnNumber(data.turnId) }];
         case 'assistant.turn_end':
             return [...closeOpen(state), { type: 'turn_end', turn: turnNumber(data.turnId) }];
         case 'assistant.message_start':
             ledger.startMessage(out, str(data.messageId));
-            return out;
-        case 'assistant.message_delta':
-            ledger.text(out, str(data.deltaContent) ?? '', str(data.messageId));
             return out;
         case 'assistant.reasoning_delta':
             ledger.thinking(out, str(data.deltaContent) ?? '', str(data.reasoningId) ?? 'reasoning');
@@ -36544,9 +36735,7 @@ function copilot_translator_translateEvent(type, data, value, state) {
             return out;
         }
         case 'assistant.tool_call_delta': {
-            const id = str(data.toolCallId);
-            if (!id)
-                return [];
+            const id = native.data.toolCallId;
             ledger.startTool(out, id, str(data.toolName) ?? 'unknown');
             ledger.toolInput(out, id, str(data.inputDelta) ?? '');
             return out;
@@ -36557,9 +36746,9 @@ function copilot_translator_translateEvent(type, data, value, state) {
             state.sawUsage = true;
             return [usageCost(data)];
         case 'tool.execution_start':
-            return copilot_tools_toolStart(data, state);
+            return copilot_tools_toolStart(native.data, state);
         case 'tool.execution_complete':
-            return toolComplete(data, state);
+            return toolComplete(native.data, state);
         case 'session.error': {
             const message = withoutRetryTime(str(data.message) ?? 'Copilot reported an error');
             state.lastError = message;
@@ -36569,9 +36758,11 @@ function copilot_translator_translateEvent(type, data, value, state) {
             state.lastError = `aborted${typeof data.reason === 'string' ? `: ${data.reason}` : ''}`;
             return [];
         case 'result':
-            return result(value, state);
-        default:
-            return unknownRecord(state, `copilot event ${type}`, value);
+            return result(native, state);
+        default: {
+            const never = native;
+            return unknownRecord(state, 'unknown copilot event', never);
+        }
     }
 }
 function announce(state, sessionId, extra) {
@@ -36629,30 +36820,28 @@ function turnNumber(turnId) {
 
 
 
-
 /** Copilot CLI's npm package. */
 const COPILOT_NPM_PACKAGE = '@github/copilot';
 /** The Copilot CLI version recorded live. */
 const COPILOT_TESTED_VERSION = '1.0.102';
-/** True to `copilot` 1.0.102 as recorded live (docs/adapters/copilot.md). */
-const copilotCapabilities = cliCapabilities({
-    // `--resume=<id>` continues a session; there is no fork flag.
-    resume: true,
-    fork: false,
-    // `--reasoning-effort`, and `assistant.reasoning*` events, for models that reason.
-    thinking: 'model-dependent',
-    // `--additional-mcp-config` (streamable HTTP with headers).
-    mcp: true,
-    // No run-time approval hook in prompt mode: the policy becomes --allow-tool/--deny-tool flags.
-    approvals: 'none',
-    sessionPersistence: 'file',
-    streaming: 'full',
-});
 /** GitHub Copilot CLI, headless: `copilot --output-format json`, prompt on stdin. */
 const copilotAdapter = defineCliAdapter({
     id: 'copilot',
     displayName: 'GitHub Copilot CLI',
-    capabilities: copilotCapabilities,
+    // True to `copilot` 1.0.102 as recorded live (docs/adapters/copilot.md).
+    capabilities: {
+        // `--resume=<id>` continues a session; there is no fork flag.
+        resume: true,
+        fork: false,
+        // `--reasoning-effort`, and `assistant.reasoning*` events, for models that reason.
+        thinking: 'model-dependent',
+        // `--additional-mcp-config` (streamable HTTP with headers).
+        mcp: true,
+        // No run-time approval hook in prompt mode: the policy becomes --allow-tool/--deny-tool flags.
+        approvals: 'none',
+        sessionPersistence: 'file',
+        streaming: 'full',
+    },
     program: {
         command: 'copilot',
         versionArgs: (command) => (/(^|[/\\])gh(\.exe)?$/.test(command) ? ['copilot', '--', '--version'] : ['--version']),
@@ -36739,6 +36928,67 @@ function allowsAll(policy) {
     if ((policy?.default ?? 'ask') !== 'allow')
         return false;
     return (policy?.rules ?? []).every((rule) => rule.decision === 'allow');
+}
+
+;// CONCATENATED MODULE: ./src/adapters/agents/cursor/cursor-record.ts
+
+
+/**
+ * A `tool_call` record's call id: `call_id` (Cursor's output-format reference), else the
+ * `toolCallId` inside `tool_call` that the translator has always also read; an empty `call_id` is none.
+ */
+function cursorCallId(value) {
+    const id = str(value.call_id) ?? (isObj(value.tool_call) ? str(value.tool_call.toolCallId) : undefined);
+    return id === '' ? undefined : id;
+}
+/**
+ * The records of `cursor-agent -p --output-format stream-json` whose shape decides the translation,
+ * checked at the edge (docs/adapters/cursor.md): a `tool_call` cannot do without its call id and its
+ * `tool_call` object (which tool it is: `<kind>ToolCall` or `function`, read by cursor-tools.ts); the
+ * other records need nothing but their type (a message without text, a result without usage still
+ * translate), and every other field is read loosely.
+ */
+const cursorRecordSchema = discriminatedUnion('type', [
+    object({ type: literal('tool_call'), tool_call: object({}).loose() })
+        .loose()
+        .refine((value) => cursorCallId(value) !== undefined),
+    object({ type: schemas_enum(['system', 'user', 'interaction_query', 'assistant', 'thinking', 'result']) }).loose(),
+]);
+/** The record types {@link cursorRecordSchema} knows, with what a record of that type that fails it lacks. */
+const cursorMalformed = {
+    system: 'a system record of another shape',
+    user: 'a user record of another shape',
+    interaction_query: 'an interaction_query of another shape',
+    assistant: 'an assistant record of another shape',
+    thinking: 'a thinking record of another shape',
+    tool_call: 'a tool_call without a call_id or its tool_call object',
+    result: 'a result record of another shape',
+};
+/** What the hand check refuses, the schema decides on: the record as zod copies it, or `'malformed'`. */
+const cursor_record_bySchema = (value) => cursorRecordSchema.safeParse(value).data ?? 'malformed';
+/**
+ * A record checked at the edge: by hand as {@link cursorRecordSchema} states it, in one switch on
+ * its type, without zod's parse (a copy of each record) or a look-up of the type in a table (slow
+ * for a string fresh from `JSON.parse`); what the hand check refuses, the schema decides on. The
+ * record, `'unknown'` for a type the schema does not know, or `'malformed'` for a known type without
+ * what the schema requires (the translator's test holds the hand check and the schema together).
+ */
+function cursorRecord(value) {
+    switch (value.type) {
+        case 'tool_call':
+            return isObj(value.tool_call) && cursorCallId(value) !== undefined
+                ? value
+                : cursor_record_bySchema(value);
+        case 'system':
+        case 'user':
+        case 'interaction_query':
+        case 'assistant':
+        case 'thinking':
+        case 'result':
+            return value;
+        default:
+            return 'unknown';
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/cursor/cursor-tools.ts
@@ -36830,6 +37080,7 @@ function mcpText(content) {
 
 
 
+
 const cursorTranslator = {
     init: ({ debug, request, clock }) => ({
         debug,
@@ -36839,7 +37090,8 @@ const cursorTranslator = {
         ledger: new StreamLedger(clock, { toolDurations: false }),
         partial: false,
         messages: 0,
-        toolNames: {},
+        started: new Set(),
+        unanswered: new Set(),
         mcp: {},
     }),
     translate(record, state) {
@@ -36848,9 +37100,17 @@ const cursorTranslator = {
         const value = record.value;
         if (!isObj(value))
             return unknownRecord(state, 'a JSON line that is not an object', value);
-        if (typeof value.type !== 'string')
-            return malformed('a record without a type');
-        return cursor_translator_translateEvent(value, state);
+        // Checked at the edge (cursor-record.ts): by hand as the schema states it (zod's copy of each
+        // record cost a tenth of the time), the schema deciding on what the hand check refuses.
+        const native = cursorRecord(value);
+        if (native === 'unknown') {
+            return typeof value.type === 'string'
+                ? unknownRecord(state, `cursor record ${JSON.stringify(value.type)}`, value)
+                : malformed('a record without a type');
+        }
+        if (native === 'malformed')
+            return malformed(cursorMalformed[value.type]);
+        return translateRecord(native, state);
     },
     stderr(line) {
         const kind = providerErrorKind(line, cursorErrorTable);
@@ -36875,25 +37135,27 @@ const cursorErrorTable = {
     context: { patterns: [/context limit/i] },
     authGuidance: 'Run `cursor-agent login`, or set CURSOR_API_KEY (a User API key from the Cursor dashboard).',
 };
-function cursor_translator_translateEvent(value, state) {
-    switch (value.type) {
+function translateRecord(native, state) {
+    switch (native.type) {
+        case 'assistant':
+            return assistant(native, state);
+        case 'thinking':
+            return thinking(native, state);
+        case 'tool_call':
+            return toolCall(native, state);
+        case 'result':
+            return cursor_translator_result(native, state);
         case 'system':
-            return value.subtype === 'init'
-                ? init(value, state)
-                : unknownRecord(state, `cursor system/${String(value.subtype)}`, value);
+            return native.subtype === 'init'
+                ? init(native, state)
+                : unknownRecord(state, `cursor system/${String(native.subtype)}`, native);
         case 'user':
         case 'interaction_query':
-            return [];
-        case 'assistant':
-            return assistant(value, state);
-        case 'thinking':
-            return thinking(value, state);
-        case 'tool_call':
-            return toolCall(value, state);
-        case 'result':
-            return cursor_translator_result(value, state);
-        default:
-            return unknownRecord(state, `cursor record ${JSON.stringify(value.type)}`, value);
+            return []; // the prompt echoed, and a question print mode answers itself
+        default: {
+            const never = native;
+            return unknownRecord(state, 'unknown record', never);
+        }
     }
 }
 function init(value, state) {
@@ -36963,25 +37225,24 @@ function closeAll(state) {
     const { ledger } = state;
     ledger.stopThinking(out, null);
     ledger.stopMessage(out);
-    for (const id of Object.keys(state.toolNames)) {
-        if (ledger.hasTool(id) && !state.mcp[id]?.done)
-            ledger.toolResult(out, id, 'no result reported', true);
-    }
+    for (const id of state.unanswered)
+        ledger.toolResult(out, id, 'no result reported', true);
+    state.unanswered.clear();
     return out;
 }
 function toolCall(value, state) {
-    const id = str(value.call_id) ?? (isObj(value.tool_call) ? str(value.tool_call.toolCallId) : undefined);
-    if (!id)
-        return malformed('tool_call without a call_id');
-    const shape = isObj(value.tool_call) ? toolShape(value.tool_call) : undefined;
+    // The schema's refinement made sure the call has an id.
+    const id = cursorCallId(value);
+    const shape = toolShape(value.tool_call);
     if (!shape)
-        return malformed('tool_call without a <kind>ToolCall or function payload');
+        return malformed('a tool_call without a <kind>ToolCall or function payload');
     const { ledger } = state;
     const out = [];
     ledger.stopThinking(out, null);
     ledger.stopMessage(out);
-    if (state.toolNames[id] === undefined) {
-        state.toolNames[id] = shape.name;
+    if (!state.started.has(id)) {
+        state.started.add(id);
+        state.unanswered.add(id);
         ledger.startTool(out, id, shape.name);
         ledger.readyTool(out, id, shape.args);
         if (shape.mcp) {
@@ -36999,6 +37260,7 @@ function toolCall(value, state) {
     if (value.subtype !== 'completed' || !ledger.hasTool(id) || mcp?.done)
         return out;
     const { output, isError } = cursor_tools_toolOutput(shape);
+    state.unanswered.delete(id);
     if (mcp) {
         mcp.done = true;
         out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
@@ -37062,30 +37324,26 @@ function resultError(message, errorKind) {
 
 
 
-
-/**
- * Evidence-only (docs/adapters/cursor.md): Cursor's CLI is installed with `curl https://cursor.com/install`,
- * not from npm (the npm package `cursor-agent` is an unrelated project), so it could not be run here.
- */
-const cursorCapabilities = cliCapabilities({
-    // `--resume <chatId>`; no fork flag.
-    resume: true,
-    fork: false,
-    // Thinking models print `thinking` deltas; the effort is part of the model name, no flag.
-    thinking: 'model-dependent',
-    // Cursor speaks MCP, but only from `.cursor/mcp.json` (project or home): no flag to add the run's
-    // server without editing the user's config or the workspace, so the run's tools are not offered.
-    mcp: false,
-    // No approval hook in print mode: the policy becomes `--force` or not.
-    approvals: 'none',
-    sessionPersistence: 'sqlite',
-    streaming: 'full',
-});
 /** Cursor's agent CLI, headless: `cursor-agent -p --output-format stream-json`. */
 const cursorAdapter = defineCliAdapter({
     id: 'cursor',
     displayName: 'Cursor Agent CLI',
-    capabilities: cursorCapabilities,
+    // Evidence-only (docs/adapters/cursor.md): Cursor's CLI is installed with `curl https://cursor.com/install`,
+    // not from npm (the npm package `cursor-agent` is an unrelated project), so it could not be run here.
+    capabilities: {
+        // `--resume <chatId>`; no fork flag.
+        resume: true,
+        fork: false,
+        // Thinking models print `thinking` deltas; the effort is part of the model name, no flag.
+        thinking: 'model-dependent',
+        // Cursor speaks MCP, but only from `.cursor/mcp.json` (project or home): no flag to add the run's
+        // server without editing the user's config or the workspace, so the run's tools are not offered.
+        mcp: false,
+        // No approval hook in print mode: the policy becomes `--force` or not.
+        approvals: 'none',
+        sessionPersistence: 'sqlite',
+        streaming: 'full',
+    },
     program: {
         command: 'cursor-agent',
         // Date-based versions (`2025.09.18-7ae6800`); stream-json with tool_call events since mid-2025.
@@ -37182,6 +37440,7 @@ const numberOf = (value) => render_demo_note_isRecord(value) && typeof value.num
 
 
 
+
 /** The README the demo fixes when its workspace is empty (`agent-mux run --adapter demo`). */
 const DEMO_README = '# Demo project\n\nThis projcet shows how agent-mux runs an agent.\n';
 /**
@@ -37197,20 +37456,15 @@ function demoAdapter(options = {}) {
         specificationVersion: ADAPTER_SPECIFICATION_VERSION,
         id: 'demo',
         displayName: 'Demo (scripted, no key needed)',
-        capabilities: {
+        capabilities: cliCapabilities({
             resume: false,
             fork: false,
             thinking: 'yes',
             mcp: false,
             approvals: 'relay',
-            pty: 'never',
-            platforms: ['darwin', 'linux', 'win32'],
             sessionPersistence: 'none',
-            execModel: 'run-to-completion',
-            nativeSessionIds: true,
-            turnCompletion: true,
             streaming: 'full',
-        },
+        }),
         costModel: 'demo/scripted',
         launch: { kind: 'session', open: async (ctx) => openDemoSession(ctx, delay) },
     };
@@ -37668,29 +37922,22 @@ const classifyApiError = (message) => providerErrorDraft(message, geminiErrorTab
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/gemini/gemini-record.ts
 
+
 /** A string field, or undefined when it is missing or of another type (the CLI's optional fields). */
 const optionalString = schemas_string().optional().catch(undefined);
 /**
  * The records of Gemini CLI's `--output-format stream-json` whose shape decides the translation,
  * checked at the edge: the fields a record cannot do without are required (a `tool_use` without
- * its name or id is malformed); the others (`loose`: kept, typed unknown) are read by the translator.
+ * its name or id is malformed). {@link geminiRecord} checks it by hand; the handlers read the
+ * record itself.
  */
 const geminiRecordSchema = discriminatedUnion('type', [
-    object({ type: literal('init'), session_id: optionalString, model: optionalString }).loose(),
-    object({ type: literal('message') }).loose(),
-    object({
-        type: literal('tool_use'),
-        tool_name: schemas_string().min(1),
-        tool_id: schemas_string().min(1),
-    })
-        .loose(),
-    object({
-        type: literal('tool_result'),
-        tool_id: schemas_string().min(1),
-    })
-        .loose(),
-    object({ type: literal('error'), message: optionalString }).loose(),
-    object({ type: literal('result') }).loose(),
+    object({ type: literal('init'), session_id: optionalString, model: optionalString }),
+    object({ type: literal('message') }),
+    object({ type: literal('tool_use'), tool_name: schemas_string().min(1), tool_id: schemas_string().min(1) }),
+    object({ type: literal('tool_result'), tool_id: schemas_string().min(1) }),
+    object({ type: literal('error'), message: optionalString }),
+    object({ type: literal('result') }),
 ]);
 /** The record types {@link geminiRecordSchema} knows, with what a record of that type that fails it lacks. */
 const geminiMalformed = {
@@ -37701,8 +37948,34 @@ const geminiMalformed = {
     error: 'gemini: an error record of another shape',
     result: 'gemini: a result record of another shape',
 };
+/**
+ * A record checked at the edge: by hand as {@link geminiRecordSchema} states it, in one switch on
+ * its type, without zod's parse (a copy of each record) or a look-up of the type in a table (slow
+ * for a string fresh from `JSON.parse`). The record (`init` and `error` with their optional strings
+ * cleaned as the schema's `catch` does), `'unknown'` for a type the schema does not know, or
+ * `'malformed'` for a known type without what the schema requires (the translator's test holds the
+ * hand check and the schema together).
+ */
+function geminiRecord(value) {
+    switch (value.type) {
+        case 'message':
+        case 'result':
+            return value;
+        case 'tool_use':
+            return filled(value.tool_name) && filled(value.tool_id) ? value : 'malformed';
+        case 'tool_result':
+            return filled(value.tool_id) ? value : 'malformed';
+        case 'init':
+            return { ...value, type: 'init', session_id: str(value.session_id), model: str(value.model) };
+        case 'error':
+            return { ...value, type: 'error', message: str(value.message) };
+        default:
+            return 'unknown';
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/gemini/gemini-translator.ts
+
 
 
 
@@ -37731,7 +38004,7 @@ const geminiTranslator = {
         request,
         turn: 0,
         turnOpen: false,
-        ledger: new StreamLedger(clock, { toolDurations: false }),
+        ledger: new StreamLedger(clock, { toolDurations: false, mcpToolName: geminiMcpName }),
         messages: 0,
         errorReported: false,
     }),
@@ -37741,17 +38014,11 @@ const geminiTranslator = {
         const value = record.value;
         if (!isObj(value))
             return unknownRecord(state, 'a JSON line that is not an object', value);
-        const known = typeof value.type === 'string' ? geminiMalformed[value.type] : undefined;
-        if (known === undefined)
+        const data = geminiRecord(value);
+        if (data === 'unknown')
             return unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
-        // The hot path (most lines: message deltas): a message needs nothing but its type (as the
-        // schema states), so it skips zod's parse, which copies each record.
-        if (value.type === 'message')
-            return message(value, state);
-        const parsed = geminiRecordSchema.safeParse(value);
-        if (!parsed.success)
-            return malformed(known);
-        const data = parsed.data;
+        if (data === 'malformed')
+            return malformed(geminiMalformed[value.type]);
         switch (data.type) {
             case 'init':
                 return gemini_translator_init(data, state);
@@ -37829,15 +38096,7 @@ function gemini_translator_closeMessage(state, out) {
     state.wholeText = undefined;
 }
 /** `mcp_<server>_<tool>` (Gemini CLI's qualified MCP names) → server and tool; the server is the part before the next `_`. */
-function geminiMcpName(name) {
-    if (!name.startsWith('mcp_'))
-        return undefined;
-    const rest = name.slice(4);
-    const split = rest.indexOf('_');
-    if (split <= 0 || split + 1 >= rest.length)
-        return undefined;
-    return { server: rest.slice(0, split), tool: rest.slice(split + 1) };
-}
+const geminiMcpName = mcpToolNames('mcp_', '_');
 function toolUse(value, state) {
     const { tool_name: name, tool_id: id } = value;
     const out = [];
@@ -37846,9 +38105,6 @@ function toolUse(value, state) {
     const input = value.parameters ?? {};
     state.ledger.startTool(out, id, name);
     state.ledger.readyTool(out, id, input);
-    const mcp = geminiMcpName(name);
-    if (mcp)
-        out.push({ type: 'mcp_tool_call_start', toolCallId: id, server: mcp.server, toolName: mcp.tool, input });
     return out;
 }
 function toolResult(value, state) {
@@ -37860,9 +38116,6 @@ function toolResult(value, state) {
     // A result for a call the stream never announced is announced first (as `unknown`), so the ids stay matched.
     const name = state.ledger.toolName(id) ?? 'unknown';
     state.ledger.toolResult(out, id, output, isError, name);
-    const mcp = geminiMcpName(name);
-    if (mcp)
-        out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
     return out;
 }
 function errorRecord(value, state) {
@@ -37937,33 +38190,31 @@ function statsCost(stats, state) {
 
 
 
-
 /** Gemini CLI's npm package. */
 const GEMINI_NPM_PACKAGE = '@google/gemini-cli';
 /** The Gemini CLI version recorded live. */
 const GEMINI_TESTED_VERSION = '0.61.0';
-/** True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md). */
-const geminiCapabilities = cliCapabilities({
-    // `--resume <session id>` continues a session under the same id; there is no fork flag.
-    resume: true,
-    fork: false,
-    // thinkingConfig through settings (modelConfigs.customOverrides); thoughts never reach the stream.
-    thinking: 'model-dependent',
-    // settings.json `mcpServers.<name>.httpUrl` + `headers`, written to a per-run overlay.
-    mcp: true,
-    // Headless Gemini CLI cannot ask: tools needing approval are withheld; the policy maps to
-    // `--approval-mode` and a `--policy` file.
-    approvals: 'none',
-    // JSONL chats under ~/.gemini/tmp/<project>/chats/
-    sessionPersistence: 'file',
-    // Text deltas and whole tool calls; no thinking, no tool input deltas.
-    streaming: 'text',
-});
 /** Google's Gemini CLI, headless: `gemini -p '' --output-format stream-json`, the prompt on stdin. */
 const geminiAdapter = defineCliAdapter({
     id: 'gemini',
     displayName: 'Gemini CLI',
-    capabilities: geminiCapabilities,
+    // True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md).
+    capabilities: {
+        // `--resume <session id>` continues a session under the same id; there is no fork flag.
+        resume: true,
+        fork: false,
+        // thinkingConfig through settings (modelConfigs.customOverrides); thoughts never reach the stream.
+        thinking: 'model-dependent',
+        // settings.json `mcpServers.<name>.httpUrl` + `headers`, written to a per-run overlay.
+        mcp: true,
+        // Headless Gemini CLI cannot ask: tools needing approval are withheld; the policy maps to
+        // `--approval-mode` and a `--policy` file.
+        approvals: 'none',
+        // JSONL chats under ~/.gemini/tmp/<project>/chats/
+        sessionPersistence: 'file',
+        // Text deltas and whole tool calls; no thinking, no tool input deltas.
+        streaming: 'text',
+    },
     program: {
         command: 'gemini',
         // `--output-format stream-json`, `--skip-trust` and `--policy`.
@@ -38396,34 +38647,30 @@ function costDraft(tokens, model) {
 
 
 
-
-/**
- * Built from NousResearch/hermes-agent's source (hermes_cli/_parser.py, hermes_cli/stream_json.py)
- * and docs only: hermes is a Python package and PyPI is unreachable here, so it was never run
- * (docs/adapters/hermes.md).
- */
-const hermesCapabilities = cliCapabilities({
-    // `--resume <session_id>`; no fork flag.
-    resume: true,
-    fork: false,
-    // `--reasoning none|minimal|low|medium|high|xhigh|max|ultra`, but stream-json carries no reasoning.
-    thinking: 'model-dependent',
-    // Hermes is an MCP client, but only through `mcp_servers` in $HERMES_HOME/config.yaml; no flag or
-    // env var points one run at another config, so the run's MCP server is not wired (see the docs).
-    mcp: false,
-    // Headless stream-json runs cannot ask anyone: the policy becomes `--toolsets` and `--yolo`.
-    approvals: 'none',
-    // Native Windows is not supported (WSL2).
-    platforms: ['darwin', 'linux'],
-    sessionPersistence: 'sqlite',
-    // Text deltas and tool starts/results; no reasoning.
-    streaming: 'full',
-});
 /** NousResearch's hermes-agent, headless: `hermes chat --query-file - --format stream-json`, prompt on stdin. */
 const hermesAdapter = defineCliAdapter({
     id: 'hermes',
     displayName: 'Hermes Agent',
-    capabilities: hermesCapabilities,
+    // Built from NousResearch/hermes-agent's source (hermes_cli/_parser.py, hermes_cli/stream_json.py)
+    // and docs only: hermes is a Python package and PyPI is unreachable here, so it was never run
+    // (docs/adapters/hermes.md).
+    capabilities: {
+        // `--resume <session_id>`; no fork flag.
+        resume: true,
+        fork: false,
+        // `--reasoning none|minimal|low|medium|high|xhigh|max|ultra`, but stream-json carries no reasoning.
+        thinking: 'model-dependent',
+        // Hermes is an MCP client, but only through `mcp_servers` in $HERMES_HOME/config.yaml; no flag or
+        // env var points one run at another config, so the run's MCP server is not wired (see the docs).
+        mcp: false,
+        // Headless stream-json runs cannot ask anyone: the policy becomes `--toolsets` and `--yolo`.
+        approvals: 'none',
+        // Native Windows is not supported (WSL2).
+        platforms: ['darwin', 'linux'],
+        sessionPersistence: 'sqlite',
+        // Text deltas and tool starts/results; no reasoning.
+        streaming: 'full',
+    },
     program: {
         command: 'hermes',
         // `--format stream-json` landed on main in August 2026 (v0.22 line); older releases lack it.
@@ -38600,18 +38847,27 @@ function headerRetryAfterMs(headers) {
  * maps, checked at the edge; a line of any other type is reported as unknown. Only the discriminant
  * is parsed: each line's few fields (`sessionID`, `part`) are read by the record-fields readers, as
  * a parse of the whole line made the translation about a tenth slower (bench adapter-translation).
- * Built once; see {@link openCodeRecordType} for the reading.
+ * See {@link openCodeRecordType} for the reading.
  */
 const openCodeRecordTypeSchema = schemas_enum(['step_start', 'text', 'reasoning', 'tool_use', 'step_finish', 'error']);
-const opencode_record_TYPES = new Set(openCodeRecordTypeSchema.options);
 /**
- * The line's type when the translator maps it, else undefined: checked against the schema's own
- * options (a set built once). `safeParse` is not used on this path: its result object, and the
- * `ZodError` a failed parse builds (about 1.4 µs, more than a line's JSON.parse), cost a tenth of
- * the translation.
+ * The line's type when the translator maps it, else undefined: checked in one switch as the schema
+ * states it. `safeParse` is not used on this path (its result object, and the `ZodError` a failed
+ * parse builds, about 1.4 µs, cost a tenth of the translation), nor a set (slow for a string fresh
+ * from `JSON.parse`); the translator's test holds the switch and the schema together.
  */
 function openCodeRecordType(value) {
-    return opencode_record_TYPES.has(value) ? value : undefined;
+    switch (value) {
+        case 'text':
+        case 'tool_use':
+        case 'reasoning':
+        case 'step_start':
+        case 'step_finish':
+        case 'error':
+            return value;
+        default:
+            return undefined;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/opencode/opencode-translator.ts
@@ -38829,13 +39085,21 @@ function opencode_translator_textLine(line, state) {
 ;// CONCATENATED MODULE: ./src/adapters/agents/opencode/opencode-plan.ts
 
 
-const opencodeFlavor = {
-    command: 'opencode',
-    configContentEnv: 'OPENCODE_CONFIG_CONTENT',
-    env: { OPENCODE_DISABLE_AUTOUPDATE: '1' },
-    tempPrefix: 'agent-mux-opencode-',
-    defaultAgent: 'build',
-};
+/**
+ * A flavor named the way OpenCode and its forks name things: the executable `<name>`, inline config
+ * in `<NAME>_CONFIG_CONTENT`, auto-update off through `<NAME>_DISABLE_AUTOUPDATE`.
+ */
+function openCodeFlavorNamed(name, defaultAgent) {
+    const NAME = name.toUpperCase();
+    return {
+        command: name,
+        configContentEnv: `${NAME}_CONFIG_CONTENT`,
+        env: { [`${NAME}_DISABLE_AUTOUPDATE`]: '1' },
+        tempPrefix: `agent-mux-${name}-`,
+        defaultAgent,
+    };
+}
+const opencodeFlavor = openCodeFlavorNamed('opencode', 'build');
 /**
  * `RunRequest.thinkingEffort` → `--variant`. Variants are per model in OpenCode (Anthropic: `high`,
  * `max`; OpenAI: `minimal`…`xhigh`; Google: `low`, `high`); an unknown variant is ignored by the CLI.
@@ -38973,11 +39237,27 @@ async function openCodePlan(ctx, flavor) {
 
 /**
  * What an OpenCode-style `run --format json` CLI is, given its flavor (executable, config variable,
- * temp prefix, default agent) and its own key variables: those keys and every provider's as secrets,
- * its data dir as the session dir, OpenCode's plan with the flavor's names, and OpenCode's translator.
+ * temp prefix, default agent) and its own key variables: OpenCode's capabilities (Kilo behaves
+ * alike: `kilo run` auto-rejects `ask` too; `--auto` would approve them all), those keys and every
+ * provider's as secrets, its data dir as the session dir, OpenCode's plan with the flavor's names, and OpenCode's translator.
  */
 function openCodeStyleCli(flavor, ownKeyEnv) {
     return {
+        // True to `opencode run` 1.18.33 as run here against a local Chat Completions server (docs/adapters/opencode.md).
+        capabilities: {
+            // `--session <id>` continues a session; `--fork` with it forks first.
+            resume: true,
+            fork: true,
+            // `--variant` is per model; `reasoning` parts are printed with `--thinking`.
+            thinking: 'model-dependent',
+            // `mcp.<name>` remote servers (streamable HTTP) with headers, through the inline config.
+            mcp: true,
+            // `opencode run` auto-rejects every `ask` (no hook to relay it): the policy becomes `permission` config.
+            approvals: 'none',
+            sessionPersistence: 'sqlite',
+            // Whole parts as they end: a text part, a reasoning part, a finished tool call; no token deltas.
+            streaming: 'full',
+        },
         secretEnv: [...ownKeyEnv, ...openCodeProviderKeyEnv],
         sessionDir: (env) => openCodeDataDir(flavor.command, env),
         plan: (ctx, { command }) => openCodePlan(ctx, { ...flavor, command }),
@@ -38998,25 +39278,10 @@ const KILO_TESTED_VERSION = '7.7.7';
  * Kilo Code's CLI is an OpenCode fork: `kilo run` takes OpenCode's flags and prints the same
  * `--format json` events (step_start, text, reasoning, tool_use, step_finish, error), so the plan and
  * translator are OpenCode's with Kilo's names (`kilo`, `KILO_CONFIG_CONTENT`, `~/.local/share/kilo`).
+ * Its capabilities are OpenCode's (see openCodeStyleCli).
  */
-const kiloCapabilities = cliCapabilities({
-    resume: true,
-    fork: true,
-    thinking: 'model-dependent',
-    mcp: true,
-    // Like OpenCode, `kilo run` auto-rejects `ask` permissions (no relay hook); `--auto` would approve them all.
-    approvals: 'none',
-    sessionPersistence: 'sqlite',
-    streaming: 'full',
-});
-/** Kilo's names for OpenCode's plan: its executable, config variable, temp prefix and default agent. */
-const kiloFlavor = {
-    command: 'kilo',
-    configContentEnv: 'KILO_CONFIG_CONTENT',
-    env: { KILO_DISABLE_AUTOUPDATE: '1' },
-    tempPrefix: 'agent-mux-kilo-',
-    defaultAgent: 'code',
-};
+/** Kilo's names for OpenCode's plan (`kilo`, `KILO_CONFIG_CONTENT`, …); its default agent is `code`. */
+const kiloFlavor = openCodeFlavorNamed('kilo', 'code');
 /** Kilo's auth: OpenCode's look, in Kilo's data dir and with `KILO_API_KEY`. */
 function detectKiloAuth(env) {
     return detectOpenCodeStyleAuth('kilo', ['KILO_API_KEY'], env);
@@ -39025,7 +39290,6 @@ function detectKiloAuth(env) {
 const kiloAdapter = defineCliAdapter({
     id: 'kilo',
     displayName: 'Kilo Code CLI',
-    capabilities: kiloCapabilities,
     program: {
         command: 'kilo',
         minVersion: '7.0.0',
@@ -39601,22 +39865,23 @@ function pi_messages_costDraft(message) {
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/pi/pi-record.ts
 
-const pi_record_loose = object({}).loose();
-const id = schemas_string().min(1);
+
+const loose = object({}).loose();
+const pi_record_id = schemas_string().min(1);
 /**
  * The records of `pi --mode json` (and omp's) whose shape decides the translation, checked at the
  * edge: the fields a record cannot do without are required (a `message_update` without its
  * `assistantMessageEvent`, a tool execution without its id and name); the rest is read loosely.
  */
 const piRecordSchema = discriminatedUnion('type', [
-    object({ type: literal('session'), id }).loose(),
+    object({ type: literal('session'), id: pi_record_id }).loose(),
     object({ type: literal('turn_start') }).loose(),
-    object({ type: literal('message_start'), message: pi_record_loose }).loose(),
+    object({ type: literal('message_start'), message: loose }).loose(),
     object({ type: literal('message_update'), assistantMessageEvent: object({ type: unknown() }).loose() })
         .loose(),
-    object({ type: literal('message_end'), message: pi_record_loose }).loose(),
-    object({ type: literal('tool_execution_start'), toolCallId: id, toolName: id }).loose(),
-    object({ type: literal('tool_execution_end'), toolCallId: id, toolName: id }).loose(),
+    object({ type: literal('message_end'), message: loose }).loose(),
+    object({ type: literal('tool_execution_start'), toolCallId: pi_record_id, toolName: pi_record_id }).loose(),
+    object({ type: literal('tool_execution_end'), toolCallId: pi_record_id, toolName: pi_record_id }).loose(),
     object({ type: literal('turn_end') }).loose(),
     object({ type: literal('agent_end') }).loose(),
     object({ type: literal('auto_retry_end') }).loose(),
@@ -39634,6 +39899,36 @@ const piMalformed = {
     agent_end: 'agent_end of another shape',
     auto_retry_end: 'auto_retry_end of another shape',
 };
+/**
+ * A record checked at the edge: by hand as {@link piRecordSchema} states it, in one switch on its
+ * type, without zod's parse (a copy of each record, which made translation about twice as slow) or
+ * a look-up of the type in a table (slow for a string fresh from `JSON.parse`). The record itself,
+ * `'unknown'` for a type the schema does not know, or `'malformed'` for a known type without what
+ * the schema requires (the translator's test holds the hand check and the schema together).
+ */
+function piRecord(value) {
+    switch (value.type) {
+        case 'message_update':
+            return isObj(value.assistantMessageEvent) && 'type' in value.assistantMessageEvent
+                ? value
+                : 'malformed';
+        case 'message_start':
+        case 'message_end':
+            return isObj(value.message) ? value : 'malformed';
+        case 'tool_execution_start':
+        case 'tool_execution_end':
+            return filled(value.toolCallId) && filled(value.toolName) ? value : 'malformed';
+        case 'session':
+            return filled(value.id) ? value : 'malformed';
+        case 'turn_start':
+        case 'turn_end':
+        case 'agent_end':
+        case 'auto_retry_end':
+            return value;
+        default:
+            return 'unknown';
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/pi/pi-translator.ts
 
@@ -39673,9 +39968,6 @@ function createPiTranslator(options = {}) {
         const input = value.args ?? {};
         state.ledger.readyTool(out, id, input, name);
         state.ledger.runTool(id);
-        const mcp = mcpName(name);
-        if (mcp)
-            out.push({ type: 'mcp_tool_call_start', toolCallId: id, server: mcp.server, toolName: mcp.tool, input });
         return out;
     }
     function toolEnd(value, state) {
@@ -39685,9 +39977,6 @@ function createPiTranslator(options = {}) {
         const output = pi_translator_toolOutput(value.result);
         const isError = value.isError === true;
         state.ledger.toolResult(out, id, output, isError, name);
-        const mcp = mcpName(name);
-        if (mcp)
-            out.push({ type: 'mcp_tool_result', toolCallId: id, server: mcp.server, toolName: mcp.tool, output, isError });
         return out;
     }
     function ended(state) {
@@ -39700,7 +39989,7 @@ function createPiTranslator(options = {}) {
         init: ({ debug, request, clock = Date.now }) => ({
             debug,
             request,
-            ledger: new StreamLedger(clock),
+            ledger: new StreamLedger(clock, { mcpToolName: mcpName }),
             turn: 0,
             messageCount: 0,
             toolIndex: new Map(),
@@ -39711,23 +40000,15 @@ function createPiTranslator(options = {}) {
             const value = record.value;
             if (!isObj(value))
                 return unknownRecord(state, 'a JSON line that is not an object', value);
-            // Types it does not map are told apart before safeParse (a failed parse builds a costly
-            // ZodError), and the hot path (most lines: message_update) is checked by hand as the schema
-            // states it, without zod's copy of the record.
-            const type = str(value.type);
-            const known = type === undefined ? undefined : piMalformed[type];
-            if (known === undefined) {
+            const native = piRecord(value);
+            if (native === 'unknown') {
+                const type = str(value.type);
                 if (type && ignored.has(type))
                     return unknownRecord(state, type, value);
                 return unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
             }
-            if (type === 'message_update' && isObj(value.assistantMessageEvent)) {
-                return piMessageUpdate(value, state);
-            }
-            const parsed = piRecordSchema.safeParse(value);
-            if (!parsed.success)
-                return malformed(known);
-            const native = parsed.data;
+            if (native === 'malformed')
+                return malformed(piMalformed[value.type]);
             switch (native.type) {
                 case 'session':
                     return session(native, state);
@@ -39845,7 +40126,6 @@ const ompTranslator = createPiTranslator({ ignoredTypes: OMP_QUIET_TYPES });
 
 
 
-
 /** omp's npm package. */
 const OMP_NPM_PACKAGE = '@oh-my-pi/pi-coding-agent';
 /** 18.3.4 (latest) does not install: its dependency @oh-my-pi/omp-stats@18.3.4 is not published. */
@@ -39857,24 +40137,23 @@ const OMP_KEY_ENV = [
     'KILO_API_KEY',
     'ANTHROPIC_FOUNDRY_API_KEY',
 ];
-/** True to omp 18.2.3 as recorded live (docs/adapters/omp.md). */
-const ompCapabilities = cliCapabilities({
-    resume: true,
-    fork: true,
-    // omp accepts every `--thinking` level whatever the model.
-    thinking: 'yes',
-    // omp's own MCP client reads servers only from config files (no per-run flag): the run's server is
-    // bridged by pi's generated extension instead, which also relays `ask` to `approval_prompt`.
-    mcp: true,
-    approvals: 'relay',
-    sessionPersistence: 'file',
-    streaming: 'full',
-});
 /** oh-my-pi, a fork of pi: `omp --mode json --print`, prompt on stdin. */
 const ompAdapter = defineCliAdapter({
     id: 'omp',
     displayName: 'omp (oh-my-pi)',
-    capabilities: ompCapabilities,
+    // True to omp 18.2.3 as recorded live (docs/adapters/omp.md).
+    capabilities: {
+        resume: true,
+        fork: true,
+        // omp accepts every `--thinking` level whatever the model.
+        thinking: 'yes',
+        // omp's own MCP client reads servers only from config files (no per-run flag): the run's server is
+        // bridged by pi's generated extension instead, which also relays `ask` to `approval_prompt`.
+        mcp: true,
+        approvals: 'relay',
+        sessionPersistence: 'file',
+        streaming: 'full',
+    },
     program: {
         command: 'omp',
         minVersion: '18.0.0',
@@ -40360,33 +40639,31 @@ function openclaw_translator_parseJson(text) {
 
 
 
-
 /** OpenClaw's npm package. */
 const OPENCLAW_NPM_PACKAGE = 'openclaw';
 /** The OpenClaw version recorded live. */
 const OPENCLAW_TESTED_VERSION = '2026.9.6';
-/** True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (docs/adapters/openclaw.md). */
-const openclawCapabilities = cliCapabilities({
-    // A new turn runs `agent exec --state-dir <per-run dir>`; `agent --local --session-id` continues it.
-    resume: true,
-    fork: false,
-    // `--thinking`, honoured where the provider/model supports it.
-    thinking: 'model-dependent',
-    // `mcp.servers.<name>` with `transport: streamable-http` and headers, in an overlay config.
-    mcp: true,
-    // The headless paths cannot ask anyone: the policy becomes `tools.allow` / `tools.deny`.
-    approvals: 'none',
-    // Pipes work: `--json` reserves stdout for the envelope, diagnostics go to stderr (no PTY needed).
-    pty: 'never',
-    sessionPersistence: 'sqlite',
-    // One JSON envelope when the turn is over: no deltas, no tool events.
-    streaming: 'none',
-});
 /** OpenClaw's embedded agent, headless: `openclaw agent exec --message-file - --json`, prompt on stdin. */
 const openclawAdapter = defineCliAdapter({
     id: 'openclaw',
     displayName: 'OpenClaw',
-    capabilities: openclawCapabilities,
+    // True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (docs/adapters/openclaw.md).
+    capabilities: {
+        // A new turn runs `agent exec --state-dir <per-run dir>`; `agent --local --session-id` continues it.
+        resume: true,
+        fork: false,
+        // `--thinking`, honoured where the provider/model supports it.
+        thinking: 'model-dependent',
+        // `mcp.servers.<name>` with `transport: streamable-http` and headers, in an overlay config.
+        mcp: true,
+        // The headless paths cannot ask anyone: the policy becomes `tools.allow` / `tools.deny`.
+        approvals: 'none',
+        // Pipes work: `--json` reserves stdout for the envelope, diagnostics go to stderr (no PTY needed).
+        pty: 'never',
+        sessionPersistence: 'sqlite',
+        // One JSON envelope when the turn is over: no deltas, no tool events.
+        streaming: 'none',
+    },
     program: {
         command: 'openclaw',
         minVersion: OPENCLAW_TESTED_VERSION,
@@ -40415,31 +40692,14 @@ const openclawAdapter = defineCliAdapter({
 
 
 
-
 /** OpenCode's npm package. */
 const OPENCODE_NPM_PACKAGE = 'opencode-ai';
 /** The OpenCode version recorded live. */
 const OPENCODE_TESTED_VERSION = '1.18.33';
-/** True to `opencode run` 1.18.33 as run here against a local Chat Completions server (docs/adapters/opencode.md). */
-const opencodeCapabilities = cliCapabilities({
-    // `--session <id>` continues a session; `--fork` with it forks first.
-    resume: true,
-    fork: true,
-    // `--variant` is per model; `reasoning` parts are printed with `--thinking`.
-    thinking: 'model-dependent',
-    // `mcp.<name>` remote servers (streamable HTTP) with headers, through the inline config.
-    mcp: true,
-    // `opencode run` auto-rejects every `ask` (no hook to relay it): the policy becomes `permission` config.
-    approvals: 'none',
-    sessionPersistence: 'sqlite',
-    // Whole parts as they end: a text part, a reasoning part, a finished tool call; no token deltas.
-    streaming: 'full',
-});
 /** SST's OpenCode, headless: `opencode run --format json …`, prompt on stdin. */
 const opencodeAdapter = defineCliAdapter({
     id: 'opencode',
     displayName: 'OpenCode',
-    capabilities: opencodeCapabilities,
     program: {
         command: 'opencode',
         minVersion: '1.0.0',
@@ -40934,8 +41194,16 @@ class RecordPipeline {
         }
         // Text lines go to the translator too: a CLI that prints plain text where JSON was expected
         // still says something (the Process translator makes them `log` events, CLI translators text).
-        const drafts = this.#guard(() => this.#translator.translate(record, this.state));
-        if (drafts && drafts.length !== 0) {
+        // The guard written out here rather than through `#guard`: on the path of every record a
+        // closure costs (V8 stops inlining it once translators are small; bench adapter-translation).
+        let drafts;
+        try {
+            drafts = this.#translator.translate(record, this.state);
+        }
+        catch (error) {
+            drafts = translatorFailure(this.#name, error);
+        }
+        if (drafts.length !== 0) {
             this.#emitAll(drafts, this.#debug ? (record.kind === 'json' ? record.value : record.line) : undefined);
         }
         this.#onRecord?.(record);
@@ -41634,8 +41902,10 @@ function readOpenCodeHttpEvent(value) {
 
 
 /**
- * A text or reasoning part (`message.part.updated`): opened at its first sight (`message_start` /
- * `thinking_start`), what is new shown as a delta, closed once it has an end time.
+ * A text or reasoning part (`message.part.updated`): opened at its first sight (a message or a
+ * thinking block of the run's {@link StreamLedger}), what is new shown as a delta, closed once it
+ * has an end time. The ledger keeps the contract's order (thinking closed before text, one message
+ * open at a time); a part's track remembers only what of it was shown.
  */
 function textPart(id, part, kind, state) {
     const out = [];
@@ -41644,21 +41914,22 @@ function textPart(id, part, kind, state) {
         out.push(...opencode_translator_startTurn(state));
         track = { kind, messageId: str(part.messageID), shown: '', ended: false };
         state.parts[id] = track;
-        out.push(kind === 'text'
-            ? { type: 'message_start', messageId: track.messageId, model: state.model }
-            : { type: 'thinking_start', messageId: track.messageId });
+        if (kind === 'text')
+            state.ledger.startMessage(out, track.messageId, state.model);
+        else
+            state.ledger.startThinking(out, track.messageId);
     }
     if (track.ended)
         return out;
     const text = str(part.text) ?? '';
     // A whole part (or one that grew past the deltas): show what is new.
     if (text.startsWith(track.shown) && text.length > track.shown.length) {
-        out.push(deltaDraft(track, text.slice(track.shown.length)));
+        showDelta(track, text.slice(track.shown.length), state, out);
         track.shown = text;
     }
     const time = isObj(part.time) ? part.time : {};
     if (num(time.end) !== undefined)
-        out.push(closePart(track, text, state));
+        closePart(track, state, out, text);
     return out;
 }
 /** `message.part.delta`: a piece of a known part's `text`. */
@@ -41669,22 +41940,26 @@ function partDelta(props, state) {
     if (!track || track.ended || props.field !== 'text' || !delta)
         return [];
     track.shown += delta;
-    return [deltaDraft(track, delta)];
+    const out = [];
+    showDelta(track, delta, state, out);
+    return out;
 }
-function deltaDraft(track, delta) {
-    return track.kind === 'text'
-        ? { type: 'text_delta', delta, messageId: track.messageId }
-        : { type: 'thinking_delta', delta, messageId: track.messageId };
+function showDelta(track, delta, state, out) {
+    if (track.kind === 'text')
+        state.ledger.text(out, delta, track.messageId);
+    else
+        state.ledger.thinking(out, delta, track.messageId);
 }
-/** Ends a part: `message_stop` / `thinking_stop` with its whole text (a text part's is the turn's result). */
-function closePart(track, text, state) {
+/** Ends a part with its whole text (a text part's is the turn's result). */
+function closePart(track, state, out, text = track.shown) {
     track.ended = true;
-    const whole = text ?? track.shown;
-    if (track.kind === 'reasoning')
-        return { type: 'thinking_stop', messageId: track.messageId, thinking: whole || undefined };
-    if (state && whole)
-        state.lastText = whole;
-    return { type: 'message_stop', messageId: track.messageId, text: whole || undefined };
+    if (track.kind === 'reasoning') {
+        state.ledger.stopThinking(out, text || null);
+        return;
+    }
+    if (text)
+        state.lastText = text;
+    state.ledger.stopMessage(out, text || null);
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/opencode-http/opencode-http-tool-part.ts
@@ -41835,7 +42110,7 @@ function endTurn(state, stopReason) {
     const out = [...opencode_translator_startTurn(state)];
     for (const part of Object.values(state.parts))
         if (!part.ended)
-            out.push(closePart(part));
+            closePart(part, state, out);
     state.turnEnded = true;
     const failed = state.errors.length > 0;
     out.push({ type: 'turn_end', turn: 0, stopReason, result: state.lastText, isError: failed });
@@ -42492,24 +42767,22 @@ function splitModel(model) {
 
 
 
-
-/** True to `opencode serve` 1.18.33 driven over its HTTP API (docs/adapters/opencode-http.md). */
-const opencodeHttpCapabilities = cliCapabilities({
-    resume: false,
-    fork: false,
-    thinking: 'model-dependent',
-    mcp: true,
-    // `permission.asked` events are relayed to the run's approval channel and answered over HTTP.
-    approvals: 'relay',
-    sessionPersistence: 'sqlite',
-    // `message.part.delta` streams text and reasoning token by token.
-    streaming: 'full',
-});
 /** OpenCode driven through a private `opencode serve` and its HTTP API, with live approvals. */
 const opencodeHttpAdapter = defineCliAdapter({
     id: 'opencode-http',
     displayName: 'OpenCode (HTTP server)',
-    capabilities: opencodeHttpCapabilities,
+    // True to `opencode serve` 1.18.33 driven over its HTTP API (docs/adapters/opencode-http.md).
+    capabilities: {
+        resume: false,
+        fork: false,
+        thinking: 'model-dependent',
+        mcp: true,
+        // `permission.asked` events are relayed to the run's approval channel and answered over HTTP.
+        approvals: 'relay',
+        sessionPersistence: 'sqlite',
+        // `message.part.delta` streams text and reasoning token by token.
+        streaming: 'full',
+    },
     program: {
         command: 'opencode',
         minVersion: '1.0.0',
@@ -42625,28 +42898,26 @@ function allowedByPolicy(policy, tool, onByDefault) {
 
 
 
-
 /** pi's npm package. */
 const PI_NPM_PACKAGE = '@mariozechner/pi-coding-agent';
 /** The pi version recorded live. */
 const PI_TESTED_VERSION = '0.73.1';
-/** True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md). */
-const piCapabilities = cliCapabilities({
-    resume: true,
-    fork: true,
-    thinking: 'model-dependent',
-    // pi has no MCP client (by design): a generated extension bridges the run's MCP server, registers
-    // its tools and relays `ask` decisions to its `approval_prompt` tool (pi-bridge-extension.ts).
-    mcp: true,
-    approvals: 'relay',
-    sessionPersistence: 'file',
-    streaming: 'full',
-});
 /** Mario Zechner's pi coding agent, headless: `pi --mode json --print`, prompt on stdin. */
 const piAdapter = defineCliAdapter({
     id: 'pi',
     displayName: 'Pi',
-    capabilities: piCapabilities,
+    // True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md).
+    capabilities: {
+        resume: true,
+        fork: true,
+        thinking: 'model-dependent',
+        // pi has no MCP client (by design): a generated extension bridges the run's MCP server, registers
+        // its tools and relays `ask` decisions to its `approval_prompt` tool (pi-bridge-extension.ts).
+        mcp: true,
+        approvals: 'relay',
+        sessionPersistence: 'file',
+        streaming: 'full',
+    },
     program: {
         command: 'pi',
         minVersion: '0.70.0',
@@ -42889,33 +43160,31 @@ function retry(value, state) {
 
 
 
-
 /** Qwen Code's npm package. */
 const QWEN_NPM_PACKAGE = '@qwen-code/qwen-code';
 /** The Qwen Code version recorded live. */
 const QWEN_TESTED_VERSION = '0.24.4';
-/** True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md). */
-const qwenCapabilities = cliCapabilities({
-    // `--resume <id>`; `--fork-session` with it.
-    resume: true,
-    fork: true,
-    // `model.generationConfig.reasoning.effort` (low … max, clamped per model); thinking blocks stream.
-    thinking: 'model-dependent',
-    // `--mcp-config` (streamable HTTP `httpUrl` with headers).
-    mcp: true,
-    // Headless without `--input-format stream-json` it cannot ask: the policy maps to
-    // `--approval-mode`, `--allowed-tools` and `--exclude-tools`.
-    approvals: 'none',
-    // JSONL chats under ~/.qwen/projects/<cwd with / → ->/chats/<session id>.jsonl
-    sessionPersistence: 'file',
-    // `--include-partial-messages`: text, thinking and tool input deltas.
-    streaming: 'full',
-});
 /** Alibaba's Qwen Code (a Gemini CLI fork), headless: `qwen --output-format stream-json`, the prompt on stdin. */
 const qwenAdapter = defineCliAdapter({
     id: 'qwen',
     displayName: 'Qwen Code',
-    capabilities: qwenCapabilities,
+    // True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md).
+    capabilities: {
+        // `--resume <id>`; `--fork-session` with it.
+        resume: true,
+        fork: true,
+        // `model.generationConfig.reasoning.effort` (low … max, clamped per model); thinking blocks stream.
+        thinking: 'model-dependent',
+        // `--mcp-config` (streamable HTTP `httpUrl` with headers).
+        mcp: true,
+        // Headless without `--input-format stream-json` it cannot ask: the policy maps to
+        // `--approval-mode`, `--allowed-tools` and `--exclude-tools`.
+        approvals: 'none',
+        // JSONL chats under ~/.qwen/projects/<cwd with / → ->/chats/<session id>.jsonl
+        sessionPersistence: 'file',
+        // `--include-partial-messages`: text, thinking and tool input deltas.
+        streaming: 'full',
+    },
     program: {
         command: 'qwen',
         // stream-json output with `--include-partial-messages`, `--mcp-config` and `--fork-session`.
@@ -48336,7 +48605,7 @@ function acp_session_info_httpStatusOf(info) {
  * checked at the edge; any other kind is reported as unknown. Only the discriminant is parsed: the
  * chunks are most of the stream, and their few fields are read by the record-fields readers, which
  * keeps the translation as fast as it was (bench adapter-translation). (The SDK's own zod schemas
- * are not exported.) Built once; see {@link acpUpdateKind} for the reading.
+ * are not exported.) See {@link acpUpdateKind} for the reading.
  */
 const acpUpdateKindSchema = schemas_enum([
     'agent_message_chunk',
@@ -48347,18 +48616,25 @@ const acpUpdateKindSchema = schemas_enum([
     'usage_update',
     'session_info_update',
 ]);
-const KINDS = new Set(acpUpdateKindSchema.options);
 /**
- * The update's kind when the translator maps it, else undefined. A kind it does not map (ACP has
- * more: `available_commands_update`, `user_message_chunk`, …) is told apart by the schema's own
- * options first: a failed `safeParse` builds a `ZodError` (about 1.4 µs, more than the whole line's
- * JSON.parse), which the many unmapped updates must not pay.
+ * The update's kind when the translator maps it, else undefined: checked by hand in one switch, as
+ * the schema states it (a look-up of a string fresh from `JSON.parse` in a set, and zod's parse,
+ * cost more than the switch; the translator's test holds the two together). A kind it does not map
+ * (ACP has more: `available_commands_update`, `user_message_chunk`, …) is undefined.
  */
 function acpUpdateKind(value) {
-    if (!KINDS.has(value))
-        return undefined;
-    const parsed = acpUpdateKindSchema.safeParse(value);
-    return parsed.success ? parsed.data : undefined;
+    switch (value) {
+        case 'agent_message_chunk':
+        case 'agent_thought_chunk':
+        case 'tool_call':
+        case 'tool_call_update':
+        case 'plan':
+        case 'usage_update':
+        case 'session_info_update':
+            return value;
+        default:
+            return undefined;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-update-drafts.ts
@@ -48785,10 +49061,37 @@ function codexAcpAdapter(options = {}) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/cli-acp-adapter.ts
+
+/**
+ * The ACP mode of a program that also has a headless CLI adapter (`gemini --acp`, `qwen --acp`,
+ * `omp --mode acp`, `opencode acp`): the same executable, platforms, install entries, secrets, cost model, session directory
+ * and auth check, taken from that adapter, so the two cannot disagree. The agent's own
+ * configuration is left alone (no template expansion).
+ */
+function cliAcpAdapter(cli, mode) {
+    const program = cli.program;
+    const command = program?.command ?? cli.id;
+    const minVersion = mode.needsTestedVersion ? program?.testedVersion : undefined;
+    return acpAdapter(mode.id, {
+        binary: command,
+        args: mode.args,
+        ...(mode.env ? { env: mode.env } : {}),
+        ...(cli.costModel ? { costModel: cli.costModel } : {}),
+        secretEnv: [...(cli.secretEnv ?? [])],
+    }, {
+        displayName: mode.displayName,
+        expandTemplates: false,
+        // The platforms the program runs on; the rest are ACP's.
+        capabilities: { platforms: [...cli.capabilities.platforms], ...mode.capabilities },
+        ...(program ? { program: minVersion ? { ...program, minVersion } : program } : {}),
+        ...(cli.sessionDir ? { sessionDir: cli.sessionDir } : {}),
+        ...(cli.detectAuth ? { detectAuth: cli.detectAuth } : {}),
+        ...(mode.runEnv ? { runEnv: mode.runEnv } : {}),
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/gemini-acp.ts
-
-
-
 
 
 /**
@@ -48800,18 +49103,8 @@ function codexAcpAdapter(options = {}) {
  * Configuration (auth, model, base URL) is Gemini's own: `~/.gemini/settings.json`, `GEMINI_API_KEY`.
  */
 function geminiAcpAdapter(options = {}) {
-    return builtin_acp_adapter_builtinAcpAdapter({
-        id: 'gemini-acp',
-        displayName: 'Gemini CLI (ACP)',
-        command: options.command ?? 'gemini',
-        args: ['--acp', '--approval-mode', 'default'],
-        costModel: 'google/gemini-2.5-pro',
-        secretEnv: GEMINI_SECRET_ENV,
-        npmPackage: GEMINI_NPM_PACKAGE,
-        testedVersion: GEMINI_TESTED_VERSION,
-        sessionDir: (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.gemini', 'tmp'),
-        detectAuth: detectGeminiAuth,
-    });
+    const mode = { id: 'gemini-acp', displayName: 'Gemini CLI (ACP)', needsTestedVersion: true };
+    return cliAcpAdapter(geminiAdapter(options), { ...mode, args: ['--acp', '--approval-mode', 'default'] });
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/omp-acp.ts
@@ -48823,19 +49116,10 @@ function geminiAcpAdapter(options = {}) {
  * Runs on Bun. Configuration is omp's own (`~/.omp/agent/models.yml`, `config.yml`).
  */
 function ompAcpAdapter(options = {}) {
-    const command = options.command ?? 'omp';
-    const headless = ompAdapter({ command });
-    return acpAdapter('omp-acp', { binary: command, args: ['--mode', 'acp'], secretEnv: [...OMP_KEY_ENV] }, {
-        displayName: 'omp (ACP)',
-        expandTemplates: false,
-        ...(headless.sessionDir ? { sessionDir: headless.sessionDir } : {}),
-        ...(headless.detectAuth ? { detectAuth: headless.detectAuth } : {}),
-        ...(headless.program ? { program: headless.program } : {}),
-    });
+    return cliAcpAdapter(ompAdapter(options), { id: 'omp-acp', displayName: 'omp (ACP)', args: ['--mode', 'acp'] });
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/opencode-acp.ts
-
 
 
 
@@ -48850,57 +49134,36 @@ function openCodeAcpPermission(ctx) {
     const denies = (ctx.policy?.rules ?? []).filter((rule) => rule.decision === 'deny');
     return openCodePermission({ default: 'ask', rules: denies });
 }
-function openCodeStyleAcpAdapter(agent, options) {
-    return builtin_acp_adapter_builtinAcpAdapter({
-        id: agent.id,
-        displayName: agent.displayName,
-        command: options.command ?? agent.flavor.command,
+/**
+ * `<program> acp` of an OpenCode-style CLI, from its headless adapter (executable, install, secrets,
+ * session dir, auth check) and its flavor's names: inline config, merged over the user's and the
+ * workspace's files, with permissions only (the run's MCP server comes through `session/new`).
+ */
+function openCodeStyleAcpAdapter(cli, flavor, displayName) {
+    return cliAcpAdapter(cli, {
+        id: `${cli.id}-acp`,
+        displayName,
         args: ['acp'],
-        env: { ...agent.flavor.env },
-        secretEnv: agent.secretEnv,
-        npmPackage: agent.npmPackage,
-        testedVersion: agent.testedVersion,
+        needsTestedVersion: true,
+        env: { ...flavor.env },
         capabilities: { sessionPersistence: 'sqlite' },
-        sessionDir: openCodeDataDir(agent.flavor.command, process.env),
-        detectAuth: agent.detectAuth,
-        // Inline config, merged over the user's and the workspace's files: permissions only (the
-        // run's MCP server comes through `session/new`).
         runEnv: (ctx) => {
             const permission = openCodeAcpPermission(ctx);
-            const config = { permission, agent: { [agent.flavor.defaultAgent]: { permission } } };
-            return { [agent.flavor.configContentEnv]: JSON.stringify(config) };
+            const config = { permission, agent: { [flavor.defaultAgent]: { permission } } };
+            return { [flavor.configContentEnv]: JSON.stringify(config) };
         },
     });
 }
 /** OpenCode over ACP (`opencode acp`): its permission questions go to the run's approval channel. */
 function opencodeAcpAdapter(options = {}) {
-    return openCodeStyleAcpAdapter({
-        id: 'opencode-acp',
-        displayName: 'OpenCode (ACP)',
-        flavor: opencodeFlavor,
-        npmPackage: OPENCODE_NPM_PACKAGE,
-        testedVersion: OPENCODE_TESTED_VERSION,
-        secretEnv: ['OPENCODE_API_KEY', ...openCodeProviderKeyEnv],
-        detectAuth: detectOpenCodeAuth,
-    }, options);
+    return openCodeStyleAcpAdapter(opencodeAdapter(options), opencodeFlavor, 'OpenCode (ACP)');
 }
 /** Kilo Code CLI over ACP (`kilo acp`), an OpenCode fork. */
 function kiloAcpAdapter(options = {}) {
-    return openCodeStyleAcpAdapter({
-        id: 'kilo-acp',
-        displayName: 'Kilo Code CLI (ACP)',
-        flavor: kiloFlavor,
-        npmPackage: KILO_NPM_PACKAGE,
-        testedVersion: KILO_TESTED_VERSION,
-        secretEnv: ['KILO_API_KEY', ...openCodeProviderKeyEnv],
-        detectAuth: detectKiloAuth,
-    }, options);
+    return openCodeStyleAcpAdapter(kiloAdapter(options), kiloFlavor, 'Kilo Code CLI (ACP)');
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/qwen-acp.ts
-
-
-
 
 
 /**
@@ -48909,18 +49172,8 @@ function kiloAcpAdapter(options = {}) {
  * (`~/.qwen/settings.json`, `OPENAI_API_KEY` / `OPENAI_BASE_URL` / `OPENAI_MODEL`).
  */
 function qwenAcpAdapter(options = {}) {
-    return builtin_acp_adapter_builtinAcpAdapter({
-        id: 'qwen-acp',
-        displayName: 'Qwen Code (ACP)',
-        command: options.command ?? 'qwen',
-        args: ['--acp', '--approval-mode', 'default'],
-        costModel: 'alibaba/qwen3-coder-plus',
-        secretEnv: QWEN_SECRET_ENV,
-        npmPackage: QWEN_NPM_PACKAGE,
-        testedVersion: QWEN_TESTED_VERSION,
-        sessionDir: (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.qwen', 'projects'),
-        detectAuth: detectQwenAuth,
-    });
+    const mode = { id: 'qwen-acp', displayName: 'Qwen Code (ACP)', needsTestedVersion: true };
+    return cliAcpAdapter(qwenAdapter(options), { ...mode, args: ['--acp', '--approval-mode', 'default'] });
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/protocols/acp/index.ts
@@ -49461,6 +49714,18 @@ function agentMuxRemoteAdapter(options = {}) {
 
 
 
+;// CONCATENATED MODULE: ./src/core/transport/http-status-error-code.ts
+/**
+ * The error code of an HTTP agent server's refusal: 401 and 403 are `auth`, a 5xx is the server
+ * being unavailable (`remote_unavailable`, retried by callers that retry), any other status is the
+ * agent's own error.
+ */
+function httpStatusErrorCode(status) {
+    if (status === 401 || status === 403)
+        return 'auth';
+    return status >= 500 ? 'remote_unavailable' : 'agent_error';
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/shared/session-stop.ts
 /**
  * The stop of a session adapter's run, in one place: the run's abort and the core's `stop(reason)`
@@ -49792,6 +50057,7 @@ async function httpErrorDetail(response) {
 
 
 
+
 const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60_000;
 /**
  * One run against llm-gateway's agent server: `POST /chat`, its SSE stream translated as it
@@ -49858,12 +50124,7 @@ async function openChatSseSession(ctx, options) {
         }
         if (!response.ok) {
             const detail = await httpErrorDetail(response);
-            const code = response.status === 401 || response.status === 403
-                ? 'auth'
-                : response.status >= 500
-                    ? 'remote_unavailable'
-                    : 'agent_error';
-            return fail(code, `the chat-sse server rejected the request (HTTP ${response.status}): ${detail}`);
+            return fail(httpStatusErrorCode(response.status), `the chat-sse server rejected the request (HTTP ${response.status}): ${detail}`);
         }
         if (!response.body)
             return fail('remote_unavailable', 'the chat-sse server sent no response body');
@@ -49984,6 +50245,7 @@ function causeOf(error) {
 ;// CONCATENATED MODULE: ./src/adapters/protocols/chat-sse/chat-sse-adapter.ts
 
 
+
 /**
  * An agent server speaking llm-gateway's `POST /chat` Server-Sent-Events API: each run is one
  * request, whose event stream is translated as it arrives; permission relays go through the run's
@@ -49995,20 +50257,15 @@ function chatSseAdapter(id, config) {
         specificationVersion: ADAPTER_SPECIFICATION_VERSION,
         id,
         displayName: `${id} (chat-sse agent server at ${config.baseUrl})`,
-        capabilities: {
+        capabilities: cliCapabilities({
             resume: false,
             fork: false,
             thinking: 'model-dependent',
             mcp: false,
             approvals: 'relay',
-            pty: 'never',
-            platforms: ['darwin', 'linux', 'win32'],
             sessionPersistence: 'none',
-            execModel: 'run-to-completion',
-            nativeSessionIds: true,
-            turnCompletion: true,
             streaming: 'full',
-        },
+        }),
         ...((config.costModel ?? config.model) ? { costModel: config.costModel ?? config.model } : {}),
         ...(secretEnv.length > 0 ? { secretEnv } : {}),
         launch: { kind: 'session', open: (ctx) => openChatSseSession(ctx, config) },
@@ -50947,6 +51204,7 @@ function genericCliAdapter(id, config, options = {}) {
 
 
 
+
 const MAX_ERROR_BODY = 4096;
 /**
  * One request per run, as the generic-http profile sends it: the prompt as the raw body
@@ -51009,12 +51267,7 @@ async function openGenericHttpSession(ctx, config) {
             catch (error) {
                 return interrupted(error);
             }
-            const code = response.status === 401 || response.status === 403
-                ? 'auth'
-                : response.status >= 500
-                    ? 'remote_unavailable'
-                    : 'agent_error';
-            return fail(code, `HTTP ${response.status}: ${bodyExcerpt(body) || response.statusText}`);
+            return fail(httpStatusErrorCode(response.status), `HTTP ${response.status}: ${bodyExcerpt(body) || response.statusText}`);
         }
         ctx.emit({ type: 'message_start', messageId });
         open = true;
@@ -51983,6 +52236,7 @@ function createBuiltinRegistry() {
 
 
 
+
 /**
  * The built-in adapters plus those of `--config` (JSON or YAML), if given. Messages name the
  * file as the user wrote it. Throws ConfigError.
@@ -52004,6 +52258,19 @@ async function loadRegistry(configPath, cwd) {
     const config = parse_config_parseConfig(text, configPath);
     registry.loadConfig(config, configPath);
     return { registry, config };
+}
+/** The options of a command that runs one agent: `--adapter <id>`, `--config <file>` (its agents join the built-ins), `--help`. */
+const AGENT_OPTIONS = {
+    adapter: { type: 'string' },
+    config: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+};
+/** The adapter `--adapter` names, among the built-ins and the agents of `--config`. Throws UsageError, ConfigError. */
+async function loadAdapter(values, cwd) {
+    if (!values.adapter)
+        throw new UsageError('--adapter is required');
+    const { registry, config } = await loadRegistry(values.config, cwd);
+    return { adapter: registry.get(values.adapter), ...(config ? { config } : {}) };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commands/adapters-command.ts
@@ -52843,27 +53110,22 @@ async function replayCommand(argv, io) {
     const { values } = parseCommandArgs({
         args: argv,
         options: {
-            adapter: { type: 'string' },
+            ...AGENT_OPTIONS,
             file: { type: 'string' },
-            config: { type: 'string' },
             'exit-code': { type: 'string' },
             debug: { type: 'boolean', default: false },
-            help: { type: 'boolean', short: 'h', default: false },
         },
     });
     if (values.help) {
         io.stdout.write(`${replayUsage}\n`);
         return 0;
     }
-    if (!values.adapter)
-        throw new UsageError('--adapter is required');
     if (!values.file)
         throw new UsageError('--file is required (- for standard input)');
     const exitCode = values['exit-code'] === undefined ? 0 : Number(values['exit-code']);
     if (!Number.isInteger(exitCode))
         throw new UsageError('--exit-code takes an integer');
-    const { registry } = await loadRegistry(values.config, io.cwd);
-    const adapter = registry.get(values.adapter);
+    const { adapter } = await loadAdapter(values, io.cwd);
     const input = values.file === '-' ? io.stdin : (0,external_node_fs_namespaceObject.createReadStream)((0,external_node_path_namespaceObject.resolve)(io.cwd, values.file));
     await replayStream(adapter, input, jsonRenderer(io.stdout), { debug: values.debug, exitCode });
     return 0;
@@ -62667,7 +62929,9 @@ function startRun(options) {
         : hostEnv;
     const debug = options.debug ?? false;
     const abort = new AbortController();
-    const redactor = new Redactor(collectSecrets(options, hostEnv));
+    const redactor = options.redactor ?? new Redactor();
+    for (const secret of collectSecrets(options, hostEnv))
+        redactor.addSecret(secret);
     const emitter = new RunEmitter({
         runId,
         agent: adapter.id,
@@ -64319,8 +64583,7 @@ async function runCommand(argv, io) {
         args: argv,
         allowPositionals: true,
         options: {
-            adapter: { type: 'string' },
-            config: { type: 'string' },
+            ...AGENT_OPTIONS,
             json: { type: 'boolean', default: false },
             timeout: { type: 'string' },
             inactivity: { type: 'string' },
@@ -64329,15 +64592,12 @@ async function runCommand(argv, io) {
             resume: { type: 'string' },
             approve: { type: 'string' },
             debug: { type: 'boolean', default: false },
-            help: { type: 'boolean', short: 'h', default: false },
         },
     });
     if (values.help) {
         io.stdout.write(`${runUsage}\n`);
         return 0;
     }
-    if (!values.adapter)
-        throw new UsageError('--adapter is required');
     const fromStdin = positionals.length === 1 && positionals[0] === '-';
     const prompt = (fromStdin ? await readAll(io.stdin) : positionals.join(' ')).trim();
     if (!prompt)
@@ -64345,8 +64605,7 @@ async function runCommand(argv, io) {
     const approve = values.approve ?? (io.stdin.isTTY && io.stderr.isTTY ? 'ask' : 'none');
     if (!['ask', 'all', 'none'].includes(approve))
         throw new UsageError('--approve takes ask, all or none');
-    const { registry, config } = await loadRegistry(values.config, io.cwd);
-    const adapter = registry.get(values.adapter);
+    const { adapter, config } = await loadAdapter(values, io.cwd);
     if (values.resume !== undefined && (values.resume === '' || !adapter.capabilities.resume)) {
         throw new UsageError(values.resume === ''
             ? '--resume takes a session id'
@@ -64487,13 +64746,13 @@ class CallerToolHost {
 /**
  * Turns a local run's normalized events back into Process-protocol records:
  * `progress` → progress; `comment` → comment; the `text_delta`s of a message → one progress whose
- * summary is the message's text, at `message_stop`; `cost` → the running total, attached to the next
+ * summary is the message's text, at `message_stop`; `cost` → the run's totals (as the core stamps them), attached to the next
  * progress (when it changed) and to the final record; `run_end` → `complete` or `failed`.
  * `tool_call` records are not made here: the session's tool host sends them. Everything else is dropped.
  */
 class RecordsFromEvents {
     #text = new Map();
-    #sources = new Map();
+    #cost = { inputTokens: 0, outputTokens: 0, usd: 0 };
     #costChanged = false;
     #held;
     /**
@@ -64553,26 +64812,15 @@ class RecordsFromEvents {
                 this.#text.delete(key);
                 return text ? [this.#withCost({ type: 'progress', summary: text })] : [];
             }
-            case 'cost': {
-                const key = event.model ?? '';
-                const before = this.#sources.get(key) ?? { inputTokens: 0, outputTokens: 0, usd: 0 };
-                const usd = event.usd ?? 0;
-                this.#sources.set(key, event.cumulative
-                    ? { inputTokens: event.inputTokens, outputTokens: event.outputTokens, usd }
-                    : {
-                        inputTokens: before.inputTokens + event.inputTokens,
-                        outputTokens: before.outputTokens + event.outputTokens,
-                        usd: before.usd + usd,
-                    });
-                this.#costChanged = true;
+            case 'cost':
+                // The run's totals as the core's emitter stamped them (it sums increments and running totals).
+                if (event.totals) {
+                    this.#cost = recordCost(event.totals);
+                    this.#costChanged = true;
+                }
                 return [];
-            }
             case 'run_end': {
-                const cost = {
-                    inputTokens: event.totals.inputTokens,
-                    outputTokens: event.totals.outputTokens,
-                    usd: event.totals.usd,
-                };
+                const cost = recordCost(event.totals);
                 return event.reason === 'completed'
                     ? [{ type: 'complete', output: event.output ?? null, cost }]
                     : [
@@ -64588,15 +64836,9 @@ class RecordsFromEvents {
                 return [];
         }
     }
-    /** The running total of every cost seen so far. */
+    /** The run's running total so far. */
     get cost() {
-        const total = { inputTokens: 0, outputTokens: 0, usd: 0 };
-        for (const source of this.#sources.values()) {
-            total.inputTokens += source.inputTokens;
-            total.outputTokens += source.outputTokens;
-            total.usd += source.usd;
-        }
-        return total;
+        return { ...this.#cost };
     }
     #withCost(record) {
         if (!this.#costChanged)
@@ -64604,6 +64846,9 @@ class RecordsFromEvents {
         this.#costChanged = false;
         return { ...record, cost: this.cost };
     }
+}
+function recordCost(totals) {
+    return { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, usd: totals.usd };
 }
 
 ;// CONCATENATED MODULE: ./src/remote/remote-session.ts
@@ -65101,8 +65346,7 @@ async function serveCommand(argv, io) {
         args: argv,
         allowPositionals: true,
         options: {
-            adapter: { type: 'string' },
-            config: { type: 'string' },
+            ...AGENT_OPTIONS,
             port: { type: 'string', default: '7001' },
             host: { type: 'string', default: '127.0.0.1' },
             'token-env': { type: 'string' },
@@ -65114,7 +65358,6 @@ async function serveCommand(argv, io) {
             heartbeat: { type: 'string' },
             'idle-timeout': { type: 'string' },
             workspace: { type: 'string' },
-            help: { type: 'boolean', short: 'h', default: false },
         },
     });
     if (values.help) {
@@ -65123,8 +65366,6 @@ async function serveCommand(argv, io) {
     }
     if (positionals.length > 0)
         throw new UsageError(`unexpected argument ${positionals[0]}`);
-    if (!values.adapter)
-        throw new UsageError('--adapter is required');
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new UsageError('--port takes a port number');
@@ -65133,8 +65374,7 @@ async function serveCommand(argv, io) {
         throw new UsageError('--max-sessions takes a whole number');
     }
     const auth = authFrom(values, io);
-    const { registry } = await loadRegistry(values.config, io.cwd);
-    const adapter = registry.get(values.adapter);
+    const { adapter } = await loadAdapter(values, io.cwd);
     const server = await startRemoteServer({
         adapter,
         host: values.host,
@@ -86312,7 +86552,6 @@ function sessionFilesFor(adapterId) {
 
 
 
-
 const run_turn_DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * `planTurn` for a job, with the pull request the mention is on read once (its head branch tells
@@ -86387,7 +86626,9 @@ async function resumeTurn(input) {
             ? `the last turn was ${last.agent}'s: ${job.agentName} starts a new session with a summary of the earlier turns`
             : `${adapter.id} cannot resume a session; it gets a summary of the earlier turns`);
     }
-    const redactor = new Redactor([...(conversations.secrets ?? []), ...(input.secrets ?? [])]);
+    const redactor = input.redactor;
+    for (const secret of conversations.secrets ?? [])
+        redactor.addSecret(secret);
     return {
         ...(sessionId ? { sessionId } : {}),
         async save(end) {
@@ -89028,7 +89269,10 @@ function runSecrets(options) {
         ...options.secrets,
         ...(options.secretEnv ?? []).map((name) => options.env[name]),
     ].filter((value) => value !== undefined && value !== '');
-    return { values: [...new Set(values)], redactor: new Redactor(values) };
+    const redactor = options.redactor ?? new Redactor();
+    for (const value of values)
+        redactor.addSecret(value);
+    return { values: [...new Set(values)], redactor };
 }
 
 ;// CONCATENATED MODULE: ./src/github/report/invalid-run-id-error.ts
@@ -89079,12 +89323,14 @@ function checklistItem(step) {
 function stepTitle(step) {
     if (step.kind !== 'tool')
         return escapeText(step.title);
-    return step.target === undefined ? inlineCode(step.tool) : `${inlineCode(step.tool)} ${inlineCode(step.target)}`;
+    return step.target === undefined
+        ? inlineCode(step.tool)
+        : `${inlineCode(step.tool)} ${inlineCode(step.target)}`;
 }
 /**
  * The run's one tracking comment: the hidden marker, a checklist of steps, the current step while
  * running, pending approvals with the commands that answer them and, once finished, the outcome,
- * duration, tokens, cost, branch, pull request and a link to the check run. At most 65,536 characters.
+ * duration, tokens, cost, branch, pull request and a md.link to the check run. At most 65,536 characters.
  */
 function renderTrackingComment(progress, info) {
     const { finished } = info;
@@ -90364,7 +90610,7 @@ async function runAndReport(options, secrets) {
         plan,
         adapter: resolved.adapter,
         location: { home: started.env.HOME ?? (0,external_node_os_namespaceObject.homedir)(), env: started.env, cwd: options.workspace },
-        secrets: secrets.values,
+        redactor: secrets.redactor,
         log: note,
     });
     const prompt = resumed.sessionId
@@ -90386,7 +90632,7 @@ async function runAndReport(options, secrets) {
         fencingToken: options.fencingToken,
         timeoutMs: options.timeoutMs ?? agentConfig?.timeout ?? job.config.limits.runTimeout,
         env: started.env,
-        secrets: secrets.values,
+        redactor: secrets.redactor,
         secretEnv: options.secretEnv,
         isolateEnv: options.isolateEnv,
         fence: options.fence,
@@ -90610,7 +90856,42 @@ class IdCounter {
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/simulate/team-registry.ts
+/**
+ * The teams of every organisation an in-memory GitHub knows. Teams belong to an organisation, not to
+ * a repository, while `MemoryGitHubState` keeps one repository: so the teams live here, beside it. A
+ * state makes its own registry by default (`agent-mux simulate` has one repository); the HTTP fake of
+ * the tests makes one registry and hands it to every repository's state, so a team seeded once is
+ * seen from each of them (as `requested_reviewers` of any of the organisation's repositories).
+ * Organisations, slugs and logins are compared case-insensitively, as GitHub compares them.
+ */
+class TeamRegistry {
+    /** `org/slug` (lower case) → members, in the order given. */
+    #teams = new Map();
+    /** Adds (or replaces) a team; members given by login are active `member`s. */
+    add(org, slug, members) {
+        this.#teams.set(teamKey(org, slug), members.map((m) => (typeof m === 'string' ? { login: m, role: 'member', state: 'active' } : { ...m })));
+    }
+    /** True when the team exists. */
+    has(org, slug) {
+        return this.#teams.has(teamKey(org, slug));
+    }
+    /** A user's membership of a team, or undefined (also for an unknown team). */
+    membership(org, slug, login) {
+        const member = this.#teams.get(teamKey(org, slug))?.find((m) => m.login.toLowerCase() === login.toLowerCase());
+        return member === undefined ? undefined : { ...member };
+    }
+    /** True for an active member (a pending invitation is not a membership yet). */
+    isActiveMember(org, slug, login) {
+        return this.membership(org, slug, login)?.state === 'active';
+    }
+}
+function teamKey(org, slug) {
+    return `${org}/${slug}`.toLowerCase();
+}
+
 ;// CONCATENATED MODULE: ./src/github/simulate/memory-github-state.ts
+
 
 /** GitHub's timestamp format: ISO 8601 without milliseconds. */
 function isoSeconds(date) {
@@ -90637,15 +90918,19 @@ class MemoryGitHubState {
     workflowRuns = new Map();
     /** Login (lower case) → role; the repository owner is an admin. */
     roles = new Map();
-    /** `org/slug` (lower case) → active member logins (lower case). */
-    teams = new Map();
+    /** The teams of every organisation (they are not the repository's: see `TeamRegistry`). */
+    teams;
     #ids;
-    /** `ids`: a counter shared with other repositories' states (default: this state's own, from 1). */
+    /**
+     * `ids`: a counter shared with other repositories' states (default: this state's own, from 1);
+     * `teams`: a registry shared with them (default: this state's own).
+     */
     constructor(options) {
         this.repo = options.repo;
         this.defaultBranch = options.defaultBranch;
         this.selfLogin = options.selfLogin;
         this.#ids = options.ids ?? new IdCounter();
+        this.teams = options.teams ?? new TeamRegistry();
     }
     /** A fresh id, greater than every id given or seeded so far. */
     nextId() {
@@ -90674,40 +90959,62 @@ class MemoryGitHubState {
             return 'admin';
         return this.roles.get(login.toLowerCase()) ?? 'none';
     }
+    /** Adds a team of an organisation; members given by login are active `member`s. */
     addTeam(org, slug, members) {
-        this.teams.set(`${org}/${slug}`.toLowerCase(), new Set(members.map((m) => m.toLowerCase())));
+        this.teams.add(org, slug, members);
     }
     /** The next free issue number. */
     nextNumber() {
         return Math.max(0, ...this.issues.keys()) + 1;
     }
+    /** Adds an open issue (numbered after the existing ones unless given a number), created now. */
     addIssue(options) {
+        const now = this.timestamp();
         const issue = {
             number: options.number ?? this.nextNumber(),
             title: options.title,
             body: options.body ?? '',
             user: typeof options.user === 'string' ? this.user(options.user) : options.user,
             state: 'open',
+            createdAt: now,
+            updatedAt: now,
         };
         this.issues.set(issue.number, issue);
         return issue;
     }
+    /**
+     * Adds an open pull request: the base is the default branch and the head a branch of this
+     * repository (its owner's) unless given; no review is requested yet.
+     */
     addPull(options) {
         const issue = this.addIssue(options);
-        const fromFork = options.fromFork ?? false;
-        issue.pull = {
+        const pull = {
             headRef: options.headRef,
             headSha: options.headSha,
             baseRef: options.baseRef ?? this.defaultBranch,
             headOwner: 'headOwner' in options ? options.headOwner : this.repo.owner,
             headCloneUrl: options.headCloneUrl,
-            fromFork,
+            fromFork: options.fromFork ?? false,
             maintainerCanModify: options.maintainerCanModify ?? false,
             draft: options.draft ?? false,
             requestedReviewers: [],
             requestedTeams: [],
         };
-        return issue;
+        return Object.assign(issue, { pull });
+    }
+    /** A pull request by number (undefined for a plain issue or an unknown number). */
+    pull(number) {
+        const issue = this.issues.get(number);
+        return issue !== undefined && isPullRecord(issue) ? issue : undefined;
+    }
+    /** Adds review requests as GitHub keeps them: each user and team once, in the order first asked. */
+    requestReviews(pull, reviewers) {
+        for (const user of reviewers.users)
+            if (!pull.requestedReviewers.includes(user))
+                pull.requestedReviewers.push(user);
+        for (const team of reviewers.teams)
+            if (!pull.requestedTeams.includes(team))
+                pull.requestedTeams.push(team);
     }
     /** Adds an issue comment (with the given id, e.g. a payload's, or a fresh one). */
     addComment(issueNumber, options) {
@@ -90830,8 +91137,11 @@ class MemoryGitHubState {
     }
     /** The pull requests, oldest first. */
     pulls() {
-        return [...this.issues.values()].filter((i) => i.pull !== undefined);
+        return [...this.issues.values()].filter(isPullRecord);
     }
+}
+function isPullRecord(issue) {
+    return issue.pull !== undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/github/simulate/memory-github.ts
@@ -90921,7 +91231,7 @@ function createMemoryGitHub(options) {
             return state.roleOf(username);
         },
         async isTeamMember(org, teamSlug, username) {
-            return state.teams.get(`${org}/${teamSlug}`.toLowerCase())?.has(username.toLowerCase()) ?? false;
+            return state.teams.isActiveMember(org, teamSlug, username);
         },
         async getFileText(ref, path, gitRef) {
             checkRepo('GET /repos/{owner}/{repo}/contents/{path}', ref);
@@ -91030,7 +91340,7 @@ function createMemoryGitHub(options) {
                 p.pull.headOwner?.toLowerCase() === headOwner.toLowerCase());
             if (duplicate !== undefined)
                 fail(operation, 422, `Validation Failed: A pull request already exists for ${headOwner}:${headRef}.`);
-            const issue = state.addPull({
+            const created = state.addPull({
                 title: input.title,
                 body: input.body,
                 user: state.self,
@@ -91041,7 +91351,7 @@ function createMemoryGitHub(options) {
                 fromFork,
                 draft: input.draft ?? false,
             });
-            return pullInfo(issue, issue.pull);
+            return pullInfo(created, created.pull);
         },
         async requestReviewers(ref, number, reviewers) {
             const operation = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers';
@@ -91050,16 +91360,11 @@ function createMemoryGitHub(options) {
                 fail(operation, 422, 'Review cannot be requested from pull request author.');
             }
             const strangers = reviewers.users.filter((u) => state.roleOf(u) === 'none');
-            const unknownTeams = reviewers.teams.filter((t) => !state.teams.has(`${options.repo.owner}/${t}`.toLowerCase()));
+            const unknownTeams = reviewers.teams.filter((t) => !state.teams.has(options.repo.owner, t));
             if (strangers.length + unknownTeams.length > 0) {
                 fail(operation, 422, `Reviews may only be requested from collaborators: ${[...strangers, ...unknownTeams].join(', ')}`);
             }
-            for (const user of reviewers.users)
-                if (!pull.requestedReviewers.includes(user))
-                    pull.requestedReviewers.push(user);
-            for (const team of reviewers.teams)
-                if (!pull.requestedTeams.includes(team))
-                    pull.requestedTeams.push(team);
+            state.requestReviews(pull, reviewers);
         },
         async listReviews(ref, number, opts = {}) {
             pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', ref, number);

@@ -32773,15 +32773,10 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _core_runtime_require_node_version_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8065);
+/* harmony import */ var _require_action_node_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9894);
 
 // As in index.ts: the Node version first, then the modules that need it.
-(0,_core_runtime_require_node_version_js__WEBPACK_IMPORTED_MODULE_0__/* .requireNodeVersion */ ._W)({
-    program: 'the agent-mux Action (post step)',
-    remedy: 'it runs with `runs.using: node24` (action.yml); use a runner whose Node 24 is current',
-    prefix: '::error::',
-    to: 'stdout',
-});
+(0,_require_action_node_js__WEBPACK_IMPORTED_MODULE_0__/* .requireActionNode */ .I)('post');
 const { post } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7388));
 await post();
 
@@ -48195,13 +48190,16 @@ async function post(env = process.env) {
 
 /***/ }),
 
-/***/ 8065:
+/***/ 9894:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   _W: () => (/* binding */ requireNodeVersion)
-/* harmony export */ });
-/* unused harmony exports MIN_NODE_VERSION, nodeVersionProblem */
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  I: () => (/* binding */ requireActionNode)
+});
+
+;// CONCATENATED MODULE: ./src/core/runtime/require-node-version.ts
 // Loaded first by every entry point, before anything that needs a newer Node: keep it free of
 // imports and of syntax or built-ins that an old Node lacks.
 /** The oldest Node.js agent-mux runs on: `engines.node` in package.json says the same. */
@@ -48228,6 +48226,21 @@ function requireNodeVersion(options) {
         return;
     (options.to === 'stdout' ? process.stdout : process.stderr).write(`${options.prefix ?? ''}${problem}\n`);
     process.exit(1);
+}
+
+;// CONCATENATED MODULE: ./src/action/require-action-node.ts
+
+/**
+ * Stops a step of the Action started on a Node older than it needs with one error annotation
+ * instead of a stack trace. Called first, before the modules that need the newer Node are loaded.
+ */
+function requireActionNode(step) {
+    requireNodeVersion({
+        program: `the agent-mux Action${step === 'main' ? '' : ` (${step} step)`}`,
+        remedy: 'it runs with `runs.using: node24` (action.yml); use a runner whose Node 24 is current',
+        prefix: '::error::',
+        to: 'stdout',
+    });
 }
 
 
