@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   claudeMalformed,
@@ -8,6 +8,7 @@ import {
 import { claudeTranslator, mcpName } from '../../../../src/adapters/agents/claude/claude-translator.ts';
 import type { NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
+import { expectEdgeCheckAgrees } from '../../../helpers/edge-check-agreement.ts';
 
 const json = (value: unknown): NativeRecord => ({ kind: 'json', value });
 const stream = (name: string) => new URL(`../../../fixtures/streams/claude/${name}`, import.meta.url);
@@ -479,29 +480,11 @@ describe('claudeTranslator on hand-made records', () => {
 
 describe('claudeRecord', () => {
   it('checks by hand exactly what the schema checks', () => {
-    const records: Record<string, unknown>[] = [...Object.keys(claudeMalformed), 'toString', 'control_request', ''].map(
-      (type) => ({ type }),
-    );
-    const variants = (value: Record<string, unknown>): Record<string, unknown>[] =>
-      Object.keys(value)
-        .filter((key) => key !== 'type')
-        .flatMap((key) => {
-          const { [key]: _, ...without } = value;
-          return [without, ...[7, '', {}, [], null].map((odd) => ({ ...value, [key]: odd }))];
-        });
-    const dir = new URL('../../../fixtures/streams/claude/', import.meta.url);
-    for (const name of readdirSync(dir)) {
-      if (!name.endsWith('.jsonl')) continue;
-      for (const line of readFileSync(new URL(name, dir), 'utf8').split('\n').filter(Boolean)) {
-        const value = JSON.parse(line) as Record<string, unknown>;
-        records.push(value, ...variants(value));
-      }
-    }
-    for (const value of records) {
-      const known = typeof value.type === 'string' && Object.hasOwn(claudeMalformed, value.type);
-      // What the schema takes, the hand check takes itself (the record as it is, not zod's copy).
-      const expected = !known ? 'unknown' : claudeRecordSchema.safeParse(value).success ? value : 'malformed';
-      expect(claudeRecord(value), JSON.stringify(value)).toBe(expected);
-    }
+    expectEdgeCheckAgrees({
+      malformed: claudeMalformed,
+      schema: claudeRecordSchema,
+      check: claudeRecord,
+      streams: ['claude'],
+    });
   });
 });

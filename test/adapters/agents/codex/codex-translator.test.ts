@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { codexMalformed, codexRecord, codexRecordSchema } from '../../../../src/adapters/agents/codex/codex-record.ts';
 import { codexTranslator } from '../../../../src/adapters/agents/codex/codex-translator.ts';
 import type { NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
+import { expectEdgeCheckAgrees } from '../../../helpers/edge-check-agreement.ts';
 
 const json = (value: unknown): NativeRecord => ({ kind: 'json', value });
 const stream = (name: string) => new URL(`../../../fixtures/streams/codex/${name}`, import.meta.url);
@@ -315,30 +316,12 @@ describe('codexTranslator', () => {
   });
 
   it('checks by hand exactly what the schema checks, and leaves the schema only what the hand check refuses', () => {
-    const events: Record<string, unknown>[] = [...Object.keys(codexMalformed), 'toString', 'thread.archived', ''].map(
-      (type) => ({ type }),
-    );
-    const variants = (value: Record<string, unknown>): Record<string, unknown>[] =>
-      Object.keys(value)
-        .filter((key) => key !== 'type')
-        .flatMap((key) => {
-          const { [key]: _, ...without } = value;
-          return [without, ...[7, '', {}, null].map((odd) => ({ ...value, [key]: odd }))];
-        });
-    for (const name of readdirSync(new URL('../../../fixtures/streams/codex/', import.meta.url))) {
-      if (!name.endsWith('.jsonl')) continue;
-      for (const line of readFileSync(stream(name), 'utf8').split('\n').filter(Boolean)) {
-        const value = JSON.parse(line) as Record<string, unknown>;
-        events.push(value, ...variants(value));
-        const item = value.item as Record<string, unknown> | undefined;
-        if (item) events.push(...variants(item).map((changed) => ({ ...value, item: changed })));
-      }
-    }
-    for (const value of events) {
-      const known = typeof value.type === 'string' && Object.hasOwn(codexMalformed, value.type);
-      // What the schema takes, the hand check takes itself (the record as it is, not zod's copy).
-      const expected = !known ? 'unknown' : codexRecordSchema.safeParse(value).success ? value : 'malformed';
-      expect(codexRecord(value), JSON.stringify(value)).toBe(expected);
-    }
+    expectEdgeCheckAgrees({
+      malformed: codexMalformed,
+      schema: codexRecordSchema,
+      check: codexRecord,
+      streams: ['codex'],
+      nested: ['item'],
+    });
   });
 });

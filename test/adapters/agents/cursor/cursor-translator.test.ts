@@ -13,6 +13,7 @@ import {
 import { cursorAdapter } from '../../../../src/adapters/agents/cursor/index.ts';
 import type { LaunchContext, NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
+import { expectEdgeCheckAgrees } from '../../../helpers/edge-check-agreement.ts';
 
 const S = 's-1';
 function run(records: unknown[], options: { debug?: boolean; request?: RunRequest } = {}) {
@@ -237,26 +238,12 @@ describe('cursor records checked at the edge', () => {
   });
 
   it('checks by hand exactly what the schema checks, and leaves the schema only what the hand check refuses', () => {
-    const lines = readFileSync(new URL('../../../fixtures/streams/cursor/docs-tool.jsonl', import.meta.url), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    const records: Record<string, unknown>[] = [...Object.keys(cursorMalformed), 'toString', 'brand_new', ''].map(
-      (type) => ({ type }),
-    );
-    for (const line of lines) {
-      records.push(line);
-      for (const key of Object.keys(line).filter((k) => k !== 'type')) {
-        const { [key]: _, ...without } = line;
-        records.push(without, { ...line, [key]: 7 }, { ...line, [key]: '' }, { ...line, [key]: {} });
-      }
-    }
-    for (const value of records) {
-      const known = typeof value.type === 'string' && Object.hasOwn(cursorMalformed, value.type);
-      // What the schema takes, the hand check takes itself (the record as it is, not zod's copy).
-      const expected = !known ? 'unknown' : cursorRecordSchema.safeParse(value).success ? value : 'malformed';
-      expect(cursorRecord(value), JSON.stringify(value)).toBe(expected);
-    }
+    expectEdgeCheckAgrees({
+      malformed: cursorMalformed,
+      schema: cursorRecordSchema,
+      check: cursorRecord,
+      streams: ['cursor'],
+    });
   });
 });
 

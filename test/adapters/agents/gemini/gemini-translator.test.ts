@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classifyApiError } from '../../../../src/adapters/agents/gemini/gemini-error-table.ts';
 import {
@@ -10,6 +10,7 @@ import { geminiMcpName, geminiTranslator } from '../../../../src/adapters/agents
 import { retryAfterMsOf } from '../../../../src/adapters/shared/provider-error.ts';
 import type { NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
+import { expectEdgeCheckAgrees } from '../../../helpers/edge-check-agreement.ts';
 
 const json = (value: unknown): NativeRecord => ({ kind: 'json', value });
 const stream = (name: string) => new URL(`../../../fixtures/streams/gemini/${name}`, import.meta.url);
@@ -256,32 +257,13 @@ describe('classifyApiError', () => {
 
 describe('geminiRecord', () => {
   it('checks by hand exactly what the schema checks', () => {
-    const records: Record<string, unknown>[] = [...Object.keys(geminiMalformed), 'toString', 'stats', ''].map(
-      (type) => ({ type }),
-    );
-    const variants = (value: Record<string, unknown>): Record<string, unknown>[] =>
-      Object.keys(value)
-        .filter((key) => key !== 'type')
-        .flatMap((key) => {
-          const { [key]: _, ...without } = value;
-          return [without, ...[7, '', {}, null].map((odd) => ({ ...value, [key]: odd }))];
-        });
-    const dir = new URL('../../../fixtures/streams/gemini/', import.meta.url);
-    for (const name of readdirSync(dir)) {
-      if (!name.endsWith('.jsonl')) continue;
-      for (const line of readFileSync(new URL(name, dir), 'utf8').split('\n').filter(Boolean)) {
-        const value = JSON.parse(line) as Record<string, unknown>;
-        records.push(value, ...variants(value));
-      }
-    }
-    for (const value of records) {
-      const known = typeof value.type === 'string' && Object.hasOwn(geminiMalformed, value.type);
-      const parsed = geminiRecordSchema.safeParse(value);
-      const got = geminiRecord(value);
-      if (!known) expect(got, JSON.stringify(value)).toBe('unknown');
-      else if (!parsed.success) expect(got, JSON.stringify(value)).toBe('malformed');
-      // What the schema takes, the hand check takes: the record itself, its optional strings as cleaned.
-      else expect(got, JSON.stringify(value)).toEqual({ ...value, ...parsed.data });
-    }
+    // Accepted init and error records come back with their optional strings as the schema cleans them.
+    expectEdgeCheckAgrees({
+      malformed: geminiMalformed,
+      schema: geminiRecordSchema,
+      check: geminiRecord,
+      streams: ['gemini'],
+      cleaned: true,
+    });
   });
 });

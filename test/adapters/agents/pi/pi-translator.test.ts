@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { piAdapter } from '../../../../src/adapters/agents/pi/index.ts';
 import { piArgs, piPlan, piThinking, piToolArgs } from '../../../../src/adapters/agents/pi/pi-plan.ts';
@@ -12,6 +12,7 @@ import {
 } from '../../../../src/adapters/agents/pi/pi-translator.ts';
 import type { LaunchContext, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
+import { expectEdgeCheckAgrees } from '../../../helpers/edge-check-agreement.ts';
 
 const json = (value: unknown) => ({ kind: 'json', value }) as const;
 const fresh = (debug = false, request?: RunRequest) => piTranslator.init({ debug, request });
@@ -375,31 +376,6 @@ describe('pi plan', () => {
 
 describe('piRecord', () => {
   it('checks by hand exactly what the schema checks (pi and omp records)', () => {
-    const records: Record<string, unknown>[] = [...Object.keys(piMalformed), 'toString', 'agent_start', ''].map(
-      (type) => ({ type }),
-    );
-    const variants = (value: Record<string, unknown>): Record<string, unknown>[] =>
-      Object.keys(value)
-        .filter((key) => key !== 'type')
-        .flatMap((key) => {
-          const { [key]: _, ...without } = value;
-          return [without, ...[7, '', {}, [], null].map((odd) => ({ ...value, [key]: odd }))];
-        });
-    for (const agent of ['pi', 'omp']) {
-      const dir = new URL(`../../../fixtures/streams/${agent}/`, import.meta.url);
-      for (const name of readdirSync(dir)) {
-        if (!name.endsWith('.jsonl')) continue;
-        for (const line of readFileSync(new URL(name, dir), 'utf8').split('\n').filter(Boolean)) {
-          const value = JSON.parse(line) as Record<string, unknown>;
-          records.push(value, ...variants(value));
-        }
-      }
-    }
-    for (const value of records) {
-      const known = typeof value.type === 'string' && Object.hasOwn(piMalformed, value.type);
-      // What the schema takes, the hand check takes itself (the record as it is, not zod's copy).
-      const expected = !known ? 'unknown' : piRecordSchema.safeParse(value).success ? value : 'malformed';
-      expect(piRecord(value), JSON.stringify(value)).toBe(expected);
-    }
+    expectEdgeCheckAgrees({ malformed: piMalformed, schema: piRecordSchema, check: piRecord, streams: ['pi', 'omp'] });
   });
 });
