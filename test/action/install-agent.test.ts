@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AgentInstallError, ensureAgentProgram, pinnedVersions } from '../../src/action/install-agent.ts';
 import { INSTALL_MARKER, packageCacheRoot } from '../../src/action/install-cache.ts';
 import { findOnPath } from '../../src/action/install-find-on-path.ts';
-import { CLAUDE_TESTED_VERSION } from '../../src/adapters/agents/claude/claude-adapter.ts';
+import { claudeAdapter } from '../../src/adapters/agents/claude/index.ts';
 import { createBuiltinRegistry } from '../../src/adapters/builtin-registry.ts';
 import type { ProgramInfo } from '../../src/core/adapter/adapter.ts';
 import { AgentMuxError } from '../../src/core/errors/agent-mux-error.ts';
@@ -421,7 +421,8 @@ describe('findOnPath', () => {
 describe('pinnedVersions', () => {
   it('maps each adapter with a tested CLI version to it', () => {
     const pinned = pinnedVersions(createBuiltinRegistry());
-    expect(pinned.claude).toBe(CLAUDE_TESTED_VERSION);
+    expect(pinned.claude).toBe(claudeAdapter().program?.testedVersion);
+    expect(pinned.claude).toMatch(/^\d+\.\d+\.\d+$/);
     expect(pinned.demo).toBeUndefined();
     for (const [id, version] of Object.entries(pinned)) {
       expect(semver.valid(version), `${id}: ${version}`).toBe(version);

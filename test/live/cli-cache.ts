@@ -7,7 +7,8 @@ import type { LiveSpec } from './live-spec.ts';
 /** Where CLIs are installed for recording and live tests: a cache, never a project dependency. */
 export const cliCacheRoot = process.env.AGENT_MUX_CLI_CACHE ?? join(homedir(), '.cache', 'agent-mux', 'clis');
 
-export function cliDir(spec: LiveSpec): string {
+/** Where a pinned package is installed. */
+export function cliDir(spec: Pick<LiveSpec, 'npmPackage' | 'version'>): string {
   return join(cliCacheRoot, `${spec.npmPackage.replace(/^@/, '').replace(/[/@]/g, '-')}-${spec.version}`);
 }
 

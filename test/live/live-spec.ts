@@ -64,3 +64,10 @@ export interface LiveSpec {
   /** For `resume`: the request of the second turn given the first turn's session id. */
   resumeRequest?(sessionId: string): { prompt: string; resumeSessionId: string };
 }
+
+/** The npm package and the version an adapter pins (its `program.npmPackage` and `program.testedVersion`). */
+export function pinnedPackage(adapter: Adapter): Pick<LiveSpec, 'npmPackage' | 'version'> {
+  const { npmPackage, testedVersion } = adapter.program ?? {};
+  if (!npmPackage || !testedVersion) throw new Error(`${adapter.id} pins no npm package and version`);
+  return { npmPackage, version: testedVersion };
+}

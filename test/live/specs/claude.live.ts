@@ -1,6 +1,5 @@
-import { CLAUDE_NPM_PACKAGE, CLAUDE_TESTED_VERSION } from '../../../src/adapters/agents/claude/claude-adapter.ts';
 import { claudeAdapter } from '../../../src/adapters/agents/claude/index.ts';
-import type { LiveSpec } from '../live-spec.ts';
+import { type LiveSpec, pinnedPackage } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';
 
@@ -13,8 +12,7 @@ const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me wha
 export const spec: LiveSpec = {
   adapter: 'claude',
   create: () => claudeAdapter(),
-  npmPackage: CLAUDE_NPM_PACKAGE,
-  version: CLAUDE_TESTED_VERSION,
+  ...pinnedPackage(claudeAdapter()),
   binName: 'claude',
   provider: 'anthropic-messages',
   timeoutMs: 120_000,

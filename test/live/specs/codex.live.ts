@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CODEX_NPM_PACKAGE, CODEX_TESTED_VERSION } from '../../../src/adapters/agents/codex/codex-adapter.ts';
 import { codexAdapter } from '../../../src/adapters/agents/codex/index.ts';
-import type { LiveSpec } from '../live-spec.ts';
+import { type LiveSpec, pinnedPackage } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';
 const KEY_ENV = 'AGENT_MUX_FAKE_OPENAI_KEY';
@@ -17,8 +16,7 @@ const KEY_ENV = 'AGENT_MUX_FAKE_OPENAI_KEY';
 export const spec: LiveSpec = {
   adapter: 'codex',
   create: () => codexAdapter(),
-  npmPackage: CODEX_NPM_PACKAGE,
-  version: CODEX_TESTED_VERSION,
+  ...pinnedPackage(codexAdapter()),
   binName: 'codex',
   provider: 'openai-responses',
   timeoutMs: 120_000,

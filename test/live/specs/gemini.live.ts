@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GEMINI_NPM_PACKAGE, GEMINI_TESTED_VERSION } from '../../../src/adapters/agents/gemini/gemini-adapter.ts';
 import { geminiAdapter } from '../../../src/adapters/agents/gemini/index.ts';
-import type { LiveSpec } from '../live-spec.ts';
+import { type LiveSpec, pinnedPackage } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';
 
@@ -17,8 +16,7 @@ const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me wha
 export const spec: LiveSpec = {
   adapter: 'gemini',
   create: () => geminiAdapter(),
-  npmPackage: GEMINI_NPM_PACKAGE,
-  version: GEMINI_TESTED_VERSION,
+  ...pinnedPackage(geminiAdapter()),
   binName: 'gemini',
   provider: 'gemini',
   timeoutMs: 120_000,

@@ -1,13 +1,12 @@
-import { KILO_NPM_PACKAGE, KILO_TESTED_VERSION, kiloAdapter } from '../../../src/adapters/agents/kilo/index.ts';
-import type { LiveSpec } from '../live-spec.ts';
+import { kiloAdapter } from '../../../src/adapters/agents/kilo/index.ts';
+import { type LiveSpec, pinnedPackage } from '../live-spec.ts';
 import { openCodeStyleSetup, TOOL_PROMPT } from './opencode.live.ts';
 
 /** Kilo reads `$XDG_CONFIG_HOME/kilo/kilo.json` the way OpenCode reads `opencode/opencode.json`. */
 export const spec: LiveSpec = {
   adapter: 'kilo',
   create: () => kiloAdapter(),
-  npmPackage: KILO_NPM_PACKAGE,
-  version: KILO_TESTED_VERSION,
+  ...pinnedPackage(kiloAdapter()),
   binName: 'kilo',
   provider: 'openai-chat',
   timeoutMs: 120_000,

@@ -2,9 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ompAdapter } from '../../../src/adapters/agents/omp/index.ts';
-import { OMP_NPM_PACKAGE, OMP_TESTED_VERSION } from '../../../src/adapters/agents/omp/omp-adapter.ts';
 import { cliCacheRoot } from '../cli-cache.ts';
-import type { LiveSpec } from '../live-spec.ts';
+import { type LiveSpec, pinnedPackage } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';
 const BUN_VERSION = '1.3.14';
@@ -40,8 +39,7 @@ function bunDir(): string {
 export const spec: LiveSpec = {
   adapter: 'omp',
   create: () => ompAdapter(),
-  npmPackage: OMP_NPM_PACKAGE,
-  version: OMP_TESTED_VERSION,
+  ...pinnedPackage(ompAdapter()),
   binName: 'omp',
   provider: 'anthropic-messages',
   timeoutMs: 120_000,

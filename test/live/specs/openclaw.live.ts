@@ -1,11 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openclawAdapter } from '../../../src/adapters/agents/openclaw/index.ts';
-import {
-  OPENCLAW_NPM_PACKAGE,
-  OPENCLAW_TESTED_VERSION,
-} from '../../../src/adapters/agents/openclaw/openclaw-adapter.ts';
-import type { LiveSpec } from '../live-spec.ts';
+import {} from '../../../src/adapters/agents/openclaw/openclaw-adapter.ts';
+import { type LiveSpec, pinnedPackage } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';
 const KEY_ENV = 'AGENT_MUX_FAKE_ANTHROPIC_KEY';
@@ -27,8 +24,7 @@ const KEY_ENV = 'AGENT_MUX_FAKE_ANTHROPIC_KEY';
 export const spec: LiveSpec = {
   adapter: 'openclaw',
   create: () => openclawAdapter(),
-  npmPackage: OPENCLAW_NPM_PACKAGE,
-  version: OPENCLAW_TESTED_VERSION,
+  ...pinnedPackage(openclawAdapter()),
   binName: 'openclaw',
   provider: 'anthropic-messages',
   timeoutMs: 360_000,

@@ -1,17 +1,11 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { OPENCODE_NPM_PACKAGE, OPENCODE_TESTED_VERSION } from '../../../src/adapters/agents/opencode/index.ts';
 import { opencodeHttpAdapter } from '../../../src/adapters/agents/opencode-http/index.ts';
-import type { LiveSpec } from '../live-spec.ts';
+import { cliDir } from '../cli-cache.ts';
+import { type LiveSpec, pinnedPackage } from '../live-spec.ts';
 import { openCodeStyleSetup, TOOL_PROMPT } from './opencode.live.ts';
 
 /** The CLI the recorder (test/adapters/opencode-http/record-opencode-http.ts) runs. */
-export const OPENCODE_HTTP_BIN = join(
-  homedir(),
-  '.cache/agent-mux/clis',
-  `${OPENCODE_NPM_PACKAGE}-${OPENCODE_TESTED_VERSION}`,
-  'node_modules/.bin/opencode',
-);
+export const OPENCODE_HTTP_BIN = join(cliDir(pinnedPackage(opencodeHttpAdapter())), 'node_modules/.bin/opencode');
 
 /**
  * `opencode serve` pointed at the fake model server exactly like `opencode run` (opencode.live.ts): a
@@ -23,8 +17,7 @@ export const OPENCODE_HTTP_BIN = join(
 export const spec: LiveSpec = {
   adapter: 'opencode-http',
   create: () => opencodeHttpAdapter({ command: OPENCODE_HTTP_BIN }),
-  npmPackage: OPENCODE_NPM_PACKAGE,
-  version: OPENCODE_TESTED_VERSION,
+  ...pinnedPackage(opencodeHttpAdapter()),
   binName: 'opencode',
   provider: 'openai-chat',
   timeoutMs: 120_000,

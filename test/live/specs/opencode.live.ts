@@ -1,11 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  OPENCODE_NPM_PACKAGE,
-  OPENCODE_TESTED_VERSION,
-  opencodeAdapter,
-} from '../../../src/adapters/agents/opencode/index.ts';
-import type { LiveSetupContext, LiveSpec } from '../live-spec.ts';
+import { opencodeAdapter } from '../../../src/adapters/agents/opencode/index.ts';
+import { type LiveSetupContext, type LiveSpec, pinnedPackage } from '../live-spec.ts';
 
 export const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';
 
@@ -40,8 +36,7 @@ export function openCodeStyleSetup(app: string, file: string, envPrefix: string)
 export const spec: LiveSpec = {
   adapter: 'opencode',
   create: () => opencodeAdapter(),
-  npmPackage: OPENCODE_NPM_PACKAGE,
-  version: OPENCODE_TESTED_VERSION,
+  ...pinnedPackage(opencodeAdapter()),
   binName: 'opencode',
   provider: 'openai-chat',
   timeoutMs: 120_000,

@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { piAdapter } from '../../../src/adapters/agents/pi/index.ts';
-import { PI_NPM_PACKAGE, PI_TESTED_VERSION } from '../../../src/adapters/agents/pi/pi-adapter.ts';
-import type { LiveSpec } from '../live-spec.ts';
+import { type LiveSpec, pinnedPackage } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';
 
@@ -14,8 +13,7 @@ const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me wha
 export const spec: LiveSpec = {
   adapter: 'pi',
   create: () => piAdapter(),
-  npmPackage: PI_NPM_PACKAGE,
-  version: PI_TESTED_VERSION,
+  ...pinnedPackage(piAdapter()),
   binName: 'pi',
   provider: 'anthropic-messages',
   timeoutMs: 120_000,

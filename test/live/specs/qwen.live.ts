@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { qwenAdapter } from '../../../src/adapters/agents/qwen/index.ts';
-import { QWEN_NPM_PACKAGE, QWEN_TESTED_VERSION } from '../../../src/adapters/agents/qwen/qwen-adapter.ts';
-import type { LiveSpec } from '../live-spec.ts';
+import { type LiveSpec, pinnedPackage } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';
 
@@ -16,8 +15,7 @@ const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me wha
 export const spec: LiveSpec = {
   adapter: 'qwen',
   create: () => qwenAdapter(),
-  npmPackage: QWEN_NPM_PACKAGE,
-  version: QWEN_TESTED_VERSION,
+  ...pinnedPackage(qwenAdapter()),
   binName: 'qwen',
   provider: 'openai-chat',
   timeoutMs: 120_000,

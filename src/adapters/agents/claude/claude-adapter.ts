@@ -1,20 +1,12 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
+import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { CLAUDE_SECRET_ENV, detectClaudeAuth } from './claude-auth.ts';
 import { claudePlan } from './claude-plan.ts';
 import { claudeTranslator } from './claude-translator.ts';
 
-/** Claude Code's npm package. */
-export const CLAUDE_NPM_PACKAGE = '@anthropic-ai/claude-code';
-/** The Claude Code version recorded live. */
-export const CLAUDE_TESTED_VERSION = '2.1.330';
-
-/** The options of {@link claudeAdapter}: `command`, the executable (default `claude`). */
-export interface ClaudeAdapterOptions extends CliAdapterOptions {}
-
 /** Anthropic's Claude Code, headless: `claude -p --output-format stream-json --verbose`, prompt on stdin. */
-export const claudeAdapter = defineCliAdapter<ClaudeAdapterOptions>({
+export const claudeAdapter = defineCliAdapter({
   id: 'claude',
   displayName: 'Claude Code',
   // True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md).
@@ -40,12 +32,12 @@ export const claudeAdapter = defineCliAdapter<ClaudeAdapterOptions>({
     // Conservative: stream-json with partial messages, `--fork-session`, `--permission-prompt-tool` and
     // MCP over HTTP are all in 2.x; only 2.1.330 was recorded. `--effort` (thinkingEffort) is 2.1-era.
     minVersion: '2.0.0',
-    npmPackage: CLAUDE_NPM_PACKAGE,
+    npmPackage: '@anthropic-ai/claude-code',
     install: [
       { type: 'curl', command: 'curl -fsSL https://claude.ai/install.sh | bash', platforms: ['darwin', 'linux'] },
       { type: 'brew', command: 'brew install --cask claude-code', platforms: ['darwin'] },
     ],
-    testedVersion: CLAUDE_TESTED_VERSION,
+    testedVersion: '2.1.330',
     verifiedLive: true,
   },
   // Claude Code reports USD itself; this prices only the per-message increments before its result.

@@ -5,11 +5,6 @@ import { copilotController } from './copilot-controller.ts';
 import { copilotPlan } from './copilot-plan.ts';
 import { copilotTranslator } from './copilot-translator.ts';
 
-/** Copilot CLI's npm package. */
-export const COPILOT_NPM_PACKAGE = '@github/copilot';
-/** The Copilot CLI version recorded live. */
-export const COPILOT_TESTED_VERSION = '1.0.102';
-
 /** The options of {@link copilotAdapter}. */
 export interface CopilotAdapterOptions extends CliAdapterOptions {
   /**
@@ -43,12 +38,12 @@ export const copilotAdapter = defineCliAdapter<CopilotAdapterOptions>({
     versionArgs: (command) => (/(^|[/\\])gh(\.exe)?$/.test(command) ? ['copilot', '--', '--version'] : ['--version']),
     // `--output-format json` and `--usage-output-file` are in 1.0.x.
     minVersion: '1.0.0',
-    npmPackage: COPILOT_NPM_PACKAGE,
+    npmPackage: '@github/copilot',
     install: [
       { type: 'brew', command: 'brew install copilot-cli', platforms: ['darwin', 'linux'] },
       { type: 'curl', command: 'curl -fsSL https://gh.io/copilot-install | bash', platforms: ['darwin', 'linux'] },
     ],
-    testedVersion: COPILOT_TESTED_VERSION,
+    testedVersion: '1.0.102',
     verifiedLive: true,
   },
   secretEnv: [...COPILOT_TOKEN_ENV, ...COPILOT_PROVIDER_SECRET_ENV],

@@ -1,15 +1,15 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
+import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { CURSOR_KEY_ENV, detectCursorAuth } from './cursor-auth.ts';
 import { cursorPlan } from './cursor-plan.ts';
 import { cursorTranslator } from './cursor-translator.ts';
 
-/** The options of {@link cursorAdapter}: `command`, the executable (default `cursor-agent`; newer installs also name it `agent`). */
-export interface CursorAdapterOptions extends CliAdapterOptions {}
-
-/** Cursor's agent CLI, headless: `cursor-agent -p --output-format stream-json`. */
-export const cursorAdapter = defineCliAdapter<CursorAdapterOptions>({
+/**
+ * Cursor's agent CLI, headless: `cursor-agent -p --output-format stream-json`. Its `command` option
+ * names the executable (default `cursor-agent`; newer installs also name it `agent`).
+ */
+export const cursorAdapter = defineCliAdapter({
   id: 'cursor',
   displayName: 'Cursor Agent CLI',
   // Evidence-only (docs/adapters/cursor.md): Cursor's CLI is installed with `curl https://cursor.com/install`,

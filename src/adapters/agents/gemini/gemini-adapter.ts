@@ -1,20 +1,12 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
+import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectGeminiAuth, GEMINI_SECRET_ENV } from './gemini-auth.ts';
 import { geminiPlan } from './gemini-plan.ts';
 import { geminiTranslator } from './gemini-translator.ts';
 
-/** Gemini CLI's npm package. */
-export const GEMINI_NPM_PACKAGE = '@google/gemini-cli';
-/** The Gemini CLI version recorded live. */
-export const GEMINI_TESTED_VERSION = '0.61.0';
-
-/** The options of {@link geminiAdapter}: `command`, the executable (default `gemini`). */
-export interface GeminiAdapterOptions extends CliAdapterOptions {}
-
 /** Google's Gemini CLI, headless: `gemini -p '' --output-format stream-json`, the prompt on stdin. */
-export const geminiAdapter = defineCliAdapter<GeminiAdapterOptions>({
+export const geminiAdapter = defineCliAdapter({
   id: 'gemini',
   displayName: 'Gemini CLI',
   // True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md).
@@ -38,9 +30,9 @@ export const geminiAdapter = defineCliAdapter<GeminiAdapterOptions>({
     command: 'gemini',
     // `--output-format stream-json`, `--skip-trust` and `--policy`.
     minVersion: '0.30.0',
-    npmPackage: GEMINI_NPM_PACKAGE,
+    npmPackage: '@google/gemini-cli',
     install: [{ type: 'brew', command: 'brew install gemini-cli', platforms: ['darwin', 'linux'] }],
-    testedVersion: GEMINI_TESTED_VERSION,
+    testedVersion: '0.61.0',
     verifiedLive: true,
   },
   costModel: 'google/gemini-2.5-pro',

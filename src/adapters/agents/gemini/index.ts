@@ -1,4 +1,4 @@
-export { type GeminiAdapterOptions, geminiAdapter } from './gemini-adapter.ts';
+export { geminiAdapter } from './gemini-adapter.ts';
 export { detectGeminiAuth, GEMINI_SECRET_ENV } from './gemini-auth.ts';
 export { classifyApiError, geminiErrorTable } from './gemini-error-table.ts';
 export { geminiPlan, geminiThinkingConfig } from './gemini-plan.ts';

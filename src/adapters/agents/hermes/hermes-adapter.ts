@@ -1,14 +1,11 @@
 import { join } from 'node:path';
-import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
+import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectHermesAuth, HERMES_KEY_ENV } from './hermes-auth.ts';
 import { hermesHome, hermesPlan } from './hermes-plan.ts';
 import { hermesTranslator } from './hermes-translator.ts';
 
-/** The options of {@link hermesAdapter}: `command`, the executable (default `hermes`). */
-export interface HermesAdapterOptions extends CliAdapterOptions {}
-
 /** NousResearch's hermes-agent, headless: `hermes chat --query-file - --format stream-json`, prompt on stdin. */
-export const hermesAdapter = defineCliAdapter<HermesAdapterOptions>({
+export const hermesAdapter = defineCliAdapter({
   id: 'hermes',
   displayName: 'Hermes Agent',
   // Built from NousResearch/hermes-agent's source (hermes_cli/_parser.py, hermes_cli/stream_json.py)

@@ -1,2 +1,2 @@
-export { type HermesAdapterOptions, hermesAdapter } from './hermes-adapter.ts';
+export { hermesAdapter } from './hermes-adapter.ts';
 export { hermesTranslator } from './hermes-translator.ts';

@@ -1,8 +1,1 @@
-export {
-  detectKiloAuth,
-  KILO_NPM_PACKAGE,
-  KILO_TESTED_VERSION,
-  type KiloAdapterOptions,
-  kiloAdapter,
-  kiloFlavor,
-} from './kilo-adapter.ts';
+export { detectKiloAuth, kiloAdapter, kiloFlavor } from './kilo-adapter.ts';

@@ -1,13 +1,8 @@
 import type { AuthStatus } from '../../../core/adapter/index.ts';
-import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
+import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectOpenCodeStyleAuth } from '../opencode/opencode-auth.ts';
 import { type OpenCodeFlavor, openCodeFlavorNamed } from '../opencode/opencode-plan.ts';
 import { openCodeStyleCli } from '../opencode/opencode-style-cli.ts';
-
-/** Kilo Code CLI's npm package. */
-export const KILO_NPM_PACKAGE = '@kilocode/cli';
-/** 7.8.1 is the latest on npm, but its linux platform packages were never published; 7.7.7 has them. */
-export const KILO_TESTED_VERSION = '7.7.7';
 
 /**
  * Kilo Code's CLI is an OpenCode fork: `kilo run` takes OpenCode's flags and prints the same
@@ -18,23 +13,21 @@ export const KILO_TESTED_VERSION = '7.7.7';
 /** Kilo's names for OpenCode's plan (`kilo`, `KILO_CONFIG_CONTENT`, …); its default agent is `code`. */
 export const kiloFlavor: OpenCodeFlavor = openCodeFlavorNamed('kilo', 'code');
 
-/** The options of {@link kiloAdapter}: `command`, the executable (default `kilo`). */
-export interface KiloAdapterOptions extends CliAdapterOptions {}
-
 /** Kilo's auth: OpenCode's look, in Kilo's data dir and with `KILO_API_KEY`. */
 export function detectKiloAuth(env: Readonly<Record<string, string | undefined>>): AuthStatus {
   return detectOpenCodeStyleAuth('kilo', ['KILO_API_KEY'], env);
 }
 
 /** Kilo Code CLI, headless: `kilo run --format json …`, prompt on stdin. */
-export const kiloAdapter = defineCliAdapter<KiloAdapterOptions>({
+export const kiloAdapter = defineCliAdapter({
   id: 'kilo',
   displayName: 'Kilo Code CLI',
   program: {
     command: 'kilo',
     minVersion: '7.0.0',
-    npmPackage: KILO_NPM_PACKAGE,
-    testedVersion: KILO_TESTED_VERSION,
+    npmPackage: '@kilocode/cli',
+    // 7.8.1 is the latest on npm, but its linux platform packages were never published; 7.7.7 has them.
+    testedVersion: '7.7.7',
     verifiedLive: true,
   },
   ...openCodeStyleCli(kiloFlavor, ['KILO_API_KEY']),

@@ -1,2 +1,2 @@
-export { type OmpAdapterOptions, ompAdapter } from './omp-adapter.ts';
+export { ompAdapter } from './omp-adapter.ts';
 export { ompTranslator } from './omp-translator.ts';

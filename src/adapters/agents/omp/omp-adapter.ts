@@ -1,14 +1,12 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
+import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectPiStyleAuth, PI_KEY_ENV } from '../pi/pi-auth.ts';
 import { ompPlan } from './omp-plan.ts';
 import { ompTranslator } from './omp-translator.ts';
 
-/** omp's npm package. */
-export const OMP_NPM_PACKAGE = '@oh-my-pi/pi-coding-agent';
 /** 18.3.4 (latest) does not install: its dependency @oh-my-pi/omp-stats@18.3.4 is not published. */
-export const OMP_TESTED_VERSION = '18.2.3';
+const OMP_TESTED_VERSION = '18.2.3';
 
 /** Extra key variables omp reads on top of pi's (`omp --help`). */
 export const OMP_KEY_ENV = [
@@ -18,11 +16,8 @@ export const OMP_KEY_ENV = [
   'ANTHROPIC_FOUNDRY_API_KEY',
 ] as const;
 
-/** The options of {@link ompAdapter}: `command`, the executable (default `omp`; it needs `bun` >= 1.3.14 on PATH). */
-export interface OmpAdapterOptions extends CliAdapterOptions {}
-
 /** oh-my-pi, a fork of pi: `omp --mode json --print`, prompt on stdin. */
-export const ompAdapter = defineCliAdapter<OmpAdapterOptions>({
+export const ompAdapter = defineCliAdapter({
   id: 'omp',
   displayName: 'omp (oh-my-pi)',
   // True to omp 18.2.3 as recorded live (docs/adapters/omp.md).
@@ -41,7 +36,7 @@ export const ompAdapter = defineCliAdapter<OmpAdapterOptions>({
   program: {
     command: 'omp',
     minVersion: '18.0.0',
-    npmPackage: OMP_NPM_PACKAGE,
+    npmPackage: '@oh-my-pi/pi-coding-agent',
     npmInstall: {
       version: OMP_TESTED_VERSION,
       notes: 'runs on Bun (>= 1.3.14): `npm install -g bun` or https://bun.sh',

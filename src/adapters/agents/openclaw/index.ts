@@ -1,2 +1,2 @@
-export { type OpenclawAdapterOptions, openclawAdapter } from './openclaw-adapter.ts';
+export { openclawAdapter } from './openclaw-adapter.ts';
 export { openclawTranslator } from './openclaw-translator.ts';

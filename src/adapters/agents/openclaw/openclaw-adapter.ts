@@ -1,19 +1,11 @@
-import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
+import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectOpenclawAuth, OPENCLAW_KEY_ENV } from './openclaw-auth.ts';
 import { openclawController } from './openclaw-controller.ts';
 import { OPENCLAW_MCP_TOKEN_ENV, openclawPlan, openclawRunsDir } from './openclaw-plan.ts';
 import { openclawTranslator } from './openclaw-translator.ts';
 
-/** OpenClaw's npm package. */
-export const OPENCLAW_NPM_PACKAGE = 'openclaw';
-/** The OpenClaw version recorded live. */
-export const OPENCLAW_TESTED_VERSION = '2026.9.6';
-
-/** The options of {@link openclawAdapter}: `command`, the executable (default `openclaw`). */
-export interface OpenclawAdapterOptions extends CliAdapterOptions {}
-
 /** OpenClaw's embedded agent, headless: `openclaw agent exec --message-file - --json`, prompt on stdin. */
-export const openclawAdapter = defineCliAdapter<OpenclawAdapterOptions>({
+export const openclawAdapter = defineCliAdapter({
   id: 'openclaw',
   displayName: 'OpenClaw',
   // True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (docs/adapters/openclaw.md).
@@ -35,12 +27,12 @@ export const openclawAdapter = defineCliAdapter<OpenclawAdapterOptions>({
   },
   program: {
     command: 'openclaw',
-    minVersion: OPENCLAW_TESTED_VERSION,
-    npmPackage: OPENCLAW_NPM_PACKAGE,
+    minVersion: '2026.9.6',
+    npmPackage: 'openclaw',
     npmInstall: {
       notes: 'Needs Node >= 24.16 (< 25) or >= 26.1; on older Node npm installs a placeholder openclaw@0.0.1.',
     },
-    testedVersion: OPENCLAW_TESTED_VERSION,
+    testedVersion: '2026.9.6',
     verifiedLive: true,
   },
   costModel: 'anthropic/claude-sonnet-4-6',

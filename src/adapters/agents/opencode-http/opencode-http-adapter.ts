@@ -1,5 +1,5 @@
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
-import { OPENCODE_NPM_PACKAGE, OPENCODE_TESTED_VERSION } from '../opencode/opencode-adapter.ts';
+import { OPENCODE_PROGRAM } from '../opencode/opencode-adapter.ts';
 import { detectOpenCodeAuth, openCodeDataDir, openCodeProviderKeyEnv } from '../opencode/opencode-auth.ts';
 import { openOpenCodeHttpSession } from './opencode-http-session.ts';
 
@@ -31,13 +31,7 @@ export const opencodeHttpAdapter = defineCliAdapter<OpenCodeHttpAdapterOptions>(
     // `message.part.delta` streams text and reasoning token by token.
     streaming: 'full',
   },
-  program: {
-    command: 'opencode',
-    minVersion: '1.0.0',
-    npmPackage: OPENCODE_NPM_PACKAGE,
-    testedVersion: OPENCODE_TESTED_VERSION,
-    verifiedLive: true,
-  },
+  program: OPENCODE_PROGRAM,
   costModel: undefined,
   secretEnv: ['OPENCODE_API_KEY', 'OPENCODE_SERVER_PASSWORD', ...openCodeProviderKeyEnv],
   sessionDir: (env) => openCodeDataDir('opencode', env),

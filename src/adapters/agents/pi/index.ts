@@ -1,2 +1,2 @@
-export { type PiAdapterOptions, piAdapter } from './pi-adapter.ts';
+export { piAdapter } from './pi-adapter.ts';
 export { createPiTranslator, type PiTranslatorState, piTranslator } from './pi-translator.ts';

@@ -1,20 +1,12 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
+import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectPiStyleAuth, PI_KEY_ENV, piAgentDir } from './pi-auth.ts';
 import { piPlan, piThinking } from './pi-plan.ts';
 import { piTranslator } from './pi-translator.ts';
 
-/** pi's npm package. */
-export const PI_NPM_PACKAGE = '@mariozechner/pi-coding-agent';
-/** The pi version recorded live. */
-export const PI_TESTED_VERSION = '0.73.1';
-
-/** The options of {@link piAdapter}: `command`, the executable (default `pi`). */
-export interface PiAdapterOptions extends CliAdapterOptions {}
-
 /** Mario Zechner's pi coding agent, headless: `pi --mode json --print`, prompt on stdin. */
-export const piAdapter = defineCliAdapter<PiAdapterOptions>({
+export const piAdapter = defineCliAdapter({
   id: 'pi',
   displayName: 'Pi',
   // True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md).
@@ -32,8 +24,8 @@ export const piAdapter = defineCliAdapter<PiAdapterOptions>({
   program: {
     command: 'pi',
     minVersion: '0.70.0',
-    npmPackage: PI_NPM_PACKAGE,
-    testedVersion: PI_TESTED_VERSION,
+    npmPackage: '@mariozechner/pi-coding-agent',
+    testedVersion: '0.73.1',
     verifiedLive: true,
   },
   secretEnv: PI_KEY_ENV,

@@ -1,20 +1,12 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
+import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectQwenAuth, QWEN_SECRET_ENV } from './qwen-auth.ts';
 import { qwenPlan } from './qwen-plan.ts';
 import { qwenTranslator } from './qwen-translator.ts';
 
-/** Qwen Code's npm package. */
-export const QWEN_NPM_PACKAGE = '@qwen-code/qwen-code';
-/** The Qwen Code version recorded live. */
-export const QWEN_TESTED_VERSION = '0.24.4';
-
-/** The options of {@link qwenAdapter}: `command`, the executable (default `qwen`). */
-export interface QwenAdapterOptions extends CliAdapterOptions {}
-
 /** Alibaba's Qwen Code (a Gemini CLI fork), headless: `qwen --output-format stream-json`, the prompt on stdin. */
-export const qwenAdapter = defineCliAdapter<QwenAdapterOptions>({
+export const qwenAdapter = defineCliAdapter({
   id: 'qwen',
   displayName: 'Qwen Code',
   // True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md).
@@ -38,8 +30,8 @@ export const qwenAdapter = defineCliAdapter<QwenAdapterOptions>({
     command: 'qwen',
     // stream-json output with `--include-partial-messages`, `--mcp-config` and `--fork-session`.
     minVersion: '0.20.0',
-    npmPackage: QWEN_NPM_PACKAGE,
-    testedVersion: QWEN_TESTED_VERSION,
+    npmPackage: '@qwen-code/qwen-code',
+    testedVersion: '0.24.4',
     verifiedLive: true,
   },
   costModel: 'alibaba/qwen3-coder-plus',
