@@ -41,6 +41,9 @@ const COMMON: Required<Omit<ProviderErrorTable, 'authGuidance'>> = {
   },
 };
 
+/** The table of an adapter that adds nothing to the common rules. */
+const EMPTY_TABLE: ProviderErrorTable = {};
+
 const ORDER: readonly [ProviderErrorKind, keyof typeof COMMON][] = [
   ['auth', 'auth'],
   ['rate_limit', 'rateLimit'],
@@ -48,10 +51,35 @@ const ORDER: readonly [ProviderErrorKind, keyof typeof COMMON][] = [
   ['overloaded', 'overloaded'],
 ];
 
-function matches(rule: ProviderErrorRule | undefined, message: string, status: number | undefined): boolean {
-  if (!rule) return false;
-  if (status !== undefined && rule.statuses?.includes(status)) return true;
-  return rule.patterns?.some((pattern) => pattern.test(message)) ?? false;
+function matches(rule: ProviderErrorRule | undefined, message: string): boolean {
+  const patterns = rule?.patterns;
+  if (!patterns) return false;
+  for (let i = 0; i < patterns.length; i++) if (patterns[i]!.test(message)) return true;
+  return false;
+}
+
+function hasStatus(rule: ProviderErrorRule | undefined, status: number): boolean {
+  return rule?.statuses?.includes(status) ?? false;
+}
+
+/**
+ * Every pattern of the common rules and the table's in one case-insensitive alternation: a message
+ * it does not match is none of the kinds, found with one scan instead of one per pattern (most
+ * errors an agent prints are not a provider's). It matches more than the patterns do (case aside),
+ * never less, so it only decides "none".
+ */
+const anyPatternOf = new WeakMap<ProviderErrorTable, RegExp>();
+
+function anyPattern(table: ProviderErrorTable): RegExp {
+  let any = anyPatternOf.get(table);
+  if (!any) {
+    const patterns = ORDER.flatMap(([, key]) => [...(COMMON[key].patterns ?? []), ...(table[key]?.patterns ?? [])]);
+    // A flag other than `i` (or a back-reference, numbered in its own pattern) would not carry over: then no shortcut.
+    const plain = patterns.every((pattern) => /^i?$/.test(pattern.flags) && !/\\[1-9k]/.test(pattern.source));
+    any = plain ? new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'), 'i') : /(?:)/;
+    anyPatternOf.set(table, any);
+  }
+  return any;
 }
 
 /**
@@ -60,16 +88,17 @@ function matches(rule: ProviderErrorRule | undefined, message: string, status: n
  */
 export function providerErrorKind(
   message: string,
-  table: ProviderErrorTable = {},
+  table: ProviderErrorTable = EMPTY_TABLE,
   status: number | undefined = httpStatusOf(message),
 ): ProviderErrorKind | undefined {
   if (status !== undefined) {
     for (const [kind, key] of ORDER) {
-      if (COMMON[key].statuses?.includes(status) || table[key]?.statuses?.includes(status)) return kind;
+      if (hasStatus(COMMON[key], status) || hasStatus(table[key], status)) return kind;
     }
   }
+  if (!anyPattern(table).test(message)) return undefined;
   for (const [kind, key] of ORDER) {
-    if (matches(COMMON[key], message, undefined) || matches(table[key], message, undefined)) return kind;
+    if (matches(COMMON[key], message) || matches(table[key], message)) return kind;
   }
   return undefined;
 }
@@ -88,7 +117,7 @@ export interface ProviderErrorOptions {
  */
 export function providerErrorDraft(
   message: string,
-  table: ProviderErrorTable = {},
+  table: ProviderErrorTable = EMPTY_TABLE,
   options: ProviderErrorOptions = {},
 ): EventDraft {
   switch (providerErrorKind(message, table, options.status ?? httpStatusOf(message))) {
@@ -110,11 +139,15 @@ export function providerErrorDraft(
   }
 }
 
+const THREE_DIGITS = /\d{3}/;
+
 /**
  * The HTTP status an error message names: `"code":401`, `API Error: 429`, `status: 401`,
  * `got status: 403`, `429 Too Many Requests`, `(401)`.
  */
 export function httpStatusOf(message: string): number | undefined {
+  // Most messages name no number at all: one scan settles it.
+  if (!THREE_DIGITS.test(message)) return undefined;
   const match =
     /"(?:code|status)"\s*:\s*(\d{3})\b/.exec(message) ??
     /API Error:\s*(\d{3})\b/i.exec(message) ??

@@ -1,6 +1,21 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLAUDE_ERRORS } from '../../../src/adapters/agents/claude/claude-api-error.ts';
+import { codexErrorTable } from '../../../src/adapters/agents/codex/codex-error-table.ts';
+import { copilotErrorTable } from '../../../src/adapters/agents/copilot/copilot-error-table.ts';
+import { cursorErrorTable } from '../../../src/adapters/agents/cursor/cursor-translator.ts';
+import { geminiErrorTable } from '../../../src/adapters/agents/gemini/gemini-error-table.ts';
+import { HERMES_PROVIDER_ERRORS } from '../../../src/adapters/agents/hermes/hermes-errors.ts';
+import { OPENCLAW_PROVIDER_ERRORS } from '../../../src/adapters/agents/openclaw/openclaw-errors.ts';
+import { OPENCODE_PROVIDER_ERRORS } from '../../../src/adapters/agents/opencode/opencode-errors.ts';
+import { PI_ERRORS } from '../../../src/adapters/agents/pi/pi-error.ts';
+import { ACP_PROVIDER_ERRORS } from '../../../src/adapters/protocols/acp/acp-provider-errors.ts';
 import {
   httpStatusOf,
+  type ProviderErrorKind,
+  type ProviderErrorRule,
+  type ProviderErrorTable,
   providerErrorDraft,
   providerErrorKind,
   retryAfterMsOf,
@@ -58,4 +73,93 @@ describe('provider error classifier', () => {
     expect(retryAfterMsOf('try again in 450ms')).toBe(450);
     expect(retryAfterMsOf('no hint')).toBeUndefined();
   });
+
+  it('gives, with its one-scan shortcut, the answer of trying every rule in turn, for every table', () => {
+    const tables: ProviderErrorTable[] = [
+      {},
+      CLAUDE_ERRORS,
+      codexErrorTable,
+      copilotErrorTable,
+      cursorErrorTable,
+      geminiErrorTable,
+      HERMES_PROVIDER_ERRORS,
+      OPENCLAW_PROVIDER_ERRORS,
+      OPENCODE_PROVIDER_ERRORS,
+      PI_ERRORS,
+      ACP_PROVIDER_ERRORS,
+      // A flag the shortcut cannot carry (`s`: `.` across lines) turns it off rather than missing a match.
+      { context: { patterns: [/token.limit/s] } },
+    ];
+    const messages = [...recordedStrings(), 'unauthenticated', 'UNAUTHENTICATED', 'token\nlimit', 'Token\nLimit', ''];
+    expect(messages.length).toBeGreaterThan(200);
+    let kinds = 0;
+    for (const table of tables) {
+      for (const message of messages) {
+        const expected = everyRuleInTurn(message, table);
+        if (expected) kinds++;
+        expect(providerErrorKind(message, table), `${message.slice(0, 80)} with ${JSON.stringify(table)}`).toBe(
+          expected,
+        );
+      }
+    }
+    // The corpus holds errors of every kind, not only messages the rules pass over.
+    expect(kinds).toBeGreaterThan(50);
+  });
 });
+
+const KEYS = [
+  ['auth', 'auth'],
+  ['rate_limit', 'rateLimit'],
+  ['context', 'context'],
+  ['overloaded', 'overloaded'],
+] as const;
+
+/** The reference: statuses first, then each kind's common words and the table's, tried one by one. */
+function everyRuleInTurn(message: string, table: ProviderErrorTable): ProviderErrorKind | undefined {
+  const common: Record<(typeof KEYS)[number][1], ProviderErrorRule> = {
+    auth: {
+      statuses: [401, 403],
+      patterns: [/unauthori[sz]ed|invalid[_ ]api[_ ]key|incorrect api key|authentication[_ ]error|not logged in/i],
+    },
+    rateLimit: {
+      statuses: [429],
+      patterns: [/rate[ _-]?limit|too many requests|quota|RESOURCE_EXHAUSTED|usage limit/i],
+    },
+    context: { patterns: [/context[ _-]?(window|length)|maximum context|too many tokens|prompt is too long/i] },
+    overloaded: { statuses: [503, 529], patterns: [/overloaded/i] },
+  };
+  const status = httpStatusOf(message);
+  if (status !== undefined) {
+    for (const [kind, key] of KEYS) {
+      if (common[key].statuses?.includes(status) || table[key]?.statuses?.includes(status)) return kind;
+    }
+  }
+  for (const [kind, key] of KEYS) {
+    const rules = [common[key], table[key]];
+    if (rules.some((rule) => rule?.patterns?.some((pattern) => pattern.test(message)))) return kind;
+  }
+  return undefined;
+}
+
+/** Every string value in the recorded streams of every agent (errors among them), split into its lines too. */
+function recordedStrings(): string[] {
+  const root = join(import.meta.dirname, '../../fixtures/streams');
+  const out = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (value.length < 4000) out.add(value);
+    } else if (value && typeof value === 'object') for (const child of Object.values(value)) walk(child);
+  };
+  for (const agent of readdirSync(root)) {
+    for (const file of readdirSync(join(root, agent)).filter((name) => name.endsWith('.jsonl'))) {
+      for (const line of readFileSync(join(root, agent, file), 'utf8').split('\n')) {
+        try {
+          walk(JSON.parse(line));
+        } catch {
+          out.add(line);
+        }
+      }
+    }
+  }
+  return [...out];
+}
