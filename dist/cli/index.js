@@ -34524,32 +34524,59 @@ const COMMON = {
         patterns: [/overloaded/i],
     },
 };
+/** The table of an adapter that adds nothing to the common rules. */
+const EMPTY_TABLE = {};
 const ORDER = [
     ['auth', 'auth'],
     ['rate_limit', 'rateLimit'],
     ['context', 'context'],
     ['overloaded', 'overloaded'],
 ];
-function matches(rule, message, status) {
-    if (!rule)
+function matches(rule, message) {
+    const patterns = rule?.patterns;
+    if (!patterns)
         return false;
-    if (status !== undefined && rule.statuses?.includes(status))
-        return true;
-    return rule.patterns?.some((pattern) => pattern.test(message)) ?? false;
+    for (let i = 0; i < patterns.length; i++)
+        if (patterns[i].test(message))
+            return true;
+    return false;
+}
+function hasStatus(rule, status) {
+    return rule?.statuses?.includes(status) ?? false;
+}
+/**
+ * Every pattern of the common rules and the table's in one case-insensitive alternation: a message
+ * it does not match is none of the kinds, found with one scan instead of one per pattern (most
+ * errors an agent prints are not a provider's). It matches more than the patterns do (case aside),
+ * never less, so it only decides "none".
+ */
+const anyPatternOf = new WeakMap();
+function anyPattern(table) {
+    let any = anyPatternOf.get(table);
+    if (!any) {
+        const patterns = ORDER.flatMap(([, key]) => [...(COMMON[key].patterns ?? []), ...(table[key]?.patterns ?? [])]);
+        // A flag other than `i` (or a back-reference, numbered in its own pattern) would not carry over: then no shortcut.
+        const plain = patterns.every((pattern) => /^i?$/.test(pattern.flags) && !/\\[1-9k]/.test(pattern.source));
+        any = plain ? new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'), 'i') : /(?:)/;
+        anyPatternOf.set(table, any);
+    }
+    return any;
 }
 /**
  * The kind of a provider error, from its HTTP status (given, or named in the message) and its
  * words; undefined when it is none of them. Statuses decide before words.
  */
-function providerErrorKind(message, table = {}, status = httpStatusOf(message)) {
+function providerErrorKind(message, table = EMPTY_TABLE, status = httpStatusOf(message)) {
     if (status !== undefined) {
         for (const [kind, key] of ORDER) {
-            if (COMMON[key].statuses?.includes(status) || table[key]?.statuses?.includes(status))
+            if (hasStatus(COMMON[key], status) || hasStatus(table[key], status))
                 return kind;
         }
     }
+    if (!anyPattern(table).test(message))
+        return undefined;
     for (const [kind, key] of ORDER) {
-        if (matches(COMMON[key], message, undefined) || matches(table[key], message, undefined))
+        if (matches(COMMON[key], message) || matches(table[key], message))
             return kind;
     }
     return undefined;
@@ -34559,7 +34586,7 @@ function providerErrorKind(message, table = {}, status = httpStatusOf(message)) 
  * `rate_limit_error` (also for an overloaded provider: both are retried later), `context_exceeded`,
  * else `fallback`.
  */
-function providerErrorDraft(message, table = {}, options = {}) {
+function providerErrorDraft(message, table = EMPTY_TABLE, options = {}) {
     switch (providerErrorKind(message, table, options.status ?? httpStatusOf(message))) {
         case 'auth':
             return table.authGuidance === undefined
@@ -34578,11 +34605,15 @@ function providerErrorDraft(message, table = {}, options = {}) {
             return options.fallback ?? { type: 'error', code: 'agent_error', message, recoverable: false };
     }
 }
+const THREE_DIGITS = /\d{3}/;
 /**
  * The HTTP status an error message names: `"code":401`, `API Error: 429`, `status: 401`,
  * `got status: 403`, `429 Too Many Requests`, `(401)`.
  */
 function httpStatusOf(message) {
+    // Most messages name no number at all: one scan settles it.
+    if (!THREE_DIGITS.test(message))
+        return undefined;
     const match = /"(?:code|status)"\s*:\s*(\d{3})\b/.exec(message) ??
         /API Error:\s*(\d{3})\b/i.exec(message) ??
         /\bstatus(?: code)?:?\s*(\d{3})\b/i.exec(message) ??
@@ -35179,10 +35210,6 @@ const claudeTranslator = {
 
 
 
-/** Claude Code's npm package. */
-const CLAUDE_NPM_PACKAGE = '@anthropic-ai/claude-code';
-/** The Claude Code version recorded live. */
-const CLAUDE_TESTED_VERSION = '2.1.330';
 /** Anthropic's Claude Code, headless: `claude -p --output-format stream-json --verbose`, prompt on stdin. */
 const claudeAdapter = defineCliAdapter({
     id: 'claude',
@@ -35210,12 +35237,12 @@ const claudeAdapter = defineCliAdapter({
         // Conservative: stream-json with partial messages, `--fork-session`, `--permission-prompt-tool` and
         // MCP over HTTP are all in 2.x; only 2.1.330 was recorded. `--effort` (thinkingEffort) is 2.1-era.
         minVersion: '2.0.0',
-        npmPackage: CLAUDE_NPM_PACKAGE,
+        npmPackage: '@anthropic-ai/claude-code',
         install: [
             { type: 'curl', command: 'curl -fsSL https://claude.ai/install.sh | bash', platforms: ['darwin', 'linux'] },
             { type: 'brew', command: 'brew install --cask claude-code', platforms: ['darwin'] },
         ],
-        testedVersion: CLAUDE_TESTED_VERSION,
+        testedVersion: '2.1.330',
         verifiedLive: true,
     },
     // Claude Code reports USD itself; this prices only the per-message increments before its result.
@@ -36820,10 +36847,6 @@ function turnNumber(turnId) {
 
 
 
-/** Copilot CLI's npm package. */
-const COPILOT_NPM_PACKAGE = '@github/copilot';
-/** The Copilot CLI version recorded live. */
-const COPILOT_TESTED_VERSION = '1.0.102';
 /** GitHub Copilot CLI, headless: `copilot --output-format json`, prompt on stdin. */
 const copilotAdapter = defineCliAdapter({
     id: 'copilot',
@@ -36847,12 +36870,12 @@ const copilotAdapter = defineCliAdapter({
         versionArgs: (command) => (/(^|[/\\])gh(\.exe)?$/.test(command) ? ['copilot', '--', '--version'] : ['--version']),
         // `--output-format json` and `--usage-output-file` are in 1.0.x.
         minVersion: '1.0.0',
-        npmPackage: COPILOT_NPM_PACKAGE,
+        npmPackage: '@github/copilot',
         install: [
             { type: 'brew', command: 'brew install copilot-cli', platforms: ['darwin', 'linux'] },
             { type: 'curl', command: 'curl -fsSL https://gh.io/copilot-install | bash', platforms: ['darwin', 'linux'] },
         ],
-        testedVersion: COPILOT_TESTED_VERSION,
+        testedVersion: '1.0.102',
         verifiedLive: true,
     },
     secretEnv: [...COPILOT_TOKEN_ENV, ...COPILOT_PROVIDER_SECRET_ENV],
@@ -37324,7 +37347,10 @@ function resultError(message, errorKind) {
 
 
 
-/** Cursor's agent CLI, headless: `cursor-agent -p --output-format stream-json`. */
+/**
+ * Cursor's agent CLI, headless: `cursor-agent -p --output-format stream-json`. Its `command` option
+ * names the executable (default `cursor-agent`; newer installs also name it `agent`).
+ */
 const cursorAdapter = defineCliAdapter({
     id: 'cursor',
     displayName: 'Cursor Agent CLI',
@@ -38190,10 +38216,6 @@ function statsCost(stats, state) {
 
 
 
-/** Gemini CLI's npm package. */
-const GEMINI_NPM_PACKAGE = '@google/gemini-cli';
-/** The Gemini CLI version recorded live. */
-const GEMINI_TESTED_VERSION = '0.61.0';
 /** Google's Gemini CLI, headless: `gemini -p '' --output-format stream-json`, the prompt on stdin. */
 const geminiAdapter = defineCliAdapter({
     id: 'gemini',
@@ -38219,9 +38241,9 @@ const geminiAdapter = defineCliAdapter({
         command: 'gemini',
         // `--output-format stream-json`, `--skip-trust` and `--policy`.
         minVersion: '0.30.0',
-        npmPackage: GEMINI_NPM_PACKAGE,
+        npmPackage: '@google/gemini-cli',
         install: [{ type: 'brew', command: 'brew install gemini-cli', platforms: ['darwin', 'linux'] }],
-        testedVersion: GEMINI_TESTED_VERSION,
+        testedVersion: '0.61.0',
         verifiedLive: true,
     },
     costModel: 'google/gemini-2.5-pro',
@@ -39270,10 +39292,6 @@ function openCodeStyleCli(flavor, ownKeyEnv) {
 
 
 
-/** Kilo Code CLI's npm package. */
-const KILO_NPM_PACKAGE = '@kilocode/cli';
-/** 7.8.1 is the latest on npm, but its linux platform packages were never published; 7.7.7 has them. */
-const KILO_TESTED_VERSION = '7.7.7';
 /**
  * Kilo Code's CLI is an OpenCode fork: `kilo run` takes OpenCode's flags and prints the same
  * `--format json` events (step_start, text, reasoning, tool_use, step_finish, error), so the plan and
@@ -39293,8 +39311,9 @@ const kiloAdapter = defineCliAdapter({
     program: {
         command: 'kilo',
         minVersion: '7.0.0',
-        npmPackage: KILO_NPM_PACKAGE,
-        testedVersion: KILO_TESTED_VERSION,
+        npmPackage: '@kilocode/cli',
+        // 7.8.1 is the latest on npm, but its linux platform packages were never published; 7.7.7 has them.
+        testedVersion: '7.7.7',
         verifiedLive: true,
     },
     ...openCodeStyleCli(kiloFlavor, ['KILO_API_KEY']),
@@ -40126,8 +40145,6 @@ const ompTranslator = createPiTranslator({ ignoredTypes: OMP_QUIET_TYPES });
 
 
 
-/** omp's npm package. */
-const OMP_NPM_PACKAGE = '@oh-my-pi/pi-coding-agent';
 /** 18.3.4 (latest) does not install: its dependency @oh-my-pi/omp-stats@18.3.4 is not published. */
 const OMP_TESTED_VERSION = '18.2.3';
 /** Extra key variables omp reads on top of pi's (`omp --help`). */
@@ -40157,7 +40174,7 @@ const ompAdapter = defineCliAdapter({
     program: {
         command: 'omp',
         minVersion: '18.0.0',
-        npmPackage: OMP_NPM_PACKAGE,
+        npmPackage: '@oh-my-pi/pi-coding-agent',
         npmInstall: {
             version: OMP_TESTED_VERSION,
             notes: 'runs on Bun (>= 1.3.14): `npm install -g bun` or https://bun.sh',
@@ -40639,10 +40656,6 @@ function openclaw_translator_parseJson(text) {
 
 
 
-/** OpenClaw's npm package. */
-const OPENCLAW_NPM_PACKAGE = 'openclaw';
-/** The OpenClaw version recorded live. */
-const OPENCLAW_TESTED_VERSION = '2026.9.6';
 /** OpenClaw's embedded agent, headless: `openclaw agent exec --message-file - --json`, prompt on stdin. */
 const openclawAdapter = defineCliAdapter({
     id: 'openclaw',
@@ -40666,12 +40679,12 @@ const openclawAdapter = defineCliAdapter({
     },
     program: {
         command: 'openclaw',
-        minVersion: OPENCLAW_TESTED_VERSION,
-        npmPackage: OPENCLAW_NPM_PACKAGE,
+        minVersion: '2026.9.6',
+        npmPackage: 'openclaw',
         npmInstall: {
             notes: 'Needs Node >= 24.16 (< 25) or >= 26.1; on older Node npm installs a placeholder openclaw@0.0.1.',
         },
-        testedVersion: OPENCLAW_TESTED_VERSION,
+        testedVersion: '2026.9.6',
         verifiedLive: true,
     },
     costModel: 'anthropic/claude-sonnet-4-6',
@@ -40692,25 +40705,23 @@ const openclawAdapter = defineCliAdapter({
 
 
 
-/** OpenCode's npm package. */
-const OPENCODE_NPM_PACKAGE = 'opencode-ai';
-/** The OpenCode version recorded live. */
-const OPENCODE_TESTED_VERSION = '1.18.33';
+/** The `opencode` program, run headless here and as a server by opencode-http. */
+const OPENCODE_PROGRAM = {
+    command: 'opencode',
+    minVersion: '1.0.0',
+    npmPackage: 'opencode-ai',
+    install: [
+        { type: 'curl', command: 'curl -fsSL https://opencode.ai/install | bash', platforms: ['darwin', 'linux'] },
+        { type: 'brew', command: 'brew install sst/tap/opencode', platforms: ['darwin', 'linux'] },
+    ],
+    testedVersion: '1.18.33',
+    verifiedLive: true,
+};
 /** SST's OpenCode, headless: `opencode run --format json …`, prompt on stdin. */
 const opencodeAdapter = defineCliAdapter({
     id: 'opencode',
     displayName: 'OpenCode',
-    program: {
-        command: 'opencode',
-        minVersion: '1.0.0',
-        npmPackage: OPENCODE_NPM_PACKAGE,
-        install: [
-            { type: 'curl', command: 'curl -fsSL https://opencode.ai/install | bash', platforms: ['darwin', 'linux'] },
-            { type: 'brew', command: 'brew install sst/tap/opencode', platforms: ['darwin', 'linux'] },
-        ],
-        testedVersion: OPENCODE_TESTED_VERSION,
-        verifiedLive: true,
-    },
+    program: OPENCODE_PROGRAM,
     // Any provider/model: no single pricing key; the CLI reports USD per step when it knows the price.
     costModel: undefined,
     ...openCodeStyleCli(opencodeFlavor, ['OPENCODE_API_KEY']),
@@ -42783,13 +42794,7 @@ const opencodeHttpAdapter = defineCliAdapter({
         // `message.part.delta` streams text and reasoning token by token.
         streaming: 'full',
     },
-    program: {
-        command: 'opencode',
-        minVersion: '1.0.0',
-        npmPackage: OPENCODE_NPM_PACKAGE,
-        testedVersion: OPENCODE_TESTED_VERSION,
-        verifiedLive: true,
-    },
+    program: OPENCODE_PROGRAM,
     costModel: undefined,
     secretEnv: ['OPENCODE_API_KEY', 'OPENCODE_SERVER_PASSWORD', ...openCodeProviderKeyEnv],
     sessionDir: (env) => openCodeDataDir('opencode', env),
@@ -42898,10 +42903,6 @@ function allowedByPolicy(policy, tool, onByDefault) {
 
 
 
-/** pi's npm package. */
-const PI_NPM_PACKAGE = '@mariozechner/pi-coding-agent';
-/** The pi version recorded live. */
-const PI_TESTED_VERSION = '0.73.1';
 /** Mario Zechner's pi coding agent, headless: `pi --mode json --print`, prompt on stdin. */
 const piAdapter = defineCliAdapter({
     id: 'pi',
@@ -42921,8 +42922,8 @@ const piAdapter = defineCliAdapter({
     program: {
         command: 'pi',
         minVersion: '0.70.0',
-        npmPackage: PI_NPM_PACKAGE,
-        testedVersion: PI_TESTED_VERSION,
+        npmPackage: '@mariozechner/pi-coding-agent',
+        testedVersion: '0.73.1',
         verifiedLive: true,
     },
     secretEnv: PI_KEY_ENV,
@@ -43160,10 +43161,6 @@ function retry(value, state) {
 
 
 
-/** Qwen Code's npm package. */
-const QWEN_NPM_PACKAGE = '@qwen-code/qwen-code';
-/** The Qwen Code version recorded live. */
-const QWEN_TESTED_VERSION = '0.24.4';
 /** Alibaba's Qwen Code (a Gemini CLI fork), headless: `qwen --output-format stream-json`, the prompt on stdin. */
 const qwenAdapter = defineCliAdapter({
     id: 'qwen',
@@ -43189,8 +43186,8 @@ const qwenAdapter = defineCliAdapter({
         command: 'qwen',
         // stream-json output with `--include-partial-messages`, `--mcp-config` and `--fork-session`.
         minVersion: '0.20.0',
-        npmPackage: QWEN_NPM_PACKAGE,
-        testedVersion: QWEN_TESTED_VERSION,
+        npmPackage: '@qwen-code/qwen-code',
+        testedVersion: '0.24.4',
         verifiedLive: true,
     },
     costModel: 'alibaba/qwen3-coder-plus',
