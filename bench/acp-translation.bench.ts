@@ -61,6 +61,7 @@ function memoryIo() {
       waiters.delete(id);
     },
     emit: () => undefined,
+    fail: () => undefined,
     approvals: autoApprovalChannel('approve'),
     tools: createToolHost({
       runId: 'bench',

@@ -1,4 +1,4 @@
-import type { AgentEvent, DraftOf, EventDraft } from '../events/index.ts';
+import type { AgentEvent, DraftOf, ErrorCode, EventDraft } from '../events/index.ts';
 import type { ApprovalChannel } from '../tools/approval-channel.ts';
 import type { PermissionPolicy } from '../tools/permission-policy.ts';
 import type { ToolHost } from '../tools/tool-host.ts';
@@ -160,6 +160,11 @@ export interface RunIO {
   writeLine(value: unknown): Promise<void>;
   /** Emits an event as if the program had printed it. */
   emit(draft: EventDraft): void;
+  /**
+   * Ends the run as failed with this error (reported once, not recoverable): the controller found the
+   * agent unusable, e.g. it never answered the protocol's handshake. The core then stops the program.
+   */
+  fail(error: { code: ErrorCode; message: string }): void;
   readonly tools?: ToolHost;
   readonly approvals?: ApprovalChannel;
   readonly signal: AbortSignal;

@@ -144,6 +144,11 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
       await child.write(`${line}\n`);
     },
     emit: (draft) => emitter.emit(draft),
+    fail: (error) => {
+      if (stopRequest) return;
+      emitter.emit({ type: 'error', ...error, recoverable: false });
+      stop({ reason: 'failed', shutdown: 'cancelled', message: error.message });
+    },
     tools: options.tools,
     approvals: options.approvals,
     signal: options.signal,

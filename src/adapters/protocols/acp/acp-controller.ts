@@ -19,6 +19,11 @@ export interface AcpControllerOptions {
   approvalTimeoutMs?: number;
   /** The name the run's MCP server gets in `session/new`. Default `agent-mux`. */
   mcpServerName?: string;
+  /**
+   * How long the agent may take to answer `initialize` before the run fails with a reason (a program
+   * started without its ACP flag prints nothing or something else). Default 60 000 ms.
+   */
+  initializeTimeoutMs?: number;
 }
 
 /**
@@ -91,13 +96,26 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
   let sessionId: string | undefined;
   let closed = false;
 
+  const initializeMs = options.initializeTimeoutMs ?? 60_000;
+  const unanswered = setTimeout(
+    () =>
+      io.fail({
+        code: 'agent_error',
+        message: `the agent did not answer ACP initialize within ${initializeMs} ms: is it started in its ACP mode (e.g. --acp)?`,
+      }),
+    initializeMs,
+  );
+  // The program's pipes keep a run alive; this timer alone must not (a controller a test never settles).
+  unanswered.unref();
   const converse = async () => {
-    const init = await connection.agent.request('initialize', {
-      protocolVersion: PROTOCOL_VERSION,
-      // `_meta.terminal_output`: the Zed convention for a command's output in tool call updates.
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, _meta: { terminal_output: true } },
-      clientInfo: { name: 'agent-mux', version: '1' },
-    });
+    const init = await connection.agent
+      .request('initialize', {
+        protocolVersion: PROTOCOL_VERSION,
+        // `_meta.terminal_output`: the Zed convention for a command's output in tool call updates.
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, _meta: { terminal_output: true } },
+        clientInfo: { name: 'agent-mux', version: '1' },
+      })
+      .finally(() => clearTimeout(unanswered));
     const capabilities: AgentCapabilities = init.agentCapabilities ?? {};
     const mcpServers = mcpServersFor(ctx, capabilities, options.mcpServerName ?? 'agent-mux');
     const cwd = ctx.request.cwd;
@@ -147,6 +165,7 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
     },
     settle: async () => {
       // The program is gone: questions still open can no longer be answered to anyone.
+      clearTimeout(unanswered);
       cancel.abort();
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
       closed = true;

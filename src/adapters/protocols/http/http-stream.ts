@@ -64,6 +64,8 @@ export function streamSession(parts: StreamParts): AgentSession {
   const { ctx, remote, release, sessionId, sessionPath, call } = parts;
   /** Aborts the event stream and every input call of this session. */
   const live = new AbortController();
+  /** Why the controller failed the run (`io.fail`), if it did. */
+  let failure: string | undefined;
   const onAbort = () => live.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   let stopReason: ShutdownReason | undefined;
@@ -95,6 +97,12 @@ export function streamSession(parts: StreamParts): AgentSession {
   const io: RunIO = {
     writeLine: sendInput,
     emit: (draft) => ctx.emit(draft),
+    fail: (error) => {
+      if (failure !== undefined) return;
+      failure = error.message;
+      ctx.emit({ type: 'error', ...error, recoverable: false });
+      live.abort();
+    },
     tools: fencedTools(() => fenced, ctx.tools),
     approvals: ctx.approvals,
     signal: live.signal,
@@ -175,6 +183,7 @@ export function streamSession(parts: StreamParts): AgentSession {
       await controller.settle?.();
       live.abort();
       if (state.outcome) return { ...state.outcome, sessionId };
+      if (failure !== undefined) return { status: 'failed', message: failure, sessionId };
       if (ignoredShutdown) return { status: 'failed', message: `${IGNORED_SHUTDOWN} (${stopReason})`, sessionId };
       if (lostStream && !stopReason && !ctx.signal.aborted) {
         const message = `the remote became unreachable mid-run: ${lostStream}`;

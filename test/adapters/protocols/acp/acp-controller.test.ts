@@ -7,9 +7,12 @@ import { createMemoryApprovalChannel } from '../../../../src/core/tools/memory-a
 type Json = Record<string, unknown>;
 
 /** A controller wired to in-memory stdio: what it writes, and a way to answer as the agent. */
-function harness(options: { approve?: 'always' | 'never'; loadSession?: boolean; resume?: string } = {}) {
+function harness(
+  options: { approve?: 'always' | 'never'; loadSession?: boolean; resume?: string; initializeTimeoutMs?: number } = {},
+) {
   const written: Json[] = [];
   const emitted: EventDraft[] = [];
+  const failed: { code: string; message: string }[] = [];
   const approvals = createMemoryApprovalChannel({
     onRequest: (request) => {
       if (options.approve === 'always')
@@ -23,6 +26,7 @@ function harness(options: { approve?: 'always' | 'never'; loadSession?: boolean;
       wake();
     },
     emit: (draft) => emitted.push(draft),
+    fail: (error) => failed.push(error),
     approvals,
     signal: new AbortController().signal,
   };
@@ -38,7 +42,7 @@ function harness(options: { approve?: 'always' | 'never'; loadSession?: boolean;
     env: {},
     debug: false,
   };
-  const controller = acpController(io, ctx);
+  const controller = acpController(io, ctx, { initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000 });
   const agentSays = (value: Json) => controller.onRecord?.({ kind: 'json', value: { jsonrpc: '2.0', ...value } });
   const next = async (method: string): Promise<Json> => {
     for (;;) {
@@ -71,7 +75,7 @@ function harness(options: { approve?: 'always' | 'never'; loadSession?: boolean;
     agentSays({ id: session.id, result: options.loadSession && options.resume ? {} : { sessionId: 'S' } });
     return { init, session, prompt: await next('session/prompt') };
   };
-  return { controller, written, emitted, approvals, agentSays, next, answer, handshake };
+  return { controller, written, emitted, failed, approvals, agentSays, next, answer, handshake };
 }
 
 const options = [
@@ -105,6 +109,22 @@ describe('acpController', () => {
       ],
     });
     expect(prompt.params).toEqual({ sessionId: 'S', prompt: [{ type: 'text', text: 'do it' }] });
+  });
+
+  it('fails the run once when initialize is not answered in time, and not when it is', async () => {
+    const silent = harness({ initializeTimeoutMs: 50 });
+    await silent.next('initialize');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(silent.failed).toEqual([
+      {
+        code: 'agent_error',
+        message: 'the agent did not answer ACP initialize within 50 ms: is it started in its ACP mode (e.g. --acp)?',
+      },
+    ]);
+    const answered = harness({ initializeTimeoutMs: 50 });
+    await answered.handshake();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(answered.failed).toEqual([]);
   });
 
   it('loads the session to resume when the agent can', async () => {

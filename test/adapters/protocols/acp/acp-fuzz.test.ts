@@ -77,6 +77,7 @@ describe('ACP JSON-RPC decoding under fuzz', () => {
     const io: RunIO = {
       writeLine: async () => undefined,
       emit: () => undefined,
+      fail: () => undefined,
       signal: new AbortController().signal,
     };
     const controller = acpController(io, ctx);

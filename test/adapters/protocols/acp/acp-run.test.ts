@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acpAdapter } from '../../../../src/adapters/protocols/acp/index.ts';
+import { type AcpAdapterExtras, acpAdapter } from '../../../../src/adapters/protocols/acp/index.ts';
 import type { AgentEvent } from '../../../../src/core/events/index.ts';
 import type { RunOptions } from '../../../../src/core/run/run-options.ts';
 import { startRun } from '../../../../src/core/run/start-run.ts';
@@ -16,8 +16,8 @@ import { fixtureBin } from '../../../helpers/with-program.ts';
 
 const node = process.execPath;
 const workspace = () => mkdtempSync(join(tmpdir(), 'agent-mux-acp-'));
-const agentFor = (scenario: string) =>
-  acpAdapter('acp-fixture', { binary: node, args: [fixtureBin('acp-agent.mjs'), scenario] });
+const agentFor = (scenario: string, extras: AcpAdapterExtras = {}) =>
+  acpAdapter('acp-fixture', { binary: node, args: [fixtureBin('acp-agent.mjs'), scenario] }, extras);
 const ofType = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) =>
   events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 const textOf = (events: AgentEvent[]) =>
@@ -25,11 +25,14 @@ const textOf = (events: AgentEvent[]) =>
     .map((e) => e.delta)
     .join('');
 
-function run(scenario: string, options: Partial<RunOptions> & { prompt?: string; cwd?: string } = {}) {
+function run(
+  scenario: string,
+  options: Partial<RunOptions> & { prompt?: string; cwd?: string; extras?: AcpAdapterExtras } = {},
+) {
   const cwd = options.cwd ?? workspace();
-  const { prompt = 'hi', ...rest } = options;
+  const { prompt = 'hi', extras, ...rest } = options;
   return startRun({
-    adapter: agentFor(scenario),
+    adapter: agentFor(scenario, extras),
     request: { prompt, cwd, ...(rest.request ?? {}) },
     terminalGraceMs: 200,
     graceMs: 1000,
@@ -135,9 +138,15 @@ describe('acp adapter over the core process path (fixture agent)', () => {
     expectWellFormedStream(events, 'acp-fixture');
   });
 
-  it('an agent that never answers initialize is stopped by the inactivity timeout', async () => {
-    const { events, end } = await collectRun(run('no-init', { inactivityTimeoutMs: 400 }));
-    expect(end.reason).toBe('inactivity');
+  it('an agent that never answers initialize fails the run with a reason, before any inactivity limit', async () => {
+    const { events, end } = await collectRun(
+      run('no-init', { inactivityTimeoutMs: 20_000, extras: { initializeTimeoutMs: 400 } }),
+    );
+    expect(end.reason).toBe('failed');
+    expect(end.message).toMatch(/did not answer ACP initialize within 400 ms/);
+    const errors = ofType(events, 'error');
+    expect(errors.map((e) => [e.code, e.recoverable])).toEqual([['agent_error', false]]);
+    expect(errors[0]?.message).toMatch(/ACP mode/);
     expectWellFormedStream(events, 'acp-fixture');
   });
 
