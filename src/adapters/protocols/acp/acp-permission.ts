@@ -24,8 +24,8 @@ const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' }
  * Answers `session/request_permission` through the run's policy and approval channel, as the
  * tool host and the MCP approval prompt do: policy `allow` picks an allow option without asking,
  * `deny` a reject option, `ask` goes to the channel (`approval_request` / `approval_granted` /
- * `approval_denied`). An `always` approval picks `allow_always` when offered and allows that tool
- * for the rest of the run. A cancelled turn answers `cancelled`, as the protocol requires.
+ * `approval_denied`). An `always` approval allows that tool for the rest of the run, here (see
+ * {@link pickOption}). A cancelled turn answers `cancelled`, as the protocol requires.
  */
 export async function answerPermission(
   params: RequestPermissionRequest,
@@ -73,20 +73,18 @@ async function decideOnce(
 }
 
 /**
- * The option that says what was decided: approve once → `allow_once` (else `allow_always`),
- * approve always → `allow_always` (else `allow_once`), deny → `reject_once` (else `reject_always`).
- * Undefined when the agent offers none of them.
+ * The option that says what was decided: approve → `allow_once` (else `allow_always`), deny →
+ * `reject_once` (else `reject_always`). An `always` approval is also answered `allow_once`: the
+ * grant is the run's, kept by the client ({@link AcpPermissionContext.grants}), while an agent's
+ * `allow_always` outlives the run — Qwen Code writes it as a rule into the workspace's or the
+ * user's `.qwen/settings.json` (in the repository's tree, on GitHub), Codex records an exec-policy
+ * amendment. Undefined when the agent offers none of them.
  */
 export function pickOption(
   options: readonly PermissionOption[],
   decision: ApprovalDecision,
 ): PermissionOption | undefined {
-  const order =
-    decision.kind === 'deny'
-      ? ['reject_once', 'reject_always']
-      : decision.scope === 'always'
-        ? ['allow_always', 'allow_once']
-        : ['allow_once', 'allow_always'];
+  const order = decision.kind === 'deny' ? ['reject_once', 'reject_always'] : ['allow_once', 'allow_always'];
   for (const kind of order) {
     const option = options.find((o) => o.kind === kind);
     if (option) return option;

@@ -148,13 +148,13 @@ describe('acpController', () => {
     expect(h.written.indexOf(reply)).toBeLessThan(h.written.indexOf(cancel));
   });
 
-  it('an `always` approval selects allow_always and is not asked again in the run', async () => {
+  it('an `always` approval lasts the run here: the agent hears allow_once each time, nobody is asked again', async () => {
     const h = harness({ approve: 'always' });
     await h.handshake();
     h.agentSays(permission(50));
-    expect((await h.answer(50)).result).toEqual({ outcome: { outcome: 'selected', optionId: 'a2' } });
+    expect((await h.answer(50)).result).toEqual({ outcome: { outcome: 'selected', optionId: 'a1' } });
     h.agentSays(permission(51, 'c2'));
-    expect((await h.answer(51)).result).toEqual({ outcome: { outcome: 'selected', optionId: 'a2' } });
+    expect((await h.answer(51)).result).toEqual({ outcome: { outcome: 'selected', optionId: 'a1' } });
     expect(h.emitted.filter((d) => d.type === 'approval_request')).toHaveLength(1);
   });
 
@@ -168,15 +168,17 @@ describe('acpController', () => {
     expect(h.emitted[1]).toMatchObject({ toolName: 'write_file', input: { path: 'a.txt', content: 'x' } });
   });
 
-  it('pickOption maps decisions faithfully, falling back to the other scope of the same verdict', () => {
+  it('pickOption answers approvals once and refusals once where offered, else the other scope of the same verdict', () => {
     const once = { kind: 'approve', scope: 'once' } as const;
     const always = { kind: 'approve', scope: 'always' } as const;
     const deny = { kind: 'deny', reason: 'no' } as const;
     expect(pickOption(options, once)?.optionId).toBe('a1');
-    expect(pickOption(options, always)?.optionId).toBe('a2');
+    // The run keeps an `always` grant itself: the agent would keep `allow_always` beyond the run.
+    expect(pickOption(options, always)?.optionId).toBe('a1');
     expect(pickOption(options, deny)?.optionId).toBe('r1');
     const onlyAlways = [{ optionId: 'x', name: 'x', kind: 'allow_always' as const }];
     expect(pickOption(onlyAlways, once)?.optionId).toBe('x');
+    expect(pickOption(onlyAlways, always)?.optionId).toBe('x');
     expect(pickOption(onlyAlways, deny)).toBeUndefined();
     expect(pickOption([{ optionId: 'n', name: 'n', kind: 'reject_always' as const }], deny)?.optionId).toBe('n');
   });

@@ -33,9 +33,8 @@ describe('codex-acp (recorded from codex-acp 2.6.0 + codex 0.169.0)', () => {
       rawInput: { command: 'echo agent-mux-live > agent-mux-live.txt' },
     });
     expect(pickOption(request.options, { kind: 'approve', scope: 'once' })?.optionId).toBe('allow_once');
-    expect(pickOption(request.options, { kind: 'approve', scope: 'always' })?.optionId).toBe(
-      'accept_execpolicy_amendment',
-    );
+    // `always` stays the run's: the exec-policy amendment (allow_always) would outlive it.
+    expect(pickOption(request.options, { kind: 'approve', scope: 'always' })?.optionId).toBe('allow_once');
     // Codex offers no "decline and go on": its reject option cancels the turn.
     expect(pickOption(request.options, { kind: 'deny', reason: 'no' })?.optionId).toBe('cancel');
   });

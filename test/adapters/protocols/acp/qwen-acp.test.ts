@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { acpTranslator, qwenAcpAdapter } from '../../../../src/adapters/protocols/acp/index.ts';
+import { acpTranslator, pickOption, qwenAcpAdapter } from '../../../../src/adapters/protocols/acp/index.ts';
 
 const lines = (name: string) =>
   readFileSync(new URL(`../../../fixtures/streams/acp-qwen/${name}.jsonl`, import.meta.url), 'utf8')
@@ -28,6 +28,13 @@ describe('qwen-acp (recorded from Qwen Code 0.24.4 --acp --approval-mode default
         { optionId: 'cancel', name: 'Reject', kind: 'reject_once' },
       ],
     ]);
+  });
+
+  it('answers an `always` approval with proceed_once: no rule is written into .qwen/settings.json', () => {
+    const [asked] = lines('tool').filter((m) => m.method === 'session/request_permission');
+    const { options } = asked?.params as { options: Parameters<typeof pickOption>[0] };
+    expect(pickOption(options, { kind: 'approve', scope: 'always' })?.optionId).toBe('proceed_once');
+    expect(pickOption(options, { kind: 'deny', reason: 'no' })?.optionId).toBe('cancel');
   });
 
   it('launches qwen --acp with the approval mode pinned to default', async () => {
