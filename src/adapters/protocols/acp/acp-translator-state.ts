@@ -15,6 +15,8 @@ export interface AcpTranslatorState extends TranslatorState {
   lastError?: { message: string; httpStatus?: number };
   /** The agent gave up on an error (codex-acp: thread status `systemError`): the turn failed even if it ends `end_turn`. */
   failure?: string;
+  /** The session's model (`session/new` or `session/load` response), put on cost events for pricing. */
+  model?: string;
   /** The last cost in USD the agent reported (`usage_update.cost`), a running total. */
   usd?: number;
   /** Qwen Code: the turn's tokens summed from `_meta.usage` of its message chunks (one per model response). */

@@ -66,10 +66,12 @@ function resultDrafts(result: unknown, state: AcpTranslatorState): EventDraft[] 
   if (typeof result.stopReason === 'string') return promptEnd(result, result.stopReason, state);
   if (typeof result.sessionId === 'string' && result.sessionId !== '' && !state.sessionId) {
     state.sessionId = result.sessionId;
-    return [{ type: 'session_start', sessionId: result.sessionId, ...modelOf(result) }];
+    state.model = sessionModel(result);
+    return [{ type: 'session_start', sessionId: result.sessionId, ...(state.model ? { model: state.model } : {}) }];
   }
   if (state.resumeSessionId && state.responses === 2 && !state.sessionId && !('protocolVersion' in result)) {
     state.sessionId = state.resumeSessionId;
+    state.model = sessionModel(result);
     return [{ type: 'session_resume', sessionId: state.resumeSessionId, previousSessionId: state.resumeSessionId }];
   }
   return debug(state, 'ACP response', result);
@@ -121,6 +123,7 @@ function usageCost(usage: unknown, state: AcpTranslatorState): DraftOf<'cost'> |
     ...(thinking === undefined ? {} : { thinkingTokens: thinking }),
     // The agent's own USD, when it reported one, stays the price of the run's tokens.
     ...(state.usd === undefined ? {} : { usd: state.usd, cumulative: true }),
+    ...(state.model ? { model: state.model } : {}),
   };
 }
 
@@ -134,7 +137,27 @@ function quotaUsage(meta: unknown): Record<string, unknown> | undefined {
   return { inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens };
 }
 
-function modelOf(result: Record<string, unknown>): { model?: string } {
+/**
+ * The session's model, from the `session/new` or `session/load` response: the `model` config
+ * option's value (OpenCode, Kilo, Codex `gpt-5.5`, omp), else the unstable `models.currentModelId`
+ * (Gemini `gemini-2.5-flash`; Codex's says `gpt-5.5[medium]`). Cost events carry it, so that the
+ * run's tokens are priced by the model used where the price list knows it (OpenCode and Kilo report
+ * no USD over ACP), and by the adapter's cost model otherwise.
+ */
+function sessionModel(result: Record<string, unknown>): string | undefined {
+  if (Array.isArray(result.configOptions)) {
+    for (const option of result.configOptions) {
+      if (
+        isObject(option) &&
+        option.category === 'model' &&
+        typeof option.currentValue === 'string' &&
+        option.currentValue
+      )
+        return option.currentValue;
+    }
+  }
   const models = result.models;
-  return isObject(models) && typeof models.currentModelId === 'string' ? { model: models.currentModelId } : {};
+  return isObject(models) && typeof models.currentModelId === 'string' && models.currentModelId
+    ? models.currentModelId
+    : undefined;
 }

@@ -26,7 +26,10 @@ describe('gemini-acp (recorded from Gemini CLI 0.61.0 --acp --approval-mode defa
   it('reports the tokens of _meta.quota.token_count in the prompt response', () => {
     const state = acpTranslator.init({ debug: false, request: { prompt: 'p', cwd: '/w' } });
     const drafts = lines('plain').flatMap((value) => acpTranslator.translate({ kind: 'json', value }, state));
-    expect(drafts.filter((d) => d.type === 'cost')).toEqual([{ type: 'cost', inputTokens: 120, outputTokens: 24 }]);
+    // Priced by the session's model (the session/new response's `models.currentModelId`).
+    expect(drafts.filter((d) => d.type === 'cost')).toEqual([
+      { type: 'cost', inputTokens: 120, outputTokens: 24, model: 'gemini-2.5-flash' },
+    ]);
   });
 
   it('launches gemini --acp with the approval mode pinned to default', async () => {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { kiloAcpAdapter, opencodeAcpAdapter } from '../../../../src/adapters/protocols/acp/index.ts';
+import type { AgentEvent } from '../../../../src/core/events/index.ts';
+import { replayStream } from '../../../../src/core/run/replay-stream.ts';
 
 const recorded = (name: string) =>
   readFileSync(new URL(`../../../fixtures/streams/acp-opencode/${name}.jsonl`, import.meta.url), 'utf8')
@@ -9,6 +11,27 @@ const recorded = (name: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('opencode-acp / kilo-acp', () => {
+  it("prices the prompt's tokens by the session's model (OpenCode sends no USD over ACP), and says so when it cannot", async () => {
+    const end = async (model: string) => {
+      const stream = readFileSync(
+        new URL('../../../fixtures/streams/acp-opencode/plain.jsonl', import.meta.url),
+        'utf8',
+      ).replaceAll('"currentValue":"fake/fake-model"', `"currentValue":"${model}"`);
+      const events: AgentEvent[] = [];
+      await replayStream(opencodeAcpAdapter(), [stream], (event) => events.push(event), { exitCode: 0 });
+      return events;
+    };
+    const priced = await end('anthropic/claude-sonnet-4-5');
+    expect(priced.find((e) => e.type === 'session_start')).toMatchObject({ model: 'anthropic/claude-sonnet-4-5' });
+    const totals = priced.find((e) => e.type === 'run_end');
+    // 80 fresh input tokens, 40 cache reads and 24 output tokens at Claude Sonnet 4.5's list price.
+    expect(totals?.type === 'run_end' && totals.totals.usd).toBeGreaterThan(0);
+    const notes = (events: AgentEvent[]) => events.flatMap((e) => (e.type === 'debug' ? [e.message] : []));
+    expect(notes(priced).filter((m) => m.startsWith('no price known'))).toEqual([]);
+    const unpriced = await end('fake/fake-model');
+    expect(notes(unpriced)).toContain('no price known for cost model fake/fake-model; token costs count as USD 0');
+  });
+
   it('asks every tool in the inline config, and removes the tools the policy denies', async () => {
     for (const [adapter, env, agent] of [
       [opencodeAcpAdapter(), 'OPENCODE_CONFIG_CONTENT', 'build'],

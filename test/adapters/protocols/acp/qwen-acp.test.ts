@@ -14,7 +14,15 @@ describe('qwen-acp (recorded from Qwen Code 0.24.4 --acp --approval-mode default
     const drafts = lines('tool').flatMap((value) => acpTranslator.translate({ kind: 'json', value }, state));
     // Two model responses (the tool call, then the answer), 120 + 24 tokens each with 40 cached.
     expect(drafts.filter((d) => d.type === 'cost')).toEqual([
-      { type: 'cost', inputTokens: 240, outputTokens: 48, cacheReadTokens: 80, thinkingTokens: 0 },
+      {
+        type: 'cost',
+        inputTokens: 240,
+        outputTokens: 48,
+        cacheReadTokens: 80,
+        thinkingTokens: 0,
+        // Qwen's own model id: no price known, so the adapter's cost model prices the tokens.
+        model: '$runtime|openai|qwen3-coder-plus(openai)',
+      },
     ]);
   });
 
