@@ -1,6 +1,7 @@
 import * as md from '../github/report/markdown.ts';
 import { conclusionWord, runHeadline } from '../github/report/run-lifecycle.ts';
 import type { ApprovalEntry, ProgressStep, RunProgress } from '../github/report/run-progress.ts';
+import { costCell, tokensCell } from '../github/report/usage-cells.ts';
 import type { RunOutcome } from '../github/use-cases/execute-run.ts';
 import { renderMermaidTimeline } from './mermaid-timeline.ts';
 
@@ -72,21 +73,16 @@ export function renderJobSummary(input: JobSummaryInput): string {
 function runTable(input: JobSummaryInput): string {
   const { outcome, agent, installMs, trigger } = input;
   const progress = outcome.progress;
-  const totals = outcome.end?.totals ?? {
-    inputTokens: progress.inputTokens,
-    outputTokens: progress.outputTokens,
-    cacheReadTokens: progress.cacheReadTokens,
-    usd: progress.usd,
-  };
   const lines = ['| | |', '|---|---|', row(['Agent', cell(agent)])];
   if (progress.model) lines.push(row(['Model', cell(progress.model)]));
   lines.push(row(['Conclusion', conclusionWord(outcome.conclusion)]));
   lines.push(row(['Duration', md.formatDuration(outcome.end?.durationMs ?? progress.elapsedMs)]));
-  const cached = totals.cacheReadTokens > 0 ? ` (${md.formatCount(totals.cacheReadTokens)} cached)` : '';
-  lines.push(
-    row(['Tokens', `${md.formatCount(totals.inputTokens)} in / ${md.formatCount(totals.outputTokens)} out${cached}`]),
-  );
-  lines.push(row(['Cost', md.formatUsd(totals.usd)]));
+  const totals = outcome.end?.totals;
+  const usage = totals
+    ? { ...totals, costReported: progress.costReported, unpricedModels: totals.unpricedModels ?? [] }
+    : progress;
+  lines.push(row(['Tokens', tokensCell(usage)]));
+  lines.push(row(['Cost', costCell(usage)]));
   if (outcome.changedFiles.length > 0) {
     const added = outcome.changedFiles.reduce((n, f) => n + f.additions, 0);
     const deleted = outcome.changedFiles.reduce((n, f) => n + f.deletions, 0);

@@ -40,7 +40,7 @@ export interface CostTrackerOptions {
   pricing?: PricingTable;
 }
 
-type Tally = RunTotals;
+type Tally = Omit<RunTotals, 'unpricedModels'>;
 
 const zero = (): Tally => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 });
 const count = (n: number | undefined): number => (n !== undefined && n > 0 ? n : 0);
@@ -116,6 +116,7 @@ export class CostTracker {
       cacheReadTokens: Math.max(0, t.cacheReadTokens),
       cacheWriteTokens: Math.max(0, t.cacheWriteTokens),
       usd: Math.max(0, t.usd),
+      ...(this.#unpriced.size > 0 ? { unpricedModels: [...this.#unpriced] } : {}),
     };
   }
 

@@ -29,6 +29,8 @@ export const runTotalsSchema = z.object({
   cacheReadTokens: z.number().int().nonnegative(),
   cacheWriteTokens: z.number().int().nonnegative(),
   usd: z.number().nonnegative(),
+  /** Models whose tokens had no known price: `usd` counts them as 0 (reports say so). */
+  unpricedModels: z.array(z.string()).optional(),
 });
 export type RunTotals = z.infer<typeof runTotalsSchema>;
 

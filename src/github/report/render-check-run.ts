@@ -6,7 +6,6 @@ import {
   escapeText,
   formatCount,
   formatDuration,
-  formatUsd,
   inlineCode,
   link,
   tableCode,
@@ -16,6 +15,7 @@ import { madeReadOnly, renderNotices } from './render-notices.ts';
 import { CHECK_RUN_TEXT_LIMIT } from './rolling-log.ts';
 import { conclusionWord, statusWord } from './run-lifecycle.ts';
 import type { RunProgress } from './run-progress.ts';
+import { costCell, tokensCell } from './usage-cells.ts';
 
 /** GitHub's limit of annotations per check-run request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
@@ -48,8 +48,8 @@ function renderSummary(progress: RunProgress, word: string, finished: FinishInfo
   const lines = ['| | |', '|---|---|', row(['Status', escapeText(word)]), row(['Agent', escapeText(progress.agent)])];
   if (progress.model) lines.push(row(['Model', escapeText(progress.model)]));
   lines.push(row(['Elapsed', formatDuration(progress.elapsedMs)]));
-  lines.push(row(['Tokens', `${formatCount(progress.inputTokens)} in / ${formatCount(progress.outputTokens)} out`]));
-  lines.push(row(['Cost', formatUsd(progress.usd)]));
+  lines.push(row(['Tokens', tokensCell(progress)]));
+  lines.push(row(['Cost', costCell(progress)]));
   const current = progress.currentStep;
   if (!finished && current) lines.push(row(['Current step', escapeText(current.title)]));
   if (finished?.branch) lines.push(row(['Branch', tableCode(finished.branch)]));

@@ -5,6 +5,7 @@ import * as md from './markdown.ts';
 import { madeReadOnly, renderNotices } from './render-notices.ts';
 import { conclusionWord, runHeadline } from './run-lifecycle.ts';
 import type { ProgressStep, RunProgress } from './run-progress.ts';
+import { costCell, tokensCell } from './usage-cells.ts';
 
 /** GitHub's limit for an issue comment's body. */
 export const COMMENT_LIMIT = 65_536;
@@ -149,8 +150,8 @@ function outcome(progress: RunProgress, finished: FinishInfo): string[] {
   lines.push('| | |', '|---|---|');
   lines.push(`| Outcome | ${conclusionWord(finished.conclusion)} |`);
   lines.push(`| Duration | ${md.formatDuration(progress.elapsedMs)} |`);
-  lines.push(`| Tokens | ${md.formatCount(progress.inputTokens)} in / ${md.formatCount(progress.outputTokens)} out |`);
-  lines.push(`| Cost | ${md.formatUsd(progress.usd)} |`);
+  lines.push(`| Tokens | ${tokensCell(progress)} |`);
+  lines.push(`| Cost | ${costCell(progress)} |`);
   if (finished.branch) lines.push(`| Branch | ${md.tableCode(finished.branch)} |`);
   if (finished.pullRequestUrl)
     lines.push(`| Pull request | ${md.link(prLabel(finished.pullRequestUrl), finished.pullRequestUrl)} |`);

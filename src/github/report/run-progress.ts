@@ -41,6 +41,10 @@ export class RunProgress {
   outputTokens = 0;
   cacheReadTokens = 0;
   usd = 0;
+  /** The agent reported tokens or cost at least once (else the reports say it did not). */
+  costReported = false;
+  /** Models whose tokens had no known price, counted as USD 0. */
+  unpricedModels: readonly string[] = [];
   lastError: string | undefined;
   /** What the run's user should know about how the policy was applied (`notice` events), in order. */
   readonly notices: { code: 'read_only' | 'restricted'; message: string }[] = [];
@@ -350,6 +354,7 @@ export class RunProgress {
   /** The core stamps each cost event with the run's running totals (`RunEmitter`): shown as they are. */
   #cost(event: Extract<AgentEvent, { type: 'cost' }>): void {
     if (event.model && !this.model) this.model = event.model;
+    this.costReported = true;
     if (event.totals) this.#totals(event.totals);
   }
 
@@ -358,6 +363,7 @@ export class RunProgress {
     this.outputTokens = totals.outputTokens;
     this.cacheReadTokens = totals.cacheReadTokens;
     this.usd = totals.usd;
+    this.unpricedModels = totals.unpricedModels ?? [];
   }
 
   #error(at: number, message: string): void {
