@@ -9,14 +9,20 @@ import { executeRun } from '../../src/github/use-cases/execute-run.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from '../support/github-world.ts';
 import { installCli } from './cli-cache.ts';
 import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts';
+import type { LiveSpec } from './live-spec.ts';
 import { spec as codex } from './specs/codex.live.ts';
 import { spec as codexAcp } from './specs/codex-acp.live.ts';
+import { spec as kilo } from './specs/kilo.live.ts';
+import { spec as opencode } from './specs/opencode.live.ts';
+import { spec as qwen } from './specs/qwen.live.ts';
 
 // The whole GitHub flow with a real ACP agent: a mention on the fake GitHub starts Codex 0.169.0
 // through codex-acp 2.6.0 (the built-in `codex-acp` adapter, its launcher on PATH as the Action
 // puts it there); the fake model asks Codex to run a command that writes; Codex asks over ACP
 // (`session/request_permission`); the approval is asked on GitHub, a maintainer approves it with
 // `/approve <id>`, the command runs, and the file is committed on a branch with a pull request.
+// Then the same for the agents whose GitHub default is their ACP mode (GITHUB_DEFAULT_ADAPTERS):
+// Qwen Code, OpenCode and Kilo, named in the mention and not listed in the config.
 
 const WRITE_COMMAND = 'echo agent-mux-live > agent-mux-live.txt';
 const CONFIG = `
@@ -52,89 +58,134 @@ describe('GitHub flow with Codex over ACP (codex-acp 2.6.0, codex 0.169.0)', () 
   it('mention → Codex asks for its write → approval comment → maintainer approves → the command runs → commit and PR', async () => {
     const launcher = await installCli(codexAcp);
     const codexBin = await installCli(codex);
-    const w = await createGitHubWorld({ config: CONFIG });
-    world = w;
-    model = await startFakeModelServer({
-      case: 'tool',
-      shell: {
-        command: WRITE_COMMAND,
-        extraArgs: { sandbox_permissions: 'require_escalated', justification: 'Write the marker file.' },
-      },
-    });
-    const home = mkdtempSync(join(tmpdir(), 'agent-mux-acp-flow-home-'));
-    const { env: providerEnv } = await codex.setup({
-      baseUrl: model.url,
-      home,
-      workspace: w.workspace,
+    const tracking = await approvedWriteFlow({
+      config: CONFIG,
+      mention: '@agent codex: add the marker file',
+      headless: codex,
       bin: codexBin,
-      case: 'tool',
+      shellArgs: { sandbox_permissions: 'require_escalated', justification: 'Write the marker file.' },
+      env: { PATH: `${dirname(launcher)}:${process.env.PATH ?? ''}`, CODEX_PATH: codexBin },
     });
-
-    w.gh.state.addIssue(w.repo, { number: 21, title: 'Add the marker file', body: 'Please add it.', user: 'alice' });
-    const decision = await decideTrigger(w.deps, commentEvent(w, 21, 'alice', '@agent codex: add the marker file'));
-    if (decision.kind !== 'run') throw new Error(`expected a run, got ${JSON.stringify(decision)}`);
-    const job = decision.job;
-
-    const asked: string[] = [];
-    const outcome = await executeRun({
-      deps: w.deps,
-      job,
-      registry: w.registry(),
-      workspace: w.workspace,
-      git: { token: WORLD_TOKEN, author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
-      env: agentEnv(home, {
-        ...providerEnv,
-        PATH: `${dirname(launcher)}:${process.env.PATH ?? ''}`,
-        CODEX_PATH: codexBin,
-      }),
-      secrets: [WORLD_TOKEN],
-      timeoutMs: 180_000,
-      attachApprovals: (channel) => {
-        const poller = createApprovalPoller({
-          api: w.api,
-          repo: w.repo,
-          number: 21,
-          isPullRequest: false,
-          channel,
-          phrase: job.config.trigger.phrase,
-          agents: Object.keys(job.config.agents),
-          selfLogins: [SELF_LOGIN],
-          since: job.requestedAt,
-          intervalMs: 50,
-          clock: systemClock,
-        });
-        poller.start();
-        const watcher = setInterval(() => {
-          for (const pending of channel.pending) {
-            if (asked.includes(pending.approvalId)) continue;
-            asked.push(pending.approvalId);
-            w.gh.state.addComment(w.repo, 21, { body: `/approve ${pending.approvalId}`, user: 'bob' });
-          }
-        }, 20);
-        return () => {
-          clearInterval(watcher);
-          poller.stop();
-        };
-      },
-    });
-
-    expect(outcome.conclusion).toBe('success');
-    expect(asked).toHaveLength(1);
-    expect(outcome.approvals).toEqual([expect.objectContaining({ decision: 'approved', by: 'bob' })]);
-    const approval = w.gh.state.comments(w.repo, 21).find((c) => c.body.startsWith('<!-- agent-mux:approval:'));
-    expect(approval?.body).toContain(WRITE_COMMAND);
-    expect(approval?.body).toContain('**Approved** by @bob');
-
-    expect(outcome.branch).toBeDefined();
-    expect(await w.git(['show', `${outcome.branch}:agent-mux-live.txt`], w.bare)).toBe('agent-mux-live');
-    const pulls = w.gh.state.pulls(w.repo);
-    expect(pulls).toHaveLength(1);
-    expect(outcome.pullRequestUrl).toBe(`https://github.com/octo/demo/pull/${pulls[0]?.number}`);
-    const tracking = w.gh.state.comments(w.repo, 21).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
     // codex-acp reports the turn's usage in its prompt response: tokens and USD reach the report.
-    expect(tracking?.body).toMatch(/Tokens \| 160 in \/ 48 out/);
-    expect(tracking?.body).toContain('approved by @\u200bbob');
-    expect(existsSync(join(w.workspace, 'agent-mux-live.txt'))).toBe(true);
-    w.gh.assertNoViolations();
+    expect(tracking).toMatch(/Tokens \| 160 in \/ 48 out/);
   });
 });
+
+/** The defaults chosen for GitHub: `@agent <name>:` with the name not in the config runs `<name>-acp`. */
+const DEFAULT_CONFIG = `
+approvals:
+  users: []
+  permission: maintain
+  timeout: 90s
+`;
+describe.each([
+  { name: 'qwen', headless: qwen, tokens: /Tokens \| [1-9][\d,]* in \/ [1-9][\d,]* out/ },
+  { name: 'opencode', headless: opencode, tokens: /Tokens \| [1-9][\d,]* in \/ [1-9][\d,]* out/ },
+  { name: 'kilo', headless: kilo, tokens: /Tokens \| [1-9][\d,]* in \/ [1-9][\d,]* out/ },
+])('GitHub flow with $name, unlisted, over ACP (its GitHub default)', ({ name, headless, tokens }) => {
+  it(`mention → ${name}-acp asks for its write → maintainer approves → the command runs → commit and PR`, async () => {
+    const bin = await installCli(headless);
+    const tracking = await approvedWriteFlow({
+      config: DEFAULT_CONFIG,
+      mention: `@agent ${name}: add the marker file`,
+      headless,
+      bin,
+      env: { PATH: `${dirname(bin)}:${process.env.PATH ?? ''}` },
+    });
+    expect(tracking).toMatch(tokens);
+    // The fake model is not on the price list: the report says so rather than showing $0.00 as a price.
+    expect(tracking).toMatch(/Cost \| \$0\.00 \(no price known for /);
+    if (process.env.AGENT_MUX_SHOW_TRACKING) console.log(tracking);
+  });
+});
+
+/**
+ * One mention on an issue of the fake GitHub, the agent's write asked on GitHub and approved with
+ * `/approve <id>` by a maintainer: asserts the approval, the commit and the pull request, and
+ * returns the tracking comment's body.
+ */
+async function approvedWriteFlow(input: {
+  config: string;
+  mention: string;
+  headless: LiveSpec;
+  bin: string;
+  shellArgs?: Record<string, unknown>;
+  env: Record<string, string>;
+}): Promise<string> {
+  const w = await createGitHubWorld({ config: input.config });
+  world = w;
+  model = await startFakeModelServer({
+    case: 'tool',
+    shell: { command: WRITE_COMMAND, ...(input.shellArgs ? { extraArgs: input.shellArgs } : {}) },
+  });
+  const home = mkdtempSync(join(tmpdir(), 'agent-mux-acp-flow-home-'));
+  const { env: providerEnv } = await input.headless.setup({
+    baseUrl: model.url,
+    home,
+    workspace: w.workspace,
+    bin: input.bin,
+    case: 'tool',
+  });
+
+  w.gh.state.addIssue(w.repo, { number: 21, title: 'Add the marker file', body: 'Please add it.', user: 'alice' });
+  const decision = await decideTrigger(w.deps, commentEvent(w, 21, 'alice', input.mention));
+  if (decision.kind !== 'run') throw new Error(`expected a run, got ${JSON.stringify(decision)}`);
+  const job = decision.job;
+
+  const asked: string[] = [];
+  const outcome = await executeRun({
+    deps: w.deps,
+    job,
+    registry: w.registry(),
+    workspace: w.workspace,
+    git: { token: WORLD_TOKEN, author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
+    env: agentEnv(home, { ...providerEnv, ...input.env }),
+    secrets: [WORLD_TOKEN],
+    timeoutMs: 180_000,
+    attachApprovals: (channel) => {
+      const poller = createApprovalPoller({
+        api: w.api,
+        repo: w.repo,
+        number: 21,
+        isPullRequest: false,
+        channel,
+        phrase: job.config.trigger.phrase,
+        agents: Object.keys(job.config.agents),
+        selfLogins: [SELF_LOGIN],
+        since: job.requestedAt,
+        intervalMs: 50,
+        clock: systemClock,
+      });
+      poller.start();
+      const watcher = setInterval(() => {
+        for (const pending of channel.pending) {
+          if (asked.includes(pending.approvalId)) continue;
+          asked.push(pending.approvalId);
+          w.gh.state.addComment(w.repo, 21, { body: `/approve ${pending.approvalId}`, user: 'bob' });
+        }
+      }, 20);
+      return () => {
+        clearInterval(watcher);
+        poller.stop();
+      };
+    },
+  });
+
+  expect(outcome.conclusion, outcome.reason).toBe('success');
+  expect(asked).toHaveLength(1);
+  expect(outcome.approvals).toEqual([expect.objectContaining({ decision: 'approved', by: 'bob' })]);
+  const approval = w.gh.state.comments(w.repo, 21).find((c) => c.body.startsWith('<!-- agent-mux:approval:'));
+  expect(approval?.body).toContain(WRITE_COMMAND);
+  expect(approval?.body).toContain('**Approved** by @bob');
+
+  expect(outcome.branch).toBeDefined();
+  expect(await w.git(['show', `${outcome.branch}:agent-mux-live.txt`], w.bare)).toBe('agent-mux-live');
+  const pulls = w.gh.state.pulls(w.repo);
+  expect(pulls).toHaveLength(1);
+  expect(outcome.pullRequestUrl).toBe(`https://github.com/octo/demo/pull/${pulls[0]?.number}`);
+  const tracking = w.gh.state.comments(w.repo, 21).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
+  expect(tracking?.body).toContain('approved by @\u200bbob');
+  expect(existsSync(join(w.workspace, 'agent-mux-live.txt'))).toBe(true);
+  w.gh.assertNoViolations();
+  return tracking?.body ?? '';
+}

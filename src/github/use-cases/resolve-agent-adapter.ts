@@ -16,9 +16,16 @@ import { allowedAgents } from './allowed-agents.ts';
  * The adapter a built-in agent's name runs on GitHub when the repository config does not list that
  * agent: where the agent's ACP mode can ask for approval and its headless mode cannot, GitHub gets
  * the ACP mode (`agent: codex` / `@agent codex:` → `codex-acp`). Listing the agent with
- * `adapter: codex` keeps the headless mode. docs/adapters/acp.md explains the choice per agent.
+ * `adapter: codex` keeps the headless mode. Gemini CLI stays headless: over ACP 0.61.0 a
+ * follow-up within the first turn's minute cannot load its session, and a loaded one streams its
+ * history again after the load. docs/adapters/acp.md explains the choice per agent.
  */
-export const GITHUB_DEFAULT_ADAPTERS: Readonly<Record<string, string>> = { codex: 'codex-acp' };
+export const GITHUB_DEFAULT_ADAPTERS: Readonly<Record<string, string>> = {
+  codex: 'codex-acp',
+  qwen: 'qwen-acp',
+  opencode: 'opencode-acp',
+  kilo: 'kilo-acp',
+};
 
 export interface ResolvedAgent {
   adapter: Adapter;

@@ -16,6 +16,25 @@ describe('the adapter an agent name runs on GitHub', () => {
     expect(resolve('trigger:\n  phrase: "@agent"\n', 'codex').adapter.id).toBe('codex-acp');
   });
 
+  it('qwen, opencode and kilo, unlisted, run over ACP too; gemini, claude, pi and omp keep their modes', () => {
+    const config = 'trigger:\n  phrase: "@agent"\n';
+    expect(['qwen', 'opencode', 'kilo'].map((name) => resolve(config, name).adapter.id)).toEqual([
+      'qwen-acp',
+      'opencode-acp',
+      'kilo-acp',
+    ]);
+    expect(['gemini', 'claude', 'pi', 'omp'].map((name) => resolve(config, name).adapter.id)).toEqual([
+      'gemini',
+      'claude',
+      'pi',
+      'omp',
+    ]);
+    // Each default asks over ACP, and keeps the token counts of its headless mode.
+    for (const name of ['codex', 'qwen', 'opencode', 'kilo']) {
+      expect(resolve(config, name).adapter.capabilities.approvals, name).toBe('native');
+    }
+  });
+
   it('a config that lists codex with adapter codex keeps the headless mode', () => {
     expect(resolve('agents:\n  codex:\n    adapter: codex\n', 'codex').adapter.id).toBe('codex');
   });
