@@ -16,6 +16,7 @@ import { qwenAdapter } from './agents/qwen/index.ts';
 import {
   acpAdapter,
   codexAcpAdapter,
+  copilotAcpAdapter,
   geminiAcpAdapter,
   kiloAcpAdapter,
   ompAcpAdapter,
@@ -46,6 +47,7 @@ export function createBuiltinRegistry(): AdapterRegistry {
   registry.register(qwenAdapter());
   registry.register(qwenAcpAdapter());
   registry.register(copilotAdapter());
+  registry.register(copilotAcpAdapter());
   registry.register(cursorAdapter());
   registry.register(opencodeAdapter());
   registry.register(opencodeAcpAdapter());

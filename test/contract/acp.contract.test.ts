@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import {
   acpAdapter,
   codexAcpAdapter,
+  copilotAcpAdapter,
   geminiAcpAdapter,
   kiloAcpAdapter,
   ompAcpAdapter,
@@ -39,6 +40,7 @@ describeAdapterContract('acp', {
  */
 const builtins: [string, () => Adapter][] = [
   ['codex', codexAcpAdapter],
+  ['copilot', copilotAcpAdapter],
   ['gemini', geminiAcpAdapter],
   ['kilo', kiloAcpAdapter],
   ['omp', ompAcpAdapter],

@@ -1,5 +1,5 @@
 import { copilotAdapter } from '../../../src/adapters/agents/copilot/index.ts';
-import type { LiveSpec } from '../live-spec.ts';
+import { type LiveSpec, pinnedPackage } from '../live-spec.ts';
 
 /**
  * GitHub Copilot CLI against the fake model server through its bring-your-own-key mode
@@ -11,8 +11,7 @@ import type { LiveSpec } from '../live-spec.ts';
 export const spec: LiveSpec = {
   adapter: 'copilot',
   create: () => copilotAdapter(),
-  npmPackage: '@github/copilot',
-  version: '1.0.102',
+  ...pinnedPackage(copilotAdapter()),
   binName: 'copilot',
   // rate-429: Copilot retries a 429 five times with back-off before giving up.
   timeoutMs: 180_000,

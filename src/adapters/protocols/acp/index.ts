@@ -17,6 +17,7 @@ export {
   type CodexAcpMode,
   codexAcpAdapter,
 } from './agents/codex-acp.ts';
+export { type CopilotAcpAdapterOptions, copilotAcpAdapter } from './agents/copilot-acp.ts';
 export { type GeminiAcpAdapterOptions, geminiAcpAdapter } from './agents/gemini-acp.ts';
 export { type OmpAcpAdapterOptions, ompAcpAdapter } from './agents/omp-acp.ts';
 export { kiloAcpAdapter, type OpenCodeAcpAdapterOptions, opencodeAcpAdapter } from './agents/opencode-acp.ts';
