@@ -7,6 +7,7 @@ import { systemClock } from '../../src/github/report/clock.ts';
 import { decideTrigger } from '../../src/github/use-cases/decide-trigger.ts';
 import { executeRun } from '../../src/github/use-cases/execute-run.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from '../support/github-world.ts';
+import { WRITE_COMMAND } from './acp-write-cases.ts';
 import { installCli } from './cli-cache.ts';
 import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts';
 import type { LiveSpec } from './live-spec.ts';
@@ -24,7 +25,6 @@ import { spec as qwen } from './specs/qwen.live.ts';
 // Then the same for the agents whose GitHub default is their ACP mode (GITHUB_DEFAULT_ADAPTERS):
 // Qwen Code, OpenCode and Kilo, named in the mention and not listed in the config.
 
-const WRITE_COMMAND = 'echo agent-mux-live > agent-mux-live.txt';
 const CONFIG = `
 agents:
   codex:

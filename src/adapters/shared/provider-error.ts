@@ -23,7 +23,7 @@ export interface ProviderErrorTable {
 }
 
 /** What every provider's messages share (OpenAI, Anthropic, Google and their CLIs' wording). */
-const COMMON: Required<Omit<ProviderErrorTable, 'authGuidance'>> = {
+export const COMMON_PROVIDER_ERRORS: Required<Omit<ProviderErrorTable, 'authGuidance'>> = {
   auth: {
     statuses: [401, 403],
     patterns: [/unauthori[sz]ed|invalid[_ ]api[_ ]key|incorrect api key|authentication[_ ]error|not logged in/i],
@@ -44,7 +44,7 @@ const COMMON: Required<Omit<ProviderErrorTable, 'authGuidance'>> = {
 /** The table of an adapter that adds nothing to the common rules. */
 const EMPTY_TABLE: ProviderErrorTable = {};
 
-const ORDER: readonly [ProviderErrorKind, keyof typeof COMMON][] = [
+const ORDER: readonly [ProviderErrorKind, keyof typeof COMMON_PROVIDER_ERRORS][] = [
   ['auth', 'auth'],
   ['rate_limit', 'rateLimit'],
   ['context', 'context'],
@@ -73,7 +73,10 @@ const anyPatternOf = new WeakMap<ProviderErrorTable, RegExp>();
 function anyPattern(table: ProviderErrorTable): RegExp {
   let any = anyPatternOf.get(table);
   if (!any) {
-    const patterns = ORDER.flatMap(([, key]) => [...(COMMON[key].patterns ?? []), ...(table[key]?.patterns ?? [])]);
+    const patterns = ORDER.flatMap(([, key]) => [
+      ...(COMMON_PROVIDER_ERRORS[key].patterns ?? []),
+      ...(table[key]?.patterns ?? []),
+    ]);
     // A flag other than `i` (or a back-reference, numbered in its own pattern) would not carry over: then no shortcut.
     const plain = patterns.every((pattern) => /^i?$/.test(pattern.flags) && !/\\[1-9k]/.test(pattern.source));
     any = plain ? new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'), 'i') : /(?:)/;
@@ -93,12 +96,12 @@ export function providerErrorKind(
 ): ProviderErrorKind | undefined {
   if (status !== undefined) {
     for (const [kind, key] of ORDER) {
-      if (hasStatus(COMMON[key], status) || hasStatus(table[key], status)) return kind;
+      if (hasStatus(COMMON_PROVIDER_ERRORS[key], status) || hasStatus(table[key], status)) return kind;
     }
   }
   if (!anyPattern(table).test(message)) return undefined;
   for (const [kind, key] of ORDER) {
-    if (matches(COMMON[key], message) || matches(table[key], message)) return kind;
+    if (matches(COMMON_PROVIDER_ERRORS[key], message) || matches(table[key], message)) return kind;
   }
   return undefined;
 }

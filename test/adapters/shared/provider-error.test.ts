@@ -12,9 +12,9 @@ import { OPENCODE_PROVIDER_ERRORS } from '../../../src/adapters/agents/opencode/
 import { PI_ERRORS } from '../../../src/adapters/agents/pi/pi-error.ts';
 import { ACP_PROVIDER_ERRORS } from '../../../src/adapters/protocols/acp/acp-provider-errors.ts';
 import {
+  COMMON_PROVIDER_ERRORS,
   httpStatusOf,
   type ProviderErrorKind,
-  type ProviderErrorRule,
   type ProviderErrorTable,
   providerErrorDraft,
   providerErrorKind,
@@ -116,18 +116,7 @@ const KEYS = [
 
 /** The reference: statuses first, then each kind's common words and the table's, tried one by one. */
 function everyRuleInTurn(message: string, table: ProviderErrorTable): ProviderErrorKind | undefined {
-  const common: Record<(typeof KEYS)[number][1], ProviderErrorRule> = {
-    auth: {
-      statuses: [401, 403],
-      patterns: [/unauthori[sz]ed|invalid[_ ]api[_ ]key|incorrect api key|authentication[_ ]error|not logged in/i],
-    },
-    rateLimit: {
-      statuses: [429],
-      patterns: [/rate[ _-]?limit|too many requests|quota|RESOURCE_EXHAUSTED|usage limit/i],
-    },
-    context: { patterns: [/context[ _-]?(window|length)|maximum context|too many tokens|prompt is too long/i] },
-    overloaded: { statuses: [503, 529], patterns: [/overloaded/i] },
-  };
+  const common = COMMON_PROVIDER_ERRORS;
   const status = httpStatusOf(message);
   if (status !== undefined) {
     for (const [kind, key] of KEYS) {

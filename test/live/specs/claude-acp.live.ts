@@ -4,12 +4,10 @@ import {
   CLAUDE_ACP_TESTED_VERSION,
   claudeAcpAdapter,
 } from '../../../src/adapters/protocols/acp/agents/claude-acp.ts';
+import { acpWriteCases } from '../acp-write-cases.ts';
 import { cliDir } from '../cli-cache.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as claude } from './claude.live.ts';
-
-const WRITE_COMMAND = 'echo agent-mux-live > agent-mux-live.txt';
-const WRITE_PROMPT = `Run the shell command \`${WRITE_COMMAND}\` and tell me what happened.`;
 
 /**
  * Claude Code 2.1.330 over ACP through `@agentclientprotocol/claude-agent-acp` 0.101.0,
@@ -27,15 +25,7 @@ export const spec: LiveSpec = {
   allowScripts: [],
   variesBetweenRuns:
     'claude-agent-acp adds a warning naming the fake server with its port to the answer, and its USD varies from run to run (0.0019 or 0.0029 for the same turn)',
-  cases: {
-    ...claude.cases,
-    tool: { prompt: WRITE_PROMPT, shell: { command: WRITE_COMMAND } },
-    denied: {
-      prompt: WRITE_PROMPT,
-      shell: { command: WRITE_COMMAND },
-      policy: { default: 'allow', rules: [{ tool: 'Bash', decision: 'deny' }] },
-    },
-  },
+  cases: acpWriteCases(claude.cases, { deniedTool: 'Bash' }),
   async setup(ctx) {
     const { env } = await claude.setup(ctx);
     // As root (this machine), claude-agent-acp's SDK starts Claude with the bypass flag allowed, which

@@ -1,10 +1,7 @@
 import { geminiAcpAdapter } from '../../../src/adapters/protocols/acp/agents/gemini-acp.ts';
+import { acpWriteCases } from '../acp-write-cases.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as gemini } from './gemini.live.ts';
-
-/** A command that writes: Gemini runs read-only commands (`echo agent-mux-live`) without asking. */
-const WRITE_COMMAND = 'echo agent-mux-live > agent-mux-live.txt';
-const WRITE_PROMPT = `Run the shell command \`${WRITE_COMMAND}\` and tell me what happened.`;
 
 /** Waits for the next minute of the clock (see `setup`). */
 const nextMinute = () => new Promise((resolve) => setTimeout(resolve, 61_000 - (Date.now() % 60_000)));
@@ -18,15 +15,7 @@ export const spec: LiveSpec = {
   adapter: 'acp-gemini',
   create: () => geminiAcpAdapter(),
   timeoutMs: 180_000,
-  cases: {
-    ...gemini.cases,
-    tool: { prompt: WRITE_PROMPT, shell: { command: WRITE_COMMAND } },
-    denied: {
-      prompt: WRITE_PROMPT,
-      shell: { command: WRITE_COMMAND },
-      policy: { default: 'allow', rules: [{ tool: 'execute', decision: 'deny' }] },
-    },
-  },
+  cases: acpWriteCases(gemini.cases),
   async setup(ctx) {
     // The second turn of `resume`: Gemini 0.61.0's `session/load` starts a chat recording under the
     // same session id before it reads the session; its file is named by the minute
