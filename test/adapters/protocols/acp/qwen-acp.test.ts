@@ -39,8 +39,9 @@ describe('qwen-acp (recorded from Qwen Code 0.24.4 --acp --approval-mode default
   });
 
   it('answers an `always` approval with proceed_once: no rule is written into .qwen/settings.json', () => {
-    const [asked] = lines('tool').filter((m) => m.method === 'session/request_permission');
-    const { options } = asked?.params as { options: Parameters<typeof pickOption>[0] };
+    const asked = lines('tool').find((m) => m.method === 'session/request_permission');
+    if (!asked) throw new Error('the recording asks for a permission');
+    const { options } = asked.params as { options: Parameters<typeof pickOption>[0] };
     expect(pickOption(options, { kind: 'approve', scope: 'always' })?.optionId).toBe('proceed_once');
     expect(pickOption(options, { kind: 'deny', reason: 'no' })?.optionId).toBe('cancel');
   });
