@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 5116)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 134)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5116:
+/***/ 134:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -34507,7 +34507,7 @@ function startTurn(state, out) {
 
 ;// CONCATENATED MODULE: ./src/adapters/shared/provider-error.ts
 /** What every provider's messages share (OpenAI, Anthropic, Google and their CLIs' wording). */
-const COMMON = {
+const COMMON_PROVIDER_ERRORS = {
     auth: {
         statuses: [401, 403],
         patterns: [/unauthori[sz]ed|invalid[_ ]api[_ ]key|incorrect api key|authentication[_ ]error|not logged in/i],
@@ -34554,7 +34554,10 @@ const anyPatternOf = new WeakMap();
 function anyPattern(table) {
     let any = anyPatternOf.get(table);
     if (!any) {
-        const patterns = ORDER.flatMap(([, key]) => [...(COMMON[key].patterns ?? []), ...(table[key]?.patterns ?? [])]);
+        const patterns = ORDER.flatMap(([, key]) => [
+            ...(COMMON_PROVIDER_ERRORS[key].patterns ?? []),
+            ...(table[key]?.patterns ?? []),
+        ]);
         // A flag other than `i` (or a back-reference, numbered in its own pattern) would not carry over: then no shortcut.
         const plain = patterns.every((pattern) => /^i?$/.test(pattern.flags) && !/\\[1-9k]/.test(pattern.source));
         any = plain ? new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'), 'i') : /(?:)/;
@@ -34569,14 +34572,14 @@ function anyPattern(table) {
 function providerErrorKind(message, table = EMPTY_TABLE, status = httpStatusOf(message)) {
     if (status !== undefined) {
         for (const [kind, key] of ORDER) {
-            if (hasStatus(COMMON[key], status) || hasStatus(table[key], status))
+            if (hasStatus(COMMON_PROVIDER_ERRORS[key], status) || hasStatus(table[key], status))
                 return kind;
         }
     }
     if (!anyPattern(table).test(message))
         return undefined;
     for (const [kind, key] of ORDER) {
-        if (matches(COMMON[key], message) || matches(table[key], message))
+        if (matches(COMMON_PROVIDER_ERRORS[key], message) || matches(table[key], message))
             return kind;
     }
     return undefined;
@@ -48315,8 +48318,8 @@ const CANCELLED = { outcome: { outcome: 'cancelled' } };
  * Answers `session/request_permission` through the run's policy and approval channel, as the
  * tool host and the MCP approval prompt do: policy `allow` picks an allow option without asking,
  * `deny` a reject option, `ask` goes to the channel (`approval_request` / `approval_granted` /
- * `approval_denied`). An `always` approval picks `allow_always` when offered and allows that tool
- * for the rest of the run. A cancelled turn answers `cancelled`, as the protocol requires.
+ * `approval_denied`). An `always` approval allows that tool for the rest of the run, here (see
+ * {@link pickOption}). A cancelled turn answers `cancelled`, as the protocol requires.
  */
 async function answerPermission(params, ctx) {
     if (ctx.signal.aborted)
@@ -48359,16 +48362,15 @@ async function decideOnce(toolName, input, toolCallId, ctx) {
     });
 }
 /**
- * The option that says what was decided: approve once → `allow_once` (else `allow_always`),
- * approve always → `allow_always` (else `allow_once`), deny → `reject_once` (else `reject_always`).
- * Undefined when the agent offers none of them.
+ * The option that says what was decided: approve → `allow_once` (else `allow_always`), deny →
+ * `reject_once` (else `reject_always`). An `always` approval is also answered `allow_once`: the
+ * grant is the run's, kept by the client ({@link AcpPermissionContext.grants}), while an agent's
+ * `allow_always` outlives the run — Qwen Code writes it as a rule into the workspace's or the
+ * user's `.qwen/settings.json` (in the repository's tree, on GitHub), Codex records an exec-policy
+ * amendment. Undefined when the agent offers none of them.
  */
 function pickOption(options, decision) {
-    const order = decision.kind === 'deny'
-        ? ['reject_once', 'reject_always']
-        : decision.scope === 'always'
-            ? ['allow_always', 'allow_once']
-            : ['allow_once', 'allow_always'];
+    const order = decision.kind === 'deny' ? ['reject_once', 'reject_always'] : ['allow_once', 'allow_always'];
     for (const kind of order) {
         const option = options.find((o) => o.kind === kind);
         if (option)
@@ -48446,13 +48448,22 @@ function acpController(io, ctx, options = {}) {
     const connection = app.connect(stream);
     let sessionId;
     let closed = false;
+    const initializeMs = options.initializeTimeoutMs ?? 60_000;
+    const unanswered = setTimeout(() => io.fail({
+        code: 'agent_error',
+        message: `the agent did not answer ACP initialize within ${initializeMs} ms: is it started in its ACP mode (e.g. --acp)?`,
+    }), initializeMs);
+    // The program's pipes keep a run alive; this timer alone must not (a controller a test never settles).
+    unanswered.unref();
     const converse = async () => {
-        const init = await connection.agent.request('initialize', {
+        const init = await connection.agent
+            .request('initialize', {
             protocolVersion: PROTOCOL_VERSION,
             // `_meta.terminal_output`: the Zed convention for a command's output in tool call updates.
             clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, _meta: { terminal_output: true } },
             clientInfo: { name: 'agent-mux', version: '1' },
-        });
+        })
+            .finally(() => clearTimeout(unanswered));
         const capabilities = init.agentCapabilities ?? {};
         const mcpServers = mcpServersFor(ctx, capabilities, options.mcpServerName ?? 'agent-mux');
         const cwd = ctx.request.cwd;
@@ -48505,6 +48516,7 @@ function acpController(io, ctx, options = {}) {
         },
         settle: async () => {
             // The program is gone: questions still open can no longer be answered to anyone.
+            clearTimeout(unanswered);
             cancel.abort();
             while (inFlight.size > 0)
                 await Promise.allSettled([...inFlight]);
@@ -48841,10 +48853,12 @@ function resultDrafts(result, state) {
         return promptEnd(result, result.stopReason, state);
     if (typeof result.sessionId === 'string' && result.sessionId !== '' && !state.sessionId) {
         state.sessionId = result.sessionId;
-        return [{ type: 'session_start', sessionId: result.sessionId, ...modelOf(result) }];
+        state.model = sessionModel(result);
+        return [{ type: 'session_start', sessionId: result.sessionId, ...(state.model ? { model: state.model } : {}) }];
     }
     if (state.resumeSessionId && state.responses === 2 && !state.sessionId && !('protocolVersion' in result)) {
         state.sessionId = state.resumeSessionId;
+        state.model = sessionModel(result);
         return [{ type: 'session_resume', sessionId: state.resumeSessionId, previousSessionId: state.resumeSessionId }];
     }
     return unknownRecord(state, 'ACP response', result);
@@ -48895,6 +48909,7 @@ function acp_translator_usageCost(usage, state) {
         ...(thinking === undefined ? {} : { thinkingTokens: thinking }),
         // The agent's own USD, when it reported one, stays the price of the run's tokens.
         ...(state.usd === undefined ? {} : { usd: state.usd, cumulative: true }),
+        ...(state.model ? { model: state.model } : {}),
     };
 }
 /**
@@ -48907,9 +48922,27 @@ function quotaUsage(meta) {
         return undefined;
     return { inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens };
 }
-function modelOf(result) {
+/**
+ * The session's model, from the `session/new` or `session/load` response: the `model` config
+ * option's value (OpenCode, Kilo, Codex `gpt-5.5`, omp), else the unstable `models.currentModelId`
+ * (Gemini `gemini-2.5-flash`; Codex's says `gpt-5.5[medium]`). Cost events carry it, so that the
+ * run's tokens are priced by the model used where the price list knows it (OpenCode and Kilo report
+ * no USD over ACP), and by the adapter's cost model otherwise.
+ */
+function sessionModel(result) {
+    if (Array.isArray(result.configOptions)) {
+        for (const option of result.configOptions) {
+            if (isObj(option) &&
+                option.category === 'model' &&
+                typeof option.currentValue === 'string' &&
+                option.currentValue)
+                return option.currentValue;
+        }
+    }
     const models = result.models;
-    return isObj(models) && typeof models.currentModelId === 'string' ? { model: models.currentModelId } : {};
+    return isObj(models) && typeof models.currentModelId === 'string' && models.currentModelId
+        ? models.currentModelId
+        : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-adapter.ts
@@ -49088,6 +49121,20 @@ function cliAcpAdapter(cli, mode) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/copilot-acp.ts
+
+
+/**
+ * GitHub Copilot CLI over ACP (`copilot --acp`, 1.0.102): the shell commands and writes it asks about
+ * arrive as `session/request_permission` and go to the run's approval channel (headless, Copilot can
+ * only be given `--allow-tool` / `--deny-tool` before the run). Configuration is Copilot's own
+ * (`COPILOT_PROVIDER_*` for a custom provider, or its GitHub login).
+ */
+function copilotAcpAdapter(options = {}) {
+    const mode = { id: 'copilot-acp', displayName: 'GitHub Copilot CLI (ACP)', needsTestedVersion: true };
+    return cliAcpAdapter(copilotAdapter(options), { ...mode, args: ['--acp'] });
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/gemini-acp.ts
 
 
@@ -49174,6 +49221,7 @@ function qwenAcpAdapter(options = {}) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/protocols/acp/index.ts
+
 
 
 
@@ -49399,6 +49447,8 @@ const runTotalsSchema = object({
     cacheReadTokens: schemas_number().int().nonnegative(),
     cacheWriteTokens: schemas_number().int().nonnegative(),
     usd: schemas_number().nonnegative(),
+    /** Models whose tokens had no known price: `usd` counts them as 0 (reports say so). */
+    unpricedModels: array(schemas_string()).optional(),
 });
 const costEvent = defineEvent('cost', {
     ...tokenUsageShape,
@@ -51673,6 +51723,8 @@ function streamSession(parts) {
     const { ctx, remote, release, sessionId, sessionPath, call } = parts;
     /** Aborts the event stream and every input call of this session. */
     const live = new AbortController();
+    /** Why the controller failed the run (`io.fail`), if it did. */
+    let failure;
     const onAbort = () => live.abort(ctx.signal.reason);
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     let stopReason;
@@ -51703,6 +51755,13 @@ function streamSession(parts) {
     const io = {
         writeLine: sendInput,
         emit: (draft) => ctx.emit(draft),
+        fail: (error) => {
+            if (failure !== undefined)
+                return;
+            failure = error.message;
+            ctx.emit({ type: 'error', ...error, recoverable: false });
+            live.abort();
+        },
         tools: fencedTools(() => fenced, ctx.tools),
         approvals: ctx.approvals,
         signal: live.signal,
@@ -51789,6 +51848,8 @@ function streamSession(parts) {
             live.abort();
             if (state.outcome)
                 return { ...state.outcome, sessionId };
+            if (failure !== undefined)
+                return { status: 'failed', message: failure, sessionId };
             if (ignoredShutdown)
                 return { status: 'failed', message: `${IGNORED_SHUTDOWN} (${stopReason})`, sessionId };
             if (lostStream && !stopReason && !ctx.signal.aborted) {
@@ -52204,6 +52265,7 @@ function createBuiltinRegistry() {
     registry.register(qwenAdapter());
     registry.register(qwenAcpAdapter());
     registry.register(copilotAdapter());
+    registry.register(copilotAcpAdapter());
     registry.register(cursorAdapter());
     registry.register(opencodeAdapter());
     registry.register(opencodeAcpAdapter());
@@ -52430,6 +52492,7 @@ class CostTracker {
             cacheReadTokens: Math.max(0, t.cacheReadTokens),
             cacheWriteTokens: Math.max(0, t.cacheWriteTokens),
             usd: Math.max(0, t.usd),
+            ...(this.#unpriced.size > 0 ? { unpricedModels: [...this.#unpriced] } : {}),
         };
     }
     /** The totals one source reported so far, if it reported anything. */
@@ -53685,6 +53748,12 @@ async function runProcessAttempt(options) {
             await child.write(`${line}\n`);
         },
         emit: (draft) => emitter.emit(draft),
+        fail: (error) => {
+            if (stopRequest)
+                return;
+            emitter.emit({ type: 'error', ...error, recoverable: false });
+            stop({ reason: 'failed', shutdown: 'cancelled', message: error.message });
+        },
         tools: options.tools,
         approvals: options.approvals,
         signal: options.signal,
@@ -88019,7 +88088,39 @@ function runHeadline(agent, status, conclusion) {
     return `${shown.emoji} ${agent} ${shown.headline}`;
 }
 
+;// CONCATENATED MODULE: ./src/github/report/usage-cells.ts
+
+/** What a report says for tokens or cost when the agent never reported any. */
+const NOT_REPORTED = 'not reported by the agent';
+/** Tokens or cost were reported: a cost event came, or the totals hold some. */
+function reported(usage) {
+    return usage.costReported || usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.usd > 0;
+}
+/** The Tokens cell of a report: in / out (cached), or that the agent reported none. */
+function tokensCell(usage) {
+    if (!reported(usage))
+        return NOT_REPORTED;
+    const cached = usage.cacheReadTokens > 0 ? ` (${formatCount(usage.cacheReadTokens)} cached)` : '';
+    return `${formatCount(usage.inputTokens)} in / ${formatCount(usage.outputTokens)} out${cached}`;
+}
+/**
+ * The Cost cell of a report: USD, with the models whose tokens had no known price (counted as 0),
+ * or that the agent reported no usage at all (markdown: the agent's model names are escaped).
+ */
+function costCell(usage) {
+    if (!reported(usage))
+        return NOT_REPORTED;
+    const usd = formatUsd(usage.usd);
+    if (usage.unpricedModels.length === 0)
+        return usd;
+    // The cost tracker names a model the agent never named `(none)`.
+    const named = usage.unpricedModels.map((model) => (model === '(none)' ? 'the model (the agent named none)' : model));
+    const models = escapeText(truncate(named.join(', '), 200));
+    return `${usd} (no price known for ${models}: its tokens count as $0)`;
+}
+
 ;// CONCATENATED MODULE: ./src/github/report/render-check-run.ts
+
 
 
 
@@ -88049,8 +88150,8 @@ function renderSummary(progress, word, finished) {
     if (progress.model)
         lines.push(row(['Model', escapeText(progress.model)]));
     lines.push(row(['Elapsed', formatDuration(progress.elapsedMs)]));
-    lines.push(row(['Tokens', `${formatCount(progress.inputTokens)} in / ${formatCount(progress.outputTokens)} out`]));
-    lines.push(row(['Cost', formatUsd(progress.usd)]));
+    lines.push(row(['Tokens', tokensCell(progress)]));
+    lines.push(row(['Cost', costCell(progress)]));
     const current = progress.currentStep;
     if (!finished && current)
         lines.push(row(['Current step', escapeText(current.title)]));
@@ -89168,9 +89269,16 @@ function pullNumberOf(url) {
  * The adapter a built-in agent's name runs on GitHub when the repository config does not list that
  * agent: where the agent's ACP mode can ask for approval and its headless mode cannot, GitHub gets
  * the ACP mode (`agent: codex` / `@agent codex:` → `codex-acp`). Listing the agent with
- * `adapter: codex` keeps the headless mode. docs/adapters/acp.md explains the choice per agent.
+ * `adapter: codex` keeps the headless mode. Gemini CLI stays headless: over ACP 0.61.0 a
+ * follow-up within the first turn's minute cannot load its session, and a loaded one streams its
+ * history again after the load. docs/adapters/acp.md explains the choice per agent.
  */
-const GITHUB_DEFAULT_ADAPTERS = { codex: 'codex-acp' };
+const GITHUB_DEFAULT_ADAPTERS = {
+    codex: 'codex-acp',
+    qwen: 'qwen-acp',
+    opencode: 'opencode-acp',
+    kilo: 'kilo-acp',
+};
 /**
  * The adapter for a configured agent: a built-in one by id (an unlisted built-in name through
  * `GITHUB_DEFAULT_ADAPTERS`), or one of the configurable types
@@ -89293,6 +89401,7 @@ class InvalidRunIdError extends AgentMuxError {
 
 
 
+
 /** GitHub's limit for an issue comment's body. */
 const COMMENT_LIMIT = 65_536;
 /** How many checklist items the comment shows (the newest). */
@@ -89410,8 +89519,8 @@ function render_tracking_comment_outcome(progress, finished) {
     lines.push('| | |', '|---|---|');
     lines.push(`| Outcome | ${conclusionWord(finished.conclusion)} |`);
     lines.push(`| Duration | ${formatDuration(progress.elapsedMs)} |`);
-    lines.push(`| Tokens | ${formatCount(progress.inputTokens)} in / ${formatCount(progress.outputTokens)} out |`);
-    lines.push(`| Cost | ${formatUsd(progress.usd)} |`);
+    lines.push(`| Tokens | ${tokensCell(progress)} |`);
+    lines.push(`| Cost | ${costCell(progress)} |`);
     if (finished.branch)
         lines.push(`| Branch | ${tableCode(finished.branch)} |`);
     if (finished.pullRequestUrl)
@@ -89794,6 +89903,10 @@ class RunProgress {
     outputTokens = 0;
     cacheReadTokens = 0;
     usd = 0;
+    /** The agent reported tokens or cost at least once (else the reports say it did not). */
+    costReported = false;
+    /** Models whose tokens had no known price, counted as USD 0. */
+    unpricedModels = [];
     lastError;
     /** What the run's user should know about how the policy was applied (`notice` events), in order. */
     notices = [];
@@ -90090,6 +90203,7 @@ class RunProgress {
     #cost(event) {
         if (event.model && !this.model)
             this.model = event.model;
+        this.costReported = true;
         if (event.totals)
             this.#totals(event.totals);
     }
@@ -90098,6 +90212,7 @@ class RunProgress {
         this.outputTokens = totals.outputTokens;
         this.cacheReadTokens = totals.cacheReadTokens;
         this.usd = totals.usd;
+        this.unpricedModels = totals.unpricedModels ?? [];
     }
     #error(at, message) {
         this.lastError = clip(message, MAX_LOG_LINE_CHARS);
