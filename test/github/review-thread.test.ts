@@ -44,7 +44,7 @@ async function worldWithPull(): Promise<{ w: GitHubWorld; head: string }> {
 }
 
 /** A review comment on the fake and the `pull_request_review_comment.created` webhook GitHub sends for it. */
-function reviewCommentEvent(w: GitHubWorld, head: string, body: string, line: number) {
+function reviewCommentEvent(w: GitHubWorld, head: string, body: string, line: number, inReplyToId?: number) {
   const comment = w.gh.state.addReviewComment(w.repo, 21, {
     body,
     user: 'alice',
@@ -53,6 +53,7 @@ function reviewCommentEvent(w: GitHubWorld, head: string, body: string, line: nu
     side: 'RIGHT',
     diffHunk: HUNK,
     commitId: head,
+    ...(inReplyToId === undefined ? {} : { inReplyToId }),
   });
   const payload = webhookPayload(
     'pull_request_review_comment',
@@ -72,6 +73,7 @@ function reviewCommentEvent(w: GitHubWorld, head: string, body: string, line: nu
     diff_hunk: HUNK,
     commit_id: head,
     original_commit_id: head,
+    ...(inReplyToId === undefined ? {} : { in_reply_to_id: inReplyToId }),
   });
   Object.assign((payload.pull_request as { head: object }).head, { sha: head, ref: 'docs' });
   return { event: { eventName: 'pull_request_review_comment', payload }, comment };
@@ -131,6 +133,29 @@ describe('review comments: their place in the diff goes to the agent, the answer
     );
     expect(reply.body).toContain(`[Check run](${outcome.checkRunUrl})`);
     expect(tracking?.body).not.toContain('thread-reply');
+    w.gh.assertNoViolations();
+  });
+
+  it('a mention written as a reply in a thread: the answer goes into the same thread, through its first comment', async () => {
+    const { w, head } = await worldWithPull();
+    const root = w.gh.state.addReviewComment(w.repo, 21, {
+      body: 'This line reads oddly.',
+      user: 'bob',
+      path: 'README.md',
+      line: 3,
+      diffHunk: HUNK,
+      commitId: head,
+    });
+    const { event, comment } = reviewCommentEvent(w, head, '@agent demo: fix the typo here', 3, root.id);
+    const outcome = await run(w, await decideTrigger(w.deps, event));
+    expect(outcome.conclusion).toBe('success');
+    // GitHub refuses a reply to a reply (422); the fake does too.
+    expect(w.gh.state.reviewComments(w.repo, 21).filter((c) => c.inReplyToId === comment.id)).toEqual([]);
+    const answers = w.gh.state
+      .reviewComments(w.repo, 21)
+      .filter((c) => c.inReplyToId === root.id && c.user.login === SELF_LOGIN);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]?.body).toContain('is done: 1 file changed, pushed to `docs`.');
     w.gh.assertNoViolations();
   });
 

@@ -23,7 +23,7 @@ export interface AnswerInReviewThreadInput {
 
 /**
  * Answers a request made in a pull request review comment in that comment's thread (`POST
- * …/comments/{comment_id}/replies`): the outcome in a sentence, whether the agent's commit changed
+ * …/comments/{comment_id}/replies` on the thread's first comment): the outcome in a sentence, whether the agent's commit changed
  * the commented lines (with the commit), the agent's final message, and links to the tracking
  * comment (which stays on the conversation) and the check run. Does nothing for other sources.
  * Never throws: a failure to answer is logged, the run's outcome stands.
@@ -55,7 +55,10 @@ export async function answerInReviewThread(input: AnswerInReviewThreadInput): Pr
       ...(trackingCommentUrl === undefined ? {} : { trackingCommentUrl }),
       ...(outcome.checkRunUrl ? { checkRunUrl: outcome.checkRunUrl } : {}),
     };
-    await api.replyToReviewComment(job.repo, job.number, source.commentId, renderThreadReply(reply));
+    // GitHub takes replies to a thread's first comment only ("Replies to replies are not
+    // supported"): a mention written as a reply is answered in the same thread through its root.
+    const threadRoot = comment?.inReplyToId ?? source.commentId;
+    await api.replyToReviewComment(job.repo, job.number, threadRoot, renderThreadReply(reply));
   } catch (error) {
     input.log?.(`could not answer in the review thread: ${error instanceof Error ? error.message : String(error)}`);
   }
