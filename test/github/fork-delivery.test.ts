@@ -99,6 +99,29 @@ describe('fork pull requests get their fix without anything pushed to the fork',
     w.gh.assertNoViolations();
   });
 
+  it('a second request on the same fork pull request: a delivery branch and pull request of its own, the first left alone', async () => {
+    const w = await createGitHubWorld({ config: `${APPROVALS}forks:\n  delivery: pull-request\n` });
+    world = w;
+    const { head, forkRefs, refs } = await forkPull(w, 12, { 'README.md': README_IN_DIFF });
+    const first = await fix(w, 12);
+    const firstTip = (await w.git(['rev-parse', `${first.branch}`], w.bare)).trim();
+
+    // The run starts again from the fork's head, which does not hold the first delivery's commit.
+    const second = await fix(w, 12);
+
+    expect(second.conclusion, second.reason).toBe('success');
+    expect(second.branch).toBe('agent-mux/12-a-contribution-2');
+    expect((await w.git(['rev-parse', `${second.branch}~1`], w.bare)).trim()).toBe(head);
+    expect((await w.git(['rev-parse', `${first.branch}`], w.bare)).trim()).toBe(firstTip);
+    expect(await refs()).toBe(forkRefs);
+    expect(w.gh.state.pulls(w.repo).map((p) => p.headRef)).toEqual([
+      'fork-branch',
+      'agent-mux/12-a-contribution',
+      'agent-mux/12-a-contribution-2',
+    ]);
+    w.gh.assertNoViolations();
+  });
+
   it('forks.delivery suggestions: a review on the fork pull request with a suggestion block on the changed line', async () => {
     const w = await createGitHubWorld({ config: `${APPROVALS}forks:\n  delivery: suggestions\n` });
     world = w;

@@ -9,6 +9,7 @@ import type { GitHubApi, PullInfo } from '../github-api.ts';
 import type { ForkDelivery } from '../report/finish-info.ts';
 import type { RunJob } from './run-job.ts';
 import { type SuggestedFileChange, type SuggestionPlan, suggestionsFromDiff } from './suggestions-from-diff.ts';
+import { unclaimedBranch } from './unclaimed-branch.ts';
 
 /** With `forks.delivery: auto`, a change is suggested only when it has at most this many hunks… */
 export const AUTO_MAX_SUGGESTIONS = 10;
@@ -34,7 +35,7 @@ export interface ForkDelivered {
  * holds one of the run's secrets (before anything is suggested or pushed).
  */
 export async function deliverToFork(input: {
-  api: Pick<GitHubApi, 'findOpenPull' | 'createPull' | 'listPullFiles' | 'createReview'>;
+  api: Pick<GitHubApi, 'findOpenPull' | 'createPull' | 'listPullFiles' | 'createReview' | 'getBranchSha'>;
   job: RunJob;
   pull: PullInfo;
   files: readonly ChangedFile[];
@@ -77,7 +78,14 @@ export async function deliverToFork(input: {
       : ` (not as suggestions: ${plan.reason})`;
   }
 
-  const branch = branchName(job.config.git.branchPrefix, pull.number, job.title || job.instruction);
+  // A later request on the same pull request starts again from the fork's head: a delivery branch an
+  // earlier one made is not in its history, so this one gets a branch (and pull request) of its own.
+  const branch = await unclaimedBranch({
+    api,
+    repo: job.repo,
+    base: branchName(job.config.git.branchPrefix, pull.number, job.title || job.instruction),
+    cwd: input.cwd,
+  });
   const pushed = await publishChanges({
     cwd: input.cwd,
     remote: input.git.remote,

@@ -6,6 +6,7 @@ import type { GitHubApi, PullInfo } from '../github-api.ts';
 import type { ForkDelivery } from '../report/finish-info.ts';
 import { deliverToFork } from './deliver-to-fork.ts';
 import type { RunJob } from './run-job.ts';
+import { unclaimedBranch } from './unclaimed-branch.ts';
 
 export interface PublishedResult {
   branch?: string;
@@ -19,13 +20,14 @@ export interface PublishedResult {
 
 /**
  * Puts a successful run's changes where they belong: the PR's own branch for a pull request of
- * this repository, a new `<prefix><issue>-<slug>` branch (and a pull request) for an issue, and for
+ * this repository, a new `<prefix><issue>-<slug>` branch (and a pull request) for an issue (`-2`, `-3`, …
+ * when that name holds another conversation's commits: `unclaimedBranch`), and for
  * a pull request from a fork suggestions on it or a branch and pull request in this repository
  * (`deliverToFork`, `forks.delivery`). Never force-pushes; never pushes to a fork. Throws
  * `SecretInChangesError` (naming the files) when a change holds the token or one of `secrets`.
  */
 export async function publishResult(input: {
-  api: Pick<GitHubApi, 'findOpenPull' | 'createPull' | 'listPullFiles' | 'createReview'>;
+  api: Pick<GitHubApi, 'findOpenPull' | 'createPull' | 'listPullFiles' | 'createReview' | 'getBranchSha'>;
   job: RunJob;
   pull: PullInfo | undefined;
   cwd: string;
@@ -53,7 +55,14 @@ export async function publishResult(input: {
       message,
     });
   }
-  const branch = pull ? pull.headRef : branchName(settings.branchPrefix, job.number ?? 0, job.title || job.instruction);
+  const branch = pull
+    ? pull.headRef
+    : await unclaimedBranch({
+        api,
+        repo: job.repo,
+        base: branchName(settings.branchPrefix, job.number ?? 0, job.title || job.instruction),
+        cwd: input.cwd,
+      });
 
   const pushed = await publishChanges({
     cwd: input.cwd,

@@ -172,6 +172,24 @@ describe('conversations: a follow-up mention continues the same session on the s
     expect(await w.git(['show', `${second.branch}:notes.md`], w.bare)).toBe('turn 1\nturn 1');
   });
 
+  it('@agent new: on an issue whose branch holds the earlier conversation gets a branch and pull request of its own', async () => {
+    const { w, run, log } = await setup();
+    w.gh.state.addIssue(w.repo, { number: 10, title: 'Write notes', body: 'We need notes.', user: 'alice' });
+    const first = await run(commentEvent(w, 10, 'alice', '@agent conv: start the notes'));
+    expect(first.conclusion).toBe('success');
+    const second = await run(commentEvent(w, 10, 'alice', '@agent new: conv: start over'));
+    expect(second.conclusion, second.reason).toBe('success');
+    expect((await log()).filter((e) => e.method === 'session/new')).toHaveLength(2);
+    // Pushed without force beside the first conversation's branch, which is left as it was.
+    expect(second.branch).toBe(`${first.branch}-2`);
+    expect(await w.git(['log', '--format=%s', `main..${first.branch}`], w.bare)).toBe('agent-mux: Write notes');
+    expect(await w.git(['show', `${second.branch}:notes.md`], w.bare)).toBe('turn 1');
+    const pulls = w.gh.state.pulls(w.repo);
+    expect(pulls.map((p) => p.headRef)).toEqual([first.branch, second.branch]);
+    expect(second.pullRequestUrl).toBe(`https://github.com/octo/demo/pull/${pulls[1]?.number}`);
+    w.gh.assertNoViolations();
+  });
+
   it('@agent new: starts fresh; an expired conversation starts fresh and says so', async () => {
     const { w, run, log } = await setup();
     w.gh.state.addIssue(w.repo, { number: 9, title: 'Write notes', body: 'We need notes.', user: 'alice' });
