@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 134)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 8900)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 134:
+/***/ 8900:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -88374,7 +88374,7 @@ function render_thread_reply_rangeText(range) {
 
 /**
  * Answers a request made in a pull request review comment in that comment's thread (`POST
- * …/comments/{comment_id}/replies`): the outcome in a sentence, whether the agent's commit changed
+ * …/comments/{comment_id}/replies` on the thread's first comment): the outcome in a sentence, whether the agent's commit changed
  * the commented lines (with the commit), the agent's final message, and links to the tracking
  * comment (which stays on the conversation) and the check run. Does nothing for other sources.
  * Never throws: a failure to answer is logged, the run's outcome stands.
@@ -88404,7 +88404,10 @@ async function answerInReviewThread(input) {
             ...(trackingCommentUrl === undefined ? {} : { trackingCommentUrl }),
             ...(outcome.checkRunUrl ? { checkRunUrl: outcome.checkRunUrl } : {}),
         };
-        await api.replyToReviewComment(job.repo, job.number, source.commentId, renderThreadReply(reply));
+        // GitHub takes replies to a thread's first comment only ("Replies to replies are not
+        // supported"): a mention written as a reply is answered in the same thread through its root.
+        const threadRoot = comment?.inReplyToId ?? source.commentId;
+        await api.replyToReviewComment(job.repo, job.number, threadRoot, renderThreadReply(reply));
     }
     catch (error) {
         input.log?.(`could not answer in the review thread: ${error instanceof Error ? error.message : String(error)}`);
@@ -89055,7 +89058,41 @@ function suggestionBlock(lines) {
     return lines.length === 0 ? `${fence}suggestion\n${fence}` : `${fence}suggestion\n${lines.join('\n')}\n${fence}`;
 }
 
+;// CONCATENATED MODULE: ./src/github/use-cases/unclaimed-branch.ts
+
+
+/** How many names `unclaimedBranch` tries (`base`, `base-2`, … `base-20`) before it gives `base` back. */
+const MAX_NAMES = 20;
+/**
+ * The branch a run that is on no pull request pushes to: `base` when the repository has no such
+ * branch or its tip is in the workspace's history (the run continues it), else the first of
+ * `base-2`, `base-3`, … that is free or continued. A fresh conversation on an issue that had one
+ * (`@agent new:`) gets its own branch and pull request instead of a push the remote would refuse
+ * (pushes are never forced). After `MAX_NAMES` taken names it returns `base`, and the push says why.
+ */
+async function unclaimedBranch(input) {
+    const { root } = await openRepository(input.cwd);
+    for (let n = 1; n <= MAX_NAMES; n++) {
+        const name = n === 1 ? input.base : `${input.base}-${n}`;
+        const tip = await input.api.getBranchSha(input.repo, name);
+        if (tip === undefined || (await inHistory(root, tip)))
+            return name;
+    }
+    return input.base;
+}
+/** True when `sha` is `HEAD` or one of its ancestors (false for a commit the workspace does not have). */
+async function inHistory(root, sha) {
+    try {
+        await runGit(['merge-base', '--is-ancestor', sha, 'HEAD'], { cwd: root });
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/github/use-cases/deliver-to-fork.ts
+
 
 
 
@@ -89108,7 +89145,14 @@ async function deliverToFork(input) {
             ? ` (too large for suggestions: ${plan.suggestions.length} hunk(s), ${plan.changedLines} line(s))`
             : ` (not as suggestions: ${plan.reason})`;
     }
-    const branch = branchName(job.config.git.branchPrefix, pull.number, job.title || job.instruction);
+    // A later request on the same pull request starts again from the fork's head: a delivery branch an
+    // earlier one made is not in its history, so this one gets a branch (and pull request) of its own.
+    const branch = await unclaimedBranch({
+        api,
+        repo: job.repo,
+        base: branchName(job.config.git.branchPrefix, pull.number, job.title || job.instruction),
+        cwd: input.cwd,
+    });
     const pushed = await publishChanges({
         cwd: input.cwd,
         remote: input.git.remote,
@@ -89175,9 +89219,11 @@ function cloneUrlOf(pull) {
 
 
 
+
 /**
  * Puts a successful run's changes where they belong: the PR's own branch for a pull request of
- * this repository, a new `<prefix><issue>-<slug>` branch (and a pull request) for an issue, and for
+ * this repository, a new `<prefix><issue>-<slug>` branch (and a pull request) for an issue (`-2`, `-3`, …
+ * when that name holds another conversation's commits: `unclaimedBranch`), and for
  * a pull request from a fork suggestions on it or a branch and pull request in this repository
  * (`deliverToFork`, `forks.delivery`). Never force-pushes; never pushes to a fork. Throws
  * `SecretInChangesError` (naming the files) when a change holds the token or one of `secrets`.
@@ -89202,7 +89248,14 @@ async function publishResult(input) {
             message,
         });
     }
-    const branch = pull ? pull.headRef : branchName(settings.branchPrefix, job.number ?? 0, job.title || job.instruction);
+    const branch = pull
+        ? pull.headRef
+        : await unclaimedBranch({
+            api,
+            repo: job.repo,
+            base: branchName(settings.branchPrefix, job.number ?? 0, job.title || job.instruction),
+            cwd: input.cwd,
+        });
     const pushed = await publishChanges({
         cwd: input.cwd,
         remote: git.remote,
