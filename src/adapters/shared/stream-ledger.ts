@@ -103,18 +103,33 @@ export class StreamLedger {
 
   /** A piece of the answer; opens a message (closing one with another id) when needed. */
   text(out: EventDraft[], delta: string, id?: string): void {
+    const message = this.#message;
+    // The common case kept small (it runs for every piece of text): more text for the open message.
+    if (message === undefined || (id !== undefined && message.id !== id) || delta === '' || this.#thinking) {
+      this.#textOpening(out, delta, id);
+      return;
+    }
+    this.#append(message, delta);
+    out.push({ type: 'text_delta', delta, messageId: message.id });
+  }
+
+  /** {@link text} when it opens a message, closes thinking first, or is given empty text. */
+  #textOpening(out: EventDraft[], delta: string, id?: string): void {
     if (delta === '' && !this.#emptyDeltas) return;
     if (!this.#message || (id !== undefined && this.#message.id !== id)) this.startMessage(out, id);
     const message = this.#message as OpenMessage;
     if (this.#thinking) this.stopThinking(out);
-    if (!message.overflow) {
-      message.text += delta;
-      if (message.text.length > this.#maxText) {
-        message.overflow = true;
-        message.text = '';
-      }
-    }
+    this.#append(message, delta);
     out.push({ type: 'text_delta', delta, messageId: message.id });
+  }
+
+  #append(message: OpenMessage, delta: string): void {
+    if (message.overflow) return;
+    message.text += delta;
+    if (message.text.length > this.#maxText) {
+      message.overflow = true;
+      message.text = '';
+    }
   }
 
   /**

@@ -1,21 +1,19 @@
 import { z } from 'zod';
-import { filled, type Obj, str } from '../../shared/record-fields.ts';
-
-/** A string field, or undefined when it is missing or of another type (the CLI's optional fields). */
-const optionalString = z.string().optional().catch(undefined);
+import { filled, type Obj } from '../../shared/record-fields.ts';
 
 /**
  * The records of Gemini CLI's `--output-format stream-json` whose shape decides the translation,
  * checked at the edge: the fields a record cannot do without are required (a `tool_use` without
- * its name or id is malformed). {@link geminiRecord} checks it by hand; the handlers read the
- * record itself.
+ * its name or id is malformed); optional fields (`init`'s session id and model, `error`'s message)
+ * are read where they are used, as strings or not at all. {@link geminiRecord} checks it by hand;
+ * the handlers read the record itself.
  */
 export const geminiRecordSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('init'), session_id: optionalString, model: optionalString }),
+  z.object({ type: z.literal('init') }),
   z.object({ type: z.literal('message') }),
   z.object({ type: z.literal('tool_use'), tool_name: z.string().min(1), tool_id: z.string().min(1) }),
   z.object({ type: z.literal('tool_result'), tool_id: z.string().min(1) }),
-  z.object({ type: z.literal('error'), message: optionalString }),
+  z.object({ type: z.literal('error') }),
   z.object({ type: z.literal('result') }),
 ]);
 
@@ -35,24 +33,21 @@ export const geminiMalformed: Readonly<Record<GeminiRecord['type'], string>> = {
 /**
  * A record checked at the edge: by hand as {@link geminiRecordSchema} states it, in one switch on
  * its type, without zod's parse (a copy of each record) or a look-up of the type in a table (slow
- * for a string fresh from `JSON.parse`). The record (`init` and `error` with their optional strings
- * cleaned as the schema's `catch` does), `'unknown'` for a type the schema does not know, or
+ * for a string fresh from `JSON.parse`). The record itself, `'unknown'` for a type the schema does not know, or
  * `'malformed'` for a known type without what the schema requires (the translator's test holds the
  * hand check and the schema together).
  */
 export function geminiRecord(value: Obj): GeminiRecord | 'unknown' | 'malformed' {
   switch (value.type) {
+    case 'init':
     case 'message':
+    case 'error':
     case 'result':
       return value as GeminiRecord;
     case 'tool_use':
       return filled(value.tool_name) && filled(value.tool_id) ? (value as GeminiRecord) : 'malformed';
     case 'tool_result':
       return filled(value.tool_id) ? (value as GeminiRecord) : 'malformed';
-    case 'init':
-      return { ...value, type: 'init', session_id: str(value.session_id), model: str(value.model) };
-    case 'error':
-      return { ...value, type: 'error', message: str(value.message) };
     default:
       return 'unknown';
   }

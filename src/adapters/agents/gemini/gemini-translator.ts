@@ -58,6 +58,13 @@ export const geminiTranslator: Translator<GeminiTranslatorState> = {
     ledger: new StreamLedger(clock, { toolDurations: false, mcpToolName: geminiMcpName }),
     messages: 0,
     errorReported: false,
+    // Every field the translation sets, present from the start: the state keeps one shape
+    // (a field added later changes it, and each record's access slows; bench adapter-translation).
+    sessionId: undefined,
+    model: undefined,
+    wholeText: undefined,
+    outcome: undefined,
+    terminal: undefined,
   }),
 
   translate(record: NativeRecord, state: GeminiTranslatorState): EventDraft[] {
@@ -97,8 +104,8 @@ export const geminiTranslator: Translator<GeminiTranslatorState> = {
 
 function init(value: Of<'init'>, state: GeminiTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
-  const sessionId = value.session_id;
-  state.model = value.model ?? state.model;
+  const sessionId = str(value.session_id);
+  state.model = str(value.model) ?? state.model;
   if (sessionId && !state.sessionId) {
     state.sessionId = sessionId;
     out.push({ type: 'session_start', sessionId, model: state.model, cwd: state.request?.cwd });
@@ -128,14 +135,17 @@ function message(value: Of<'message'>, state: GeminiTranslatorState): EventDraft
     state.wholeText = undefined;
     ledger.startMessage(out, `${state.sessionId ?? 'gemini'}-m${state.messages}`, state.model);
   }
-  const streamed = state.wholeText ?? ledger.messageText;
-  if (value.delta !== true && streamed !== '') {
-    // A whole message (not a delta) after deltas: only what was not streamed yet.
-    ledger.text(out, text.startsWith(streamed) ? text.slice(streamed.length) : text, ledger.messageId);
-    state.wholeText = text;
-    return out;
+  if (value.delta !== true) {
+    const streamed = state.wholeText ?? ledger.messageText;
+    if (streamed !== '') {
+      // A whole message (not a delta) after deltas: only what was not streamed yet.
+      ledger.text(out, text.startsWith(streamed) ? text.slice(streamed.length) : text);
+      state.wholeText = text;
+      return out;
+    }
   }
-  ledger.text(out, text, ledger.messageId);
+  // The open message takes the text (no id: the ledger's open message is this one).
+  ledger.text(out, text);
   if (state.wholeText !== undefined) state.wholeText += text;
   return out;
 }
@@ -174,7 +184,7 @@ function toolResult(value: Of<'tool_result'>, state: GeminiTranslatorState): Eve
 }
 
 function errorRecord(value: Of<'error'>, state: GeminiTranslatorState): EventDraft[] {
-  const draft = classifyApiError(value.message ?? 'Gemini CLI reported an error');
+  const draft = classifyApiError(str(value.message) ?? 'Gemini CLI reported an error');
   if (draft.type === 'error') {
     // Warnings (loop detected, blocked hook, …) leave the run going.
     return [{ ...draft, recoverable: value.severity !== 'error' }];
