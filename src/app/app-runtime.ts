@@ -1,3 +1,4 @@
+import { LONGEST_CONVERSATION_DAYS } from '../github/conversation/conversation-state.ts';
 import type { AppSettings } from './app-settings.ts';
 import type { DispatchDeps, DispatchResult } from './dispatch-event.ts';
 import { createDispatchLoop } from './dispatch-loop.ts';
@@ -6,6 +7,8 @@ import { createRepoReadCache } from './repo-read-cache.ts';
 import { newWorkerId, type WorkerDeps, type WorkResult, workOnce } from './run-worker.ts';
 import type { RunStore } from './store/run-store.ts';
 import { testCrashPoint } from './test-crash-point.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Options of `createAppRuntime`: the worker's and dispatcher's dependencies, and loop pacing. */
 export interface AppRuntimeOptions extends Omit<WorkerDeps, 'track'> {
@@ -96,6 +99,8 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
           'recovery',
           async () => {
             await runtime.recover();
+            // Sessions no repository's `conversations.expireDays` can continue any more.
+            await store.forgetConversations(Date.now() - LONGEST_CONVERSATION_DAYS * DAY_MS);
             return false;
           },
           options.recoverEveryMs ?? options.settings.leaseMs,

@@ -10,6 +10,7 @@ import { installGracefulStop } from './graceful-stop.ts';
 import { type InstallationAccess, probotInstallationAccess } from './installation-access.ts';
 import { recordWebhooks } from './record-webhooks.ts';
 import { retryStartStep, type StartStepOptions } from './retry-start-step.ts';
+import type { WorkerDeps } from './run-worker.ts';
 import { createRunStore } from './store/create-run-store.ts';
 import type { RunStore } from './store/run-store.ts';
 
@@ -49,6 +50,8 @@ export interface AgentMuxAppOptions {
   stopOnSignals?: boolean;
   /** How long a stop on a signal may take before the process exits anyway. Default 8000 ms. */
   stopGraceMs?: number;
+  /** Where each adapter keeps its sessions. Default: the built-in declarations (`sessionFilesFor`). */
+  sessionFiles?: WorkerDeps['sessionFiles'];
 }
 
 /** A Probot app function that also exposes its background runtime. */
@@ -148,6 +151,7 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
         cancelPollMs: options.cancelPollMs,
         answerPollMs: options.answerPollMs,
         recoverEveryMs: options.recoverEveryMs,
+        sessionFiles: options.sessionFiles,
       });
       if (options.startLoops !== false) runtime.start();
       readiness.set(true, 'ready');

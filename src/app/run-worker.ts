@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
 import type { FenceOptions } from '../core/sandbox/index.ts';
+import type { TurnConversations } from '../github/conversation/run-turn.ts';
 import type { GitHubApi } from '../github/github-api.ts';
 import { runMarker } from '../github/report/render-tracking-comment.ts';
 import type { GitHubDeps } from '../github/use-cases/decide-trigger.ts';
@@ -51,6 +52,8 @@ export interface WorkerDeps {
   answerPollMs?: number;
   /** Called with each in-flight run's abort controller, so that a shutdown can stop it. */
   track?: (runId: string, abort: AbortController) => () => void;
+  /** Where each adapter keeps its sessions (default `sessionFilesFor`): what a follow-up turn can resume. */
+  sessionFiles?: TurnConversations['sessionFiles'];
 }
 
 /** What `workOnce` did. */
@@ -147,6 +150,12 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
         workspace,
         git: { token, author: deps.author },
         env: deps.agentEnv,
+        // A follow-up mention resumes the agent's session, kept in the store: any worker of any
+        // replica can take the next turn, though the run's clone and HOME are gone.
+        conversations: {
+          store: { load: (key) => store.loadConversation(key), save: (key, c) => store.saveConversation(key, c) },
+          ...(deps.sessionFiles ? { sessionFiles: deps.sessionFiles } : {}),
+        },
         secrets: [token],
         secretEnv: deps.secretEnv,
         isolateEnv: { extra: settings.agentEnvExtra },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { packConversation } from '../../github/conversation/pack-conversation.ts';
 import { claimExclusions } from './claim-exclusions.ts';
 import { CorruptRowError } from './corrupt-row-error.ts';
 import { InvalidRunStateError } from './invalid-run-state-error.ts';
@@ -7,6 +8,7 @@ import { postgresSql, SCHEMA_NAME } from './postgres-sql.ts';
 import {
   answerBody,
   answerFromRow,
+  conversationFromRow,
   eventFromRow,
   eventRowValues,
   pendingApprovalFromRow,
@@ -266,6 +268,28 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
 
     async takeAnswers(issueKey) {
       return (await query(sql.takeAnswers, [issueKey])).map(answerFromRow).sort((a, b) => a.id - b.id);
+    },
+
+    async loadConversation(key) {
+      const [row] = await query(sql.loadConversation, [key.repository, key.number, key.agent]);
+      return row ? conversationFromRow(row, key) : undefined;
+    },
+
+    async saveConversation(key, conversation) {
+      const row = packConversation(conversation);
+      await query(sql.saveConversation, [
+        key.repository,
+        key.number,
+        key.agent,
+        row.state,
+        Buffer.from(row.session),
+        conversation.session.bytes,
+        Date.parse(conversation.state.updatedAt),
+      ]);
+    },
+
+    async forgetConversations(before) {
+      return (await pool.query(sql.forgetConversations, [before])).rowCount ?? 0;
     },
   };
 }

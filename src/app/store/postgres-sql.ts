@@ -80,6 +80,16 @@ CREATE TABLE IF NOT EXISTS ${s}.subjects (
   delivery_id text NOT NULL,
   received_at bigint NOT NULL
 );
+CREATE TABLE IF NOT EXISTS ${s}.conversations (
+  repository text NOT NULL,
+  number integer NOT NULL,
+  agent text NOT NULL,
+  state text NOT NULL,
+  session bytea NOT NULL,
+  bytes bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  PRIMARY KEY (repository, number, agent)
+);
 ALTER TABLE ${s}.deliveries ADD COLUMN IF NOT EXISTS duplicate_of text;
 ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS order_key text;
 ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS lease_until bigint;
@@ -159,6 +169,13 @@ CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
     addAnswer: `INSERT INTO ${s}.answers (issue_key, kind, body, received_at) VALUES ($1, $2, $3, $4)`,
     takeAnswers: `DELETE FROM ${s}.answers WHERE id IN (
       SELECT id FROM ${s}.answers WHERE issue_key = $1 FOR UPDATE SKIP LOCKED) RETURNING *`,
+
+    loadConversation: `SELECT state, session FROM ${s}.conversations WHERE repository = $1 AND number = $2 AND agent = $3`,
+    saveConversation: `INSERT INTO ${s}.conversations (repository, number, agent, state, session, bytes, updated_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (repository, number, agent) DO UPDATE SET state = excluded.state,
+      session = excluded.session, bytes = excluded.bytes, updated_at = excluded.updated_at
+      WHERE excluded.updated_at >= ${s}.conversations.updated_at`,
+    forgetConversations: `DELETE FROM ${s}.conversations WHERE updated_at < $1`,
   } as const;
 }
 

@@ -1,4 +1,8 @@
 import type { ApprovalAnswer, PendingApproval } from '../../github/approvals/github-approval-channel.ts';
+import type { ConversationKey } from '../../github/conversation/conversation-state.ts';
+import type { StoredConversation } from '../../github/conversation/conversation-store.ts';
+import { unpackConversation } from '../../github/conversation/pack-conversation.ts';
+import { conversationName } from '../../github/conversation/save-conversation.ts';
 import type { RunJob } from '../../github/use-cases/run-job.ts';
 import { CorruptRowError } from './corrupt-row-error.ts';
 import type { RunState, StoredAnswer, StoredEvent, StoredRun, SupersededApproval } from './run-store.ts';
@@ -176,4 +180,13 @@ function approvalFromRow(
     runId: str(row, table, 'run_id'),
     issueKey: str(row, table, 'issue_key'),
   };
+}
+
+/** A `conversations` row (state JSON, session blob) as the conversation it keeps, checked. */
+export function conversationFromRow(row: Row, key: ConversationKey): StoredConversation {
+  const state = column(row, 'conversations', 'state');
+  const session = column(row, 'conversations', 'session');
+  if (typeof state !== 'string') throw new CorruptRowError('conversations', 'state', 'not text');
+  if (!(session instanceof Uint8Array)) throw new CorruptRowError('conversations', 'session', 'not bytes');
+  return unpackConversation({ state, session }, conversationName(key));
 }

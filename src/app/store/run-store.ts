@@ -1,4 +1,6 @@
 import type { ApprovalAnswer, PendingApproval } from '../../github/approvals/github-approval-channel.ts';
+import type { ConversationKey } from '../../github/conversation/conversation-state.ts';
+import type { StoredConversation } from '../../github/conversation/conversation-store.ts';
 import type { RunJob } from '../../github/use-cases/run-job.ts';
 
 /**
@@ -189,4 +191,14 @@ export interface RunStore {
   addAnswer(answer: NewStoredAnswer, deliveryId?: string): Promise<void>;
   /** Takes (and deletes) the answers recorded for an issue since the last take. */
   takeAnswers(issueKey: string): Promise<StoredAnswer[]>;
+
+  /**
+   * A conversation's last saved turn: its state and its agent session's files (so that a worker of
+   * any replica can resume it), or undefined. Throws `ConversationStoreError` for a row that does not read.
+   */
+  loadConversation(key: ConversationKey): Promise<StoredConversation | undefined>;
+  /** Keeps a conversation's latest turn in place of the one before, unless the stored one is newer. */
+  saveConversation(key: ConversationKey, conversation: StoredConversation): Promise<void>;
+  /** Deletes the conversations whose last turn ended before `before` (ms since the epoch); returns how many. */
+  forgetConversations(before: number): Promise<number>;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { packConversation } from '../../github/conversation/pack-conversation.ts';
 import { claimExclusions } from './claim-exclusions.ts';
 import { CorruptRowError } from './corrupt-row-error.ts';
 import { InvalidRunStateError } from './invalid-run-state-error.ts';
@@ -273,6 +274,30 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     async takeAnswers(issueKey) {
       const rows = transaction(() => sql(SQLITE_SQL.takeAnswers).all(issueKey));
       return rows.map(mapping.answerFromRow).sort((a, b) => a.id - b.id);
+    },
+
+    async loadConversation(key) {
+      const row = sql(SQLITE_SQL.loadConversation).get(key.repository, key.number, key.agent);
+      return row ? mapping.conversationFromRow(row, key) : undefined;
+    },
+
+    async saveConversation(key, conversation) {
+      const row = packConversation(conversation);
+      transaction(() =>
+        sql(SQLITE_SQL.saveConversation).run(
+          key.repository,
+          key.number,
+          key.agent,
+          row.state,
+          row.session,
+          conversation.session.bytes,
+          Date.parse(conversation.state.updatedAt),
+        ),
+      );
+    },
+
+    async forgetConversations(before) {
+      return Number(transaction(() => sql(SQLITE_SQL.forgetConversations).run(before)).changes);
     },
   };
 }

@@ -76,6 +76,16 @@ CREATE TABLE IF NOT EXISTS subjects (
   delivery_id TEXT NOT NULL,
   received_at INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS conversations (
+  repository TEXT NOT NULL,
+  number INTEGER NOT NULL,
+  agent TEXT NOT NULL,
+  state TEXT NOT NULL,
+  session BLOB NOT NULL,
+  bytes INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (repository, number, agent)
+);
 `;
 
 /** Columns added after the first release: `[table, column, definition]`, added by `migrate` when missing. */
@@ -159,4 +169,11 @@ export const SQLITE_SQL = {
 
   addAnswer: 'INSERT INTO answers (issue_key, kind, body, received_at) VALUES (?, ?, ?, ?)',
   takeAnswers: 'DELETE FROM answers WHERE issue_key = ? RETURNING *',
+
+  loadConversation: 'SELECT state, session FROM conversations WHERE repository = ? AND number = ? AND agent = ?',
+  saveConversation: `INSERT INTO conversations (repository, number, agent, state, session, bytes, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (repository, number, agent) DO UPDATE SET state = excluded.state,
+    session = excluded.session, bytes = excluded.bytes, updated_at = excluded.updated_at
+    WHERE excluded.updated_at >= conversations.updated_at`,
+  forgetConversations: 'DELETE FROM conversations WHERE updated_at < ?',
 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { adapterIdSchema, httpUrlSchema } from '../../core/config/adapter-config-schema.ts';
 import { durationSchema, parseDuration } from '../../core/config/duration.ts';
 import { permissionPolicySchema, permissionRuleSchema } from '../../core/tools/permission-policy.ts';
+import { LONGEST_CONVERSATION_DAYS } from '../conversation/conversation-state.ts';
 
 /**
  * The per-repository configuration `.github/agent-mux.yml`. Every field is optional; every
@@ -264,7 +265,7 @@ const conversationsSchema = z
       .number()
       .int()
       .positive()
-      .max(365)
+      .max(LONGEST_CONVERSATION_DAYS)
       .default(14)
       .describe('A conversation whose last run is older than this many days starts fresh (and says so).'),
   })

@@ -23,4 +23,10 @@ export const claudeSessionFiles: SessionFileDeclaration = {
     if (!found?.isFile()) return [];
     return [transcript, ...(await listFiles(root, join(root, project, sessionId)))];
   },
+  // Only the project directory names the working directory: Claude Code resumes a transcript
+  // found under the current directory's slug.
+  relocate(path, from, to) {
+    const prefix = `projects/${claudeProjectSlug(from)}/`;
+    return path.startsWith(prefix) ? `projects/${claudeProjectSlug(to.cwd)}/${path.slice(prefix.length)}` : path;
+  },
 };

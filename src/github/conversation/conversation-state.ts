@@ -23,12 +23,21 @@ export const ConversationStateSchema = z.object({
   branch: z.string().optional(),
   /** The pull request the runs update, once there is one. */
   pullRequest: z.number().int().positive().optional(),
+  /**
+   * The working directory the session was saved from. Claude files its sessions per directory, so
+   * a session restored for another directory (the app clones each run in a directory of its own)
+   * is moved to where the agent will look (`SessionFileDeclaration.relocate`).
+   */
+  cwd: z.string().optional(),
   /** Runs so far. */
   turns: z.number().int().nonnegative(),
   /** ISO 8601 time of the last run. */
   updatedAt: z.iso.datetime(),
 });
 export type ConversationState = z.infer<typeof ConversationStateSchema>;
+
+/** The longest `conversations.expireDays` a repository may set: a conversation older than this is never continued. */
+export const LONGEST_CONVERSATION_DAYS = 365;
 
 /** A conversation untouched for longer than this starts fresh. */
 export const DEFAULT_CONVERSATION_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;

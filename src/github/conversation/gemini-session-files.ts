@@ -41,4 +41,7 @@ export const geminiSessionFiles: SessionFileDeclaration = {
     }
     return [...new Set(files)].sort();
   },
+  // The project's short name and its `.project_root` files tie the chat to the directory's path:
+  // a session does not move to another directory (the app then gives a summary instead).
+  relocate: () => undefined,
 };

@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { type ConversationKey, type ConversationState, isConversationExpired } from './conversation-state.ts';
-import type { ConversationStore } from './conversation-store.ts';
+import type { ConversationStore, StoredConversation } from './conversation-store.ts';
 import { conversationName } from './save-conversation.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
+import type { SessionSnapshotFile } from './session-snapshot.ts';
 
 export interface RestoreConversationOptions {
   store: ConversationStore;
@@ -38,13 +39,20 @@ export async function restoreConversation(options: RestoreConversationOptions): 
     return undefined;
   }
   const root = options.declaration.root(options.location);
-  for (const file of session.files) {
+  const files = placedFiles(stored, options);
+  if (!files) {
+    options.log?.(
+      `conversation ${name}: its session belongs to ${state.cwd} and ${state.adapter} cannot continue it in ${options.location.cwd}; starting fresh`,
+    );
+    return undefined;
+  }
+  for (const file of files) {
     if (isAbsolute(file.path) || normalize(file.path).startsWith('..')) {
       options.log?.(`conversation ${name}: a session file is outside the store (${file.path}); starting fresh`);
       return undefined;
     }
   }
-  for (const file of session.files) {
+  for (const file of files) {
     const target = join(root, file.path);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, file.content, { mode: 0o600 });
@@ -53,4 +61,24 @@ export async function restoreConversation(options: RestoreConversationOptions): 
     `conversation ${name}: restored session ${state.sessionId} (turn ${state.turns}, ${session.files.length} files)`,
   );
   return state;
+}
+
+/**
+ * The session's files where they go in this location: moved by the declaration when the session
+ * was saved in another working directory; undefined when it cannot move.
+ */
+function placedFiles(
+  { state, session }: StoredConversation,
+  options: RestoreConversationOptions,
+): readonly SessionSnapshotFile[] | undefined {
+  const { relocate } = options.declaration;
+  const from = state.cwd;
+  if (from === undefined || from === options.location.cwd || !relocate) return session.files;
+  const moved: SessionSnapshotFile[] = [];
+  for (const file of session.files) {
+    const path = relocate(file.path, from, options.location);
+    if (path === undefined) return undefined;
+    moved.push({ path, content: file.content });
+  }
+  return moved;
 }

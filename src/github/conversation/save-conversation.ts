@@ -36,7 +36,8 @@ export async function saveConversation(options: SaveConversationOptions): Promis
     options.log?.(`conversation ${conversationName(options.key)}: not saved: ${refusal.message}`);
     return { saved: false, ...refusal };
   }
-  await options.store.save(options.key, { state, session: result.snapshot });
+  // The directory the session belongs to, so that a restore elsewhere can move it (`relocate`).
+  await options.store.save(options.key, { state: { ...state, cwd: location.cwd }, session: result.snapshot });
   options.log?.(
     `conversation ${conversationName(options.key)}: saved session ${state.sessionId} (${result.snapshot.files.length} files, ${result.snapshot.bytes} bytes)`,
   );

@@ -11,6 +11,11 @@ const declarations: Readonly<Record<string, SessionFileDeclaration>> = {
   claude: claudeSessionFiles,
   codex: codexSessionFiles,
   gemini: geminiSessionFiles,
+  // Over ACP the same programs keep their sessions where they always do: claude-agent-acp drives
+  // Claude Code, codex-acp starts `codex app-server`, gemini --acp is Gemini CLI.
+  'claude-acp': claudeSessionFiles,
+  'codex-acp': codexSessionFiles,
+  'gemini-acp': geminiSessionFiles,
 };
 
 /** The declaration for an adapter id, or undefined when its sessions cannot be carried over. */

@@ -24,4 +24,11 @@ export interface SessionFileDeclaration {
   root(location: SessionLocation): string;
   /** The session's files, relative to `root`; empty when the session is not on disk. */
   find(location: SessionLocation, sessionId: string): Promise<string[]>;
+  /**
+   * Where a file of a session saved while the agent ran in the directory `from` goes for an agent
+   * that runs in `to.cwd`: its path relative to `root`, or undefined when the session cannot move
+   * to another directory (the run then starts a new session). Absent: the agent's session files do
+   * not depend on its working directory.
+   */
+  relocate?(path: string, from: string, to: SessionLocation): string | undefined;
 }

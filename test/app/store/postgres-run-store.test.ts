@@ -96,6 +96,7 @@ describe.runIf(available)('postgres', () => {
       );
       expect(rows.map((row) => row.table_name)).toEqual([
         'answers',
+        'conversations',
         'deliveries',
         'events',
         'pending_approvals',

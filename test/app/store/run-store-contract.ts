@@ -3,6 +3,7 @@ import { InvalidRunStateError } from '../../../src/app/store/invalid-run-state-e
 import type { ConcurrencyLimits, Lease, RunStore, StoredEvent } from '../../../src/app/store/run-store.ts';
 import { StaleLeaseError } from '../../../src/app/store/stale-lease-error.ts';
 import type { PendingApproval } from '../../../src/github/approvals/github-approval-channel.ts';
+import { describeStoredConversations } from './conversation-contract.ts';
 import { claimAll, makeJob, NO_LIMITS, type StoreBackend } from './run-store-fixtures.ts';
 
 /**
@@ -641,6 +642,8 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         expect(await store.takeAnswers('octo/demo#2')).toHaveLength(1);
       });
     });
+
+    describeStoredConversations(() => ({ store, backend }));
 
     describe('concurrency', () => {
       it('hands each of 200 runs to exactly one of 4 claimers on separate handles', async () => {
