@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Probot, ProbotOctokit } from 'probot';
 import type { AppRuntime } from '../../src/app/app-runtime.ts';
 import type { AppSettings } from '../../src/app/app-settings.ts';
-import { type AgentMuxApp, createAgentMuxApp } from '../../src/app/create-agent-mux-app.ts';
+import { type AgentMuxApp, type AgentMuxAppOptions, createAgentMuxApp } from '../../src/app/create-agent-mux-app.ts';
 import type { RunStore } from '../../src/app/store/run-store.ts';
 import { createSqliteRunStore } from '../../src/app/store/sqlite-run-store.ts';
 import { createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';
@@ -29,8 +29,25 @@ export const WEBHOOK_SECRET = 'app-world-webhook-secret';
 
 let deliveries = 0;
 
-export async function createAppWorld(options: { config?: string; startLoops?: boolean; leaseMs?: number } = {}) {
-  const w = await createGitHubWorld({ config: options.config });
+export interface AppWorldOptions {
+  config?: string;
+  startLoops?: boolean;
+  leaseMs?: number;
+  /** Another replica of an app already running on this fake GitHub (which then stays open on `close`). */
+  world?: GitHubWorld;
+  /** The replica's store (default: SQLite in its temp dir); closed by `close`. */
+  store?: RunStore;
+  /** Where each adapter keeps its sessions (the app's default: the built-in declarations). */
+  sessionFiles?: AgentMuxAppOptions['sessionFiles'];
+  /** Added to the app's environment (and so to the agents'). */
+  env?: Record<string, string>;
+  fence?: AppSettings['fence'];
+  /** More paths the agents' fence shows read-only (a fixture agent's script and its packages). */
+  fenceReadOnly?: readonly string[];
+}
+
+export async function createAppWorld(options: AppWorldOptions = {}) {
+  const w = options.world ?? (await createGitHubWorld({ config: options.config }));
   const root = await mkdtemp(join(tmpdir(), 'agent-mux-app-'));
   // The git base URL: `<base>/octo/demo.git` is the world's bare repository.
   const gitBase = join(root, 'git');
@@ -41,7 +58,7 @@ export async function createAppWorld(options: { config?: string; startLoops?: bo
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
   });
-  const store = createSqliteRunStore({ file: join(root, 'data', 'agent-mux.db') });
+  const store = options.store ?? createSqliteRunStore({ file: join(root, 'data', 'agent-mux.db') });
   const settings: AppSettings = {
     databaseUrl: undefined,
     dataDir: join(root, 'data'),
@@ -53,6 +70,9 @@ export async function createAppWorld(options: { config?: string; startLoops?: bo
     perRepo: 2,
     defaultPerAdapter: 4,
     perAdapter: {},
+    ...(options.fence ? { fence: options.fence } : {}),
+    ...(options.fenceReadOnly ? { fenceReadOnly: options.fenceReadOnly } : {}),
+    ...(options.env ? { agentEnvExtra: Object.keys(options.env) } : {}),
   };
   const probot = new Probot({
     appId: 1,
@@ -71,7 +91,8 @@ export async function createAppWorld(options: { config?: string; startLoops?: bo
   const app = createAgentMuxApp({
     store,
     settings,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+    ...(options.sessionFiles ? { sessionFiles: options.sessionFiles } : {}),
     registry: w.registry,
     startLoops: options.startLoops ?? false,
     idleMs: 20,
@@ -95,7 +116,7 @@ export async function createAppWorld(options: { config?: string; startLoops?: bo
     async close() {
       await app.stop();
       await store.close();
-      await w.close();
+      if (!options.world) await w.close();
       await rm(root, { recursive: true, force: true });
     },
   } satisfies AppWorld;

@@ -252,7 +252,12 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
     job,
     plan,
     adapter: resolved.adapter,
-    location: { home: started.env.HOME ?? homedir(), env: started.env, cwd: options.workspace },
+    // A file-system fence gives the agent its own HOME (the app's per-run HOME): its sessions are there.
+    location: {
+      home: (options.fence?.kind === 'filesystem' ? options.fence.home : undefined) ?? started.env.HOME ?? homedir(),
+      env: started.env,
+      cwd: options.workspace,
+    },
     redactor: secrets.redactor,
     log: note,
   });
