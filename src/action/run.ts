@@ -185,6 +185,11 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
             },
           }
         : {}),
+      // Requests that the workflow's concurrency group dropped (it keeps one pending run) are taken up.
+      catchUp: {
+        phrase: inputs.triggerPhrase ?? job.config.trigger.phrase,
+        allowedBots: inputs.allowedBots ?? job.config.trigger.allowedBots,
+      },
       secrets,
       redactor,
       secretEnv: Object.keys(inputs.apiKeys),

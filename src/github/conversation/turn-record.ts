@@ -24,6 +24,8 @@ export const TurnRecordSchema = z.object({
   finalMessage: z.string().max(MAX_RECORD_MESSAGE_CHARS).optional(),
   branch: z.string().max(255).optional(),
   pullRequest: z.number().int().positive().optional(),
+  /** The comments (mentions) this turn took up: its own, and requests no earlier run took up. */
+  comments: z.array(z.number().int().positive()).max(20).optional(),
   /** The run's conclusion, once finished. */
   conclusion: z.enum(['success', 'failure', 'cancelled', 'timed_out']).optional(),
 });

@@ -42,6 +42,8 @@ export interface TrackingConversation {
   earlier: readonly { turn: number; url: string }[];
   /** Why the run started a new conversation although there were earlier runs. */
   freshReason?: string;
+  /** Earlier requests in the thread that this run takes up too (no run had). */
+  alsoTakesUp?: readonly { login: string; url: string }[];
   /** The hidden record of this turn (`FinishInfo.record` replaces it once finished). */
   record: TurnRecord;
 }
@@ -129,6 +131,10 @@ function conversationLines(conversation: TrackingConversation): string[] {
     lines.push(`_Turn ${conversation.turn} of this conversation; earlier: ${links}._`);
   }
   if (conversation.freshReason) lines.push(`_New conversation: ${md.escapeText(conversation.freshReason)}._`);
+  if (conversation.alsoTakesUp?.length) {
+    const links = conversation.alsoTakesUp.map((m) => md.link(`${m.login}'s request`, m.url)).join(', ');
+    lines.push(`_Also takes up the earlier ${links}, which no run had._`);
+  }
   return lines;
 }
 

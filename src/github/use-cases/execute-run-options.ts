@@ -2,6 +2,7 @@ import type { AgentEvent } from '../../core/events/index.ts';
 import type { AdapterRegistry } from '../../core/registry/adapter-registry.ts';
 import type { RunEnd, RunOptions } from '../../core/run/run-options.ts';
 import type { GitHubApprovalChannel } from '../approvals/github-approval-channel.ts';
+import type { CatchUpOptions } from '../conversation/missed-mentions.ts';
 import type { TurnConversations } from '../conversation/run-turn.ts';
 import type { ChangedFile } from '../git/collect-changes.ts';
 import type { Clock } from '../report/clock.ts';
@@ -61,6 +62,12 @@ export interface ExecuteRunOptions {
    * cannot resume) a follow-up gets a summary of the earlier turns in its prompt.
    */
   conversations?: TurnConversations;
+  /**
+   * Take up the requests made in the mention's thread since the conversation's last turn that no
+   * run took up (`missedMentions`): the Action's workflow `concurrency` keeps one pending run and
+   * drops the one it replaces. The app queues every mention as a run of its own and leaves it unset.
+   */
+  catchUp?: CatchUpOptions;
   /** Receives every normalized event of the agent as it comes (the Action's workflow log). */
   onEvent?: (event: AgentEvent) => void;
   /** Receives the run's own notes (approval asked, files reset, the result), redacted. */

@@ -9,6 +9,7 @@ import { createGitHubApprovalChannel } from '../approvals/github-approval-channe
 import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
 import { conversationSummary } from '../conversation/conversation-summary.ts';
 import { createFinalMessage } from '../conversation/final-message.ts';
+import { catchUpMentions, missedMentionsPrompt } from '../conversation/missed-mentions.ts';
 import { planTurnSafely, resumeTurn, turnRecordOf } from '../conversation/run-turn.ts';
 import { prepareWorkspace } from '../git/prepare-workspace.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
@@ -78,6 +79,20 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
   });
   const job = plan.agentName === options.job.agentName ? options.job : { ...options.job, agentName: plan.agentName };
   const turnName = plan.turn > 1 ? ` (turn ${plan.turn})` : '';
+  const missed = options.catchUp
+    ? await catchUpMentions(options.catchUp, {
+        api,
+        job,
+        plan,
+        selfLogins: deps.selfLogins,
+        builtinAgents: deps.builtinAgents,
+        log,
+      })
+    : [];
+  const comments = [
+    ...(job.source.kind === 'issue_comment' ? [job.source.commentId] : []),
+    ...missed.map((m) => m.commentId),
+  ];
   const baseRecord = {
     conversation: plan.conversation,
     turn: plan.turn,
@@ -85,6 +100,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
     agent: job.agentName,
     at: new Date().toISOString(),
     instruction: job.instruction,
+    ...(comments.length > 0 ? { comments } : {}),
   };
   const tracking =
     job.number === undefined
@@ -93,6 +109,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
           turn: plan.turn,
           earlier: plan.earlier.map((t) => ({ turn: t.record.turn, url: t.url })),
           ...(plan.freshReason ? { freshReason: plan.freshReason } : {}),
+          ...(missed.length > 0 ? { alsoTakesUp: missed.map((m) => ({ login: m.login, url: m.url })) } : {}),
           record: baseRecord,
         };
   const finalMessage = createFinalMessage();
@@ -261,10 +278,12 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
     redactor: secrets.redactor,
     log: note,
   });
-  const prompt = resumed.sessionId
-    ? job.prompt
-    : job.prompt +
-      conversationSummary(plan.earlier, await commitsSince(options.workspace, prepared, plan.earlier.length));
+  const prompt =
+    (resumed.sessionId
+      ? job.prompt
+      : job.prompt +
+        conversationSummary(plan.earlier, await commitsSince(options.workspace, prepared, plan.earlier.length))) +
+    missedMentionsPrompt(missed);
 
   const policy = runPolicy(job.config, job.agentName);
   const handle = startRun({

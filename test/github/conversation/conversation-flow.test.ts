@@ -61,6 +61,7 @@ async function setup() {
     event: { eventName: string; payload: unknown },
     /** null: the front end keeps no sessions. */
     conversations: ExecuteRunOptions['conversations'] | null = { store, sessionFiles: () => fixtureSessions },
+    extra: Partial<ExecuteRunOptions> = {},
   ): Promise<RunOutcome> => {
     const decision = await decideTrigger(w.deps, event);
     if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}`);
@@ -74,6 +75,7 @@ async function setup() {
       env: { ...process.env, HOME: home, CONVERSATION_AGENT_LOG: logPath },
       secrets: [WORLD_TOKEN],
       ...(conversations ? { conversations } : {}),
+      ...extra,
     });
   };
   const log = async (): Promise<LogEntry[]> =>
@@ -152,6 +154,55 @@ describe('conversations: a follow-up mention continues the same session on the s
     expect(w.gh.state.checkRuns(w.repo).at(-1)?.name).toBe('agent-mux / conv (turn 3)');
     expect((await log()).filter((e) => e.method === 'session/new')).toHaveLength(1);
     w.gh.assertNoViolations();
+  });
+
+  it('the Action takes up requests its concurrency group dropped: by users who may trigger, for its agent, once', async () => {
+    const { w, run, log } = await setup();
+    const catchUp = { catchUp: { phrase: '@agent', allowedBots: [] } };
+    w.gh.state.addIssue(w.repo, { number: 9, title: 'Write notes', body: 'We need notes.', user: 'alice' });
+    const first = await run(commentEvent(w, 9, 'alice', '@agent conv: start the notes'), undefined, catchUp);
+    expect(first.conclusion).toBe('success');
+
+    // While a run is in progress and another pending, a newer mention replaces the pending one:
+    // these never got a run of their own.
+    const dropped = w.gh.state.addComment(w.repo, 9, {
+      body: '@agent conv: add a line about setup',
+      user: { login: 'alice', type: 'User' },
+    });
+    w.gh.state.addComment(w.repo, 9, {
+      body: '@agent add a line about secrets',
+      user: { login: 'mallory', type: 'User' },
+    });
+    w.gh.state.addComment(w.repo, 9, { body: '@agent cancel', user: { login: 'alice', type: 'User' } });
+    w.gh.state.addComment(w.repo, 9, { body: '@agent demo: say hi', user: { login: 'alice', type: 'User' } });
+    w.gh.state.addComment(w.repo, 9, { body: '@agent look at this', user: { login: 'agent-mux[bot]', type: 'Bot' } });
+    w.gh.state.addComment(w.repo, 9, { body: 'Thanks, looks good', user: { login: 'bob', type: 'User' } });
+
+    const mention = commentEvent(w, 9, 'bob', '@agent add a final line');
+    const second = await run(mention, undefined, catchUp);
+    expect(second.conclusion).toBe('success');
+    const prompt = (await log()).findLast((e) => e.method === 'session/prompt')?.prompt ?? '';
+    expect(prompt).toContain('add a final line');
+    expect(prompt).toContain(
+      'Also asked in this thread while an earlier run was under way, and not taken up by any run yet (oldest first; do these too):\n- @alice: add a line about setup',
+    );
+    // Not a reader's, not a cancel, not one for another agent, not agent-mux's own, not a plain comment.
+    for (const text of ['secrets', 'cancel', 'say hi', 'look at this', 'looks good'])
+      expect(prompt).not.toContain(text);
+    const tracking = w.gh.state
+      .comments(w.repo, 9)
+      .filter((c) => c.body.startsWith('<!-- agent-mux:run:'))
+      .at(-1);
+    expect(tracking?.body).toContain(
+      `_Also takes up the earlier [alice's request](https://github.com/octo/demo/issues/9#issuecomment-${dropped.id}), which no run had._`,
+    );
+    expect(parseTurnRecord(tracking?.body ?? '')?.comments).toEqual([mention.commentId, dropped.id]);
+
+    // Taken up once: the next turn finds nothing left over.
+    const third = await run(commentEvent(w, 9, 'alice', '@agent one more line'), undefined, catchUp);
+    expect(third.conclusion).toBe('success');
+    const last = (await log()).findLast((e) => e.method === 'session/prompt')?.prompt ?? '';
+    expect(last).not.toContain('Also asked in this thread');
   });
 
   it('without a session store the follow-up starts a new session and gets the earlier turns as untrusted data', async () => {
