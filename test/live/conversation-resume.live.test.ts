@@ -154,13 +154,17 @@ async function resumesAcross(
     );
     expect(second.end.reason, second.stderr.slice(-2000)).toBe('completed');
     const modelRequests = server.requests.slice(before).filter((r) => r.reply !== 'other' && r.reply !== 'not-found');
-    // The model request that asks the second question carries the first turn (codex-acp's app
-    // server also makes requests of its own, e.g. to a small model, without the conversation).
+    // The agent's request that asks the second question carries the first turn. Over ACP the
+    // programs also make side requests with the new question alone (codex-acp's app server to a
+    // small model, claude-agent-acp a title), so one such request is enough.
     const asking = modelRequests
       .map((r) => JSON.stringify(r.body))
       .filter((body) => body.includes('What number did I ask you to remember?'));
     expect(asking.length).toBeGreaterThan(0);
-    for (const body of asking) expect(body).toContain(liveCase.prompt);
+    expect(
+      asking.some((body) => body.includes(liveCase.prompt)),
+      asking.map((b) => b.slice(0, 200)).join('\n'),
+    ).toBe(true);
     console.log(
       `${spec.adapter} (${front.name}): session ${sessionId}: ${saved.saved ? `${saved.files} files, ${saved.bytes} bytes` : ''}; save ${Math.round(saveMs)} ms, restore ${Math.round(restoreMs)} ms`,
     );
