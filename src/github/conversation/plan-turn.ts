@@ -16,6 +16,8 @@ export interface TurnPlan {
   freshReason?: string;
   /** The pull request the conversation's commits go to, when there is one. */
   pullRequest?: number;
+  /** The branch the conversation's commits went to last (with `git.pullRequests: false`, the only place they are). */
+  branch?: string;
 }
 
 export interface PlanTurnInput {
@@ -83,11 +85,13 @@ export async function planTurn(input: PlanTurnInput): Promise<TurnPlan> {
   const agentName =
     input.agentNamed || !input.allowedAgents.includes(last.record.agent) ? input.agentName : last.record.agent;
   const pullRequest = turns.findLast((t) => t.record.pullRequest !== undefined)?.record.pullRequest;
+  const branch = turns.findLast((t) => t.record.branch !== undefined)?.record.branch;
   return {
     conversation: history.number,
     turn: last.record.turn + 1,
     earlier: turns,
     agentName,
     ...(pullRequest === undefined ? {} : { pullRequest }),
+    ...(branch === undefined ? {} : { branch }),
   };
 }

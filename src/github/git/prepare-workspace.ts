@@ -25,10 +25,14 @@ export interface PreparedWorkspace {
   removed: string[];
 }
 
-/** What to check out: the default branch for an issue, or a pull request's head. */
+/**
+ * What to check out: the default branch for an issue, a pull request's head, or a branch of this
+ * repository at `headSha` (a conversation's, when its commits have no pull request).
+ */
 export type WorkspaceTarget =
   | { kind: 'issue'; defaultBranch: string }
-  | { kind: 'pull'; number: number; headSha: string; headRef: string; baseRef: string; fromFork: boolean };
+  | { kind: 'pull'; number: number; headSha: string; headRef: string; baseRef: string; fromFork: boolean }
+  | { kind: 'branch'; branch: string; headSha: string; defaultBranch: string };
 
 /** Input of `prepareWorkspace`. */
 export interface PrepareWorkspaceInput {
@@ -56,6 +60,8 @@ export interface PrepareWorkspaceInput {
  *   be `headSha`, and so must HEAD afterwards, or `HeadMovedError` is thrown (someone pushed after the
  *   trigger). The base branch is fetched in any case.
  * - Issue: fetches the default branch and checks out its head, detached.
+ * - Branch: fetches the default branch (the base) and the branch, which must be at `headSha`
+ *   (else `HeadMovedError`), and checks it out on a local branch of that name.
  *
  * Then every file the agent would read as instructions or configuration (`resetPathsFor(adapter)`:
  * the common `agentConfigPaths` and the adapter's own table; plus every file the base's instruction
@@ -115,6 +121,16 @@ export async function prepareWorkspace(input: PrepareWorkspaceInput): Promise<Pr
     }
     headSha = await resolve(git, 'HEAD');
     if (headSha !== target.headSha) throw new HeadMovedError(target.headSha, headSha);
+  } else if (target.kind === 'branch') {
+    const baseLocal = `refs/agent-mux/base/${target.defaultBranch}`;
+    const branchLocal = `refs/agent-mux/branch/${target.branch}`;
+    await fetch([`+refs/heads/${target.defaultBranch}:${baseLocal}`, `+refs/heads/${target.branch}:${branchLocal}`]);
+    baseSha = await resolve(git, baseLocal);
+    const fetched = await resolve(git, branchLocal);
+    if (fetched !== target.headSha) throw new HeadMovedError(target.headSha, fetched);
+    await git(['checkout', '--quiet', '-B', target.branch, target.headSha]);
+    headSha = await resolve(git, 'HEAD');
+    branch = target.branch;
   } else {
     const baseLocal = `refs/agent-mux/base/${target.defaultBranch}`;
     await fetch([`+refs/heads/${target.defaultBranch}:${baseLocal}`]);

@@ -21,7 +21,7 @@ import type { ApprovalEntry } from '../report/run-progress.ts';
 import { answerInReviewThread } from './answer-in-review-thread.ts';
 import { createBufferedReporter } from './buffered-reporter.ts';
 import { commitsSince } from './commits-since.ts';
-import { conversationPull } from './conversation-pull.ts';
+import { conversationBranch, conversationPull } from './conversation-pull.ts';
 import { errorText } from './error-text.ts';
 import type { ExecuteRunOptions, RunOutcome } from './execute-run-options.ts';
 import { humanDuration } from './human-duration.ts';
@@ -126,9 +126,11 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
 
   const target = (async () => {
     const pull = (await ownPull) ?? (await conversationPull(api, repo, job, plan.pullRequest, log));
-    const headSha = pull?.headSha ?? (await api.getBranchSha(repo, job.defaultBranch));
+    // A follow-up whose conversation's commits are on a branch without a pull request goes on there.
+    const branch = pull ? undefined : await conversationBranch(api, repo, job, plan, log);
+    const headSha = pull?.headSha ?? branch?.headSha ?? (await api.getBranchSha(repo, job.defaultBranch));
     if (headSha === undefined) throw new Error(`the default branch ${job.defaultBranch} has no commit`);
-    return { pull, headSha };
+    return { pull, branch, headSha };
   })();
 
   // The check run and the tracking comment are written while the agent's program and the
@@ -185,7 +187,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
     });
     const [program, workspace] = await Promise.allSettled([
       options.prepare ? options.prepare(signal) : Promise.resolve(undefined),
-      target.then(({ pull }) =>
+      target.then(({ pull, branch }) =>
         prepareWorkspace({
           cwd: options.workspace,
           remote: options.git.remote,
@@ -200,7 +202,9 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
                 baseRef: pull.baseRef,
                 fromFork: pull.fromFork,
               }
-            : { kind: 'issue', defaultBranch: job.defaultBranch },
+            : branch
+              ? { kind: 'branch', branch: branch.name, headSha: branch.headSha, defaultBranch: job.defaultBranch }
+              : { kind: 'issue', defaultBranch: job.defaultBranch },
         }),
       ),
     ]);
@@ -218,7 +222,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
   }
   if (reportingFailed) await reporting;
   const { resolved, prepared } = started;
-  const { pull, headSha } = await target;
+  const { pull, branch: onBranch, headSha } = await target;
   if (prepared.restored.length + prepared.removed.length > 0) {
     note(`agent config files reset to the base branch: ${[...prepared.restored, ...prepared.removed].join(', ')}`);
   }
@@ -227,7 +231,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
   const currentHead = async (): Promise<string> =>
     pull
       ? (await api.getPull(repo, pull.number)).headSha
-      : ((await api.getBranchSha(repo, job.defaultBranch)) ?? headSha);
+      : ((await api.getBranchSha(repo, onBranch?.name ?? job.defaultBranch)) ?? headSha);
   const channel =
     job.number === undefined
       ? undefined
@@ -355,6 +359,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
       git: options.git,
       ignore: [...prepared.restored, ...prepared.removed],
       secrets: secrets.values,
+      ...(onBranch ? { branch: onBranch.name } : {}),
     });
   } catch (error) {
     await keep(pull?.headRef, pull?.number);

@@ -35,6 +35,8 @@ export async function publishResult(input: {
   ignore: readonly string[];
   /** The run's secrets besides `git.token`: a change holding one is not published (`SecretInChangesError`). */
   secrets?: Iterable<string | undefined>;
+  /** The branch the workspace is on (a conversation's, without a pull request): the commit goes on top of it. */
+  branch?: string;
 }): Promise<PublishedResult> {
   const { api, job, pull, git } = input;
   const settings = job.config.git;
@@ -57,12 +59,13 @@ export async function publishResult(input: {
   }
   const branch = pull
     ? pull.headRef
-    : await unclaimedBranch({
+    : (input.branch ??
+      (await unclaimedBranch({
         api,
         repo: job.repo,
         base: branchName(settings.branchPrefix, job.number ?? 0, job.title || job.instruction),
         cwd: input.cwd,
-      });
+      })));
 
   const pushed = await publishChanges({
     cwd: input.cwd,

@@ -48,8 +48,8 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-async function setup() {
-  const w = await createGitHubWorld({ config: CONFIG });
+async function setup(config = CONFIG) {
+  const w = await createGitHubWorld({ config });
   world = w;
   const scratch = await mkdtemp(join(tmpdir(), 'agent-mux-conv-'));
   dirs.push(scratch);
@@ -203,6 +203,24 @@ describe('conversations: a follow-up mention continues the same session on the s
     expect(third.conclusion).toBe('success');
     const last = (await log()).findLast((e) => e.method === 'session/prompt')?.prompt ?? '';
     expect(last).not.toContain('Also asked in this thread');
+  });
+
+  it('with git.pullRequests: false a follow-up on the issue goes on on the conversation’s branch', async () => {
+    const { w, run } = await setup(`${CONFIG}git:\n  pullRequests: false\n`);
+    w.gh.state.addIssue(w.repo, { number: 11, title: 'Write notes', body: 'We need notes.', user: 'alice' });
+    const first = await run(commentEvent(w, 11, 'alice', '@agent conv: start the notes'));
+    expect(first.conclusion).toBe('success');
+    expect(first.branch).toBe('agent-mux/11-write-notes');
+    // The issue's title changed meanwhile: the branch is the conversation's, not one named anew.
+    const followUp = commentEvent(w, 11, 'alice', '@agent add a second line');
+    (followUp.payload.issue as { title: string }).title = 'Notes for the release';
+    const second = await run(followUp);
+    expect(second.conclusion).toBe('success');
+    expect(second.branch).toBe(first.branch);
+    expect(await w.git(['show', `${first.branch}:notes.md`], w.bare)).toBe('turn 1\nturn 2');
+    expect(await w.git(['branch', '--list', 'agent-mux/*'], w.bare)).toBe('  agent-mux/11-write-notes');
+    expect(w.gh.state.pulls(w.repo)).toHaveLength(0);
+    w.gh.assertNoViolations();
   });
 
   it('without a session store the follow-up starts a new session and gets the earlier turns as untrusted data', async () => {
