@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 8900)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 832)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8900:
+/***/ 832:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -34255,6 +34255,17 @@ class StreamLedger {
     }
     /** A piece of the answer; opens a message (closing one with another id) when needed. */
     text(out, delta, id) {
+        const message = this.#message;
+        // The common case kept small (it runs for every piece of text): more text for the open message.
+        if (message === undefined || (id !== undefined && message.id !== id) || delta === '' || this.#thinking) {
+            this.#textOpening(out, delta, id);
+            return;
+        }
+        this.#append(message, delta);
+        out.push({ type: 'text_delta', delta, messageId: message.id });
+    }
+    /** {@link text} when it opens a message, closes thinking first, or is given empty text. */
+    #textOpening(out, delta, id) {
         if (delta === '' && !this.#emptyDeltas)
             return;
         if (!this.#message || (id !== undefined && this.#message.id !== id))
@@ -34262,14 +34273,17 @@ class StreamLedger {
         const message = this.#message;
         if (this.#thinking)
             this.stopThinking(out);
-        if (!message.overflow) {
-            message.text += delta;
-            if (message.text.length > this.#maxText) {
-                message.overflow = true;
-                message.text = '';
-            }
-        }
+        this.#append(message, delta);
         out.push({ type: 'text_delta', delta, messageId: message.id });
+    }
+    #append(message, delta) {
+        if (message.overflow)
+            return;
+        message.text += delta;
+        if (message.text.length > this.#maxText) {
+            message.overflow = true;
+            message.text = '';
+        }
     }
     /**
      * Closes the open message (and its thinking). `text` is the whole text when the agent said it;
@@ -37952,20 +37966,19 @@ const classifyApiError = (message) => providerErrorDraft(message, geminiErrorTab
 ;// CONCATENATED MODULE: ./src/adapters/agents/gemini/gemini-record.ts
 
 
-/** A string field, or undefined when it is missing or of another type (the CLI's optional fields). */
-const optionalString = schemas_string().optional().catch(undefined);
 /**
  * The records of Gemini CLI's `--output-format stream-json` whose shape decides the translation,
  * checked at the edge: the fields a record cannot do without are required (a `tool_use` without
- * its name or id is malformed). {@link geminiRecord} checks it by hand; the handlers read the
- * record itself.
+ * its name or id is malformed); optional fields (`init`'s session id and model, `error`'s message)
+ * are read where they are used, as strings or not at all. {@link geminiRecord} checks it by hand;
+ * the handlers read the record itself.
  */
 const geminiRecordSchema = discriminatedUnion('type', [
-    object({ type: literal('init'), session_id: optionalString, model: optionalString }),
+    object({ type: literal('init') }),
     object({ type: literal('message') }),
     object({ type: literal('tool_use'), tool_name: schemas_string().min(1), tool_id: schemas_string().min(1) }),
     object({ type: literal('tool_result'), tool_id: schemas_string().min(1) }),
-    object({ type: literal('error'), message: optionalString }),
+    object({ type: literal('error') }),
     object({ type: literal('result') }),
 ]);
 /** The record types {@link geminiRecordSchema} knows, with what a record of that type that fails it lacks. */
@@ -37980,24 +37993,21 @@ const geminiMalformed = {
 /**
  * A record checked at the edge: by hand as {@link geminiRecordSchema} states it, in one switch on
  * its type, without zod's parse (a copy of each record) or a look-up of the type in a table (slow
- * for a string fresh from `JSON.parse`). The record (`init` and `error` with their optional strings
- * cleaned as the schema's `catch` does), `'unknown'` for a type the schema does not know, or
+ * for a string fresh from `JSON.parse`). The record itself, `'unknown'` for a type the schema does not know, or
  * `'malformed'` for a known type without what the schema requires (the translator's test holds the
  * hand check and the schema together).
  */
 function geminiRecord(value) {
     switch (value.type) {
+        case 'init':
         case 'message':
+        case 'error':
         case 'result':
             return value;
         case 'tool_use':
             return filled(value.tool_name) && filled(value.tool_id) ? value : 'malformed';
         case 'tool_result':
             return filled(value.tool_id) ? value : 'malformed';
-        case 'init':
-            return { ...value, type: 'init', session_id: str(value.session_id), model: str(value.model) };
-        case 'error':
-            return { ...value, type: 'error', message: str(value.message) };
         default:
             return 'unknown';
     }
@@ -38036,6 +38046,13 @@ const geminiTranslator = {
         ledger: new StreamLedger(clock, { toolDurations: false, mcpToolName: geminiMcpName }),
         messages: 0,
         errorReported: false,
+        // Every field the translation sets, present from the start: the state keeps one shape
+        // (a field added later changes it, and each record's access slows; bench adapter-translation).
+        sessionId: undefined,
+        model: undefined,
+        wholeText: undefined,
+        outcome: undefined,
+        terminal: undefined,
     }),
     translate(record, state) {
         if (record.kind === 'text')
@@ -38076,8 +38093,8 @@ const geminiTranslator = {
 };
 function gemini_translator_init(value, state) {
     const out = [];
-    const sessionId = value.session_id;
-    state.model = value.model ?? state.model;
+    const sessionId = str(value.session_id);
+    state.model = str(value.model) ?? state.model;
     if (sessionId && !state.sessionId) {
         state.sessionId = sessionId;
         out.push({ type: 'session_start', sessionId, model: state.model, cwd: state.request?.cwd });
@@ -38105,14 +38122,17 @@ function message(value, state) {
         state.wholeText = undefined;
         ledger.startMessage(out, `${state.sessionId ?? 'gemini'}-m${state.messages}`, state.model);
     }
-    const streamed = state.wholeText ?? ledger.messageText;
-    if (value.delta !== true && streamed !== '') {
-        // A whole message (not a delta) after deltas: only what was not streamed yet.
-        ledger.text(out, text.startsWith(streamed) ? text.slice(streamed.length) : text, ledger.messageId);
-        state.wholeText = text;
-        return out;
+    if (value.delta !== true) {
+        const streamed = state.wholeText ?? ledger.messageText;
+        if (streamed !== '') {
+            // A whole message (not a delta) after deltas: only what was not streamed yet.
+            ledger.text(out, text.startsWith(streamed) ? text.slice(streamed.length) : text);
+            state.wholeText = text;
+            return out;
+        }
     }
-    ledger.text(out, text, ledger.messageId);
+    // The open message takes the text (no id: the ledger's open message is this one).
+    ledger.text(out, text);
     if (state.wholeText !== undefined)
         state.wholeText += text;
     return out;
@@ -38148,7 +38168,7 @@ function toolResult(value, state) {
     return out;
 }
 function errorRecord(value, state) {
-    const draft = classifyApiError(value.message ?? 'Gemini CLI reported an error');
+    const draft = classifyApiError(str(value.message) ?? 'Gemini CLI reported an error');
     if (draft.type === 'error') {
         // Warnings (loop detected, blocked hook, …) leave the run going.
         return [{ ...draft, recoverable: value.severity !== 'error' }];
@@ -65591,7 +65611,51 @@ function statusOf(error) {
     return typeof status === 'number' ? status : undefined;
 }
 
+;// CONCATENATED MODULE: ./src/github/conversation/conversation-state.ts
+
+/** One conversation: an issue or pull request of a repository, with one agent. */
+const ConversationKeySchema = object({
+    /** `owner/name`. */
+    repository: schemas_string().regex(/^[\w.-]+\/[\w.-]+$/),
+    /** The issue or pull request number. */
+    number: schemas_number().int().positive(),
+    /** The agent's name as configured (`claude`, `codex`, …). */
+    agent: schemas_string().regex(/^[\w.-]+$/),
+});
+/** What a conversation remembers between runs (turns). */
+const ConversationStateSchema = object({
+    /** The agent's name as configured. */
+    agent: schemas_string(),
+    /** The adapter that ran it (whose session-file declaration applies). */
+    adapter: schemas_string(),
+    /** The agent's session id, to resume with. */
+    sessionId: schemas_string().min(1),
+    /** The branch the runs commit to, once there is one. */
+    branch: schemas_string().optional(),
+    /** The pull request the runs update, once there is one. */
+    pullRequest: schemas_number().int().positive().optional(),
+    /**
+     * The working directory the session was saved from. Claude files its sessions per directory, so
+     * a session restored for another directory (the app clones each run in a directory of its own)
+     * is moved to where the agent will look (`SessionFileDeclaration.relocate`).
+     */
+    cwd: schemas_string().optional(),
+    /** Runs so far. */
+    turns: schemas_number().int().nonnegative(),
+    /** ISO 8601 time of the last run. */
+    updatedAt: iso_datetime(),
+});
+/** The longest `conversations.expireDays` a repository may set: a conversation older than this is never continued. */
+const LONGEST_CONVERSATION_DAYS = 365;
+/** A conversation untouched for longer than this starts fresh. */
+const DEFAULT_CONVERSATION_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
+/** True when the conversation's last run is older than `maxAgeMs` at `now`. */
+function isConversationExpired(state, now, maxAgeMs = DEFAULT_CONVERSATION_MAX_AGE_MS) {
+    return now.getTime() - Date.parse(state.updatedAt) > maxAgeMs;
+}
+
 ;// CONCATENATED MODULE: ./src/github/config/repo-config-schema.ts
+
 
 
 
@@ -65798,7 +65862,7 @@ const conversationsSchema = strictObject({
     expireDays: schemas_number()
         .int()
         .positive()
-        .max(365)
+        .max(LONGEST_CONVERSATION_DAYS)
         .default(14)
         .describe('A conversation whose last run is older than this many days starts fresh (and says so).'),
 })
@@ -86166,6 +86230,104 @@ function createFinalMessage(maxChars = 4000) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/github/conversation/missed-mentions.ts
+
+
+
+/** At most this many missed requests join one turn, the newest kept. */
+const MAX_MISSED_MENTIONS = 10;
+/** The longest missed request a prompt carries. */
+const MAX_INSTRUCTION_CHARS = 2000;
+/** With no earlier turn, requests written this long before the mention still count. */
+const WITHOUT_TURNS_MS = 24 * 60 * 60 * 1000;
+/**
+ * The requests made in the thread of this run's mention since the conversation's last turn (or in
+ * the day before the mention when there is none) that no run took up, oldest first: what the
+ * Action's workflow `concurrency` dropped. GitHub keeps one pending run per group, so a mention
+ * made while one run is in progress and another pending replaces the pending one, whose mention
+ * would never be answered. Each must be a run request of this run's agent (or naming none) by a
+ * user who may trigger runs, as the mention itself; agent-mux's own comments never count.
+ */
+async function missedMentions(input) {
+    const { job } = input;
+    if (job.source.kind !== 'issue_comment' || job.number === undefined)
+        return [];
+    const current = job.source.commentId;
+    const since = input.lastTurnAt ? Date.parse(input.lastTurnAt) : Date.parse(job.requestedAt) - WITHOUT_TURNS_MS;
+    const self = new Set(input.selfLogins.map((login) => login.toLowerCase()));
+    const { data } = await input.api.listComments(job.repo, job.number);
+    const candidates = [];
+    for (const comment of data) {
+        const user = comment.user;
+        if (comment.id >= current || input.answered.has(comment.id) || !user || self.has(user.login.toLowerCase()))
+            continue;
+        if (Date.parse(comment.createdAt) < since)
+            continue;
+        const command = parse_command_parseCommand(comment.body, { phrase: input.phrase, agents: input.agents });
+        if (command?.kind !== 'run' || (command.agent !== undefined && command.agent !== job.agentName))
+            continue;
+        const instruction = sanitizeText(command.prompt).trim().slice(0, MAX_INSTRUCTION_CHARS);
+        if (instruction === '')
+            continue;
+        candidates.push({ commentId: comment.id, url: comment.htmlUrl, login: user.login, instruction });
+    }
+    const allowed = new Map();
+    const missed = [];
+    for (const mention of candidates.slice(-MAX_MISSED_MENTIONS)) {
+        let may = allowed.get(mention.login);
+        if (may === undefined) {
+            const comment = data.find((c) => c.id === mention.commentId);
+            const decision = await authorizeActor({
+                api: input.api,
+                repo: job.repo,
+                actor: comment?.user ?? { login: mention.login, type: 'User' },
+                selfLogins: input.selfLogins,
+                allowedBots: input.allowedBots,
+                minimumRole: job.config.trigger.permission,
+            });
+            may = decision.allowed;
+            allowed.set(mention.login, may);
+            if (!decision.allowed)
+                input.log?.(`not taking up @${mention.login}'s earlier request: ${decision.reason}`);
+        }
+        if (may)
+            missed.push(mention);
+    }
+    return missed;
+}
+/** The prompt's part that hands the missed requests to the agent, after the mention's own. */
+function missedMentionsPrompt(missed) {
+    if (missed.length === 0)
+        return '';
+    const lines = missed.map((m) => `- @${m.login}: ${m.instruction.replace(/\s*\n\s*/g, ' ')}`);
+    return ('\n\nAlso asked in this thread while an earlier run was under way, and not taken up by any run yet ' +
+        `(oldest first; do these too):\n${lines.join('\n')}`);
+}
+/**
+ * {@link missedMentions} for a run about to start: the answered comments and the last turn's time
+ * from its plan. Never throws: when the thread cannot be read, the run goes on alone (said in the log).
+ */
+async function catchUpMentions(options, context) {
+    const { job, plan } = context;
+    try {
+        return await missedMentions({
+            api: context.api,
+            job,
+            selfLogins: context.selfLogins,
+            phrase: options.phrase,
+            agents: [...new Set([...Object.keys(job.config.agents), ...context.builtinAgents])],
+            allowedBots: options.allowedBots,
+            answered: new Set(plan.earlier.flatMap((turn) => turn.record.comments ?? [])),
+            ...(plan.earlier.length > 0 ? { lastTurnAt: plan.earlier.at(-1)?.record.at } : {}),
+            log: context.log,
+        });
+    }
+    catch (error) {
+        context.log(`earlier requests in the thread could not be read: ${error instanceof Error ? error.message : String(error)}`);
+        return [];
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/github/conversation/turn-record.ts
 
 /** Longest instruction a turn record keeps. */
@@ -86191,6 +86353,8 @@ const TurnRecordSchema = object({
     finalMessage: schemas_string().max(MAX_RECORD_MESSAGE_CHARS).optional(),
     branch: schemas_string().max(255).optional(),
     pullRequest: schemas_number().int().positive().optional(),
+    /** The comments (mentions) this turn took up: its own, and requests no earlier run took up. */
+    comments: array(schemas_number().int().positive()).max(20).optional(),
     /** The run's conclusion, once finished. */
     conclusion: schemas_enum(['success', 'failure', 'cancelled', 'timed_out']).optional(),
 });
@@ -86326,48 +86490,15 @@ async function planTurn(input) {
     }
     const agentName = input.agentNamed || !input.allowedAgents.includes(last.record.agent) ? input.agentName : last.record.agent;
     const pullRequest = turns.findLast((t) => t.record.pullRequest !== undefined)?.record.pullRequest;
+    const branch = turns.findLast((t) => t.record.branch !== undefined)?.record.branch;
     return {
         conversation: history.number,
         turn: last.record.turn + 1,
         earlier: turns,
         agentName,
         ...(pullRequest === undefined ? {} : { pullRequest }),
+        ...(branch === undefined ? {} : { branch }),
     };
-}
-
-;// CONCATENATED MODULE: ./src/github/conversation/conversation-state.ts
-
-/** One conversation: an issue or pull request of a repository, with one agent. */
-const ConversationKeySchema = object({
-    /** `owner/name`. */
-    repository: schemas_string().regex(/^[\w.-]+\/[\w.-]+$/),
-    /** The issue or pull request number. */
-    number: schemas_number().int().positive(),
-    /** The agent's name as configured (`claude`, `codex`, …). */
-    agent: schemas_string().regex(/^[\w.-]+$/),
-});
-/** What a conversation remembers between runs (turns). */
-const ConversationStateSchema = object({
-    /** The agent's name as configured. */
-    agent: schemas_string(),
-    /** The adapter that ran it (whose session-file declaration applies). */
-    adapter: schemas_string(),
-    /** The agent's session id, to resume with. */
-    sessionId: schemas_string().min(1),
-    /** The branch the runs commit to, once there is one. */
-    branch: schemas_string().optional(),
-    /** The pull request the runs update, once there is one. */
-    pullRequest: schemas_number().int().positive().optional(),
-    /** Runs so far. */
-    turns: schemas_number().int().nonnegative(),
-    /** ISO 8601 time of the last run. */
-    updatedAt: iso_datetime(),
-});
-/** A conversation untouched for longer than this starts fresh. */
-const DEFAULT_CONVERSATION_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
-/** True when the conversation's last run is older than `maxAgeMs` at `now`. */
-function isConversationExpired(state, now, maxAgeMs = DEFAULT_CONVERSATION_MAX_AGE_MS) {
-    return now.getTime() - Date.parse(state.updatedAt) > maxAgeMs;
 }
 
 ;// CONCATENATED MODULE: ./src/github/conversation/read-session-snapshot.ts
@@ -86445,7 +86576,8 @@ async function saveConversation(options) {
         options.log?.(`conversation ${conversationName(options.key)}: not saved: ${refusal.message}`);
         return { saved: false, ...refusal };
     }
-    await options.store.save(options.key, { state, session: result.snapshot });
+    // The directory the session belongs to, so that a restore elsewhere can move it (`relocate`).
+    await options.store.save(options.key, { state: { ...state, cwd: location.cwd }, session: result.snapshot });
     options.log?.(`conversation ${conversationName(options.key)}: saved session ${state.sessionId} (${result.snapshot.files.length} files, ${result.snapshot.bytes} bytes)`);
     return { saved: true, bytes: result.snapshot.bytes, files: result.snapshot.files.length };
 }
@@ -86478,19 +86610,42 @@ async function restoreConversation(options) {
         return undefined;
     }
     const root = options.declaration.root(options.location);
-    for (const file of session.files) {
+    const files = placedFiles(stored, options);
+    if (!files) {
+        options.log?.(`conversation ${name}: its session belongs to ${state.cwd} and ${state.adapter} cannot continue it in ${options.location.cwd}; starting fresh`);
+        return undefined;
+    }
+    for (const file of files) {
         if ((0,external_node_path_namespaceObject.isAbsolute)(file.path) || (0,external_node_path_namespaceObject.normalize)(file.path).startsWith('..')) {
             options.log?.(`conversation ${name}: a session file is outside the store (${file.path}); starting fresh`);
             return undefined;
         }
     }
-    for (const file of session.files) {
+    for (const file of files) {
         const target = (0,external_node_path_namespaceObject.join)(root, file.path);
         await (0,external_node_fs_promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(target), { recursive: true });
         await (0,external_node_fs_promises_namespaceObject.writeFile)(target, file.content, { mode: 0o600 });
     }
     options.log?.(`conversation ${name}: restored session ${state.sessionId} (turn ${state.turns}, ${session.files.length} files)`);
     return state;
+}
+/**
+ * The session's files where they go in this location: moved by the declaration when the session
+ * was saved in another working directory; undefined when it cannot move.
+ */
+function placedFiles({ state, session }, options) {
+    const { relocate } = options.declaration;
+    const from = state.cwd;
+    if (from === undefined || from === options.location.cwd || !relocate)
+        return session.files;
+    const moved = [];
+    for (const file of session.files) {
+        const path = relocate(file.path, from, options.location);
+        if (path === undefined)
+            return undefined;
+        moved.push({ path, content: file.content });
+    }
+    return moved;
 }
 
 ;// CONCATENATED MODULE: ./src/github/conversation/list-files.ts
@@ -86528,6 +86683,12 @@ const claudeSessionFiles = {
         if (!found?.isFile())
             return [];
         return [transcript, ...(await listFiles(root, (0,external_node_path_namespaceObject.join)(root, project, sessionId)))];
+    },
+    // Only the project directory names the working directory: Claude Code resumes a transcript
+    // found under the current directory's slug.
+    relocate(path, from, to) {
+        const prefix = `projects/${claudeProjectSlug(from)}/`;
+        return path.startsWith(prefix) ? `projects/${claudeProjectSlug(to.cwd)}/${path.slice(prefix.length)}` : path;
     },
 };
 
@@ -86592,6 +86753,9 @@ const geminiSessionFiles = {
         }
         return [...new Set(files)].sort();
     },
+    // The project's short name and its `.project_root` files tie the chat to the directory's path:
+    // a session does not move to another directory (the app then gives a summary instead).
+    relocate: () => undefined,
 };
 
 ;// CONCATENATED MODULE: ./src/github/conversation/session-file-declarations.ts
@@ -86606,6 +86770,11 @@ const declarations = {
     claude: claudeSessionFiles,
     codex: codexSessionFiles,
     gemini: geminiSessionFiles,
+    // Over ACP the same programs keep their sessions where they always do: claude-agent-acp drives
+    // Claude Code, codex-acp starts `codex app-server`, gemini --acp is Gemini CLI.
+    'claude-acp': claudeSessionFiles,
+    'codex-acp': codexSessionFiles,
+    'gemini-acp': geminiSessionFiles,
 };
 /** The declaration for an adapter id, or undefined when its sessions cannot be carried over. */
 function sessionFilesFor(adapterId) {
@@ -87673,6 +87842,8 @@ async function readBaseTexts(root, baseSha, paths) {
  *   be `headSha`, and so must HEAD afterwards, or `HeadMovedError` is thrown (someone pushed after the
  *   trigger). The base branch is fetched in any case.
  * - Issue: fetches the default branch and checks out its head, detached.
+ * - Branch: fetches the default branch (the base) and the branch, which must be at `headSha`
+ *   (else `HeadMovedError`), and checks it out on a local branch of that name.
  *
  * Then every file the agent would read as instructions or configuration (`resetPathsFor(adapter)`:
  * the common `agentConfigPaths` and the adapter's own table; plus every file the base's instruction
@@ -87725,6 +87896,18 @@ async function prepareWorkspace(input) {
         headSha = await prepare_workspace_resolve(git, 'HEAD');
         if (headSha !== target.headSha)
             throw new HeadMovedError(target.headSha, headSha);
+    }
+    else if (target.kind === 'branch') {
+        const baseLocal = `refs/agent-mux/base/${target.defaultBranch}`;
+        const branchLocal = `refs/agent-mux/branch/${target.branch}`;
+        await fetch([`+refs/heads/${target.defaultBranch}:${baseLocal}`, `+refs/heads/${target.branch}:${branchLocal}`]);
+        baseSha = await prepare_workspace_resolve(git, baseLocal);
+        const fetched = await prepare_workspace_resolve(git, branchLocal);
+        if (fetched !== target.headSha)
+            throw new HeadMovedError(target.headSha, fetched);
+        await git(['checkout', '--quiet', '-B', target.branch, target.headSha]);
+        headSha = await prepare_workspace_resolve(git, 'HEAD');
+        branch = target.branch;
     }
     else {
         const baseLocal = `refs/agent-mux/base/${target.defaultBranch}`;
@@ -88534,6 +88717,25 @@ async function conversationPull(api, repo, job, number, log) {
         return undefined;
     }
 }
+/**
+ * The conversation's branch, for a follow-up on its issue when its commits never had a pull request
+ * (`git.pullRequests: false`): the last turn's branch when it still exists, at its current tip.
+ */
+async function conversationBranch(api, repo, job, plan, log) {
+    // A conversation that had a pull request continues there while it is open, else starts anew.
+    if (job.isPullRequest || plan.turn === 1 || plan.branch === undefined || plan.pullRequest !== undefined)
+        return undefined;
+    try {
+        const headSha = await api.getBranchSha(repo, plan.branch);
+        if (headSha === undefined)
+            log(`the conversation's branch ${plan.branch} is gone; starting from ${job.defaultBranch}`);
+        return headSha === undefined ? undefined : { name: plan.branch, headSha };
+    }
+    catch (error) {
+        log(`the conversation's branch ${plan.branch} could not be read: ${error_text_errorText(error)}`);
+        return undefined;
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/github/use-cases/human-duration.ts
 /** 3_600_000 → `1 h`, 900_000 → `15 min`, 90_500 → `91 s`: a timeout as the approval comment words it. */
@@ -89250,12 +89452,13 @@ async function publishResult(input) {
     }
     const branch = pull
         ? pull.headRef
-        : await unclaimedBranch({
-            api,
-            repo: job.repo,
-            base: branchName(settings.branchPrefix, job.number ?? 0, job.title || job.instruction),
-            cwd: input.cwd,
-        });
+        : (input.branch ??
+            (await unclaimedBranch({
+                api,
+                repo: job.repo,
+                base: branchName(settings.branchPrefix, job.number ?? 0, job.title || job.instruction),
+                cwd: input.cwd,
+            })));
     const pushed = await publishChanges({
         cwd: input.cwd,
         remote: git.remote,
@@ -89553,6 +89756,10 @@ function conversationLines(conversation) {
     }
     if (conversation.freshReason)
         lines.push(`_New conversation: ${escapeText(conversation.freshReason)}._`);
+    if (conversation.alsoTakesUp?.length) {
+        const links = conversation.alsoTakesUp.map((m) => markdown_link(`${m.login}'s request`, m.url)).join(', ');
+        lines.push(`_Also takes up the earlier ${links}, which no run had._`);
+    }
     return lines;
 }
 function render_tracking_comment_outcome(progress, finished) {
@@ -90565,6 +90772,7 @@ async function startReporting(input) {
 
 
 
+
 /**
  * Carries out one accepted job: check run and tracking comment, the workspace on the right
  * commit with planted agent config restored, the agent run with approvals on GitHub and live
@@ -90609,6 +90817,20 @@ async function runAndReport(options, secrets) {
     });
     const job = plan.agentName === options.job.agentName ? options.job : { ...options.job, agentName: plan.agentName };
     const turnName = plan.turn > 1 ? ` (turn ${plan.turn})` : '';
+    const missed = options.catchUp
+        ? await catchUpMentions(options.catchUp, {
+            api,
+            job,
+            plan,
+            selfLogins: deps.selfLogins,
+            builtinAgents: deps.builtinAgents,
+            log,
+        })
+        : [];
+    const comments = [
+        ...(job.source.kind === 'issue_comment' ? [job.source.commentId] : []),
+        ...missed.map((m) => m.commentId),
+    ];
     const baseRecord = {
         conversation: plan.conversation,
         turn: plan.turn,
@@ -90616,6 +90838,7 @@ async function runAndReport(options, secrets) {
         agent: job.agentName,
         at: new Date().toISOString(),
         instruction: job.instruction,
+        ...(comments.length > 0 ? { comments } : {}),
     };
     const tracking = job.number === undefined
         ? undefined
@@ -90623,6 +90846,7 @@ async function runAndReport(options, secrets) {
             turn: plan.turn,
             earlier: plan.earlier.map((t) => ({ turn: t.record.turn, url: t.url })),
             ...(plan.freshReason ? { freshReason: plan.freshReason } : {}),
+            ...(missed.length > 0 ? { alsoTakesUp: missed.map((m) => ({ login: m.login, url: m.url })) } : {}),
             record: baseRecord,
         };
     const finalMessage = createFinalMessage();
@@ -90637,10 +90861,12 @@ async function runAndReport(options, secrets) {
     };
     const target = (async () => {
         const pull = (await ownPull) ?? (await conversationPull(api, repo, job, plan.pullRequest, log));
-        const headSha = pull?.headSha ?? (await api.getBranchSha(repo, job.defaultBranch));
+        // A follow-up whose conversation's commits are on a branch without a pull request goes on there.
+        const branch = pull ? undefined : await conversationBranch(api, repo, job, plan, log);
+        const headSha = pull?.headSha ?? branch?.headSha ?? (await api.getBranchSha(repo, job.defaultBranch));
         if (headSha === undefined)
             throw new Error(`the default branch ${job.defaultBranch} has no commit`);
-        return { pull, headSha };
+        return { pull, branch, headSha };
     })();
     // The check run and the tracking comment are written while the agent's program and the
     // workspace get ready: the agent never waits for GitHub's write throttle.
@@ -90694,7 +90920,7 @@ async function runAndReport(options, secrets) {
         });
         const [program, workspace] = await Promise.allSettled([
             options.prepare ? options.prepare(signal) : Promise.resolve(undefined),
-            target.then(({ pull }) => prepareWorkspace({
+            target.then(({ pull, branch }) => prepareWorkspace({
                 cwd: options.workspace,
                 remote: options.git.remote,
                 token: options.git.token,
@@ -90708,7 +90934,9 @@ async function runAndReport(options, secrets) {
                         baseRef: pull.baseRef,
                         fromFork: pull.fromFork,
                     }
-                    : { kind: 'issue', defaultBranch: job.defaultBranch },
+                    : branch
+                        ? { kind: 'branch', branch: branch.name, headSha: branch.headSha, defaultBranch: job.defaultBranch }
+                        : { kind: 'issue', defaultBranch: job.defaultBranch },
             })),
         ]);
         if (program.status === 'rejected')
@@ -90729,14 +90957,14 @@ async function runAndReport(options, secrets) {
     if (reportingFailed)
         await reporting;
     const { resolved, prepared } = started;
-    const { pull, headSha } = await target;
+    const { pull, branch: onBranch, headSha } = await target;
     if (prepared.restored.length + prepared.removed.length > 0) {
         note(`agent config files reset to the base branch: ${[...prepared.restored, ...prepared.removed].join(', ')}`);
     }
     const approvalTimeoutMs = options.approvalTimeoutMs ?? job.config.approvals.timeout;
     const currentHead = async () => pull
         ? (await api.getPull(repo, pull.number)).headSha
-        : ((await api.getBranchSha(repo, job.defaultBranch)) ?? headSha);
+        : ((await api.getBranchSha(repo, onBranch?.name ?? job.defaultBranch)) ?? headSha);
     const channel = job.number === undefined
         ? undefined
         : createGitHubApprovalChannel({
@@ -90774,14 +91002,20 @@ async function runAndReport(options, secrets) {
         job,
         plan,
         adapter: resolved.adapter,
-        location: { home: started.env.HOME ?? (0,external_node_os_namespaceObject.homedir)(), env: started.env, cwd: options.workspace },
+        // A file-system fence gives the agent its own HOME (the app's per-run HOME): its sessions are there.
+        location: {
+            home: (options.fence?.kind === 'filesystem' ? options.fence.home : undefined) ?? started.env.HOME ?? (0,external_node_os_namespaceObject.homedir)(),
+            env: started.env,
+            cwd: options.workspace,
+        },
         redactor: secrets.redactor,
         log: note,
     });
-    const prompt = resumed.sessionId
+    const prompt = (resumed.sessionId
         ? job.prompt
         : job.prompt +
-            conversationSummary(plan.earlier, await commitsSince(options.workspace, prepared, plan.earlier.length));
+            conversationSummary(plan.earlier, await commitsSince(options.workspace, prepared, plan.earlier.length))) +
+        missedMentionsPrompt(missed);
     const policy = runPolicy(job.config, job.agentName);
     const handle = startRun({
         adapter: resolved.adapter,
@@ -90849,6 +91083,7 @@ async function runAndReport(options, secrets) {
             git: options.git,
             ignore: [...prepared.restored, ...prepared.removed],
             secrets: secrets.values,
+            ...(onBranch ? { branch: onBranch.name } : {}),
         });
     }
     catch (error) {
