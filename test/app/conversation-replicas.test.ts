@@ -48,16 +48,17 @@ afterEach(async () => {
 });
 
 describe.runIf(available)('a conversation across two app replicas on one PostgreSQL', () => {
-  it('turn 2, claimed by another replica, resumes turn 1’s session on the same branch and pull request', async () => {
+  it('turn 2, claimed by another replica, resumes turn 1’s session on the same branch and PR; turn 3, asked meanwhile, waits and follows', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;
     const s = freshSchema('agent_mux_conversations');
     schema = s;
-    const replica = async () => {
+    const replica = async (env: Record<string, string> = {}) => {
       const store = createPostgresRunStore({ connectionString: DATABASE_URL, schema: s, maxConnections: 3 });
       const app = await createAppWorld({
         world: w,
         store,
+        env,
         startLoops: true,
         sessionFiles: () => fixtureSessions,
         // Fenced as the app runs agents: the fixture's script and the SDK it imports shown read-only.
@@ -87,21 +88,28 @@ describe.runIf(available)('a conversation across two app replicas on one Postgre
     const pr = pulls[0]!;
     expect(await w.git(['show', `${pr.headRef}:notes.md`], w.bare)).toBe('turn 1');
 
-    const b = await replica();
+    // Replica B's turns take a while: a third mention arrives while the second runs.
+    const b = await replica({ CONVERSATION_AGENT_DELAY_MS: '1500' });
     expect(b.settings.workDir).not.toBe(a.settings.workDir);
-    await b.receive(
-      'issue_comment',
-      commentEvent(w, pr.number, 'alice', '@agent add a second line', { pr: true }).payload,
-    );
-    const runs = await finished(b, 2);
-    expect(runs.map((run) => run.conclusion)).toEqual(['success', 'success']);
+    const mention = (login: string, body: string) =>
+      b.receive('issue_comment', commentEvent(w, pr.number, login, body, { pr: true }).payload);
+    await mention('alice', '@agent add a second line');
+    await waitFor(async () => ((await b.store.list({ states: ['running'] })).length > 0 ? true : undefined), 'turn 2');
+    await mention('bob', '@agent and a third one');
+    const runs = await finished(b, 3);
+    expect(runs.map((run) => run.conclusion), JSON.stringify(runs.map((run) => run.reason))).toEqual(["success", "success", "success"]);
 
-    // Resumed: the agent's session held the first prompt, so its line is `turn 2`, on the same branch.
-    expect(await w.git(['show', `${pr.headRef}:notes.md`], w.bare)).toBe('turn 1\nturn 2');
+    // Resumed: the agent's session held the first prompt, so its line is `turn 2`, on the same
+    // branch; the third mention waited for the second turn and resumed after it.
+    expect(await w.git(['show', `${pr.headRef}:notes.md`], w.bare)).toBe('turn 1\nturn 2\nturn 3');
     expect(w.gh.state.pulls(w.repo)).toHaveLength(1);
-    expect(w.gh.state.checkRuns(w.repo).map((c) => c.name)).toEqual(['agent-mux / conv', 'agent-mux / conv (turn 2)']);
+    expect(w.gh.state.checkRuns(w.repo).map((c) => c.name)).toEqual([
+      'agent-mux / conv',
+      'agent-mux / conv (turn 2)',
+      'agent-mux / conv (turn 3)',
+    ]);
     const conversation = await b.store.loadConversation({ repository: 'octo/demo', number: 7, agent: 'conv' });
-    expect(conversation?.state).toMatchObject({ turns: 2, branch: pr.headRef, pullRequest: pr.number });
+    expect(conversation?.state).toMatchObject({ turns: 3, branch: pr.headRef, pullRequest: pr.number });
     expect(conversation?.session.files.map((f) => f.path)).toEqual([`sessions/${conversation?.state.sessionId}.json`]);
     // The clones and HOMEs of both turns are gone.
     expect(await listFiles(a.settings.workDir, a.settings.workDir).catch(() => [])).toEqual([]);

@@ -54,8 +54,9 @@ export interface PrepareWorkspaceInput {
 /**
  * Gets a checkout ready for an agent run.
  *
- * - Pull request: unless HEAD already is `headSha`, fetches `refs/pull/<number>/head` (what GitHub
- *   serves for same-repository and fork PRs alike) and checks out `headSha`: on a local branch named
+ * - Pull request: unless HEAD already is `headSha`, fetches its head (a same-repository PR's
+ *   branch, which a push moves at once; else, and for a fork, `refs/pull/<number>/head`, which GitHub
+ *   moves a moment after a push) and checks out `headSha`: on a local branch named
  *   `headRef` (created or reset) for a same-repository PR, detached for a fork. The fetched head must
  *   be `headSha`, and so must HEAD afterwards, or `HeadMovedError` is thrown (someone pushed after the
  *   trigger). The base branch is fetched in any case.
@@ -103,10 +104,14 @@ export async function prepareWorkspace(input: PrepareWorkspaceInput): Promise<Pr
     const pullLocal = `refs/agent-mux/pull/${target.number}/head`;
     const current = await git(['rev-parse', '--verify', 'HEAD^{commit}']).catch(() => '');
     const needHead = current !== target.headSha;
-    await fetch([
-      `+refs/heads/${target.baseRef}:${baseLocal}`,
-      ...(needHead ? [`+refs/pull/${target.number}/head:${pullLocal}`] : []),
-    ]);
+    await fetch([`+refs/heads/${target.baseRef}:${baseLocal}`]);
+    if (needHead) {
+      // A same-repository pull request's head is its branch, which a push moves at once; GitHub
+      // moves `refs/pull/<n>/head` after it, a moment later. A fork's head is only there.
+      const pullRef = `+refs/pull/${target.number}/head:${pullLocal}`;
+      if (target.fromFork) await fetch([pullRef]);
+      else await fetch([`+refs/heads/${target.headRef}:${pullLocal}`]).catch(() => fetch([pullRef]));
+    }
     baseSha = await resolve(git, baseLocal);
     if (needHead) {
       const fetched = await resolve(git, pullLocal);

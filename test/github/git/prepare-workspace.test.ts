@@ -46,6 +46,19 @@ describe('prepareWorkspace for a pull request', () => {
     expect(await readFile(join(fixture.clone, 'src/app.ts'), 'utf8')).toBe('export const a = 2;\n');
   });
 
+  test('a same-repository pull request is read from its branch: refs/pull/N/head may lag behind a push', async () => {
+    const first = await fixture.pull(12, { 'src/app.ts': 'export const a = 8;\n' }, { branch: 'feature' });
+    // A push to the branch that GitHub has not yet copied to refs/pull/12/head.
+    const work = join(fixture.dir, 'push-12');
+    await git(fixture.dir, 'clone', '--quiet', '--branch', 'feature', fixture.origin, work);
+    const pushed = await fixture.commit(work, { 'src/app.ts': 'export const a = 9;\n' });
+    await git(work, 'push', '--quiet', 'origin', 'HEAD:refs/heads/feature');
+    expect(await git(fixture.origin, 'rev-parse', 'refs/pull/12/head')).toBe(first);
+    const prepared = await prepareWorkspace({ cwd: fixture.clone, target: pullTarget(12, pushed) });
+    expect(prepared).toMatchObject({ headSha: pushed, branch: 'feature' });
+    expect(await readFile(join(fixture.clone, 'src/app.ts'), 'utf8')).toBe('export const a = 9;\n');
+  });
+
   test('a fork pull request is checked out detached', async () => {
     const headSha = await fixture.pull(8, { 'src/app.ts': 'export const a = 3;\n' });
     const prepared = await prepareWorkspace({ cwd: fixture.clone, target: pullTarget(8, headSha, true) });
