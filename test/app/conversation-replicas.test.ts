@@ -97,7 +97,10 @@ describe.runIf(available)('a conversation across two app replicas on one Postgre
     await waitFor(async () => ((await b.store.list({ states: ['running'] })).length > 0 ? true : undefined), 'turn 2');
     await mention('bob', '@agent and a third one');
     const runs = await finished(b, 3);
-    expect(runs.map((run) => run.conclusion), JSON.stringify(runs.map((run) => run.reason))).toEqual(["success", "success", "success"]);
+    expect(
+      runs.map((run) => run.conclusion),
+      JSON.stringify(runs.map((run) => run.reason)),
+    ).toEqual(['success', 'success', 'success']);
 
     // Resumed: the agent's session held the first prompt, so its line is `turn 2`, on the same
     // branch; the third mention waited for the second turn and resumed after it.

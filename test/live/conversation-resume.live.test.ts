@@ -25,7 +25,7 @@ import { oneTurn } from './run-live-case.ts';
 // messages. Two stores: the Action's (the real @actions/cache against the cache stand-in; the
 // workspace path is the same on every runner) and the app's (its run store on PostgreSQL; the
 // second turn runs in another directory, as another replica's clone does).
-const AGENTS = ['claude', 'codex', 'gemini', 'acp-claude', 'acp-codex'];
+const AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'acp-claude', 'acp-codex', 'acp-qwen'];
 /** The app's store moves sessions between directories: only for agents whose sessions can move. */
 const APP_AGENTS = new Set(['claude', 'codex', 'acp-claude', 'acp-codex']);
 const only = process.env.AGENT_MUX_LIVE_ONLY?.split(',').filter(Boolean);
@@ -85,7 +85,8 @@ async function resumesAcross(
   const bin = await installCli(spec);
   const liveCase = spec.cases.resume;
   if (!liveCase || 'skip' in liveCase || !spec.resumeRequest) throw new Error('no resume case');
-  const adapterId = spec.create().id;
+  const adapter = spec.create();
+  const adapterId = adapter.id;
   const declaration = sessionFilesFor(adapterId);
   if (!declaration) throw new Error(`no session-file declaration for ${adapterId}`);
   const server = await startFakeModelServer({ case: 'resume' });
@@ -111,7 +112,13 @@ async function resumesAcross(
       state: { agent: spec.adapter, adapter: adapterId, sessionId, turns: 1, updatedAt: new Date().toISOString() },
       declaration,
       location: { home: home1, env: {}, cwd: workspace },
-      redactor: new Redactor([githubToken, ...Object.values(setupEnv)]),
+      // As a run's redactor: the GitHub token and the agent's secrets (not its model name or URL).
+      redactor: new Redactor([
+        githubToken,
+        ...Object.entries(setupEnv)
+          .filter(([name]) => adapter.secretEnv?.includes(name))
+          .map(([, value]) => value),
+      ]),
       log: (line) => logs.push(line),
     });
     const saveMs = performance.now() - started;

@@ -1,6 +1,7 @@
 import { claudeSessionFiles } from './claude-session-files.ts';
 import { codexSessionFiles } from './codex-session-files.ts';
 import { geminiSessionFiles } from './gemini-session-files.ts';
+import { qwenSessionFiles } from './qwen-session-files.ts';
 import type { SessionFileDeclaration } from './session-files.ts';
 
 /**
@@ -11,11 +12,13 @@ const declarations: Readonly<Record<string, SessionFileDeclaration>> = {
   claude: claudeSessionFiles,
   codex: codexSessionFiles,
   gemini: geminiSessionFiles,
+  qwen: qwenSessionFiles,
   // Over ACP the same programs keep their sessions where they always do: claude-agent-acp drives
-  // Claude Code, codex-acp starts `codex app-server`, gemini --acp is Gemini CLI.
+  // Claude Code, codex-acp starts `codex app-server`, gemini --acp and qwen --acp are the CLIs.
   'claude-acp': claudeSessionFiles,
   'codex-acp': codexSessionFiles,
   'gemini-acp': geminiSessionFiles,
+  'qwen-acp': qwenSessionFiles,
 };
 
 /** The declaration for an adapter id, or undefined when its sessions cannot be carried over. */

@@ -136,3 +136,30 @@ describe('restoreConversation in another working directory', () => {
     expect(again?.sessionId).toBe(id);
   });
 });
+
+describe('qwen sessions', () => {
+  it('are found under the directory’s project and restored in place, but not moved to another directory', async () => {
+    const qwen = sessionFilesFor('qwen-acp') as SessionFileDeclaration;
+    const id = '8a46b8b2-0fe0-4e80-a1ac-c44c1460a852';
+    const first = at('home-1', FIRST);
+    const chat = `projects/${claudeProjectSlug(FIRST)}/chats/${id}.jsonl`;
+    put(join(first.home, '.qwen'), chat, `{"sessionId":"${id}","cwd":"${FIRST}"}\n`);
+    put(join(first.home, '.qwen'), `projects/${claudeProjectSlug(FIRST)}/meta.json`, '{}');
+    expect(await qwen.find(first, id)).toEqual([chat]);
+    const store = await saved(qwen, 'qwen-acp', id, first);
+    const moved = await restoreConversation({
+      store,
+      key: KEY,
+      adapter: 'qwen-acp',
+      declaration: qwen,
+      location: at('home-2', SECOND),
+    });
+    expect(moved).toBeUndefined();
+    const same = at('home-3', FIRST);
+    expect(
+      (await restoreConversation({ store, key: KEY, adapter: 'qwen-acp', declaration: qwen, location: same }))
+        ?.sessionId,
+    ).toBe(id);
+    expect(readFileSync(join(same.home, '.qwen', chat), 'utf8')).toContain(id);
+  });
+});
