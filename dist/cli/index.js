@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 832)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2786)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 832:
+/***/ 2786:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -86758,7 +86758,29 @@ const geminiSessionFiles = {
     relocate: () => undefined,
 };
 
+;// CONCATENATED MODULE: ./src/github/conversation/qwen-session-files.ts
+
+
+
+/**
+ * Qwen Code (seen with 0.24.4): `~/.qwen/projects/<cwd slug>/chats/<session id>.jsonl`, the whole
+ * chat; the slug is Claude Code's (every character other than a letter or digit becomes `-`). The
+ * project's `meta.json` and memory files are not needed to resume.
+ */
+const qwenSessionFiles = {
+    root: (location) => (0,external_node_path_namespaceObject.join)(location.home, '.qwen'),
+    async find(location, sessionId) {
+        const chat = (0,external_node_path_namespaceObject.join)('projects', claudeProjectSlug(location.cwd), 'chats', `${sessionId}.jsonl`);
+        const found = await (0,external_node_fs_promises_namespaceObject.stat)((0,external_node_path_namespaceObject.join)(this.root(location), chat)).catch(() => undefined);
+        return found?.isFile() ? [chat] : [];
+    },
+    // Moved to another directory's project, the chat is not found (0.24.4: "No saved session found";
+    // its records name their cwd): the app's follow-up in another directory starts anew with a summary.
+    relocate: () => undefined,
+};
+
 ;// CONCATENATED MODULE: ./src/github/conversation/session-file-declarations.ts
+
 
 
 
@@ -86770,11 +86792,13 @@ const declarations = {
     claude: claudeSessionFiles,
     codex: codexSessionFiles,
     gemini: geminiSessionFiles,
+    qwen: qwenSessionFiles,
     // Over ACP the same programs keep their sessions where they always do: claude-agent-acp drives
-    // Claude Code, codex-acp starts `codex app-server`, gemini --acp is Gemini CLI.
+    // Claude Code, codex-acp starts `codex app-server`, gemini --acp and qwen --acp are the CLIs.
     'claude-acp': claudeSessionFiles,
     'codex-acp': codexSessionFiles,
     'gemini-acp': geminiSessionFiles,
+    'qwen-acp': qwenSessionFiles,
 };
 /** The declaration for an adapter id, or undefined when its sessions cannot be carried over. */
 function sessionFilesFor(adapterId) {
@@ -87836,8 +87860,9 @@ async function readBaseTexts(root, baseSha, paths) {
 /**
  * Gets a checkout ready for an agent run.
  *
- * - Pull request: unless HEAD already is `headSha`, fetches `refs/pull/<number>/head` (what GitHub
- *   serves for same-repository and fork PRs alike) and checks out `headSha`: on a local branch named
+ * - Pull request: unless HEAD already is `headSha`, fetches its head (a same-repository PR's
+ *   branch, which a push moves at once; else, and for a fork, `refs/pull/<number>/head`, which GitHub
+ *   moves a moment after a push) and checks out `headSha`: on a local branch named
  *   `headRef` (created or reset) for a same-repository PR, detached for a fork. The fetched head must
  *   be `headSha`, and so must HEAD afterwards, or `HeadMovedError` is thrown (someone pushed after the
  *   trigger). The base branch is fetched in any case.
@@ -87875,10 +87900,16 @@ async function prepareWorkspace(input) {
         const pullLocal = `refs/agent-mux/pull/${target.number}/head`;
         const current = await git(['rev-parse', '--verify', 'HEAD^{commit}']).catch(() => '');
         const needHead = current !== target.headSha;
-        await fetch([
-            `+refs/heads/${target.baseRef}:${baseLocal}`,
-            ...(needHead ? [`+refs/pull/${target.number}/head:${pullLocal}`] : []),
-        ]);
+        await fetch([`+refs/heads/${target.baseRef}:${baseLocal}`]);
+        if (needHead) {
+            // A same-repository pull request's head is its branch, which a push moves at once; GitHub
+            // moves `refs/pull/<n>/head` after it, a moment later. A fork's head is only there.
+            const pullRef = `+refs/pull/${target.number}/head:${pullLocal}`;
+            if (target.fromFork)
+                await fetch([pullRef]);
+            else
+                await fetch([`+refs/heads/${target.headRef}:${pullLocal}`]).catch(() => fetch([pullRef]));
+        }
         baseSha = await prepare_workspace_resolve(git, baseLocal);
         if (needHead) {
             const fetched = await prepare_workspace_resolve(git, pullLocal);
