@@ -90,6 +90,7 @@ CREATE TABLE IF NOT EXISTS ${s}.conversations (
   updated_at bigint NOT NULL,
   PRIMARY KEY (repository, number, agent)
 );
+CREATE INDEX IF NOT EXISTS conversations_by_age ON ${s}.conversations (updated_at);
 ALTER TABLE ${s}.deliveries ADD COLUMN IF NOT EXISTS duplicate_of text;
 ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS order_key text;
 ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS lease_until bigint;

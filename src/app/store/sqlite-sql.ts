@@ -86,6 +86,7 @@ CREATE TABLE IF NOT EXISTS conversations (
   updated_at INTEGER NOT NULL,
   PRIMARY KEY (repository, number, agent)
 );
+CREATE INDEX IF NOT EXISTS conversations_by_age ON conversations (updated_at);
 `;
 
 /** Columns added after the first release: `[table, column, definition]`, added by `migrate` when missing. */

@@ -137,3 +137,8 @@ export async function catchUpMentions(
     return [];
   }
 }
+
+/** The comments a turn takes up, for its record: its own mention's and the missed ones. */
+export function takenUpComments(job: RunJob, missed: readonly MissedMention[]): number[] {
+  return [...(job.source.kind === 'issue_comment' ? [job.source.commentId] : []), ...missed.map((m) => m.commentId)];
+}

@@ -1,5 +1,7 @@
+import { homedir } from 'node:os';
 import type { Adapter } from '../../core/adapter/index.ts';
 import type { Redactor } from '../../core/redact/redactor.ts';
+import type { FenceOptions } from '../../core/sandbox/index.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import { allowedAgents } from '../use-cases/allowed-agents.ts';
 import type { RunJob } from '../use-cases/run-job.ts';
@@ -173,4 +175,17 @@ export function turnRecordOf(
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Where the agent's sessions are for a run: under the fence's HOME when a file-system fence gives
+ * the agent one (the app's per-run HOME), else the agent's environment's HOME.
+ */
+export function sessionLocation(
+  fence: FenceOptions | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): SessionLocation {
+  const fenced = fence?.kind === 'filesystem' ? fence.home : undefined;
+  return { home: fenced ?? env.HOME ?? homedir(), env, cwd };
 }

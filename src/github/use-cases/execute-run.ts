@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { homedir } from 'node:os';
 import type { AgentEvent } from '../../core/events/index.ts';
 import type { RunEnd } from '../../core/run/run-options.ts';
 import { startRun } from '../../core/run/start-run.ts';
@@ -9,8 +8,8 @@ import { createGitHubApprovalChannel } from '../approvals/github-approval-channe
 import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
 import { conversationSummary } from '../conversation/conversation-summary.ts';
 import { createFinalMessage } from '../conversation/final-message.ts';
-import { catchUpMentions, missedMentionsPrompt } from '../conversation/missed-mentions.ts';
-import { planTurnSafely, resumeTurn, turnRecordOf } from '../conversation/run-turn.ts';
+import { catchUpMentions, missedMentionsPrompt, takenUpComments } from '../conversation/missed-mentions.ts';
+import { planTurnSafely, resumeTurn, sessionLocation, turnRecordOf } from '../conversation/run-turn.ts';
 import { prepareWorkspace } from '../git/prepare-workspace.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import { redactingApi } from '../redacting-api.ts';
@@ -89,10 +88,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
         log,
       })
     : [];
-  const comments = [
-    ...(job.source.kind === 'issue_comment' ? [job.source.commentId] : []),
-    ...missed.map((m) => m.commentId),
-  ];
+  const comments = takenUpComments(job, missed);
   const baseRecord = {
     conversation: plan.conversation,
     turn: plan.turn,
@@ -273,12 +269,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
     job,
     plan,
     adapter: resolved.adapter,
-    // A file-system fence gives the agent its own HOME (the app's per-run HOME): its sessions are there.
-    location: {
-      home: (options.fence?.kind === 'filesystem' ? options.fence.home : undefined) ?? started.env.HOME ?? homedir(),
-      env: started.env,
-      cwd: options.workspace,
-    },
+    location: sessionLocation(options.fence, started.env, options.workspace),
     redactor: secrets.redactor,
     log: note,
   });
