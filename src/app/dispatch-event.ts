@@ -6,6 +6,7 @@ import { type ApprovalEvent, readApprovalEvent } from '../github/trigger/read-ap
 import { TriggerPayloadError } from '../github/trigger/trigger-payload-error.ts';
 import { decideTrigger, mayAskAgent } from '../github/use-cases/decide-trigger.ts';
 import { answerSuperseded } from './answer-superseded.ts';
+import { conversationKeyOf } from './conversation-key.ts';
 import type { InstallationAccess } from './installation-access.ts';
 import type { RepoReadCache } from './repo-read-cache.ts';
 import { runKeys } from './store/run-keys.ts';
@@ -124,12 +125,15 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
     }
     case 'run': {
       const job = decision.job;
+      // A turn on the pull request opened for an issue waits for the issue's turns, and they for it.
+      const conversationKey = await conversationKeyOf(api, job, deps.log);
       const { run, cancelled } = await store.enqueue({
         job,
         installationId: event.installationId,
         adapter: job.config.agents[job.agentName]?.adapter ?? job.agentName,
         perIssue: job.config.concurrency.perIssue,
         deliveryId: event.deliveryId,
+        ...(conversationKey ? { conversationKey } : {}),
       });
       deps.log(`queued run ${run.id} (${job.agentName}) for ${run.issueKey}`);
       return { kind: 'enqueued', runId: run.id, cancelled };

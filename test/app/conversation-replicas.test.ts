@@ -48,7 +48,7 @@ afterEach(async () => {
 });
 
 describe.runIf(available)('a conversation across two app replicas on one PostgreSQL', () => {
-  it('turn 2, claimed by another replica, resumes turn 1’s session on the same branch and PR; turn 3, asked meanwhile, waits and follows', async () => {
+  it('turn 2, claimed by another replica, resumes turn 1’s session on the same branch and PR; turn 3, asked on the issue meanwhile, waits and follows', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;
     const s = freshSchema('agent_mux_conversations');
@@ -91,11 +91,13 @@ describe.runIf(available)('a conversation across two app replicas on one Postgre
     // Replica B's turns take a while: a third mention arrives while the second runs.
     const b = await replica({ CONVERSATION_AGENT_DELAY_MS: '1500' });
     expect(b.settings.workDir).not.toBe(a.settings.workDir);
-    const mention = (login: string, body: string) =>
-      b.receive('issue_comment', commentEvent(w, pr.number, login, body, { pr: true }).payload);
-    await mention('alice', '@agent add a second line');
+    await b.receive(
+      'issue_comment',
+      commentEvent(w, pr.number, 'alice', '@agent add a second line', { pr: true }).payload,
+    );
     await waitFor(async () => ((await b.store.list({ states: ['running'] })).length > 0 ? true : undefined), 'turn 2');
-    await mention('bob', '@agent and a third one');
+    // Back on the issue while turn 2 runs on its pull request: the same conversation, so it waits.
+    await b.receive('issue_comment', commentEvent(w, 7, 'bob', '@agent and a third one').payload);
     const runs = await finished(b, 3);
     expect(
       runs.map((run) => run.conclusion),
@@ -103,7 +105,8 @@ describe.runIf(available)('a conversation across two app replicas on one Postgre
     ).toEqual(['success', 'success', 'success']);
 
     // Resumed: the agent's session held the first prompt, so its line is `turn 2`, on the same
-    // branch; the third mention waited for the second turn and resumed after it.
+    // branch; the third mention (on the issue) waited for the second turn (on the pull request)
+    // and resumed after it.
     expect(await w.git(['show', `${pr.headRef}:notes.md`], w.bare)).toBe('turn 1\nturn 2\nturn 3');
     expect(w.gh.state.pulls(w.repo)).toHaveLength(1);
     expect(w.gh.state.checkRuns(w.repo).map((c) => c.name)).toEqual([

@@ -5,10 +5,12 @@ export interface InFlightKeys {
   issueKey: string;
   repoKey: string;
   adapter: string;
+  /** The conversation the run is a turn of, when it is not its issue's (a pull request agent-mux opened for an issue). */
+  conversationKey?: string;
 }
 
 /**
- * What a claim must skip, worked out from the runs in flight: issues with a run in flight, repositories
+ * What a claim must skip, worked out from the runs in flight: issues (and conversations) with a run in flight, repositories
  * and adapters at their limit. `onlyAdapters` is set when unlisted adapters may not run at all
  * (`defaultPerAdapter` ≤ 0); `none` when nothing may start (`perRepo` ≤ 0).
  */
@@ -29,7 +31,11 @@ function countBy(items: readonly InFlightKeys[], key: (item: InFlightKeys) => st
 /** The exclusions for one claim (pure; both backends compute them inside the claim's transaction). */
 export function claimExclusions(inFlight: readonly InFlightKeys[], limits: ConcurrencyLimits): ClaimExclusions {
   const limitOf = (adapter: string) => limits.perAdapter[adapter] ?? limits.defaultPerAdapter;
-  const issues = [...new Set(inFlight.map((run) => run.issueKey))];
+  // A queued run waits while its issue or its conversation has a run in flight (a run is skipped
+  // when its issue key or its conversation key is among these).
+  const issues = [
+    ...new Set(inFlight.flatMap((run) => (run.conversationKey ? [run.issueKey, run.conversationKey] : [run.issueKey]))),
+  ];
   const repos = [...countBy(inFlight, (run) => run.repoKey)].filter(([, n]) => n >= limits.perRepo).map(([k]) => k);
   const adapterCounts = countBy(inFlight, (run) => run.adapter);
   const adapters = new Set([...adapterCounts].filter(([id, n]) => n >= limitOf(id)).map(([id]) => id));

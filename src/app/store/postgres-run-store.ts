@@ -11,6 +11,7 @@ import {
   conversationFromRow,
   eventFromRow,
   eventRowValues,
+  inFlightKeysFromRow,
   pendingApprovalFromRow,
   type Row,
   runFromRow,
@@ -149,7 +150,11 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
         }
         const cancelled = input.perIssue === 'cancel' ? await cancelIssue(client, issueKey, now) : [];
         const values = [randomUUID(), JSON.stringify(input.job), input.installationId ?? null, repoKey, issueKey];
-        const [row] = await query(sql.insertRun, [...values, input.adapter, now, input.deliveryId ?? null], client);
+        const [row] = await query(
+          sql.insertRun,
+          [...values, input.adapter, now, input.deliveryId ?? null, input.conversationKey ?? null],
+          client,
+        );
         if (!row) throw new CorruptRowError('runs', 'id', 'the inserted run was not returned');
         return { run: runFromRow(row), cancelled, created: true };
       });
@@ -160,11 +165,7 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
       return transaction(async (client) => {
         await client.query(sql.claimLock);
         await client.query(sql.cancelQueued, [CANCELLED_BEFORE_START.conclusion, CANCELLED_BEFORE_START.reason, now]);
-        const inFlight = (await query(sql.inFlightKeys, [], client)).map((row) => ({
-          issueKey: String(row.issue_key),
-          repoKey: String(row.repo_key),
-          adapter: String(row.adapter),
-        }));
+        const inFlight = (await query(sql.inFlightKeys, [], client)).map(inFlightKeysFromRow);
         const exclusions = claimExclusions(inFlight, limits);
         if (exclusions.none) return undefined;
         const [candidate] = await query(

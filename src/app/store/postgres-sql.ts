@@ -95,6 +95,7 @@ ALTER TABLE ${s}.deliveries ADD COLUMN IF NOT EXISTS duplicate_of text;
 ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS order_key text;
 ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS lease_until bigint;
 ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS delivery_id text;
+ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS conversation_key text;
 CREATE INDEX IF NOT EXISTS events_by_order ON ${s}.events (order_key, seq);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
 `,
@@ -117,7 +118,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
     runByDelivery: `SELECT * FROM ${s}.runs WHERE delivery_id = $1`,
 
     insertRun: `INSERT INTO ${s}.runs (id, job, installation_id, state, repo_key, issue_key, adapter, created_at, updated_at,
-      delivery_id) VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $7, $8) RETURNING *`,
+      delivery_id, conversation_key) VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $7, $8, $9) RETURNING *`,
     requestCancel: `UPDATE ${s}.runs SET cancel_requested = true, updated_at = $1
       WHERE issue_key = $2 AND state IN ('queued', ${inFlight}) RETURNING id, seq`,
 
@@ -125,9 +126,10 @@ CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
     claimLock: `SELECT pg_advisory_xact_lock(hashtext('agent-mux:claim:${s}'))`,
     cancelQueued: `UPDATE ${s}.runs SET state = 'cancelled', conclusion = $1, reason = $2, updated_at = $3
       WHERE id IN (SELECT id FROM ${s}.runs WHERE state = 'queued' AND cancel_requested FOR UPDATE SKIP LOCKED)`,
-    inFlightKeys: `SELECT issue_key, repo_key, adapter FROM ${s}.runs WHERE state IN (${inFlight})`,
+    inFlightKeys: `SELECT issue_key, repo_key, adapter, conversation_key FROM ${s}.runs WHERE state IN (${inFlight})`,
     candidate: `SELECT id FROM ${s}.runs WHERE state = 'queued' AND NOT cancel_requested
-      AND NOT (issue_key = ANY($1::text[])) AND NOT (repo_key = ANY($2::text[])) AND NOT (adapter = ANY($3::text[]))
+      AND NOT (issue_key = ANY($1::text[])) AND NOT (coalesce(conversation_key, issue_key) = ANY($1::text[]))
+      AND NOT (repo_key = ANY($2::text[])) AND NOT (adapter = ANY($3::text[]))
       AND ($4::text[] IS NULL OR adapter = ANY($4::text[]))
       ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
     startRun: `UPDATE ${s}.runs SET state = 'running', fencing_token = nextval('${s}.fencing_tokens'), lease_owner = $1,

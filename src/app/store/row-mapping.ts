@@ -4,6 +4,7 @@ import type { StoredConversation } from '../../github/conversation/conversation-
 import { unpackConversation } from '../../github/conversation/pack-conversation.ts';
 import { conversationName } from '../../github/conversation/save-conversation.ts';
 import type { RunJob } from '../../github/use-cases/run-job.ts';
+import type { InFlightKeys } from './claim-exclusions.ts';
 import { CorruptRowError } from './corrupt-row-error.ts';
 import type { RunState, StoredAnswer, StoredEvent, StoredRun, SupersededApproval } from './run-store.ts';
 
@@ -189,4 +190,15 @@ export function conversationFromRow(row: Row, key: ConversationKey): StoredConve
   if (typeof state !== 'string') throw new CorruptRowError('conversations', 'state', 'not text');
   if (!(session instanceof Uint8Array)) throw new CorruptRowError('conversations', 'session', 'not bytes');
   return unpackConversation({ state, session }, conversationName(key));
+}
+
+/** A run in flight as the claim's exclusions need it (`inFlightKeys`). */
+export function inFlightKeysFromRow(row: Row): InFlightKeys {
+  const conversationKey = row.conversation_key;
+  return {
+    issueKey: str(row, 'runs', 'issue_key'),
+    repoKey: str(row, 'runs', 'repo_key'),
+    adapter: str(row, 'runs', 'adapter'),
+    ...(typeof conversationKey === 'string' && conversationKey !== '' ? { conversationKey } : {}),
+  };
 }

@@ -129,6 +129,12 @@ export interface RunStore {
     adapter: string;
     perIssue: 'queue' | 'cancel';
     deliveryId?: string;
+    /**
+     * The conversation the run is a turn of when that is not its issue (`owner/repo#N` of the issue
+     * a pull request was opened for): the run is not claimed while a run of that issue is in
+     * flight, nor one of the issue while this one is.
+     */
+    conversationKey?: string;
   }): Promise<{ run: StoredRun; cancelled: string[]; created: boolean }>;
 
   /**

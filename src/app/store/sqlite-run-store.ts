@@ -133,6 +133,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
           now,
           now,
           input.deliveryId ?? null,
+          input.conversationKey ?? null,
         );
         if (!row) throw new CorruptRowError('runs', 'id', 'the inserted run was not returned');
         return { run: mapping.runFromRow(row), cancelled, created: true };
@@ -143,13 +144,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       const now = Date.now();
       return transaction(() => {
         sql(SQLITE_SQL.cancelQueued).run(CANCELLED_BEFORE_START.conclusion, CANCELLED_BEFORE_START.reason, now);
-        const inFlight = sql(SQLITE_SQL.inFlightKeys)
-          .all()
-          .map((row) => ({
-            issueKey: String(row.issue_key),
-            repoKey: String(row.repo_key),
-            adapter: String(row.adapter),
-          }));
+        const inFlight = sql(SQLITE_SQL.inFlightKeys).all().map(mapping.inFlightKeysFromRow);
         const exclusions = claimExclusions(inFlight, limits);
         if (exclusions.none) return undefined;
         const only = exclusions.onlyAdapters === undefined ? null : JSON.stringify(exclusions.onlyAdapters);

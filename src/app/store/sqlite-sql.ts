@@ -95,6 +95,7 @@ export const SQLITE_ADDED_COLUMNS: readonly (readonly [string, string, string])[
   ['events', 'order_key', 'TEXT'],
   ['events', 'lease_until', 'INTEGER'],
   ['runs', 'delivery_id', 'TEXT'],
+  ['runs', 'conversation_key', 'TEXT'],
 ];
 
 /** Indexes on added columns, made by `migrate` after them (idempotent). */
@@ -119,17 +120,18 @@ export const SQLITE_SQL = {
   runByDelivery: 'SELECT * FROM runs WHERE delivery_id = ?',
 
   insertRun: `INSERT INTO runs (id, job, installation_id, state, repo_key, issue_key, adapter, created_at, updated_at,
-    delivery_id) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?) RETURNING *`,
+    delivery_id, conversation_key) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
   requestCancel: `UPDATE runs SET cancel_requested = 1, updated_at = ?
     WHERE issue_key = ? AND state IN ('queued', ${inFlight}) RETURNING id, seq`,
   cancelQueued: `UPDATE runs SET state = 'cancelled', conclusion = ?, reason = ?, updated_at = ?
     WHERE state = 'queued' AND cancel_requested = 1`,
-  inFlightKeys: `SELECT issue_key, repo_key, adapter FROM runs WHERE state IN (${inFlight})`,
+  inFlightKeys: `SELECT issue_key, repo_key, adapter, conversation_key FROM runs WHERE state IN (${inFlight})`,
   candidate: `SELECT id FROM runs WHERE state = 'queued' AND cancel_requested = 0
-    AND issue_key NOT IN (SELECT value FROM json_each(?))
-    AND repo_key NOT IN (SELECT value FROM json_each(?))
-    AND adapter NOT IN (SELECT value FROM json_each(?))
-    AND (? IS NULL OR adapter IN (SELECT value FROM json_each(?)))
+    AND issue_key NOT IN (SELECT value FROM json_each(?1))
+    AND coalesce(conversation_key, issue_key) NOT IN (SELECT value FROM json_each(?1))
+    AND repo_key NOT IN (SELECT value FROM json_each(?2))
+    AND adapter NOT IN (SELECT value FROM json_each(?3))
+    AND (?4 IS NULL OR adapter IN (SELECT value FROM json_each(?5)))
     ORDER BY seq LIMIT 1`,
   nextFencingToken: `UPDATE counters SET value = value + 1 WHERE name = 'fencing' RETURNING value`,
   startRun: `UPDATE runs SET state = 'running', fencing_token = ?, lease_owner = ?, lease_token = ?, lease_expires_at = ?,

@@ -29,6 +29,12 @@ describe('claimExclusions', () => {
       expected: { none: false, issues: ['o/a#1', 'o/a#2'], repos: [], adapters: [], onlyAdapters: undefined },
     },
     {
+      name: 'a run on a pull request of an issue’s conversation excludes the pull request and the issue',
+      inFlight: [{ ...run('o/a#8'), conversationKey: 'o/a#7' }, run('o/a#9')],
+      limits: limits(),
+      expected: { none: false, issues: ['o/a#8', 'o/a#7', 'o/a#9'], repos: [], adapters: [], onlyAdapters: undefined },
+    },
+    {
       name: 'a repository at its limit',
       inFlight: [run('o/a#1'), run('o/a#2'), run('o/b#1')],
       limits: limits({ perRepo: 2 }),

@@ -24,13 +24,20 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
       await backend.dispose();
     });
 
-    const enqueue = async (spec: { repo?: string; number?: number; adapter?: string; perIssue?: 'queue' | 'cancel' }) =>
+    const enqueue = async (spec: {
+      repo?: string;
+      number?: number;
+      adapter?: string;
+      perIssue?: 'queue' | 'cancel';
+      conversationKey?: string;
+    }) =>
       (
         await store.enqueue({
           job: makeJob(spec),
           installationId: 42,
           adapter: spec.adapter ?? 'demo',
           perIssue: spec.perIssue ?? 'queue',
+          ...(spec.conversationKey ? { conversationKey: spec.conversationKey } : {}),
         })
       ).run;
     const claim = async (limits: ConcurrencyLimits = NO_LIMITS, leaseMs = 60_000) => store.claim('w1', leaseMs, limits);
@@ -371,6 +378,25 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
 
         await store.finish(a.lease, { state: 'succeeded', conclusion: 'success' });
         expect((await mustClaim()).run.id).toBe(second.id);
+      });
+
+      it('keeps a run of a conversation queued while a run of the same conversation is in flight on its issue or pull request', async () => {
+        // #1 is the issue, #2 the pull request agent-mux opened for it (conversation octo/demo#1), #3 another issue.
+        const onIssue = await enqueue({ number: 1 });
+        const onPull = await enqueue({ number: 2, conversationKey: 'octo/demo#1' });
+        const other = await enqueue({ number: 3 });
+        const a = await mustClaim();
+        expect(a.run.id).toBe(onIssue.id);
+        expect((await mustClaim()).run.id).toBe(other.id);
+        expect(await backend.open().claim('w2', 60_000, NO_LIMITS)).toBeUndefined();
+        await store.finish(a.lease, { state: 'succeeded', conclusion: 'success' });
+        const b = await mustClaim();
+        expect(b.run.id).toBe(onPull.id);
+        // And the other way round: the issue's next run waits for the pull request's.
+        const issueAgain = await enqueue({ number: 1 });
+        expect(await claim()).toBeUndefined();
+        await store.finish(b.lease, { state: 'succeeded', conclusion: 'success' });
+        expect((await mustClaim()).run.id).toBe(issueAgain.id);
       });
 
       it("with 'cancel', flags the older queued and running runs of the issue", async () => {
