@@ -86327,6 +86327,10 @@ async function catchUpMentions(options, context) {
         return [];
     }
 }
+/** The comments a turn takes up, for its record: its own mention's and the missed ones. */
+function takenUpComments(job, missed) {
+    return [...(job.source.kind === 'issue_comment' ? [job.source.commentId] : []), ...missed.map((m) => m.commentId)];
+}
 
 ;// CONCATENATED MODULE: ./src/github/conversation/turn-record.ts
 
@@ -86811,6 +86815,7 @@ function sessionFilesFor(adapterId) {
 
 
 
+
 const run_turn_DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * `planTurn` for a job, with the pull request the mention is on read once (its head branch tells
@@ -86933,6 +86938,14 @@ function turnRecordOf(base, end) {
 }
 function errorText(error) {
     return error instanceof Error ? error.message : String(error);
+}
+/**
+ * Where the agent's sessions are for a run: under the fence's HOME when a file-system fence gives
+ * the agent one (the app's per-run HOME), else the agent's environment's HOME.
+ */
+function sessionLocation(fence, env, cwd) {
+    const fenced = fence?.kind === 'filesystem' ? fence.home : undefined;
+    return { home: fenced ?? env.HOME ?? (0,external_node_os_namespaceObject.homedir)(), env, cwd };
 }
 
 ;// CONCATENATED MODULE: ./src/github/git/agent-config-paths.ts
@@ -90803,7 +90816,6 @@ async function startReporting(input) {
 
 
 
-
 /**
  * Carries out one accepted job: check run and tracking comment, the workspace on the right
  * commit with planted agent config restored, the agent run with approvals on GitHub and live
@@ -90858,10 +90870,7 @@ async function runAndReport(options, secrets) {
             log,
         })
         : [];
-    const comments = [
-        ...(job.source.kind === 'issue_comment' ? [job.source.commentId] : []),
-        ...missed.map((m) => m.commentId),
-    ];
+    const comments = takenUpComments(job, missed);
     const baseRecord = {
         conversation: plan.conversation,
         turn: plan.turn,
@@ -91033,12 +91042,7 @@ async function runAndReport(options, secrets) {
         job,
         plan,
         adapter: resolved.adapter,
-        // A file-system fence gives the agent its own HOME (the app's per-run HOME): its sessions are there.
-        location: {
-            home: (options.fence?.kind === 'filesystem' ? options.fence.home : undefined) ?? started.env.HOME ?? (0,external_node_os_namespaceObject.homedir)(),
-            env: started.env,
-            cwd: options.workspace,
-        },
+        location: sessionLocation(options.fence, started.env, options.workspace),
         redactor: secrets.redactor,
         log: note,
     });
