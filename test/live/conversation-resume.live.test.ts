@@ -25,9 +25,9 @@ import { oneTurn } from './run-live-case.ts';
 // messages. Two stores: the Action's (the real @actions/cache against the cache stand-in; the
 // workspace path is the same on every runner) and the app's (its run store on PostgreSQL; the
 // second turn runs in another directory, as another replica's clone does).
-const AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'acp-claude', 'acp-codex', 'acp-qwen'];
+const AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'pi', 'acp-claude', 'acp-codex', 'acp-qwen'];
 /** The app's store moves sessions between directories: only for agents whose sessions can move. */
-const APP_AGENTS = new Set(['claude', 'codex', 'acp-claude', 'acp-codex']);
+const APP_AGENTS = new Set(['claude', 'codex', 'pi', 'acp-claude', 'acp-codex']);
 const only = process.env.AGENT_MUX_LIVE_ONLY?.split(',').filter(Boolean);
 const specs = await loadSpecs(AGENTS.filter((a) => !only?.length || only.includes(a)));
 const githubToken = 'ghs_16C7e42F292c6912E7710c838347Ae178B4a';

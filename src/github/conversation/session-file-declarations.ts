@@ -1,6 +1,7 @@
 import { claudeSessionFiles } from './claude-session-files.ts';
 import { codexSessionFiles } from './codex-session-files.ts';
 import { geminiSessionFiles } from './gemini-session-files.ts';
+import { piSessionFiles } from './pi-session-files.ts';
 import { qwenSessionFiles } from './qwen-session-files.ts';
 import type { SessionFileDeclaration } from './session-files.ts';
 
@@ -13,6 +14,7 @@ const declarations: Readonly<Record<string, SessionFileDeclaration>> = {
   codex: codexSessionFiles,
   gemini: geminiSessionFiles,
   qwen: qwenSessionFiles,
+  pi: piSessionFiles,
   // Over ACP the same programs keep their sessions where they always do: claude-agent-acp drives
   // Claude Code, codex-acp starts `codex app-server`, gemini --acp and qwen --acp are the CLIs.
   'claude-acp': claudeSessionFiles,

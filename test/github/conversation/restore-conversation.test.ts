@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Redactor } from '../../../src/core/redact/redactor.ts';
 import { claudeProjectSlug } from '../../../src/github/conversation/claude-session-files.ts';
 import type { ConversationKey } from '../../../src/github/conversation/conversation-state.ts';
+import { piProjectDir } from '../../../src/github/conversation/pi-session-files.ts';
 import { restoreConversation } from '../../../src/github/conversation/restore-conversation.ts';
 import { saveConversation } from '../../../src/github/conversation/save-conversation.ts';
 import { sessionFilesFor } from '../../../src/github/conversation/session-file-declarations.ts';
@@ -161,5 +162,30 @@ describe('qwen sessions', () => {
         ?.sessionId,
     ).toBe(id);
     expect(readFileSync(join(same.home, '.qwen', chat), 'utf8')).toContain(id);
+  });
+});
+
+describe('pi sessions', () => {
+  it('are found by id under the directory’s project and move with the directory', async () => {
+    const pi = sessionFilesFor('pi') as SessionFileDeclaration;
+    const id = '01a21101-0c25-72b7-b261-ac05120f7258';
+    const first = at('home-1', FIRST);
+    expect(piProjectDir(FIRST)).toBe('--srv-agent-mux-work-run-1111--');
+    const file = `sessions/${piProjectDir(FIRST)}/2026-11-25T04-40-11-046Z_${id}.jsonl`;
+    put(join(first.home, '.pi', 'agent'), file, '{"type":"session"}\n');
+    put(
+      join(first.home, '.pi', 'agent'),
+      `sessions/${piProjectDir(FIRST)}/2026-11-25T04-00-00-000Z_other.jsonl`,
+      '{}\n',
+    );
+    expect(await pi.find(first, id)).toEqual([file]);
+    const store = await saved(pi, 'pi', id, first);
+    const second = at('home-2', SECOND);
+    expect(
+      (await restoreConversation({ store, key: KEY, adapter: 'pi', declaration: pi, location: second }))?.sessionId,
+    ).toBe(id);
+    expect(await pi.find(second, id)).toEqual([
+      `sessions/${piProjectDir(SECOND)}/2026-11-25T04-40-11-046Z_${id}.jsonl`,
+    ]);
   });
 });
