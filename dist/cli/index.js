@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2786)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 1592)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2786:
+/***/ 1592:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -86762,6 +86762,31 @@ const geminiSessionFiles = {
     relocate: () => undefined,
 };
 
+;// CONCATENATED MODULE: ./src/github/conversation/pi-session-files.ts
+
+
+/** Pi's session directory name for a working directory: `--<path without its first / and with / \ : as ->--`. */
+function piProjectDir(cwd) {
+    return `--${cwd.replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
+}
+/**
+ * Pi (seen with 0.73.1): `$PI_CODING_AGENT_DIR` (default `~/.pi/agent`) holds
+ * `sessions/<project dir>/<time>_<session id>.jsonl`, the whole session; `--session <id>` finds it
+ * under the current directory's project.
+ */
+const piSessionFiles = {
+    root: (location) => location.env.PI_CODING_AGENT_DIR || (0,external_node_path_namespaceObject.join)(location.home, '.pi', 'agent'),
+    async find(location, sessionId) {
+        const project = (0,external_node_path_namespaceObject.join)('sessions', piProjectDir(location.cwd));
+        const names = await (0,external_node_fs_promises_namespaceObject.readdir)((0,external_node_path_namespaceObject.join)(this.root(location), project)).catch(() => []);
+        return names.filter((name) => name.endsWith(`_${sessionId}.jsonl`)).map((name) => (0,external_node_path_namespaceObject.join)(project, name));
+    },
+    relocate(path, from, to) {
+        const prefix = `sessions/${piProjectDir(from)}/`;
+        return path.startsWith(prefix) ? `sessions/${piProjectDir(to.cwd)}/${path.slice(prefix.length)}` : path;
+    },
+};
+
 ;// CONCATENATED MODULE: ./src/github/conversation/qwen-session-files.ts
 
 
@@ -86788,6 +86813,7 @@ const qwenSessionFiles = {
 
 
 
+
 /**
  * Session-file declarations by adapter id: the adapters whose sessions a conversation can carry
  * between machines (each checked against what its real CLI writes and resumes from).
@@ -86797,6 +86823,7 @@ const declarations = {
     codex: codexSessionFiles,
     gemini: geminiSessionFiles,
     qwen: qwenSessionFiles,
+    pi: piSessionFiles,
     // Over ACP the same programs keep their sessions where they always do: claude-agent-acp drives
     // Claude Code, codex-acp starts `codex app-server`, gemini --acp and qwen --acp are the CLIs.
     'claude-acp': claudeSessionFiles,
