@@ -42,7 +42,7 @@ export interface MissedMentionsInput {
  * Action's workflow `concurrency` dropped. GitHub keeps one pending run per group, so a mention
  * made while one run is in progress and another pending replaces the pending one, whose mention
  * would never be answered. Each must be a run request of this run's agent (or naming none) by a
- * user who may trigger runs, as the mention itself; agent-mux's own comments never count.
+ * user who may trigger runs, as the mention itself, and unedited; agent-mux's own comments never count.
  */
 export async function missedMentions(input: MissedMentionsInput): Promise<MissedMention[]> {
   const { job } = input;
@@ -56,7 +56,8 @@ export async function missedMentions(input: MissedMentionsInput): Promise<Missed
     const user = comment.user;
     if (comment.id >= current || input.answered.has(comment.id) || !user || self.has(user.login.toLowerCase()))
       continue;
-    if (Date.parse(comment.createdAt) < since) continue;
+    // Not one written before the window, nor one edited since it was written (its text may not be its author's).
+    if (Date.parse(comment.createdAt) < since || comment.updatedAt !== comment.createdAt) continue;
     const command = parseCommand(comment.body, { phrase: input.phrase, agents: input.agents });
     if (command?.kind !== 'run' || (command.agent !== undefined && command.agent !== job.agentName)) continue;
     const instruction = sanitizeText(command.prompt).trim().slice(0, MAX_INSTRUCTION_CHARS);

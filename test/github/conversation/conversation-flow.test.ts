@@ -177,6 +177,10 @@ describe('conversations: a follow-up mention continues the same session on the s
     w.gh.state.addComment(w.repo, 9, { body: '@agent demo: say hi', user: { login: 'alice', type: 'User' } });
     w.gh.state.addComment(w.repo, 9, { body: '@agent look at this', user: { login: 'agent-mux[bot]', type: 'Bot' } });
     w.gh.state.addComment(w.repo, 9, { body: 'Thanks, looks good', user: { login: 'bob', type: 'User' } });
+    // Edited after it was written: its text may not be its author's.
+    const edited = w.gh.state.addComment(w.repo, 9, { body: '@agent hello', user: { login: 'alice', type: 'User' } });
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // GitHub times are whole seconds
+    await w.deps.api.updateComment(w.repo, edited.id, '@agent add a line about deploys');
 
     const mention = commentEvent(w, 9, 'bob', '@agent add a final line');
     const second = await run(mention, undefined, catchUp);
@@ -186,8 +190,9 @@ describe('conversations: a follow-up mention continues the same session on the s
     expect(prompt).toContain(
       'Also asked in this thread while an earlier run was under way, and not taken up by any run yet (oldest first; do these too):\n- @alice: add a line about setup',
     );
-    // Not a reader's, not a cancel, not one for another agent, not agent-mux's own, not a plain comment.
-    for (const text of ['secrets', 'cancel', 'say hi', 'look at this', 'looks good'])
+    // Not a reader's, not a cancel, not one for another agent, not agent-mux's own, not a plain
+    // comment, not an edited one.
+    for (const text of ['secrets', 'cancel', 'say hi', 'look at this', 'looks good', 'deploys'])
       expect(prompt).not.toContain(text);
     const tracking = w.gh.state
       .comments(w.repo, 9)
