@@ -86246,7 +86246,7 @@ const WITHOUT_TURNS_MS = 24 * 60 * 60 * 1000;
  * Action's workflow `concurrency` dropped. GitHub keeps one pending run per group, so a mention
  * made while one run is in progress and another pending replaces the pending one, whose mention
  * would never be answered. Each must be a run request of this run's agent (or naming none) by a
- * user who may trigger runs, as the mention itself; agent-mux's own comments never count.
+ * user who may trigger runs, as the mention itself, and unedited; agent-mux's own comments never count.
  */
 async function missedMentions(input) {
     const { job } = input;
@@ -86261,7 +86261,8 @@ async function missedMentions(input) {
         const user = comment.user;
         if (comment.id >= current || input.answered.has(comment.id) || !user || self.has(user.login.toLowerCase()))
             continue;
-        if (Date.parse(comment.createdAt) < since)
+        // Not one written before the window, nor one edited since it was written (its text may not be its author's).
+        if (Date.parse(comment.createdAt) < since || comment.updatedAt !== comment.createdAt)
             continue;
         const command = parse_command_parseCommand(comment.body, { phrase: input.phrase, agents: input.agents });
         if (command?.kind !== 'run' || (command.agent !== undefined && command.agent !== job.agentName))
