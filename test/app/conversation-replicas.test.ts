@@ -1,39 +1,15 @@
-/**
- * A conversation's turns on two app replicas sharing one PostgreSQL: replica A runs the first turn
- * (a mention on an issue: commit, pull request) and is stopped; replica B, with a work directory and
- * HOME of its own and nothing on disk from A, takes the follow-up on the pull request and resumes
- * the agent's session from the store. The fixture agent keeps its sessions in its HOME like a real
- * CLI and numbers each line it writes by the prompts its session holds: `turn 2` only when resumed.
- */
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPostgresRunStore } from '../../src/app/store/postgres-run-store.ts';
 import { listFiles } from '../../src/github/conversation/list-files.ts';
-import type { SessionFileDeclaration } from '../../src/github/conversation/session-files.ts';
 import { DATABASE_URL, dropSchema, freshSchema, postgresReachable } from '../app-faults/fault-postgres.ts';
+import { CONVERSATION_AGENT_CONFIG, conversationAgentSessions } from '../support/conversation-agent.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';
 import { type AppWorld, createAppWorld, waitFor } from './app-world.ts';
 
-const agentBin = new URL('../fixtures/bin/conversation-agent.mjs', import.meta.url).pathname;
 const CONFIG = `
 agents:
-  conv:
-    adapter: acp
-    options:
-      binary: ${process.execPath}
-      args: [${agentBin}]
-`;
-
-/** The fixture agent's sessions: `~/.conversation-agent/sessions/<id>.json`. */
-const fixtureSessions: SessionFileDeclaration = {
-  root: (location) => join(location.home, '.conversation-agent'),
-  async find(location, sessionId) {
-    return (await listFiles(this.root(location), join(this.root(location), 'sessions'))).filter(
-      (f) => f === `sessions/${sessionId}.json`,
-    );
-  },
-};
+${CONVERSATION_AGENT_CONFIG}`;
 
 const available = await postgresReachable();
 let world: GitHubWorld | undefined;
@@ -60,7 +36,7 @@ describe.runIf(available)('a conversation across two app replicas on one Postgre
         store,
         env,
         startLoops: true,
-        sessionFiles: () => fixtureSessions,
+        sessionFiles: () => conversationAgentSessions,
         // Fenced as the app runs agents: the fixture's script and the SDK it imports shown read-only.
         fenceReadOnly: [fileURLToPath(new URL('../..', import.meta.url))],
       });

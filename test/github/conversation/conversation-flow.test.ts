@@ -2,36 +2,18 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listFiles } from '../../../src/github/conversation/list-files.ts';
-import type { SessionFileDeclaration } from '../../../src/github/conversation/session-files.ts';
 import { parseTurnRecord } from '../../../src/github/conversation/turn-record.ts';
 import { decideTrigger } from '../../../src/github/use-cases/decide-trigger.ts';
 import { type ExecuteRunOptions, executeRun, type RunOutcome } from '../../../src/github/use-cases/execute-run.ts';
+import { CONVERSATION_AGENT_CONFIG, conversationAgentSessions } from '../../support/conversation-agent.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, WORLD_TOKEN } from '../../support/github-world.ts';
 import { createMemoryConversationStore } from '../../support/memory-conversation-store.ts';
-
-const agentBin = new URL('../../fixtures/bin/conversation-agent.mjs', import.meta.url).pathname;
 
 const CONFIG = `
 agents:
   demo:
     adapter: demo
-  conv:
-    adapter: acp
-    options:
-      binary: ${process.execPath}
-      args: [${agentBin}]
-`;
-
-/** The fixture agent's session files: `~/.conversation-agent/sessions/<id>.json`. */
-const fixtureSessions: SessionFileDeclaration = {
-  root: (location) => join(location.home, '.conversation-agent'),
-  async find(location, sessionId) {
-    return (await listFiles(this.root(location), join(this.root(location), 'sessions'))).filter(
-      (f) => f === `sessions/${sessionId}.json`,
-    );
-  },
-};
+${CONVERSATION_AGENT_CONFIG}`;
 
 interface LogEntry {
   method: string;
@@ -60,7 +42,7 @@ async function setup(config = CONFIG) {
   const run = async (
     event: { eventName: string; payload: unknown },
     /** null: the front end keeps no sessions. */
-    conversations: ExecuteRunOptions['conversations'] | null = { store, sessionFiles: () => fixtureSessions },
+    conversations: ExecuteRunOptions['conversations'] | null = { store, sessionFiles: () => conversationAgentSessions },
     extra: Partial<ExecuteRunOptions> = {},
   ): Promise<RunOutcome> => {
     const decision = await decideTrigger(w.deps, event);
