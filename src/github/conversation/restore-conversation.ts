@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { type ConversationKey, type ConversationState, isConversationExpired } from './conversation-state.ts';
 import type { ConversationStore, StoredConversation } from './conversation-store.ts';
 import { conversationName } from './save-conversation.ts';
+import { SessionCommandError } from './session-command-error.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 import type { SessionSnapshotFile } from './session-snapshot.ts';
 
@@ -22,8 +23,9 @@ export interface RestoreConversationOptions {
 
 /**
  * Puts a conversation's last session back where the agent looks for it (under the declaration's
- * root in this location) and returns its state, to resume `state.sessionId`. Undefined, so the
- * run starts fresh, when there is none, when it expired, or when another adapter made it.
+ * root in this location, then through the agent's import when it has one) and returns its state,
+ * to resume `state.sessionId`. Undefined, so the run starts fresh, when there is none, when it
+ * expired, when another adapter made it, or when the agent's import fails.
  */
 export async function restoreConversation(options: RestoreConversationOptions): Promise<ConversationState | undefined> {
   const name = conversationName(options.key);
@@ -56,6 +58,18 @@ export async function restoreConversation(options: RestoreConversationOptions): 
     const target = join(root, file.path);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, file.content, { mode: 0o600 });
+  }
+  if (options.declaration.importSession) {
+    try {
+      await options.declaration.importSession(
+        options.location,
+        files.map((file) => file.path),
+      );
+    } catch (error) {
+      if (!SessionCommandError.isInstance(error)) throw error;
+      options.log?.(`conversation ${name}: its session could not be imported; starting fresh: ${error.message}`);
+      return undefined;
+    }
   }
   options.log?.(
     `conversation ${name}: restored session ${state.sessionId} (turn ${state.turns}, ${session.files.length} files)`,

@@ -18,7 +18,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** What a front end gives `executeRun` to carry an agent's session from one turn to the next. */
 export interface TurnConversations {
   store: ConversationStore;
-  /** Where an adapter keeps its sessions; default `sessionFilesFor` (claude, codex, gemini). */
+  /** Where an adapter keeps its sessions; default `sessionFilesFor`. */
   sessionFiles?: (adapterId: string) => SessionFileDeclaration | undefined;
   /** Values that must not be kept in a session snapshot besides the run's (checked with a redactor). */
   secrets?: readonly string[];
@@ -179,13 +179,15 @@ function errorText(error: unknown): string {
 
 /**
  * Where the agent's sessions are for a run: under the fence's HOME when a file-system fence gives
- * the agent one (the app's per-run HOME), else the agent's environment's HOME.
+ * the agent one (the app's per-run HOME), else the agent's environment's HOME; `command` is the
+ * agent's executable (`Adapter.program.command`), for agents whose sessions are carried by export.
  */
 export function sessionLocation(
   fence: FenceOptions | undefined,
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
+  command?: string,
 ): SessionLocation {
   const fenced = fence?.kind === 'filesystem' ? fence.home : undefined;
-  return { home: fenced ?? env.HOME ?? homedir(), env, cwd };
+  return { home: fenced ?? env.HOME ?? homedir(), env, cwd, ...(command ? { command } : {}) };
 }

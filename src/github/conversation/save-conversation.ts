@@ -1,7 +1,10 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Redactor } from '../../core/redact/redactor.ts';
 import type { ConversationKey, ConversationState } from './conversation-state.ts';
 import type { ConversationStore } from './conversation-store.ts';
 import { readSessionSnapshot, type SnapshotRefusal } from './read-session-snapshot.ts';
+import { SessionCommandError } from './session-command-error.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 
 export interface SaveConversationOptions {
@@ -19,18 +22,36 @@ export interface SaveConversationOptions {
 
 export type SaveConversationResult =
   | { saved: true; bytes: number; files: number }
-  | ({ saved: false } & SnapshotRefusal);
+  | ({ saved: false } & SnapshotRefusal)
+  | { saved: false; reason: 'export_failed'; message: string };
 
 /**
- * Keeps a conversation's turn: the agent's session files (found by the adapter's declaration),
- * checked for size and secrets, with its state. A refused snapshot is logged and not saved; a
- * store failure throws `ConversationStoreError`.
+ * Keeps a conversation's turn: the agent's session files (found by the adapter's declaration, or
+ * written by its export), checked for size and secrets, with its state. A refused snapshot or a
+ * failed export is logged and not saved; a store failure throws `ConversationStoreError`.
  */
 export async function saveConversation(options: SaveConversationOptions): Promise<SaveConversationResult> {
   const { location, declaration, state } = options;
   const root = declaration.root(location);
+  if (declaration.exportSession) {
+    try {
+      await declaration.exportSession(location, state.sessionId);
+    } catch (error) {
+      if (!SessionCommandError.isInstance(error)) throw error;
+      const message = `the session could not be exported: ${error.message}`;
+      options.log?.(`conversation ${conversationName(options.key)}: not saved: ${message}`);
+      return { saved: false, reason: 'export_failed', message };
+    }
+  }
   const files = await declaration.find(location, state.sessionId);
-  const result = await readSessionSnapshot({ root, files }, { redactor: options.redactor, maxBytes: options.maxBytes });
+  const result = await readSessionSnapshot(
+    { root, files },
+    { redactor: options.redactor, maxBytes: options.maxBytes },
+  ).finally(
+    // An export's files are a copy made for this save.
+    () =>
+      declaration.exportSession ? Promise.all(files.map((file) => rm(join(root, file), { force: true }))) : undefined,
+  );
   if (!result.ok) {
     const { ok: _ok, ...refusal } = result;
     options.log?.(`conversation ${conversationName(options.key)}: not saved: ${refusal.message}`);

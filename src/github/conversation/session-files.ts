@@ -6,6 +6,12 @@ export interface SessionLocation {
   env: Readonly<Record<string, string | undefined>>;
   /** The agent's working directory (Claude and Gemini keep sessions per project). */
   cwd: string;
+  /**
+   * The agent's executable as the run starts it (`Adapter.program.command`: a name looked up on
+   * `env.PATH`, or a path), for declarations that carry a session with the agent's own commands.
+   * Default: the program's usual name.
+   */
+  command?: string;
 }
 
 /** The files of one session: paths relative to `root`, the agent's session store. */
@@ -31,4 +37,16 @@ export interface SessionFileDeclaration {
    * not depend on its working directory.
    */
   relocate?(path: string, from: string, to: SessionLocation): string | undefined;
+  /**
+   * For an agent that keeps all its sessions in one store that cannot be copied file by file (one
+   * SQLite database): writes session `sessionId` under `root` as the files `find` then finds, with
+   * the agent's own export. Those files are a copy made for one save: removed once read. Throws
+   * `SessionCommandError` when the export fails.
+   */
+  exportSession?(location: SessionLocation, sessionId: string): Promise<void>;
+  /**
+   * Hands the restored files (relative to `root`) to the agent with its own import, then removes
+   * them. Throws `SessionCommandError` when the import fails.
+   */
+  importSession?(location: SessionLocation, files: readonly string[]): Promise<void>;
 }

@@ -269,7 +269,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
     job,
     plan,
     adapter: resolved.adapter,
-    location: sessionLocation(options.fence, started.env, options.workspace),
+    location: sessionLocation(options.fence, started.env, options.workspace, resolved.adapter.program?.command),
     redactor: secrets.redactor,
     log: note,
   });

@@ -70,7 +70,7 @@ describe('session-file declarations', () => {
   });
 
   it('has no declaration for an adapter whose sessions were not checked', () => {
-    expect(sessionFilesFor('opencode')).toBeUndefined();
+    expect(sessionFilesFor('omp')).toBeUndefined();
     expect(sessionFilesFor('toString')).toBeUndefined();
   });
 });
