@@ -25,9 +25,32 @@ import { oneTurn } from './run-live-case.ts';
 // messages. Two stores: the Action's (the real @actions/cache against the cache stand-in; the
 // workspace path is the same on every runner) and the app's (its run store on PostgreSQL; the
 // second turn runs in another directory, as another replica's clone does).
-const AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'pi', 'acp-claude', 'acp-codex', 'acp-qwen'];
+const AGENTS = [
+  'claude',
+  'codex',
+  'gemini',
+  'qwen',
+  'pi',
+  'opencode',
+  'kilo',
+  'acp-claude',
+  'acp-codex',
+  'acp-qwen',
+  'acp-opencode',
+  'acp-kilo',
+];
 /** The app's store moves sessions between directories: only for agents whose sessions can move. */
-const APP_AGENTS = new Set(['claude', 'codex', 'pi', 'acp-claude', 'acp-codex']);
+const APP_AGENTS = new Set([
+  'claude',
+  'codex',
+  'pi',
+  'opencode',
+  'kilo',
+  'acp-claude',
+  'acp-codex',
+  'acp-opencode',
+  'acp-kilo',
+]);
 const only = process.env.AGENT_MUX_LIVE_ONLY?.split(',').filter(Boolean);
 const specs = await loadSpecs(AGENTS.filter((a) => !only?.length || only.includes(a)));
 const githubToken = 'ghs_16C7e42F292c6912E7710c838347Ae178B4a';
@@ -46,6 +69,9 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'agent-mux-live-conversation-'));
   mkdirSync(join(root, 'runner-temp'));
   for (const [name, value] of Object.entries(cache.env)) vi.stubEnv(name, value);
+  // A run's agent gets no PWD (not in BASE_AGENT_ENV); the live env copies this process's, and
+  // OpenCode and Kilo take their project directory from it (it would be this repository).
+  vi.stubEnv('PWD', undefined);
   vi.stubEnv('RUNNER_TEMP', join(root, 'runner-temp'));
 });
 afterAll(async () => {
@@ -111,7 +137,8 @@ async function resumesAcross(
       key,
       state: { agent: spec.adapter, adapter: adapterId, sessionId, turns: 1, updatedAt: new Date().toISOString() },
       declaration,
-      location: { home: home1, env: {}, cwd: workspace },
+      // The agent's executable and PATH: OpenCode and Kilo carry a session by their own export/import.
+      location: { home: home1, env: { PATH: process.env.PATH }, cwd: workspace, command: bin },
       // As a run's redactor: the GitHub token and the agent's secrets (not its model name or URL).
       redactor: new Redactor([
         githubToken,
@@ -143,7 +170,7 @@ async function resumesAcross(
       key,
       adapter: adapterId,
       declaration,
-      location: { home: home2, env: {}, cwd: secondWorkspace },
+      location: { home: home2, env: { PATH: process.env.PATH }, cwd: secondWorkspace, command: bin },
       log: (line) => logs.push(line),
     });
     const restoreMs = performance.now() - started;
