@@ -33,11 +33,13 @@ const AGENTS = [
   'pi',
   'opencode',
   'kilo',
+  'omp',
   'acp-claude',
   'acp-codex',
   'acp-qwen',
   'acp-opencode',
   'acp-kilo',
+  'acp-omp',
 ];
 /** The app's store moves sessions between directories: only for agents whose sessions can move. */
 const APP_AGENTS = new Set([

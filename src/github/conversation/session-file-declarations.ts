@@ -1,6 +1,7 @@
 import { claudeSessionFiles } from './claude-session-files.ts';
 import { codexSessionFiles } from './codex-session-files.ts';
 import { geminiSessionFiles } from './gemini-session-files.ts';
+import { ompSessionFiles } from './omp-session-files.ts';
 import { kiloSessionFiles, openCodeSessionFiles } from './opencode-session-files.ts';
 import { piSessionFiles } from './pi-session-files.ts';
 import { qwenSessionFiles } from './qwen-session-files.ts';
@@ -16,6 +17,7 @@ const declarations: Readonly<Record<string, SessionFileDeclaration>> = {
   gemini: geminiSessionFiles,
   qwen: qwenSessionFiles,
   pi: piSessionFiles,
+  omp: ompSessionFiles,
   // One database for all sessions: carried as the CLI's export of the one session.
   opencode: openCodeSessionFiles,
   kilo: kiloSessionFiles,
@@ -27,6 +29,7 @@ const declarations: Readonly<Record<string, SessionFileDeclaration>> = {
   'qwen-acp': qwenSessionFiles,
   'opencode-acp': openCodeSessionFiles,
   'kilo-acp': kiloSessionFiles,
+  'omp-acp': ompSessionFiles,
 };
 
 /** The declaration for an adapter id, or undefined when its sessions cannot be carried over. */

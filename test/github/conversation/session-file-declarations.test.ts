@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeProjectSlug } from '../../../src/github/conversation/claude-session-files.ts';
+import { ompSessionDirName } from '../../../src/github/conversation/omp-session-files.ts';
 import { sessionFilesFor } from '../../../src/github/conversation/session-file-declarations.ts';
 import type { SessionLocation } from '../../../src/github/conversation/session-files.ts';
 
@@ -69,8 +70,39 @@ describe('session-file declarations', () => {
     ]);
   });
 
+  it('omp: the session under its directory name (relative to HOME, to the temp directory, or absolute)', async () => {
+    // As 18.2.3 named them in live runs (`-tmp-x-omp-ws-n3wP3l`) and in its session-paths.ts.
+    expect(ompSessionDirName('/tmp/x-omp-ws-n3wP3l', '/home/runner', '/tmp')).toBe('-tmp-x-omp-ws-n3wP3l');
+    expect(ompSessionDirName('/home/runner/work/my.repo/my.repo', '/home/runner', '/tmp')).toBe(
+      '-work-my.repo-my.repo',
+    );
+    expect(ompSessionDirName('/home/runner', '/home/runner', '/tmp')).toBe('-');
+    expect(ompSessionDirName('/tmp', '/home/runner', '/tmp')).toBe('-tmp');
+    expect(ompSessionDirName('/srv/agent-mux/work/run-1', '/home/runner', '/tmp')).toBe('--srv-agent-mux-work-run-1--');
+    const id = '01a21c25-b8ed-7000-b07e-60e4632809a6';
+    const cwd = '/srv/agent-mux/work/run-1';
+    put(`.omp/agent/sessions/--srv-agent-mux-work-run-1--/2026-11-27T08-36-03-949Z_${id}.jsonl`);
+    put('.omp/agent/sessions/--srv-agent-mux-work-run-1--/2026-11-27T08-37-03-949Z_01a21c25-0000.jsonl');
+    put('.omp/agent/agent.db');
+    const omp = sessionFilesFor('omp');
+    const at = { home, env: {}, cwd };
+    expect(omp?.root(at)).toBe(join(home, '.omp', 'agent'));
+    expect(await omp?.find(at, id)).toEqual([
+      `sessions/--srv-agent-mux-work-run-1--/2026-11-27T08-36-03-949Z_${id}.jsonl`,
+    ]);
+    expect(omp?.root({ ...at, env: { PI_CODING_AGENT_DIR: '/agent' } })).toBe('/agent');
+    // $XDG_DATA_HOME/omp once it exists (`omp config init-xdg`).
+    expect(omp?.root({ ...at, env: { XDG_DATA_HOME: join(home, 'data') } })).toBe(join(home, '.omp', 'agent'));
+    mkdirSync(join(home, 'data', 'omp'), { recursive: true });
+    expect(omp?.root({ ...at, env: { XDG_DATA_HOME: join(home, 'data') } })).toBe(join(home, 'data', 'omp'));
+    // Its session does not move to another directory (omp works in the one its header names).
+    expect(
+      omp?.relocate?.(`sessions/--srv-agent-mux-work-run-1--/x_${id}.jsonl`, cwd, { ...at, cwd: '/srv/b' }),
+    ).toBeUndefined();
+  });
+
   it('has no declaration for an adapter whose sessions were not checked', () => {
-    expect(sessionFilesFor('omp')).toBeUndefined();
+    expect(sessionFilesFor('hermes')).toBeUndefined();
     expect(sessionFilesFor('toString')).toBeUndefined();
   });
 });
