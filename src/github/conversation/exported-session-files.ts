@@ -2,6 +2,7 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import stripAnsi from 'strip-ansi';
+import { fenceCommand } from '../../core/sandbox/index.ts';
 import { SessionCommandError, type SessionCommandErrorCode } from './session-command-error.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 
@@ -71,19 +72,29 @@ export function exportedSessionFiles(commands: SessionCommands): SessionFileDecl
   };
 }
 
-/** Runs one of the agent's commands as the agent would run (its HOME, environment, directory); its stdout. */
+/**
+ * Runs one of the agent's commands as the agent runs (its HOME, environment, directory, and fence:
+ * the agent may have changed the config and plugins the command reads); its stdout.
+ */
 async function run(
   commands: SessionCommands,
   location: SessionLocation,
   args: readonly string[],
   code: SessionCommandErrorCode,
 ): Promise<string> {
-  const command = location.command ?? commands.program;
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(location.env)) if (value !== undefined) env[name] = value;
-  const result = await execa(command, args, {
+  const target = {
+    command: location.command ?? commands.program,
+    args,
     cwd: location.cwd,
+    workspace: location.cwd,
     env: { ...env, HOME: location.home, ...commands.env },
+  };
+  const spawned = location.fence ? fenceCommand(location.fence, { ...target, planValues: args }) : target;
+  const result = await execa(spawned.command, spawned.args, {
+    cwd: location.cwd,
+    env: spawned.env,
     extendEnv: false,
     stdin: 'ignore',
     timeout: commands.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -14,8 +14,9 @@ import type { SessionFileDeclaration } from './session-files.ts';
 export function openCodeStyleSessionFiles(flavor: Pick<OpenCodeFlavor, 'command' | 'env'>): SessionFileDeclaration {
   return exportedSessionFiles({
     program: flavor.command,
-    exportArgs: (sessionId) => ['export', sessionId],
-    importArgs: (path) => ['import', path],
+    // `--pure`: without the plugins of the user's and the workspace's config (code the agent could have put there).
+    exportArgs: (sessionId) => ['export', sessionId, '--pure'],
+    importArgs: (path) => ['import', path, '--pure'],
     isSession: (exported, sessionId) =>
       typeof exported === 'object' &&
       exported !== null &&

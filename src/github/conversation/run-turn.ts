@@ -180,7 +180,8 @@ function errorText(error: unknown): string {
 /**
  * Where the agent's sessions are for a run: under the fence's HOME when a file-system fence gives
  * the agent one (the app's per-run HOME), else the agent's environment's HOME; `command` is the
- * agent's executable (`Adapter.program.command`), for agents whose sessions are carried by export.
+ * agent's executable (`Adapter.program.command`), for agents whose sessions are carried by export,
+ * which runs in the same fence.
  */
 export function sessionLocation(
   fence: FenceOptions | undefined,
@@ -189,5 +190,11 @@ export function sessionLocation(
   command?: string,
 ): SessionLocation {
   const fenced = fence?.kind === 'filesystem' ? fence.home : undefined;
-  return { home: fenced ?? env.HOME ?? homedir(), env, cwd, ...(command ? { command } : {}) };
+  return {
+    home: fenced ?? env.HOME ?? homedir(),
+    env,
+    cwd,
+    ...(command ? { command } : {}),
+    ...(fence ? { fence } : {}),
+  };
 }

@@ -1,3 +1,5 @@
+import type { FenceOptions } from '../../core/sandbox/index.ts';
+
 /** Where an agent runs: what decides where its session store is. */
 export interface SessionLocation {
   /** The agent's HOME. */
@@ -12,6 +14,11 @@ export interface SessionLocation {
    * Default: the program's usual name.
    */
   command?: string;
+  /**
+   * The run's fence: the agent's own commands a declaration runs (an export, an import) go through
+   * it as the agent does, since the agent may have changed what they read (its config, its plugins).
+   */
+  fence?: FenceOptions;
 }
 
 /** The files of one session: paths relative to `root`, the agent's session store. */

@@ -17,6 +17,7 @@ import { createMemoryConversationStore } from '../../support/memory-conversation
 // A CLI that keeps every session in one database (test/fixtures/bin/session-db-agent.mjs, shaped
 // as OpenCode's `export`/`import`): a conversation carries one session as its export.
 const AGENT = join(import.meta.dirname, '../../fixtures/bin/session-db-agent.mjs');
+const FAKE_BWRAP = join(import.meta.dirname, '../../fixtures/bin/fake-bwrap.mjs');
 const KEY: ConversationKey = { repository: 'octo/demo', number: 7, agent: 'opencode' };
 const TOKEN = 'ghs_16C7e42F292c6912E7710c838347Ae178B4a';
 const ID = 'ses_de3e8343effePd4YPDeHvBo5Pm';
@@ -100,7 +101,7 @@ describe('a session carried by the agent’s export and import', () => {
     expect(result).toMatchObject({ saved: false, reason: 'export_failed' });
     expect(logs.join('\n')).toContain('not saved: the session could not be exported:');
     expect(logs.join('\n')).toContain(
-      '`session-db-agent export ses_de3e8343effePd4YPDeHvBo5Pm` exited with 1: Error: export refused',
+      '`session-db-agent export ses_de3e8343effePd4YPDeHvBo5Pm --pure` exited with 1: Error: export refused',
     );
     expect(store.saved).toEqual([]);
   });
@@ -171,9 +172,40 @@ describe('a session carried by the agent’s export and import', () => {
     expect(staged(second)).toEqual([]);
   });
 
+  it('runs the export and the import in the run’s fence, as the agent ran', async () => {
+    const log = join(scratch, 'bwrap.log');
+    const fenced = (name: string): SessionLocation => {
+      const location = at(name);
+      const fence = { kind: 'filesystem' as const, bwrap: FAKE_BWRAP, home: location.home };
+      return { ...location, env: { ...location.env, FAKE_BWRAP_LOG: log }, fence };
+    };
+    const first = fenced('home-1');
+    seed(first);
+    const { store, result } = await save(first);
+    expect(result).toMatchObject({ saved: true });
+    const second = fenced('home-2');
+    expect(
+      (await restoreConversation({ store, key: KEY, adapter: 'opencode', declaration, location: second }))?.sessionId,
+    ).toBe(ID);
+    const calls = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as string[]);
+    expect(calls.map((args) => args.slice(args.lastIndexOf('--chdir') + 2))).toEqual([
+      [AGENT, 'export', ID, '--pure'],
+      [AGENT, 'import', join(declaration.root(second), `${ID}.json`), '--pure'],
+    ]);
+    // The agent's HOME (where the export is staged) and its directory are what the fence shows.
+    expect(calls[0]?.join(' ')).toContain(`--bind ${first.home} ${first.home}`);
+    expect(calls[1]?.join(' ')).toContain(`--bind ${second.cwd} ${second.cwd}`);
+    expect(calls[1]?.join(' ')).toContain(`--chdir ${second.cwd}`);
+  });
+
   it('is declared for OpenCode and Kilo, headless and over ACP, run as the adapter’s executable', () => {
     const location = sessionLocation(undefined, { HOME: scratch }, '/work', '/opt/bin/opencode');
     expect(location).toEqual({ home: scratch, env: { HOME: scratch }, cwd: '/work', command: '/opt/bin/opencode' });
+    const fence = { kind: 'filesystem' as const, home: join(scratch, 'run-home') };
+    expect(sessionLocation(fence, { HOME: scratch }, '/work', 'opencode')).toMatchObject({ home: fence.home, fence });
     for (const [adapter, program] of [
       ['opencode', 'opencode'],
       ['opencode-acp', 'opencode'],
