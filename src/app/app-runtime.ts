@@ -7,6 +7,7 @@ import { createRepoReadCache } from './repo-read-cache.ts';
 import { newWorkerId, type WorkerDeps, type WorkResult, workOnce } from './run-worker.ts';
 import type { RunStore } from './store/run-store.ts';
 import { testCrashPoint } from './test-crash-point.ts';
+import { createWorkDirGauge } from './work-dir-gauge.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -42,6 +43,7 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
   const idleMs = options.idleMs ?? 250;
   const inFlight = new Map<string, AbortController>();
   const workerDeps: WorkerDeps = {
+    workDirBytes: createWorkDirGauge(options.settings.workDir),
     ...options,
     track(runId, abort) {
       inFlight.set(runId, abort);

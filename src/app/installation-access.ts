@@ -1,12 +1,17 @@
 import type { Probot } from 'probot';
+import { budgetedApi } from '../github/budgeted-api.ts';
 import { createGitHubApi } from '../github/create-github-api.ts';
 import type { GitHubApi, OctokitLike } from '../github/github-api.ts';
+import { WriteBudget } from '../github/report/write-budget.ts';
 
 /** How the app acts as one installation: its REST API and a token for git. */
 export interface InstallationAccess {
+  /** The installation's API; its writes count as urgent on `writes(installationId)` when there is one. */
   api(installationId: number): Promise<GitHubApi>;
   /** A fresh installation access token (valid for an hour), for git. */
   token(installationId: number): Promise<string>;
+  /** The installation's write budget in this process, which its runs' live updates share. */
+  writes?(installationId: number): WriteBudget;
 }
 
 /**
@@ -21,11 +26,22 @@ export function probotInstallationAccess(
 ): InstallationAccess {
   const installation = async (installationId: number): Promise<unknown> =>
     options.throttle === false ? unthrottled(app, installationId) : app.auth(installationId);
+  // One budget per installation, as Probot's throttle keeps one write queue per installation.
+  const budgets = new Map<number, WriteBudget>();
+  const writes = (installationId: number): WriteBudget => {
+    let budget = budgets.get(installationId);
+    if (budget === undefined) {
+      budget = new WriteBudget();
+      budgets.set(installationId, budget);
+    }
+    return budget;
+  };
   return {
     async api(installationId) {
       const octokit = await installation(installationId);
-      return createGitHubApi(octokit as OctokitLike);
+      return budgetedApi(createGitHubApi(octokit as OctokitLike), writes(installationId));
     },
+    writes,
     async token(installationId) {
       // Asked for as the app (JWT) through the app's Octokit, which knows the GitHub Enterprise base URL:
       // `octokit.auth({ type: 'installation' })` asks @octokit/auth-app's own request, which Probot leaves

@@ -16,6 +16,7 @@ import type { InstallationAccess } from './installation-access.ts';
 import { stateOf } from './store/run-states.ts';
 import type { Lease, RunState, RunStore, StoredRun } from './store/run-store.ts';
 import { StaleLeaseError } from './store/stale-lease-error.ts';
+import type { WorkDirGauge } from './work-dir-gauge.ts';
 
 /** What a worker needs. */
 /** Time a stopped agent gets at each step of its shutdown in the app (stop request, SIGTERM, SIGKILL). */
@@ -54,6 +55,8 @@ export interface WorkerDeps {
   track?: (runId: string, abort: AbortController) => () => void;
   /** Where each adapter keeps its sessions (default `sessionFilesFor`): what a follow-up turn can resume. */
   sessionFiles?: TurnConversations['sessionFiles'];
+  /** The work dir's size, shared by the process's workers (`createWorkDirGauge`). Default: measured on each call. */
+  workDirBytes?: WorkDirGauge;
 }
 
 /** What `workOnce` did. */
@@ -73,7 +76,7 @@ export type WorkResult =
  */
 export async function workOnce(deps: WorkerDeps, workerId: string): Promise<WorkResult> {
   const { store, settings } = deps;
-  const bytes = await directorySize(settings.workDir);
+  const bytes = await (deps.workDirBytes?.() ?? directorySize(settings.workDir));
   if (bytes > settings.maxWorkspaceBytes) return { kind: 'disk_full', bytes };
   if (settings.fence !== 'off') {
     const probe = await checkFence(settings.workDir, deps.log);
@@ -123,6 +126,9 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
   let workspace: string | undefined;
   let bridge: ApprovalBridge | undefined;
   let outcome: { state: RunState; conclusion: string; reason?: string };
+  // The installation's write budget: this run's live updates share it with its other runs in flight.
+  const writes = run.installationId === undefined ? undefined : deps.access.writes?.(run.installationId);
+  const releaseWrites = writes?.run() ?? (() => {});
   try {
     if (run.installationId === undefined) throw new Error('the run has no installation');
     const api = await deps.access.api(run.installationId);
@@ -165,6 +171,7 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
         // default 5 s): an app stopped by its container has 10 s in all, and after the agent it still
         // concludes the check run and comment through the write throttle.
         graceMs: APP_AGENT_GRACE_MS,
+        ...(writes ? { liveWrites: writes } : {}),
         runId: run.id,
         leaseToken: lease.leaseToken,
         fencingToken: lease.fencingToken,
@@ -196,6 +203,7 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
     outcome = { state: 'failed', conclusion: 'failure', reason: message(error) };
     log(`run ${run.id} failed: ${message(error)}`);
   } finally {
+    releaseWrites();
     clearInterval(renewer);
     clearInterval(canceller);
     untrack();

@@ -5,6 +5,7 @@ import type { FinishInfo } from './finish-info.ts';
 import { chunkAnnotations, renderCheckRunOutput } from './render-check-run.ts';
 import { renderTrackingComment, type TrackingConversation } from './render-tracking-comment.ts';
 import { RunProgress } from './run-progress.ts';
+import type { LiveWrites } from './write-budget.ts';
 import { createCoalescer } from './write-coalescer.ts';
 
 /** What `createRunReporter` needs. */
@@ -25,6 +26,12 @@ export interface RunReporterInput {
   checkRunIntervalMs?: number;
   /** Least time between two comment edits; default 5000 ms. */
   commentIntervalMs?: number;
+  /**
+   * The write budget the run shares with others (the app: its installation's `WriteBudget`): live
+   * updates wait for its slots and their intervals stretch with the runs in flight. The final writes
+   * do not wait for it. Default: none (updates at the intervals above).
+   */
+  liveWrites?: LiveWrites;
   /** Receives every failed GitHub call (the reporter never throws for them); default: ignored. */
   onError?: (error: unknown) => void;
   /** Attempts for each final write in `finish`; default 3. */
@@ -65,6 +72,12 @@ export function createRunReporter(input: RunReporterInput): RunReporter {
   let lastOutput: string | undefined;
   let lastBody: string | undefined;
   let finishing: Promise<void> | undefined;
+  // Aborted when the run finishes: a live update still waiting for its slot is dropped then.
+  const abortLive = new AbortController();
+  const { liveWrites } = input;
+  const live = (write: () => Promise<void>) => () =>
+    liveWrites === undefined ? write() : liveWrites.live(write, abortLive.signal);
+  const interval = (baseMs: number) => (liveWrites === undefined ? baseMs : () => liveWrites.liveIntervalMs(baseMs));
   const info = {
     runId,
     ...(input.checkRunUrl ? { checkRunUrl: input.checkRunUrl } : {}),
@@ -72,27 +85,27 @@ export function createRunReporter(input: RunReporterInput): RunReporter {
   };
 
   const checkRun = createCoalescer({
-    intervalMs: input.checkRunIntervalMs ?? 3000,
+    intervalMs: interval(input.checkRunIntervalMs ?? 3000),
     clock,
     onError,
-    write: async () => {
+    write: live(async () => {
       const output = renderCheckRunOutput(progress);
       const key = JSON.stringify(output);
       if (key === lastOutput) return;
       await api.updateCheckRun(repo, checkRunId, { status: 'in_progress', output });
       lastOutput = key;
-    },
+    }),
   });
   const comment = createCoalescer({
-    intervalMs: input.commentIntervalMs ?? 5000,
+    intervalMs: interval(input.commentIntervalMs ?? 5000),
     clock,
     onError,
-    write: async () => {
+    write: live(async () => {
       const body = renderTrackingComment(progress, info);
       if (body === lastBody) return;
       await api.updateComment(repo, commentId, body);
       lastBody = body;
-    },
+    }),
   });
 
   const changed = () => {
@@ -113,6 +126,8 @@ export function createRunReporter(input: RunReporterInput): RunReporter {
   };
 
   const finalize = async (finished: FinishInfo & { annotations?: CheckRunAnnotation[] }): Promise<void> => {
+    // A live update that has not started is dropped; one that has is waited for (it must not land after the final one).
+    abortLive.abort();
     await Promise.all([checkRun.close(), comment.close()]);
     const { annotations = [], ...rest } = finished;
     progress.close(finished.conclusion === 'success');

@@ -2,8 +2,8 @@ import type { Clock } from './clock.ts';
 
 /** Options of `createCoalescer`. */
 export interface CoalescerOptions {
-  /** The least time between the starts of two writes, in milliseconds. */
-  intervalMs: number;
+  /** The least time between the starts of two writes, in milliseconds (read before each wait when a function). */
+  intervalMs: number | (() => number);
   clock: Clock;
   /**
    * Writes the newest state (the writer reads it itself, when the write starts); a rejection goes to
@@ -73,7 +73,8 @@ export function createCoalescer(options: CoalescerOptions): Coalescer {
 
   const schedule = () => {
     if (closed || !pending || inFlight !== undefined || timer !== undefined) return;
-    const wait = lastStart === undefined ? 0 : lastStart + intervalMs - clock.now();
+    const interval = typeof intervalMs === 'number' ? intervalMs : intervalMs();
+    const wait = lastStart === undefined ? 0 : lastStart + interval - clock.now();
     if (wait <= 0) {
       void start();
       return;

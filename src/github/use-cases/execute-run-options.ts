@@ -40,6 +40,11 @@ export interface ExecuteRunOptions {
   /** Time the agent gets between the stop request, SIGTERM and SIGKILL (core default 5000 ms). */
   graceMs?: number;
   clock?: Clock;
+  /**
+   * The write budget the run shares (the app: its installation's): its live check-run and comment
+   * updates wait for it and stretch with the runs in flight. Default: none (the Action, one run).
+   */
+  liveWrites?: import('../report/write-budget.ts').LiveWrites;
   runId?: string;
   leaseToken?: string;
   fencingToken?: number;

@@ -143,6 +143,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
       baseRecord,
       detailsUrl: options.detailsUrl,
       clock: options.clock,
+      ...(options.liveWrites ? { liveWrites: options.liveWrites } : {}),
       onStarted: options.onStarted,
       log,
     });

@@ -22,6 +22,8 @@ export interface StartReportingInput {
   baseRecord: TurnRecord;
   detailsUrl?: string;
   clock?: Clock;
+  /** The write budget the run's live updates share (`ExecuteRunOptions.liveWrites`). */
+  liveWrites?: ExecuteRunOptions['liveWrites'];
   onStarted: ExecuteRunOptions['onStarted'];
   log: (line: string) => void;
 }
@@ -69,6 +71,7 @@ export async function startReporting(input: StartReportingInput): Promise<Report
     checkRunUrl: checkRun.htmlUrl,
     ...(tracking ? { conversation: tracking } : {}),
     clock: input.clock,
+    ...(input.liveWrites ? { liveWrites: input.liveWrites } : {}),
     onError: (error) => input.log(`report failed: ${errorText(error)}`),
   });
   return {

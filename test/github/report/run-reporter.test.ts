@@ -4,6 +4,7 @@ import { createFakeClock } from '../../../src/github/report/clock.ts';
 import { renderAnnotations } from '../../../src/github/report/render-check-run.ts';
 import { parseRunMarker } from '../../../src/github/report/render-tracking-comment.ts';
 import { createRunReporter } from '../../../src/github/report/run-reporter.ts';
+import { WriteBudget } from '../../../src/github/report/write-budget.ts';
 import { eventMaker, T0, workingEvents } from './scenarios.ts';
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -55,7 +56,7 @@ function stubApi(clock: { now(): number }) {
   };
 }
 
-function setup(options: { finalAttempts?: number } = {}) {
+function setup(options: { finalAttempts?: number; liveWrites?: WriteBudget } = {}) {
   const clock = createFakeClock(T0);
   const stub = stubApi(clock);
   const errors: unknown[] = [];
@@ -105,6 +106,56 @@ describe('createRunReporter', () => {
     expect(stub.checkRuns.at(-1)!.update.output!.title).toBe('claude: running — 100 steps');
     expect(stub.comments.at(-1)!.body).toContain('- [ ] step 100');
     expect(stub.maxInFlight).toBe(2); // one check-run update and one comment edit, never two of a kind
+  });
+
+  it('with a write budget shared by 5 runs: live updates stretch to 22.5 s and the final write waits for no queued one', async () => {
+    const clock = createFakeClock(T0);
+    const budget = new WriteBudget({ clock, liveSpacingMs: 1500 });
+    const others = Array.from({ length: 4 }, () => budget.run());
+    const release = budget.run();
+    const stub = stubApi(clock);
+    const reporter = createRunReporter({
+      api: stub.api,
+      repo,
+      checkRunId: 99,
+      commentId: 7,
+      runId: 'run-42',
+      agent: 'claude',
+      clock,
+      liveWrites: budget,
+    });
+    const m = eventMaker();
+    for (let i = 1; i <= 600; i++) {
+      clock.advance(100);
+      reporter.onEvent(m.e('progress', { summary: `step ${i}` }, i * 100));
+      await settle();
+      await settle();
+    }
+    // 60 s of events: the check run at 0, 22.5, 45 s; the comment 1.5 s after each (the live spacing).
+    expect(stub.checkRuns.map((c) => c.at - T0)).toEqual([100, 22_600, 45_100]);
+    expect(stub.comments.map((c) => c.at - T0)).toEqual([1600, 24_100, 46_600]);
+    // A live update waiting for its slot when the run finishes is dropped; the final writes go at once.
+    let openUrgent: () => void = () => {};
+    const urgent = budget.urgent(() => new Promise<void>((resolve) => (openUrgent = resolve)));
+    reporter.onEvent(m.e('progress', { summary: 'last step' }, 60_100));
+    clock.advance(10_000);
+    await settle();
+    await settle();
+    expect(stub.checkRuns).toHaveLength(3); // due at 67.6 s, but held behind the urgent write
+    const finished = reporter.finish({ conclusion: 'success' });
+    await settle();
+    await finished;
+    expect(stub.checkRuns).toHaveLength(4);
+    expect(stub.checkRuns.at(-1)!.update).toMatchObject({ status: 'completed', conclusion: 'success' });
+    openUrgent();
+    await urgent;
+    clock.advance(60_000);
+    await settle();
+    await settle();
+    expect(stub.checkRuns).toHaveLength(4);
+    expect(stub.comments.at(-1)!.body).not.toBe(stub.comments.at(-2)!.body);
+    for (const done of [...others, release]) done();
+    expect(budget.runs).toBe(0);
   });
 
   it('writes only when the rendering changed', async () => {
