@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { WorldReady, WorldReply, WorldRequest, WorldStats } from './app-world-server.ts';
+import type { WorldReady, WorldReply, WorldRequest, WorldStats, WorldTimeline } from './app-world-server.ts';
 
 const script = fileURLToPath(new URL('./app-world-server.ts', import.meta.url));
 
@@ -11,9 +11,15 @@ export interface BenchWorld {
   readonly url: string;
   /** `AGENT_MUX_GIT_BASE_URL`: `<gitBase>/octo/demo.git` is the world's bare repository. */
   readonly gitBase: string;
-  /** `count` mention payloads (comments posted on issues 1..`issues`, round robin), installation included. */
-  mentions(count: number, issues: number, body: string): Promise<Record<string, unknown>[]>;
+  /**
+   * `count` mention payloads (comments posted on issues 1..`issues`, round robin), installation
+   * included: installation 1 (default) is `octo/demo`, installation N of `installations` is `octo/demo-N`.
+   */
+  mentions(count: number, issues: number, body: string, installation?: number): Promise<Record<string, unknown>[]>;
+  /** Adds installations 2..`count`, one repository each (`octo/demo-N`). */
+  installations(count: number): Promise<void>;
   stats(): Promise<WorldStats>;
+  timeline(): Promise<WorldTimeline>;
   close(): Promise<void>;
 }
 
@@ -49,9 +55,14 @@ export async function startBenchWorld(config: string): Promise<BenchWorld> {
     pid: child.pid,
     url: ready.url,
     gitBase: ready.gitBase,
-    mentions: async (count, issues, body) =>
-      (await ask<'mentions'>({ type: 'mentions', count, issues, body })).payloads,
+    mentions: async (count, issues, body, installation) =>
+      (await ask<'mentions'>({ type: 'mentions', count, issues, body, ...(installation ? { installation } : {}) }))
+        .payloads,
+    installations: async (count) => {
+      await ask<'installations'>({ type: 'installations', count });
+    },
     stats: async () => (await ask<'stats'>({ type: 'stats' })).stats,
+    timeline: async () => (await ask<'timeline'>({ type: 'timeline' })).timeline,
     async close() {
       if (child.exitCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -72,6 +72,8 @@ export interface RecordedRequest {
   status: number;
   /** The operation matched, e.g. `issues/create-comment` (undefined for an unknown route). */
   operationId: string | undefined;
+  /** When the request arrived (ms since the epoch). */
+  at: number;
 }
 
 /** A fault to inject: the next matching request(s) get this response instead of the real one. */
@@ -195,6 +197,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       body,
       status: 0,
       operationId: undefined,
+      at: Date.now(),
     };
     const label = `${method} ${url.pathname}${url.search}`;
     const path = OpenApiValidator.stripPrefix(url.pathname);
