@@ -42,10 +42,13 @@ export const defaultTriggerPhrase = '@agent';
  */
 export function parseCommand(text: string, options: ParseCommandOptions): Command | undefined {
   const source = text.replace(/\r\n?/g, '\n');
+  const phrase = (options.phrase ?? defaultTriggerPhrase).trim();
+  // Most comments ask nothing: without the words of a decision or of the phrase anywhere in the
+  // text there is none in its rendered part either, and the Markdown parse is skipped.
+  if (!mayHoldCommand(source, phrase)) return undefined;
   const masked = maskUnrendered(source);
   const decision = readDecision(source, masked);
   if (decision) return decision;
-  const phrase = (options.phrase ?? defaultTriggerPhrase).trim();
   if (!phrase) return undefined;
   const match = phrasePattern(phrase).exec(masked);
   if (!match) return undefined;
@@ -53,6 +56,32 @@ export function parseCommand(text: string, options: ParseCommandOptions): Comman
 }
 
 const decisionLine = /^[ \t]*\/(approve|deny)[ \t]+([A-Za-z0-9_-]+)(?=$|[\s.,;:!)])/i;
+const decisionWord = /\/(?:approve|deny)/i;
+
+/**
+ * False only when `source` cannot hold a command: masking blanks characters to spaces in place, so
+ * every character of a decision or of the phrase (but its spaces) that `parseCommand` finds in the
+ * masked text stands at the same place in the source, matched the same (case-insensitive) way.
+ */
+function mayHoldCommand(source: string, phrase: string): boolean {
+  if (decisionWord.test(source)) return true;
+  return phraseWords(phrase).every((word) => word.test(source));
+}
+
+/** The words of each phrase seen, as case-insensitive patterns (a process sees a few phrases). */
+const wordPatterns = new Map<string, RegExp[]>();
+
+function phraseWords(phrase: string): RegExp[] {
+  let words = wordPatterns.get(phrase);
+  if (words === undefined) {
+    const parts = phrase.split(/\s+/).filter(Boolean);
+    // No phrase: nothing can match it (an empty list would pass every text).
+    words = parts.length === 0 ? [/(?!)/] : parts.map((word) => new RegExp(escapeRegExp(word), 'iu'));
+    if (wordPatterns.size >= 100) wordPatterns.clear();
+    wordPatterns.set(phrase, words);
+  }
+  return words;
+}
 
 /** A decision is a rendered line that starts with it: nothing but white space before it, not even Markdown syntax. */
 function readDecision(source: string, masked: string): Command | undefined {

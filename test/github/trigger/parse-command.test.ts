@@ -121,4 +121,19 @@ describe('parseCommand', () => {
   it('defaults the phrase to @agent and works without agents', () => {
     expect(parseCommand('@agent codex: go', { agents: [] })).toEqual({ kind: 'run', prompt: 'codex: go' });
   });
+
+  it('reads the same whether or not the text is parsed as Markdown first (the shortcut for text with no command)', () => {
+    // Without the phrase's words or a decision's anywhere, nothing is parsed.
+    expect(parseCommand('Thanks, this looks good to me.', { agents })).toBeUndefined();
+    expect(parseCommand('agent, please look', { agents })).toBeUndefined();
+    // A word of the phrase in another case, or a decision in capitals, still counts.
+    expect(parseCommand('@AGENT fix it', { agents })).toEqual({ kind: 'run', prompt: 'fix it' });
+    expect(parseCommand('/APPROVE ab12', { agents })).toEqual({ kind: 'approve', approvalId: 'ab12' });
+    // Blanked code before the phrase: the phrase is read in the rendered text as before.
+    expect(parseCommand('`x`@agent fix it', { agents })).toEqual({ kind: 'run', prompt: 'fix it' });
+    // A phrase of two words: each must stand in the text; spaces may come from blanked code.
+    expect(parseCommand('hey there bot, fix it', { phrase: 'hey bot', agents })).toBeUndefined();
+    expect(parseCommand('hey bot fix it', { phrase: 'hey bot', agents })).toEqual({ kind: 'run', prompt: 'fix it' });
+    expect(parseCommand('anything at all', { phrase: '  ', agents })).toBeUndefined();
+  });
 });
