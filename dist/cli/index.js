@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 1592)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 4191)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1592:
+/***/ 4191:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -84396,11 +84396,15 @@ const defaultTriggerPhrase = '@agent';
  */
 function parse_command_parseCommand(text, options) {
     const source = text.replace(/\r\n?/g, '\n');
+    const phrase = (options.phrase ?? defaultTriggerPhrase).trim();
+    // Most comments ask nothing: without the words of a decision or of the phrase anywhere in the
+    // text there is none in its rendered part either, and the Markdown parse is skipped.
+    if (!mayHoldCommand(source, phrase))
+        return undefined;
     const masked = maskUnrendered(source);
     const decision = readDecision(source, masked);
     if (decision)
         return decision;
-    const phrase = (options.phrase ?? defaultTriggerPhrase).trim();
     if (!phrase)
         return undefined;
     const match = phrasePattern(phrase).exec(masked);
@@ -84409,6 +84413,31 @@ function parse_command_parseCommand(text, options) {
     return readRequest(source.slice(match.index + match[0].length), options.agents);
 }
 const decisionLine = /^[ \t]*\/(approve|deny)[ \t]+([A-Za-z0-9_-]+)(?=$|[\s.,;:!)])/i;
+const decisionWord = /\/(?:approve|deny)/i;
+/**
+ * False only when `source` cannot hold a command: masking blanks characters to spaces in place, so
+ * every character of a decision or of the phrase (but its spaces) that `parseCommand` finds in the
+ * masked text stands at the same place in the source, matched the same (case-insensitive) way.
+ */
+function mayHoldCommand(source, phrase) {
+    if (decisionWord.test(source))
+        return true;
+    return phraseWords(phrase).every((word) => word.test(source));
+}
+/** The words of each phrase seen, as case-insensitive patterns (a process sees a few phrases). */
+const wordPatterns = new Map();
+function phraseWords(phrase) {
+    let words = wordPatterns.get(phrase);
+    if (words === undefined) {
+        const parts = phrase.split(/\s+/).filter(Boolean);
+        // No phrase: nothing can match it (an empty list would pass every text).
+        words = parts.length === 0 ? [/(?!)/] : parts.map((word) => new RegExp(parse_command_escapeRegExp(word), 'iu'));
+        if (wordPatterns.size >= 100)
+            wordPatterns.clear();
+        wordPatterns.set(phrase, words);
+    }
+    return words;
+}
 /** A decision is a rendered line that starts with it: nothing but white space before it, not even Markdown syntax. */
 function readDecision(source, masked) {
     let offset = 0;
@@ -86564,18 +86593,53 @@ async function readSessionSnapshot(set, options) {
     return { ok: true, snapshot: { files, bytes } };
 }
 
-;// CONCATENATED MODULE: ./src/github/conversation/save-conversation.ts
+;// CONCATENATED MODULE: ./src/github/conversation/session-command-error.ts
 
 /**
- * Keeps a conversation's turn: the agent's session files (found by the adapter's declaration),
- * checked for size and secrets, with its state. A refused snapshot is logged and not saved; a
- * store failure throws `ConversationStoreError`.
+ * An agent's own command for carrying a session (`opencode export <id>`, `opencode import <file>`)
+ * failed: it could not start, exited non-zero, timed out or printed no session. The message ends
+ * with the tail of its stderr; the `cause` is kept.
+ */
+class SessionCommandError extends AgentMuxError {
+    constructor(code, message, options) {
+        super(code, message, options);
+        this.name = 'SessionCommandError';
+    }
+    static isInstance(error) {
+        return (AgentMuxError.isInstance(error) &&
+            (error.code === 'session_export_failed' || error.code === 'session_import_failed'));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/conversation/save-conversation.ts
+
+
+
+
+/**
+ * Keeps a conversation's turn: the agent's session files (found by the adapter's declaration, or
+ * written by its export), checked for size and secrets, with its state. A refused snapshot or a
+ * failed export is logged and not saved; a store failure throws `ConversationStoreError`.
  */
 async function saveConversation(options) {
     const { location, declaration, state } = options;
     const root = declaration.root(location);
+    if (declaration.exportSession) {
+        try {
+            await declaration.exportSession(location, state.sessionId);
+        }
+        catch (error) {
+            if (!SessionCommandError.isInstance(error))
+                throw error;
+            const message = `the session could not be exported: ${error.message}`;
+            options.log?.(`conversation ${conversationName(options.key)}: not saved: ${message}`);
+            return { saved: false, reason: 'export_failed', message };
+        }
+    }
     const files = await declaration.find(location, state.sessionId);
-    const result = await readSessionSnapshot({ root, files }, { redactor: options.redactor, maxBytes: options.maxBytes });
+    const result = await readSessionSnapshot({ root, files }, { redactor: options.redactor, maxBytes: options.maxBytes }).finally(
+    // An export's files are a copy made for this save.
+    () => declaration.exportSession ? Promise.all(files.map((file) => (0,external_node_fs_promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(root, file), { force: true }))) : undefined);
     if (!result.ok) {
         const { ok: _ok, ...refusal } = result;
         options.log?.(`conversation ${conversationName(options.key)}: not saved: ${refusal.message}`);
@@ -86595,10 +86659,12 @@ function conversationName(key) {
 
 
 
+
 /**
  * Puts a conversation's last session back where the agent looks for it (under the declaration's
- * root in this location) and returns its state, to resume `state.sessionId`. Undefined, so the
- * run starts fresh, when there is none, when it expired, or when another adapter made it.
+ * root in this location, then through the agent's import when it has one) and returns its state,
+ * to resume `state.sessionId`. Undefined, so the run starts fresh, when there is none, when it
+ * expired, when another adapter made it, or when the agent's import fails.
  */
 async function restoreConversation(options) {
     const name = conversationName(options.key);
@@ -86630,6 +86696,17 @@ async function restoreConversation(options) {
         const target = (0,external_node_path_namespaceObject.join)(root, file.path);
         await (0,external_node_fs_promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(target), { recursive: true });
         await (0,external_node_fs_promises_namespaceObject.writeFile)(target, file.content, { mode: 0o600 });
+    }
+    if (options.declaration.importSession) {
+        try {
+            await options.declaration.importSession(options.location, files.map((file) => file.path));
+        }
+        catch (error) {
+            if (!SessionCommandError.isInstance(error))
+                throw error;
+            options.log?.(`conversation ${name}: its session could not be imported; starting fresh: ${error.message}`);
+            return undefined;
+        }
     }
     options.log?.(`conversation ${name}: restored session ${state.sessionId} (turn ${state.turns}, ${session.files.length} files)`);
     return state;
@@ -86763,6 +86840,191 @@ const geminiSessionFiles = {
     relocate: () => undefined,
 };
 
+;// CONCATENATED MODULE: ./src/github/conversation/omp-session-files.ts
+
+
+
+/** A path as omp compares them: resolved, symbolic links followed when it exists. */
+function canonical(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.realpathSync)((0,external_node_path_namespaceObject.resolve)(path));
+    }
+    catch {
+        return (0,external_node_path_namespaceObject.resolve)(path);
+    }
+}
+/**
+ * omp's session directory name for a working directory (18.2.3, `session/session-paths.ts`): under
+ * HOME `-<path relative to HOME>`, under the temp directory `-tmp-<relative path>`, elsewhere
+ * `--<path without its first />--`, with every `/`, `\` and `:` as `-`.
+ */
+function ompSessionDirName(cwd, home, tempDir) {
+    const dir = canonical(cwd);
+    const within = (root) => {
+        const path = (0,external_node_path_namespaceObject.relative)(canonical(root), dir);
+        return path === '' || (!path.startsWith('..') && !(0,external_node_path_namespaceObject.isAbsolute)(path)) ? path.replace(/[/\\:]/g, '-') : undefined;
+    };
+    const inHome = within(home);
+    if (inHome !== undefined)
+        return `-${inHome}`;
+    const inTemp = within(tempDir);
+    if (inTemp !== undefined)
+        return inTemp ? `-tmp-${inTemp}` : '-tmp';
+    return `--${dir.replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
+}
+/**
+ * oh-my-pi (`omp`, seen with 18.2.3): `$PI_CODING_AGENT_DIR` (default `~/.omp/agent`, or
+ * `$XDG_DATA_HOME/omp` once that exists) holds `sessions/<dir name>/<time>_<session id>.jsonl`, the
+ * whole session; `--resume <id>` finds it under the current directory's name (the `agent.db`
+ * beside it is not needed). Named profiles (`OMP_PROFILE`) and `PI_CONFIG_DIR` are not followed.
+ */
+const ompSessionFiles = {
+    root(location) {
+        if (location.env.PI_CODING_AGENT_DIR)
+            return location.env.PI_CODING_AGENT_DIR;
+        const xdg = location.env.XDG_DATA_HOME ? (0,external_node_path_namespaceObject.join)(location.env.XDG_DATA_HOME, 'omp') : undefined;
+        return xdg && (0,external_node_fs_namespaceObject.existsSync)(xdg) ? xdg : (0,external_node_path_namespaceObject.join)(location.home, '.omp', 'agent');
+    },
+    async find(location, sessionId) {
+        const tempDir = location.env.TMPDIR || location.env.TMP || location.env.TEMP || '/tmp';
+        const dir = (0,external_node_path_namespaceObject.join)('sessions', ompSessionDirName(location.cwd, location.home, tempDir));
+        const names = await (0,external_node_fs_promises_namespaceObject.readdir)((0,external_node_path_namespaceObject.join)(this.root(location), dir)).catch(() => []);
+        return names.filter((name) => name.endsWith(`_${sessionId}.jsonl`)).map((name) => (0,external_node_path_namespaceObject.join)(dir, name));
+    },
+    // A resumed session works in the directory its header names (omp changes into it) and, when that
+    // directory is gone, is refused in print mode: the app's follow-up in another directory starts anew.
+    relocate: () => undefined,
+};
+
+;// CONCATENATED MODULE: ./src/github/conversation/exported-session-files.ts
+
+
+
+
+
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+/**
+ * The declaration of an agent that keeps every session in one database (OpenCode, Kilo): a session
+ * is carried as its export, one JSON file `<session id>.json` staged under
+ * `~/.agent-mux/session-exports/<program>/`. Saving runs the export there (then the file is checked
+ * and kept like any session file, and removed); restoring writes the file back there and runs the
+ * import in the agent's working directory (the CLI files an imported session under the project of
+ * the directory it runs in), then removes it.
+ */
+function exportedSessionFiles(commands) {
+    const root = (location) => (0,external_node_path_namespaceObject.join)(location.home, '.agent-mux', 'session-exports', commands.program);
+    const fileOf = (sessionId) => `${sessionId}.json`;
+    return {
+        root,
+        async find(location, sessionId) {
+            const found = await (0,external_node_fs_promises_namespaceObject.stat)((0,external_node_path_namespaceObject.join)(root(location), fileOf(sessionId))).catch(() => undefined);
+            return found?.isFile() ? [fileOf(sessionId)] : [];
+        },
+        async exportSession(location, sessionId) {
+            const output = await run(commands, location, commands.exportArgs(sessionId), 'session_export_failed');
+            let exported;
+            try {
+                exported = JSON.parse(output);
+            }
+            catch (error) {
+                throw new SessionCommandError('session_export_failed', `${commands.program} printed no JSON for ${sessionId}`, {
+                    cause: error,
+                });
+            }
+            if (!commands.isSession(exported, sessionId)) {
+                throw new SessionCommandError('session_export_failed', `${commands.program} printed another session than ${sessionId}`);
+            }
+            await (0,external_node_fs_promises_namespaceObject.mkdir)(root(location), { recursive: true, mode: 0o700 });
+            await (0,external_node_fs_promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(root(location), fileOf(sessionId)), output, { mode: 0o600 });
+        },
+        async importSession(location, files) {
+            try {
+                for (const file of files) {
+                    await run(commands, location, commands.importArgs((0,external_node_path_namespaceObject.join)(root(location), file)), 'session_import_failed');
+                }
+            }
+            finally {
+                for (const file of files)
+                    await (0,external_node_fs_promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(root(location), file), { force: true });
+            }
+        },
+    };
+}
+/**
+ * Runs one of the agent's commands as the agent runs (its HOME, environment, directory, and fence:
+ * the agent may have changed the config and plugins the command reads); its stdout.
+ */
+async function run(commands, location, args, code) {
+    const env = {};
+    for (const [name, value] of Object.entries(location.env))
+        if (value !== undefined)
+            env[name] = value;
+    const target = {
+        command: location.command ?? commands.program,
+        args,
+        cwd: location.cwd,
+        workspace: location.cwd,
+        env: { ...env, HOME: location.home, ...commands.env },
+    };
+    const spawned = location.fence ? fence_command_fenceCommand(location.fence, { ...target, planValues: args }) : target;
+    const result = await execa_execa(spawned.command, spawned.args, {
+        cwd: location.cwd,
+        env: spawned.env,
+        extendEnv: false,
+        stdin: 'ignore',
+        timeout: commands.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        reject: false,
+    });
+    if (result.failed) {
+        const why = result.timedOut
+            ? `timed out after ${commands.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`
+            : result.exitCode !== undefined
+                ? `exited with ${result.exitCode}`
+                : (result.shortMessage ?? 'failed');
+        const stderr = stripAnsi(String(result.stderr ?? ''))
+            .trim()
+            .slice(-500);
+        throw new SessionCommandError(code, `\`${commands.program} ${args.join(' ')}\` ${why}${stderr ? `: ${stderr}` : ''}`, {
+            cause: result,
+        });
+    }
+    return String(result.stdout);
+}
+
+;// CONCATENATED MODULE: ./src/github/conversation/opencode-session-files.ts
+
+
+
+/**
+ * An OpenCode-style CLI's sessions (seen with OpenCode 1.18.33 and Kilo 7.7.7): every session of
+ * every project is in one SQLite database, `$XDG_DATA_HOME/<program>/<program>.db` (default
+ * `~/.local/share/…`), so a session is carried as `<program> export <id>` (the session and its
+ * messages as JSON, ~4 KB after a short turn) and put back with `<program> import <file>`, run in
+ * the working directory of the next turn; `run --session <id>` and ACP's `session/load` then
+ * resume it, also from another directory (the tools run in the new one).
+ */
+function openCodeStyleSessionFiles(flavor) {
+    return exportedSessionFiles({
+        program: flavor.command,
+        // `--pure`: without the plugins of the user's and the workspace's config (code the agent could have put there).
+        exportArgs: (sessionId) => ['export', sessionId, '--pure'],
+        importArgs: (path) => ['import', path, '--pure'],
+        isSession: (exported, sessionId) => typeof exported === 'object' &&
+            exported !== null &&
+            'info' in exported &&
+            typeof exported.info === 'object' &&
+            exported.info !== null &&
+            'id' in exported.info &&
+            exported.info.id === sessionId,
+        ...(flavor.env ? { env: flavor.env } : {}),
+    });
+}
+/** OpenCode (`opencode`, `opencode acp`). */
+const openCodeSessionFiles = openCodeStyleSessionFiles(opencodeFlavor);
+/** Kilo Code CLI (`kilo`, `kilo acp`), an OpenCode fork. */
+const kiloSessionFiles = openCodeStyleSessionFiles(kiloFlavor);
+
 ;// CONCATENATED MODULE: ./src/github/conversation/pi-session-files.ts
 
 
@@ -86815,6 +87077,8 @@ const qwenSessionFiles = {
 
 
 
+
+
 /**
  * Session-file declarations by adapter id: the adapters whose sessions a conversation can carry
  * between machines (each checked against what its real CLI writes and resumes from).
@@ -86825,12 +87089,19 @@ const declarations = {
     gemini: geminiSessionFiles,
     qwen: qwenSessionFiles,
     pi: piSessionFiles,
+    omp: ompSessionFiles,
+    // One database for all sessions: carried as the CLI's export of the one session.
+    opencode: openCodeSessionFiles,
+    kilo: kiloSessionFiles,
     // Over ACP the same programs keep their sessions where they always do: claude-agent-acp drives
-    // Claude Code, codex-acp starts `codex app-server`, gemini --acp and qwen --acp are the CLIs.
+    // Claude Code, codex-acp starts `codex app-server`, gemini --acp, qwen --acp, opencode acp and kilo acp are the CLIs.
     'claude-acp': claudeSessionFiles,
     'codex-acp': codexSessionFiles,
     'gemini-acp': geminiSessionFiles,
     'qwen-acp': qwenSessionFiles,
+    'opencode-acp': openCodeSessionFiles,
+    'kilo-acp': kiloSessionFiles,
+    'omp-acp': ompSessionFiles,
 };
 /** The declaration for an adapter id, or undefined when its sessions cannot be carried over. */
 function sessionFilesFor(adapterId) {
@@ -86969,11 +87240,19 @@ function errorText(error) {
 }
 /**
  * Where the agent's sessions are for a run: under the fence's HOME when a file-system fence gives
- * the agent one (the app's per-run HOME), else the agent's environment's HOME.
+ * the agent one (the app's per-run HOME), else the agent's environment's HOME; `command` is the
+ * agent's executable (`Adapter.program.command`), for agents whose sessions are carried by export,
+ * which runs in the same fence.
  */
-function sessionLocation(fence, env, cwd) {
+function sessionLocation(fence, env, cwd, command) {
     const fenced = fence?.kind === 'filesystem' ? fence.home : undefined;
-    return { home: fenced ?? env.HOME ?? (0,external_node_os_namespaceObject.homedir)(), env, cwd };
+    return {
+        home: fenced ?? env.HOME ?? (0,external_node_os_namespaceObject.homedir)(),
+        env,
+        cwd,
+        ...(command ? { command } : {}),
+        ...(fence ? { fence } : {}),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/github/git/agent-config-paths.ts
@@ -90621,7 +90900,8 @@ function createCoalescer(options) {
     const schedule = () => {
         if (closed || !pending || inFlight !== undefined || timer !== undefined)
             return;
-        const wait = lastStart === undefined ? 0 : lastStart + intervalMs - clock.now();
+        const interval = typeof intervalMs === 'number' ? intervalMs : intervalMs();
+        const wait = lastStart === undefined ? 0 : lastStart + interval - clock.now();
         if (wait <= 0) {
             void start();
             return;
@@ -90682,35 +90962,40 @@ function createRunReporter(input) {
     let lastOutput;
     let lastBody;
     let finishing;
+    // Aborted when the run finishes: a live update still waiting for its slot is dropped then.
+    const abortLive = new AbortController();
+    const { liveWrites } = input;
+    const live = (write) => () => liveWrites === undefined ? write() : liveWrites.live(write, abortLive.signal);
+    const interval = (baseMs) => (liveWrites === undefined ? baseMs : () => liveWrites.liveIntervalMs(baseMs));
     const info = {
         runId,
         ...(input.checkRunUrl ? { checkRunUrl: input.checkRunUrl } : {}),
         ...(input.conversation ? { conversation: input.conversation } : {}),
     };
     const checkRun = createCoalescer({
-        intervalMs: input.checkRunIntervalMs ?? 3000,
+        intervalMs: interval(input.checkRunIntervalMs ?? 3000),
         clock,
         onError,
-        write: async () => {
+        write: live(async () => {
             const output = renderCheckRunOutput(progress);
             const key = JSON.stringify(output);
             if (key === lastOutput)
                 return;
             await api.updateCheckRun(repo, checkRunId, { status: 'in_progress', output });
             lastOutput = key;
-        },
+        }),
     });
     const comment = createCoalescer({
-        intervalMs: input.commentIntervalMs ?? 5000,
+        intervalMs: interval(input.commentIntervalMs ?? 5000),
         clock,
         onError,
-        write: async () => {
+        write: live(async () => {
             const body = renderTrackingComment(progress, info);
             if (body === lastBody)
                 return;
             await api.updateComment(repo, commentId, body);
             lastBody = body;
-        },
+        }),
     });
     const changed = () => {
         checkRun.push();
@@ -90729,6 +91014,8 @@ function createRunReporter(input) {
         }
     };
     const finalize = async (finished) => {
+        // A live update that has not started is dropped; one that has is waited for (it must not land after the final one).
+        abortLive.abort();
         await Promise.all([checkRun.close(), comment.close()]);
         const { annotations = [], ...rest } = finished;
         progress.close(finished.conclusion === 'success');
@@ -90808,6 +91095,7 @@ async function startReporting(input) {
         checkRunUrl: checkRun.htmlUrl,
         ...(tracking ? { conversation: tracking } : {}),
         clock: input.clock,
+        ...(input.liveWrites ? { liveWrites: input.liveWrites } : {}),
         onError: (error) => input.log(`report failed: ${error_text_errorText(error)}`),
     });
     return {
@@ -90950,6 +91238,7 @@ async function runAndReport(options, secrets) {
             baseRecord,
             detailsUrl: options.detailsUrl,
             clock: options.clock,
+            ...(options.liveWrites ? { liveWrites: options.liveWrites } : {}),
             onStarted: options.onStarted,
             log,
         });
@@ -91070,7 +91359,7 @@ async function runAndReport(options, secrets) {
         job,
         plan,
         adapter: resolved.adapter,
-        location: sessionLocation(options.fence, started.env, options.workspace),
+        location: sessionLocation(options.fence, started.env, options.workspace, resolved.adapter.program?.command),
         redactor: secrets.redactor,
         log: note,
     });
