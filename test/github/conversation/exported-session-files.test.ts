@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Redactor } from '../../../src/core/redact/redactor.ts';
 import type { ConversationKey } from '../../../src/github/conversation/conversation-state.ts';
@@ -199,6 +199,29 @@ describe('a session carried by the agent’s export and import', () => {
     expect(calls[0]?.join(' ')).toContain(`--bind ${first.home} ${first.home}`);
     expect(calls[1]?.join(' ')).toContain(`--bind ${second.cwd} ${second.cwd}`);
     expect(calls[1]?.join(' ')).toContain(`--chdir ${second.cwd}`);
+  });
+
+  it('carries the session through a real bubblewrap fence (the app’s default)', async () => {
+    // Inside the fence only the system, the run's HOME and directory, the agent's executable and the
+    // paths bound read-only are there: here the Node.js that runs the fixture agent.
+    const readOnly = [dirname(dirname(process.execPath))];
+    const fenced = (name: string): SessionLocation => {
+      const location = at(name);
+      const env = { ...location.env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin` };
+      return { ...location, env, fence: { kind: 'filesystem' as const, home: location.home, readOnly } };
+    };
+    const first = fenced('home-1');
+    seed(first);
+    const { store, result } = await save(first);
+    expect(result).toMatchObject({ saved: true });
+    const second = fenced('home-2');
+    expect(
+      (await restoreConversation({ store, key: KEY, adapter: 'opencode', declaration, location: second }))?.sessionId,
+    ).toBe(ID);
+    const db = JSON.parse(readFileSync(dbOf(second), 'utf8')) as Record<string, { messages: string[] }>;
+    expect(Object.keys(db)).toEqual([ID]);
+    expect(db[ID]?.messages).toEqual(['Remember the number 42.']);
+    expect(staged(second)).toEqual([]);
   });
 
   it('is declared for OpenCode and Kilo, headless and over ACP, run as the adapter’s executable', () => {
