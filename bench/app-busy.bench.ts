@@ -12,11 +12,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BENCH_SECRET, startAppProcess } from './app-process.ts';
 import { createWebhookSender } from './app-webhook-sender.ts';
 import { startBenchWorld } from './app-world.ts';
 import { percentile } from './bench-kit.ts';
+import { treesToCompare } from './trees-to-compare.ts';
 
 const LATENCY_MS = 100;
 const COMMENTS = 200;
@@ -85,13 +85,8 @@ async function measure(tree: string): Promise<Figures> {
   }
 }
 
-const here = fileURLToPath(new URL('../', import.meta.url));
-const trees: [string, string][] = [
-  ...(process.env.AGENT_MUX_BENCH_BEFORE ? [['before', process.env.AGENT_MUX_BENCH_BEFORE] as [string, string]] : []),
-  ['after', here],
-];
 const results: [string, Figures][] = [];
-for (const [label, tree] of trees) results.push([label, await measure(tree)]);
+for (const [label, tree] of treesToCompare()) results.push([label, await measure(tree)]);
 
 console.log(`a mention behind ${COMMENTS} ordinary comments on ${ISSUES} issues, GitHub ${LATENCY_MS} ms per call`);
 console.log('tree     👀 after (s)   ack p99 (ms)   GitHub calls per comment');

@@ -24,6 +24,7 @@ import { BENCH_SECRET, startAppProcess } from './app-process.ts';
 import { createWebhookSender } from './app-webhook-sender.ts';
 import { startBenchWorld } from './app-world.ts';
 import { percentile } from './bench-kit.ts';
+import { treesToCompare } from './trees-to-compare.ts';
 
 const LATENCY_MS = 100;
 const INSTALLATIONS = 20;
@@ -166,13 +167,8 @@ async function measure(tree: string): Promise<Figures> {
   }
 }
 
-const here = fileURLToPath(new URL('../', import.meta.url));
-const trees: [string, string][] = [
-  ...(process.env.AGENT_MUX_BENCH_BEFORE ? [['before', process.env.AGENT_MUX_BENCH_BEFORE] as [string, string]] : []),
-  ['after', here],
-];
 const results: [string, Figures][] = [];
-for (const [label, tree] of trees) results.push([label, await measure(tree)]);
+for (const [label, tree] of treesToCompare()) results.push([label, await measure(tree)]);
 
 const s = (ms: number) => (ms / 1000).toFixed(1);
 console.log(
