@@ -53,9 +53,9 @@ async function measure(tree: string): Promise<Figures> {
   });
   const sender = createWebhookSender(app.webhookUrl, BENCH_SECRET);
   try {
-    // Ready: GET /app answered (its first request), then nothing in flight.
-    while ((await world.stats()).requests === 0) await sleep(50);
-    await sleep(500);
+    // Ready (store open, slug read, loops started), then a second for what start-up left running.
+    await app.ready();
+    await sleep(1000);
     const before = (await world.stats()).requests;
     const comments = await world.mentions(COMMENTS, ISSUES, 'Thanks, this looks good to me.');
     const [mention] = await world.mentions(1, ISSUES + 1, '@agent demo: fix the typo');

@@ -90,8 +90,9 @@ async function measure(tree: string): Promise<Figures> {
   });
   const sender = createWebhookSender(app.webhookUrl, BENCH_SECRET);
   try {
-    while ((await world.stats()).requests === 0) await sleep(50);
-    await sleep(500);
+    // Ready (store open, slug read, loops started), then a second for what start-up left running.
+    await app.ready();
+    await sleep(1000);
     // Every payload made up front: its comment exists on the fake before its webhook leaves.
     const schedule: { at: number; payload: Record<string, unknown>; mention: boolean }[] = [];
     for (let i = 1; i <= INSTALLATIONS; i++) {

@@ -26,6 +26,8 @@ export interface AppProcess {
   readonly webhookUrl: string;
   /** The child's output so far (stdout and stderr), for failure messages. */
   output(): string;
+  /** Resolves once `GET /agent-mux/ready` answers 200 (store open, slug read, loops started). */
+  ready(timeoutMs?: number): Promise<void>;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once it exited. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -115,5 +117,17 @@ export async function startAppProcess(options: AppProcessOptions): Promise<AppPr
     }
     await sleep(100);
   }
-  return { pid: child.pid, webhookUrl: `${url}/api/github/webhooks`, output: () => output, stop };
+  const ready = async (timeoutMs = 30_000) => {
+    const until = Date.now() + timeoutMs;
+    while (
+      !(await fetch(`${url}/agent-mux/ready`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
+      if (!alive() || Date.now() > until) throw new Error(`the app did not get ready:\n${output}`);
+      await sleep(100);
+    }
+  };
+  return { pid: child.pid, webhookUrl: `${url}/api/github/webhooks`, output: () => output, ready, stop };
 }
