@@ -63,6 +63,19 @@ async function save(location: SessionLocation, options: { maxBytes?: number } = 
   return { store, result, logs };
 }
 
+/** Saves the seeded session from `home-1` and restores it into `home-2`, both located by `locate`. */
+async function roundTrip(locate: (name: string) => SessionLocation) {
+  const first = locate('home-1');
+  seed(first);
+  const { store, result } = await save(first);
+  expect(result).toMatchObject({ saved: true });
+  const second = locate('home-2');
+  expect(
+    (await restoreConversation({ store, key: KEY, adapter: 'opencode', declaration, location: second }))?.sessionId,
+  ).toBe(ID);
+  return { first, second };
+}
+
 describe('a session carried by the agent’s export and import', () => {
   it('keeps the one session’s export and imports it in the next turn’s HOME and directory', async () => {
     const first = at('home-1');
@@ -179,14 +192,7 @@ describe('a session carried by the agent’s export and import', () => {
       const fence = { kind: 'filesystem' as const, bwrap: FAKE_BWRAP, home: location.home };
       return { ...location, env: { ...location.env, FAKE_BWRAP_LOG: log }, fence };
     };
-    const first = fenced('home-1');
-    seed(first);
-    const { store, result } = await save(first);
-    expect(result).toMatchObject({ saved: true });
-    const second = fenced('home-2');
-    expect(
-      (await restoreConversation({ store, key: KEY, adapter: 'opencode', declaration, location: second }))?.sessionId,
-    ).toBe(ID);
+    const { first, second } = await roundTrip(fenced);
     const calls = readFileSync(log, 'utf8')
       .trim()
       .split('\n')
@@ -210,14 +216,7 @@ describe('a session carried by the agent’s export and import', () => {
       const env = { ...location.env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin` };
       return { ...location, env, fence: { kind: 'filesystem' as const, home: location.home, readOnly } };
     };
-    const first = fenced('home-1');
-    seed(first);
-    const { store, result } = await save(first);
-    expect(result).toMatchObject({ saved: true });
-    const second = fenced('home-2');
-    expect(
-      (await restoreConversation({ store, key: KEY, adapter: 'opencode', declaration, location: second }))?.sessionId,
-    ).toBe(ID);
+    const { second } = await roundTrip(fenced);
     const db = JSON.parse(readFileSync(dbOf(second), 'utf8')) as Record<string, { messages: string[] }>;
     expect(Object.keys(db)).toEqual([ID]);
     expect(db[ID]?.messages).toEqual(['Remember the number 42.']);

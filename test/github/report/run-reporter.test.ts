@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckRunAnnotation, RepoRef, UpdateCheckRun } from '../../../src/github/github-api.ts';
-import { createFakeClock } from '../../../src/github/report/clock.ts';
+import { createFakeClock, type FakeClock } from '../../../src/github/report/clock.ts';
 import { renderAnnotations } from '../../../src/github/report/render-check-run.ts';
 import { parseRunMarker } from '../../../src/github/report/render-tracking-comment.ts';
 import { createRunReporter } from '../../../src/github/report/run-reporter.ts';
@@ -56,8 +56,10 @@ function stubApi(clock: { now(): number }) {
   };
 }
 
-function setup(options: { finalAttempts?: number; liveWrites?: WriteBudget } = {}) {
+function setup(options: { finalAttempts?: number; budget?: (clock: FakeClock) => WriteBudget } = {}) {
+  const { budget, ...rest } = options;
   const clock = createFakeClock(T0);
+  const liveWrites = budget?.(clock);
   const stub = stubApi(clock);
   const errors: unknown[] = [];
   const reporter = createRunReporter({
@@ -70,9 +72,10 @@ function setup(options: { finalAttempts?: number; liveWrites?: WriteBudget } = {
     checkRunUrl: 'https://github.com/octo/demo/runs/99',
     clock,
     onError: (e) => errors.push(e),
-    ...options,
+    ...(liveWrites ? { liveWrites } : {}),
+    ...rest,
   });
-  return { clock, stub, errors, reporter };
+  return { clock, stub, errors, reporter, liveWrites };
 }
 
 describe('createRunReporter', () => {
@@ -109,21 +112,12 @@ describe('createRunReporter', () => {
   });
 
   it('with a write budget shared by 5 runs: live updates stretch to 22.5 s and the final write waits for no queued one', async () => {
-    const clock = createFakeClock(T0);
-    const budget = new WriteBudget({ clock, liveSpacingMs: 1500 });
+    const { clock, stub, reporter, liveWrites } = setup({
+      budget: (fake) => new WriteBudget({ clock: fake, liveSpacingMs: 1500 }),
+    });
+    const budget = liveWrites!;
     const others = Array.from({ length: 4 }, () => budget.run());
     const release = budget.run();
-    const stub = stubApi(clock);
-    const reporter = createRunReporter({
-      api: stub.api,
-      repo,
-      checkRunId: 99,
-      commentId: 7,
-      runId: 'run-42',
-      agent: 'claude',
-      clock,
-      liveWrites: budget,
-    });
     const m = eventMaker();
     for (let i = 1; i <= 600; i++) {
       clock.advance(100);
