@@ -123,6 +123,34 @@ export function providerErrorDraft(
   table: ProviderErrorTable = EMPTY_TABLE,
   options: ProviderErrorOptions = {},
 ): EventDraft {
+  const plain = options.status === undefined && options.retryAfterMs === undefined && options.fallback === undefined;
+  if (!plain) return draftOf(message, table, options);
+  // A message read before (a long run repeats its few errors): a copy of its draft, without the
+  // regular expressions over the message again (issue 18).
+  const memo = memoOf(table);
+  let draft = memo.get(message);
+  if (draft === undefined) {
+    draft = draftOf(message, table, options);
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(message, draft);
+  }
+  return { ...draft };
+}
+
+/** Drafts of plain messages already read, per table; each holds at most {@link MEMO_LIMIT}. */
+const drafts = new WeakMap<ProviderErrorTable, Map<string, EventDraft>>();
+const MEMO_LIMIT = 256;
+
+function memoOf(table: ProviderErrorTable): Map<string, EventDraft> {
+  let memo = drafts.get(table);
+  if (memo === undefined) {
+    memo = new Map();
+    drafts.set(table, memo);
+  }
+  return memo;
+}
+
+function draftOf(message: string, table: ProviderErrorTable, options: ProviderErrorOptions): EventDraft {
   switch (providerErrorKind(message, table, options.status ?? httpStatusOf(message))) {
     case 'auth':
       return table.authGuidance === undefined

@@ -62,6 +62,26 @@ describe('provider error classifier', () => {
     });
   });
 
+  it('answers a message read before with an equal draft of its own, per table, and honours options every time', () => {
+    const table: ProviderErrorTable = { auth: { patterns: [/wrong badge/] }, authGuidance: 'Log in.' };
+    const first = providerErrorDraft('wrong badge shown', table);
+    expect(first).toEqual({ type: 'auth_error', message: 'wrong badge shown', guidance: 'Log in.' });
+    // A caller changing its draft changes no later answer.
+    (first as { message: string }).message = 'changed';
+    const second = providerErrorDraft('wrong badge shown', table);
+    expect(second).toEqual({ type: 'auth_error', message: 'wrong badge shown', guidance: 'Log in.' });
+    expect(second).not.toBe(first);
+    // Another table reads the same words by its own rules.
+    expect(providerErrorDraft('wrong badge shown').type).toBe('error');
+    // Options are not remembered: a status given decides, a retry delay given is used.
+    expect(providerErrorDraft('wrong badge shown', table, { status: 429, retryAfterMs: 5 })).toEqual({
+      type: 'rate_limit_error',
+      message: 'wrong badge shown',
+      retryAfterMs: 5,
+    });
+    expect(providerErrorDraft('wrong badge shown', table).type).toBe('auth_error');
+  });
+
   it('reads statuses and retry delays as providers print them', () => {
     expect(httpStatusOf('"code": 401')).toBe(401);
     expect(httpStatusOf('got status: 403')).toBe(403);

@@ -9,23 +9,31 @@ export const codexErrorTable: ProviderErrorTable = {
   authGuidance: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
 };
 
-/**
- * Drafts of messages already classified: a long run repeats the same few error messages, and the
- * classification (several case-insensitive regular expressions) is a pure function of the text.
- * Bounded: cleared when it grows past {@link draftCacheLimit} entries. Callers get a copy.
- */
-const draftCache = new Map<string, EventDraft>();
-const draftCacheLimit = 256;
+/** A Codex error message read: without its endpoint (`withoutUrl`), and its normalized draft. */
+export interface CodexError {
+  message: string;
+  /** Shared by every reading of the same message: callers emit a copy. */
+  draft: EventDraft;
+}
 
-/** Sorts an error message Codex printed into the normalized error kinds (codexErrorTable). */
-export function classifyError(message: string): EventDraft[] {
-  let draft = draftCache.get(message);
-  if (draft === undefined) {
-    draft = providerErrorDraft(message, codexErrorTable);
-    if (draftCache.size >= draftCacheLimit) draftCache.clear();
-    draftCache.set(message, draft);
+/**
+ * Messages already read, by the text Codex printed: a long run repeats the same few error
+ * messages, and reading one (the endpoint cut off, several case-insensitive regular expressions)
+ * is a pure function of the text. Bounded: cleared when it grows past {@link cacheLimit} entries.
+ */
+const cache = new Map<string, CodexError>();
+const cacheLimit = 256;
+
+/** A message Codex printed, without its endpoint and sorted into the normalized error kinds (codexErrorTable). */
+export function readCodexError(printed: string): CodexError {
+  let read = cache.get(printed);
+  if (read === undefined) {
+    const message = withoutUrl(printed);
+    read = { message, draft: providerErrorDraft(message, codexErrorTable) };
+    if (cache.size >= cacheLimit) cache.clear();
+    cache.set(printed, read);
   }
-  return [{ ...draft }];
+  return read;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { EventDraft } from '../../../core/events/index.ts';
+import type { RecentIds } from '../../shared/recent-ids.ts';
 import { isObj, type Obj, str, unknownRecord } from '../../shared/record-fields.ts';
 import type { StreamLedger } from '../../shared/stream-ledger.ts';
 import type { CodexItem } from './codex-record.ts';
@@ -18,8 +19,8 @@ export interface CodexItemState {
   ledger: StreamLedger;
   /** MCP calls started and not completed (they end in `mcp_tool_result`, outside the ledger). */
   mcp: Set<string>;
-  /** Items already completed (a repeated `item.completed` is ignored). */
-  done: Set<string>;
+  /** Items completed lately (a repeated `item.completed` is ignored). */
+  done: RecentIds;
   /** The last agent message: the turn's result. */
   lastMessage?: string;
 }

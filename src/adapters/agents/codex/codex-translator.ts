@@ -1,9 +1,10 @@
 import type { NativeRecord, Translator, TranslatorState } from '../../../core/adapter/index.ts';
 import type { DraftOf, EventDraft } from '../../../core/events/index.ts';
 import { logDraft } from '../../../core/events/log-draft.ts';
+import { RecentIds } from '../../shared/recent-ids.ts';
 import { count, isObj, malformed, type Obj, str, unknownRecord } from '../../shared/record-fields.ts';
 import { StreamLedger } from '../../shared/stream-ledger.ts';
-import { classifyError, withoutUrl } from './codex-error-table.ts';
+import { readCodexError } from './codex-error-table.ts';
 import { type CodexItemState, none, translateItem } from './codex-items.ts';
 import { type CodexRecord, codexMalformed, codexRecord } from './codex-record.ts';
 
@@ -31,7 +32,7 @@ export const codexTranslator: Translator<CodexTranslatorState> = {
     turns: 0,
     ledger: new StreamLedger(clock, { toolDurations: false }),
     mcp: new Set(),
-    done: new Set(),
+    done: new RecentIds(),
     model: request?.model,
     resumeSessionId: request?.resumeSessionId,
     fork: request?.fork === true && request.resumeSessionId !== undefined,
@@ -76,19 +77,19 @@ function translateEvent(native: CodexRecord, state: CodexTranslatorState): Event
     case 'turn.failed': {
       state.terminal = true; // issue 12 (terminal events): likewise for a failed turn
       const error = isObj(native.error) ? native.error : {};
-      const message = withoutUrl(str(error.message) ?? 'the turn failed');
+      const { message, draft } = readCodexError(str(error.message) ?? 'the turn failed');
       state.outcome = { status: 'failed', message };
-      const out: EventDraft[] = state.lastError === message ? [] : classifyError(message);
+      const out: EventDraft[] = state.lastError === message ? [] : [{ ...draft }];
       state.lastError = message;
       out.push({ type: 'turn_end', turn: state.turns || undefined, isError: true, stopReason: 'failed' });
       return out;
     }
     case 'error': {
-      const message = withoutUrl(str(native.message) ?? 'unknown error');
+      const { message, draft } = readCodexError(str(native.message) ?? 'unknown error');
       // Retries of a failing request: `Reconnecting... 2/5 (…)`. The final failure follows as its own `error`.
       if (message.startsWith('Reconnecting...')) return [{ type: 'log', source: 'stdout', line: message }];
       state.lastError = message;
-      return classifyError(message);
+      return [{ ...draft }];
     }
     default: {
       const never: never = native;
