@@ -21,11 +21,13 @@ export function isPostgresUrl(url: string | undefined): url is string {
 /**
  * The app's store as configured: PostgreSQL when `DATABASE_URL` starts with `postgres://` or
  * `postgresql://` (its tables in the schema `AGENT_MUX_DB_SCHEMA`, default `agent_mux`), else SQLite at
- * `${AGENT_MUX_DATA_DIR ?? './data'}/agent-mux.db`. Call `migrate()` before use.
+ * `${AGENT_MUX_DATA_DIR ?? './data'}/agent-mux.db` (its log checkpointed by a worker thread).
+ * Call `migrate()` before use.
  */
 export function createRunStore(env: RunStoreEnv): RunStore {
   if (isPostgresUrl(env.DATABASE_URL)) {
     return createPostgresRunStore({ connectionString: env.DATABASE_URL, schema: env.AGENT_MUX_DB_SCHEMA || undefined });
   }
-  return createSqliteRunStore({ file: join(env.AGENT_MUX_DATA_DIR || './data', 'agent-mux.db') });
+  // Checkpoints in a worker: no webhook's commit waits for the log to be copied and synced.
+  return createSqliteRunStore({ file: join(env.AGENT_MUX_DATA_DIR || './data', 'agent-mux.db'), checkpoint: 'worker' });
 }

@@ -10,6 +10,7 @@ import * as mapping from './row-mapping.ts';
 import { runKeys } from './run-keys.ts';
 import { CANCELLED_BEFORE_START, IN_FLIGHT_STATES, isFinalState, RECOVERED_FAILURE_CONCLUSION } from './run-states.ts';
 import { DEFAULT_EVENT_LEASE_MS, FINAL_STATES, type Lease, type RecordOutcome, type RunStore } from './run-store.ts';
+import { type SqliteCheckpointer, startSqliteCheckpointer } from './sqlite-checkpointer.ts';
 import { SQLITE_ADDED_COLUMNS, SQLITE_ADDED_INDEXES, SQLITE_SCHEMA, SQLITE_SQL } from './sqlite-sql.ts';
 import { StaleLeaseError } from './stale-lease-error.ts';
 
@@ -21,6 +22,12 @@ export interface SqliteRunStoreOptions {
   file: string;
   /** How long a write waits for another process's write lock (SQLite `busy_timeout`). Default 10 000 ms. */
   busyTimeoutMs?: number;
+  /**
+   * Where the write-ahead log is checkpointed: `inline` (default; SQLite's automatic checkpoint, in
+   * whichever commit crosses 1 000 pages) or `worker` (a worker thread's connection, every second,
+   * so that no commit on the event loop waits for one; sqlite-checkpointer.ts). The app uses `worker`.
+   */
+  checkpoint?: 'inline' | 'worker';
 }
 
 /**
@@ -36,6 +43,20 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
   const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 10_000 });
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
+  let checkpointer: SqliteCheckpointer | undefined;
+  if (options.checkpoint === 'worker' && options.file !== ':memory:') {
+    db.exec('PRAGMA wal_autocheckpoint = 0');
+    // A log restarted after a burst is cut back to 8 MiB rather than kept at its largest.
+    db.exec('PRAGMA journal_size_limit = 8388608');
+    checkpointer = startSqliteCheckpointer({
+      file: options.file,
+      busyTimeoutMs: options.busyTimeoutMs,
+      // Without its worker the log would only grow: this connection checkpoints again.
+      onFailure: () => {
+        if (db.isOpen) db.exec('PRAGMA wal_autocheckpoint = 1000');
+      },
+    });
+  }
 
   const statements = new Map<string, StatementSync>();
   const sql = (text: string): StatementSync => {
@@ -83,6 +104,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
     },
 
     async close() {
+      await checkpointer?.stop();
       if (db.isOpen) db.close();
     },
 

@@ -98,6 +98,23 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         expect(await store.takeEvent()).toBeUndefined();
       });
 
+      it('records concurrent deliveries on one handle as each alone would be: redeliveries and subjects among them', async () => {
+        const [first, second, again, third, fourth] = await Promise.all([
+          store.recordEvent(event('b1', 1000)),
+          store.recordEvent(event('b2', 1001), 'comment:1:created'),
+          store.recordEvent(event('b1', 1002)),
+          store.recordEvent(event('b3', 1003), 'comment:1:created'),
+          store.recordEvent(event('b4', 1004)),
+        ]);
+        // Which of two concurrent writes comes first is the store's to decide; one of each pair is new.
+        expect([first, again].sort()).toEqual(['recorded', 'redelivery']);
+        expect([second, third].sort()).toEqual(['duplicate', 'recorded']);
+        expect(fourth).toBe('recorded');
+        const taken = [await store.takeEvent(), await store.takeEvent(), await store.takeEvent()];
+        expect(taken.map((e) => e?.deliveryId).sort()).toEqual(['b1', second === 'recorded' ? 'b2' : 'b3', 'b4']);
+        expect(await store.takeEvent()).toBeUndefined();
+      });
+
       it('gives the oldest unread event first and keeps payloads and missing installations', async () => {
         await store.recordEvent(event('d1', 1000));
         await store.recordEvent(event('d-no-installation', 1001));
