@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 4191)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 1796)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4191:
+/***/ 1796:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -34604,6 +34604,33 @@ function providerErrorKind(message, table = EMPTY_TABLE, status = httpStatusOf(m
  * else `fallback`.
  */
 function providerErrorDraft(message, table = EMPTY_TABLE, options = {}) {
+    const plain = options.status === undefined && options.retryAfterMs === undefined && options.fallback === undefined;
+    if (!plain)
+        return draftOf(message, table, options);
+    // A message read before (a long run repeats its few errors): a copy of its draft, without the
+    // regular expressions over the message again (issue 18).
+    const memo = memoOf(table);
+    let draft = memo.get(message);
+    if (draft === undefined) {
+        draft = draftOf(message, table, options);
+        if (memo.size >= MEMO_LIMIT)
+            memo.clear();
+        memo.set(message, draft);
+    }
+    return { ...draft };
+}
+/** Drafts of plain messages already read, per table; each holds at most {@link MEMO_LIMIT}. */
+const drafts = new WeakMap();
+const MEMO_LIMIT = 256;
+function memoOf(table) {
+    let memo = drafts.get(table);
+    if (memo === undefined) {
+        memo = new Map();
+        drafts.set(table, memo);
+    }
+    return memo;
+}
+function draftOf(message, table, options) {
     switch (providerErrorKind(message, table, options.status ?? httpStatusOf(message))) {
         case 'auth':
             return table.authGuidance === undefined
@@ -35546,6 +35573,41 @@ function logDraft(source, line) {
         : { type: 'log', source, line };
 }
 
+;// CONCATENATED MODULE: ./src/adapters/shared/recent-ids.ts
+/**
+ * The ids a translator saw lately, to ignore a record that repeats one (a second `item.completed`
+ * for an item). Bounded: ids are kept in two generations of at most `generation` each, and the
+ * older generation is dropped when the newer one fills, so a run of any length holds at most
+ * `2 × generation` ids and each look-up is in a small table (issue 18: one set of every id of a
+ * long run grew without end and made every look-up a cache miss). An id repeated after more than
+ * `generation` newer ones is not recognised; agents repeat a record right after the first one.
+ */
+class RecentIds {
+    #generation;
+    #current = new Set();
+    #previous = new Set();
+    constructor(generation = 256) {
+        if (!Number.isSafeInteger(generation) || generation < 1) {
+            throw new RangeError(`generation must be a positive integer, got ${generation}`);
+        }
+        this.#generation = generation;
+    }
+    has(id) {
+        return this.#current.has(id) || (this.#previous.size !== 0 && this.#previous.has(id));
+    }
+    add(id) {
+        if (this.#current.size >= this.#generation) {
+            this.#previous = this.#current;
+            this.#current = new Set();
+        }
+        this.#current.add(id);
+    }
+    /** Ids held now (at most twice the generation). */
+    get size() {
+        return this.#current.size + this.#previous.size;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/agents/codex/codex-error-table.ts
 
 /** What Codex prints for a failing login or model API, beyond the common wording (provider-error.ts). */
@@ -35556,22 +35618,23 @@ const codexErrorTable = {
     authGuidance: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
 };
 /**
- * Drafts of messages already classified: a long run repeats the same few error messages, and the
- * classification (several case-insensitive regular expressions) is a pure function of the text.
- * Bounded: cleared when it grows past {@link draftCacheLimit} entries. Callers get a copy.
+ * Messages already read, by the text Codex printed: a long run repeats the same few error
+ * messages, and reading one (the endpoint cut off, several case-insensitive regular expressions)
+ * is a pure function of the text. Bounded: cleared when it grows past {@link cacheLimit} entries.
  */
-const draftCache = new Map();
-const draftCacheLimit = 256;
-/** Sorts an error message Codex printed into the normalized error kinds (codexErrorTable). */
-function classifyError(message) {
-    let draft = draftCache.get(message);
-    if (draft === undefined) {
-        draft = providerErrorDraft(message, codexErrorTable);
-        if (draftCache.size >= draftCacheLimit)
-            draftCache.clear();
-        draftCache.set(message, draft);
+const cache = new Map();
+const cacheLimit = 256;
+/** A message Codex printed, without its endpoint and sorted into the normalized error kinds (codexErrorTable). */
+function readCodexError(printed) {
+    let read = cache.get(printed);
+    if (read === undefined) {
+        const message = withoutUrl(printed);
+        read = { message, draft: providerErrorDraft(message, codexErrorTable) };
+        if (cache.size >= cacheLimit)
+            cache.clear();
+        cache.set(printed, read);
     }
-    return [{ ...draft }];
+    return read;
 }
 /**
  * Codex ends HTTP failures with `, url: <endpoint>` (`unexpected status 401 Unauthorized: …, url:
@@ -35842,6 +35905,7 @@ function codexRecord(value) {
 
 
 
+
 /**
  * Translates `codex exec --json` (JSONL `ThreadEvent`s: `thread.started`, `turn.started`,
  * `item.started|updated|completed`, `turn.completed`, `turn.failed`, `error`, …; items in
@@ -35854,7 +35918,7 @@ const codexTranslator = {
         turns: 0,
         ledger: new StreamLedger(clock, { toolDurations: false }),
         mcp: new Set(),
-        done: new Set(),
+        done: new RecentIds(),
         model: request?.model,
         resumeSessionId: request?.resumeSessionId,
         fork: request?.fork === true && request.resumeSessionId !== undefined,
@@ -35902,20 +35966,20 @@ function translateEvent(native, state) {
         case 'turn.failed': {
             state.terminal = true; // issue 12 (terminal events): likewise for a failed turn
             const error = isObj(native.error) ? native.error : {};
-            const message = withoutUrl(str(error.message) ?? 'the turn failed');
+            const { message, draft } = readCodexError(str(error.message) ?? 'the turn failed');
             state.outcome = { status: 'failed', message };
-            const out = state.lastError === message ? [] : classifyError(message);
+            const out = state.lastError === message ? [] : [{ ...draft }];
             state.lastError = message;
             out.push({ type: 'turn_end', turn: state.turns || undefined, isError: true, stopReason: 'failed' });
             return out;
         }
         case 'error': {
-            const message = withoutUrl(str(native.message) ?? 'unknown error');
+            const { message, draft } = readCodexError(str(native.message) ?? 'unknown error');
             // Retries of a failing request: `Reconnecting... 2/5 (…)`. The final failure follows as its own `error`.
             if (message.startsWith('Reconnecting...'))
                 return [{ type: 'log', source: 'stdout', line: message }];
             state.lastError = message;
-            return classifyError(message);
+            return [{ ...draft }];
         }
         default: {
             const never = native;
@@ -39729,7 +39793,7 @@ const PI_ERRORS = {
  * text: `401 {"type":"error","error":{"type":"authentication_error",…}}`, `429 {…rate_limit_error…}`.
  * omp appends the provider's header as ` retry-after-ms=1000`; others say "try again in 20s".
  */
-function pi_error_classifyError(message) {
+function classifyError(message) {
     const status = /^(\d{3})\b/.exec(message.trim())?.[1];
     const header = /retry-after-ms=(\d+)/i.exec(message)?.[1];
     return providerErrorDraft(message, PI_ERRORS, {
@@ -39846,7 +39910,7 @@ function piMessageEnd(message, state) {
         const text = str(message.errorMessage) ?? (stopReason === 'aborted' ? 'aborted' : 'the model request failed');
         state.lastFailure = text;
         if (stopReason === 'error')
-            out.push(pi_error_classifyError(text));
+            out.push(classifyError(text));
     }
     else {
         state.lastFailure = undefined;
