@@ -1,6 +1,7 @@
 import type { RunRequest, TranslatorState } from '../../../core/adapter/index.ts';
 import type { EventDraft } from '../../../core/events/index.ts';
 import { mcpToolNames } from '../../shared/mcp-tool-names.ts';
+import type { RecentIds } from '../../shared/recent-ids.ts';
 import type { Obj } from '../../shared/record-fields.ts';
 import type { TurnState } from '../../shared/start-turn.ts';
 import type { StreamLedger } from '../../shared/stream-ledger.ts';
@@ -41,8 +42,11 @@ export interface ClaudeTranslatorState extends TranslatorState, TurnState {
   /** Messages, thinking and tool calls open. */
   ledger: StreamLedger;
   message?: ClaudeOpenMessage;
-  /** Ids of messages already streamed, whose full `assistant` records repeat what was streamed. */
-  streamedIds: Set<string>;
+  /**
+   * Ids of messages streamed lately, whose full `assistant` records repeat what was streamed (Claude
+   * prints that record right after the stream; bounded, unlike a set of every message of the run).
+   */
+  streamedIds: RecentIds;
   sessionAnnounced: boolean;
   /** What this process spent so far, summed over its turns. */
   runCost: ClaudeTally;

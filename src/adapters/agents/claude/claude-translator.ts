@@ -1,5 +1,6 @@
 import type { ExitInfo, NativeRecord, Translator } from '../../../core/adapter/index.ts';
 import type { EventDraft } from '../../../core/events/index.ts';
+import { RecentIds } from '../../shared/recent-ids.ts';
 import { isObj, malformed, unknownRecord } from '../../shared/record-fields.ts';
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { textLine } from '../../shared/text-line.ts';
@@ -32,7 +33,7 @@ export const claudeTranslator: Translator<ClaudeTranslatorState> = {
     ledger: new StreamLedger(clock, { toolDurations: false, mcpToolName: mcpName }),
     turn: 0,
     turnOpen: false,
-    streamedIds: new Set(),
+    streamedIds: new RecentIds(),
     errorReported: false,
     sessionAnnounced: false,
     runCost: { ...emptyTally(), usd: 0 },
