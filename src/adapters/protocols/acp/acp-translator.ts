@@ -91,6 +91,10 @@ function promptEnd(result: Record<string, unknown>, stopReason: string, state: A
       }
     : { status: 'completed', message: stopReason === 'end_turn' ? undefined : `the turn ended: ${stopReason}` };
   state.terminal = true;
+  // The failure was this turn's: a later prompt on the same connection (a replayed stream of several
+  // turns) reports its own errors.
+  state.failure = undefined;
+  state.lastError = undefined;
   return out;
 }
 

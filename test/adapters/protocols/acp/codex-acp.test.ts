@@ -95,6 +95,44 @@ describe('codex-acp (recorded from codex-acp 2.6.0 + codex 0.169.0)', () => {
     expect(acpTranslator.translate(info({ threadStatus: { type: 'systemError' } }), state)).toEqual([]);
   });
 
+  it("a turn's failure is that turn's: a later turn in the same stream reports its own error, or none", () => {
+    const state = acpTranslator.init({ debug: false, request: { prompt: 'p', cwd: '/w' } });
+    const info = (message: string) => ({
+      kind: 'json' as const,
+      value: {
+        jsonrpc: '2.0',
+        method: 'session/update',
+        params: {
+          sessionId: 's',
+          update: {
+            sessionUpdate: 'session_info_update',
+            _meta: {
+              codex: { error: { message, codexErrorInfo: { other: { httpStatusCode: 429 } }, willRetry: false } },
+            },
+          },
+        },
+      },
+    });
+    const end = (id: number) => ({
+      kind: 'json' as const,
+      value: { jsonrpc: '2.0', id, result: { stopReason: 'end_turn' } },
+    });
+    for (const [id, message] of [
+      [3, 'rate limited'],
+      [5, 'rate limited'],
+    ] as const) {
+      expect(acpTranslator.translate(info(message), state)).toEqual([{ type: 'rate_limit_error', message }]);
+      expect(acpTranslator.translate(end(id), state)).toContainEqual({
+        type: 'turn_end',
+        stopReason: 'end_turn',
+        isError: true,
+      });
+      expect(state.outcome).toEqual({ status: 'failed', message });
+    }
+    expect(acpTranslator.translate(end(7), state)).toContainEqual({ type: 'turn_end', stopReason: 'end_turn' });
+    expect(state.outcome).toEqual({ status: 'completed', message: undefined });
+  });
+
   it('declares the launcher and starts sessions read-only unless told otherwise', async () => {
     const adapter = codexAcpAdapter();
     expect(adapter.id).toBe('codex-acp');
