@@ -34174,6 +34174,41 @@ function claudePermissionArgs(policy, options) {
 }
 const unique = (values) => [...new Set(values)];
 
+;// CONCATENATED MODULE: ./src/adapters/shared/recent-ids.ts
+/**
+ * The ids a translator saw lately, to ignore a record that repeats one (a second `item.completed`
+ * for an item). Bounded: ids are kept in two generations of at most `generation` each, and the
+ * older generation is dropped when the newer one fills, so a run of any length holds at most
+ * `2 × generation` ids and each look-up is in a small table (issue 18: one set of every id of a
+ * long run grew without end and made every look-up a cache miss). An id repeated after more than
+ * `generation` newer ones is not recognised; agents repeat a record right after the first one.
+ */
+class RecentIds {
+    #generation;
+    #current = new Set();
+    #previous = new Set();
+    constructor(generation = 256) {
+        if (!Number.isSafeInteger(generation) || generation < 1) {
+            throw new RangeError(`generation must be a positive integer, got ${generation}`);
+        }
+        this.#generation = generation;
+    }
+    has(id) {
+        return this.#current.has(id) || (this.#previous.size !== 0 && this.#previous.has(id));
+    }
+    add(id) {
+        if (this.#current.size >= this.#generation) {
+            this.#previous = this.#current;
+            this.#current = new Set();
+        }
+        this.#current.add(id);
+    }
+    /** Ids held now (at most twice the generation). */
+    get size() {
+        return this.#current.size + this.#previous.size;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/shared/record-fields.ts
 const isObj = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value) => (typeof value === 'string' ? value : undefined);
@@ -35184,6 +35219,7 @@ function messageCost(message, delta) {
 
 
 
+
 /**
  * Translates Claude Code's `--print --output-format stream-json --verbose` records, with or
  * without `--include-partial-messages` (recorded from claude 2.1.330, docs/adapters/claude.md):
@@ -35204,7 +35240,7 @@ const claudeTranslator = {
         ledger: new StreamLedger(clock, { toolDurations: false, mcpToolName: mcpName }),
         turn: 0,
         turnOpen: false,
-        streamedIds: new Set(),
+        streamedIds: new RecentIds(),
         errorReported: false,
         sessionAnnounced: false,
         runCost: { ...emptyTally(), usd: 0 },
@@ -35571,41 +35607,6 @@ function logDraft(source, line) {
     return line.length > MAX_LOG_LINE
         ? { type: 'log', source, line: line.slice(0, MAX_LOG_LINE), truncated: true }
         : { type: 'log', source, line };
-}
-
-;// CONCATENATED MODULE: ./src/adapters/shared/recent-ids.ts
-/**
- * The ids a translator saw lately, to ignore a record that repeats one (a second `item.completed`
- * for an item). Bounded: ids are kept in two generations of at most `generation` each, and the
- * older generation is dropped when the newer one fills, so a run of any length holds at most
- * `2 × generation` ids and each look-up is in a small table (issue 18: one set of every id of a
- * long run grew without end and made every look-up a cache miss). An id repeated after more than
- * `generation` newer ones is not recognised; agents repeat a record right after the first one.
- */
-class RecentIds {
-    #generation;
-    #current = new Set();
-    #previous = new Set();
-    constructor(generation = 256) {
-        if (!Number.isSafeInteger(generation) || generation < 1) {
-            throw new RangeError(`generation must be a positive integer, got ${generation}`);
-        }
-        this.#generation = generation;
-    }
-    has(id) {
-        return this.#current.has(id) || (this.#previous.size !== 0 && this.#previous.has(id));
-    }
-    add(id) {
-        if (this.#current.size >= this.#generation) {
-            this.#previous = this.#current;
-            this.#current = new Set();
-        }
-        this.#current.add(id);
-    }
-    /** Ids held now (at most twice the generation). */
-    get size() {
-        return this.#current.size + this.#previous.size;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/codex/codex-error-table.ts
@@ -43142,17 +43143,26 @@ function qwenPlan(ctx, options) {
 
 
 
-/** The Anthropic SSE events Qwen Code forwards in `stream_event`; others (`goal_state`) are its own. */
-const ANTHROPIC_STREAM_EVENTS = new Set([
-    'message_start',
-    'content_block_start',
-    'content_block_delta',
-    'content_block_stop',
-    'message_delta',
-    'message_stop',
-    'ping',
-    'error',
-]);
+/**
+ * The Anthropic SSE events Qwen Code forwards in `stream_event`; others (`goal_state`) are its own.
+ * A switch, most frequent first: a look-up in a set hashes each type string fresh from `JSON.parse`
+ * (the largest single cost of this translator; bench adapter-translation).
+ */
+function isAnthropicStreamEvent(type) {
+    switch (type) {
+        case 'content_block_delta':
+        case 'content_block_start':
+        case 'content_block_stop':
+        case 'message_start':
+        case 'message_delta':
+        case 'message_stop':
+        case 'ping':
+        case 'error':
+            return true;
+        default:
+            return false;
+    }
+}
 /** The text of an `assistant` record made of text blocks only. */
 function assistantText(value) {
     const message = isObj(value.message) ? value.message : undefined;
@@ -43186,7 +43196,7 @@ const qwenTranslator = {
                 return value.subtype === 'retry' ? retry(value, state) : claudeTranslator.translate(record, state);
             case 'stream_event': {
                 const event = isObj(value.event) ? value.event : undefined;
-                if (ANTHROPIC_STREAM_EVENTS.has(String(event?.type)))
+                if (isAnthropicStreamEvent(event?.type))
                     return claudeTranslator.translate(record, state);
                 return unknownRecord(state, `qwen stream event ${JSON.stringify(event?.type)}`, value);
             }
@@ -48961,6 +48971,10 @@ function promptEnd(result, stopReason, state) {
         }
         : { status: 'completed', message: stopReason === 'end_turn' ? undefined : `the turn ended: ${stopReason}` };
     state.terminal = true;
+    // The failure was this turn's: a later prompt on the same connection (a replayed stream of several
+    // turns) reports its own errors.
+    state.failure = undefined;
+    state.lastError = undefined;
     return out;
 }
 function acp_translator_errorDrafts(error, state) {
