@@ -9,6 +9,22 @@ import { createSqliteRunStore } from '../../../src/app/store/sqlite-run-store.ts
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const size = (file: string) => statSync(file).size;
 
+/** A WAL database that never checkpoints by itself, with about 2 MB of rows in its log. */
+function logOnly(file: string) {
+  const db = new DatabaseSync(file);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA wal_autocheckpoint = 0');
+  db.exec('CREATE TABLE t (v TEXT)');
+  const insert = db.prepare('INSERT INTO t VALUES (?)');
+  for (let i = 0; i < 500; i++) insert.run('x'.repeat(4000));
+  return { db, insert };
+}
+
+/** Waits until a checkpoint's copy is done: the database file stops growing. */
+async function copied(file: string, pollMs: number): Promise<void> {
+  for (let last = -1; size(file) !== last; await sleep(pollMs)) last = size(file);
+}
+
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -30,20 +46,14 @@ describe('startSqliteCheckpointer', () => {
 
   it('copies the log into the database from its own thread while this connection never checkpoints', async () => {
     const file = tempFile();
-    const db = new DatabaseSync(file);
-    db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA wal_autocheckpoint = 0');
-    db.exec('CREATE TABLE t (v TEXT)');
-    const insert = db.prepare('INSERT INTO t VALUES (?)');
-    for (let i = 0; i < 500; i++) insert.run('x'.repeat(4000));
+    const { db, insert } = logOnly(file);
     // Everything is still in the log: nothing checkpointed it.
     expect(size(file)).toBeLessThan(100_000);
     expect(size(`${file}-wal`)).toBeGreaterThan(2_000_000);
     let failure: string | undefined;
     const checkpointer = startSqliteCheckpointer({ file, intervalMs: 20, onFailure: (r) => (failure = r) });
     await until(() => size(file) > 2_000_000);
-    // The copy is done once the database stops growing.
-    for (let last = -1; size(file) !== last; await sleep(200)) last = size(file);
+    await copied(file, 200);
     // Writes go on beside it, and a log fully copied is restarted by the next write, so it stops growing.
     const walBefore = size(`${file}-wal`);
     for (let i = 0; i < 100; i++) insert.run('y'.repeat(4000));
@@ -56,12 +66,7 @@ describe('startSqliteCheckpointer', () => {
 
   it('empties a log that grew past its limit while writers never paused', async () => {
     const file = tempFile();
-    const db = new DatabaseSync(file);
-    db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA wal_autocheckpoint = 0');
-    db.exec('CREATE TABLE t (v TEXT)');
-    const insert = db.prepare('INSERT INTO t VALUES (?)');
-    for (let i = 0; i < 500; i++) insert.run('x'.repeat(4000));
+    const { db } = logOnly(file);
     const checkpointer = startSqliteCheckpointer({ file, intervalMs: 20, restartFrames: 100, onFailure: () => {} });
     await until(() => size(`${file}-wal`) === 0);
     await checkpointer.stop();
@@ -95,7 +100,7 @@ describe('startSqliteCheckpointer', () => {
     // About 6 MB were written; the worker copies them into the database, and once it copied all of
     // them the next write restarts the log and cuts it back to 8 MiB.
     await until(() => size(file) > 5_000_000);
-    for (let last = -1; size(file) !== last; await sleep(300)) last = size(file);
+    await copied(file, 300);
     await store.recordEvent({
       deliveryId: 'after',
       name: 'issue_comment',

@@ -12,28 +12,26 @@ export const codexErrorTable: ProviderErrorTable = {
 /** A Codex error message read: without its endpoint (`withoutUrl`), and its normalized draft. */
 export interface CodexError {
   message: string;
-  /** Shared by every reading of the same message: callers emit a copy. */
   draft: EventDraft;
 }
 
 /**
- * Messages already read, by the text Codex printed: a long run repeats the same few error
- * messages, and reading one (the endpoint cut off, several case-insensitive regular expressions)
- * is a pure function of the text. Bounded: cleared when it grows past {@link cacheLimit} entries.
+ * Printed messages without their endpoint, by the text Codex printed: a long run repeats the same
+ * few error messages, and cutting the endpoint off is a pure function of the text (the draft is
+ * remembered by `providerErrorDraft`). Bounded: cleared when it grows past {@link cacheLimit} entries.
  */
-const cache = new Map<string, CodexError>();
+const cache = new Map<string, string>();
 const cacheLimit = 256;
 
 /** A message Codex printed, without its endpoint and sorted into the normalized error kinds (codexErrorTable). */
 export function readCodexError(printed: string): CodexError {
-  let read = cache.get(printed);
-  if (read === undefined) {
-    const message = withoutUrl(printed);
-    read = { message, draft: providerErrorDraft(message, codexErrorTable) };
+  let message = cache.get(printed);
+  if (message === undefined) {
+    message = withoutUrl(printed);
     if (cache.size >= cacheLimit) cache.clear();
-    cache.set(printed, read);
+    cache.set(printed, message);
   }
-  return read;
+  return { message, draft: providerErrorDraft(message, codexErrorTable) };
 }
 
 /**

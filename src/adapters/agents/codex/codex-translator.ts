@@ -79,7 +79,7 @@ function translateEvent(native: CodexRecord, state: CodexTranslatorState): Event
       const error = isObj(native.error) ? native.error : {};
       const { message, draft } = readCodexError(str(error.message) ?? 'the turn failed');
       state.outcome = { status: 'failed', message };
-      const out: EventDraft[] = state.lastError === message ? [] : [{ ...draft }];
+      const out: EventDraft[] = state.lastError === message ? [] : [draft];
       state.lastError = message;
       out.push({ type: 'turn_end', turn: state.turns || undefined, isError: true, stopReason: 'failed' });
       return out;
@@ -89,7 +89,7 @@ function translateEvent(native: CodexRecord, state: CodexTranslatorState): Event
       // Retries of a failing request: `Reconnecting... 2/5 (…)`. The final failure follows as its own `error`.
       if (message.startsWith('Reconnecting...')) return [{ type: 'log', source: 'stdout', line: message }];
       state.lastError = message;
-      return [{ ...draft }];
+      return [draft];
     }
     default: {
       const never: never = native;
