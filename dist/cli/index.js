@@ -35619,23 +35619,22 @@ const codexErrorTable = {
     authGuidance: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
 };
 /**
- * Messages already read, by the text Codex printed: a long run repeats the same few error
- * messages, and reading one (the endpoint cut off, several case-insensitive regular expressions)
- * is a pure function of the text. Bounded: cleared when it grows past {@link cacheLimit} entries.
+ * Printed messages without their endpoint, by the text Codex printed: a long run repeats the same
+ * few error messages, and cutting the endpoint off is a pure function of the text (the draft is
+ * remembered by `providerErrorDraft`). Bounded: cleared when it grows past {@link cacheLimit} entries.
  */
 const cache = new Map();
 const cacheLimit = 256;
 /** A message Codex printed, without its endpoint and sorted into the normalized error kinds (codexErrorTable). */
 function readCodexError(printed) {
-    let read = cache.get(printed);
-    if (read === undefined) {
-        const message = withoutUrl(printed);
-        read = { message, draft: providerErrorDraft(message, codexErrorTable) };
+    let message = cache.get(printed);
+    if (message === undefined) {
+        message = withoutUrl(printed);
         if (cache.size >= cacheLimit)
             cache.clear();
-        cache.set(printed, read);
+        cache.set(printed, message);
     }
-    return read;
+    return { message, draft: providerErrorDraft(message, codexErrorTable) };
 }
 /**
  * Codex ends HTTP failures with `, url: <endpoint>` (`unexpected status 401 Unauthorized: …, url:
@@ -35969,7 +35968,7 @@ function translateEvent(native, state) {
             const error = isObj(native.error) ? native.error : {};
             const { message, draft } = readCodexError(str(error.message) ?? 'the turn failed');
             state.outcome = { status: 'failed', message };
-            const out = state.lastError === message ? [] : [{ ...draft }];
+            const out = state.lastError === message ? [] : [draft];
             state.lastError = message;
             out.push({ type: 'turn_end', turn: state.turns || undefined, isError: true, stopReason: 'failed' });
             return out;
@@ -35980,7 +35979,7 @@ function translateEvent(native, state) {
             if (message.startsWith('Reconnecting...'))
                 return [{ type: 'log', source: 'stdout', line: message }];
             state.lastError = message;
-            return [{ ...draft }];
+            return [draft];
         }
         default: {
             const never = native;
