@@ -1,4 +1,5 @@
 import type { EventDraft } from '../../core/events/index.ts';
+import { TextMemo } from './text-memo.ts';
 
 /** What kind of failure a model provider's error is. */
 export type ProviderErrorKind = 'auth' | 'rate_limit' | 'context' | 'overloaded';
@@ -131,20 +132,18 @@ export function providerErrorDraft(
   let draft = memo.get(message);
   if (draft === undefined) {
     draft = draftOf(message, table, options);
-    if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(message, draft);
   }
   return { ...draft };
 }
 
-/** Drafts of plain messages already read, per table; each holds at most {@link MEMO_LIMIT}. */
-const drafts = new WeakMap<ProviderErrorTable, Map<string, EventDraft>>();
-const MEMO_LIMIT = 256;
+/** Drafts of plain messages already read, per table (bounded: {@link TextMemo}). */
+const drafts = new WeakMap<ProviderErrorTable, TextMemo<EventDraft>>();
 
-function memoOf(table: ProviderErrorTable): Map<string, EventDraft> {
+function memoOf(table: ProviderErrorTable): TextMemo<EventDraft> {
   let memo = drafts.get(table);
   if (memo === undefined) {
-    memo = new Map();
+    memo = new TextMemo();
     drafts.set(table, memo);
   }
   return memo;

@@ -1,5 +1,6 @@
 import type { EventDraft } from '../../../core/events/index.ts';
 import { type ProviderErrorTable, providerErrorDraft } from '../../shared/provider-error.ts';
+import { TextMemo } from '../../shared/text-memo.ts';
 
 /** What Codex prints for a failing login or model API, beyond the common wording (provider-error.ts). */
 export const codexErrorTable: ProviderErrorTable = {
@@ -16,22 +17,33 @@ export interface CodexError {
 }
 
 /**
- * Printed messages without their endpoint, by the text Codex printed: a long run repeats the same
- * few error messages, and cutting the endpoint off is a pure function of the text (the draft is
- * remembered by `providerErrorDraft`). Bounded: cleared when it grows past {@link cacheLimit} entries.
+ * Reads by the text Codex printed: a long run repeats the same few error messages, and a read is a
+ * pure function of the text, so each is made once (the endpoint cut, the table's expressions).
  */
-const cache = new Map<string, string>();
-const cacheLimit = 256;
+const reads = new TextMemo<CodexError>();
 
-/** A message Codex printed, without its endpoint and sorted into the normalized error kinds (codexErrorTable). */
-export function readCodexError(printed: string): CodexError {
-  let message = cache.get(printed);
-  if (message === undefined) {
-    message = withoutUrl(printed);
-    if (cache.size >= cacheLimit) cache.clear();
-    cache.set(printed, message);
+function readOf(printed: string): CodexError {
+  let read = reads.get(printed);
+  if (read === undefined) {
+    const message = withoutUrl(printed);
+    read = { message, draft: providerErrorDraft(message, codexErrorTable) };
+    reads.set(printed, read);
   }
-  return { message, draft: providerErrorDraft(message, codexErrorTable) };
+  return read;
+}
+
+/** A message Codex printed, without its endpoint (`withoutUrl`), remembered as {@link readCodexError} is. */
+export function codexErrorMessage(printed: string): string {
+  return readOf(printed).message;
+}
+
+/**
+ * A message Codex printed, without its endpoint and sorted into the normalized error kinds
+ * (codexErrorTable). The draft is the caller's own (a copy of the remembered one).
+ */
+export function readCodexError(printed: string): CodexError {
+  const read = readOf(printed);
+  return { message: read.message, draft: { ...read.draft } };
 }
 
 /**

@@ -4,7 +4,7 @@ import { logDraft } from '../../../core/events/log-draft.ts';
 import { RecentIds } from '../../shared/recent-ids.ts';
 import { count, isObj, malformed, type Obj, str, unknownRecord } from '../../shared/record-fields.ts';
 import { StreamLedger } from '../../shared/stream-ledger.ts';
-import { readCodexError } from './codex-error-table.ts';
+import { codexErrorMessage, readCodexError } from './codex-error-table.ts';
 import { type CodexItemState, none, translateItem } from './codex-items.ts';
 import { type CodexRecord, codexMalformed, codexRecord } from './codex-record.ts';
 
@@ -85,9 +85,11 @@ function translateEvent(native: CodexRecord, state: CodexTranslatorState): Event
       return out;
     }
     case 'error': {
-      const { message, draft } = readCodexError(str(native.message) ?? 'unknown error');
+      const printed = str(native.message) ?? 'unknown error';
       // Retries of a failing request: `Reconnecting... 2/5 (…)`. The final failure follows as its own `error`.
-      if (message.startsWith('Reconnecting...')) return [{ type: 'log', source: 'stdout', line: message }];
+      if (printed.startsWith('Reconnecting...'))
+        return [{ type: 'log', source: 'stdout', line: codexErrorMessage(printed) }];
+      const { message, draft } = readCodexError(printed);
       state.lastError = message;
       return [draft];
     }
