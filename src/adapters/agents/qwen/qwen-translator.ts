@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { NativeRecord, Translator } from '../../../core/adapter/index.ts';
 import type { EventDraft } from '../../../core/events/index.ts';
 import { isObj, type Obj, str, unknownRecord } from '../../shared/record-fields.ts';
+import type { ClaudeRecordOf } from '../claude/claude-record.ts';
+import { claudeStreamEvent } from '../claude/claude-stream-events.ts';
 import { type ClaudeTranslatorState, claudeTranslator } from '../claude/claude-translator.ts';
 import { classifyApiError } from '../gemini/gemini-error-table.ts';
 
@@ -28,15 +30,29 @@ function isAnthropicStreamEvent(type: unknown): boolean {
   }
 }
 
-/** The text of an `assistant` record made of text blocks only. */
-function assistantText(value: Obj): string | undefined {
+/**
+ * The text of an `assistant` record made of text blocks only, when it is Qwen Code's report of a
+ * failed model call (`[API Error: …`); undefined for any other record. Its first block settles most
+ * records without joining the text (issue 18: every assistant record paid for the join).
+ */
+function apiErrorText(value: Obj): string | undefined {
   const message = isObj(value.message) ? value.message : undefined;
   const content = Array.isArray(message?.content) ? message.content : [];
-  if (content.length === 0 || !content.every((b) => isObj(b) && b.type === 'text' && typeof b.text === 'string')) {
+  const first: unknown = content[0];
+  if (!isObj(first) || first.type !== 'text' || typeof first.text !== 'string') return undefined;
+  // A first block that is neither the report's start nor a prefix of it: not a report.
+  if (
+    !first.text.startsWith(API_ERROR) &&
+    !(first.text.length < API_ERROR.length && API_ERROR.startsWith(first.text))
+  ) {
     return undefined;
   }
-  return content.map((b) => (b as Obj).text as string).join('');
+  if (!content.every((b) => isObj(b) && b.type === 'text' && typeof b.text === 'string')) return undefined;
+  const text = content.map((b) => (b as Obj).text as string).join('');
+  return text.startsWith(API_ERROR) ? text : undefined;
 }
+
+const API_ERROR = '[API Error';
 
 /**
  * Translates Qwen Code's `--output-format stream-json --include-partial-messages` records
@@ -62,13 +78,17 @@ export const qwenTranslator: Translator<QwenTranslatorState> = {
         return value.subtype === 'retry' ? retry(value, state) : claudeTranslator.translate(record, state);
       case 'stream_event': {
         const event = isObj(value.event) ? value.event : undefined;
-        if (isAnthropicStreamEvent(event?.type)) return claudeTranslator.translate(record, state);
-        return unknownRecord(state, `qwen stream event ${JSON.stringify(event?.type)}`, value);
+        // Straight to the Claude translator's stream events: the record is known to be one with an
+        // event of a known type (what `claudeRecord` checks), without its dispatch again.
+        if (isAnthropicStreamEvent(event?.type))
+          return claudeStreamEvent(value as ClaudeRecordOf<'stream_event'>, state);
+        // Qwen Code's own events (`goal_state`): the message only made when it is shown.
+        return state.debug ? unknownRecord(state, `qwen stream event ${JSON.stringify(event?.type)}`, value) : [];
       }
       case 'assistant': {
-        const text = assistantText(value);
+        const text = apiErrorText(value);
         const out = claudeTranslator.translate(record, state);
-        if (!text?.startsWith('[API Error')) return out;
+        if (text === undefined) return out;
         if (!state.errorReported) out.push(classifyApiError(text.split('\n')[0] ?? text));
         state.errorReported = true;
         return out;

@@ -108,6 +108,27 @@ describe('qwenTranslator', () => {
     expect(state.outcome).toEqual({ status: 'failed', message: text });
   });
 
+  it('reads an API error message split over text blocks, and only a message that is one', () => {
+    const blocks = (...texts: string[]) => ({
+      type: 'assistant',
+      session_id: sid,
+      message: { role: 'assistant', content: texts.map((text) => ({ type: 'text', text })) },
+    });
+    const split = run([json(init), json(blocks('[API', ' Error: 429 Too Many Requests'))]);
+    expect(split.events.filter((e) => e.type === 'rate_limit_error')).toEqual([
+      { type: 'rate_limit_error', message: '[API Error: 429 Too Many Requests' },
+    ]);
+    for (const texts of [
+      ['The [API Error: 429] is what qwen prints.'],
+      ['[API'],
+      ['[API', ' notes'],
+      ['', '[API Error: 429'],
+    ]) {
+      const { events } = run([json(init), json(blocks(...texts))]);
+      expect(events.some((e) => e.type === 'rate_limit_error')).toBe(texts.join('').startsWith('[API Error'));
+    }
+  });
+
   it('reports qwen retries as rate limits with their delay', () => {
     const { events } = run([
       json(init),
