@@ -17,7 +17,27 @@ export function claudeStreamEvent(value: ClaudeRecordOf<'stream_event'>, state: 
   const out: EventDraft[] = [];
   startTurn(state, out);
   const ledger = state.ledger;
+  // Most frequent first: each case is a comparison with a string fresh from `JSON.parse`.
   switch (event.type) {
+    case 'content_block_delta': {
+      const message = ensureStreamedMessage(state, value, out);
+      const index = num(event.index) ?? 0;
+      const delta = isObj(event.delta) ? event.delta : EMPTY;
+      const block = message.blocks.get(index);
+      if (delta.type === 'text_delta') {
+        if (!block) message.blocks.set(index, { kind: 'text' });
+        ledger.text(out, str(delta.text) ?? '');
+      } else if (delta.type === 'thinking_delta') {
+        const thinking = str(delta.thinking) ?? '';
+        if (block) block.thinking = (block.thinking ?? '') + thinking;
+        else message.blocks.set(index, { kind: 'thinking', thinking });
+        ledger.startThinking(out);
+        ledger.thinking(out, thinking);
+      } else if (delta.type === 'input_json_delta' && block?.toolCallId) {
+        ledger.toolInput(out, block.toolCallId, str(delta.partial_json) ?? '');
+      }
+      return out;
+    }
     case 'message_start': {
       const message = isObj(event.message) ? event.message : EMPTY;
       openMessage(state, out, {
@@ -59,25 +79,6 @@ export function claudeStreamEvent(value: ClaudeRecordOf<'stream_event'>, state: 
           message.blocks.set(index, { kind: 'other' });
           return out;
       }
-    }
-    case 'content_block_delta': {
-      const message = ensureStreamedMessage(state, value, out);
-      const index = num(event.index) ?? 0;
-      const delta = isObj(event.delta) ? event.delta : EMPTY;
-      const block = message.blocks.get(index);
-      if (delta.type === 'text_delta') {
-        if (!block) message.blocks.set(index, { kind: 'text' });
-        ledger.text(out, str(delta.text) ?? '');
-      } else if (delta.type === 'thinking_delta') {
-        const thinking = str(delta.thinking) ?? '';
-        if (block) block.thinking = (block.thinking ?? '') + thinking;
-        else message.blocks.set(index, { kind: 'thinking', thinking });
-        ledger.startThinking(out);
-        ledger.thinking(out, thinking);
-      } else if (delta.type === 'input_json_delta' && block?.toolCallId) {
-        ledger.toolInput(out, block.toolCallId, str(delta.partial_json) ?? '');
-      }
-      return out;
     }
     case 'content_block_stop': {
       const message = state.message;

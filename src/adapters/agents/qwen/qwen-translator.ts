@@ -74,8 +74,6 @@ export const qwenTranslator: Translator<QwenTranslatorState> = {
     if (record.kind !== 'json' || !isObj(record.value)) return claudeTranslator.translate(record, state);
     const value = record.value;
     switch (value.type) {
-      case 'system':
-        return value.subtype === 'retry' ? retry(value, state) : claudeTranslator.translate(record, state);
       case 'stream_event': {
         const event = isObj(value.event) ? value.event : undefined;
         // Straight to the Claude translator's stream events: the record is known to be one with an
@@ -85,6 +83,8 @@ export const qwenTranslator: Translator<QwenTranslatorState> = {
         // Qwen Code's own events (`goal_state`): the message only made when it is shown.
         return state.debug ? unknownRecord(state, `qwen stream event ${JSON.stringify(event?.type)}`, value) : [];
       }
+      case 'system':
+        return value.subtype === 'retry' ? retry(value, state) : claudeTranslator.translate(record, state);
       case 'assistant': {
         const text = apiErrorText(value);
         const out = claudeTranslator.translate(record, state);
