@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 1796)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 8856)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1796:
+/***/ 8856:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -34554,7 +34554,64 @@ function startTurn(state, out) {
     out.push({ type: 'turn_start', turn: state.turn });
 }
 
+;// CONCATENATED MODULE: ./src/adapters/shared/text-memo.ts
+/**
+ * Values worked out from texts, remembered by text, for the few texts a long run repeats (the same
+ * error messages, over and over). A text is found by its length and then compared, not hashed:
+ * hashing reads the whole of each text fresh from `JSON.parse` (a hash is kept per string object,
+ * and every record brings new ones), while a comparison with a text of another length ends at once
+ * and one of the same length is a memory comparison (issue 18: hashing error messages was the
+ * largest single cost of Codex's and Gemini's translation).
+ *
+ * Bounded: at most `perLength` texts of one length are kept (later ones are not remembered), and all
+ * is forgotten once `lengths` lengths are held.
+ */
+class TextMemo {
+    #byLength = new Map();
+    #lengths;
+    #perLength;
+    constructor(lengths = 64, perLength = 4) {
+        if (!Number.isSafeInteger(lengths) || lengths < 1 || !Number.isSafeInteger(perLength) || perLength < 1) {
+            throw new RangeError(`lengths and perLength must be positive integers, got ${lengths} and ${perLength}`);
+        }
+        this.#lengths = lengths;
+        this.#perLength = perLength;
+    }
+    /** The value remembered for `text`, or undefined. */
+    get(text) {
+        const same = this.#byLength.get(text.length);
+        if (same === undefined)
+            return undefined;
+        for (let i = 0; i < same.length; i++) {
+            const entry = same[i];
+            if (entry.text === text)
+                return entry.value;
+        }
+        return undefined;
+    }
+    /** Remembers `value` for `text` (a text not yet remembered: call after a `get` that missed). */
+    set(text, value) {
+        let same = this.#byLength.get(text.length);
+        if (same === undefined) {
+            if (this.#byLength.size >= this.#lengths)
+                this.#byLength.clear();
+            same = [];
+            this.#byLength.set(text.length, same);
+        }
+        if (same.length < this.#perLength)
+            same.push({ text, value });
+    }
+    /** Texts remembered now. */
+    get size() {
+        let n = 0;
+        for (const same of this.#byLength.values())
+            n += same.length;
+        return n;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/shared/provider-error.ts
+
 /** What every provider's messages share (OpenAI, Anthropic, Google and their CLIs' wording). */
 const COMMON_PROVIDER_ERRORS = {
     auth: {
@@ -34648,19 +34705,16 @@ function providerErrorDraft(message, table = EMPTY_TABLE, options = {}) {
     let draft = memo.get(message);
     if (draft === undefined) {
         draft = draftOf(message, table, options);
-        if (memo.size >= MEMO_LIMIT)
-            memo.clear();
         memo.set(message, draft);
     }
     return { ...draft };
 }
-/** Drafts of plain messages already read, per table; each holds at most {@link MEMO_LIMIT}. */
+/** Drafts of plain messages already read, per table (bounded: {@link TextMemo}). */
 const drafts = new WeakMap();
-const MEMO_LIMIT = 256;
 function memoOf(table) {
     let memo = drafts.get(table);
     if (memo === undefined) {
-        memo = new Map();
+        memo = new TextMemo();
         drafts.set(table, memo);
     }
     return memo;
@@ -35079,7 +35133,32 @@ function claudeStreamEvent(value, state) {
     const out = [];
     startTurn(state, out);
     const ledger = state.ledger;
+    // Most frequent first: each case is a comparison with a string fresh from `JSON.parse`.
     switch (event.type) {
+        case 'content_block_delta': {
+            const message = ensureStreamedMessage(state, value, out);
+            const index = num(event.index) ?? 0;
+            const delta = isObj(event.delta) ? event.delta : EMPTY;
+            const block = message.blocks.get(index);
+            if (delta.type === 'text_delta') {
+                if (!block)
+                    message.blocks.set(index, { kind: 'text' });
+                ledger.text(out, str(delta.text) ?? '');
+            }
+            else if (delta.type === 'thinking_delta') {
+                const thinking = str(delta.thinking) ?? '';
+                if (block)
+                    block.thinking = (block.thinking ?? '') + thinking;
+                else
+                    message.blocks.set(index, { kind: 'thinking', thinking });
+                ledger.startThinking(out);
+                ledger.thinking(out, thinking);
+            }
+            else if (delta.type === 'input_json_delta' && block?.toolCallId) {
+                ledger.toolInput(out, block.toolCallId, str(delta.partial_json) ?? '');
+            }
+            return out;
+        }
         case 'message_start': {
             const message = isObj(event.message) ? event.message : EMPTY;
             openMessage(state, out, {
@@ -35121,30 +35200,6 @@ function claudeStreamEvent(value, state) {
                     message.blocks.set(index, { kind: 'other' });
                     return out;
             }
-        }
-        case 'content_block_delta': {
-            const message = ensureStreamedMessage(state, value, out);
-            const index = num(event.index) ?? 0;
-            const delta = isObj(event.delta) ? event.delta : EMPTY;
-            const block = message.blocks.get(index);
-            if (delta.type === 'text_delta') {
-                if (!block)
-                    message.blocks.set(index, { kind: 'text' });
-                ledger.text(out, str(delta.text) ?? '');
-            }
-            else if (delta.type === 'thinking_delta') {
-                const thinking = str(delta.thinking) ?? '';
-                if (block)
-                    block.thinking = (block.thinking ?? '') + thinking;
-                else
-                    message.blocks.set(index, { kind: 'thinking', thinking });
-                ledger.startThinking(out);
-                ledger.thinking(out, thinking);
-            }
-            else if (delta.type === 'input_json_delta' && block?.toolCallId) {
-                ledger.toolInput(out, block.toolCallId, str(delta.partial_json) ?? '');
-            }
-            return out;
         }
         case 'content_block_stop': {
             const message = state.message;
@@ -35611,6 +35666,7 @@ function logDraft(source, line) {
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/codex/codex-error-table.ts
 
+
 /** What Codex prints for a failing login or model API, beyond the common wording (provider-error.ts). */
 const codexErrorTable = {
     auth: { patterns: [/\b401\b|authentication/i] },
@@ -35619,22 +35675,30 @@ const codexErrorTable = {
     authGuidance: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
 };
 /**
- * Printed messages without their endpoint, by the text Codex printed: a long run repeats the same
- * few error messages, and cutting the endpoint off is a pure function of the text (the draft is
- * remembered by `providerErrorDraft`). Bounded: cleared when it grows past {@link cacheLimit} entries.
+ * Reads by the text Codex printed: a long run repeats the same few error messages, and a read is a
+ * pure function of the text, so each is made once (the endpoint cut, the table's expressions).
  */
-const cache = new Map();
-const cacheLimit = 256;
-/** A message Codex printed, without its endpoint and sorted into the normalized error kinds (codexErrorTable). */
-function readCodexError(printed) {
-    let message = cache.get(printed);
-    if (message === undefined) {
-        message = withoutUrl(printed);
-        if (cache.size >= cacheLimit)
-            cache.clear();
-        cache.set(printed, message);
+const reads = new TextMemo();
+function readOf(printed) {
+    let read = reads.get(printed);
+    if (read === undefined) {
+        const message = withoutUrl(printed);
+        read = { message, draft: providerErrorDraft(message, codexErrorTable) };
+        reads.set(printed, read);
     }
-    return { message, draft: providerErrorDraft(message, codexErrorTable) };
+    return read;
+}
+/** A message Codex printed, without its endpoint (`withoutUrl`), remembered as {@link readCodexError} is. */
+function codexErrorMessage(printed) {
+    return readOf(printed).message;
+}
+/**
+ * A message Codex printed, without its endpoint and sorted into the normalized error kinds
+ * (codexErrorTable). The draft is the caller's own (a copy of the remembered one).
+ */
+function readCodexError(printed) {
+    const read = readOf(printed);
+    return { message: read.message, draft: { ...read.draft } };
 }
 /**
  * Codex ends HTTP failures with `, url: <endpoint>` (`unexpected status 401 Unauthorized: …, url:
@@ -35974,10 +36038,11 @@ function translateEvent(native, state) {
             return out;
         }
         case 'error': {
-            const { message, draft } = readCodexError(str(native.message) ?? 'unknown error');
+            const printed = str(native.message) ?? 'unknown error';
             // Retries of a failing request: `Reconnecting... 2/5 (…)`. The final failure follows as its own `error`.
-            if (message.startsWith('Reconnecting...'))
-                return [{ type: 'log', source: 'stdout', line: message }];
+            if (printed.startsWith('Reconnecting...'))
+                return [{ type: 'log', source: 'stdout', line: codexErrorMessage(printed) }];
+            const { message, draft } = readCodexError(printed);
             state.lastError = message;
             return [draft];
         }
@@ -43142,6 +43207,7 @@ function qwenPlan(ctx, options) {
 
 
 
+
 /**
  * The Anthropic SSE events Qwen Code forwards in `stream_event`; others (`goal_state`) are its own.
  * A switch, most frequent first: a look-up in a set hashes each type string fresh from `JSON.parse`
@@ -43162,15 +43228,28 @@ function isAnthropicStreamEvent(type) {
             return false;
     }
 }
-/** The text of an `assistant` record made of text blocks only. */
-function assistantText(value) {
+/**
+ * The text of an `assistant` record made of text blocks only, when it is Qwen Code's report of a
+ * failed model call (`[API Error: …`); undefined for any other record. Its first block settles most
+ * records without joining the text (issue 18: every assistant record paid for the join).
+ */
+function apiErrorText(value) {
     const message = isObj(value.message) ? value.message : undefined;
     const content = Array.isArray(message?.content) ? message.content : [];
-    if (content.length === 0 || !content.every((b) => isObj(b) && b.type === 'text' && typeof b.text === 'string')) {
+    const first = content[0];
+    if (!isObj(first) || first.type !== 'text' || typeof first.text !== 'string')
+        return undefined;
+    // A first block that is neither the report's start nor a prefix of it: not a report.
+    if (!first.text.startsWith(API_ERROR) &&
+        !(first.text.length < API_ERROR.length && API_ERROR.startsWith(first.text))) {
         return undefined;
     }
-    return content.map((b) => b.text).join('');
+    if (!content.every((b) => isObj(b) && b.type === 'text' && typeof b.text === 'string'))
+        return undefined;
+    const text = content.map((b) => b.text).join('');
+    return text.startsWith(API_ERROR) ? text : undefined;
 }
+const API_ERROR = '[API Error';
 /**
  * Translates Qwen Code's `--output-format stream-json --include-partial-messages` records
  * (recorded from qwen 0.24.4, docs/adapters/qwen.md). Unlike its parent Gemini CLI, Qwen Code
@@ -43191,18 +43270,21 @@ const qwenTranslator = {
             return claudeTranslator.translate(record, state);
         const value = record.value;
         switch (value.type) {
-            case 'system':
-                return value.subtype === 'retry' ? retry(value, state) : claudeTranslator.translate(record, state);
             case 'stream_event': {
                 const event = isObj(value.event) ? value.event : undefined;
+                // Straight to the Claude translator's stream events: the record is known to be one with an
+                // event of a known type (what `claudeRecord` checks), without its dispatch again.
                 if (isAnthropicStreamEvent(event?.type))
-                    return claudeTranslator.translate(record, state);
-                return unknownRecord(state, `qwen stream event ${JSON.stringify(event?.type)}`, value);
+                    return claudeStreamEvent(value, state);
+                // Qwen Code's own events (`goal_state`): the message only made when it is shown.
+                return state.debug ? unknownRecord(state, `qwen stream event ${JSON.stringify(event?.type)}`, value) : [];
             }
+            case 'system':
+                return value.subtype === 'retry' ? retry(value, state) : claudeTranslator.translate(record, state);
             case 'assistant': {
-                const text = assistantText(value);
+                const text = apiErrorText(value);
                 const out = claudeTranslator.translate(record, state);
-                if (!text?.startsWith('[API Error'))
+                if (text === undefined)
                     return out;
                 if (!state.errorReported)
                     out.push(classifyApiError(text.split('\n')[0] ?? text));
