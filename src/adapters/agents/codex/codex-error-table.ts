@@ -13,16 +13,18 @@ export const codexErrorTable: ProviderErrorTable = {
 /** A Codex error message read: without its endpoint (`withoutUrl`), and its normalized draft. */
 export interface CodexError {
   message: string;
+  /** Shared by every reading of the same message: callers emit a copy. */
   draft: EventDraft;
 }
 
 /**
- * Reads by the text Codex printed: a long run repeats the same few error messages, and a read is a
- * pure function of the text, so each is made once (the endpoint cut, the table's expressions).
+ * Messages already read, by the text Codex printed: a long run repeats the same few error messages,
+ * and reading one (the endpoint cut off, the table's expressions) is a pure function of the text.
  */
 const reads = new TextMemo<CodexError>();
 
-function readOf(printed: string): CodexError {
+/** A message Codex printed, without its endpoint and sorted into the normalized error kinds (codexErrorTable). */
+export function readCodexError(printed: string): CodexError {
   let read = reads.get(printed);
   if (read === undefined) {
     const message = withoutUrl(printed);
@@ -30,20 +32,6 @@ function readOf(printed: string): CodexError {
     reads.set(printed, read);
   }
   return read;
-}
-
-/** A message Codex printed, without its endpoint (`withoutUrl`), remembered as {@link readCodexError} is. */
-export function codexErrorMessage(printed: string): string {
-  return readOf(printed).message;
-}
-
-/**
- * A message Codex printed, without its endpoint and sorted into the normalized error kinds
- * (codexErrorTable). The draft is the caller's own (a copy of the remembered one).
- */
-export function readCodexError(printed: string): CodexError {
-  const read = readOf(printed);
-  return { message: read.message, draft: { ...read.draft } };
 }
 
 /**

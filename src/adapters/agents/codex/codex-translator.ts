@@ -4,7 +4,7 @@ import { logDraft } from '../../../core/events/log-draft.ts';
 import { RecentIds } from '../../shared/recent-ids.ts';
 import { count, isObj, malformed, type Obj, str, unknownRecord } from '../../shared/record-fields.ts';
 import { StreamLedger } from '../../shared/stream-ledger.ts';
-import { codexErrorMessage, readCodexError } from './codex-error-table.ts';
+import { readCodexError } from './codex-error-table.ts';
 import { type CodexItemState, none, translateItem } from './codex-items.ts';
 import { type CodexRecord, codexMalformed, codexRecord } from './codex-record.ts';
 
@@ -79,19 +79,17 @@ function translateEvent(native: CodexRecord, state: CodexTranslatorState): Event
       const error = isObj(native.error) ? native.error : {};
       const { message, draft } = readCodexError(str(error.message) ?? 'the turn failed');
       state.outcome = { status: 'failed', message };
-      const out: EventDraft[] = state.lastError === message ? [] : [draft];
+      const out: EventDraft[] = state.lastError === message ? [] : [{ ...draft }];
       state.lastError = message;
       out.push({ type: 'turn_end', turn: state.turns || undefined, isError: true, stopReason: 'failed' });
       return out;
     }
     case 'error': {
-      const printed = str(native.message) ?? 'unknown error';
+      const { message, draft } = readCodexError(str(native.message) ?? 'unknown error');
       // Retries of a failing request: `Reconnecting... 2/5 (…)`. The final failure follows as its own `error`.
-      if (printed.startsWith('Reconnecting...'))
-        return [{ type: 'log', source: 'stdout', line: codexErrorMessage(printed) }];
-      const { message, draft } = readCodexError(printed);
+      if (message.startsWith('Reconnecting...')) return [{ type: 'log', source: 'stdout', line: message }];
       state.lastError = message;
-      return [draft];
+      return [{ ...draft }];
     }
     default: {
       const never: never = native;
