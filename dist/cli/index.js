@@ -35675,11 +35675,12 @@ const codexErrorTable = {
     authGuidance: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
 };
 /**
- * Reads by the text Codex printed: a long run repeats the same few error messages, and a read is a
- * pure function of the text, so each is made once (the endpoint cut, the table's expressions).
+ * Messages already read, by the text Codex printed: a long run repeats the same few error messages,
+ * and reading one (the endpoint cut off, the table's expressions) is a pure function of the text.
  */
 const reads = new TextMemo();
-function readOf(printed) {
+/** A message Codex printed, without its endpoint and sorted into the normalized error kinds (codexErrorTable). */
+function readCodexError(printed) {
     let read = reads.get(printed);
     if (read === undefined) {
         const message = withoutUrl(printed);
@@ -35687,18 +35688,6 @@ function readOf(printed) {
         reads.set(printed, read);
     }
     return read;
-}
-/** A message Codex printed, without its endpoint (`withoutUrl`), remembered as {@link readCodexError} is. */
-function codexErrorMessage(printed) {
-    return readOf(printed).message;
-}
-/**
- * A message Codex printed, without its endpoint and sorted into the normalized error kinds
- * (codexErrorTable). The draft is the caller's own (a copy of the remembered one).
- */
-function readCodexError(printed) {
-    const read = readOf(printed);
-    return { message: read.message, draft: { ...read.draft } };
 }
 /**
  * Codex ends HTTP failures with `, url: <endpoint>` (`unexpected status 401 Unauthorized: …, url:
@@ -36032,19 +36021,18 @@ function translateEvent(native, state) {
             const error = isObj(native.error) ? native.error : {};
             const { message, draft } = readCodexError(str(error.message) ?? 'the turn failed');
             state.outcome = { status: 'failed', message };
-            const out = state.lastError === message ? [] : [draft];
+            const out = state.lastError === message ? [] : [{ ...draft }];
             state.lastError = message;
             out.push({ type: 'turn_end', turn: state.turns || undefined, isError: true, stopReason: 'failed' });
             return out;
         }
         case 'error': {
-            const printed = str(native.message) ?? 'unknown error';
+            const { message, draft } = readCodexError(str(native.message) ?? 'unknown error');
             // Retries of a failing request: `Reconnecting... 2/5 (…)`. The final failure follows as its own `error`.
-            if (printed.startsWith('Reconnecting...'))
-                return [{ type: 'log', source: 'stdout', line: codexErrorMessage(printed) }];
-            const { message, draft } = readCodexError(printed);
+            if (message.startsWith('Reconnecting...'))
+                return [{ type: 'log', source: 'stdout', line: message }];
             state.lastError = message;
-            return [draft];
+            return [{ ...draft }];
         }
         default: {
             const never = native;
