@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LONGEST_CONVERSATION_DAYS } from '../github/conversation/conversation-state.ts';
 import type { AppSettings } from './app-settings.ts';
 import type { DispatchDeps, DispatchResult } from './dispatch-event.ts';
@@ -93,7 +94,9 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
       const loop = async (what: string, step: () => Promise<boolean>, waitMs: number) => {
         while (!stopping) {
           const busy = await guard(what, step);
-          if (!busy) await idle(waitMs);
+          // A busy loop still yields a turn of the event loop, so webhooks are acknowledged meanwhile.
+          if (busy) await nextTurn();
+          else await idle(waitMs);
         }
       };
       loops.push(

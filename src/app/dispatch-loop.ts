@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type DispatchDeps, type DispatchResult, dispatchEvent } from './dispatch-event.ts';
 import { DEFAULT_EVENT_LEASE_MS, type StoredEvent } from './store/run-store.ts';
 
@@ -39,6 +40,9 @@ export function createDispatchLoop(deps: DispatchDeps, options: DispatchLoopOpti
 
   const dispatch = async (event: StoredEvent): Promise<DispatchResult> => {
     deps.checkpoint?.('after-take');
+    // Each event in a turn of the event loop of its own: a backlog whose reads are all cached would
+    // otherwise be dispatched in one stretch of microtasks, holding every webhook acknowledgement.
+    await nextTurn();
     let result: DispatchResult;
     try {
       result = await dispatchEvent(deps, event);
