@@ -85,6 +85,13 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
   const stopping = new AbortController();
 
   const appFn = (app: Probot, probotOptions?: ApplicationFunctionOptions): void => {
+    // Only a Probot not initialised yet has none: `probot.load`, `run` and `createNodeMiddleware` initialise first.
+    const webhooks = app.webhooks as Probot['webhooks'] | null;
+    if (webhooks === null) {
+      throw new TypeError(
+        'agent-mux: load the app with probot.load, run or createNodeMiddleware (Probot is not initialised)',
+      );
+    }
     const env = options.env ?? process.env;
     const settings = options.settings ?? readAppSettings(env);
     const log = (line: string) => app.log.info(line);
@@ -125,7 +132,7 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
       await retryStartStep(() => store.migrate(), step('opening the store', message));
       return store;
     })();
-    recordWebhooks(app, () => storeReady, log);
+    recordWebhooks(webhooks, () => storeReady, log);
 
     started = (async () => {
       const store = await storeReady;

@@ -14,27 +14,76 @@ export const HANDLED_EVENTS = [
   'check_run.requested_action',
 ] as const;
 
+/** The handled webhooks as `name.action`, for a look-up per delivery. */
+const HANDLED = new Set<string>(HANDLED_EVENTS);
+
+/** Probot's `@octokit/webhooks` instance. */
+type Webhooks = Probot['webhooks'];
+/** The part of it the recorder wraps (public methods of `@octokit/webhooks`). */
+type WebhookEntries = Pick<Webhooks, 'verify' | 'receive' | 'verifyAndReceive'>;
+
 /**
- * Registers handlers that only acknowledge: each delivery is recorded in the store under its
- * `X-GitHub-Delivery` id and the handler returns (GitHub wants an answer within 10 s). A redelivery
- * of the same id, or another delivery about the same subject (the same comment, review or issue
- * change: `webhookSubjectKey`), is recorded as such and starts nothing new.
+ * Records each delivery the app acts on in the store under its `X-GitHub-Delivery` id, and only
+ * then lets the webhook be acknowledged (GitHub wants an answer within 10 s). A redelivery of the
+ * same id, or another delivery about the same subject (the same comment, review or issue change:
+ * `webhookSubjectKey`), is recorded as such and starts nothing new.
+ *
+ * It wraps the two entry points of Probot's `Webhooks` instead of registering an `app.on` handler:
+ * a handler gets Probot's per-event context, an installation Octokit built for every delivery
+ * before any handler runs, which the app never uses (the dispatcher reads events from the store).
+ * That cost, and its garbage, sat in front of every acknowledgement of a burst. Now:
+ * - `verifyAndReceive` (Probot's HTTP middleware): checks the signature and parses the body as
+ *   `@octokit/webhooks` does (a bad signature or body is handed to the original, which answers 400
+ *   and tells the error handlers), then `receive`;
+ * - `receive` (also `probot.receive`): records a handled event, then passes it on to whatever else
+ *   is registered on this Probot (another app loaded beside this one still gets its events).
+ * A store failure rejects as `@octokit/webhooks` does (an `AggregateError`, status 500), so GitHub
+ * shows the delivery as failed and it can be redelivered.
  */
 export function recordWebhooks(
-  app: Pick<Probot, 'on'>,
+  webhooks: WebhookEntries,
   store: () => Promise<RunStore>,
   log: (line: string) => void,
 ): void {
-  app.on([...HANDLED_EVENTS], async (context) => {
-    const payload: unknown = context.payload;
+  const receive = webhooks.receive;
+  const verifyAndReceive = webhooks.verifyAndReceive;
+
+  webhooks.receive = async (event) => {
+    const payload: unknown = event.payload;
+    const action = (payload as { action?: unknown } | null)?.action;
+    if (HANDLED.has(typeof action === 'string' ? `${event.name}.${action}` : event.name)) {
+      try {
+        await record(event.id, event.name, payload);
+      } catch (error) {
+        throw Object.assign(new AggregateError([error], error instanceof Error ? error.message : String(error)), {
+          event,
+        });
+      }
+    }
+    return receive(event);
+  };
+
+  webhooks.verifyAndReceive = async (event) => {
+    if (!(await webhooks.verify(event.payload, event.signature).catch(() => false))) return verifyAndReceive(event);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(event.payload);
+    } catch {
+      return verifyAndReceive(event);
+    }
+    // The name and payload are GitHub's, as `@octokit/webhooks` passes them on unchecked.
+    return webhooks.receive({ id: event.id, name: event.name, payload } as Parameters<Webhooks['receive']>[0]);
+  };
+
+  async function record(deliveryId: string, name: string, payload: unknown): Promise<void> {
     const installation = (payload as { installation?: { id?: unknown } | null }).installation;
     const installationId = typeof installation?.id === 'number' ? installation.id : undefined;
-    const subjectKey = webhookSubjectKey(context.name, payload);
+    const subjectKey = webhookSubjectKey(name, payload);
     const orderKey = webhookOrderKey(payload);
     const outcome = await (await store()).recordEvent(
       {
-        deliveryId: context.id,
-        name: context.name,
+        deliveryId,
+        name,
         payload,
         installationId,
         receivedAt: Date.now(),
@@ -42,13 +91,11 @@ export function recordWebhooks(
       },
       subjectKey,
     );
-    if (outcome === 'redelivery') log(`delivery ${context.id} (${context.name}) was recorded before; ignored`);
+    if (outcome === 'redelivery') log(`delivery ${deliveryId} (${name}) was recorded before; ignored`);
     if (outcome === 'duplicate') {
-      log(
-        `delivery ${context.id} (${context.name}) is about ${subjectKey}, which an earlier delivery carried; ignored`,
-      );
+      log(`delivery ${deliveryId} (${name}) is about ${subjectKey}, which an earlier delivery carried; ignored`);
     }
-  });
+  }
 }
 
 /**
