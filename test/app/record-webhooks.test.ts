@@ -96,7 +96,10 @@ describe('recordWebhooks (deliveries recorded at the webhooks’ entry points)',
     const { store, post } = await mount();
     const before = octokitsBuilt;
     for (let i = 0; i < 5; i++) {
-      expect(await post('issue_comment', comment(`comment ${i}`, 10 + i), `d-${i}`)).toEqual({ status: 200, text: 'ok\n' });
+      expect(await post('issue_comment', comment(`comment ${i}`, 10 + i), `d-${i}`)).toEqual({
+        status: 200,
+        text: 'ok\n',
+      });
     }
     expect(octokitsBuilt - before).toBe(0);
     const taken = [];
