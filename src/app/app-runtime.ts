@@ -8,9 +8,13 @@ import { createRepoReadCache } from './repo-read-cache.ts';
 import { newWorkerId, type WorkerDeps, type WorkResult, workOnce } from './run-worker.ts';
 import type { RunStore } from './store/run-store.ts';
 import { testCrashPoint } from './test-crash-point.ts';
+import type { WebhookTraffic } from './webhook-traffic.ts';
 import { createWorkDirGauge } from './work-dir-gauge.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+const traffic = (webhooks: WebhookTraffic | undefined): Promise<void> =>
+  webhooks?.quiet(ACKS_FIRST) ?? Promise.resolve();
 
 /** Options of `createAppRuntime`: the worker's and dispatcher's dependencies, and loop pacing. */
 export interface AppRuntimeOptions extends Omit<WorkerDeps, 'track'> {
@@ -22,7 +26,16 @@ export interface AppRuntimeOptions extends Omit<WorkerDeps, 'track'> {
   recoverEveryMs?: number;
   /** Retries of a run whose worker died. Default 1. */
   retries?: number;
+  /** The webhooks this process receives: the dispatcher waits for a burst of them to pass (`ACKS_FIRST`). */
+  webhookTraffic?: WebhookTraffic;
 }
+
+/**
+ * How the dispatcher lets webhook acknowledgements go first: before each event it waits until no
+ * webhook arrived for `gapMs`, `maxWaitMs` at most (a steady stream still gets dispatched, each
+ * event at most that much later).
+ */
+export const ACKS_FIRST = { gapMs: 20, maxWaitMs: 250 } as const;
 
 /** The app's background work: one dispatcher, `workers` workers, periodic recovery. */
 export interface AppRuntime {
@@ -55,6 +68,7 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
     repoReads: createRepoReadCache(),
     checkpoint: testCrashPoint(),
     ...options,
+    ...(options.webhookTraffic === undefined ? {} : { quiet: () => traffic(options.webhookTraffic) }),
   };
   const dispatcher = createDispatchLoop(dispatchDeps, { leaseMs: options.settings.leaseMs });
   let stopping = false;

@@ -13,6 +13,7 @@ import { retryStartStep, type StartStepOptions } from './retry-start-step.ts';
 import type { WorkerDeps } from './run-worker.ts';
 import { createRunStore } from './store/create-run-store.ts';
 import type { RunStore } from './store/run-store.ts';
+import { createWebhookTraffic } from './webhook-traffic.ts';
 
 /** Options of `createAgentMuxApp`; everything defaults to what the environment says. */
 export interface AgentMuxAppOptions {
@@ -132,7 +133,8 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
       await retryStartStep(() => store.migrate(), step('opening the store', message));
       return store;
     })();
-    recordWebhooks(webhooks, () => storeReady, log);
+    const traffic = createWebhookTraffic();
+    recordWebhooks(webhooks, () => storeReady, log, traffic);
 
     started = (async () => {
       const store = await storeReady;
@@ -159,6 +161,7 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
         answerPollMs: options.answerPollMs,
         recoverEveryMs: options.recoverEveryMs,
         sessionFiles: options.sessionFiles,
+        webhookTraffic: traffic,
       });
       if (options.startLoops !== false) runtime.start();
       readiness.set(true, 'ready');

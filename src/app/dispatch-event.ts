@@ -21,6 +21,11 @@ export interface DispatchDeps {
   log: (line: string) => void;
   /** Shares repository and config reads between events (a burst of comments reads them once). */
   repoReads?: RepoReadCache;
+  /**
+   * Awaited before each event is dispatched: resolves once a burst of webhooks being received has
+   * passed (or a bounded wait did), so that dispatching does not slow their acknowledgement.
+   */
+  quiet?: () => Promise<void>;
   /** Called at named points of the dispatch (`after-decide`): the crash tests' hook (`testCrashPoint`). */
   checkpoint?: (point: DispatchPoint) => void;
 }

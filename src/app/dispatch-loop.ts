@@ -40,8 +40,10 @@ export function createDispatchLoop(deps: DispatchDeps, options: DispatchLoopOpti
 
   const dispatch = async (event: StoredEvent): Promise<DispatchResult> => {
     deps.checkpoint?.('after-take');
-    // Each event in a turn of the event loop of its own: a backlog whose reads are all cached would
-    // otherwise be dispatched in one stretch of microtasks, holding every webhook acknowledgement.
+    // Each event in a turn of the event loop of its own, after a burst of webhooks being received: a
+    // backlog whose reads are all cached would otherwise be dispatched in one stretch of microtasks,
+    // holding every webhook acknowledgement.
+    await deps.quiet?.();
     await nextTurn();
     let result: DispatchResult;
     try {

@@ -1,6 +1,7 @@
 import type { Probot } from 'probot';
 import type { RunStore } from './store/run-store.ts';
 import { webhookSubjectKey } from './webhook-subject-key.ts';
+import type { WebhookTraffic } from './webhook-traffic.ts';
 
 /** The webhooks the app acts on (each recorded, then read by the dispatcher). */
 export const HANDLED_EVENTS = [
@@ -44,6 +45,7 @@ export function recordWebhooks(
   webhooks: WebhookEntries,
   store: () => Promise<RunStore>,
   log: (line: string) => void,
+  traffic?: Pick<WebhookTraffic, 'received'>,
 ): void {
   const receive = webhooks.receive;
   const verifyAndReceive = webhooks.verifyAndReceive;
@@ -64,6 +66,7 @@ export function recordWebhooks(
   };
 
   webhooks.verifyAndReceive = async (event) => {
+    traffic?.received();
     if (!(await webhooks.verify(event.payload, event.signature).catch(() => false))) return verifyAndReceive(event);
     let payload: unknown;
     try {
