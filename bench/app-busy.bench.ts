@@ -12,6 +12,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cpuSeconds } from './app-cpu.ts';
 import { BENCH_SECRET, startAppProcess } from './app-process.ts';
 import { createWebhookSender } from './app-webhook-sender.ts';
 import { startBenchWorld } from './app-world.ts';
@@ -36,6 +37,8 @@ interface Figures {
   eyesMs: number;
   ackP99Ms: number;
   requestsPerComment: number;
+  /** The app's CPU time from the burst's first send to its last acknowledgement, per webhook (10 ms ticks). */
+  cpuMsPerWebhook: number;
 }
 
 async function measure(tree: string): Promise<Figures> {
@@ -60,6 +63,7 @@ async function measure(tree: string): Promise<Figures> {
     const comments = await world.mentions(COMMENTS, ISSUES, 'Thanks, this looks good to me.');
     const [mention] = await world.mentions(1, ISSUES + 1, '@agent demo: fix the typo');
     const acks: number[] = [];
+    const cpuBefore = cpuSeconds(app.pid) ?? Number.NaN;
     let next = 0;
     await Promise.all(
       Array.from({ length: SEND_CONCURRENCY }, async () => {
@@ -69,6 +73,7 @@ async function measure(tree: string): Promise<Figures> {
         }
       }),
     );
+    const cpuMsPerWebhook = (((cpuSeconds(app.pid) ?? Number.NaN) - cpuBefore) * 1000) / COMMENTS;
     const sent = performance.now();
     acks.push((await sender.send('issue_comment', mention)).ms);
     const deadline = sent + 180_000;
@@ -76,7 +81,12 @@ async function measure(tree: string): Promise<Figures> {
     const eyesMs = performance.now() - sent;
     await sleep(1_000);
     const requests = (await world.stats()).requests - before;
-    return { eyesMs, ackP99Ms: percentile(acks, 99), requestsPerComment: requests / (COMMENTS + 1) };
+    return {
+      eyesMs,
+      ackP99Ms: percentile(acks, 99),
+      requestsPerComment: requests / (COMMENTS + 1),
+      cpuMsPerWebhook,
+    };
   } finally {
     sender.close();
     await app.stop();
@@ -89,10 +99,10 @@ const results: [string, Figures][] = [];
 for (const [label, tree] of treesToCompare()) results.push([label, await measure(tree)]);
 
 console.log(`a mention behind ${COMMENTS} ordinary comments on ${ISSUES} issues, GitHub ${LATENCY_MS} ms per call`);
-console.log('tree     👀 after (s)   ack p99 (ms)   GitHub calls per comment');
+console.log('tree     👀 after (s)   ack p99 (ms)   GitHub calls per comment   app CPU per webhook (ms)');
 for (const [label, f] of results) {
   console.log(
-    `${label.padEnd(8)} ${(f.eyesMs / 1000).toFixed(2).padStart(12)}   ${f.ackP99Ms.toFixed(1).padStart(12)}   ${f.requestsPerComment.toFixed(2).padStart(10)}`,
+    `${label.padEnd(8)} ${(f.eyesMs / 1000).toFixed(2).padStart(12)}   ${f.ackP99Ms.toFixed(1).padStart(12)}   ${f.requestsPerComment.toFixed(2).padStart(10)}   ${f.cpuMsPerWebhook.toFixed(2).padStart(22)}`,
   );
 }
 const after = results.at(-1)?.[1];
