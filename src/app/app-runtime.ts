@@ -32,8 +32,8 @@ export interface AppRuntimeOptions extends Omit<WorkerDeps, 'track'> {
 
 /**
  * How the dispatcher lets webhook acknowledgements go first: before each event it waits until no
- * webhook arrived for `gapMs`, `maxWaitMs` at most (a steady stream still gets dispatched, each
- * event at most that much later).
+ * webhook arrived for `gapMs`; a burst holds it `maxWaitMs` at most in all (a steady stream of
+ * webhooks delays dispatching once, by that much).
  */
 export const ACKS_FIRST = { gapMs: 20, maxWaitMs: 250 } as const;
 

@@ -8,24 +8,33 @@ export interface WebhookTraffic {
   /** Notes a delivery being received now. */
   received(): void;
   /**
-   * Resolves once no delivery arrived for `gapMs`, or after `maxWaitMs` in all (a steady stream of
-   * deliveries never starves the caller); at once when none arrived lately.
+   * Resolves once no delivery arrived for `gapMs`; at once when none arrived lately. A burst holds
+   * callers `maxWaitMs` at most in all, counted from the first one it held: after that every caller
+   * passes until a gap ends the burst, so a steady stream of deliveries costs the dispatcher one
+   * wait, not one per event.
    */
   quiet(options: { gapMs: number; maxWaitMs: number }): Promise<void>;
 }
 
 export function createWebhookTraffic(now: () => number = performance.now.bind(performance)): WebhookTraffic {
   let lastAt = Number.NEGATIVE_INFINITY;
+  /** When the current burst first held a caller; undefined between bursts. */
+  let heldSince: number | undefined;
   return {
     received() {
       lastAt = now();
     },
     async quiet({ gapMs, maxWaitMs }) {
-      const until = now() + maxWaitMs;
       for (;;) {
-        const wait = Math.min(lastAt + gapMs, until) - now();
-        if (wait <= 0) return;
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        const at = now();
+        if (at - lastAt >= gapMs) {
+          heldSince = undefined;
+          return;
+        }
+        heldSince ??= at;
+        const until = heldSince + maxWaitMs;
+        if (at >= until) return;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(lastAt + gapMs, until) - at));
       }
     },
   };

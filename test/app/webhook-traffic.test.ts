@@ -42,7 +42,7 @@ describe('createWebhookTraffic', () => {
     expect(quiet.done).toBe(true);
   });
 
-  it('a steady stream never holds the caller past the longest wait', async () => {
+  it('a steady stream holds callers once, for the longest wait, until a gap ends it', async () => {
     vi.useFakeTimers();
     const traffic = createWebhookTraffic(() => Date.now());
     const stream = setInterval(() => traffic.received(), 5);
@@ -52,7 +52,22 @@ describe('createWebhookTraffic', () => {
     expect(quiet.done).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(quiet.done).toBe(true);
+    // The same burst goes on: later callers pass at once (one wait per burst, not one per event).
+    const later = track(traffic.quiet({ gapMs: 20, maxWaitMs: 250 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(later.done).toBe(true);
     clearInterval(stream);
+    // A gap ends the burst; the next burst holds callers again.
+    await vi.advanceTimersByTimeAsync(25);
+    const between = track(traffic.quiet({ gapMs: 20, maxWaitMs: 250 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(between.done).toBe(true);
+    traffic.received();
+    const next = track(traffic.quiet({ gapMs: 20, maxWaitMs: 250 }));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(next.done).toBe(false);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(next.done).toBe(true);
   });
 });
 
