@@ -8,13 +8,13 @@ import { createRepoReadCache } from './repo-read-cache.ts';
 import { newWorkerId, type WorkerDeps, type WorkResult, workOnce } from './run-worker.ts';
 import type { RunStore } from './store/run-store.ts';
 import { testCrashPoint } from './test-crash-point.ts';
-import type { WebhookTraffic } from './webhook-traffic.ts';
+import { createWebhookTraffic, type WebhookTraffic } from './webhook-traffic.ts';
 import { createWorkDirGauge } from './work-dir-gauge.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const traffic = (webhooks: WebhookTraffic | undefined): Promise<void> =>
-  webhooks?.quiet(ACKS_FIRST) ?? Promise.resolve();
+  webhooks?.quiet({ maxWaitMs: ACKS_FIRST.maxWaitMs }) ?? Promise.resolve();
 
 /** Options of `createAppRuntime`: the worker's and dispatcher's dependencies, and loop pacing. */
 export interface AppRuntimeOptions extends Omit<WorkerDeps, 'track'> {
@@ -36,6 +36,9 @@ export interface AppRuntimeOptions extends Omit<WorkerDeps, 'track'> {
  * webhooks delays dispatching once, by that much).
  */
 export const ACKS_FIRST = { gapMs: 20, maxWaitMs: 250 } as const;
+
+/** The webhook traffic of a process whose dispatcher waits for bursts by `ACKS_FIRST`. */
+export const createAcksFirstTraffic = (): WebhookTraffic => createWebhookTraffic(ACKS_FIRST.gapMs);
 
 /** The app's background work: one dispatcher, `workers` workers, periodic recovery. */
 export interface AppRuntime {

@@ -8,23 +8,29 @@ export interface WebhookTraffic {
   /** Notes a delivery being received now. */
   received(): void;
   /**
-   * Resolves once no delivery arrived for `gapMs`; at once when none arrived lately. A burst holds
+   * Resolves once no delivery arrived for the gap; at once when none arrived lately. A burst holds
    * callers `maxWaitMs` at most in all, counted from the first one it held: after that every caller
    * passes until a gap ends the burst, so a steady stream of deliveries costs the dispatcher one
    * wait, not one per event.
    */
-  quiet(options: { gapMs: number; maxWaitMs: number }): Promise<void>;
+  quiet(options: { maxWaitMs: number }): Promise<void>;
 }
 
-export function createWebhookTraffic(now: () => number = performance.now.bind(performance)): WebhookTraffic {
+/** `gapMs`: how long without a delivery ends a burst. */
+export function createWebhookTraffic(
+  gapMs: number,
+  now: () => number = performance.now.bind(performance),
+): WebhookTraffic {
   let lastAt = Number.NEGATIVE_INFINITY;
   /** When the current burst first held a caller; undefined between bursts. */
   let heldSince: number | undefined;
   return {
     received() {
-      lastAt = now();
+      const at = now();
+      if (at - lastAt >= gapMs) heldSince = undefined; // a new burst: it may hold callers again
+      lastAt = at;
     },
-    async quiet({ gapMs, maxWaitMs }) {
+    async quiet({ maxWaitMs }) {
       for (;;) {
         const at = now();
         if (at - lastAt >= gapMs) {
