@@ -8,13 +8,9 @@ import { createRepoReadCache } from './repo-read-cache.ts';
 import { newWorkerId, type WorkerDeps, type WorkResult, workOnce } from './run-worker.ts';
 import type { RunStore } from './store/run-store.ts';
 import { testCrashPoint } from './test-crash-point.ts';
-import { createWebhookTraffic, type WebhookTraffic } from './webhook-traffic.ts';
 import { createWorkDirGauge } from './work-dir-gauge.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-const traffic = (webhooks: WebhookTraffic | undefined): Promise<void> =>
-  webhooks?.quiet({ maxWaitMs: ACKS_FIRST.maxWaitMs }) ?? Promise.resolve();
 
 /** Options of `createAppRuntime`: the worker's and dispatcher's dependencies, and loop pacing. */
 export interface AppRuntimeOptions extends Omit<WorkerDeps, 'track'> {
@@ -26,19 +22,9 @@ export interface AppRuntimeOptions extends Omit<WorkerDeps, 'track'> {
   recoverEveryMs?: number;
   /** Retries of a run whose worker died. Default 1. */
   retries?: number;
-  /** The webhooks this process receives: the dispatcher waits for a burst of them to pass (`ACKS_FIRST`). */
-  webhookTraffic?: WebhookTraffic;
+  /** Awaited by the dispatcher before each event: the app's `WebhookTraffic.quiet` (a burst of webhooks is acknowledged first). */
+  quiet?: () => Promise<void>;
 }
-
-/**
- * How the dispatcher lets webhook acknowledgements go first: before each event it waits until no
- * webhook arrived for `gapMs`; a burst holds it `maxWaitMs` at most in all (a steady stream of
- * webhooks delays dispatching once, by that much).
- */
-export const ACKS_FIRST = { gapMs: 20, maxWaitMs: 250 } as const;
-
-/** The webhook traffic of a process whose dispatcher waits for bursts by `ACKS_FIRST`. */
-export const createAcksFirstTraffic = (): WebhookTraffic => createWebhookTraffic(ACKS_FIRST.gapMs);
 
 /** The app's background work: one dispatcher, `workers` workers, periodic recovery. */
 export interface AppRuntime {
@@ -71,7 +57,6 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
     repoReads: createRepoReadCache(),
     checkpoint: testCrashPoint(),
     ...options,
-    ...(options.webhookTraffic === undefined ? {} : { quiet: () => traffic(options.webhookTraffic) }),
   };
   const dispatcher = createDispatchLoop(dispatchDeps, { leaseMs: options.settings.leaseMs });
   let stopping = false;

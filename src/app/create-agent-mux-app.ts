@@ -3,7 +3,7 @@ import { createBuiltinRegistry } from '../adapters/builtin-registry.ts';
 import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
 import { agentEnvironment } from './agent-environment.ts';
 import { type AppReadiness, createAppReadiness, type ReadinessState, readinessHandler } from './app-readiness.ts';
-import { type AppRuntime, createAcksFirstTraffic, createAppRuntime } from './app-runtime.ts';
+import { type AppRuntime, createAppRuntime } from './app-runtime.ts';
 import { type AppSettings, readAppSettings } from './app-settings.ts';
 import { describeStartFailure } from './describe-start-failure.ts';
 import { installGracefulStop } from './graceful-stop.ts';
@@ -13,6 +13,7 @@ import { retryStartStep, type StartStepOptions } from './retry-start-step.ts';
 import type { WorkerDeps } from './run-worker.ts';
 import { createRunStore } from './store/create-run-store.ts';
 import type { RunStore } from './store/run-store.ts';
+import { createWebhookTraffic } from './webhook-traffic.ts';
 
 /** Options of `createAgentMuxApp`; everything defaults to what the environment says. */
 export interface AgentMuxAppOptions {
@@ -132,7 +133,7 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
       await retryStartStep(() => store.migrate(), step('opening the store', message));
       return store;
     })();
-    const traffic = createAcksFirstTraffic();
+    const traffic = createWebhookTraffic();
     recordWebhooks(webhooks, () => storeReady, log, traffic);
 
     started = (async () => {
@@ -160,7 +161,7 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
         answerPollMs: options.answerPollMs,
         recoverEveryMs: options.recoverEveryMs,
         sessionFiles: options.sessionFiles,
-        webhookTraffic: traffic,
+        quiet: traffic.quiet,
       });
       if (options.startLoops !== false) runtime.start();
       readiness.set(true, 'ready');

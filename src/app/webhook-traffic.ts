@@ -8,17 +8,22 @@ export interface WebhookTraffic {
   /** Notes a delivery being received now. */
   received(): void;
   /**
-   * Resolves once no delivery arrived for the gap; at once when none arrived lately. A burst holds
+   * Resolves once no delivery arrived for `gapMs`; at once when none arrived lately. A burst holds
    * callers `maxWaitMs` at most in all, counted from the first one it held: after that every caller
    * passes until a gap ends the burst, so a steady stream of deliveries costs the dispatcher one
    * wait, not one per event.
    */
-  quiet(options: { maxWaitMs: number }): Promise<void>;
+  quiet(): Promise<void>;
 }
 
-/** `gapMs`: how long without a delivery ends a burst. */
+/**
+ * The app's setting: a burst ends after 20 ms without a delivery and holds the dispatcher 250 ms at
+ * most (a mention behind it gets its 👀 that much later at worst).
+ */
+export const ACKS_FIRST = { gapMs: 20, maxWaitMs: 250 } as const;
+
 export function createWebhookTraffic(
-  gapMs: number,
+  { gapMs, maxWaitMs }: { gapMs: number; maxWaitMs: number } = ACKS_FIRST,
   now: () => number = performance.now.bind(performance),
 ): WebhookTraffic {
   let lastAt = Number.NEGATIVE_INFINITY;
@@ -30,7 +35,7 @@ export function createWebhookTraffic(
       if (at - lastAt >= gapMs) heldSince = undefined; // a new burst: it may hold callers again
       lastAt = at;
     },
-    async quiet({ maxWaitMs }) {
+    async quiet() {
       for (;;) {
         const at = now();
         if (at - lastAt >= gapMs) {

@@ -23,17 +23,17 @@ function track(promise: Promise<void>): { done: boolean } {
 describe('createWebhookTraffic', () => {
   it('is quiet at once when no webhook arrived lately', async () => {
     vi.useFakeTimers();
-    const traffic = createWebhookTraffic(20, () => Date.now());
-    const quiet = track(traffic.quiet({ maxWaitMs: 250 }));
+    const traffic = createWebhookTraffic({ gapMs: 20, maxWaitMs: 250 }, () => Date.now());
+    const quiet = track(traffic.quiet());
     await vi.advanceTimersByTimeAsync(0);
     expect(quiet.done).toBe(true);
   });
 
   it('waits until no webhook arrived for the gap', async () => {
     vi.useFakeTimers();
-    const traffic = createWebhookTraffic(20, () => Date.now());
+    const traffic = createWebhookTraffic({ gapMs: 20, maxWaitMs: 250 }, () => Date.now());
     traffic.received();
-    const quiet = track(traffic.quiet({ maxWaitMs: 250 }));
+    const quiet = track(traffic.quiet());
     await vi.advanceTimersByTimeAsync(10);
     traffic.received(); // the burst goes on: 20 ms from here
     await vi.advanceTimersByTimeAsync(19);
@@ -44,23 +44,23 @@ describe('createWebhookTraffic', () => {
 
   it('a steady stream holds callers once, for the longest wait, until a gap ends it', async () => {
     vi.useFakeTimers();
-    const traffic = createWebhookTraffic(20, () => Date.now());
+    const traffic = createWebhookTraffic({ gapMs: 20, maxWaitMs: 250 }, () => Date.now());
     const stream = setInterval(() => traffic.received(), 5);
     traffic.received();
-    const quiet = track(traffic.quiet({ maxWaitMs: 250 }));
+    const quiet = track(traffic.quiet());
     await vi.advanceTimersByTimeAsync(249);
     expect(quiet.done).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(quiet.done).toBe(true);
     // The same burst goes on: later callers pass at once (one wait per burst, not one per event).
-    const later = track(traffic.quiet({ maxWaitMs: 250 }));
+    const later = track(traffic.quiet());
     await vi.advanceTimersByTimeAsync(0);
     expect(later.done).toBe(true);
     clearInterval(stream);
     // A gap ends the burst (nobody asked meanwhile); the next burst holds callers again.
     await vi.advanceTimersByTimeAsync(25);
     traffic.received();
-    const next = track(traffic.quiet({ maxWaitMs: 250 }));
+    const next = track(traffic.quiet());
     await vi.advanceTimersByTimeAsync(10);
     expect(next.done).toBe(false);
     await vi.advanceTimersByTimeAsync(10);
