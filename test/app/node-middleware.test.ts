@@ -1,7 +1,5 @@
-import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Probot } from 'probot';
@@ -13,6 +11,7 @@ import { createSqliteRunStore } from '../../src/app/store/sqlite-run-store.ts';
 import { resolveRetryPolicy } from '../../src/core/retry/index.ts';
 import { startFakeGitHub } from '../support/fake-github/fake-github.ts';
 import { webhookPayload } from '../support/webhook-payload.ts';
+import { appPrivateKey, serveMiddleware } from './serve-middleware.ts';
 
 const SECRET = 'webhook-secret-for-tests';
 const cleanups: (() => Promise<void>)[] = [];
@@ -26,11 +25,7 @@ describe('createNodeMiddleware (serverless hosts)', () => {
     cleanups.push(() => rm(root, { recursive: true, force: true }));
     const store = createSqliteRunStore({ file: join(root, 'agent-mux.db') });
     cleanups.push(() => store.close());
-    const { privateKey } = generateKeyPairSync('rsa', {
-      modulusLength: 2048,
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-    });
+    const privateKey = appPrivateKey();
     const probot = new Probot({ appId: 1, privateKey, secret: SECRET, logLevel: 'fatal' });
     const app = createAgentMuxApp({
       store,
@@ -40,14 +35,7 @@ describe('createNodeMiddleware (serverless hosts)', () => {
     });
     const middleware = await createNodeMiddleware(app, { probot });
     cleanups.push(() => app.stop());
-    const server: Server = createServer((req, res) => {
-      void middleware(req, res, () => {
-        res.writeHead(404).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
+    const url = `${await serveMiddleware(middleware, cleanups)}/api/github/webhooks`;
 
     const payload = webhookPayload('issue_comment', 'created', { owner: 'octo', repo: 'demo', body: '@agent fix it' });
     const body = JSON.stringify(payload);
@@ -89,11 +77,7 @@ async function mountOnFakeGitHub(options: {
   cleanups.push(() => rm(root, { recursive: true, force: true }));
   const store = createSqliteRunStore({ file: join(root, 'agent-mux.db') });
   cleanups.push(() => store.close());
-  const { privateKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  });
+  const privateKey = appPrivateKey();
   const probot = new Probot({ appId: 1, privateKey, secret: SECRET, baseUrl: gh.url, logLevel: 'fatal' });
   const app = createAgentMuxApp({
     store,
@@ -104,14 +88,7 @@ async function mountOnFakeGitHub(options: {
   });
   const middleware = await createNodeMiddleware(app, { probot });
   cleanups.push(() => app.stop());
-  const server: Server = createServer((req, res) => {
-    void middleware(req, res, () => {
-      res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = await serveMiddleware(middleware, cleanups);
   const ready = async () => {
     const response = await fetch(`${base}/agent-mux/ready`);
     return { status: response.status, body: (await response.json()) as { ready: boolean; reason: string } };

@@ -1,7 +1,5 @@
-import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Probot, ProbotOctokit } from 'probot';
@@ -11,6 +9,7 @@ import { createAgentMuxApp, createNodeMiddleware } from '../../src/app/index.ts'
 import type { RunStore } from '../../src/app/store/run-store.ts';
 import { createSqliteRunStore } from '../../src/app/store/sqlite-run-store.ts';
 import { webhookPayload } from '../support/webhook-payload.ts';
+import { appPrivateKey, serveMiddleware } from './serve-middleware.ts';
 
 const SECRET = 'webhook-secret-for-tests';
 const cleanups: (() => Promise<void>)[] = [];
@@ -44,11 +43,7 @@ async function mount(options: { failRecords?: number } = {}) {
       return sqlite.recordEvent(event, subjectKey);
     },
   };
-  const { privateKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  });
+  const privateKey = appPrivateKey();
   const probot = new Probot({ appId: 1, privateKey, secret: SECRET, logLevel: 'fatal', Octokit: CountingOctokit });
   const app = createAgentMuxApp({
     store,
@@ -58,14 +53,7 @@ async function mount(options: { failRecords?: number } = {}) {
   });
   const middleware = await createNodeMiddleware(app, { probot });
   cleanups.push(() => app.stop());
-  const server: Server = createServer((req, res) => {
-    void middleware(req, res, () => {
-      res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
+  const url = `${await serveMiddleware(middleware, cleanups)}/api/github/webhooks`;
   const post = async (name: string, body: string, delivery: string, signature = sign(body)) => {
     const response = await fetch(url, {
       method: 'POST',
