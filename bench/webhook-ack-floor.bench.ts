@@ -5,6 +5,14 @@
  * `node:crypto`; no Probot, no store), fresh, then warmed by 50 sequential deliveries first. What
  * its acknowledgement p99 is on this machine bounds what any app can reach here.
  *
+ * Two more rows explain the burst's tail. Node (libuv 1.52) accepts one new connection per turn of
+ * the event loop, and each turn also serves every request already readable on the connections it
+ * accepted before, so the 20th connection of a burst waits for about 19 · 20 / 2 deliveries' work.
+ * `+0.4 ms` adds a busy 0.4 ms per delivery (about the app's CPU per webhook, `app-busy`) to the
+ * bare server; `8 listeners` is that server listening on 8 `SO_REUSEPORT` sockets (`reusePort`)
+ * that feed one HTTP server, so a turn can accept up to 8 connections: what owning the listening
+ * socket would buy, which `probot run` does not allow an app.
+ *
  *   node bench/webhook-ack-floor.bench.ts
  */
 import { spawn } from 'node:child_process';
@@ -21,8 +29,11 @@ const RUNS = 3;
 
 const SERVER = `
 import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 const secret = process.env.SECRET;
+const workMs = Number(process.env.WORK_MS);
+const listeners = Number(process.env.LISTENERS);
 const server = createServer((req, res) => {
   const parts = [];
   req.on('data', (chunk) => parts.push(chunk));
@@ -32,15 +43,35 @@ const server = createServer((req, res) => {
     const given = Buffer.from(String(req.headers['x-hub-signature-256'] ?? ''));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return res.writeHead(401).end();
     JSON.parse(body.toString('utf8'));
+    for (const start = performance.now(); performance.now() - start < workMs; );
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\\n');
   });
 });
-server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+server.listen({ port: 0, host: '127.0.0.1', reusePort: listeners > 1 }, () => {
+  const { port } = server.address();
+  for (let i = 1; i < listeners; i++) {
+    createNetServer((socket) => server.emit('connection', socket)).listen({ port, host: '127.0.0.1', reusePort: true });
+  }
+  setTimeout(() => console.log(port), 100);
+});
 `;
 
-async function burst(warm: boolean, payloads: unknown[], warmUp: unknown[]): Promise<number> {
+/** A variant of the bare server: busy work per delivery (ms) and how many listening sockets. */
+interface Variant {
+  workMs: number;
+  listeners: number;
+}
+
+const BARE: Variant = { workMs: 0, listeners: 1 };
+
+async function burst(variant: Variant, warm: boolean, payloads: unknown[], warmUp: unknown[]): Promise<number> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', SERVER], {
-    env: { SECRET: BENCH_SECRET, PATH: process.env.PATH ?? '' },
+    env: {
+      SECRET: BENCH_SECRET,
+      WORK_MS: String(variant.workMs),
+      LISTENERS: String(variant.listeners),
+      PATH: process.env.PATH ?? '',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const [port] = (await once(child.stdout, 'data')) as [Buffer];
@@ -70,10 +101,14 @@ try {
   const payloads = await world.mentions(COMMENTS, ISSUES, 'Thanks, this looks good to me.');
   const warmUp = await world.mentions(50, ISSUES + 1, 'An earlier comment.');
   console.log(`bare webhook server, ${COMMENTS} deliveries from ${SEND_CONCURRENCY} concurrent senders: ack p99 (ms)`);
+  console.log('       fresh   warmed by 50   fresh +0.4 ms   fresh +0.4 ms, 8 listeners');
   for (let run = 1; run <= RUNS; run++) {
-    const fresh = await burst(false, payloads, warmUp);
-    const warmed = await burst(true, payloads, warmUp);
-    console.log(`run ${run}: fresh ${fresh.toFixed(1)}   warmed by 50 deliveries ${warmed.toFixed(1)}`);
+    const fresh = await burst(BARE, false, payloads, warmUp);
+    const warmed = await burst(BARE, true, payloads, warmUp);
+    const busy = await burst({ workMs: 0.4, listeners: 1 }, false, payloads, warmUp);
+    const spread = await burst({ workMs: 0.4, listeners: 8 }, false, payloads, warmUp);
+    const cells = [fresh.toFixed(1).padStart(5), warmed.toFixed(1).padStart(14), busy.toFixed(1).padStart(15)];
+    console.log(`run ${run}: ${cells.join(' ')} ${spread.toFixed(1).padStart(28)}`);
   }
 } finally {
   await world.close();
