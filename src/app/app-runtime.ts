@@ -22,8 +22,8 @@ export interface AppRuntimeOptions extends Omit<WorkerDeps, 'track'> {
   recoverEveryMs?: number;
   /** Retries of a run whose worker died. Default 1. */
   retries?: number;
-  /** Awaited by the dispatcher before each event: the app's `WebhookTraffic.quiet` (a burst of webhooks is acknowledged first). */
-  quiet?: () => Promise<void>;
+  /** The dispatcher's `quiet`: the app's `WebhookTraffic.quiet` (a burst of webhooks is acknowledged first). */
+  quiet?: DispatchDeps['quiet'];
 }
 
 /** The app's background work: one dispatcher, `workers` workers, periodic recovery. */

@@ -11,7 +11,7 @@ import { createSqliteRunStore } from '../../src/app/store/sqlite-run-store.ts';
 import { resolveRetryPolicy } from '../../src/core/retry/index.ts';
 import { startFakeGitHub } from '../support/fake-github/fake-github.ts';
 import { webhookPayload } from '../support/webhook-payload.ts';
-import { appPrivateKey, serveMiddleware } from './serve-middleware.ts';
+import { appPrivateKey, serveApp, serveMiddleware } from './serve-middleware.ts';
 
 const SECRET = 'webhook-secret-for-tests';
 const cleanups: (() => Promise<void>)[] = [];
@@ -27,15 +27,7 @@ describe('createNodeMiddleware (serverless hosts)', () => {
     cleanups.push(() => store.close());
     const privateKey = appPrivateKey();
     const probot = new Probot({ appId: 1, privateKey, secret: SECRET, logLevel: 'fatal' });
-    const app = createAgentMuxApp({
-      store,
-      settings: readAppSettings({ AGENT_MUX_DATA_DIR: root }),
-      appSlug: 'agent-mux',
-      startLoops: false,
-    });
-    const middleware = await createNodeMiddleware(app, { probot });
-    cleanups.push(() => app.stop());
-    const url = `${await serveMiddleware(middleware, cleanups)}/api/github/webhooks`;
+    const url = await serveApp({ probot, store, root }, cleanups);
 
     const payload = webhookPayload('issue_comment', 'created', { owner: 'octo', repo: 'demo', body: '@agent fix it' });
     const body = JSON.stringify(payload);

@@ -4,12 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Probot, ProbotOctokit } from 'probot';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readAppSettings } from '../../src/app/app-settings.ts';
-import { createAgentMuxApp, createNodeMiddleware } from '../../src/app/index.ts';
 import type { RunStore } from '../../src/app/store/run-store.ts';
 import { createSqliteRunStore } from '../../src/app/store/sqlite-run-store.ts';
 import { webhookPayload } from '../support/webhook-payload.ts';
-import { appPrivateKey, serveMiddleware } from './serve-middleware.ts';
+import { appPrivateKey, serveApp } from './serve-middleware.ts';
 
 const SECRET = 'webhook-secret-for-tests';
 const cleanups: (() => Promise<void>)[] = [];
@@ -45,15 +43,7 @@ async function mount(options: { failRecords?: number } = {}) {
   };
   const privateKey = appPrivateKey();
   const probot = new Probot({ appId: 1, privateKey, secret: SECRET, logLevel: 'fatal', Octokit: CountingOctokit });
-  const app = createAgentMuxApp({
-    store,
-    settings: readAppSettings({ AGENT_MUX_DATA_DIR: root }),
-    appSlug: 'agent-mux',
-    startLoops: false,
-  });
-  const middleware = await createNodeMiddleware(app, { probot });
-  cleanups.push(() => app.stop());
-  const url = `${await serveMiddleware(middleware, cleanups)}/api/github/webhooks`;
+  const url = await serveApp({ probot, store, root }, cleanups);
   const post = async (name: string, body: string, delivery: string, signature = sign(body)) => {
     const response = await fetch(url, {
       method: 'POST',
