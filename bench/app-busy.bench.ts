@@ -2,9 +2,11 @@
  * The app when busy, against the fake GitHub with 100 ms per call (`BENCH_GITHUB_LATENCY_MS`): a
  * burst of ordinary comments (no mention) on many issues, and right behind it one mention. Measured:
  * how long the mention waits for its 👀 reaction (from its webhook's acknowledgement), and the webhook
- * acknowledgement p99 of the whole burst. Run for the app before the dispatcher changes (a git
- * worktree at `AGENT_MUX_BENCH_BEFORE`, e.g. `git worktree add /tmp/before <commit>` with
- * node_modules symlinked) and the app of this tree, one after the other in the same run.
+ * acknowledgement p99 of the whole burst. The benchmark's HTTP client is warmed first (on a server of
+ * its own), so the burst's 20 connections arrive at once, as from GitHub's long-running senders.
+ * Run for the app before the dispatcher changes (a git worktree at `AGENT_MUX_BENCH_BEFORE`, e.g.
+ * `git worktree add /tmp/before <commit>` with node_modules symlinked) and the app of this tree,
+ * one after the other in the same run.
  *
  *   node bench/app-busy.bench.ts            (AGENT_MUX_BENCH_BEFORE=/tmp/before to compare)
  */
@@ -14,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuSeconds } from './app-cpu.ts';
 import { BENCH_SECRET, startAppProcess } from './app-process.ts';
-import { createWebhookSender } from './app-webhook-sender.ts';
+import { createWebhookSender, warmUpClient } from './app-webhook-sender.ts';
 import { startBenchWorld } from './app-world.ts';
 import { percentile } from './bench-kit.ts';
 import { treesToCompare } from './trees-to-compare.ts';
@@ -62,6 +64,8 @@ async function measure(tree: string): Promise<Figures> {
     const before = (await world.stats()).requests;
     const comments = await world.mentions(COMMENTS, ISSUES, 'Thanks, this looks good to me.');
     const [mention] = await world.mentions(1, ISSUES + 1, '@agent demo: fix the typo');
+    // A warm sender, as GitHub's are: it opens the burst's 20 connections within ~3 ms.
+    await warmUpClient([...comments, ...comments], SEND_CONCURRENCY);
     const acks: number[] = [];
     const cpuBefore = cpuSeconds(app.pid) ?? Number.NaN;
     let next = 0;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Agent, request } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import { signWebhook } from '../test/app-e2e/signed-webhook.ts';
 
 /** One delivery's outcome: its status (0 when the request failed) and its time to the full response. */
@@ -51,6 +51,35 @@ export function createWebhookSender(url: string, secret: string, maxSockets = 25
     },
     close: () => agent.destroy(),
   };
+}
+
+/**
+ * Warms this process's HTTP client: sends `payloads` through a sender of its own, `concurrency` at a
+ * time, to a throwaway server in this process that answers at once, then closes both. GitHub's
+ * senders are long-running; a cold client here needs ~13 ms to issue its first 20 requests, which
+ * spreads a burst's connections out and hides how the server accepts them.
+ */
+export async function warmUpClient(payloads: readonly unknown[], concurrency: number): Promise<void> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end('ok'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the warm-up server has no port');
+  const sender = createWebhookSender(`http://127.0.0.1:${address.port}/`, 'warm-up');
+  let next = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < payloads.length) await sender.send('issue_comment', payloads[next++]);
+      }),
+    );
+  } finally {
+    sender.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 }
 
 /** The outcome of an open-loop send. */

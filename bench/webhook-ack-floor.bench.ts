@@ -11,14 +11,16 @@
  * `+0.4 ms` adds a busy 0.4 ms per delivery (about the app's CPU per webhook, `app-busy`) to the
  * bare server; `8 listeners` is that server listening on 8 `SO_REUSEPORT` sockets (`reusePort`)
  * that feed one HTTP server, so a turn can accept up to 8 connections: what owning the listening
- * socket would buy, which `probot run` does not allow an app.
+ * socket would buy, which `probot run` does not allow an app; `one per turn` is that server working at
+ * most one delivery per turn of the event loop, as the app does (`src/app/delivery-turns.ts`). The
+ * sender is warmed first, so the burst's 20 connections arrive within a few milliseconds.
  *
  *   node bench/webhook-ack-floor.bench.ts
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { BENCH_SECRET } from './app-process.ts';
-import { createWebhookSender } from './app-webhook-sender.ts';
+import { createWebhookSender, warmUpClient } from './app-webhook-sender.ts';
 import { startBenchWorld } from './app-world.ts';
 import { percentile } from './bench-kit.ts';
 
@@ -34,10 +36,36 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 const secret = process.env.SECRET;
 const workMs = Number(process.env.WORK_MS);
 const listeners = Number(process.env.LISTENERS);
+const paced = process.env.PACED === '1';
+// One delivery's work per turn of the event loop (the app's createDeliveryTurns, reduced).
+const waiting = [];
+let workedThisTurn = false;
+let scheduled = false;
+const schedule = () => {
+  if (!scheduled) { scheduled = true; setImmediate(turn); }
+};
+function turn() {
+  scheduled = false;
+  workedThisTurn = false;
+  const next = waiting.shift();
+  if (next === undefined) return;
+  workedThisTurn = true;
+  next();
+  schedule();
+}
+function inTurn(work) {
+  if (!paced || (!workedThisTurn && waiting.length === 0)) {
+    workedThisTurn = true;
+    if (paced) schedule();
+    return work();
+  }
+  waiting.push(work);
+  schedule();
+}
 const server = createServer((req, res) => {
   const parts = [];
   req.on('data', (chunk) => parts.push(chunk));
-  req.on('end', () => {
+  req.on('end', () => inTurn(() => {
     const body = Buffer.concat(parts);
     const expected = Buffer.from('sha256=' + createHmac('sha256', secret).update(body).digest('hex'));
     const given = Buffer.from(String(req.headers['x-hub-signature-256'] ?? ''));
@@ -45,7 +73,7 @@ const server = createServer((req, res) => {
     JSON.parse(body.toString('utf8'));
     for (const start = performance.now(); performance.now() - start < workMs; );
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\\n');
-  });
+  }));
 });
 server.listen({ port: 0, host: '127.0.0.1', reusePort: listeners > 1 }, () => {
   const { port } = server.address();
@@ -60,6 +88,8 @@ server.listen({ port: 0, host: '127.0.0.1', reusePort: listeners > 1 }, () => {
 interface Variant {
   workMs: number;
   listeners: number;
+  /** One delivery's work per turn of the event loop, as the app does (`createDeliveryTurns`). */
+  paced?: boolean;
 }
 
 const BARE: Variant = { workMs: 0, listeners: 1 };
@@ -70,6 +100,7 @@ async function burst(variant: Variant, warm: boolean, payloads: unknown[], warmU
       SECRET: BENCH_SECRET,
       WORK_MS: String(variant.workMs),
       LISTENERS: String(variant.listeners),
+      PACED: variant.paced === true ? '1' : '0',
       PATH: process.env.PATH ?? '',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -100,15 +131,24 @@ const world = await startBenchWorld('agents:\n  demo:\n    adapter: demo\n');
 try {
   const payloads = await world.mentions(COMMENTS, ISSUES, 'Thanks, this looks good to me.');
   const warmUp = await world.mentions(50, ISSUES + 1, 'An earlier comment.');
+  // A warm sender, as GitHub's are: the burst's 20 connections arrive within a few milliseconds.
+  await warmUpClient([...payloads, ...payloads], SEND_CONCURRENCY);
   console.log(`bare webhook server, ${COMMENTS} deliveries from ${SEND_CONCURRENCY} concurrent senders: ack p99 (ms)`);
-  console.log('       fresh   warmed by 50   fresh +0.4 ms   fresh +0.4 ms, 8 listeners');
+  console.log('       fresh   warmed by 50   fresh +0.4 ms   +0.4 ms, 8 listeners   +0.4 ms, one per turn');
   for (let run = 1; run <= RUNS; run++) {
     const fresh = await burst(BARE, false, payloads, warmUp);
     const warmed = await burst(BARE, true, payloads, warmUp);
     const busy = await burst({ workMs: 0.4, listeners: 1 }, false, payloads, warmUp);
     const spread = await burst({ workMs: 0.4, listeners: 8 }, false, payloads, warmUp);
-    const cells = [fresh.toFixed(1).padStart(5), warmed.toFixed(1).padStart(14), busy.toFixed(1).padStart(15)];
-    console.log(`run ${run}: ${cells.join(' ')} ${spread.toFixed(1).padStart(28)}`);
+    const paced = await burst({ workMs: 0.4, listeners: 1, paced: true }, false, payloads, warmUp);
+    const cells = [
+      fresh.toFixed(1).padStart(5),
+      warmed.toFixed(1).padStart(14),
+      busy.toFixed(1).padStart(15),
+      spread.toFixed(1).padStart(22),
+      paced.toFixed(1).padStart(23),
+    ];
+    console.log(`run ${run}: ${cells.join(' ')}`);
   }
 } finally {
   await world.close();
