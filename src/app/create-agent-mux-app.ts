@@ -5,6 +5,8 @@ import { agentEnvironment } from './agent-environment.ts';
 import { type AppReadiness, createAppReadiness, type ReadinessState, readinessHandler } from './app-readiness.ts';
 import { type AppRuntime, createAppRuntime } from './app-runtime.ts';
 import { type AppSettings, readAppSettings } from './app-settings.ts';
+import { collectStartUpGarbage } from './collect-start-up-garbage.ts';
+import { createDeliveryTurns } from './delivery-turns.ts';
 import { describeStartFailure } from './describe-start-failure.ts';
 import { installGracefulStop } from './graceful-stop.ts';
 import { type InstallationAccess, probotInstallationAccess } from './installation-access.ts';
@@ -49,6 +51,12 @@ export interface AgentMuxAppOptions {
    * what `probot run ./src/app/index.ts` gets. Default false (an embedder stops the app itself).
    */
   stopOnSignals?: boolean;
+  /**
+   * Run one full garbage collection just before saying ready (`collectStartUpGarbage`), so that
+   * start-up's garbage is not collected during the first burst of webhooks: what `probot run
+   * ./src/app/index.ts` gets. Default false (an embedder's process has its own start-up).
+   */
+  collectStartUpGarbage?: boolean;
   /** How long a stop on a signal may take before the process exits anyway. Default 8000 ms. */
   stopGraceMs?: number;
   /** Where each adapter keeps its sessions. Default: the built-in declarations (`sessionFilesFor`). */
@@ -134,7 +142,7 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
       return store;
     })();
     const traffic = createWebhookTraffic();
-    recordWebhooks(webhooks, () => storeReady, log, traffic);
+    recordWebhooks(webhooks, () => storeReady, log, traffic, createDeliveryTurns());
 
     started = (async () => {
       const store = await storeReady;
@@ -164,8 +172,12 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
         quiet: traffic.quiet,
       });
       if (options.startLoops !== false) runtime.start();
+      const collected =
+        options.collectStartUpGarbage === true
+          ? `, start-up garbage collected in ${collectStartUpGarbage().toFixed(0)} ms`
+          : '';
       readiness.set(true, 'ready');
-      app.log.info(`agent-mux is ready: app ${slug}, store open, ${settings.workers} worker(s)`);
+      app.log.info(`agent-mux is ready: app ${slug}, store open, ${settings.workers} worker(s)${collected}`);
       return { runtime, store, ownStore };
     })();
     started.catch(async (error: unknown) => {

@@ -1,4 +1,5 @@
 import type { Probot } from 'probot';
+import type { DeliveryTurns } from './delivery-turns.ts';
 import type { RunStore } from './store/run-store.ts';
 import { webhookSubjectKey } from './webhook-subject-key.ts';
 import type { WebhookTraffic } from './webhook-traffic.ts';
@@ -38,7 +39,9 @@ type WebhookEntries = Pick<Webhooks, 'verify' | 'receive' | 'verifyAndReceive'>;
  *   and tells the error handlers), then `receive`;
  * - `receive` (also `probot.receive`): records a handled event, then passes it on to whatever else
  *   is registered on this Probot (another app loaded beside this one still gets its events).
- * A store failure rejects as `@octokit/webhooks` does (an `AggregateError`, status 500), so GitHub
+ * With `turns`, a delivery's work (signature, parse, record) waits for a turn of the event loop of
+ * its own while a burst lasts (`createDeliveryTurns`), so that a burst's connections are all accepted
+ * early. A store failure rejects as `@octokit/webhooks` does (an `AggregateError`, status 500), so GitHub
  * shows the delivery as failed and it can be redelivered.
  */
 export function recordWebhooks(
@@ -46,6 +49,7 @@ export function recordWebhooks(
   store: () => Promise<RunStore>,
   log: (line: string) => void,
   traffic?: Pick<WebhookTraffic, 'received'>,
+  turns?: Pick<DeliveryTurns, 'take'>,
 ): void {
   const receive = webhooks.receive;
   const verifyAndReceive = webhooks.verifyAndReceive;
@@ -67,6 +71,7 @@ export function recordWebhooks(
 
   webhooks.verifyAndReceive = async (event) => {
     traffic?.received();
+    await turns?.take();
     if (!(await webhooks.verify(event.payload, event.signature).catch(() => false))) return verifyAndReceive(event);
     let payload: unknown;
     try {
