@@ -37,35 +37,14 @@ const secret = process.env.SECRET;
 const workMs = Number(process.env.WORK_MS);
 const listeners = Number(process.env.LISTENERS);
 const paced = process.env.PACED === '1';
-// One delivery's work per turn of the event loop (the app's createDeliveryTurns, reduced).
-const waiting = [];
-let workedThisTurn = false;
-let scheduled = false;
-const schedule = () => {
-  if (!scheduled) { scheduled = true; setImmediate(turn); }
-};
-function turn() {
-  scheduled = false;
-  workedThisTurn = false;
-  const next = waiting.shift();
-  if (next === undefined) return;
-  workedThisTurn = true;
-  next();
-  schedule();
-}
-function inTurn(work) {
-  if (!paced || (!workedThisTurn && waiting.length === 0)) {
-    workedThisTurn = true;
-    if (paced) schedule();
-    return work();
-  }
-  waiting.push(work);
-  schedule();
-}
+// One delivery's work per turn of the event loop: the app's own createDeliveryTurns.
+const { createDeliveryTurns } = await import(process.env.DELIVERY_TURNS);
+const turns = createDeliveryTurns();
 const server = createServer((req, res) => {
   const parts = [];
   req.on('data', (chunk) => parts.push(chunk));
-  req.on('end', () => inTurn(() => {
+  req.on('end', async () => {
+    if (paced) await turns.take();
     const body = Buffer.concat(parts);
     const expected = Buffer.from('sha256=' + createHmac('sha256', secret).update(body).digest('hex'));
     const given = Buffer.from(String(req.headers['x-hub-signature-256'] ?? ''));
@@ -73,7 +52,7 @@ const server = createServer((req, res) => {
     JSON.parse(body.toString('utf8'));
     for (const start = performance.now(); performance.now() - start < workMs; );
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\\n');
-  }));
+  });
 });
 server.listen({ port: 0, host: '127.0.0.1', reusePort: listeners > 1 }, () => {
   const { port } = server.address();
@@ -101,6 +80,7 @@ async function burst(variant: Variant, warm: boolean, payloads: unknown[], warmU
       WORK_MS: String(variant.workMs),
       LISTENERS: String(variant.listeners),
       PACED: variant.paced === true ? '1' : '0',
+      DELIVERY_TURNS: new URL('../src/app/delivery-turns.ts', import.meta.url).href,
       PATH: process.env.PATH ?? '',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
