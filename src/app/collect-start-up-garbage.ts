@@ -24,8 +24,8 @@ export function collectStartUpGarbage(): number {
  * heap (about 400 ms here).
  */
 function gcFunction(): () => void {
-  const global = (globalThis as { gc?: unknown }).gc;
-  if (typeof global === 'function') return global as () => void;
+  const exposed = (globalThis as { gc?: unknown }).gc;
+  if (typeof exposed === 'function') return exposed as () => void;
   setFlagsFromString('--expose-gc');
   try {
     return runInNewContext('gc') as () => void;

@@ -22,33 +22,29 @@ export interface DeliveryTurns {
  */
 export function createDeliveryTurns(): DeliveryTurns {
   const queue: (() => void)[] = [];
-  /** Whether a delivery was worked in the current turn (reset by the next turn's check phase). */
-  let workedThisTurn = false;
+  /**
+   * Whether the next turn is scheduled: set exactly when a delivery was worked in the current turn
+   * (a waiting delivery always has one scheduled), cleared when that turn comes.
+   */
   let scheduled = false;
   const schedule = () => {
-    if (scheduled) return;
     scheduled = true;
     setImmediate(turn);
   };
   function turn(): void {
     scheduled = false;
-    workedThisTurn = false;
     const next = queue.shift();
     if (next === undefined) return;
-    workedThisTurn = true;
     next();
     schedule();
   }
   return {
     take() {
-      if (!workedThisTurn && queue.length === 0) {
-        workedThisTurn = true;
+      if (!scheduled) {
         schedule();
         return Promise.resolve();
       }
-      const slot = new Promise<void>((resolve) => queue.push(resolve));
-      schedule();
-      return slot;
+      return new Promise<void>((resolve) => queue.push(resolve));
     },
     waiting: () => queue.length,
   };
