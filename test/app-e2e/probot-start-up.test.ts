@@ -21,11 +21,14 @@ async function readiness(h: Harness): Promise<{ status: number; ready: boolean; 
   return { status: response.status, ...body };
 }
 
+/** The app's whole log lines so far: the text after the last newline may be a line half read. */
+function logLines(h: Harness): string[] {
+  return h.app.output().split('\n').slice(0, -1);
+}
+
 /** The app's log lines about failed start-up attempts (JSON logs: one object per line). */
 function startUpLines(h: Harness): string[] {
-  return h.app
-    .output()
-    .split('\n')
+  return logLines(h)
     .filter((line) => line.includes('agent-mux start-up:'))
     .map((line) => (JSON.parse(line) as { msg: string }).msg);
 }
@@ -71,10 +74,10 @@ describe('probot run: start-up while GET /app fails', () => {
       return r.status === 200 ? r : undefined;
     });
     expect(healthy).toMatchObject({ ready: true, reason: 'ready' });
-    // `probot run` gets the app that collects start-up's garbage before it says ready.
-    expect(h.app.output()).toMatch(
-      /agent-mux is ready: app [\w-]+, store open, \d+ worker\(s\), start-up garbage collected in \d+ ms/,
-    );
+    // `probot run` gets the app that collects start-up's garbage before it says ready. The line
+    // comes through the app's stdout pipe, which may deliver it after the readiness answer.
+    const ready = /agent-mux is ready: app [\w-]+, store open, \d+ worker\(s\), start-up garbage collected in \d+ ms/;
+    await waitFor(h, 'the ready line in the log', () => (ready.test(h.app.output()) ? true : undefined));
     const pending = await awaitingApproval(h);
     expect(pending.name).toBe('agent-mux / demo');
     w.gh.assertNoViolations();
@@ -87,14 +90,15 @@ describe('probot run: start-up while GET /app fails', () => {
       else h.app.child.once('exit', (exitCode) => resolve(exitCode));
     });
     expect(code).toBe(1);
-    const fatal = h.app
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { level: number; msg: string })
-      .find((entry) => entry.level === 60);
-    expect(fatal?.msg).toMatch(/^agent-mux could not start: GET \/app failed (?:once|\d+ times); last: .*answered 401/);
-    expect(fatal?.msg).toContain('exiting with status 1');
+    // 'exit' can come before the last of the child's stdout has been read from the pipe.
+    const fatal = await waitFor(h, 'the fatal line', () =>
+      logLines(h)
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .find((entry) => entry.level === 60),
+    );
+    expect(fatal.msg).toMatch(/^agent-mux could not start: GET \/app failed (?:once|\d+ times); last: .*answered 401/);
+    expect(fatal.msg).toContain('exiting with status 1');
     expect(startUpLines(h).at(-1)).toMatch(/; giving up$/);
   }, 60_000);
 });
