@@ -22,8 +22,9 @@ export interface SqliteCheckpointerOptions {
 }
 
 /**
- * The worker's code, plain CommonJS evaluated as a string (`eval: true`), so that it runs the same
- * from the sources and from the bundled `dist/app.js` (no second file to bundle or find).
+ * The worker's code, plain CommonJS evaluated as a string (`eval: true`): no second file to find,
+ * whether the store is loaded from the sources (as `probot run ./src/app/index.ts` does) or from
+ * a bundle made with ncc, which would not copy a worker file it cannot see imported.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
