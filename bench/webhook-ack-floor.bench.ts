@@ -36,15 +36,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 const secret = process.env.SECRET;
 const workMs = Number(process.env.WORK_MS);
 const listeners = Number(process.env.LISTENERS);
-const paced = process.env.PACED === '1';
-// One delivery's work per turn of the event loop: the app's own createDeliveryTurns.
-const { createDeliveryTurns } = await import(process.env.DELIVERY_TURNS);
-const turns = createDeliveryTurns();
+// With PACED=1, one delivery's work per turn of the event loop: the app's own createDeliveryTurns.
+const turns = process.env.PACED === '1' ? (await import(process.env.DELIVERY_TURNS)).createDeliveryTurns() : undefined;
 const server = createServer((req, res) => {
   const parts = [];
   req.on('data', (chunk) => parts.push(chunk));
-  req.on('end', async () => {
-    if (paced) await turns.take();
+  const work = () => {
     const body = Buffer.concat(parts);
     const expected = Buffer.from('sha256=' + createHmac('sha256', secret).update(body).digest('hex'));
     const given = Buffer.from(String(req.headers['x-hub-signature-256'] ?? ''));
@@ -52,7 +49,8 @@ const server = createServer((req, res) => {
     JSON.parse(body.toString('utf8'));
     for (const start = performance.now(); performance.now() - start < workMs; );
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\\n');
-  });
+  };
+  req.on('end', () => (turns === undefined ? work() : turns.take().then(work)));
 });
 server.listen({ port: 0, host: '127.0.0.1', reusePort: listeners > 1 }, () => {
   const { port } = server.address();
