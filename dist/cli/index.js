@@ -10393,7 +10393,7 @@ module.exports = prerelease
 
 /***/ }),
 
-/***/ 2173:
+/***/ 4554:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -10538,7 +10538,7 @@ const minor = __nccwpck_require__(2603)
 const patch = __nccwpck_require__(8756)
 const prerelease = __nccwpck_require__(5714)
 const compare = __nccwpck_require__(8469)
-const rcompare = __nccwpck_require__(2173)
+const rcompare = __nccwpck_require__(4554)
 const compareLoose = __nccwpck_require__(6874)
 const compareBuild = __nccwpck_require__(7648)
 const sort = __nccwpck_require__(9872)
@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 8856)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2173)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8856:
+/***/ 2173:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -86682,8 +86682,133 @@ async function planTurn(input) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/github/conversation/read-session-snapshot.ts
+;// CONCATENATED MODULE: ./src/github/conversation/confined-files.ts
 
+
+
+/**
+ * Reading what an agent left in its session store, outside its fence: the agent may have replaced
+ * any file or directory there with a symbolic link (to the app's `.env`, its data directory, the
+ * runner's files), a FIFO or a device. Everything here reads only regular files reached through
+ * real directories: no link is followed, in the store's own path below its anchor (the agent's
+ * HOME) or in the file's.
+ */
+/** Why a path under a session store is not read. */
+class UnsafeSessionPathError extends Error {
+    name = 'UnsafeSessionPathError';
+    path;
+    constructor(path, why) {
+        super(`${path}: ${why}`);
+        this.path = path;
+    }
+    static isInstance(error) {
+        return error instanceof Error && error.name === 'UnsafeSessionPathError';
+    }
+}
+/** A path relative to a store that stays inside it (no absolute path, no `..`). */
+function isInsidePath(path) {
+    const clean = (0,external_node_path_namespaceObject.normalize)(path);
+    return path !== '' && !(0,external_node_path_namespaceObject.isAbsolute)(path) && clean !== '..' && !clean.startsWith(`..${external_node_path_namespaceObject.sep}`) && clean !== '.';
+}
+/** Every component of `path` below `base` (`base` itself trusted) is a real directory, not a link. */
+async function realDirectories(base, path) {
+    let at = base;
+    for (const part of path.split(external_node_path_namespaceObject.sep).filter((p) => p !== '' && p !== '.')) {
+        at = (0,external_node_path_namespaceObject.join)(at, part);
+        const found = await (0,external_node_fs_promises_namespaceObject.lstat)(at).catch(() => undefined);
+        if (!found?.isDirectory())
+            return false;
+    }
+    return true;
+}
+/**
+ * The store `root` is a real directory reached without links from `anchor` (the agent's HOME,
+ * which agent-mux made and the agent cannot replace); a root outside the anchor (set by the
+ * operator) must itself not be a link.
+ */
+async function isRealStore(root, anchor) {
+    if (anchor !== undefined) {
+        const below = (0,external_node_path_namespaceObject.relative)(anchor, root);
+        if (below === '')
+            return (await (0,external_node_fs_promises_namespaceObject.lstat)(root).catch(() => undefined))?.isDirectory() ?? false;
+        if (isInsidePath(below))
+            return realDirectories(anchor, below);
+    }
+    return (await (0,external_node_fs_promises_namespaceObject.lstat)(root).catch(() => undefined))?.isDirectory() ?? false;
+}
+/** Is `path` (relative to `root`) a regular file reached through real directories? Never follows a link. */
+async function isRegularFileInside(root, path) {
+    if (!isInsidePath(path))
+        return false;
+    const parent = (0,external_node_path_namespaceObject.normalize)(path).split(external_node_path_namespaceObject.sep).slice(0, -1).join(external_node_path_namespaceObject.sep);
+    if (!(await realDirectories(root, parent)))
+        return false;
+    return (await (0,external_node_fs_promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(root, path)).catch(() => undefined))?.isFile() ?? false;
+}
+/**
+ * Regular files under `dir` (recursively, `dir` inside `root`), relative to `root`, reached
+ * through real directories only: none when `dir` does not exist or is reached through a link.
+ */
+async function listFiles(root, dir) {
+    const below = (0,external_node_path_namespaceObject.relative)(root, dir);
+    if (below !== '' && !isInsidePath(below))
+        return [];
+    if (!(await realDirectories(root, below)))
+        return [];
+    // Recursive readdir does not descend into linked directories, and a link is never `isFile()`.
+    const entries = await (0,external_node_fs_promises_namespaceObject.readdir)(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+    return entries
+        .filter((entry) => entry.isFile())
+        .map((entry) => (0,external_node_path_namespaceObject.relative)(root, (0,external_node_path_namespaceObject.join)(entry.parentPath, entry.name)))
+        .sort();
+}
+const HAS_PROC_FD = (0,external_node_fs_namespaceObject.existsSync)('/proc/self/fd');
+/**
+ * Opens `path` (relative to `root`) for reading only when it is a regular file inside the store
+ * reached through real directories: the last component with `O_NOFOLLOW`, each directory checked
+ * with `lstat`, and on Linux the open file's own path (`/proc/self/fd`) compared with where it
+ * should be, so a directory swapped for a link between the check and the open is caught too.
+ * Throws `UnsafeSessionPathError` otherwise; the caller closes the handle.
+ */
+async function openRegularInside(root, path) {
+    if (!isInsidePath(path))
+        throw new UnsafeSessionPathError(path, 'outside the session store');
+    const clean = (0,external_node_path_namespaceObject.normalize)(path);
+    const parent = clean.split(external_node_path_namespaceObject.sep).slice(0, -1).join(external_node_path_namespaceObject.sep);
+    if (!(await realDirectories(root, parent)))
+        throw new UnsafeSessionPathError(path, 'a directory on its path is a link or missing');
+    let handle;
+    try {
+        handle = await (0,external_node_fs_promises_namespaceObject.open)((0,external_node_path_namespaceObject.join)(root, clean), external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    }
+    catch (error) {
+        const code = error.code;
+        throw new UnsafeSessionPathError(path, code === 'ELOOP' ? 'a symbolic link' : `cannot be opened (${code})`);
+    }
+    try {
+        if (!(await handle.stat()).isFile())
+            throw new UnsafeSessionPathError(path, 'not a regular file');
+        if (HAS_PROC_FD) {
+            const opened = await (0,external_node_fs_promises_namespaceObject.readlink)(`/proc/self/fd/${handle.fd}`);
+            const expected = (0,external_node_path_namespaceObject.join)(await (0,external_node_fs_promises_namespaceObject.realpath)(root), clean);
+            if (opened !== expected)
+                throw new UnsafeSessionPathError(path, `resolves to ${opened}, outside its place`);
+        }
+        return handle;
+    }
+    catch (error) {
+        await handle.close();
+        throw error;
+    }
+}
+/** Size of `path` (relative to `root`) without following a link; undefined when not a regular file inside. */
+async function regularFileSize(root, path) {
+    if (!(await isRegularFileInside(root, path)))
+        return undefined;
+    return (await (0,external_node_fs_promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(root, path))).size;
+}
+
+;// CONCATENATED MODULE: ./src/github/conversation/read-session-snapshot.ts
 
 /** Session files above this many bytes in all are not kept. */
 const DEFAULT_SESSION_MAX_BYTES = 50 * 1024 * 1024;
@@ -86698,21 +86823,35 @@ function holdsSecret(redactor, bytes) {
     return bytes.includes(0) && (holds(bytes.toString('utf16le')) || holds(bytes.subarray(1).toString('utf16le')));
 }
 /**
- * Reads a session's files for keeping: refused when there are none, when together they are over
- * `maxBytes` (checked from their sizes before reading), or when the run's redactor finds a secret
- * in one (the GitHub token, an API key, in any encoding it knows; also token-shaped strings when
- * it looks for them). Paths must stay inside the set's root.
+ * Reads a session's files for keeping: refused when there are none, when one is not a regular file
+ * inside the store reached through real directories (a symbolic link, a FIFO, a file under a
+ * linked directory, a store that is itself reached through a link below `set.anchor`: the agent
+ * left them, and nothing it left is followed), when together they are over `maxBytes` (checked
+ * from their sizes before reading), or when the run's redactor finds a secret in one (the GitHub
+ * token, an API key, in any encoding it knows; also token-shaped strings when it looks for them).
+ * Paths must stay inside the set's root.
  */
 async function readSessionSnapshot(set, options) {
     const maxBytes = options.maxBytes ?? DEFAULT_SESSION_MAX_BYTES;
     if (set.files.length === 0)
         return { ok: false, reason: 'no_files', message: 'the session has no files on disk' };
-    let bytes = 0;
-    for (const path of set.files) {
-        if ((0,external_node_path_namespaceObject.isAbsolute)(path) || (0,external_node_path_namespaceObject.normalize)(path).startsWith('..'))
+    for (const path of set.files)
+        if (!isInsidePath(path))
             throw new Error(`session file outside its store: ${path}`);
-        bytes += (await (0,external_node_fs_promises_namespaceObject.stat)((0,external_node_path_namespaceObject.join)(set.root, path))).size;
+    if (!(await isRealStore(set.root, set.anchor))) {
+        return unsafe([...set.files], `the session store ${set.root} is a link or reached through one`);
     }
+    let bytes = 0;
+    const unsafeFiles = [];
+    for (const path of set.files) {
+        const size = await regularFileSize(set.root, path);
+        if (size === undefined)
+            unsafeFiles.push(path);
+        else
+            bytes += size;
+    }
+    if (unsafeFiles.length > 0)
+        return unsafe(unsafeFiles);
     if (bytes > maxBytes) {
         return {
             ok: false,
@@ -86723,8 +86862,32 @@ async function readSessionSnapshot(set, options) {
     }
     const files = [];
     const secrets = [];
+    let read = 0;
     for (const path of set.files) {
-        const content = await (0,external_node_fs_promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(set.root, path));
+        let content;
+        try {
+            const handle = await openRegularInside(set.root, path);
+            try {
+                content = await handle.readFile();
+            }
+            finally {
+                await handle.close();
+            }
+        }
+        catch (error) {
+            if (UnsafeSessionPathError.isInstance(error))
+                return unsafe([path], error.message);
+            throw error;
+        }
+        read += content.length;
+        if (read > maxBytes) {
+            return {
+                ok: false,
+                reason: 'too_large',
+                bytes: read,
+                message: `the session's files grew over ${maxBytes} bytes`,
+            };
+        }
         if (holdsSecret(options.redactor, content))
             secrets.push(path);
         files.push({ path, content });
@@ -86737,7 +86900,15 @@ async function readSessionSnapshot(set, options) {
             message: `a secret is in the session's files (${secrets.join(', ')})`,
         };
     }
-    return { ok: true, snapshot: { files, bytes } };
+    return { ok: true, snapshot: { files, bytes: read } };
+}
+function unsafe(files, why) {
+    return {
+        ok: false,
+        reason: 'unsafe',
+        files,
+        message: `not a regular file inside the session store, or reached through a link (${why ?? files.join(', ')}); nothing the agent left is followed`,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/github/conversation/session-command-error.ts
@@ -86784,7 +86955,7 @@ async function saveConversation(options) {
         }
     }
     const files = await declaration.find(location, state.sessionId);
-    const result = await readSessionSnapshot({ root, files }, { redactor: options.redactor, maxBytes: options.maxBytes }).finally(
+    const result = await readSessionSnapshot({ root, files, anchor: location.home }, { redactor: options.redactor, maxBytes: options.maxBytes }).finally(
     // An export's files are a copy made for this save.
     () => declaration.exportSession ? Promise.all(files.map((file) => (0,external_node_fs_promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(root, file), { force: true }))) : undefined);
     if (!result.ok) {
@@ -86877,20 +87048,7 @@ function placedFiles({ state, session }, options) {
     return moved;
 }
 
-;// CONCATENATED MODULE: ./src/github/conversation/list-files.ts
-
-
-/** Regular files under `dir` (recursively), relative to `root`; none when `dir` does not exist. */
-async function listFiles(root, dir) {
-    const entries = await (0,external_node_fs_promises_namespaceObject.readdir)(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-    return entries
-        .filter((entry) => entry.isFile())
-        .map((entry) => (0,external_node_path_namespaceObject.relative)(root, (0,external_node_path_namespaceObject.join)(entry.parentPath, entry.name)))
-        .sort();
-}
-
 ;// CONCATENATED MODULE: ./src/github/conversation/claude-session-files.ts
-
 
 
 /** Claude Code's project directory name for a working directory: every other character than a letter or digit becomes `-`. */
@@ -86908,8 +87066,7 @@ const claudeSessionFiles = {
         const root = this.root(location);
         const project = (0,external_node_path_namespaceObject.join)('projects', claudeProjectSlug(location.cwd));
         const transcript = (0,external_node_path_namespaceObject.join)(project, `${sessionId}.jsonl`);
-        const found = await (0,external_node_fs_promises_namespaceObject.stat)((0,external_node_path_namespaceObject.join)(root, transcript)).catch(() => undefined);
-        if (!found?.isFile())
+        if (!(await isRegularFileInside(root, transcript)))
             return [];
         return [transcript, ...(await listFiles(root, (0,external_node_path_namespaceObject.join)(root, project, sessionId)))];
     },
@@ -86941,10 +87098,9 @@ const codexSessionFiles = {
 ;// CONCATENATED MODULE: ./src/github/conversation/gemini-session-files.ts
 
 
-
 /** The `sessionId` of a Gemini chat file's first record, or undefined. */
-async function chatSessionId(path) {
-    const file = await (0,external_node_fs_promises_namespaceObject.open)(path).catch(() => undefined);
+async function chatSessionId(root, path) {
+    const file = await openRegularInside(root, path).catch(() => undefined);
     if (!file)
         return undefined;
     try {
@@ -86971,13 +87127,13 @@ const geminiSessionFiles = {
         for (const chat of chats) {
             if (!chat.endsWith(`-${sessionId.slice(0, 8)}.jsonl`))
                 continue;
-            if ((await chatSessionId((0,external_node_path_namespaceObject.join)(root, chat))) !== sessionId)
+            if ((await chatSessionId(root, chat)) !== sessionId)
                 continue;
             const project = chat.split('/')[1] ?? '';
             const markers = [(0,external_node_path_namespaceObject.join)('tmp', project, '.project_root'), (0,external_node_path_namespaceObject.join)('history', project, '.project_root')];
             files.push(chat);
             for (const marker of markers)
-                if ((await (0,external_node_fs_promises_namespaceObject.stat)((0,external_node_path_namespaceObject.join)(root, marker)).catch(() => undefined))?.isFile())
+                if (await isRegularFileInside(root, marker))
                     files.push(marker);
         }
         return [...new Set(files)].sort();
@@ -87050,6 +87206,7 @@ const ompSessionFiles = {
 
 
 
+
 const DEFAULT_TIMEOUT_MS = 60_000;
 /**
  * The declaration of an agent that keeps every session in one database (OpenCode, Kilo): a session
@@ -87065,8 +87222,7 @@ function exportedSessionFiles(commands) {
     return {
         root,
         async find(location, sessionId) {
-            const found = await (0,external_node_fs_promises_namespaceObject.stat)((0,external_node_path_namespaceObject.join)(root(location), fileOf(sessionId))).catch(() => undefined);
-            return found?.isFile() ? [fileOf(sessionId)] : [];
+            return (await isRegularFileInside(root(location), fileOf(sessionId))) ? [fileOf(sessionId)] : [];
         },
         async exportSession(location, sessionId) {
             const output = await run(commands, location, commands.exportArgs(sessionId), 'session_export_failed');
@@ -87210,8 +87366,7 @@ const qwenSessionFiles = {
     root: (location) => (0,external_node_path_namespaceObject.join)(location.home, '.qwen'),
     async find(location, sessionId) {
         const chat = (0,external_node_path_namespaceObject.join)('projects', claudeProjectSlug(location.cwd), 'chats', `${sessionId}.jsonl`);
-        const found = await (0,external_node_fs_promises_namespaceObject.stat)((0,external_node_path_namespaceObject.join)(this.root(location), chat)).catch(() => undefined);
-        return found?.isFile() ? [chat] : [];
+        return (await isRegularFileInside(this.root(location), chat)) ? [chat] : [];
     },
     // Moved to another directory's project, the chat is not found (0.24.4: "No saved session found";
     // its records name their cwd): the app's follow-up in another directory starts anew with a summary.

@@ -9,6 +9,7 @@ import { collectStartUpGarbage } from './collect-start-up-garbage.ts';
 import { createDeliveryTurns } from './delivery-turns.ts';
 import { describeStartFailure } from './describe-start-failure.ts';
 import { installGracefulStop } from './graceful-stop.ts';
+import { hostSecrets } from './host-secrets.ts';
 import { type InstallationAccess, probotInstallationAccess } from './installation-access.ts';
 import { recordWebhooks } from './record-webhooks.ts';
 import { retryStartStep, type StartStepOptions } from './retry-start-step.ts';
@@ -163,6 +164,7 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
         author: { name: `${slug}[bot]`, email: `${slug}[bot]@users.noreply.github.com` },
         agentEnv: agent.env,
         secretEnv: agent.secretEnv,
+        hostSecrets: hostSecrets(env),
         log,
         idleMs: options.idleMs,
         cancelPollMs: options.cancelPollMs,

@@ -46,6 +46,8 @@ export interface WorkerDeps {
   /** The agent's environment and which of its variables are secret. */
   agentEnv: Record<string, string | undefined>;
   secretEnv: readonly string[];
+  /** The app's own secrets (`hostSecrets`): redacted from every run, though no agent is given them. */
+  hostSecrets?: readonly string[];
   log: (line: string) => void;
   /** How often the run's `cancelRequested` is read. Default 1000 ms. */
   cancelPollMs?: number;
@@ -162,7 +164,7 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
           store: { load: (key) => store.loadConversation(key), save: (key, c) => store.saveConversation(key, c) },
           ...(deps.sessionFiles ? { sessionFiles: deps.sessionFiles } : {}),
         },
-        secrets: [token],
+        secrets: [token, ...(deps.hostSecrets ?? [])],
         secretEnv: deps.secretEnv,
         isolateEnv: { extra: settings.agentEnvExtra },
         fence: fenceFor(settings, workspace),

@@ -1,6 +1,5 @@
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listFiles } from './list-files.ts';
+import { isRegularFileInside, listFiles } from './confined-files.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 
 /** Claude Code's project directory name for a working directory: every other character than a letter or digit becomes `-`. */
@@ -19,8 +18,7 @@ export const claudeSessionFiles: SessionFileDeclaration = {
     const root = this.root(location);
     const project = join('projects', claudeProjectSlug(location.cwd));
     const transcript = join(project, `${sessionId}.jsonl`);
-    const found = await stat(join(root, transcript)).catch(() => undefined);
-    if (!found?.isFile()) return [];
+    if (!(await isRegularFileInside(root, transcript))) return [];
     return [transcript, ...(await listFiles(root, join(root, project, sessionId)))];
   },
   // Only the project directory names the working directory: Claude Code resumes a transcript

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { listFiles } from './list-files.ts';
+import { listFiles } from './confined-files.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 
 /**

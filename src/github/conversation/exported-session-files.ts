@@ -1,8 +1,9 @@
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import stripAnsi from 'strip-ansi';
 import { fenceCommand } from '../../core/sandbox/index.ts';
+import { isRegularFileInside } from './confined-files.ts';
 import { SessionCommandError, type SessionCommandErrorCode } from './session-command-error.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 
@@ -38,8 +39,7 @@ export function exportedSessionFiles(commands: SessionCommands): SessionFileDecl
   return {
     root,
     async find(location, sessionId) {
-      const found = await stat(join(root(location), fileOf(sessionId))).catch(() => undefined);
-      return found?.isFile() ? [fileOf(sessionId)] : [];
+      return (await isRegularFileInside(root(location), fileOf(sessionId))) ? [fileOf(sessionId)] : [];
     },
     async exportSession(location, sessionId) {
       const output = await run(commands, location, commands.exportArgs(sessionId), 'session_export_failed');

@@ -1,11 +1,10 @@
-import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listFiles } from './list-files.ts';
+import { isRegularFileInside, listFiles, openRegularInside } from './confined-files.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 
 /** The `sessionId` of a Gemini chat file's first record, or undefined. */
-async function chatSessionId(path: string): Promise<string | undefined> {
-  const file = await open(path).catch(() => undefined);
+async function chatSessionId(root: string, path: string): Promise<string | undefined> {
+  const file = await openRegularInside(root, path).catch(() => undefined);
   if (!file) return undefined;
   try {
     const { buffer, bytesRead } = await file.read(Buffer.alloc(4096), 0, 4096, 0);
@@ -32,12 +31,11 @@ export const geminiSessionFiles: SessionFileDeclaration = {
     const files: string[] = [];
     for (const chat of chats) {
       if (!chat.endsWith(`-${sessionId.slice(0, 8)}.jsonl`)) continue;
-      if ((await chatSessionId(join(root, chat))) !== sessionId) continue;
+      if ((await chatSessionId(root, chat)) !== sessionId) continue;
       const project = chat.split('/')[1] ?? '';
       const markers = [join('tmp', project, '.project_root'), join('history', project, '.project_root')];
       files.push(chat);
-      for (const marker of markers)
-        if ((await stat(join(root, marker)).catch(() => undefined))?.isFile()) files.push(marker);
+      for (const marker of markers) if (await isRegularFileInside(root, marker)) files.push(marker);
     }
     return [...new Set(files)].sort();
   },

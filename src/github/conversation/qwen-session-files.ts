@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { claudeProjectSlug } from './claude-session-files.ts';
+import { isRegularFileInside } from './confined-files.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 
 /**
@@ -12,8 +12,7 @@ export const qwenSessionFiles: SessionFileDeclaration = {
   root: (location: SessionLocation) => join(location.home, '.qwen'),
   async find(location, sessionId) {
     const chat = join('projects', claudeProjectSlug(location.cwd), 'chats', `${sessionId}.jsonl`);
-    const found = await stat(join(this.root(location), chat)).catch(() => undefined);
-    return found?.isFile() ? [chat] : [];
+    return (await isRegularFileInside(this.root(location), chat)) ? [chat] : [];
   },
   // Moved to another directory's project, the chat is not found (0.24.4: "No saved session found";
   // its records name their cwd): the app's follow-up in another directory starts anew with a summary.

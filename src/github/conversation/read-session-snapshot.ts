@@ -1,6 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute, join, normalize } from 'node:path';
 import type { Redactor } from '../../core/redact/redactor.ts';
+import {
+  isInsidePath,
+  isRealStore,
+  openRegularInside,
+  regularFileSize,
+  UnsafeSessionPathError,
+} from './confined-files.ts';
 import type { SessionFileSet } from './session-files.ts';
 import type { SessionSnapshot } from './session-snapshot.ts';
 
@@ -11,7 +16,9 @@ export const DEFAULT_SESSION_MAX_BYTES = 50 * 1024 * 1024;
 export type SnapshotRefusal =
   | { reason: 'no_files'; message: string }
   | { reason: 'too_large'; message: string; bytes: number }
-  | { reason: 'secret'; message: string; files: string[] };
+  | { reason: 'secret'; message: string; files: string[] }
+  /** A file is a link, not a regular file, or reached through a link: what the agent left is not followed. */
+  | { reason: 'unsafe'; message: string; files: string[] };
 
 export type SnapshotResult = { ok: true; snapshot: SessionSnapshot } | ({ ok: false } & SnapshotRefusal);
 
@@ -25,10 +32,13 @@ function holdsSecret(redactor: Redactor, bytes: Buffer): boolean {
 }
 
 /**
- * Reads a session's files for keeping: refused when there are none, when together they are over
- * `maxBytes` (checked from their sizes before reading), or when the run's redactor finds a secret
- * in one (the GitHub token, an API key, in any encoding it knows; also token-shaped strings when
- * it looks for them). Paths must stay inside the set's root.
+ * Reads a session's files for keeping: refused when there are none, when one is not a regular file
+ * inside the store reached through real directories (a symbolic link, a FIFO, a file under a
+ * linked directory, a store that is itself reached through a link below `set.anchor`: the agent
+ * left them, and nothing it left is followed), when together they are over `maxBytes` (checked
+ * from their sizes before reading), or when the run's redactor finds a secret in one (the GitHub
+ * token, an API key, in any encoding it knows; also token-shaped strings when it looks for them).
+ * Paths must stay inside the set's root.
  */
 export async function readSessionSnapshot(
   set: SessionFileSet,
@@ -36,12 +46,18 @@ export async function readSessionSnapshot(
 ): Promise<SnapshotResult> {
   const maxBytes = options.maxBytes ?? DEFAULT_SESSION_MAX_BYTES;
   if (set.files.length === 0) return { ok: false, reason: 'no_files', message: 'the session has no files on disk' };
-  let bytes = 0;
-  for (const path of set.files) {
-    if (isAbsolute(path) || normalize(path).startsWith('..'))
-      throw new Error(`session file outside its store: ${path}`);
-    bytes += (await stat(join(set.root, path))).size;
+  for (const path of set.files) if (!isInsidePath(path)) throw new Error(`session file outside its store: ${path}`);
+  if (!(await isRealStore(set.root, set.anchor))) {
+    return unsafe([...set.files], `the session store ${set.root} is a link or reached through one`);
   }
+  let bytes = 0;
+  const unsafeFiles: string[] = [];
+  for (const path of set.files) {
+    const size = await regularFileSize(set.root, path);
+    if (size === undefined) unsafeFiles.push(path);
+    else bytes += size;
+  }
+  if (unsafeFiles.length > 0) return unsafe(unsafeFiles);
   if (bytes > maxBytes) {
     return {
       ok: false,
@@ -52,8 +68,29 @@ export async function readSessionSnapshot(
   }
   const files = [];
   const secrets: string[] = [];
+  let read = 0;
   for (const path of set.files) {
-    const content = await readFile(join(set.root, path));
+    let content: Buffer;
+    try {
+      const handle = await openRegularInside(set.root, path);
+      try {
+        content = await handle.readFile();
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      if (UnsafeSessionPathError.isInstance(error)) return unsafe([path], error.message);
+      throw error;
+    }
+    read += content.length;
+    if (read > maxBytes) {
+      return {
+        ok: false,
+        reason: 'too_large',
+        bytes: read,
+        message: `the session's files grew over ${maxBytes} bytes`,
+      };
+    }
     if (holdsSecret(options.redactor, content)) secrets.push(path);
     files.push({ path, content });
   }
@@ -65,5 +102,14 @@ export async function readSessionSnapshot(
       message: `a secret is in the session's files (${secrets.join(', ')})`,
     };
   }
-  return { ok: true, snapshot: { files, bytes } };
+  return { ok: true, snapshot: { files, bytes: read } };
+}
+
+function unsafe(files: string[], why?: string): SnapshotResult {
+  return {
+    ok: false,
+    reason: 'unsafe',
+    files,
+    message: `not a regular file inside the session store, or reached through a link (${why ?? files.join(', ')}); nothing the agent left is followed`,
+  };
 }

@@ -45,7 +45,7 @@ export async function saveConversation(options: SaveConversationOptions): Promis
   }
   const files = await declaration.find(location, state.sessionId);
   const result = await readSessionSnapshot(
-    { root, files },
+    { root, files, anchor: location.home },
     { redactor: options.redactor, maxBytes: options.maxBytes },
   ).finally(
     // An export's files are a copy made for this save.

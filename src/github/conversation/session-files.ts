@@ -25,6 +25,11 @@ export interface SessionLocation {
 export interface SessionFileSet {
   root: string;
   files: readonly string[];
+  /**
+   * A directory agent-mux made and the agent cannot replace (its HOME): the store's path below it
+   * must not pass through a link. Absent: only the store itself is checked.
+   */
+  anchor?: string;
 }
 
 /**
