@@ -15,15 +15,18 @@ export interface ToolCallRecord {
 export class CallerToolHost implements ToolHost {
   readonly #send: (record: ToolCallRecord) => void;
   readonly #pending = new Map<string, (result: ToolResult) => void>();
+  readonly #tools: readonly ToolDescription[];
   #next = 0;
 
-  constructor(send: (record: ToolCallRecord) => void) {
+  /** `tools`: what the caller offered (the `caller-tools` extension); none when it offered nothing. */
+  constructor(send: (record: ToolCallRecord) => void, tools: readonly ToolDescription[] = []) {
     this.#send = send;
+    this.#tools = tools;
   }
 
-  /** The caller decides which tools exist; nothing is listed here. */
+  /** The caller's tools as it described them; the caller decides what each call may do. */
   list(): ToolDescription[] {
-    return [];
+    return this.#tools.map((tool) => ({ ...tool, inputSchema: structuredClone(tool.inputSchema) }));
   }
 
   call(name: string, input: unknown, options: ToolCallOptions = {}): Promise<ToolResult> {

@@ -4,6 +4,8 @@ import type { Adapter, RunRequest } from '../core/adapter/index.ts';
 import type { AgentEvent } from '../core/events/index.ts';
 import type { RunEnd, RunHandle } from '../core/run/run-options.ts';
 import { startRun } from '../core/run/start-run.ts';
+import type { FenceOptions } from '../core/sandbox/fence-options.ts';
+import type { ToolDescription } from '../core/tools/tool-host.ts';
 import { CallerToolHost } from './caller-tool-host.ts';
 import { type AgentRecord, RecordsFromEvents } from './records-from-events.ts';
 
@@ -28,6 +30,14 @@ export interface RemoteSessionOptions {
   env?: Record<string, string | undefined>;
   /** A temporary workspace the session made for itself: removed with the session. */
   ownedDir?: string;
+  /**
+   * The caller's tools (the negotiated `caller-tools` extension): the agent works with these only,
+   * relayed to the caller. Undefined: plain ca-http-v1 (the agent's tool calls are relayed, its own
+   * tools work here).
+   */
+  callerTools?: readonly ToolDescription[];
+  /** The run's fence (the server's option). */
+  fence?: FenceOptions;
   /** Called once when the session is removed. */
   onRemoved(session: RemoteSession): void;
 }
@@ -57,17 +67,21 @@ export class RemoteSession {
     this.id = options.id;
     this.#options = options;
     this.#fencingToken = options.fencingToken;
-    this.#tools = new CallerToolHost((record) => this.#push(record));
+    this.#tools = new CallerToolHost((record) => this.#push(record), options.callerTools);
+    // An agent that takes the caller's tools over MCP gets the run's MCP server (on this host's
+    // loopback) serving them, and its own tools off; a native one calls them as it always does.
+    const overMcp = options.callerTools !== undefined && options.adapter.callerTools === 'mcp';
     this.handle = startRun({
       adapter: options.adapter,
-      request: options.request,
+      request: overMcp ? { ...options.request, callerToolsOnly: true } : options.request,
       runId: options.runId,
       taskId: options.taskId,
       leaseToken: options.leaseToken,
       fencingToken: options.fencingToken,
-      mcp: 'off',
+      mcp: overMcp ? 'on' : 'off',
       graceMs: options.graceMs,
       env: options.env,
+      ...(options.fence ? { fence: options.fence } : {}),
       tools: this.#tools,
       onEvent: (event) => this.#onEvent(event),
     });

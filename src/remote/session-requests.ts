@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CALLER_TOOLS_EXTENSION, callerToolsOfferSchema } from '../core/transport/caller-tools-extension.ts';
 
 /** The body of `POST /v1/sessions`. Unknown fields are kept (and ignored). */
 export const createSessionSchema = z.looseObject({
@@ -13,7 +14,9 @@ export const createSessionSchema = z.looseObject({
     cwd: z.string().optional(),
     model: z.string().optional(),
   }),
-  context: z.looseObject({}).optional(),
+  context: z.looseObject({ model: z.string().optional() }).optional(),
+  /** Negotiated extensions of ca-http-v1 (docs/remote.md); unknown ones are ignored. */
+  extensions: z.looseObject({ [CALLER_TOOLS_EXTENSION]: callerToolsOfferSchema.optional() }).optional(),
 });
 export type CreateSessionBody = z.infer<typeof createSessionSchema>;
 

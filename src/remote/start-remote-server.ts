@@ -1,14 +1,21 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Adapter } from '../core/adapter/index.ts';
+import type { FenceOptions } from '../core/sandbox/fence-options.ts';
+import {
+  CALLER_TOOLS_EXTENSION,
+  CALLER_TOOLS_UNSUPPORTED,
+  CALLER_TOOLS_VERSION,
+} from '../core/transport/caller-tools-extension.ts';
 import { RemoteSession } from './remote-session.ts';
 import { RequestBodyError } from './request-body-error.ts';
 import { createSessionSchema, inputRecordSchema } from './session-requests.ts';
+import { OWNED_PREFIX, OWNER_FILE, sweepStaleWorkspaces } from './sweep-stale-workspaces.ts';
 
 export type RemoteServerAuth =
   | { type: 'bearer'; token: string }
@@ -37,7 +44,16 @@ export interface RemoteServerOptions {
   env?: Record<string, string | undefined>;
   /** Seconds sent in `Retry-After` with a 503. Default 5. */
   retryAfterSeconds?: number;
+  /**
+   * Each run's fence (`{kind: 'processes'}`: a PID namespace whose processes all die with the
+   * server, even on `kill -9`). Default: none. The CLI sets it where bubblewrap works.
+   */
+  fence?: FenceOptions;
 }
+
+/** What a served agent working with the caller's tools is told about them. */
+const CALLER_TOOLS_PROMPT =
+  "Your tools act on the caller's checkout of the repository, on another machine: use them (shell, read_file, write_file, list_files) with paths relative to the repository root. The directory you start in is empty scratch space, not the repository.";
 
 export interface RemoteServerHandle {
   url: string;
@@ -56,6 +72,8 @@ export async function startRemoteServer(options: RemoteServerOptions): Promise<R
   const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
   const retryAfter = String(options.retryAfterSeconds ?? 5);
   const workspaceRoot = resolve(options.workspaceRoot ?? tmpdir());
+  // Workspaces a server that died (kill -9) left behind, and the agents still running in them.
+  await sweepStaleWorkspaces(workspaceRoot);
   const sessions = new Map<string, RemoteSession>();
   const auth = options.auth;
   const expected = auth.type === 'bearer' ? digest(auth.token) : undefined;
@@ -143,6 +161,14 @@ export async function startRemoteServer(options: RemoteServerOptions): Promise<R
       return send(response, 503, { error: 'busy', message: `this server runs at most ${maxSessions} sessions` });
     }
     const body = parsed.data;
+    const offer = body.extensions?.[CALLER_TOOLS_EXTENSION];
+    const takesCallerTools = offer !== undefined && options.adapter.callerTools !== undefined;
+    if (offer?.required && !takesCallerTools) {
+      return send(response, 422, {
+        error: CALLER_TOOLS_UNSUPPORTED,
+        message: `${options.adapter.id} cannot work with the caller's tools only (its own tools would change this host's files, not the caller's checkout); see docs/remote.md`,
+      });
+    }
     let cwd: string;
     let ownedDir: string | undefined;
     if (body.task.cwd !== undefined) {
@@ -156,14 +182,23 @@ export async function startRemoteServer(options: RemoteServerOptions): Promise<R
       }
     } else {
       await mkdir(workspaceRoot, { recursive: true });
-      ownedDir = await mkdtemp(join(workspaceRoot, 'agent-mux-remote-'));
+      ownedDir = await mkdtemp(join(workspaceRoot, OWNED_PREFIX));
+      await writeFile(join(ownedDir, OWNER_FILE), `${process.pid}\n`);
       cwd = ownedDir;
     }
+    const model = body.task.model ?? body.context?.model;
     const id = `ses_${randomUUID()}`;
     const session = new RemoteSession({
       id,
       adapter: options.adapter,
-      request: { prompt: body.task.prompt, cwd, model: body.task.model },
+      request: {
+        prompt: body.task.prompt,
+        cwd,
+        ...(model ? { model } : {}),
+        ...(takesCallerTools ? { systemPrompt: CALLER_TOOLS_PROMPT } : {}),
+      },
+      ...(takesCallerTools ? { callerTools: offer.tools } : {}),
+      ...(options.fence ? { fence: options.fence } : {}),
       runId: body.runId,
       taskId: body.taskId,
       leaseToken: body.leaseToken,
@@ -178,7 +213,10 @@ export async function startRemoteServer(options: RemoteServerOptions): Promise<R
       },
     });
     sessions.set(id, session);
-    return send(response, 201, { sessionId: id });
+    return send(response, 201, {
+      sessionId: id,
+      ...(takesCallerTools ? { extensions: { [CALLER_TOOLS_EXTENSION]: { version: CALLER_TOOLS_VERSION } } } : {}),
+    });
   };
 
   const listener = (request: IncomingMessage, response: ServerResponse) => {

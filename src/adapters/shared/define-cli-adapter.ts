@@ -71,6 +71,8 @@ export type CliAdapterDefinition<O extends CliAdapterOptions = CliAdapterOptions
   /** Where the agent keeps its sessions, read from the environment when the factory is called. */
   sessionDir?: (env: AdapterEnv) => string;
   detectAuth?: (env: AdapterEnv) => AuthStatus;
+  /** Whether it can work with only the run's tools (`Adapter.callerTools`). */
+  callerTools?: 'native' | 'mcp';
 } & (CliProcessLaunchDefinition<O> | CliSessionLaunchDefinition<O>);
 
 /** `npm install -g <package>[@<version>]`, as an install method. */
@@ -118,6 +120,7 @@ export function defineCliAdapter<O extends CliAdapterOptions = CliAdapterOptions
       secretEnv: [...definition.secretEnv],
       ...(definition.sessionDir ? { sessionDir: definition.sessionDir(process.env) } : {}),
       ...(definition.detectAuth ? { detectAuth: definition.detectAuth } : {}),
+      ...(definition.callerTools ? { callerTools: definition.callerTools } : {}),
       launch: launchOf(definition, resolved),
     };
   };

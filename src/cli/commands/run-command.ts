@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PricingTable } from '../../core/cost/pricing-table.ts';
+import { agentEnvironment } from '../../core/env/agent-environment.ts';
 import type { AgentEvent } from '../../core/events/index.ts';
 import { resolveRetryPolicy } from '../../core/retry/retry-policy.ts';
 import { startRun } from '../../core/run/start-run.ts';
@@ -125,7 +126,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       createToolHost({
         runId,
         workspacePath: cwd,
-        tools: builtinTools(),
+        // An agent whose tools are all the run's (a remote one, a Process agent) gets this shell too.
+        tools: builtinTools(adapter.callerTools === 'native' ? { shell: { env: agentEnvironment(io.env) } } : {}),
         policy: defaultPolicy,
         approvals,
         emit,

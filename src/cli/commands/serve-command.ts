@@ -1,4 +1,7 @@
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
+import { probeFence } from '../../core/sandbox/probe-fence.ts';
 import { type RemoteServerAuth, startRemoteServer } from '../../remote/start-remote-server.ts';
 import type { CliIO } from '../cli-io.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
@@ -69,6 +72,18 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   const auth = authFrom(values, io);
 
   const { adapter } = await loadAdapter(values, io.cwd);
+  const workspaceRoot = resolve(io.cwd, values.workspace ?? tmpdir());
+  await mkdir(workspaceRoot, { recursive: true });
+  // Each run in a PID namespace that dies with this server (bwrap --die-with-parent): a server
+  // killed with kill -9 leaves no agent running on this host.
+  const fence = { kind: 'processes' as const };
+  const probe = await probeFence(fence, workspaceRoot);
+  if (!probe.ok) {
+    io.stderr.write(
+      `agent-mux serve: warning: the runs are not fenced (${probe.message}); an agent outlives this server if it is killed with SIGKILL\n`,
+    );
+  }
+  for (const warning of exposureWarnings(values.host, auth)) io.stderr.write(`agent-mux serve: warning: ${warning}\n`);
   const server = await startRemoteServer({
     adapter,
     host: values.host,
@@ -77,8 +92,9 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
     maxSessions,
     heartbeatMs: positive(values.heartbeat, '--heartbeat', 1000),
     idleTimeoutMs: positive(values['idle-timeout'], '--idle-timeout', 1000),
-    workspaceRoot: values.workspace ? resolve(io.cwd, values.workspace) : undefined,
+    workspaceRoot,
     env: io.env,
+    ...(probe.ok ? { fence } : {}),
   });
   io.stdout.write(`agent-mux serve: ${adapter.id} at ${server.url} (${auth.type} auth)\n`);
 
@@ -94,6 +110,19 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   io.stderr.write(`${signal}: stopping the sessions and closing the server\n`);
   await server.close();
   return 0;
+}
+
+/** What a server reachable from other hosts says about how exposed its callers' secrets are. */
+export function exposureWarnings(host: string, auth: RemoteServerAuth): string[] {
+  const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
+  if (loopback) return [];
+  if (auth.type === 'none') return [`${host} is reachable from other hosts and --insecure-no-auth accepts anyone`];
+  if (auth.type === 'bearer') {
+    return [
+      `the bearer token travels over plain HTTP on ${host}: put a TLS proxy in front (and give callers its https:// URL), or use --cert/--key/--ca`,
+    ];
+  }
+  return [];
 }
 
 function authFrom(

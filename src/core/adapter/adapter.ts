@@ -28,6 +28,12 @@ export interface RunRequest {
   env?: Record<string, string>;
   /** Files handed to the agent with the prompt (paths on this host), for adapters that take them. */
   files?: readonly RunFile[];
+  /**
+   * The agent works on another host's checkout (a remote run, docs/remote.md): its own file and
+   * shell tools are off and the run's MCP tools, relayed to the caller, are its only ones. Only for
+   * adapters whose `callerTools` is `mcp`.
+   */
+  callerToolsOnly?: boolean;
 }
 
 export interface RunFile {
@@ -276,6 +282,14 @@ export interface Adapter {
   readonly sessionDir?: string;
   /** Checks for credentials: read-only, local, no network, under 100 ms. */
   detectAuth?(env: Readonly<Record<string, string | undefined>>): AuthStatus;
+  /**
+   * How the agent can work with only the run's tools (a remote run whose tools are the caller's,
+   * docs/remote.md): `native`, it calls the run's tool host itself (the Process protocol, demo);
+   * `mcp`, its own file and shell tools can be turned off and the run's MCP tools used instead
+   * (`RunRequest.callerToolsOnly`). Absent: it works with its own tools on the host it runs on, so
+   * it cannot serve a run on another host's checkout.
+   */
+  readonly callerTools?: 'native' | 'mcp';
   readonly launch: ProcessLaunch | SessionLaunch;
 }
 

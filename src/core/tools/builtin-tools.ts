@@ -5,6 +5,7 @@ import { markFailedTool } from './builtin/mark-failed-tool.ts';
 import { readFileTool } from './builtin/read-file-tool.ts';
 import { readTaskTool } from './builtin/read-task-tool.ts';
 import { reportProgressTool } from './builtin/report-progress-tool.ts';
+import { type ShellToolOptions, shellTool } from './builtin/shell-tool.ts';
 import { writeFileTool } from './builtin/write-file-tool.ts';
 import type { AnyToolDefinition } from './tool-registry.ts';
 
@@ -13,6 +14,11 @@ export interface BuiltinToolOptions {
   maxReadBytes?: number;
   /** Most entries one `list_files` call returns. Default 1000. */
   maxListEntries?: number;
+  /**
+   * Offer `shell` too, run this way: for agents whose tools are all the caller's (a remote agent,
+   * docs/remote.md). Default: not offered (a local agent has its own shell).
+   */
+  shell?: ShellToolOptions;
 }
 
 /** The tools every run offers: task, comment, progress, workspace files and the outcome. */
@@ -26,5 +32,6 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyToolDefinitio
     listFilesTool({ maxEntries: options.maxListEntries }),
     markCompleteTool(),
     markFailedTool(),
+    ...(options.shell ? [shellTool(options.shell)] : []),
   ];
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Adapter } from '../../core/adapter/index.ts';
+import { agentEnvironment } from '../../core/env/agent-environment.ts';
 import type { AgentEvent } from '../../core/events/index.ts';
 import type { RunEnd } from '../../core/run/run-options.ts';
 import { startRun } from '../../core/run/start-run.ts';
-import { builtinTools } from '../../core/tools/builtin-tools.ts';
+import { type BuiltinToolOptions, builtinTools } from '../../core/tools/builtin-tools.ts';
 import { createToolHost } from '../../core/tools/create-tool-host.ts';
 import { createGitHubApprovalChannel } from '../approvals/github-approval-channel.ts';
 import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
@@ -309,7 +311,7 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
       createToolHost({
         runId: id,
         workspacePath: options.workspace,
-        tools: builtinTools(),
+        tools: builtinTools(callerShell(resolved.adapter, started.env, options)),
         policy,
         approvals: channel,
         approvalTimeoutMs,
@@ -392,3 +394,23 @@ function approvalsOf(progress: { approvals: readonly ApprovalEntry[] }): RunOutc
 }
 
 export type { GitHubApi };
+
+/**
+ * `shell` for an agent whose tools are all the run's (a remote agent over ca-http-v1, a Process
+ * agent): its commands run here, in the checkout, in the run's fence, with the agent's environment
+ * (the allowlist's base list and the operator's extra names, never a key), under the run's policy.
+ * Other agents have their own shell and get none.
+ */
+function callerShell(
+  adapter: Adapter,
+  env: Readonly<Record<string, string | undefined>>,
+  options: Pick<ExecuteRunOptions, 'fence' | 'isolateEnv'>,
+): BuiltinToolOptions {
+  if (adapter.callerTools !== 'native') return {};
+  return {
+    shell: {
+      env: agentEnvironment(env, { extra: options.isolateEnv?.extra ?? [] }),
+      ...(options.fence ? { fence: options.fence } : {}),
+    },
+  };
+}

@@ -43,6 +43,8 @@ export function demoAdapter(options: DemoAdapterOptions = {}): Adapter {
       streaming: 'full',
     }),
     costModel: 'demo/scripted',
+    // It calls the run's tool host itself: served remotely, its tools are the caller's.
+    callerTools: 'native',
     launch: { kind: 'session', open: async (ctx) => openDemoSession(ctx, delay) },
   };
 }

@@ -29,6 +29,8 @@ export const piAdapter = defineCliAdapter({
     verifiedLive: true,
   },
   secretEnv: PI_KEY_ENV,
+  // `--no-builtin-tools` with the bridge extension: the run's MCP tools are its only ones (pi-plan.ts).
+  callerTools: 'mcp',
   sessionDir: () => join(homedir(), '.pi', 'agent', 'sessions'),
   detectAuth: (env) =>
     detectPiStyleAuth(

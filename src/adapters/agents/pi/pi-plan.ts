@@ -38,7 +38,18 @@ export function piPlan(ctx: LaunchContext, options: PiPlanOptions): SpawnPlan {
   // No update check or other startup network calls in a headless run.
   const env: Record<string, string> = { PI_OFFLINE: '1' };
   const temp = new PlanTempDir('agent-mux-pi-');
-  if (ctx.mcpUrl) {
+  if (ctx.request.callerToolsOnly) {
+    // Working on the caller's checkout: pi's own read/bash/edit/write are off, no extension of this
+    // host is loaded, and the bridge gives it the run's (relayed) tools; without them, no tools at all.
+    args.push('--no-builtin-tools', '--no-extensions');
+    if (ctx.mcpUrl) {
+      const bridge = piBridgeLaunch(ctx, temp);
+      args.push(...bridge.args);
+      Object.assign(env, bridge.env);
+    } else {
+      args.push('--no-tools');
+    }
+  } else if (ctx.mcpUrl) {
     const bridge = piBridgeLaunch(ctx, temp);
     args.push(...bridge.args);
     Object.assign(env, bridge.env);

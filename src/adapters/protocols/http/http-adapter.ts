@@ -61,6 +61,8 @@ export function httpAdapter(id: string, config: HttpAdapterConfig, options: Http
       if (auth.type === 'mtls') return { status: 'unknown', method: 'mtls', details: [auth.certPath] };
       return { status: 'unknown', method: 'none' };
     },
+    // Its agent's tools are the run's: every call comes here as a `tool_call` (docs/remote.md).
+    callerTools: 'native',
     launch: { kind: 'session', open: (ctx) => openHttpSession(ctx, remote) },
   };
 }

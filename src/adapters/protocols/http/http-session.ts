@@ -2,6 +2,12 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { AgentSession, SessionContext, SessionOutcome } from '../../../core/adapter/index.ts';
 import type { HttpAdapterConfig } from '../../../core/config/index.ts';
+import {
+  CALLER_TOOLS_EXTENSION,
+  CALLER_TOOLS_UNSUPPORTED,
+  CALLER_TOOLS_VERSION,
+  callerToolsAcceptSchema,
+} from '../../../core/transport/caller-tools-extension.ts';
 import { httpCall, readJson, type TlsMaterial } from './http-request.ts';
 import { type CallRemote, remoteMessage, streamSession } from './http-stream.ts';
 import type { SessionPool } from './session-pool.ts';
@@ -66,22 +72,7 @@ async function createSession(ctx: SessionContext, remote: HttpRemote, release: (
   ctx.signal.addEventListener('abort', onOpenAbort, { once: true });
   let created: IncomingMessage;
   try {
-    created = await call('POST', '/v1/sessions', creation.signal, {
-      runId: ctx.runId,
-      taskId: ctx.taskId,
-      leaseToken: ctx.leaseToken,
-      fencingToken: ctx.fencingToken,
-      mcpUrl: ctx.mcpUrl,
-      agent: { id: remote.agentId, name: remote.agentName, role: remote.agentRole, policy: ctx.policy ?? {} },
-      task: { prompt: ctx.request.prompt },
-      context: {
-        model: ctx.request.model,
-        systemPrompt: ctx.request.systemPrompt,
-        maxTurns: ctx.request.maxTurns,
-        thinkingEffort: ctx.request.thinkingEffort,
-        mcpToken: ctx.mcpToken || undefined,
-      },
-    });
+    created = await call('POST', '/v1/sessions', creation.signal, sessionRequest(ctx, remote));
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     return unavailable(ctx, release, `cannot reach the remote: ${(error as Error).message}`);
@@ -109,6 +100,11 @@ async function createSession(ctx: SessionContext, remote: HttpRemote, release: (
       `the remote is busy (503${retryAfter ? `, retry after ${retryAfter} s` : ''})${remoteMessage(createdBody)}`,
     );
   }
+  if (created.statusCode === 422 && isObject(createdBody) && createdBody.error === CALLER_TOOLS_UNSUPPORTED) {
+    const message = `the remote cannot work on this run's checkout${remoteMessage(createdBody)}`;
+    ctx.emit({ type: 'error', code: 'agent_error', message, recoverable: false });
+    return ended({ status: 'failed', message }, release);
+  }
   const sessionId = isObject(createdBody) && typeof createdBody.sessionId === 'string' ? createdBody.sessionId : '';
   if (created.statusCode === undefined || created.statusCode < 200 || created.statusCode >= 300 || !sessionId) {
     const message = `the remote answered ${created.statusCode} to POST /v1/sessions${remoteMessage(createdBody)}`;
@@ -116,8 +112,43 @@ async function createSession(ctx: SessionContext, remote: HttpRemote, release: (
     ctx.emit({ type: 'error', code: 'agent_error', message, recoverable: false });
     return ended({ status: 'failed', message }, release);
   }
+  const extensions = isObject(createdBody) && isObject(createdBody.extensions) ? createdBody.extensions : {};
+  if (!callerToolsAcceptSchema.safeParse(extensions[CALLER_TOOLS_EXTENSION]).success) {
+    // A remote that does not know the extension: plain ca-http-v1 (its agent's tool calls come here
+    // as ever, but what it does with tools of its own happens on its host).
+    ctx.emit({
+      type: 'debug',
+      message: `the remote did not take the ${CALLER_TOOLS_EXTENSION} extension: plain ca-http-v1`,
+    });
+  }
   const sessionPath = `/v1/sessions/${encodeURIComponent(sessionId)}`;
   return streamSession({ ctx, remote, release, sessionId, sessionPath, call });
+}
+
+/**
+ * The body of `POST /v1/sessions`: the run's identity, the task with the model the caller asks for,
+ * and the `caller-tools` offer (the run's tools, relayed: the remote's agent works on this run's
+ * checkout). Never the run's MCP URL or token: they name this host's loopback and are no use there.
+ */
+export function sessionRequest(ctx: SessionContext, remote: HttpRemote): Record<string, unknown> {
+  return {
+    runId: ctx.runId,
+    taskId: ctx.taskId,
+    leaseToken: ctx.leaseToken,
+    fencingToken: ctx.fencingToken,
+    mcpUrl: '',
+    agent: { id: remote.agentId, name: remote.agentName, role: remote.agentRole, policy: ctx.policy ?? {} },
+    task: { prompt: ctx.request.prompt, ...(ctx.request.model ? { model: ctx.request.model } : {}) },
+    context: {
+      model: ctx.request.model,
+      systemPrompt: ctx.request.systemPrompt,
+      maxTurns: ctx.request.maxTurns,
+      thinkingEffort: ctx.request.thinkingEffort,
+    },
+    extensions: {
+      [CALLER_TOOLS_EXTENSION]: { version: CALLER_TOOLS_VERSION, tools: ctx.tools?.list() ?? [], required: true },
+    },
+  };
 }
 
 function unavailable(ctx: SessionContext, release: () => void, message: string): AgentSession {

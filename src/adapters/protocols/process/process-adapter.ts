@@ -29,6 +29,8 @@ export function processAdapter(id: string, config: ProcessOptions): Adapter {
       capabilities: processCapabilities,
       config,
     }),
+    // Its tool calls are Process-protocol records answered by the run's tool host: served remotely, they go to the caller.
+    callerTools: 'native',
     launch: {
       kind: 'process',
       plan: (ctx) => ({

@@ -156,10 +156,14 @@ describe('http adapter (ca-http-v1 client)', () => {
       taskId: 'task-1',
       leaseToken: 'lease-1',
       fencingToken: 7,
-      mcpUrl: 'http://127.0.0.1:9/mcp',
+      // The run's MCP URL and token name this host's loopback: never sent to a remote (issue 30).
+      mcpUrl: '',
       agent: { id: 'pi', name: 'pi', role: 'agent' },
       task: { prompt: 'write out.txt' },
+      extensions: { 'caller-tools': { version: 1, required: true } },
     });
+    expect(JSON.stringify(created)).not.toContain('127.0.0.1:9');
+    expect((created as { context: Record<string, unknown> }).context).not.toHaveProperty('mcpToken');
     const posts = remote.requests.filter((r) => r.path.endsWith('/input'));
     expect(posts.map((r) => r.fencingToken)).toEqual(['7', '7']);
     expect(remote.requests.at(-1)?.method).toBe('DELETE');
