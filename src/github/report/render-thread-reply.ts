@@ -5,7 +5,7 @@ import { escapeText, inlineCode, link, truncate } from './markdown.ts';
 export interface ThreadReply {
   runId: string;
   agent: string;
-  conclusion: 'success' | 'failure' | 'cancelled' | 'timed_out';
+  conclusion: 'success' | 'failure' | 'cancelled' | 'timed_out' | 'neutral';
   reason?: string;
   /** Files the agent changed. */
   changedFiles: number;
@@ -62,7 +62,12 @@ function outcome(reply: ThreadReply): string {
       : `${who} is done: ${files} changed; the tracking comment says how to take the change.`;
   }
   const reason = reply.reason ? `: ${escapeText(truncate(reply.reason, 300))}` : '.';
-  const word = { failure: 'failed', cancelled: 'was cancelled', timed_out: 'timed out' }[reply.conclusion];
+  const word = {
+    failure: 'failed',
+    cancelled: 'was cancelled',
+    timed_out: 'timed out',
+    neutral: 'changed nothing',
+  }[reply.conclusion];
   return `${who} ${word}${reason}`;
 }
 

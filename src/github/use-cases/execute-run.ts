@@ -16,6 +16,7 @@ import { prepareWorkspace } from '../git/prepare-workspace.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import { redactingApi } from '../redacting-api.ts';
 import { FinalMessage } from '../report/final-message.ts';
+import { changedNothingReason } from '../report/refused-changes.ts';
 import { renderAnnotations } from '../report/render-check-run.ts';
 import { conclusionOf } from '../report/run-lifecycle.ts';
 import type { ApprovalEntry } from '../report/run-progress.ts';
@@ -363,6 +364,9 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
   await keep(published.branch ?? pull?.headRef, pullNumber);
   note(published.note);
   const { reporter, base } = await reporting;
+  // No green run that did nothing: it tried to change something, was refused or failed, and changed nothing.
+  const didNothing = published.files.length === 0 ? changedNothingReason(reporter.progress.steps) : undefined;
+  if (didNothing) return fail('neutral', didNothing, end);
   await reporter.finish({
     conclusion: 'success',
     branch: published.branch,
