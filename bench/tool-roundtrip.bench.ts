@@ -2,12 +2,14 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { httpAdapter } from '../src/adapters/protocols/http/http-adapter.ts';
 import { processAdapter } from '../src/adapters/protocols/process/process-adapter.ts';
 import type { EventDraft } from '../src/core/events/index.ts';
 import { startRun } from '../src/core/run/start-run.ts';
 import { builtinTools } from '../src/core/tools/builtin-tools.ts';
 import { createToolHost } from '../src/core/tools/create-tool-host.ts';
 import { startMcpServer } from '../src/core/tools/mcp/start-mcp-server.ts';
+import { startRemoteServer } from '../src/remote/start-remote-server.ts';
 import { type Benchmark, fixed, fixtureBin, int, ms, percentile } from './bench-kit.ts';
 
 const CALLS = 2000;
@@ -52,6 +54,42 @@ async function relay(): Promise<Sample> {
   }
   if (results !== CALLS + WARMUP) throw new Error(`${results} tool_result events for ${CALLS + WARMUP} calls`);
   return output as Sample;
+}
+
+/**
+ * (d) The same agent on a remote host (`agent-mux serve` in this process, on 127.0.0.1): each
+ * call goes out as a `tool_call` SSE record, is run by the caller's tool host and comes back as a
+ * `POST …/input`, through the ca-http-v1 caller-tools extension (issue 30).
+ */
+async function remote(): Promise<Sample> {
+  const adapter = processAdapter('tool-caller', {
+    binary: process.execPath,
+    args: [fixtureBin('tool-caller.mjs'), String(CALLS), 'read_task', String(WARMUP)],
+  });
+  const server = await startRemoteServer({ adapter, auth: { type: 'none' }, graceMs: 1000 });
+  try {
+    const caller = httpAdapter('remote', {
+      type: 'http',
+      baseUrl: server.url,
+      auth: { type: 'none' },
+      protocol: 'ca-http-v1',
+      maxConcurrentSessions: 1,
+    });
+    const handle = startRun({
+      adapter: caller,
+      request: { prompt: 'benchmark task', cwd },
+      tools: ({ runId, emit }) => createToolHost(hostOptions(runId, emit)),
+      graceMs: 1000,
+    });
+    const end = await handle.result;
+    const output = end.output as Partial<Sample> | undefined;
+    if (end.reason !== 'completed' || !output?.latenciesMs) {
+      throw new Error(`the remote run ended ${end.reason}: ${end.message ?? '(no message)'}`);
+    }
+    return output as Sample;
+  } finally {
+    await server.close();
+  }
 }
 
 /** (b) The same host behind the MCP server, called by the SDK's client over streamable HTTP (same process). */
@@ -110,19 +148,20 @@ async function echo(): Promise<Sample> {
   return sample;
 }
 
-const modes = { relay, mcp, echo } as const;
+const modes = { relay, mcp, echo, remote } as const;
 type Mode = keyof typeof modes;
 const labels: Record<Mode, string> = {
   relay: '(a) Process relay (startRun + tool host)',
   mcp: '(b) MCP server (SDK client, HTTP)',
   echo: '(c) bare echo child (ping/pong)',
+  remote: '(d) remote relay (serve, ca-http-v1, loopback)',
 };
 
 export const benchmark: Benchmark = {
   name: 'tool-roundtrip',
-  title: `${int(CALLS)} sequential read_task calls: Process relay, MCP server, bare stdin/stdout echo`,
+  title: `${int(CALLS)} sequential read_task calls: Process relay, MCP server, bare stdin/stdout echo, remote relay over ca-http-v1`,
   async run(log) {
-    const samples: Record<Mode, Sample[]> = { relay: [], mcp: [], echo: [] };
+    const samples: Record<Mode, Sample[]> = { relay: [], mcp: [], echo: [], remote: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const mode of Object.keys(modes) as Mode[]) samples[mode].push(await modes[mode]());
     }
@@ -148,8 +187,12 @@ export const benchmark: Benchmark = {
     }
     const relayRatio = stats.relay.rate / stats.echo.rate;
     const mcpRatio = stats.mcp.rate / stats.echo.rate;
+    const remoteRatio = stats.remote.rate / stats.relay.rate;
     log(
-      `ratios (calls/s): a/c ${fixed(relayRatio)}  b/c ${fixed(mcpRatio)}  a/b ${fixed(stats.relay.rate / stats.mcp.rate)}`,
+      `ratios (calls/s): a/c ${fixed(relayRatio)}  b/c ${fixed(mcpRatio)}  a/b ${fixed(stats.relay.rate / stats.mcp.rate)}  d/a ${fixed(remoteRatio)}`,
+    );
+    log(
+      `a relayed call to the caller costs ${ms(stats.remote.p50)} at p50 beside ${ms(stats.relay.p50)} for a local one`,
     );
     log('(a) is timed inside the agent process; (b) and (c) in this process; (b) has client and server on one loop');
     if (relayRatio < 0.1) flags.push(`relay is ${fixed(1 / relayRatio, 0)}× slower than a bare echo round trip`);
@@ -161,7 +204,7 @@ export const benchmark: Benchmark = {
           (mode) =>
             `${labels[mode]}: ${int(stats[mode].rate)} calls/s, p50 ${ms(stats[mode].p50)}, p99 ${ms(stats[mode].p99)}`,
         ),
-        `ratios (calls/s): a/c ${fixed(relayRatio)}, b/c ${fixed(mcpRatio)}`,
+        `ratios (calls/s): a/c ${fixed(relayRatio)}, b/c ${fixed(mcpRatio)}, d/a (remote over local) ${fixed(remoteRatio)}`,
       ],
       flags,
     };

@@ -63,11 +63,11 @@ describe('agent-mux simulate', () => {
     expect(await readFile(join(checkout, 'README.md'), 'utf8')).toBe(TYPO_README);
   });
 
-  it('--approve none: the write is denied, the run still succeeds, no PR', async () => {
+  it('--approve none: the write is denied, the run changed nothing (neutral, exit 1), no PR', async () => {
     const { checkout, payloadFile } = await setup('@agent fix the typo');
     const { code, out } = await simulate(checkout, ['--payload', payloadFile, '--approve', 'none']);
-    expect(code).toBe(0);
-    expect(out).toMatch(/run run_\S+: success/);
+    expect(code).toBe(1);
+    expect(out).toMatch(/run run_\S+: neutral/);
     expect(out).toMatch(/approval \S+ \(write_file\): denied/);
     expect(out).toContain('denied in simulation');
     expect(out).not.toContain('── pull request');

@@ -48,7 +48,8 @@ Options:
   -h, --help             this text
 
 Exit code: 0 when the pipeline ran and nothing failed (ignored, refused, or the run concluded
-success), 1 when the run concluded failure, cancelled or timed_out, 2 for bad usage, an unreadable
+success), 1 when the run concluded failure, cancelled, timed_out or neutral (it changed nothing
+after its attempts to change were refused), 2 for bad usage, an unreadable
 payload or repository, or an invalid repository config.`;
 
 const roles: readonly RepoRole[] = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];

@@ -31,6 +31,9 @@ const tokenPatterns: readonly string[] = [
   String.raw`eC1hY2Nlc3MtdG9rZW46[A-Za-z0-9+/_-]{8,}={0,2}`,
   // JSON Web Tokens: base64url header `{"…`, payload, signature.
   String.raw`\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*`,
+  // A PEM private key (a GitHub App's key, an SSH or TLS key), with real or escaped line breaks: the
+  // whole block, or from its header to the end of the text when the footer is cut off.
+  String.raw`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----[\s\S]{0,16000}?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|$)`,
 ];
 
 /**
@@ -39,7 +42,7 @@ const tokenPatterns: readonly string[] = [
  * full expression with its lookaheads.
  */
 const tokenTriggers =
-  'uthorization|UTHORIZATION|earer|EARER|eC1hY2Nlc3MtdG9rZW46|gh[pousr]_|github_pat_|sk-|A[KS]IA|xox[abposr]-|eyJ';
+  'uthorization|UTHORIZATION|earer|EARER|eC1hY2Nlc3MtdG9rZW46|gh[pousr]_|github_pat_|sk-|A[KS]IA|xox[abposr]-|eyJ|PRIVATE KEY-----';
 
 /** Shortest string a token pattern can match (`Bearer ` and 8 characters). */
 const MIN_PATTERN_LENGTH = 15;
@@ -78,9 +81,18 @@ export class Redactor {
 
   /** Adds a literal secret. Returns false when it was too short to be redacted or already known. */
   addSecret(value: string): boolean {
-    if (!this.#remember(value)) return false;
-    this.#compile();
-    return true;
+    return this.addSecrets([value]) > 0;
+  }
+
+  /**
+   * Adds literal secrets, compiling the expression once for all of them (adding them one by one
+   * compiles it each time). Returns how many were new and long enough to be redacted.
+   */
+  addSecrets(values: Iterable<string | undefined>): number {
+    let added = 0;
+    for (const value of values) if (value !== undefined && this.#remember(value)) added++;
+    if (added > 0) this.#compile();
+    return added;
   }
 
   /** The literal secrets redacted (for diagnostics; never print them). */

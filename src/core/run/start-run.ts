@@ -38,7 +38,7 @@ export function startRun(options: RunOptions): RunHandle {
   const debug = options.debug ?? false;
   const abort = new AbortController();
   const redactor = options.redactor ?? new Redactor();
-  for (const secret of collectSecrets(options, hostEnv)) redactor.addSecret(secret);
+  redactor.addSecrets(collectSecrets(options, hostEnv));
   const emitter = new RunEmitter({
     runId,
     agent: adapter.id,

@@ -130,7 +130,7 @@ export async function resumeTurn(input: {
     );
   }
   const redactor = input.redactor;
-  for (const secret of conversations.secrets ?? []) redactor.addSecret(secret);
+  redactor.addSecrets(conversations.secrets ?? []);
   return {
     ...(sessionId ? { sessionId } : {}),
     async save(end) {

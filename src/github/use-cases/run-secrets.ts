@@ -19,6 +19,6 @@ export function runSecrets(
     ...(options.secretEnv ?? []).map((name) => options.env[name]),
   ].filter((value): value is string => value !== undefined && value !== '');
   const redactor = options.redactor ?? new Redactor();
-  for (const value of values) redactor.addSecret(value);
+  redactor.addSecrets(values);
   return { values: [...new Set(values)], redactor };
 }

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -46,5 +47,48 @@ describe('shell (the caller’s shell for agents whose tools are the run’s)', 
   it('is governed by the policy like any tool', async () => {
     const result = await host(5000, 'deny').call('shell', { command: 'touch x' });
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining('permission denied for shell') });
+  });
+});
+
+describe('shell inside the app’s file-system fence', () => {
+  const bwrap = (() => {
+    try {
+      execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-pid', 'true'], {
+        stdio: 'ignore',
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  it.runIf(bwrap)('writes in the checkout, and nowhere else of the host', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'agent-mux-shell-outside-'));
+    try {
+      const fenced = createToolHost({
+        runId: 'r',
+        workspacePath: workspace,
+        tools: builtinTools({
+          shell: {
+            env: { PATH: '/usr/bin:/bin' },
+            fence: { kind: 'filesystem', home: `${workspace}.home` },
+            timeoutMs: 10_000,
+          },
+        }),
+        policy: { default: 'allow' },
+        emit: () => undefined,
+        task: { prompt: 'p' },
+      });
+      const result = await fenced.call('shell', {
+        command: `printf 'hello\\n' > GREETING.md; touch ${outside}/escaped 2>&1; echo "home=$HOME"`,
+      });
+      expect(result).toMatchObject({ ok: true, value: { exitCode: 0 } });
+      expect(readFileSync(join(workspace, 'GREETING.md'), 'utf8')).toBe('hello\n');
+      expect(existsSync(join(outside, 'escaped'))).toBe(false);
+      expect((result as { value: { stdout: string } }).value.stdout).toContain(`home=${workspace}.home`);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+      rmSync(`${workspace}.home`, { recursive: true, force: true });
+    }
   });
 });

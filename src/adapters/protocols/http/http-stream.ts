@@ -186,7 +186,7 @@ export function streamSession(parts: StreamParts): AgentSession {
       if (failure !== undefined) return { status: 'failed', message: failure, sessionId };
       if (ignoredShutdown) return { status: 'failed', message: `${IGNORED_SHUTDOWN} (${stopReason})`, sessionId };
       if (lostStream && !stopReason && !ctx.signal.aborted) {
-        const message = `the remote became unreachable mid-run: ${lostStream}`;
+        const message = `the remote host ${hostOf(remote.config.baseUrl)} became unreachable mid-run: ${lostStream}`;
         ctx.emit({ type: 'error', code: 'remote_unavailable', message, recoverable: false });
         return { status: 'failed', message, sessionId };
       }
@@ -245,6 +245,15 @@ function fencedTools(isFenced: () => boolean, tools: ToolHost | undefined): Tool
       return tools?.outcome;
     },
   };
+}
+
+/** `host:port` of a base URL, for messages. */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
