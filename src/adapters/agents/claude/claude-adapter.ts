@@ -43,6 +43,8 @@ export const claudeAdapter = defineCliAdapter({
   // Claude Code reports USD itself; this prices only the per-message increments before its result.
   costModel: 'anthropic/claude-sonnet-4-5',
   secretEnv: CLAUDE_SECRET_ENV,
+  // `--tools "" --strict-mcp-config` with the run's MCP server: its relayed tools are its only ones (claude-plan.ts).
+  callerTools: 'mcp',
   sessionDir: () => join(homedir(), '.claude', 'projects'),
   detectAuth: detectClaudeAuth,
   plan: claudePlan,

@@ -91,6 +91,12 @@ export async function claudePlan(ctx: LaunchContext, options: ClaudePlanOptions)
   }
   for (const dir of outside) args.push('--add-dir', dir);
 
+  // Working on the caller's checkout (served remotely): no built-in tool at all (`--tools ""`), no
+  // MCP server of this host's configuration; the run's MCP tools, relayed to the caller, are its only ones.
+  // The caller's policy decides every call (asked on GitHub there): here they are all allowed.
+  if (request.callerToolsOnly) {
+    args.push('--tools', '', '--strict-mcp-config', '--allowedTools', `mcp__${CLAUDE_MCP_SERVER}`);
+  }
   const temp = new PlanTempDir('agent-mux-claude-');
   const hasMcp = ctx.mcpUrl !== '';
   if (hasMcp) {

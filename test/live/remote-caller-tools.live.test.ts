@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { claudeAdapter } from '../../src/adapters/agents/claude/index.ts';
 import { piAdapter } from '../../src/adapters/agents/pi/index.ts';
+import type { Adapter } from '../../src/core/adapter/index.ts';
 import { createApprovalPoller } from '../../src/github/approvals/approval-poller.ts';
 import { systemClock } from '../../src/github/report/clock.ts';
 import { decideTrigger } from '../../src/github/use-cases/decide-trigger.ts';
@@ -11,7 +13,19 @@ import { type RemoteServerHandle, startRemoteServer } from '../../src/remote/ind
 import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from '../support/github-world.ts';
 import { installCli } from './cli-cache.ts';
 import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts';
+import type { LiveSpec } from './live-spec.ts';
+import { spec as claude } from './specs/claude.live.ts';
 import { spec as pi } from './specs/pi.live.ts';
+
+interface Served {
+  name: string;
+  spec: LiveSpec;
+  adapter: (bin: string) => Adapter;
+}
+const SERVED: Served[] = [
+  { name: 'pi', spec: pi, adapter: (bin) => piAdapter({ command: bin }) },
+  { name: 'claude', spec: claude, adapter: (bin) => claudeAdapter({ command: bin }) },
+];
 
 // Issue 30: a GPU-hosted Pi behind `agent-mux serve` works on the caller's checkout. The real Pi
 // (pinned) runs under the server with its own HOME and working root; the fake model asks it to run
@@ -52,13 +66,16 @@ function callerEnv(home: string): Record<string, string | undefined> {
   return { ...env, HOME: home, CI: '1', NO_COLOR: '1', AGENT_MUX_REMOTE_TOKEN: REMOTE_TOKEN };
 }
 
-async function remoteFlow(answer: 'approve' | 'deny'): Promise<{ outcome: RunOutcome; w: GitHubWorld }> {
-  const bin = await installCli(pi);
+async function remoteFlow(
+  served: Served,
+  answer: 'approve' | 'deny',
+): Promise<{ outcome: RunOutcome; w: GitHubWorld }> {
+  const bin = await installCli(served.spec);
   model = await startFakeModelServer({ case: 'tool', shell: { command: WRITE } });
   // The GPU host: its own HOME (Pi's models.json points at the fake model) and its own working root.
   const serveHome = scratch('serve-home');
   const serveRoot = scratch('serve-root');
-  const { env: providerEnv } = await pi.setup({
+  const { env: providerEnv } = await served.spec.setup({
     baseUrl: model.url,
     home: serveHome,
     workspace: serveRoot,
@@ -66,7 +83,7 @@ async function remoteFlow(answer: 'approve' | 'deny'): Promise<{ outcome: RunOut
     case: 'tool',
   });
   server = await startRemoteServer({
-    adapter: piAdapter({ command: bin }),
+    adapter: served.adapter(bin),
     auth: { type: 'bearer', token: REMOTE_TOKEN },
     workspaceRoot: serveRoot,
     env: { PATH: process.env.PATH, HOME: serveHome, ...providerEnv },
@@ -75,7 +92,7 @@ async function remoteFlow(answer: 'approve' | 'deny'): Promise<{ outcome: RunOut
 
   const config = `
 agents:
-  pi:
+  gpu:
     adapter: http
     url: ${server.url}
     options:
@@ -88,7 +105,7 @@ approvals:
   const w = await createGitHubWorld({ config });
   world = w;
   w.gh.state.addIssue(w.repo, { number: 30, title: 'Add a greeting', body: 'Please.', user: 'alice' });
-  const decision = await decideTrigger(w.deps, commentEvent(w, 30, 'alice', '@agent pi: please add GREETING.md'));
+  const decision = await decideTrigger(w.deps, commentEvent(w, 30, 'alice', '@agent gpu: please add GREETING.md'));
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${JSON.stringify(decision)}`);
   const job = decision.job;
   const answered: string[] = [];
@@ -138,15 +155,15 @@ approvals:
   await server.close();
   expect(readdirSync(serveRoot)).toEqual([]);
   const toolNames = JSON.stringify(model.requests.map((r) => (r.body as { tools?: unknown })?.tools ?? []));
-  expect(toolNames).toContain('mcp__agentmux__shell');
-  expect(toolNames).not.toMatch(/"name":"bash"/);
+  expect(toolNames).toMatch(/mcp__agent-?mux__shell/);
+  expect(toolNames).not.toMatch(/"name":"[Bb]ash"/);
   w.gh.assertNoViolations();
   return { outcome, w };
 }
 
-describe('a remote Pi (agent-mux serve) works on the caller’s checkout, asking on GitHub', () => {
-  it('mention → Pi’s command relayed → approval on GitHub → approved → GREETING.md committed with a PR', async () => {
-    const { outcome, w } = await remoteFlow('approve');
+describe.each(SERVED)('a remote $name (agent-mux serve) works on the caller’s checkout, asking on GitHub', (served) => {
+  it('mention → the agent’s command relayed → approval on GitHub → approved → GREETING.md committed with a PR', async () => {
+    const { outcome, w } = await remoteFlow(served, 'approve');
     expect(outcome.conclusion, outcome.reason).toBe('success');
     expect(outcome.approvals).toEqual([expect.objectContaining({ decision: 'approved', by: 'bob' })]);
     expect(outcome.branch).toBeDefined();
@@ -158,7 +175,7 @@ describe('a remote Pi (agent-mux serve) works on the caller’s checkout, asking
   });
 
   it('denied on GitHub → nothing is written in the checkout', async () => {
-    const { outcome, w } = await remoteFlow('deny');
+    const { outcome, w } = await remoteFlow(served, 'deny');
     expect(outcome.approvals).toEqual([expect.objectContaining({ decision: 'denied' })]);
     // Not a green run that did nothing: refused and no change is `neutral`, with the reason.
     expect(outcome.conclusion).toBe('neutral');
