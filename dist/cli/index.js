@@ -10393,7 +10393,7 @@ module.exports = prerelease
 
 /***/ }),
 
-/***/ 4554:
+/***/ 2173:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -10538,7 +10538,7 @@ const minor = __nccwpck_require__(2603)
 const patch = __nccwpck_require__(8756)
 const prerelease = __nccwpck_require__(5714)
 const compare = __nccwpck_require__(8469)
-const rcompare = __nccwpck_require__(4554)
+const rcompare = __nccwpck_require__(2173)
 const compareLoose = __nccwpck_require__(6874)
 const compareBuild = __nccwpck_require__(7648)
 const sort = __nccwpck_require__(9872)
@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2173)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 82)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2173:
+/***/ 82:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -23253,7 +23253,7 @@ const deepScriptOptions = {preferLocal: true};
 
 
 
-const execa_execa = createExeca(() => ({}));
+const execa = createExeca(() => ({}));
 const execaSync = createExeca(() => ({isSync: true}));
 const execaNode = createExeca(mapNode);
 const $ = createExeca(mapScriptAsync, {}, deepScriptOptions, setScriptSync);
@@ -23279,7 +23279,7 @@ function parseVersion(output) {
 }
 /** Runs `<command> <versionArgs>` and compares the version with the minimum. */
 async function detectProgram(program, timeoutMs = 5000) {
-    const result = await execa_execa(program.command, [...program.versionArgs], {
+    const result = await execa(program.command, [...program.versionArgs], {
         reject: false,
         timeout: timeoutMs,
         stdin: 'ignore',
@@ -33803,6 +33803,7 @@ function defineCliAdapter(definition) {
             secretEnv: [...definition.secretEnv],
             ...(definition.sessionDir ? { sessionDir: definition.sessionDir(process.env) } : {}),
             ...(definition.detectAuth ? { detectAuth: definition.detectAuth } : {}),
+            ...(definition.callerTools ? { callerTools: definition.callerTools } : {}),
             launch: launchOf(definition, resolved),
         };
     };
@@ -34022,6 +34023,12 @@ async function claudePlan(ctx, options) {
     }
     for (const dir of outside)
         args.push('--add-dir', dir);
+    // Working on the caller's checkout (served remotely): no built-in tool at all (`--tools ""`), no
+    // MCP server of this host's configuration; the run's MCP tools, relayed to the caller, are its only ones.
+    // The caller's policy decides every call (asked on GitHub there): here they are all allowed.
+    if (request.callerToolsOnly) {
+        args.push('--tools', '', '--strict-mcp-config', '--allowedTools', `mcp__${CLAUDE_MCP_SERVER}`);
+    }
     const temp = new PlanTempDir('agent-mux-claude-');
     const hasMcp = ctx.mcpUrl !== '';
     if (hasMcp) {
@@ -35383,6 +35390,8 @@ const claudeAdapter = defineCliAdapter({
     // Claude Code reports USD itself; this prices only the per-message increments before its result.
     costModel: 'anthropic/claude-sonnet-4-5',
     secretEnv: claude_auth_CLAUDE_SECRET_ENV,
+    // `--tools "" --strict-mcp-config` with the run's MCP server: its relayed tools are its only ones (claude-plan.ts).
+    callerTools: 'mcp',
     sessionDir: () => (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.claude', 'projects'),
     detectAuth: claude_auth_detectClaudeAuth,
     plan: claudePlan,
@@ -37626,6 +37635,8 @@ function demoAdapter(options = {}) {
             streaming: 'full',
         }),
         costModel: 'demo/scripted',
+        // It calls the run's tool host itself: served remotely, its tools are the caller's.
+        callerTools: 'native',
         launch: { kind: 'session', open: async (ctx) => openDemoSession(ctx, delay) },
     };
 }
@@ -42498,7 +42509,7 @@ async function spawnDetached(command, args, options) {
     return { subprocess, pid, exited, drained, write };
 }
 function execaDetached(command, args, options) {
-    return execa_execa(command, [...args], {
+    return execa(command, [...args], {
         cwd: options.cwd,
         env: options.env,
         extendEnv: false,
@@ -42983,7 +42994,20 @@ function piPlan(ctx, options) {
     // No update check or other startup network calls in a headless run.
     const env = { PI_OFFLINE: '1' };
     const temp = new PlanTempDir('agent-mux-pi-');
-    if (ctx.mcpUrl) {
+    if (ctx.request.callerToolsOnly) {
+        // Working on the caller's checkout: pi's own read/bash/edit/write are off, no extension of this
+        // host is loaded, and the bridge gives it the run's (relayed) tools; without them, no tools at all.
+        args.push('--no-builtin-tools', '--no-extensions');
+        if (ctx.mcpUrl) {
+            const bridge = piBridgeLaunch(ctx, temp);
+            args.push(...bridge.args);
+            Object.assign(env, bridge.env);
+        }
+        else {
+            args.push('--no-tools');
+        }
+    }
+    else if (ctx.mcpUrl) {
         const bridge = piBridgeLaunch(ctx, temp);
         args.push(...bridge.args);
         Object.assign(env, bridge.env);
@@ -43067,6 +43091,8 @@ const piAdapter = defineCliAdapter({
         verifiedLive: true,
     },
     secretEnv: PI_KEY_ENV,
+    // `--no-builtin-tools` with the bridge extension: the run's MCP tools are its only ones (pi-plan.ts).
+    callerTools: 'mcp',
     sessionDir: () => (0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.homedir)(), '.pi', 'agent', 'sessions'),
     detectAuth: (env) => detectPiStyleAuth({ agentDir: piAgentDir(env), keyEnv: PI_KEY_ENV, modelFiles: ['models.json'], authFile: 'auth.json' }, env),
     plan: (ctx, { command }) => piPlan(ctx, { command, thinking: piThinking }),
@@ -51584,6 +51610,37 @@ function genericJobAdapter(id, config) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/transport/caller-tools-extension.ts
+
+/**
+ * ca-http-v1's `caller-tools` extension (docs/remote.md), negotiated per session: the caller offers
+ * its tools in `POST /v1/sessions` (`extensions["caller-tools"]`), and a remote that runs the agent
+ * with those tools only (relayed as `tool_call` / `tool_result`, on the caller's checkout, under
+ * the caller's policy) says so in its `201` answer. A remote that does not know the extension
+ * ignores the field and answers without it: the session then runs as plain ca-http-v1.
+ */
+const CALLER_TOOLS_EXTENSION = 'caller-tools';
+const CALLER_TOOLS_VERSION = 1;
+const toolDescriptionSchema = object({
+    name: schemas_string().min(1).max(64),
+    description: schemas_string(),
+    inputSchema: record(schemas_string(), unknown()),
+});
+/** What the caller sends. */
+const callerToolsOfferSchema = looseObject({
+    version: schemas_number().int().positive(),
+    tools: array(toolDescriptionSchema).max(256),
+    /**
+     * The run's workspace is the caller's: an agent that cannot work with the caller's tools only
+     * must not run (answered `422 caller_tools_unsupported`), rather than work on a tree of its own.
+     */
+    required: schemas_boolean().optional(),
+});
+/** What a remote that honours the offer answers (`extensions["caller-tools"]` of the `201`). */
+const callerToolsAcceptSchema = looseObject({ version: schemas_number().int().positive() });
+/** The error code of a remote that cannot run its agent with the caller's tools only. */
+const CALLER_TOOLS_UNSUPPORTED = 'caller_tools_unsupported';
+
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
 ;// CONCATENATED MODULE: external "node:https"
@@ -52020,7 +52077,7 @@ function streamSession(parts) {
             if (ignoredShutdown)
                 return { status: 'failed', message: `${IGNORED_SHUTDOWN} (${stopReason})`, sessionId };
             if (lostStream && !stopReason && !ctx.signal.aborted) {
-                const message = `the remote became unreachable mid-run: ${lostStream}`;
+                const message = `the remote host ${hostOf(remote.config.baseUrl)} became unreachable mid-run: ${lostStream}`;
                 ctx.emit({ type: 'error', code: 'remote_unavailable', message, recoverable: false });
                 return { status: 'failed', message, sessionId };
             }
@@ -52082,6 +52139,15 @@ function fencedTools(isFenced, tools) {
         },
     };
 }
+/** `host:port` of a base URL, for messages. */
+function hostOf(baseUrl) {
+    try {
+        return new URL(baseUrl).host;
+    }
+    catch {
+        return baseUrl;
+    }
+}
 function http_stream_isObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -52094,6 +52160,7 @@ function remoteMessage(body) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/protocols/http/http-session.ts
+
 
 
 
@@ -52139,22 +52206,7 @@ async function createSession(ctx, remote, release) {
     ctx.signal.addEventListener('abort', onOpenAbort, { once: true });
     let created;
     try {
-        created = await call('POST', '/v1/sessions', creation.signal, {
-            runId: ctx.runId,
-            taskId: ctx.taskId,
-            leaseToken: ctx.leaseToken,
-            fencingToken: ctx.fencingToken,
-            mcpUrl: ctx.mcpUrl,
-            agent: { id: remote.agentId, name: remote.agentName, role: remote.agentRole, policy: ctx.policy ?? {} },
-            task: { prompt: ctx.request.prompt },
-            context: {
-                model: ctx.request.model,
-                systemPrompt: ctx.request.systemPrompt,
-                maxTurns: ctx.request.maxTurns,
-                thinkingEffort: ctx.request.thinkingEffort,
-                mcpToken: ctx.mcpToken || undefined,
-            },
-        });
+        created = await call('POST', '/v1/sessions', creation.signal, sessionRequest(ctx, remote));
     }
     catch (error) {
         if (ctx.signal.aborted)
@@ -52180,6 +52232,11 @@ async function createSession(ctx, remote, release) {
         const retryAfter = created.headers['retry-after'];
         return unavailable(ctx, release, `the remote is busy (503${retryAfter ? `, retry after ${retryAfter} s` : ''})${remoteMessage(createdBody)}`);
     }
+    if (created.statusCode === 422 && http_session_isObject(createdBody) && createdBody.error === CALLER_TOOLS_UNSUPPORTED) {
+        const message = `the remote cannot work on this run's checkout${remoteMessage(createdBody)}`;
+        ctx.emit({ type: 'error', code: 'agent_error', message, recoverable: false });
+        return ended({ status: 'failed', message }, release);
+    }
     const sessionId = http_session_isObject(createdBody) && typeof createdBody.sessionId === 'string' ? createdBody.sessionId : '';
     if (created.statusCode === undefined || created.statusCode < 200 || created.statusCode >= 300 || !sessionId) {
         const message = `the remote answered ${created.statusCode} to POST /v1/sessions${remoteMessage(createdBody)}`;
@@ -52188,8 +52245,42 @@ async function createSession(ctx, remote, release) {
         ctx.emit({ type: 'error', code: 'agent_error', message, recoverable: false });
         return ended({ status: 'failed', message }, release);
     }
+    const extensions = http_session_isObject(createdBody) && http_session_isObject(createdBody.extensions) ? createdBody.extensions : {};
+    if (!callerToolsAcceptSchema.safeParse(extensions[CALLER_TOOLS_EXTENSION]).success) {
+        // A remote that does not know the extension: plain ca-http-v1 (its agent's tool calls come here
+        // as ever, but what it does with tools of its own happens on its host).
+        ctx.emit({
+            type: 'debug',
+            message: `the remote did not take the ${CALLER_TOOLS_EXTENSION} extension: plain ca-http-v1`,
+        });
+    }
     const sessionPath = `/v1/sessions/${encodeURIComponent(sessionId)}`;
     return streamSession({ ctx, remote, release, sessionId, sessionPath, call });
+}
+/**
+ * The body of `POST /v1/sessions`: the run's identity, the task with the model the caller asks for,
+ * and the `caller-tools` offer (the run's tools, relayed: the remote's agent works on this run's
+ * checkout). Never the run's MCP URL or token: they name this host's loopback and are no use there.
+ */
+function sessionRequest(ctx, remote) {
+    return {
+        runId: ctx.runId,
+        taskId: ctx.taskId,
+        leaseToken: ctx.leaseToken,
+        fencingToken: ctx.fencingToken,
+        mcpUrl: '',
+        agent: { id: remote.agentId, name: remote.agentName, role: remote.agentRole, policy: ctx.policy ?? {} },
+        task: { prompt: ctx.request.prompt, ...(ctx.request.model ? { model: ctx.request.model } : {}) },
+        context: {
+            model: ctx.request.model,
+            systemPrompt: ctx.request.systemPrompt,
+            maxTurns: ctx.request.maxTurns,
+            thinkingEffort: ctx.request.thinkingEffort,
+        },
+        extensions: {
+            [CALLER_TOOLS_EXTENSION]: { version: CALLER_TOOLS_VERSION, tools: ctx.tools?.list() ?? [], required: true },
+        },
+    };
 }
 function unavailable(ctx, release, message) {
     ctx.emit({ type: 'error', code: 'remote_unavailable', message, recoverable: false });
@@ -52336,6 +52427,8 @@ function httpAdapter(id, config, options = {}) {
                 return { status: 'unknown', method: 'mtls', details: [auth.certPath] };
             return { status: 'unknown', method: 'none' };
         },
+        // Its agent's tools are the run's: every call comes here as a `tool_call` (docs/remote.md).
+        callerTools: 'native',
         launch: { kind: 'session', open: (ctx) => openHttpSession(ctx, remote) },
     };
 }
@@ -52367,6 +52460,8 @@ function processAdapter(id, config) {
             capabilities: processCapabilities,
             config,
         }),
+        // Its tool calls are Process-protocol records answered by the run's tool host: served remotely, they go to the caller.
+        callerTools: 'native',
         launch: {
             kind: 'process',
             plan: (ctx) => ({
@@ -52849,13 +52944,16 @@ const tokenPatterns = [
     String.raw `eC1hY2Nlc3MtdG9rZW46[A-Za-z0-9+/_-]{8,}={0,2}`,
     // JSON Web Tokens: base64url header `{"…`, payload, signature.
     String.raw `\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*`,
+    // A PEM private key (a GitHub App's key, an SSH or TLS key), with real or escaped line breaks: the
+    // whole block, or from its header to the end of the text when the footer is cut off.
+    String.raw `-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----[\s\S]{0,16000}?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|$)`,
 ];
 /**
  * Fixed text every token pattern's match contains: a string without any of these (and without a
  * literal secret) cannot match, which a plain alternation of literals checks much faster than the
  * full expression with its lookaheads.
  */
-const tokenTriggers = 'uthorization|UTHORIZATION|earer|EARER|eC1hY2Nlc3MtdG9rZW46|gh[pousr]_|github_pat_|sk-|A[KS]IA|xox[abposr]-|eyJ';
+const tokenTriggers = 'uthorization|UTHORIZATION|earer|EARER|eC1hY2Nlc3MtdG9rZW46|gh[pousr]_|github_pat_|sk-|A[KS]IA|xox[abposr]-|eyJ|PRIVATE KEY-----';
 /** Shortest string a token pattern can match (`Bearer ` and 8 characters). */
 const MIN_PATTERN_LENGTH = 15;
 /** Depth beyond which `redact` stops descending (events are shallow; this only guards cycles). */
@@ -52886,10 +52984,20 @@ class Redactor {
     }
     /** Adds a literal secret. Returns false when it was too short to be redacted or already known. */
     addSecret(value) {
-        if (!this.#remember(value))
-            return false;
-        this.#compile();
-        return true;
+        return this.addSecrets([value]) > 0;
+    }
+    /**
+     * Adds literal secrets, compiling the expression once for all of them (adding them one by one
+     * compiles it each time). Returns how many were new and long enough to be redacted.
+     */
+    addSecrets(values) {
+        let added = 0;
+        for (const value of values)
+            if (value !== undefined && this.#remember(value))
+                added++;
+        if (added > 0)
+            this.#compile();
+        return added;
     }
     /** The literal secrets redacted (for diagnostics; never print them). */
     get secretCount() {
@@ -53529,7 +53637,7 @@ function collectSecrets(options, env) {
 /** Directories of the system shown read-only (symbolic links such as merged-/usr `/bin` kept as links). */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
 /** Wraps a command in bubblewrap according to the fence. */
-function fence_command_fenceCommand(fence, target) {
+function fenceCommand(fence, target) {
     const bwrap = fence.bwrap ?? 'bwrap';
     const common = ['--unshare-pid', '--die-with-parent'];
     if (fence.kind === 'processes') {
@@ -53826,7 +53934,7 @@ async function runProcessAttempt(options) {
         const cwd = plan.cwd ?? ctx.request.cwd;
         const target = { command: plan.command, args, cwd, workspace: ctx.request.cwd, env };
         const fenced = options.fence
-            ? fence_command_fenceCommand(options.fence, { ...target, planValues: [...args, ...Object.values(planEnv)] })
+            ? fenceCommand(options.fence, { ...target, planValues: [...args, ...Object.values(planEnv)] })
             : target;
         const expanded = { ...plan, command: fenced.command, args: fenced.args };
         child = plan.pty ? await spawnPty(expanded, fenced.env, cwd) : await spawnPipes(expanded, fenced.env, cwd);
@@ -63163,8 +63271,7 @@ function startRun(options) {
     const debug = options.debug ?? false;
     const abort = new AbortController();
     const redactor = options.redactor ?? new Redactor();
-    for (const secret of collectSecrets(options, hostEnv))
-        redactor.addSecret(secret);
+    redactor.addSecrets(collectSecrets(options, hostEnv));
     const emitter = new RunEmitter({
         runId,
         agent: adapter.id,
@@ -63898,6 +64005,106 @@ function reportProgressTool() {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/tools/builtin/shell-tool.ts
+
+
+
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_OUTPUT = 64 * 1024;
+/**
+ * `shell`: runs one command with `bash -c` in the workspace, in the run's fence and with the
+ * agent's environment; returns its exit code and its output (each stream cut at `maxOutputBytes`).
+ * This is the caller's shell that a remote agent's relayed shell calls reach (docs/remote.md): a
+ * command that times out or whose run is stopped is killed with every process it started.
+ */
+function shellTool(options) {
+    const limit = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    return defineTool({
+        name: 'shell',
+        description: 'Runs a shell command (bash -c) in the workspace and returns its exit code, stdout and stderr. The working directory is the repository root.',
+        input: object({
+            command: schemas_string().min(1).describe('The command line, run with bash -c in the workspace.'),
+            timeoutMs: schemas_number().int().positive().optional().describe(`Time limit in ms (at most ${limit}).`),
+        }),
+        handler: async (input, ctx) => {
+            const timeout = Math.min(input.timeoutMs ?? limit, limit);
+            const target = {
+                command: options.shell ?? 'bash',
+                args: ['-c', input.command],
+                cwd: ctx.workspacePath,
+                workspace: ctx.workspacePath,
+                env: { ...options.env },
+            };
+            const spawned = options.fence ? fenceCommand(options.fence, target) : target;
+            const child = execa(spawned.command, spawned.args, {
+                cwd: ctx.workspacePath,
+                env: spawned.env,
+                extendEnv: false,
+                stdin: 'ignore',
+                // Its own process group: a timeout or a stop kills what the command started too (a
+                // background job holding the output open included).
+                detached: true,
+                maxBuffer: maxBytes * 16,
+                stripFinalNewline: false,
+                reject: false,
+                encoding: 'buffer',
+            });
+            let timedOut = false;
+            let stopped = false;
+            const killGroup = (signal) => {
+                if (child.pid === undefined)
+                    return;
+                try {
+                    process.kill(-child.pid, signal);
+                }
+                catch {
+                    // The group is gone already.
+                }
+            };
+            const stop = (why) => {
+                if (why === 'timeout')
+                    timedOut = true;
+                else
+                    stopped = true;
+                killGroup('SIGTERM');
+                setTimeout(() => killGroup('SIGKILL'), 2000).unref();
+            };
+            const timer = setTimeout(() => stop('timeout'), timeout);
+            const onAbort = () => stop('stop');
+            ctx.signal.addEventListener('abort', onAbort, { once: true });
+            let result;
+            try {
+                result = await child;
+            }
+            finally {
+                clearTimeout(timer);
+                ctx.signal.removeEventListener('abort', onAbort);
+                // Whatever the command left running in its group (`cmd &`) ends with it.
+                killGroup('SIGKILL');
+            }
+            const exitCode = result.exitCode ?? null;
+            const out = {
+                exitCode,
+                stdout: cut(Buffer.from(result.stdout ?? new Uint8Array()), maxBytes),
+                stderr: cut(Buffer.from(result.stderr ?? new Uint8Array()), maxBytes),
+                ...(timedOut ? { timedOut: true, error: `timed out after ${timeout} ms` } : {}),
+                ...(stopped ? { error: 'the run was stopped' } : {}),
+                ...(exitCode === null && !timedOut && !stopped
+                    ? { error: result.shortMessage ?? 'the command could not run' }
+                    : {}),
+            };
+            return out;
+        },
+    });
+}
+function cut(bytes, max) {
+    if (bytes.length <= max)
+        return bytes.toString('utf8');
+    return `${bytes.subarray(0, max).toString('utf8')}\n… (${bytes.length - max} more bytes cut)`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/tools/builtin/write-file-tool.ts
 
 
@@ -63937,6 +64144,7 @@ function writeFileTool() {
 
 
 
+
 /** The tools every run offers: task, comment, progress, workspace files and the outcome. */
 function builtinTools(options = {}) {
     return [
@@ -63948,6 +64156,7 @@ function builtinTools(options = {}) {
         listFilesTool({ maxEntries: options.maxListEntries }),
         markCompleteTool(),
         markFailedTool(),
+        ...(options.shell ? [shellTool(options.shell)] : []),
     ];
 }
 
@@ -64781,6 +64990,7 @@ function terminalApprovalChannel(options) {
 
 
 
+
 const runUsage = `Usage: agent-mux run --adapter <id> [options] "<prompt>"
 
 Runs an agent and shows its events live. A prompt of - is read from standard input.
@@ -64881,7 +65091,8 @@ async function runCommand(argv, io) {
         tools: ({ runId, emit }) => createToolHost({
             runId,
             workspacePath: cwd,
-            tools: builtinTools(),
+            // An agent whose tools are all the run's (a remote one, a Process agent) gets this shell too.
+            tools: builtinTools(adapter.callerTools === 'native' ? { shell: { env: agentEnvironment(io.env) } } : {}),
             policy: defaultPolicy,
             approvals,
             emit,
@@ -64930,13 +65141,16 @@ async function readAll(stream) {
 class CallerToolHost {
     #send;
     #pending = new Map();
+    #tools;
     #next = 0;
-    constructor(send) {
+    /** `tools`: what the caller offered (the `caller-tools` extension); none when it offered nothing. */
+    constructor(send, tools = []) {
         this.#send = send;
+        this.#tools = tools;
     }
-    /** The caller decides which tools exist; nothing is listed here. */
+    /** The caller's tools as it described them; the caller decides what each call may do. */
     list() {
-        return [];
+        return this.#tools.map((tool) => ({ ...tool, inputSchema: structuredClone(tool.inputSchema) }));
     }
     call(name, input, options = {}) {
         let id = options.toolCallId ?? `call_${++this.#next}`;
@@ -65111,17 +65325,21 @@ class RemoteSession {
         this.id = options.id;
         this.#options = options;
         this.#fencingToken = options.fencingToken;
-        this.#tools = new CallerToolHost((record) => this.#push(record));
+        this.#tools = new CallerToolHost((record) => this.#push(record), options.callerTools);
+        // An agent that takes the caller's tools over MCP gets the run's MCP server (on this host's
+        // loopback) serving them, and its own tools off; a native one calls them as it always does.
+        const overMcp = options.callerTools !== undefined && options.adapter.callerTools === 'mcp';
         this.handle = startRun({
             adapter: options.adapter,
-            request: options.request,
+            request: overMcp ? { ...options.request, callerToolsOnly: true } : options.request,
             runId: options.runId,
             taskId: options.taskId,
             leaseToken: options.leaseToken,
             fencingToken: options.fencingToken,
-            mcp: 'off',
+            mcp: overMcp ? 'on' : 'off',
             graceMs: options.graceMs,
             env: options.env,
+            ...(options.fence ? { fence: options.fence } : {}),
             tools: this.#tools,
             onEvent: (event) => this.#onEvent(event),
         });
@@ -65290,6 +65508,7 @@ class RequestBodyError extends codedError('RequestBodyError', 'remote_bad_reques
 
 ;// CONCATENATED MODULE: ./src/remote/session-requests.ts
 
+
 /** The body of `POST /v1/sessions`. Unknown fields are kept (and ignored). */
 const createSessionSchema = looseObject({
     runId: schemas_string().min(1),
@@ -65303,7 +65522,9 @@ const createSessionSchema = looseObject({
         cwd: schemas_string().optional(),
         model: schemas_string().optional(),
     }),
-    context: looseObject({}).optional(),
+    context: looseObject({ model: schemas_string().optional() }).optional(),
+    /** Negotiated extensions of ca-http-v1 (docs/remote.md); unknown ones are ignored. */
+    extensions: looseObject({ [CALLER_TOOLS_EXTENSION]: callerToolsOfferSchema.optional() }).optional(),
 });
 /** The body of `POST /v1/sessions/{id}/input`: one of the Process protocol's adapter → agent records. */
 const inputRecordSchema = union([
@@ -65318,6 +65539,51 @@ const inputRecordSchema = union([
     object({ type: literal('shutdown'), reason: schemas_string() }),
 ]);
 
+;// CONCATENATED MODULE: ./src/remote/sweep-stale-workspaces.ts
+
+
+/** The prefix of the workspaces a server makes for its sessions. */
+const OWNED_PREFIX = 'agent-mux-remote-';
+/** The file in each such workspace naming the server's pid. */
+const OWNER_FILE = '.agent-mux-serve.pid';
+const FRESH_MS = 60_000;
+/**
+ * Removes the session workspaces under `root` whose server is gone (its pid in `OWNER_FILE` is no
+ * longer alive, or the file is missing): what a server killed with `kill -9` left behind. Only real
+ * directories with the server's prefix are touched; links are not followed. Returns what it removed.
+ */
+async function sweepStaleWorkspaces(root) {
+    const names = await (0,external_node_fs_promises_namespaceObject.readdir)(root).catch(() => []);
+    const removed = [];
+    for (const name of names) {
+        if (!name.startsWith(OWNED_PREFIX))
+            continue;
+        const dir = (0,external_node_path_namespaceObject.join)(root, name);
+        const found = await (0,external_node_fs_promises_namespaceObject.lstat)(dir).catch(() => undefined);
+        if (!found?.isDirectory())
+            continue;
+        const owner = await (0,external_node_fs_promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, OWNER_FILE), 'utf8').catch(() => undefined);
+        // A workspace another server is making right now has no owner file for a moment.
+        if (owner === undefined && Date.now() - found.mtimeMs < FRESH_MS)
+            continue;
+        const pid = Number.parseInt(owner ?? '', 10);
+        if (Number.isInteger(pid) && pid > 0 && alive(pid))
+            continue;
+        await (0,external_node_fs_promises_namespaceObject.rm)(dir, { recursive: true, force: true }).catch(() => undefined);
+        removed.push(dir);
+    }
+    return removed;
+}
+function alive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/remote/start-remote-server.ts
 
 
@@ -65328,6 +65594,10 @@ const inputRecordSchema = union([
 
 
 
+
+
+/** What a served agent working with the caller's tools is told about them. */
+const CALLER_TOOLS_PROMPT = "Your tools act on the caller's checkout of the repository, on another machine: use them (shell, read_file, write_file, list_files) with paths relative to the repository root. The directory you start in is empty scratch space, not the repository.";
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Serves `options.adapter` over ca-http-v1 (see docs/remote.md). */
 async function startRemoteServer(options) {
@@ -65337,6 +65607,8 @@ async function startRemoteServer(options) {
     const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
     const retryAfter = String(options.retryAfterSeconds ?? 5);
     const workspaceRoot = (0,external_node_path_namespaceObject.resolve)(options.workspaceRoot ?? (0,external_node_os_namespaceObject.tmpdir)());
+    // Workspaces a server that died (kill -9) left behind, and the agents still running in them.
+    await sweepStaleWorkspaces(workspaceRoot);
     const sessions = new Map();
     const auth = options.auth;
     const expected = auth.type === 'bearer' ? start_remote_server_digest(auth.token) : undefined;
@@ -65427,6 +65699,14 @@ async function startRemoteServer(options) {
             return send(response, 503, { error: 'busy', message: `this server runs at most ${maxSessions} sessions` });
         }
         const body = parsed.data;
+        const offer = body.extensions?.[CALLER_TOOLS_EXTENSION];
+        const takesCallerTools = offer !== undefined && options.adapter.callerTools !== undefined;
+        if (offer?.required && !takesCallerTools) {
+            return send(response, 422, {
+                error: CALLER_TOOLS_UNSUPPORTED,
+                message: `${options.adapter.id} cannot work with the caller's tools only (its own tools would change this host's files, not the caller's checkout); see docs/remote.md`,
+            });
+        }
         let cwd;
         let ownedDir;
         if (body.task.cwd !== undefined) {
@@ -65441,14 +65721,23 @@ async function startRemoteServer(options) {
         }
         else {
             await (0,external_node_fs_promises_namespaceObject.mkdir)(workspaceRoot, { recursive: true });
-            ownedDir = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(workspaceRoot, 'agent-mux-remote-'));
+            ownedDir = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(workspaceRoot, OWNED_PREFIX));
+            await (0,external_node_fs_promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(ownedDir, OWNER_FILE), `${process.pid}\n`);
             cwd = ownedDir;
         }
+        const model = body.task.model ?? body.context?.model;
         const id = `ses_${(0,external_node_crypto_namespaceObject.randomUUID)()}`;
         const session = new RemoteSession({
             id,
             adapter: options.adapter,
-            request: { prompt: body.task.prompt, cwd, model: body.task.model },
+            request: {
+                prompt: body.task.prompt,
+                cwd,
+                ...(model ? { model } : {}),
+                ...(takesCallerTools ? { systemPrompt: CALLER_TOOLS_PROMPT } : {}),
+            },
+            ...(takesCallerTools ? { callerTools: offer.tools } : {}),
+            ...(options.fence ? { fence: options.fence } : {}),
             runId: body.runId,
             taskId: body.taskId,
             leaseToken: body.leaseToken,
@@ -65464,7 +65753,10 @@ async function startRemoteServer(options) {
             },
         });
         sessions.set(id, session);
-        return send(response, 201, { sessionId: id });
+        return send(response, 201, {
+            sessionId: id,
+            ...(takesCallerTools ? { extensions: { [CALLER_TOOLS_EXTENSION]: { version: CALLER_TOOLS_VERSION } } } : {}),
+        });
     };
     const listener = (request, response) => {
         handle(request, response).catch((error) => {
@@ -65543,6 +65835,9 @@ async function start_remote_server_readJson(request) {
 
 
 
+
+
+
 const serveUsage = `Usage: agent-mux serve --adapter <id> [options]
 
 Serves a local adapter as a remote agent over ca-http-v1 (see docs/remote.md) until SIGINT or
@@ -65608,6 +65903,17 @@ async function serveCommand(argv, io) {
     }
     const auth = authFrom(values, io);
     const { adapter } = await loadAdapter(values, io.cwd);
+    const workspaceRoot = (0,external_node_path_namespaceObject.resolve)(io.cwd, values.workspace ?? (0,external_node_os_namespaceObject.tmpdir)());
+    await (0,external_node_fs_promises_namespaceObject.mkdir)(workspaceRoot, { recursive: true });
+    // Each run in a PID namespace that dies with this server (bwrap --die-with-parent): a server
+    // killed with kill -9 leaves no agent running on this host.
+    const fence = { kind: 'processes' };
+    const probe = await probeFence(fence, workspaceRoot);
+    if (!probe.ok) {
+        io.stderr.write(`agent-mux serve: warning: the runs are not fenced (${probe.message}); an agent outlives this server if it is killed with SIGKILL\n`);
+    }
+    for (const warning of exposureWarnings(values.host, auth))
+        io.stderr.write(`agent-mux serve: warning: ${warning}\n`);
     const server = await startRemoteServer({
         adapter,
         host: values.host,
@@ -65616,8 +65922,9 @@ async function serveCommand(argv, io) {
         maxSessions,
         heartbeatMs: positive(values.heartbeat, '--heartbeat', 1000),
         idleTimeoutMs: positive(values['idle-timeout'], '--idle-timeout', 1000),
-        workspaceRoot: values.workspace ? (0,external_node_path_namespaceObject.resolve)(io.cwd, values.workspace) : undefined,
+        workspaceRoot,
         env: io.env,
+        ...(probe.ok ? { fence } : {}),
     });
     io.stdout.write(`agent-mux serve: ${adapter.id} at ${server.url} (${auth.type} auth)\n`);
     const signal = await new Promise((resolveSignal) => {
@@ -65632,6 +65939,20 @@ async function serveCommand(argv, io) {
     io.stderr.write(`${signal}: stopping the sessions and closing the server\n`);
     await server.close();
     return 0;
+}
+/** What a server reachable from other hosts says about how exposed its callers' secrets are. */
+function exposureWarnings(host, auth) {
+    const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
+    if (loopback)
+        return [];
+    if (auth.type === 'none')
+        return [`${host} is reachable from other hosts and --insecure-no-auth accepts anyone`];
+    if (auth.type === 'bearer') {
+        return [
+            `the bearer token travels over plain HTTP on ${host}: put a TLS proxy in front (and give callers its https:// URL), or use --cert/--key/--ca`,
+        ];
+    }
+    return [];
 }
 function authFrom(values, io) {
     const tls = [values.cert, values.key, values.ca];
@@ -86537,7 +86858,7 @@ const TurnRecordSchema = object({
     /** The comments (mentions) this turn took up: its own, and requests no earlier run took up. */
     comments: array(schemas_number().int().positive()).max(20).optional(),
     /** The run's conclusion, once finished. */
-    conclusion: schemas_enum(['success', 'failure', 'cancelled', 'timed_out']).optional(),
+    conclusion: schemas_enum(['success', 'failure', 'cancelled', 'timed_out', 'neutral']).optional(),
 });
 const MARKER = /^<!-- agent-mux:turn:([A-Za-z0-9_-]{1,20000}) -->$/m;
 /** The hidden line of a tracking comment that holds its turn record (base64url JSON: no `-->` can end it early). */
@@ -87207,7 +87528,7 @@ const ompSessionFiles = {
 
 
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+const exported_session_files_DEFAULT_TIMEOUT_MS = 60_000;
 /**
  * The declaration of an agent that keeps every session in one database (OpenCode, Kilo): a session
  * is carried as its export, one JSON file `<session id>.json` staged under
@@ -87270,18 +87591,18 @@ async function run(commands, location, args, code) {
         workspace: location.cwd,
         env: { ...env, HOME: location.home, ...commands.env },
     };
-    const spawned = location.fence ? fence_command_fenceCommand(location.fence, { ...target, planValues: args }) : target;
-    const result = await execa_execa(spawned.command, spawned.args, {
+    const spawned = location.fence ? fenceCommand(location.fence, { ...target, planValues: args }) : target;
+    const result = await execa(spawned.command, spawned.args, {
         cwd: location.cwd,
         env: spawned.env,
         extendEnv: false,
         stdin: 'ignore',
-        timeout: commands.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        timeout: commands.timeoutMs ?? exported_session_files_DEFAULT_TIMEOUT_MS,
         reject: false,
     });
     if (result.failed) {
         const why = result.timedOut
-            ? `timed out after ${commands.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`
+            ? `timed out after ${commands.timeoutMs ?? exported_session_files_DEFAULT_TIMEOUT_MS} ms`
             : result.exitCode !== undefined
                 ? `exited with ${result.exitCode}`
                 : (result.shortMessage ?? 'failed');
@@ -87492,8 +87813,7 @@ async function resumeTurn(input) {
             : `${adapter.id} cannot resume a session; it gets a summary of the earlier turns`);
     }
     const redactor = input.redactor;
-    for (const secret of conversations.secrets ?? [])
-        redactor.addSecret(secret);
+    redactor.addSecrets(conversations.secrets ?? []);
     return {
         ...(sessionId ? { sessionId } : {}),
         async save(end) {
@@ -87895,7 +88215,7 @@ async function spawnGit(args, options) {
         allowFileProtocol: options.allowFileProtocol,
         allowHttpProtocol: options.allowHttpProtocol,
     });
-    const result = await execa_execa('git', [...hardened, ...args], {
+    const result = await execa('git', [...hardened, ...args], {
         cwd: options.cwd,
         env,
         extendEnv: false,
@@ -88115,7 +88435,7 @@ async function submoduleConfigs(gitDir) {
     return names.filter((name) => name === 'config' || name.endsWith('/config')).map((name) => (0,external_node_path_namespaceObject.join)(modules, name));
 }
 async function runConfig(args) {
-    const result = await execa_execa('git', ['config', ...args], {
+    const result = await execa('git', ['config', ...args], {
         cwd: '/',
         env: { ...hardenedEnv(), GIT_CONFIG_COUNT: '0', GIT_CEILING_DIRECTORIES: '/' },
         reject: false,
@@ -88174,7 +88494,7 @@ const redirectingFiles = ['config.worktree', 'commondir'];
  */
 async function sanitizeGitConfig(gitDir) {
     const file = (0,external_node_path_namespaceObject.join)(gitDir, 'config');
-    const result = await execa_execa('git', ['config', '--file', file, '--no-includes', '--list', '-z'], {
+    const result = await execa('git', ['config', '--file', file, '--no-includes', '--list', '-z'], {
         cwd: '/',
         env: { ...hardenedEnv(), GIT_CEILING_DIRECTORIES: '/' },
         reject: false,
@@ -88313,7 +88633,7 @@ function isRemoteUrl(remote) {
     return remote.includes('/') || remote.includes(':') || remote.includes('\\');
 }
 async function configuredUrl(repository, remote) {
-    const result = await execa_execa('git', [
+    const result = await execa('git', [
         'config',
         '--file',
         (0,external_node_path_namespaceObject.join)(await commonDirOf(repository.gitDir), 'config'),
@@ -88396,7 +88716,7 @@ async function ensureRealFolders(root, path) {
 }
 /** The raw bytes of a blob. */
 async function readBlob(root, oid) {
-    const result = await execa_execa('git', [...hardenedConfigArgs(), 'cat-file', 'blob', oid], {
+    const result = await execa('git', [...hardenedConfigArgs(), 'cat-file', 'blob', oid], {
         cwd: root,
         env: hardenedEnv(),
         encoding: 'buffer',
@@ -88438,7 +88758,7 @@ async function readBaseTexts(root, baseSha, paths) {
     const asked = paths.filter((path) => !/[\n\r]/.test(path));
     if (asked.length === 0)
         return texts;
-    const result = await execa_execa('git', [...hardenedConfigArgs(), 'cat-file', '--batch'], {
+    const result = await execa('git', [...hardenedConfigArgs(), 'cat-file', '--batch'], {
         cwd: root,
         env: hardenedEnv(),
         encoding: 'buffer',
@@ -88733,6 +89053,66 @@ class FinalMessage {
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/report/refused-changes.ts
+/**
+ * Tools that only read or report, by the names agents give them (agent-mux's own, Claude Code's,
+ * Pi's, Gemini's, ACP kinds): their failure says nothing about a change the agent meant to make.
+ */
+const READING = new Set([
+    'read_task',
+    'read_file',
+    'list_files',
+    'comment',
+    'report_progress',
+    'mark_complete',
+    'mark_failed',
+    'approval_prompt',
+    'Read',
+    'Glob',
+    'Grep',
+    'LS',
+    'WebFetch',
+    'WebSearch',
+    'TodoWrite',
+    'read',
+    'ls',
+    'find',
+    'grep',
+    'glob',
+    'search',
+    'fetch',
+    'think',
+    'read_many_files',
+    'list_directory',
+    'search_file_content',
+    'google_web_search',
+    'web_fetch',
+]);
+/** The bare tool name of `mcp__<server>__<tool>` and `server/tool`. */
+function bareName(tool) {
+    return tool.replace(/^mcp__[^_]+(?:_[^_]+)*?__/, '').replace(/^[^/]+\//, '');
+}
+/**
+ * The agent's attempts to change something that were refused (a denied approval, a policy, a
+ * sandbox) or failed: its tool steps that failed, leaving out tools that only read or report.
+ * A run that changed no file after such attempts did not do what it tried (`neutral`, not ✅); a run
+ * with none (a question answered, a read that failed) did.
+ */
+function refusedChanges(steps) {
+    return steps
+        .filter((step) => step.kind === 'tool' && step.state === 'failed' && !READING.has(bareName(step.tool)))
+        .map((step) => step.title);
+}
+/** The reason a run that changed nothing after refused attempts gives, or undefined when it made none. */
+function changedNothingReason(steps) {
+    const refused = refusedChanges(steps);
+    if (refused.length === 0)
+        return undefined;
+    const shown = refused.slice(0, 3).map((title) => `\`${title.replace(/`/g, "'")}\``);
+    const more = refused.length > 3 ? ` and ${refused.length - 3} more` : '';
+    return `the agent changed no files: ${refused.length === 1 ? 'its attempt' : `${refused.length} of its attempts`} to change them ${refused.length === 1 ? 'was' : 'were'} refused or failed (${shown.join(', ')}${more})`;
+}
+
 ;// CONCATENATED MODULE: ./src/github/report/render-notices.ts
 
 /** How many refused calls a report names. */
@@ -88874,6 +89254,8 @@ const conclusions = {
     failure: { word: 'failed', emoji: '❌', state: 'failed' },
     cancelled: { word: 'cancelled', emoji: '⏹️', state: 'cancelled' },
     timed_out: { word: 'timed out', emoji: '⏱️', state: 'timed_out' },
+    // The agent ended as if done, but changed nothing while its attempts to change were refused or failed.
+    neutral: { word: 'changed nothing', emoji: '⚠️', state: 'failed' },
 };
 /** What a status reads as: a word (check run) and a headline after the agent's name with its emoji (tracking comment). */
 const statuses = {
@@ -89196,7 +89578,12 @@ function outcome(reply) {
             : `${who} is done: ${files} changed; the tracking comment says how to take the change.`;
     }
     const reason = reply.reason ? `: ${escapeText(truncate(reply.reason, 300))}` : '.';
-    const word = { failure: 'failed', cancelled: 'was cancelled', timed_out: 'timed out' }[reply.conclusion];
+    const word = {
+        failure: 'failed',
+        cancelled: 'was cancelled',
+        timed_out: 'timed out',
+        neutral: 'changed nothing',
+    }[reply.conclusion];
     return `${who} ${word}${reason}`;
 }
 function render_thread_reply_rangeText(range) {
@@ -90284,8 +90671,7 @@ function runSecrets(options) {
         ...(options.secretEnv ?? []).map((name) => options.env[name]),
     ].filter((value) => value !== undefined && value !== '');
     const redactor = options.redactor ?? new Redactor();
-    for (const value of values)
-        redactor.addSecret(value);
+    redactor.addSecrets(values);
     return { values: [...new Set(values)], redactor };
 }
 
@@ -91434,6 +91820,8 @@ async function startReporting(input) {
 
 
 
+
+
 /**
  * Carries out one accepted job: check run and tracking comment, the workspace on the right
  * commit with planted agent config restored, the agent run with approvals on GitHub and live
@@ -91697,7 +92085,7 @@ async function runAndReport(options, secrets) {
         tools: ({ runId: id, emit }) => createToolHost({
             runId: id,
             workspacePath: options.workspace,
-            tools: builtinTools(),
+            tools: builtinTools(callerShell(resolved.adapter, started.env, options)),
             policy,
             approvals: channel,
             approvalTimeoutMs,
@@ -91748,6 +92136,10 @@ async function runAndReport(options, secrets) {
     await keep(published.branch ?? pull?.headRef, pullNumber);
     note(published.note);
     const { reporter, base } = await reporting;
+    // No green run that did nothing: it tried to change something, was refused or failed, and changed nothing.
+    const didNothing = published.files.length === 0 ? changedNothingReason(reporter.progress.steps) : undefined;
+    if (didNothing)
+        return fail('neutral', didNothing, end);
     await reporter.finish({
         conclusion: 'success',
         branch: published.branch,
@@ -91775,6 +92167,22 @@ async function runAndReport(options, secrets) {
 }
 function approvalsOf(progress) {
     return progress.approvals.map((a) => ({ approvalId: a.id, toolName: a.toolName, decision: a.state, by: a.by }));
+}
+/**
+ * `shell` for an agent whose tools are all the run's (a remote agent over ca-http-v1, a Process
+ * agent): its commands run here, in the checkout, in the run's fence, with the agent's environment
+ * (the allowlist's base list and the operator's extra names, never a key), under the run's policy.
+ * Other agents have their own shell and get none.
+ */
+function callerShell(adapter, env, options) {
+    if (adapter.callerTools !== 'native')
+        return {};
+    return {
+        shell: {
+            env: agentEnvironment(env, { extra: options.isolateEnv?.extra ?? [] }),
+            ...(options.fence ? { fence: options.fence } : {}),
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/github/git/pull-files-from-git.ts
@@ -91815,7 +92223,7 @@ async function pullFilesFromGit(gitDir, baseSha, headSha) {
 
 /** A {@link BareRepo} on the repository at `path`. */
 function bareRepo(path) {
-    const git = (args) => execa_execa('git', args, { cwd: path, reject: false, stripFinalNewline: false });
+    const git = (args) => execa('git', args, { cwd: path, reject: false, stripFinalNewline: false });
     const commitOf = async (ref) => {
         const result = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
         return result.exitCode === 0 ? result.stdout.trim() : undefined;
@@ -91833,7 +92241,7 @@ function bareRepo(path) {
             return shown.exitCode === 0 ? shown.stdout : undefined;
         },
         async updateRef(ref, sha) {
-            await execa_execa('git', ['update-ref', ref, sha], { cwd: path });
+            await execa('git', ['update-ref', ref, sha], { cwd: path });
         },
     };
 }
@@ -92751,7 +93159,7 @@ async function simulateEvent(options) {
     if (repo === undefined) {
         throw new SimulationSetupError('the payload names no repository (repository.owner.login and repository.name)');
     }
-    const top = await execa_execa('git', ['rev-parse', '--show-toplevel'], { cwd: options.repoPath, reject: false }).catch((error) => ({ exitCode: 1, stdout: '', stderr: String(error) }));
+    const top = await execa('git', ['rev-parse', '--show-toplevel'], { cwd: options.repoPath, reject: false }).catch((error) => ({ exitCode: 1, stdout: '', stderr: String(error) }));
     if (top.exitCode !== 0)
         throw new SimulationSetupError(`${options.repoPath} is not a git checkout`);
     const payload = options.as === undefined ? options.payload : actAs(options.eventName, options.payload, options.as);
@@ -92873,7 +93281,7 @@ function actorOf(payload) {
     return typeof sender?.login === 'string' && sender.login !== '' ? sender.login : undefined;
 }
 async function git(args, cwd, strict = true) {
-    const result = await execa_execa('git', args, { cwd, reject: false });
+    const result = await execa('git', args, { cwd, reject: false });
     if (result.exitCode === 0)
         return result.stdout;
     if (strict)
@@ -92954,7 +93362,8 @@ Options:
   -h, --help             this text
 
 Exit code: 0 when the pipeline ran and nothing failed (ignored, refused, or the run concluded
-success), 1 when the run concluded failure, cancelled or timed_out, 2 for bad usage, an unreadable
+success), 1 when the run concluded failure, cancelled, timed_out or neutral (it changed nothing
+after its attempts to change were refused), 2 for bad usage, an unreadable
 payload or repository, or an invalid repository config.`;
 const roles = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
 /** `agent-mux simulate`: returns the exit code. */
