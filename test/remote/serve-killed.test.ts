@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { httpAdapter } from '../../src/adapters/protocols/http/http-adapter.ts';
 import { exposureWarnings } from '../../src/cli/commands/serve-command.ts';
+import { startRun } from '../../src/core/run/start-run.ts';
 import { client, readSse } from './sse-client.ts';
 
 const CLI = resolve(import.meta.dirname, '../../src/cli/index.ts');
@@ -31,6 +33,17 @@ const bwrapWorks = (() => {
     return false;
   }
 })();
+
+/** How many processes of AGENT (and its grandchild) run on this machine. */
+function agentsRunning(): number {
+  try {
+    return Number(
+      execFileSync('pgrep', ['-fc', 'setInterval\\(\\(\\) => \\{\\}, 1000\\)'], { encoding: 'utf8' }).trim(),
+    );
+  } catch {
+    return 0; // pgrep exits 1 when nothing matches
+  }
+}
 
 const dirs: string[] = [];
 const pids: number[] = [];
@@ -119,6 +132,48 @@ describe('agent-mux serve killed with SIGKILL', () => {
       expect(readdirSync(root2).filter((n) => n.startsWith('agent-mux-remote-'))).toEqual([]);
       second.child.kill('SIGTERM');
       expect(existsSync(root2)).toBe(true);
+    },
+    60_000,
+  );
+
+  it.runIf(bwrapWorks)(
+    'the caller’s run fails fast with “the remote host … became unreachable”, and no agent is left',
+    async () => {
+      const root = mkdtempSync(join(tmpdir(), 'agent-mux-serve-killed-caller-'));
+      dirs.push(root);
+      const config = join(root, 'agents.json');
+      writeFileSync(
+        config,
+        JSON.stringify({
+          adapters: {
+            stubborn: { type: 'process', binary: process.execPath, args: ['-e', AGENT], protocol: 'json-lines' },
+          },
+        }),
+      );
+      const serve = startServe(join(root, 'work'), config);
+      await vi.waitFor(() => expect(serve.output()).toMatch(/http:\/\/127\.0\.0\.1:\d+/), { timeout: 20_000 });
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(serve.output())?.[1] as string;
+      const handle = startRun({
+        adapter: httpAdapter('gpu', {
+          type: 'http',
+          baseUrl: url,
+          auth: { type: 'none' },
+          protocol: 'ca-http-v1',
+          maxConcurrentSessions: 1,
+        }),
+        request: { prompt: 'work', cwd: root },
+        graceMs: 500,
+      });
+      for await (const event of handle.events) {
+        if (event.type === 'progress' && String(event.summary).startsWith('pids:')) break;
+      }
+      const started = Date.now();
+      serve.child.kill('SIGKILL');
+      const end = await handle.result;
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(end.reason).not.toBe('completed');
+      expect(end.message).toMatch(/the remote host 127\.0\.0\.1:\d+ became unreachable mid-run/);
+      await vi.waitFor(() => expect(agentsRunning()).toBe(0), { timeout: 10_000 });
     },
     60_000,
   );
