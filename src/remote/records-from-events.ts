@@ -24,6 +24,17 @@ export type AgentRecord =
  */
 export class RecordsFromEvents {
   readonly #text = new Map<string, string>();
+  readonly #ownToolSteps: boolean;
+
+  /**
+   * `ownToolSteps`: the agent works with tools of its own on this host (plain ca-http-v1, no
+   * caller-tools): each of its tool calls becomes a `progress` record (`⚙ <tool> <input>`, and a
+   * failed result `✗ <tool>: <error>`), so the caller still sees every step. Off when its tools are
+   * the caller's (the caller runs, and shows, each call itself).
+   */
+  constructor(options: { ownToolSteps?: boolean } = {}) {
+    this.#ownToolSteps = options.ownToolSteps ?? false;
+  }
   #cost: RecordCost = { inputTokens: 0, outputTokens: 0, usd: 0 };
   #costChanged = false;
 
@@ -87,6 +98,19 @@ export class RecordsFromEvents {
         this.#text.delete(key);
         return text ? [this.#withCost({ type: 'progress', summary: text })] : [];
       }
+      case 'tool_call_ready':
+        return this.#ownToolSteps
+          ? [
+              this.#withCost({
+                type: 'progress',
+                summary: `⚙ ${event.toolName} ${clip(JSON.stringify(event.input ?? {}))}`,
+              }),
+            ]
+          : [];
+      case 'tool_result':
+        return this.#ownToolSteps && event.isError
+          ? [{ type: 'progress', summary: `✗ ${event.toolName ?? 'tool'}: ${clip(textOf(event.output))}` }]
+          : [];
       case 'cost':
         // The run's totals as the core's emitter stamped them (it sums increments and running totals).
         if (event.totals) {
@@ -122,6 +146,16 @@ export class RecordsFromEvents {
     this.#costChanged = false;
     return { ...record, cost: this.cost };
   }
+}
+
+/** At most 300 characters, on one line. */
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value ?? null);
 }
 
 function recordCost(totals: RunTotals): RecordCost {

@@ -53,7 +53,7 @@ export class RemoteSession {
   #budget: { tokens?: number; usd?: number } | undefined;
   readonly #options: RemoteSessionOptions;
   readonly #tools: CallerToolHost;
-  readonly #records = new RecordsFromEvents();
+  readonly #records: RecordsFromEvents;
   readonly #queue: ServerRecord[] = [];
   #reader: ServerResponse | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
@@ -68,6 +68,10 @@ export class RemoteSession {
     this.#options = options;
     this.#fencingToken = options.fencingToken;
     this.#tools = new CallerToolHost((record) => this.#push(record), options.callerTools);
+    // Steps of tools the agent runs itself (here) are told to the caller; relayed ones it runs and shows itself.
+    this.#records = new RecordsFromEvents({
+      ownToolSteps: options.callerTools === undefined && options.adapter.callerTools !== 'native',
+    });
     // An agent that takes the caller's tools over MCP gets the run's MCP server (on this host's
     // loopback) serving them, and its own tools off; a native one calls them as it always does.
     const overMcp = options.callerTools !== undefined && options.adapter.callerTools === 'mcp';
