@@ -2,12 +2,11 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApprovalPoller } from '../../src/github/approvals/approval-poller.ts';
-import { systemClock } from '../../src/github/report/clock.ts';
 import { decideTrigger } from '../../src/github/use-cases/decide-trigger.ts';
 import { executeRun } from '../../src/github/use-cases/execute-run.ts';
-import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from '../support/github-world.ts';
+import { commentEvent, createGitHubWorld, type GitHubWorld, WORLD_TOKEN } from '../support/github-world.ts';
 import { WRITE_COMMAND } from './acp-write-cases.ts';
+import { answerApprovals } from './answer-approvals.ts';
 import { installCli } from './cli-cache.ts';
 import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts';
 import type { LiveSpec } from './live-spec.ts';
@@ -142,33 +141,7 @@ async function approvedWriteFlow(input: {
     env: agentEnv(home, { ...providerEnv, ...input.env }),
     secrets: [WORLD_TOKEN],
     timeoutMs: 180_000,
-    attachApprovals: (channel) => {
-      const poller = createApprovalPoller({
-        api: w.api,
-        repo: w.repo,
-        number: 21,
-        isPullRequest: false,
-        channel,
-        phrase: job.config.trigger.phrase,
-        agents: Object.keys(job.config.agents),
-        selfLogins: [SELF_LOGIN],
-        since: job.requestedAt,
-        intervalMs: 50,
-        clock: systemClock,
-      });
-      poller.start();
-      const watcher = setInterval(() => {
-        for (const pending of channel.pending) {
-          if (asked.includes(pending.approvalId)) continue;
-          asked.push(pending.approvalId);
-          w.gh.state.addComment(w.repo, 21, { body: `/approve ${pending.approvalId}`, user: 'bob' });
-        }
-      }, 20);
-      return () => {
-        clearInterval(watcher);
-        poller.stop();
-      };
-    },
+    attachApprovals: answerApprovals(w, job, 21, 'approve', asked),
   });
 
   expect(outcome.conclusion, outcome.reason).toBe('success');

@@ -5,12 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { claudeAdapter } from '../../src/adapters/agents/claude/index.ts';
 import { piAdapter } from '../../src/adapters/agents/pi/index.ts';
 import type { Adapter } from '../../src/core/adapter/index.ts';
-import { createApprovalPoller } from '../../src/github/approvals/approval-poller.ts';
-import { systemClock } from '../../src/github/report/clock.ts';
 import { decideTrigger } from '../../src/github/use-cases/decide-trigger.ts';
 import { executeRun, type RunOutcome } from '../../src/github/use-cases/execute-run.ts';
 import { type RemoteServerHandle, startRemoteServer } from '../../src/remote/index.ts';
-import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from '../support/github-world.ts';
+import { commentEvent, createGitHubWorld, type GitHubWorld, WORLD_TOKEN } from '../support/github-world.ts';
+import { answerApprovals } from './answer-approvals.ts';
 import { installCli } from './cli-cache.ts';
 import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts';
 import type { LiveSpec } from './live-spec.ts';
@@ -118,35 +117,7 @@ approvals:
     env: callerEnv(scratch('caller-home')),
     secrets: [WORLD_TOKEN],
     timeoutMs: 180_000,
-    attachApprovals: (channel) => {
-      const poller = createApprovalPoller({
-        api: w.api,
-        repo: w.repo,
-        number: 30,
-        isPullRequest: false,
-        channel,
-        phrase: job.config.trigger.phrase,
-        agents: Object.keys(job.config.agents),
-        selfLogins: [SELF_LOGIN],
-        since: job.requestedAt,
-        intervalMs: 50,
-        clock: systemClock,
-      });
-      poller.start();
-      const watcher = setInterval(() => {
-        for (const pending of channel.pending) {
-          if (answered.includes(pending.approvalId)) continue;
-          answered.push(pending.approvalId);
-          const body =
-            answer === 'approve' ? `/approve ${pending.approvalId}` : `/deny ${pending.approvalId} not this time`;
-          w.gh.state.addComment(w.repo, 30, { body, user: 'bob' });
-        }
-      }, 20);
-      return () => {
-        clearInterval(watcher);
-        poller.stop();
-      };
-    },
+    attachApprovals: answerApprovals(w, job, 30, answer, answered),
   });
   expect(answered).toHaveLength(1);
   const approval = w.gh.state.comments(w.repo, 30).find((c) => c.body.startsWith('<!-- agent-mux:approval:'));

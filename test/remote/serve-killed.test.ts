@@ -52,6 +52,14 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/** An agents file serving AGENT as the process adapter `stubborn`. */
+function stubbornConfig(root: string): string {
+  const config = join(root, 'agents.json');
+  const stubborn = { type: 'process', binary: process.execPath, args: ['-e', AGENT], protocol: 'json-lines' };
+  writeFileSync(config, JSON.stringify({ adapters: { stubborn } }));
+  return config;
+}
+
 function startServe(root: string, config: string) {
   const child = spawn(
     process.execPath,
@@ -87,15 +95,7 @@ describe('agent-mux serve killed with SIGKILL', () => {
     async () => {
       const root = mkdtempSync(join(tmpdir(), 'agent-mux-serve-killed-'));
       dirs.push(root);
-      const config = join(root, 'agents.json');
-      writeFileSync(
-        config,
-        JSON.stringify({
-          adapters: {
-            stubborn: { type: 'process', binary: process.execPath, args: ['-e', AGENT], protocol: 'json-lines' },
-          },
-        }),
-      );
+      const config = stubbornConfig(root);
       const root2 = join(root, 'work');
       const first = startServe(root2, config);
       await vi.waitFor(() => expect(first.output()).toMatch(/http:\/\/127\.0\.0\.1:\d+/), { timeout: 20_000 });
@@ -141,15 +141,7 @@ describe('agent-mux serve killed with SIGKILL', () => {
     async () => {
       const root = mkdtempSync(join(tmpdir(), 'agent-mux-serve-killed-caller-'));
       dirs.push(root);
-      const config = join(root, 'agents.json');
-      writeFileSync(
-        config,
-        JSON.stringify({
-          adapters: {
-            stubborn: { type: 'process', binary: process.execPath, args: ['-e', AGENT], protocol: 'json-lines' },
-          },
-        }),
-      );
+      const config = stubbornConfig(root);
       const serve = startServe(join(root, 'work'), config);
       await vi.waitFor(() => expect(serve.output()).toMatch(/http:\/\/127\.0\.0\.1:\d+/), { timeout: 20_000 });
       const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(serve.output())?.[1] as string;
