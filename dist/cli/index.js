@@ -65199,6 +65199,16 @@ class CallerToolHost {
  */
 class RecordsFromEvents {
     #text = new Map();
+    #ownToolSteps;
+    /**
+     * `ownToolSteps`: the agent works with tools of its own on this host (plain ca-http-v1, no
+     * caller-tools): each of its tool calls becomes a `progress` record (`⚙ <tool> <input>`, and a
+     * failed result `✗ <tool>: <error>`), so the caller still sees every step. Off when its tools are
+     * the caller's (the caller runs, and shows, each call itself).
+     */
+    constructor(options = {}) {
+        this.#ownToolSteps = options.ownToolSteps ?? false;
+    }
     #cost = { inputTokens: 0, outputTokens: 0, usd: 0 };
     #costChanged = false;
     #held;
@@ -65259,6 +65269,19 @@ class RecordsFromEvents {
                 this.#text.delete(key);
                 return text ? [this.#withCost({ type: 'progress', summary: text })] : [];
             }
+            case 'tool_call_ready':
+                return this.#ownToolSteps
+                    ? [
+                        this.#withCost({
+                            type: 'progress',
+                            summary: `⚙ ${event.toolName} ${clip(JSON.stringify(event.input ?? {}))}`,
+                        }),
+                    ]
+                    : [];
+            case 'tool_result':
+                return this.#ownToolSteps && event.isError
+                    ? [{ type: 'progress', summary: `✗ ${event.toolName ?? 'tool'}: ${clip(textOf(event.output))}` }]
+                    : [];
             case 'cost':
                 // The run's totals as the core's emitter stamped them (it sums increments and running totals).
                 if (event.totals) {
@@ -65294,6 +65317,14 @@ class RecordsFromEvents {
         return { ...record, cost: this.cost };
     }
 }
+/** At most 300 characters, on one line. */
+function clip(text) {
+    const line = text.replace(/\s+/g, ' ').trim();
+    return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+function textOf(value) {
+    return typeof value === 'string' ? value : JSON.stringify(value ?? null);
+}
 function recordCost(totals) {
     return { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, usd: totals.usd };
 }
@@ -65312,7 +65343,7 @@ class RemoteSession {
     #budget;
     #options;
     #tools;
-    #records = new RecordsFromEvents();
+    #records;
     #queue = [];
     #reader;
     #heartbeat;
@@ -65326,6 +65357,10 @@ class RemoteSession {
         this.#options = options;
         this.#fencingToken = options.fencingToken;
         this.#tools = new CallerToolHost((record) => this.#push(record), options.callerTools);
+        // Steps of tools the agent runs itself (here) are told to the caller; relayed ones it runs and shows itself.
+        this.#records = new RecordsFromEvents({
+            ownToolSteps: options.callerTools === undefined && options.adapter.callerTools !== 'native',
+        });
         // An agent that takes the caller's tools over MCP gets the run's MCP server (on this host's
         // loopback) serving them, and its own tools off; a native one calls them as it always does.
         const overMcp = options.callerTools !== undefined && options.adapter.callerTools === 'mcp';
@@ -85734,7 +85769,7 @@ function oneLine(text) {
     return text.replace(/\s+/g, ' ').trim();
 }
 /** `text` on one line and at most `max` characters; only the start of a long text is looked at. */
-function clip(text, max) {
+function markdown_clip(text, max) {
     return truncate(oneLine(text.slice(0, max * 4 + 64)), max);
 }
 /** Cuts `text` to at most `max` characters, ending with `…` when cut. */
@@ -86269,7 +86304,7 @@ function approvalCommentFits(view) {
 function renderApprovalComment(view) {
     const args = formatArguments(view.input);
     const tool = inlineCode(showInvisible(view.toolName));
-    const reason = view.reason === undefined ? '' : ` (${clip(showInvisible(view.reason), MAX_REASON_CHARS)})`;
+    const reason = view.reason === undefined ? '' : ` (${markdown_clip(showInvisible(view.reason), MAX_REASON_CHARS)})`;
     const open = args.length <= OPEN_ARGUMENT_CHARS;
     const lines = [
         approvalMarker(view.approvalId),
@@ -86294,10 +86329,10 @@ function renderApprovalComment(view) {
         lines.push(`**Approved** by @${state.by} (${state.via})${state.scope === 'always' ? ' for the rest of the run' : ''}.`);
     }
     else if (state.kind === 'denied') {
-        lines.push(`**Denied**${state.by ? ` by @${state.by}` : ''}: ${clip(state.reason, MAX_REASON_CHARS)}`);
+        lines.push(`**Denied**${state.by ? ` by @${state.by}` : ''}: ${markdown_clip(state.reason, MAX_REASON_CHARS)}`);
     }
     else {
-        lines.push(`**Void**: ${clip(state.reason, MAX_REASON_CHARS)}`);
+        lines.push(`**Void**: ${markdown_clip(state.reason, MAX_REASON_CHARS)}`);
     }
     const body = lines.join('\n');
     return `${body}${notCountedText(view.notCounted ?? [], GITHUB_COMMENT_MAX_CHARS - body.length)}`;
@@ -86329,7 +86364,7 @@ function notCountedText(notCounted, room) {
     // "\n\nNot counted: " and "; and N more." fit in 40 characters.
     let length = 40;
     for (const item of notCounted) {
-        const text = clip(item, 300);
+        const text = markdown_clip(item, 300);
         if (length + text.length + 2 > room)
             break;
         shown.push(text);
@@ -90992,7 +91027,7 @@ function summarize(value, max = MAX_SUMMARY_CHARS) {
     if (value === undefined)
         return '';
     if (typeof value === 'string')
-        return clip(value, max);
+        return markdown_clip(value, max);
     let json;
     try {
         json = JSON.stringify(value);
@@ -91000,7 +91035,7 @@ function summarize(value, max = MAX_SUMMARY_CHARS) {
     catch {
         json = String(value);
     }
-    return clip(json ?? String(value), max);
+    return markdown_clip(json ?? String(value), max);
 }
 /** What a tool call works on, from its arguments (a path, a command, a query), cut short. */
 function toolTarget(input) {
@@ -91010,7 +91045,7 @@ function toolTarget(input) {
     for (const field of TARGET_FIELDS) {
         const value = record[field];
         if (typeof value === 'string' && value.trim() !== '')
-            return clip(value, MAX_TITLE_CHARS);
+            return markdown_clip(value, MAX_TITLE_CHARS);
     }
     return undefined;
 }
@@ -91367,14 +91402,14 @@ class RunProgress {
                 this.#approvalDecided(at, event.approvalId, {
                     state: 'approved',
                     scope: event.scope,
-                    ...(event.by === undefined ? {} : { by: clip(event.by, MAX_TITLE_CHARS) }),
+                    ...(event.by === undefined ? {} : { by: markdown_clip(event.by, MAX_TITLE_CHARS) }),
                 });
                 return;
             case 'approval_denied':
                 this.#approvalDecided(at, event.approvalId, {
                     state: 'denied',
-                    denyReason: clip(event.reason, MAX_SUMMARY_CHARS),
-                    ...(event.by === undefined ? {} : { by: clip(event.by, MAX_TITLE_CHARS) }),
+                    denyReason: markdown_clip(event.reason, MAX_SUMMARY_CHARS),
+                    ...(event.by === undefined ? {} : { by: markdown_clip(event.by, MAX_TITLE_CHARS) }),
                     ...(event.timedOut ? { timedOut: true } : {}),
                 });
                 return;
@@ -91382,7 +91417,7 @@ class RunProgress {
                 this.#cost(event);
                 return;
             case 'notice':
-                this.notices.push({ code: event.code, message: clip(event.message, MAX_LOG_LINE_CHARS) });
+                this.notices.push({ code: event.code, message: markdown_clip(event.message, MAX_LOG_LINE_CHARS) });
                 this.#log(at, `notice: ${event.message}`);
                 return;
             case 'error':
@@ -91418,7 +91453,7 @@ class RunProgress {
         }
     }
     #line(at, text) {
-        return clip(`[${formatClock(at - (this.startedAt ?? at))}] ${text}`, MAX_LOG_LINE_CHARS);
+        return markdown_clip(`[${formatClock(at - (this.startedAt ?? at))}] ${text}`, MAX_LOG_LINE_CHARS);
     }
     #log(at, text) {
         this.#flushMessage();
@@ -91432,7 +91467,7 @@ class RunProgress {
             this.log.push(line);
     }
     #progress(at, summary) {
-        this.#steps.addProgress(at, clip(summary, MAX_TITLE_CHARS));
+        this.#steps.addProgress(at, markdown_clip(summary, MAX_TITLE_CHARS));
         this.#log(at, `progress: ${summary}`);
     }
     #toolStart(at, id, toolName, input) {
@@ -91477,15 +91512,15 @@ class RunProgress {
         if (reason === undefined)
             return;
         const target = this.#targets.get(id) ?? toolName ?? id;
-        this.refused.push({ target: clip(target, MAX_TITLE_CHARS), reason: clip(reason, MAX_TITLE_CHARS) });
+        this.refused.push({ target: markdown_clip(target, MAX_TITLE_CHARS), reason: markdown_clip(reason, MAX_TITLE_CHARS) });
     }
     #approvalRequest(at, id, toolName, input, reason) {
         const entry = {
             id,
-            toolName: clip(toolName, MAX_TITLE_CHARS),
+            toolName: markdown_clip(toolName, MAX_TITLE_CHARS),
             summary: summarize(input),
             state: 'pending',
-            ...(reason === undefined ? {} : { reason: clip(reason, MAX_SUMMARY_CHARS) }),
+            ...(reason === undefined ? {} : { reason: markdown_clip(reason, MAX_SUMMARY_CHARS) }),
         };
         this.#approvals.ask(at, entry);
         this.#log(at, `approval ${id} requested: ${entry.toolName} ${entry.summary}`);
@@ -91514,7 +91549,7 @@ class RunProgress {
         this.unpricedModels = totals.unpricedModels ?? [];
     }
     #error(at, message) {
-        this.lastError = clip(message, MAX_LOG_LINE_CHARS);
+        this.lastError = markdown_clip(message, MAX_LOG_LINE_CHARS);
         this.#log(at, `error ${message}`);
     }
     #runEnd(at, event) {
