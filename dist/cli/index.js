@@ -87334,6 +87334,7 @@ function conversationName(key) {
 
 
 
+
 /**
  * Puts a conversation's last session back where the agent looks for it (under the declaration's
  * root in this location, then through the agent's import when it has one) and returns its state,
@@ -87361,7 +87362,7 @@ async function restoreConversation(options) {
         return undefined;
     }
     for (const file of files) {
-        if ((0,external_node_path_namespaceObject.isAbsolute)(file.path) || (0,external_node_path_namespaceObject.normalize)(file.path).startsWith('..')) {
+        if (!isInsidePath(file.path)) {
             options.log?.(`conversation ${name}: a session file is outside the store (${file.path}); starting fresh`);
             return undefined;
         }

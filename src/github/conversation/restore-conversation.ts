@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, normalize } from 'node:path';
+import { dirname, join } from 'node:path';
+import { isInsidePath } from './confined-files.ts';
 import { type ConversationKey, type ConversationState, isConversationExpired } from './conversation-state.ts';
 import type { ConversationStore, StoredConversation } from './conversation-store.ts';
 import { conversationName } from './save-conversation.ts';
@@ -49,7 +50,7 @@ export async function restoreConversation(options: RestoreConversationOptions): 
     return undefined;
   }
   for (const file of files) {
-    if (isAbsolute(file.path) || normalize(file.path).startsWith('..')) {
+    if (!isInsidePath(file.path)) {
       options.log?.(`conversation ${name}: a session file is outside the store (${file.path}); starting fresh`);
       return undefined;
     }
