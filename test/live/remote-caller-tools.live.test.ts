@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeAdapter } from '../../src/adapters/agents/claude/index.ts';
 import { piAdapter } from '../../src/adapters/agents/pi/index.ts';
+import { opencodeAcpAdapter } from '../../src/adapters/protocols/acp/agents/opencode-acp.ts';
 import type { Adapter } from '../../src/core/adapter/index.ts';
 import { decideTrigger } from '../../src/github/use-cases/decide-trigger.ts';
 import { executeRun, type RunOutcome } from '../../src/github/use-cases/execute-run.ts';
@@ -14,19 +15,29 @@ import { installCli } from './cli-cache.ts';
 import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts';
 import type { LiveSpec } from './live-spec.ts';
 import { spec as claude } from './specs/claude.live.ts';
+import { spec as opencode } from './specs/opencode.live.ts';
 import { spec as pi } from './specs/pi.live.ts';
 
 interface Served {
   name: string;
   spec: LiveSpec;
   adapter: (bin: string) => Adapter;
+  /** The agent's own shell tool, as the model sees it: it must not be offered. */
+  ownShell: RegExp;
 }
 const SERVED: Served[] = [
-  { name: 'pi', spec: pi, adapter: (bin) => piAdapter({ command: bin }) },
-  { name: 'claude', spec: claude, adapter: (bin) => claudeAdapter({ command: bin }) },
+  { name: 'pi', spec: pi, adapter: (bin) => piAdapter({ command: bin }), ownShell: /"name":"bash"/ },
+  { name: 'claude', spec: claude, adapter: (bin) => claudeAdapter({ command: bin }), ownShell: /"name":"Bash"/ },
+  // An ACP agent: OpenCode over ACP, its built-in tools denied, the run's MCP tools given in `session/new`.
+  {
+    name: 'opencode-acp',
+    spec: opencode,
+    adapter: (bin) => opencodeAcpAdapter({ command: bin }),
+    ownShell: /"name":"(bash|write|edit|read)"/,
+  },
 ];
 
-// Issue 30: a GPU-hosted Pi behind `agent-mux serve` works on the caller's checkout. The real Pi
+// Issue 30: a GPU-hosted agent (Pi, Claude Code, OpenCode over ACP) behind `agent-mux serve` works on the caller's checkout. The real Pi
 // (pinned) runs under the server with its own HOME and working root; the fake model asks it to run
 // a command that writes GREETING.md. The command travels as a relayed `shell` call to the caller
 // (the GitHub run), whose policy asks for it on GitHub; approved, it runs in the caller's checkout
@@ -126,8 +137,8 @@ approvals:
   await server.close();
   expect(readdirSync(serveRoot)).toEqual([]);
   const toolNames = JSON.stringify(model.requests.map((r) => (r.body as { tools?: unknown })?.tools ?? []));
-  expect(toolNames).toMatch(/mcp__agent-?mux__shell/);
-  expect(toolNames).not.toMatch(/"name":"[Bb]ash"/);
+  expect(toolNames).toMatch(/(mcp__agent-?mux__|agent-mux_)shell/);
+  expect(toolNames).not.toMatch(served.ownShell);
   w.gh.assertNoViolations();
   return { outcome, w };
 }

@@ -46,6 +46,8 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   const translator = launch.translator;
 
   let plan: Awaited<ReturnType<ProcessLaunch['plan']>> | undefined;
+  /** The fence's own program (bubblewrap) when the agent is started inside it. */
+  let fenceProgram: string | undefined;
   let child: Child;
   try {
     plan = await launch.plan(ctx);
@@ -59,12 +61,15 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     const fenced = options.fence
       ? fenceCommand(options.fence, { ...target, planValues: [...args, ...Object.values(planEnv)] })
       : target;
+    if (fenced.command !== plan.command) fenceProgram = fenced.command;
     const expanded = { ...plan, command: fenced.command, args: fenced.args };
     child = plan.pty ? await spawnPty(expanded, fenced.env, cwd) : await spawnPipes(expanded, fenced.env, cwd);
   } catch (error) {
     await runCleanup(plan, emitter);
     const missing =
       SpawnError.isInstance(error) && (error.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+    // Fenced, the program spawned is the fence's: its absence is not the agent's.
+    if (missing && fenceProgram) return fenceMissing(fenceProgram, emitter);
     if (missing && plan) return programMissing(plan.command, options.program, emitter);
     const message = (error as Error).message;
     emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
@@ -237,6 +242,13 @@ async function runCleanup(plan: SpawnPlan | undefined, emitter: RunEmitter): Pro
       recoverable: true,
     });
   }
+}
+
+/** The fence's program (bubblewrap) is not installed: the run fails with that reason, never the agent's. */
+function fenceMissing(command: string, emitter: RunEmitter): AttemptResult {
+  const message = `the run's fence needs ${command} (bubblewrap), which is not installed or not on PATH; install it (Debian/Ubuntu: apt-get install bubblewrap)`;
+  emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
+  return { reason: 'failed', message };
 }
 
 /** The agent's program is not installed: a crash whose message says how to install it. */

@@ -302,3 +302,20 @@ describe('startRun with a session adapter (demo)', () => {
     expect(end).toMatchObject({ reason: 'failed', message: 'cannot_reproduce: no such test' });
   });
 });
+
+describe('startRun with a fence whose program is missing', () => {
+  it('fails naming bubblewrap, not the agent (the agent is installed)', async () => {
+    const cwd = workspace();
+    const { events, end } = await collectRun(
+      startRun({
+        adapter: processAdapter('reference', { binary: node, args: [referenceAgent] }),
+        request: { prompt: 'hello there', cwd },
+        fence: { kind: 'processes', bwrap: join(cwd, 'no-such-bwrap') },
+      }),
+    );
+    expect(end.reason).toBe('failed');
+    expect(end.message).toMatch(/fence needs .*no-such-bwrap \(bubblewrap\), which is not installed/);
+    expect(end.message).not.toMatch(/node.* is not installed/);
+    expect(ofType(events, 'error').map((e) => e.code)).toContain('spawn_failed');
+  });
+});

@@ -35,6 +35,12 @@ export interface AcpAdapterExtras extends AcpControllerOptions {
   expandTemplates?: boolean;
   /** Environment computed per run (e.g. the run's policy as the agent's own permission config), over `env`. */
   runEnv?: (ctx: LaunchContext) => Record<string, string>;
+  /**
+   * The arguments that turn the agent's own file and shell tools off and let it call the run's MCP
+   * tools without asking (the caller's policy asks): added when the run wants the caller's tools
+   * only (`RunRequest.callerToolsOnly`). Set: the adapter's `callerTools` is `mcp`.
+   */
+  callerToolsArgs?: readonly string[];
 }
 
 /**
@@ -53,11 +59,12 @@ export function acpAdapter(id: string, config: AcpOptions, extras: AcpAdapterExt
     ...(extras.program ? { program: extras.program } : {}),
     ...(extras.sessionDir ? { sessionDir: extras.sessionDir } : {}),
     ...(extras.detectAuth ? { detectAuth: extras.detectAuth } : {}),
+    ...(extras.callerToolsArgs ? { callerTools: 'mcp' as const } : {}),
     launch: {
       kind: 'process',
       plan: (ctx) => ({
         command: config.binary,
-        args: config.args ?? [],
+        args: [...(config.args ?? []), ...(ctx.request.callerToolsOnly ? (extras.callerToolsArgs ?? []) : [])],
         env: { ...(config.env ?? {}), ...(extras.runEnv?.(ctx) ?? {}) },
         keepStdinOpen: true,
         expandTemplates: extras.expandTemplates ?? true,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { kiloAcpAdapter, opencodeAcpAdapter } from '../../../../src/adapters/protocols/acp/index.ts';
+import { kiloAcpAdapter, opencodeAcpAdapter, qwenAcpAdapter } from '../../../../src/adapters/protocols/acp/index.ts';
 import type { AgentEvent } from '../../../../src/core/events/index.ts';
 import { replayStream } from '../../../../src/core/run/replay-stream.ts';
 
@@ -30,6 +30,27 @@ describe('opencode-acp / kilo-acp', () => {
     expect(notes(priced).filter((m) => m.startsWith('no price known'))).toEqual([]);
     const unpriced = await end('fake/fake-model');
     expect(notes(unpriced)).toContain('no price known for cost model fake/fake-model; token costs count as USD 0');
+  });
+
+  it("served on the caller's tools: every built-in tool denied, the run's MCP tools allowed; others refuse", async () => {
+    const adapter = opencodeAcpAdapter();
+    expect(adapter.callerTools).toBe('mcp');
+    // Not verified over relayed tools: refused by `agent-mux serve` (422 caller_tools_unsupported).
+    expect(kiloAcpAdapter().callerTools).toBeUndefined();
+    expect(qwenAcpAdapter().callerTools).toBeUndefined();
+    if (adapter.launch.kind !== 'process') throw new Error('process launch expected');
+    const ctx = {
+      runId: 'r',
+      request: { prompt: 'p', cwd: '/w', callerToolsOnly: true },
+      policy: { default: 'allow', rules: [{ tool: 'bash', decision: 'allow' }] },
+    } as Parameters<typeof adapter.launch.plan>[0];
+    const plan = await adapter.launch.plan(ctx);
+    expect(plan.args).toEqual(['acp']);
+    const config = JSON.parse(plan.env?.OPENCODE_CONFIG_CONTENT ?? '{}');
+    // The caller's policy, not this one, decides: it never turns a built-in tool back on here.
+    expect(config.permission).toEqual({ '*': 'deny', 'agent-mux_*': 'allow' });
+    expect(Object.keys(config.permission)).toEqual(['*', 'agent-mux_*']);
+    expect(config.agent.build.permission).toEqual(config.permission);
   });
 
   it('asks every tool in the inline config, and removes the tools the policy denies', async () => {

@@ -18,6 +18,8 @@ export interface CliAcpMode {
   runEnv?: AcpAdapterExtras['runEnv'];
   /** Capabilities other than ACP's defaults (the platforms are the CLI adapter's). */
   capabilities?: Partial<Capabilities>;
+  /** The arguments that leave the agent the run's MCP tools only (`AcpAdapterExtras.callerToolsArgs`). */
+  callerToolsArgs?: readonly string[];
 }
 
 /**
@@ -48,6 +50,7 @@ export function cliAcpAdapter(cli: Adapter, mode: CliAcpMode): Adapter {
       ...(cli.sessionDir ? { sessionDir: cli.sessionDir } : {}),
       ...(cli.detectAuth ? { detectAuth: cli.detectAuth } : {}),
       ...(mode.runEnv ? { runEnv: mode.runEnv } : {}),
+      ...(mode.callerToolsArgs ? { callerToolsArgs: mode.callerToolsArgs } : {}),
     },
   );
 }
