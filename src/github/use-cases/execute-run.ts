@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import type { Adapter } from '../../core/adapter/index.ts';
 import { agentEnvironment } from '../../core/env/agent-environment.ts';
 import type { AgentEvent } from '../../core/events/index.ts';
@@ -15,6 +17,7 @@ import { planTurnSafely, resumeTurn, sessionLocation, turnRecordOf } from '../co
 import { prepareWorkspace } from '../git/prepare-workspace.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import { redactingApi } from '../redacting-api.ts';
+import { unseenChangesReason } from '../report/claimed-changes.ts';
 import { FinalMessage } from '../report/final-message.ts';
 import { changedNothingReason } from '../report/refused-changes.ts';
 import { renderAnnotations } from '../report/render-check-run.ts';
@@ -365,7 +368,15 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
   note(published.note);
   const { reporter, base } = await reporting;
   // No green run that did nothing: it tried to change something, was refused or failed, and changed nothing.
-  const didNothing = published.files.length === 0 ? changedNothingReason(reporter.progress.steps) : undefined;
+  // Nor one whose writes or claims of a change left no trace in the checkout.
+  const didNothing =
+    published.files.length === 0
+      ? (changedNothingReason(reporter.progress.steps) ??
+        unseenChangesReason(reporter.progress.steps, finalMessage.text ?? '', (path) => {
+          const full = resolve(options.workspace, path);
+          return full.startsWith(`${options.workspace}${sep}`) && existsSync(full);
+        }))
+      : undefined;
   if (didNothing) return fail('neutral', didNothing, end);
   await reporter.finish({
     conclusion: 'success',
