@@ -2,7 +2,11 @@
 # The agent-mux Probot app. Node 24 runs the TypeScript sources directly (type stripping), so there is no build step.
 #
 #   docker build -t agent-mux-app .
-#   docker run --env-file .env -p 3000:3000 -v agent-mux-data:/app/data agent-mux-app
+#   docker run --env-file .env -p 3000:3000 -v agent-mux-data:/app/data \
+#     --security-opt seccomp=unconfined --security-opt apparmor=unconfined agent-mux-app
+# (or `docker compose up -d`, compose.yaml). The two --security-opt let bubblewrap, the agents' fence,
+# create its user namespace and mounts: Docker's default profiles block them, and then no agent
+# starts (/agent-mux/ready answers 503 with the reason, each waiting mention gets a reply saying so).
 #
 # Agents' CLIs (claude, codex, …) are not included: extend this image with the ones your repositories use.
 

@@ -1,12 +1,15 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { FenceProbe } from '../core/sandbox/index.ts';
 import { LONGEST_CONVERSATION_DAYS } from '../github/conversation/conversation-state.ts';
 import type { AppSettings } from './app-settings.ts';
 import type { DispatchDeps, DispatchResult } from './dispatch-event.ts';
 import { createDispatchLoop } from './dispatch-loop.ts';
+import { createFenceWatch, type FenceWatchOptions, unfencedReason } from './fence-watch.ts';
 import { type RecoveredRun, recoverRuns } from './recover-runs.ts';
 import { createRepoReadCache } from './repo-read-cache.ts';
 import { newWorkerId, type WorkerDeps, type WorkResult, workOnce } from './run-worker.ts';
 import type { RunStore } from './store/run-store.ts';
+import { tellUnfenced } from './tell-unfenced.ts';
 import { testCrashPoint } from './test-crash-point.ts';
 import { createWorkDirGauge } from './work-dir-gauge.ts';
 
@@ -24,6 +27,11 @@ export interface AppRuntimeOptions extends Omit<WorkerDeps, 'track'> {
   retries?: number;
   /** The dispatcher's `quiet`: the app's `WebhookTraffic.quiet` (a burst of webhooks is acknowledged first). */
   quiet?: DispatchDeps['quiet'];
+  /** The fence probe (default: `true` inside the file-system fence), and how long a failure stands. */
+  fenceProbe?: FenceWatchOptions['probe'];
+  fenceRetryMs?: number;
+  /** Told when the fence starts or stops working (the app's readiness and error log). Default: `log`. */
+  onFence?: (probe: FenceProbe) => void;
 }
 
 /** The app's background work: one dispatcher, `workers` workers, periodic recovery. */
@@ -34,6 +42,8 @@ export interface AppRuntime {
   workOnce(workerId?: string): Promise<WorkResult>;
   /** Takes over runs whose lease expired (see `recoverRuns`). */
   recover(): Promise<RecoveredRun[]>;
+  /** Whether the fence works (the workers' shared watch; undefined when `fence` is off). */
+  checkFence(): Promise<FenceProbe | undefined>;
   /** Starts the loops (recovery first). */
   start(): void;
   /** Stops the loops; runs in flight are aborted (concluded `cancelled`) and awaited. */
@@ -45,8 +55,31 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
   const { store, log } = options;
   const idleMs = options.idleMs ?? 250;
   const inFlight = new Map<string, AbortController>();
+  const fenceRetryMs = options.fenceRetryMs ?? 30_000;
+  const fence = createFenceWatch({
+    workDir: options.settings.workDir,
+    ...(options.fenceProbe ? { probe: options.fenceProbe } : {}),
+    retryMs: fenceRetryMs,
+    onChange:
+      options.onFence ??
+      ((probe) => log(probe.ok ? 'agent-mux: the fence works' : `agent-mux: ${unfencedReason(probe)}`)),
+  });
+  // Queued runs are told on GitHub why they wait, at most once per failed probe's interval.
+  const told = new Set<string>();
+  let telling: Promise<unknown> | undefined;
+  let toldAt = Number.NEGATIVE_INFINITY;
+  const tell = (probe: Extract<FenceProbe, { ok: false }>) => {
+    if (telling || Date.now() - toldAt < fenceRetryMs) return;
+    toldAt = Date.now();
+    telling = tellUnfenced({ store, access: options.access, log }, unfencedReason(probe), told)
+      .catch((error: unknown) => log(`telling queued runs why they wait: ${(error as Error).message}`))
+      .finally(() => {
+        telling = undefined;
+      });
+  };
   const workerDeps: WorkerDeps = {
     workDirBytes: createWorkDirGauge(options.settings.workDir),
+    fence,
     ...options,
     track(runId, abort) {
       inFlight.set(runId, abort);
@@ -90,6 +123,7 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
     dispatchPending: () => dispatcher.pending(),
     workOnce: (workerId = newWorkerId(0)) => workOnce(workerDeps, workerId),
     recover: () => recoverRuns({ store, access: options.access, log, retries: options.retries }),
+    checkFence: async () => (options.settings.fence === 'off' ? undefined : fence.check()),
     start() {
       stopping = false;
       wake = new AbortController();
@@ -116,7 +150,17 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
       );
       for (let index = 0; index < options.settings.workers; index++) {
         const workerId = newWorkerId(index);
-        loops.push(loop(`worker ${index}`, async () => (await runtime.workOnce(workerId)).kind === 'ran', idleMs));
+        loops.push(
+          loop(
+            `worker ${index}`,
+            async () => {
+              const result = await runtime.workOnce(workerId);
+              if (result.kind === 'unfenced') tell({ ok: false, message: result.message });
+              return result.kind === 'ran';
+            },
+            idleMs,
+          ),
+        );
       }
     },
     async stop() {

@@ -3,11 +3,12 @@ import { createBuiltinRegistry } from '../adapters/builtin-registry.ts';
 import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
 import { agentEnvironment } from './agent-environment.ts';
 import { type AppReadiness, createAppReadiness, type ReadinessState, readinessHandler } from './app-readiness.ts';
-import { type AppRuntime, createAppRuntime } from './app-runtime.ts';
+import { type AppRuntime, type AppRuntimeOptions, createAppRuntime } from './app-runtime.ts';
 import { type AppSettings, readAppSettings } from './app-settings.ts';
 import { collectStartUpGarbage } from './collect-start-up-garbage.ts';
 import { createDeliveryTurns } from './delivery-turns.ts';
 import { describeStartFailure } from './describe-start-failure.ts';
+import { unfencedReason } from './fence-watch.ts';
 import { installGracefulStop } from './graceful-stop.ts';
 import { hostSecrets } from './host-secrets.ts';
 import { type InstallationAccess, probotInstallationAccess } from './installation-access.ts';
@@ -62,6 +63,9 @@ export interface AgentMuxAppOptions {
   stopGraceMs?: number;
   /** Where each adapter keeps its sessions. Default: the built-in declarations (`sessionFilesFor`). */
   sessionFiles?: WorkerDeps['sessionFiles'];
+  /** The fence probe (default: `true` inside the file-system fence) and how long a failure stands (default 30 s). */
+  fenceProbe?: AppRuntimeOptions['fenceProbe'];
+  fenceRetryMs?: number;
 }
 
 /** A Probot app function that also exposes its background runtime. */
@@ -155,6 +159,8 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
           step('GET /app', (error) => describeStartFailure(error, hostOf(error) ?? githubHostOf(env))),
         ));
       const agent = agentEnvironment(env);
+      let fenceFailed = false;
+      let loopsReady = false;
       const runtime = createAppRuntime({
         store,
         settings,
@@ -172,13 +178,32 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
         recoverEveryMs: options.recoverEveryMs,
         sessionFiles: options.sessionFiles,
         quiet: traffic.quiet,
+        ...(options.fenceProbe ? { fenceProbe: options.fenceProbe } : {}),
+        ...(options.fenceRetryMs !== undefined ? { fenceRetryMs: options.fenceRetryMs } : {}),
+        // A fence that does not work: not ready (503 with the reason), said at error level; ready
+        // again, by itself, once it works.
+        onFence: (probe) => {
+          if (probe.ok) {
+            if (fenceFailed) app.log.info('agent-mux: the fence works again; queued runs start');
+            fenceFailed = false;
+            if (loopsReady) readiness.set(true, 'ready');
+            return;
+          }
+          fenceFailed = true;
+          const reason = unfencedReason(probe);
+          app.log.error(`agent-mux: ${reason}`);
+          readiness.set(false, reason);
+        },
       });
+      // The fence is probed before the app says it is ready: a host where it fails is never "ready".
+      await runtime.checkFence();
       if (options.startLoops !== false) runtime.start();
       const collected =
         options.collectStartUpGarbage === true
           ? `, start-up garbage collected in ${collectStartUpGarbage().toFixed(0)} ms`
           : '';
-      readiness.set(true, 'ready');
+      loopsReady = true;
+      if (!fenceFailed) readiness.set(true, 'ready');
       app.log.info(`agent-mux is ready: app ${slug}, store open, ${settings.workers} worker(s)${collected}`);
       return { runtime, store, ownStore };
     })();

@@ -9,9 +9,9 @@ import type { GitHubDeps } from '../github/use-cases/decide-trigger.ts';
 import { executeRun, type RunOutcome } from '../github/use-cases/execute-run.ts';
 import type { AppSettings } from './app-settings.ts';
 import { type ApprovalBridge, bridgeApprovals } from './bridge-approvals.ts';
-import { checkFence } from './check-fence.ts';
 import { cloneWorkspace, removeWorkspace } from './clone-workspace.ts';
 import { directorySize } from './directory-size.ts';
+import { createFenceWatch, type FenceWatch, unfencedReason } from './fence-watch.ts';
 import type { InstallationAccess } from './installation-access.ts';
 import { stateOf } from './store/run-states.ts';
 import type { Lease, RunState, RunStore, StoredRun } from './store/run-store.ts';
@@ -57,6 +57,11 @@ export interface WorkerDeps {
   track?: (runId: string, abort: AbortController) => () => void;
   /** Where each adapter keeps its sessions (default `sessionFilesFor`): what a follow-up turn can resume. */
   sessionFiles?: TurnConversations['sessionFiles'];
+  /**
+   * Whether the fence works, shared by the process's workers (`createFenceWatch`). Default: one per
+   * work dir in this process, logging when it changes.
+   */
+  fence?: FenceWatch;
   /** The work dir's size, shared by the process's workers (`createWorkDirGauge`). Default: measured on each call. */
   workDirBytes?: WorkDirGauge;
 }
@@ -81,7 +86,7 @@ export async function workOnce(deps: WorkerDeps, workerId: string): Promise<Work
   const bytes = await (deps.workDirBytes?.() ?? directorySize(settings.workDir));
   if (bytes > settings.maxWorkspaceBytes) return { kind: 'disk_full', bytes };
   if (settings.fence !== 'off') {
-    const probe = await checkFence(settings.workDir, deps.log);
+    const probe = await (deps.fence ?? defaultFenceWatch(settings.workDir, deps.log)).check();
     if (!probe.ok) return { kind: 'unfenced', message: probe.message };
   }
   const claimed = await store.claim(workerId, settings.leaseMs, {
@@ -91,6 +96,21 @@ export async function workOnce(deps: WorkerDeps, workerId: string): Promise<Work
   });
   if (claimed === undefined) return { kind: 'idle' };
   return runClaimed(deps, claimed.run, claimed.lease);
+}
+
+const defaultWatches = new Map<string, FenceWatch>();
+
+/** The fence watch of a work dir when the deps bring none (one per process and work dir). */
+function defaultFenceWatch(workDir: string, log: (line: string) => void): FenceWatch {
+  let watch = defaultWatches.get(workDir);
+  if (!watch) {
+    watch = createFenceWatch({
+      workDir,
+      onChange: (probe) => log(probe.ok ? 'agent-mux: the fence works' : `agent-mux: ${unfencedReason(probe)}`),
+    });
+    defaultWatches.set(workDir, watch);
+  }
+  return watch;
 }
 
 async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promise<WorkResult> {

@@ -44,6 +44,9 @@ export interface AppWorldOptions {
   fence?: AppSettings['fence'];
   /** More paths the agents' fence shows read-only (a fixture agent's script and its packages). */
   fenceReadOnly?: readonly string[];
+  /** A stand-in for the fence probe, and how long its failure stands. */
+  fenceProbe?: AgentMuxAppOptions['fenceProbe'];
+  fenceRetryMs?: number;
 }
 
 export async function createAppWorld(options: AppWorldOptions = {}) {
@@ -95,6 +98,8 @@ export async function createAppWorld(options: AppWorldOptions = {}) {
     ...(options.sessionFiles ? { sessionFiles: options.sessionFiles } : {}),
     registry: w.registry,
     startLoops: options.startLoops ?? false,
+    ...(options.fenceProbe ? { fenceProbe: options.fenceProbe } : {}),
+    ...(options.fenceRetryMs !== undefined ? { fenceRetryMs: options.fenceRetryMs } : {}),
     idleMs: 20,
     cancelPollMs: 50,
     answerPollMs: 30,
