@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 82)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 9506)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 82:
+/***/ 9506:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -49172,11 +49172,12 @@ function acpAdapter(id, config, extras = {}) {
         ...(extras.program ? { program: extras.program } : {}),
         ...(extras.sessionDir ? { sessionDir: extras.sessionDir } : {}),
         ...(extras.detectAuth ? { detectAuth: extras.detectAuth } : {}),
+        ...(extras.callerToolsArgs ? { callerTools: 'mcp' } : {}),
         launch: {
             kind: 'process',
             plan: (ctx) => ({
                 command: config.binary,
-                args: config.args ?? [],
+                args: [...(config.args ?? []), ...(ctx.request.callerToolsOnly ? (extras.callerToolsArgs ?? []) : [])],
                 env: { ...(config.env ?? {}), ...(extras.runEnv?.(ctx) ?? {}) },
                 keepStdinOpen: true,
                 expandTemplates: extras.expandTemplates ?? true,
@@ -49311,6 +49312,7 @@ function cliAcpAdapter(cli, mode) {
         ...(cli.sessionDir ? { sessionDir: cli.sessionDir } : {}),
         ...(cli.detectAuth ? { detectAuth: cli.detectAuth } : {}),
         ...(mode.runEnv ? { runEnv: mode.runEnv } : {}),
+        ...(mode.callerToolsArgs ? { callerToolsArgs: mode.callerToolsArgs } : {}),
     });
 }
 
@@ -49372,11 +49374,18 @@ function openCodeAcpPermission(ctx) {
     return openCodePermission({ default: 'ask', rules: denies });
 }
 /**
+ * The permission config that leaves an OpenCode-style agent the run's MCP tools only (a served run
+ * on the caller's tools): every built-in tool denied, which removes it from the model's list, and
+ * the run's MCP server's tools (`agent-mux_<tool>`) allowed without asking here (the caller's policy
+ * asks on GitHub).
+ */
+const CALLER_TOOLS_PERMISSION = { '*': 'deny', 'agent-mux_*': 'allow' };
+/**
  * `<program> acp` of an OpenCode-style CLI, from its headless adapter (executable, install, secrets,
  * session dir, auth check) and its flavor's names: inline config, merged over the user's and the
  * workspace's files, with permissions only (the run's MCP server comes through `session/new`).
  */
-function openCodeStyleAcpAdapter(cli, flavor, displayName) {
+function openCodeStyleAcpAdapter(cli, flavor, displayName, options = {}) {
     return cliAcpAdapter(cli, {
         id: `${cli.id}-acp`,
         displayName,
@@ -49384,16 +49393,24 @@ function openCodeStyleAcpAdapter(cli, flavor, displayName) {
         needsTestedVersion: true,
         env: { ...flavor.env },
         capabilities: { sessionPersistence: 'sqlite' },
+        // With the caller's tools only, the permission config (below) does the work: no arguments.
+        ...(options.servedOnCallerTools ? { callerToolsArgs: [] } : {}),
         runEnv: (ctx) => {
-            const permission = openCodeAcpPermission(ctx);
+            const permission = ctx.request.callerToolsOnly ? CALLER_TOOLS_PERMISSION : openCodeAcpPermission(ctx);
             const config = { permission, agent: { [flavor.defaultAgent]: { permission } } };
             return { [flavor.configContentEnv]: JSON.stringify(config) };
         },
     });
 }
-/** OpenCode over ACP (`opencode acp`): its permission questions go to the run's approval channel. */
+/**
+ * OpenCode over ACP (`opencode acp`): its permission questions go to the run's approval channel.
+ * Served for a GitHub run (caller-tools) it works with the run's MCP tools only
+ * ({@link CALLER_TOOLS_PERMISSION}; checked live with OpenCode 1.18.33).
+ */
 function opencodeAcpAdapter(options = {}) {
-    return openCodeStyleAcpAdapter(opencodeAdapter(options), opencodeFlavor, 'OpenCode (ACP)');
+    return openCodeStyleAcpAdapter(opencodeAdapter(options), opencodeFlavor, 'OpenCode (ACP)', {
+        servedOnCallerTools: true,
+    });
 }
 /** Kilo Code CLI over ACP (`kilo acp`), an OpenCode fork. */
 function kiloAcpAdapter(options = {}) {
@@ -53923,6 +53940,8 @@ async function runProcessAttempt(options) {
     const { launch, ctx, emitter, graceMs } = options;
     const translator = launch.translator;
     let plan;
+    /** The fence's own program (bubblewrap) when the agent is started inside it. */
+    let fenceProgram;
     let child;
     try {
         plan = await launch.plan(ctx);
@@ -53936,12 +53955,17 @@ async function runProcessAttempt(options) {
         const fenced = options.fence
             ? fenceCommand(options.fence, { ...target, planValues: [...args, ...Object.values(planEnv)] })
             : target;
+        if (fenced.command !== plan.command)
+            fenceProgram = fenced.command;
         const expanded = { ...plan, command: fenced.command, args: fenced.args };
         child = plan.pty ? await spawnPty(expanded, fenced.env, cwd) : await spawnPipes(expanded, fenced.env, cwd);
     }
     catch (error) {
         await runCleanup(plan, emitter);
         const missing = SpawnError.isInstance(error) && error.cause?.code === 'ENOENT';
+        // Fenced, the program spawned is the fence's: its absence is not the agent's.
+        if (missing && fenceProgram)
+            return fenceMissing(fenceProgram, emitter);
         if (missing && plan)
             return programMissing(plan.command, options.program, emitter);
         const message = error.message;
@@ -54117,6 +54141,12 @@ async function runCleanup(plan, emitter) {
             recoverable: true,
         });
     }
+}
+/** The fence's program (bubblewrap) is not installed: the run fails with that reason, never the agent's. */
+function fenceMissing(command, emitter) {
+    const message = `the run's fence needs ${command} (bubblewrap), which is not installed or not on PATH; install it (Debian/Ubuntu: apt-get install bubblewrap)`;
+    emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
+    return { reason: 'failed', message };
 }
 /** The agent's program is not installed: a crash whose message says how to install it. */
 function programMissing(command, program, emitter) {
@@ -89050,6 +89080,91 @@ function redactingApi(api, redactor) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/github/report/claimed-changes.ts
+/**
+ * Tools that write files, by the names agents give them (agent-mux's own, Claude Code's, Pi's,
+ * Gemini's and Qwen's, Codex's, OpenCode's): one that succeeded in a run that changed no file wrote
+ * somewhere else than the checkout (a remote host's own directory, a sandbox's copy).
+ */
+const WRITING = new Set([
+    'write_file',
+    'Write',
+    'Edit',
+    'MultiEdit',
+    'NotebookEdit',
+    'write',
+    'edit',
+    'patch',
+    'apply_patch',
+    'replace',
+    'str_replace',
+    'str_replace_based_edit_tool',
+    'create_file',
+]);
+/** The bare tool name of `mcp__<server>__<tool>`, `<server>_<tool>` of the run's server, and `server/tool`. */
+function bareName(tool) {
+    return tool
+        .replace(/^mcp__[^_]+(?:_[^_]+)*?__/, '')
+        .replace(/^agent-mux_/, '')
+        .replace(/^[^/]+\//, '');
+}
+/** A file name as agents write it: a path with an extension, or a dotfile, optionally in backticks. */
+const FILE = String.raw `\x60?((?:[\w.-]+\/)*(?:[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,10}|\.[\w-]+(?:\.[A-Za-z0-9]{1,10})?))\x60?`;
+const VERBS = 'created|added|wrote|written|updated|modified|edited|changed|saved|fixed';
+/**
+ * The agent's own claims of a change, in its first person or as a report: "I created `GREETING.md`",
+ * "I've updated src/a.ts", "Created GREETING.md." at a sentence's start, "`a.ts` has been updated".
+ * A sentence about the code's history ("the bug was added in a.ts") is not a claim.
+ */
+const CLAIMS = [
+    new RegExp(String.raw `\bI(?:'ve|’ve| have)?\s+(?:now\s+|just\s+|also\s+)?(?:${VERBS})\s+(?:(?:the|a|an|new)\s+)?(?:file\s+)?${FILE}`, 'gi'),
+    new RegExp(String.raw `(?:^|[.!\n]\s*|^\s*[-*]\s+)(?:${VERBS})\s+(?:(?:the|a|an|new)\s+)?(?:file\s+)?${FILE}`, 'gim'),
+    new RegExp(String.raw `${FILE}\s+(?:has|have)\s+been\s+(?:${VERBS})\b`, 'gi'),
+    // "… and added tests/a.test.ts": a second change in the same claim.
+    new RegExp(String.raw `\b(?:and|then)\s+(?:also\s+)?(?:${VERBS})\s+(?:(?:the|a|an|new)\s+)?(?:file\s+)?${FILE}`, 'gi'),
+];
+/** The files the agent's final message says it changed (each once, in order). */
+function claimedFiles(text) {
+    const found = [];
+    for (const pattern of CLAIMS) {
+        for (const match of text.matchAll(pattern)) {
+            const file = match[1]?.replace(/[.,;:]+$/, '');
+            if (file && /[A-Za-z]/.test(file) && !found.includes(file))
+                found.push(file);
+        }
+    }
+    return found;
+}
+/** The agent's write steps that succeeded. */
+function succeededWrites(steps) {
+    return steps
+        .filter((step) => step.kind === 'tool' && step.state === 'done' && WRITING.has(bareName(step.tool)))
+        .map((step) => step.title);
+}
+const listed = (items) => {
+    const shown = items.slice(0, 3).map((item) => `\`${item.replace(/`/g, "'")}\``);
+    return `${shown.join(', ')}${items.length > 3 ? ` and ${items.length - 3} more` : ''}`;
+};
+/**
+ * Why a run that changed no file in the checkout is not a success although the agent wrote or said
+ * it did: its writes succeeded elsewhere (a remote host's directory, a sandbox), or it reported
+ * writing a file the checkout does not have (a sandbox refused the command without a trace).
+ * `exists` tells whether a path (relative to the checkout, as the agent wrote it) is there: a file
+ * it names that exists may be one an earlier turn made. Undefined: it neither wrote nor claimed to
+ * (a question answered).
+ */
+function unseenChangesReason(steps, finalText, exists) {
+    const writes = succeededWrites(steps);
+    if (writes.length > 0) {
+        return `the agent's writes succeeded (${listed(writes)}) but the checkout has no change: they went to another directory (a remote host's, a sandbox's)`;
+    }
+    const claimed = claimedFiles(finalText).filter((file) => !exists(file));
+    if (claimed.length > 0) {
+        return `the agent said it wrote ${listed(claimed)}, but the checkout has no such file and no change: its commands may have run elsewhere or been refused without a trace (a broken sandbox, a remote host's own directory)`;
+    }
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/github/report/final-message.ts
 /** The longest final message kept (the reply shows less). */
 const MAX_CHARS = 8000;
@@ -89125,7 +89240,7 @@ const READING = new Set([
     'web_fetch',
 ]);
 /** The bare tool name of `mcp__<server>__<tool>` and `server/tool`. */
-function bareName(tool) {
+function refused_changes_bareName(tool) {
     return tool.replace(/^mcp__[^_]+(?:_[^_]+)*?__/, '').replace(/^[^/]+\//, '');
 }
 /**
@@ -89136,7 +89251,7 @@ function bareName(tool) {
  */
 function refusedChanges(steps) {
     return steps
-        .filter((step) => step.kind === 'tool' && step.state === 'failed' && !READING.has(bareName(step.tool)))
+        .filter((step) => step.kind === 'tool' && step.state === 'failed' && !READING.has(refused_changes_bareName(step.tool)))
         .map((step) => step.title);
 }
 /** The reason a run that changed nothing after refused attempts gives, or undefined when it made none. */
@@ -91858,6 +91973,9 @@ async function startReporting(input) {
 
 
 
+
+
+
 /**
  * Carries out one accepted job: check run and tracking comment, the workspace on the right
  * commit with planted agent config restored, the agent run with approvals on GitHub and live
@@ -92173,7 +92291,14 @@ async function runAndReport(options, secrets) {
     note(published.note);
     const { reporter, base } = await reporting;
     // No green run that did nothing: it tried to change something, was refused or failed, and changed nothing.
-    const didNothing = published.files.length === 0 ? changedNothingReason(reporter.progress.steps) : undefined;
+    // Nor one whose writes or claims of a change left no trace in the checkout.
+    const didNothing = published.files.length === 0
+        ? (changedNothingReason(reporter.progress.steps) ??
+            unseenChangesReason(reporter.progress.steps, finalMessage.text ?? '', (path) => {
+                const full = (0,external_node_path_namespaceObject.resolve)(options.workspace, path);
+                return full.startsWith(`${options.workspace}${external_node_path_namespaceObject.sep}`) && (0,external_node_fs_namespaceObject.existsSync)(full);
+            }))
+        : undefined;
     if (didNothing)
         return fail('neutral', didNothing, end);
     await reporter.finish({
