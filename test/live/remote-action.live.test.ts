@@ -162,6 +162,30 @@ describe('the bundled Action drives a remote Pi behind agent-mux serve', () => {
     w.gh.assertNoViolations();
   });
 
+  it('mention → Pi’s write asked on GitHub → denied → nothing written, no PR, not ✅', async () => {
+    const host = await startGpuHost();
+    const { w, files } = await mentionWorld(host);
+    const denied: string[] = [];
+    const denier = setInterval(() => {
+      for (const id of newApprovals(w, denied)) {
+        denied.push(id);
+        w.gh.state.addComment(w.repo, 40, { body: `/deny ${id}`, user: 'bob' });
+      }
+    }, 50);
+    const result = await runStep(ACTION_MAIN, { ...files.env, HOME: place('runner-home') }).finally(() =>
+      clearInterval(denier),
+    );
+    const outputs = await readCommandFile(files.output);
+    expect(denied).toHaveLength(1);
+    expect(outputs.conclusion, result.stdout.slice(-3000)).toBe('neutral');
+    expect(result.code).not.toBe(0);
+    expect(existsSync(join(w.workspace, 'GREETING.md'))).toBe(false);
+    expect(w.gh.state.pulls(w.repo)).toHaveLength(0);
+    expect(w.gh.state.checkRuns(w.repo)[0]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    await vi.waitFor(() => expect(readdirSync(host.serveRoot)).toEqual([]), { timeout: 10_000 });
+    w.gh.assertNoViolations();
+  });
+
   it('serve killed (SIGKILL) while Pi waits for its approval → the Action fails fast naming the remote; no process left on either side', async () => {
     const host = await startGpuHost();
     const { w, files } = await mentionWorld(host);
