@@ -7,6 +7,7 @@ import type {
   ShutdownReason,
   SpawnPlan,
 } from '../adapter/index.ts';
+import { separateTempDir } from '../env/separate-temp-dir.ts';
 import { SpawnError } from '../errors/index.ts';
 import { type FenceOptions, fenceCommand } from '../sandbox/index.ts';
 import { expandArgs, expandEnv } from '../template/expand-template.ts';
@@ -55,7 +56,21 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     const expand = plan.expandTemplates === true;
     const args = expand ? expandArgs(plan.args, vars, ctx.env) : [...plan.args];
     const planEnv = expand ? expandEnv(plan.env ?? {}, vars, ctx.env) : (plan.env ?? {});
-    const env = { ...definedEnv(ctx.env), ...planEnv, ...(ctx.request.env ?? {}) };
+    const planned = { ...definedEnv(ctx.env), ...planEnv, ...(ctx.request.env ?? {}) };
+    // A configuration inside the temp dir (a HOME under /tmp) gets a temp dir of its own: Codex's
+    // sandbox helpers are refused otherwise. The file-system fence makes its own (`fenceCommand`).
+    const separated = options.fence?.kind === 'filesystem' ? undefined : separateTempDir(planned);
+    const env = separated?.env ?? planned;
+    if (separated) {
+      const own = plan.cleanup;
+      plan = {
+        ...plan,
+        cleanup: async () => {
+          separated.remove();
+          await own?.();
+        },
+      };
+    }
     const cwd = plan.cwd ?? ctx.request.cwd;
     const target = { command: plan.command, args, cwd, workspace: ctx.request.cwd, env };
     const fenced = options.fence

@@ -26,6 +26,9 @@ export interface FencedCommand {
 /** Directories of the system shown read-only (symbolic links such as merged-/usr `/bin` kept as links). */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
 
+/** The agent's temp dir inside the file-system fence when its HOME lies under `/tmp`. */
+const FENCED_TEMP = '/tmp/.agent-mux-tmp';
+
 /** Wraps a command in bubblewrap according to the fence. */
 export function fenceCommand(fence: FenceOptions, target: FenceTarget): FencedCommand {
   const bwrap = fence.bwrap ?? 'bwrap';
@@ -67,7 +70,14 @@ export function fenceCommand(fence: FenceOptions, target: FenceTarget): FencedCo
   } else {
     delete env.HOME;
   }
-  for (const name of ['TMPDIR', 'TEMP', 'TMP']) if (env[name] !== undefined) env[name] = '/tmp';
+  // A HOME under /tmp (a work dir there) would lie inside the agent's temp dir, where Codex refuses
+  // its sandbox helpers: the agent then gets a temp dir of its own beside it.
+  const temp = fence.home !== undefined && inside(fence.home, '/tmp') ? FENCED_TEMP : '/tmp';
+  if (temp !== '/tmp') {
+    args.push('--dir', temp);
+    env.TMPDIR = temp;
+  }
+  for (const name of ['TMPDIR', 'TEMP', 'TMP']) if (env[name] !== undefined) env[name] = temp;
   args.push('--chdir', target.cwd, target.command, ...target.args);
   return { command: bwrap, args, env };
 }
