@@ -1,4 +1,5 @@
 import { AgentMuxError } from '../core/errors/agent-mux-error.ts';
+import type { FenceMode } from './runner-fence.ts';
 
 /** Inputs that carry API keys: input name → the environment variable the agents read. */
 export const apiKeyInputs = {
@@ -24,6 +25,7 @@ export const ACTION_INPUTS = [
   'agent-version',
   'bot-login',
   'poll-interval-seconds',
+  'fence',
   ...Object.keys(apiKeyInputs),
 ] as const;
 
@@ -40,6 +42,8 @@ export interface ActionInputs {
   /** Logins agent-mux posts as (its comments never trigger). */
   botLogin: string;
   pollIntervalMs: number;
+  /** How the agent is fenced: `auto` (default; fail closed without a working fence) or `off`. */
+  fence: FenceMode;
   /** Environment variable → key, for the inputs that were given. */
   apiKeys: Record<string, string>;
 }
@@ -92,6 +96,10 @@ export function readActionInputs(getInput: (name: string) => string): ActionInpu
   const timeout = number('timeout-minutes', MINUTES);
   const approvalTimeout = number('approval-timeout-minutes', MINUTES);
   const bots = text('allowed-bots');
+  const fence = text('fence') ?? 'auto';
+  if (fence !== 'auto' && fence !== 'off') {
+    throw new ActionInputError('fence', `${JSON.stringify(fence)} is not auto or off`);
+  }
   return {
     githubToken,
     agent: text('agent'),
@@ -104,6 +112,7 @@ export function readActionInputs(getInput: (name: string) => string): ActionInpu
     agentVersion: text('agent-version'),
     botLogin: text('bot-login') ?? 'github-actions[bot]',
     pollIntervalMs: (number('poll-interval-seconds', SECONDS) ?? 5) * 1000,
+    fence,
     apiKeys,
   };
 }

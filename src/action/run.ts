@@ -1,10 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isFeatureAvailable as actionsCacheAvailable } from '@actions/cache';
 import * as core from '@actions/core';
+import { execa } from 'execa';
 import { createBuiltinRegistry } from '../adapters/builtin-registry.ts';
+import { AgentMuxError } from '../core/errors/agent-mux-error.ts';
 import { Redactor } from '../core/redact/redactor.ts';
-import { type FenceOptions, type FenceProbe, probeFence } from '../core/sandbox/index.ts';
+import { probeFence } from '../core/sandbox/index.ts';
 import { createApprovalPoller } from '../github/approvals/approval-poller.ts';
 import { REPO_CONFIG_PATH } from '../github/config/load-repo-config.ts';
 import { createGitHubApi } from '../github/create-github-api.ts';
@@ -22,9 +26,13 @@ import { createActionsCacheConversationStore } from './conversation-cache-store.
 import { ensureAgentProgram } from './install-agent.ts';
 import { findOnPath } from './install-find-on-path.ts';
 import { renderJobSummary } from './job-summary.ts';
+import { decideRunnerFence, findRunnerRoot } from './runner-fence.ts';
 import { RUN_MARKER_ENV } from './stop-leftover-agents.ts';
 import { unknownAgentMessage } from './unknown-agent-message.ts';
 import { createWorkflowLog } from './workflow-log.ts';
+
+/** agent-mux's own code: the directory above `dist/` (its checkout under the runner's `_actions`). */
+const ACTION_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 
 const AUTHOR = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' };
 
@@ -125,13 +133,25 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   // The host side of the agent's environment: the run builds the agent's own from an allowlist
   // (isolateEnv below): its adapter's key and vendor variables, never the token or other keys.
   const agentEnv: Record<string, string | undefined> = { ...env, ...inputs.apiKeys };
-  const fence = await processFence(env);
+  const decided = await decideRunnerFence(env, inputs.fence, {
+    findBwrap: () => findOnPath('bwrap', env.PATH),
+    probe: (fence) => probeFence(fence, env.RUNNER_TEMP || tmpdir()),
+    sudo: runSudo,
+    log: (line) => core.info(line),
+    actionRoot: ACTION_ROOT,
+    runnerRoot: findRunnerRoot(),
+  });
+  if (decided.kind === 'off') core.warning(decided.warning);
+  if (decided.kind === 'fenced') for (const note of decided.notes) core.info(`agent-mux: ${note}`);
+  const fence = decided.kind === 'fenced' ? decided.fence : undefined;
   const secrets = [inputs.githubToken, ...Object.values(inputs.apiKeys)];
   const redactor = new Redactor(secrets);
   const workflowLog = createWorkflowLog(core, (text) => redactor.redactString(text));
   let installMs: number | undefined;
   // Runs inside executeRun, alongside the check-run and comment writes: a failure is the run's failure.
   const prepare = async (signal: AbortSignal) => {
+    // Fail closed: without a working fence (and no `fence: off`) the agent does not start.
+    if (decided.kind === 'refused') throw new AgentMuxError('fence_unavailable', decided.reason);
     const resolved = resolveAgentAdapter({
       registry,
       agentName: job.agentName,
@@ -259,24 +279,10 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   }
 }
 
-/**
- * The runner is one job per machine: no file-system fence, but a PID namespace (bubblewrap) so that
- * nothing the agent starts outlives it and it cannot read the step's `/proc/<pid>/environ`. Without
- * a working bwrap: today's group kill plus the post step's clean-up.
- */
-async function processFence(env: NodeJS.ProcessEnv): Promise<FenceOptions | undefined> {
-  // The bwrap the step's PATH finds, by its absolute path: the probe tries the very program the run starts.
-  const bwrap = await findOnPath('bwrap', env.PATH);
-  const fence: FenceOptions | undefined = bwrap ? { kind: 'processes', bwrap } : undefined;
-  const probe: FenceProbe = fence
-    ? await probeFence(fence, env.RUNNER_TEMP || tmpdir())
-    : { ok: false, message: 'bwrap is not on PATH' };
-  if (probe.ok) return fence;
-  core.warning(
-    `agent-mux: bubblewrap is not usable (${probe.message}); the agent runs without a PID namespace: ` +
-      'its process group is killed at the end and the post step stops what is left',
-  );
-  return undefined;
+/** `sudo -n …` (the runner's passwordless sudo on GitHub-hosted runners); never throws. */
+async function runSudo(args: readonly string[]): Promise<{ ok: boolean; output: string }> {
+  const result = await execa('sudo', ['-n', ...args], { reject: false, all: true, timeout: 180_000, stdin: 'ignore' });
+  return { ok: result.exitCode === 0, output: String(result.all ?? result.message ?? '') };
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {

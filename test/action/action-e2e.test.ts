@@ -153,7 +153,7 @@ describe.each([
     leftAfterKill: 0,
   },
   {
-    mode: 'unfenced (bwrap refused)',
+    mode: 'unfenced (bwrap refused, fence: off chosen)',
     skip: false,
     runningMarked: 2, // the agent and its grandchild
     leftAfterKill: 2, // both outlive the killed step until the post step stops them
@@ -172,6 +172,8 @@ describe.each([
         { mode: 0o755 },
       );
       files.env.PATH = `${bin}:${files.env.PATH}`;
+      // Without a working fence the agent starts only when the workflow opts out explicitly.
+      files.env.INPUT_FENCE = 'off';
     }
     return files;
   }
@@ -196,7 +198,7 @@ describe.each([
       // The runner allows 7.5 s after SIGINT and 2.5 s after SIGTERM before SIGKILL.
       expect(exitMs, `exited ${exitMs} ms after SIGTERM`).toBeLessThan(10_000);
       expect(result.code).toBe(1);
-      expect(result.stdout.includes('bubblewrap is not usable'), result.stdout).toBe(unfenced);
+      expect(result.stdout.includes('fence: off — the agent runs unfenced'), result.stdout).toBe(unfenced);
       expect(await leftovers()).toEqual([]);
       expect((await readCommandFile(files.output)).conclusion).toBe('cancelled');
       const [check] = w.gh.state.checkRuns(w.repo);
@@ -235,6 +237,79 @@ describe.each([
       expect(w.gh.state.checkRuns(w.repo)[0]).toMatchObject({ status: 'completed', conclusion: 'cancelled' });
       const tracking = w.gh.state.comments(w.repo, 5).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
       expect(tracking?.body).toContain('**Stopped:**');
+      w.gh.assertNoViolations();
+    },
+  );
+});
+
+/** A `bwrap` stand-in that refuses as Ubuntu 24.04's AppArmor does until `lifted` exists, then runs the real one. */
+async function refusingBwrap(dir: string, lifted: string): Promise<string> {
+  const bin = join(dir, 'stand-ins');
+  await mkdir(bin, { recursive: true });
+  const real = (await probeFence({ kind: 'processes' }, tmpdir())).ok ? '/usr/bin/bwrap' : '';
+  await writeFile(
+    join(bin, 'bwrap'),
+    `#!/bin/sh\nif [ -e ${JSON.stringify(lifted)} ] && [ -n "${real}" ]; then exec ${real || 'false'} "$@"; fi\n` +
+      'echo "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n',
+    { mode: 0o755 },
+  );
+  return bin;
+}
+
+describe('the Action where the fence cannot work (issue 31: ubuntu-24.04 refuses user namespaces)', () => {
+  it('self-hosted: the host is left alone, the agent is not started, the run fails with the reason (no ✅)', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 31, title: 'Notes', user: 'alice' });
+    const files = await runnerEnv(w, commentEvent(w, 31, 'alice', '@agent leaky: write notes'));
+    const bin = await refusingBwrap(files.dir, join(files.dir, 'never'));
+    // A sudo that records being called: a self-hosted runner's host is never changed.
+    const called = join(files.dir, 'sudo-called');
+    await writeFile(join(bin, 'sudo'), `#!/bin/sh\nprintf "%s\\n" "$*" >> ${JSON.stringify(called)}\nexit 0\n`, {
+      mode: 0o755,
+    });
+    files.env.PATH = `${bin}:${files.env.PATH}`;
+    files.env.RUNNER_ENVIRONMENT = 'self-hosted';
+    const result = await runStep(ACTION_MAIN, files.env);
+    expect(result.code).toBe(1);
+    expect((await readCommandFile(files.output)).conclusion).toBe('failure');
+    const [check] = w.gh.state.checkRuns(w.repo);
+    expect(check).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    expect(JSON.stringify(check)).toContain('the agent was not started: its fence cannot be set up');
+    expect(JSON.stringify(check)).toContain('setting up uid map: Permission denied');
+    const tracking = w.gh.state.comments(w.repo, 31).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
+    expect(tracking?.body).toContain('fence: off');
+    expect(w.gh.state.comments(w.repo, 31).some((c) => c.body.startsWith('<!-- agent-mux:approval:'))).toBe(false);
+    expect(await leftovers()).toEqual([]);
+    await expect(readFile(called, 'utf8')).rejects.toThrow();
+    w.gh.assertNoViolations();
+  });
+
+  it.skipIf(!fenceWorks)(
+    'GitHub-hosted: agent-mux lifts the AppArmor restriction with sudo, then the agent runs fenced',
+    async () => {
+      const w = await createGitHubWorld({ config: CONFIG });
+      world = w;
+      w.gh.state.addIssue(w.repo, { number: 32, title: 'Greeting', body: 'Add one.', user: 'alice' });
+      const files = await runnerEnv(w, commentEvent(w, 32, 'alice', '@agent fix the typo'), { agent: 'demo' });
+      const lifted = join(files.dir, 'lifted');
+      const bin = await refusingBwrap(files.dir, lifted);
+      const called = join(files.dir, 'sudo-called');
+      await writeFile(
+        join(bin, 'sudo'),
+        `#!/bin/sh\nprintf "%s\\n" "$*" >> ${JSON.stringify(called)}\ncase "$*" in *apparmor_restrict_unprivileged_userns=0*) touch ${JSON.stringify(lifted)};; esac\nexit 0\n`,
+        { mode: 0o755 },
+      );
+      files.env.PATH = `${bin}:${files.env.PATH}`;
+      files.env.RUNNER_ENVIRONMENT = 'github-hosted';
+      const step = runStep(ACTION_MAIN, files.env);
+      const id = await approvalAsked(w, 32);
+      w.gh.state.addComment(w.repo, 32, { body: `/approve ${id}`, user: 'bob' });
+      const result = await step;
+      expect(result.code, result.stdout).toBe(0);
+      expect(await readFile(called, 'utf8')).toContain('-n sysctl -w kernel.apparmor_restrict_unprivileged_userns=0');
+      expect(result.stdout).toContain('lifted the AppArmor restriction of unprivileged user namespaces');
+      expect((await readCommandFile(files.output)).conclusion).toBe('success');
       w.gh.assertNoViolations();
     },
   );

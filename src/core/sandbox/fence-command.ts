@@ -34,22 +34,19 @@ export function fenceCommand(fence: FenceOptions, target: FenceTarget): FencedCo
   const bwrap = fence.bwrap ?? 'bwrap';
   const common = ['--unshare-pid', '--die-with-parent'];
   if (fence.kind === 'processes') {
-    return {
-      command: bwrap,
-      args: [
-        ...common,
-        '--dev-bind',
-        '/',
-        '/',
-        '--proc',
-        '/proc',
-        '--chdir',
-        target.cwd,
-        target.command,
-        ...target.args,
-      ],
-      env: target.env,
-    };
+    const args = [...common, '--dev-bind', '/', '/', '--proc', '/proc'];
+    for (const path of fence.hidden ?? []) if (existsSync(path)) args.push('--tmpfs', path);
+    if (fence.privateTmp) args.push('--tmpfs', '/tmp');
+    // Binds come from the host as it is, after the above: a path shown inside a hidden one (or the
+    // private /tmp) is shown again — the tool cache, the run's own temp files, a HOME under /tmp.
+    for (const path of fence.readOnly ?? []) args.push('--ro-bind-try', path, path);
+    if (fence.privateTmp) for (const path of planTempPaths(target)) args.push('--bind', path, path);
+    for (const path of fence.readWrite ?? []) args.push('--bind-try', path, path);
+    // The workspace stays writable whatever lies around it.
+    args.push('--bind', target.workspace, target.workspace);
+    if (!inside(target.cwd, target.workspace)) args.push('--bind', target.cwd, target.cwd);
+    args.push('--chdir', target.cwd, target.command, ...target.args);
+    return { command: bwrap, args, env: target.env };
   }
   const args = [...common, '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
   for (const dir of SYSTEM_DIRS) args.push(...systemDir(dir));

@@ -4,8 +4,10 @@
  * every process it started ends too, whatever `setsid`, double forks or `detached` children did; and
  * the agent sees only its own processes in a fresh `/proc`.
  *
- * - `processes`: the PID namespace only; the file system stays the host's (the Action's runner,
- *   one job per machine).
+ * - `processes`: the PID namespace over the host's file system (the Action's runner, one job per
+ *   machine), with the `readOnly` paths made read-only, the `hidden` ones replaced by empty
+ *   directories and, with `privateTmp`, a `/tmp` of its own: the runner's `_actions` (agent-mux's
+ *   own post step), its tool cache, its file-command files and the runner's own directory.
  * - `filesystem`: the PID namespace and a root built from read-only binds of the system (`/usr`,
  *   `/bin`, `/lib*`, `/sbin`, `/etc`, `/opt`), the `readOnly` paths, the workspace and `home`
  *   read-write, a fresh `/tmp`, `/dev` and `/proc`. Nothing else of the host exists in it (the
@@ -17,8 +19,15 @@ export interface FenceOptions {
   bwrap?: string;
   /** `filesystem`: the agent's HOME (created when missing), read-write. Default: the host's HOME is not there. */
   home?: string;
-  /** `filesystem`: more paths shown read-only at the same place (the agent CLIs' install directories). */
+  /**
+   * `filesystem`: more paths shown read-only at the same place (the agent CLIs' install
+   * directories). `processes`: paths of the host made read-only (missing ones are skipped).
+   */
   readOnly?: readonly string[];
-  /** `filesystem`: more paths shown read-write at the same place. */
+  /** `processes`: paths of the host replaced by an empty directory (missing ones are skipped). */
+  hidden?: readonly string[];
+  /** `processes`: a fresh `/tmp` (the run's own temp files the plan names are shown in it). */
+  privateTmp?: boolean;
+  /** More paths shown read-write at the same place (`processes`: inside a hidden one or the private /tmp). */
   readWrite?: readonly string[];
 }
