@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 9506)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2352)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9506:
+/***/ 2352:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -53647,33 +53647,71 @@ function collectSecrets(options, env) {
     return values;
 }
 
+;// CONCATENATED MODULE: ./src/core/env/separate-temp-dir.ts
+
+
+/** Variables that name an agent's configuration directory (its HOME and the CLIs' own). */
+const CONFIG_DIRS = ['HOME', 'CODEX_HOME', 'CLAUDE_CONFIG_DIR', 'GEMINI_CLI_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME'];
+const TEMP_NAMES = ['TMPDIR', 'TMP', 'TEMP'];
+const inside = (path, dir) => {
+    const rel = (0,external_node_path_namespaceObject.relative)(dir, path);
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
+};
+/**
+ * A temporary directory that does not contain the agent's configuration, when its configuration
+ * lies inside its temporary directory (`TMPDIR`, else `/tmp`: a HOME under `/tmp`, a `CODEX_HOME`
+ * under `RUNNER_TEMP` given as `TMPDIR`). Codex refuses then to create the helper aliases its
+ * sandbox runs (`codex-linux-sandbox`), and every sandboxed command fails with `bwrap: execvp
+ * codex-linux-sandbox: No such file or directory`. Undefined when nothing needs to change.
+ */
+function separateTempDir(env) {
+    const temp = env.TMPDIR || env.TMP || env.TEMP || '/tmp';
+    const configs = CONFIG_DIRS.map((name) => env[name]).filter((value) => value !== undefined && (0,external_node_path_namespaceObject.isAbsolute)(value));
+    if (!configs.some((dir) => inside(dir, temp)))
+        return undefined;
+    // A fresh directory cannot contain a configuration that exists already.
+    const dir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(temp, 'agent-mux-tmp-'));
+    const next = { ...env, TMPDIR: dir };
+    for (const name of TEMP_NAMES)
+        if (name !== 'TMPDIR' && env[name] !== undefined)
+            next[name] = dir;
+    return { env: next, dir, remove: () => (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true }) };
+}
+
 ;// CONCATENATED MODULE: ./src/core/sandbox/fence-command.ts
 
 
 
 /** Directories of the system shown read-only (symbolic links such as merged-/usr `/bin` kept as links). */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
+/** The agent's temp dir inside the file-system fence when its HOME lies under `/tmp`. */
+const FENCED_TEMP = '/tmp/.agent-mux-tmp';
 /** Wraps a command in bubblewrap according to the fence. */
 function fenceCommand(fence, target) {
     const bwrap = fence.bwrap ?? 'bwrap';
     const common = ['--unshare-pid', '--die-with-parent'];
     if (fence.kind === 'processes') {
-        return {
-            command: bwrap,
-            args: [
-                ...common,
-                '--dev-bind',
-                '/',
-                '/',
-                '--proc',
-                '/proc',
-                '--chdir',
-                target.cwd,
-                target.command,
-                ...target.args,
-            ],
-            env: target.env,
-        };
+        const args = [...common, '--dev-bind', '/', '/', '--proc', '/proc'];
+        for (const path of fence.hidden ?? [])
+            if ((0,external_node_fs_namespaceObject.existsSync)(path))
+                args.push('--tmpfs', path);
+        if (fence.privateTmp)
+            args.push('--tmpfs', '/tmp');
+        // Binds come from the host as it is, after the above: a path shown inside a hidden one (or the
+        // private /tmp) is shown again — the tool cache, the run's own temp files, a HOME under /tmp.
+        for (const path of fence.readOnly ?? [])
+            args.push('--ro-bind-try', path, path);
+        if (fence.privateTmp)
+            for (const path of planTempPaths(target))
+                args.push('--bind', path, path);
+        for (const path of fence.readWrite ?? [])
+            args.push('--bind-try', path, path);
+        // The workspace stays writable whatever lies around it.
+        args.push('--bind', target.workspace, target.workspace);
+        if (!fence_command_inside(target.cwd, target.workspace))
+            args.push('--bind', target.cwd, target.cwd);
+        args.push('--chdir', target.cwd, target.command, ...target.args);
+        return { command: bwrap, args, env: target.env };
     }
     const args = [...common, '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
     for (const dir of SYSTEM_DIRS)
@@ -53690,7 +53728,7 @@ function fenceCommand(fence, target) {
     if ((0,external_node_path_namespaceObject.isAbsolute)(target.command) && (0,external_node_fs_namespaceObject.existsSync)(target.command))
         args.push('--ro-bind', target.command, target.command);
     args.push('--bind', target.workspace, target.workspace);
-    if (!inside(target.cwd, target.workspace))
+    if (!fence_command_inside(target.cwd, target.workspace))
         args.push('--bind', target.cwd, target.cwd);
     const env = { ...target.env };
     if (fence.home !== undefined) {
@@ -53701,9 +53739,16 @@ function fenceCommand(fence, target) {
     else {
         delete env.HOME;
     }
+    // A HOME under /tmp (a work dir there) would lie inside the agent's temp dir, where Codex refuses
+    // its sandbox helpers: the agent then gets a temp dir of its own beside it.
+    const temp = fence.home !== undefined && fence_command_inside(fence.home, '/tmp') ? FENCED_TEMP : '/tmp';
+    if (temp !== '/tmp') {
+        args.push('--dir', temp);
+        env.TMPDIR = temp;
+    }
     for (const name of ['TMPDIR', 'TEMP', 'TMP'])
         if (env[name] !== undefined)
-            env[name] = '/tmp';
+            env[name] = temp;
     args.push('--chdir', target.cwd, target.command, ...target.args);
     return { command: bwrap, args, env };
 }
@@ -53738,13 +53783,13 @@ function planTempPaths(target) {
     for (const text of target.planValues ?? []) {
         for (const match of text.matchAll(pattern)) {
             // Never a parent of the workspace: that would show other runs' workspaces beside it.
-            if ((0,external_node_fs_namespaceObject.existsSync)(match[0]) && !inside(target.workspace, match[0]))
+            if ((0,external_node_fs_namespaceObject.existsSync)(match[0]) && !fence_command_inside(target.workspace, match[0]))
                 found.add(match[0]);
         }
     }
     return [...found];
 }
-function inside(path, dir) {
+function fence_command_inside(path, dir) {
     const rel = (0,external_node_path_namespaceObject.relative)(dir, path);
     return rel === '' || (!rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && rel !== '..' && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
 }
@@ -53933,6 +53978,7 @@ class TerminalGrace {
 
 
 
+
 /** The longest delay `setTimeout` takes (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Runs the adapter's program once: spawn, decode, translate, supervise, and end cleanly. */
@@ -53949,11 +53995,28 @@ async function runProcessAttempt(options) {
         const expand = plan.expandTemplates === true;
         const args = expand ? expandArgs(plan.args, vars, ctx.env) : [...plan.args];
         const planEnv = expand ? expandEnv(plan.env ?? {}, vars, ctx.env) : (plan.env ?? {});
-        const env = { ...definedEnv(ctx.env), ...planEnv, ...(ctx.request.env ?? {}) };
+        const planned = { ...definedEnv(ctx.env), ...planEnv, ...(ctx.request.env ?? {}) };
+        // A configuration inside the temp dir (a HOME under /tmp) gets a temp dir of its own: Codex's
+        // sandbox helpers are refused otherwise. The file-system fence makes its own (`fenceCommand`).
+        const separated = options.fence?.kind === 'filesystem' ? undefined : separateTempDir(planned);
+        const env = separated?.env ?? planned;
+        if (separated) {
+            const own = plan.cleanup;
+            plan = {
+                ...plan,
+                cleanup: async () => {
+                    separated.remove();
+                    await own?.();
+                },
+            };
+        }
         const cwd = plan.cwd ?? ctx.request.cwd;
         const target = { command: plan.command, args, cwd, workspace: ctx.request.cwd, env };
         const fenced = options.fence
-            ? fenceCommand(options.fence, { ...target, planValues: [...args, ...Object.values(planEnv)] })
+            ? fenceCommand(options.fence, {
+                ...target,
+                planValues: [...args, ...Object.values(planEnv), ...(separated ? [separated.dir] : [])],
+            })
             : target;
         if (fenced.command !== plan.command)
             fenceProgram = fenced.command;

@@ -12,7 +12,11 @@ export function withProgram(adapter: Adapter, command: string, args: readonly st
     ...adapter,
     launch: {
       ...launch,
-      plan: async (ctx) => ({ ...(await launch.plan(ctx)), command, args }),
+      // The real program's sandbox probe does not apply to the stand-in.
+      plan: async (ctx) => {
+        const { sandboxProbe: _probe, ...plan } = await launch.plan(ctx);
+        return { ...plan, command, args };
+      },
     },
   };
 }

@@ -43,5 +43,7 @@ describe('Codex with its HOME under /tmp', () => {
     const results = events.filter((e) => e.type === 'tool_result');
     expect(results).toEqual([expect.objectContaining({ toolName: 'exec_command', isError: false })]);
     expect(JSON.stringify(results)).toContain('agent-mux-live');
+    // Its sandbox probe passed: no notice.
+    expect(events.filter((e) => e.type === 'notice')).toEqual([]);
   }, 120_000);
 });

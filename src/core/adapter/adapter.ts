@@ -99,6 +99,12 @@ export interface SpawnPlan {
    * because it cannot ask at run time): the core emits each as a `notice` event when the program starts.
    */
   notices?: readonly Omit<DraftOf<'notice'>, 'type'>[];
+  /**
+   * A command that tells whether the agent's own sandbox works (`codex sandbox -- true`): run
+   * before the agent, with its environment and inside the same fence; when it fails the run gets a
+   * `sandbox_unavailable` notice with what it printed, `what` failed and the `fix`.
+   */
+  sandboxProbe?: { command?: string; args: readonly string[]; what: string; fix: string };
   /** Called once the program has exited and the run is over (remove temporary config files, …). */
   cleanup?(): void | Promise<void>;
 }

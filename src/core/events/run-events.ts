@@ -4,10 +4,12 @@ import { defineEvent, tokenUsageShape } from './event-base.ts';
 /**
  * Something the run's user should know that is not an error: the core emits the plan's notices
  * (`SpawnPlan.notices`) when the program starts. `read_only`: the policy left the agent unable to
- * write (it could not ask at run time); `restricted`: another limit the agent cannot ask about.
+ * write (it could not ask at run time); `restricted`: another limit the agent cannot ask about;
+ * `sandbox_unavailable`: the agent's own sandbox failed its probe (`SpawnPlan.sandboxProbe`), so
+ * the commands it sandboxes will fail.
  */
 export const noticeEvent = defineEvent('notice', {
-  code: z.enum(['read_only', 'restricted']),
+  code: z.enum(['read_only', 'restricted', 'sandbox_unavailable']),
   message: z.string(),
 });
 

@@ -16,6 +16,7 @@ import type { AttemptOptions } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import type { Child } from './child.ts';
 import { definedEnv } from './defined-env.ts';
+import { probeSandbox } from './probe-sandbox.ts';
 import { terminateGroup, trackGroup, untrackGroup } from './process-group.ts';
 import { RecordPipeline } from './record-pipeline.ts';
 import type { RunEmitter } from './run-emitter.ts';
@@ -49,6 +50,8 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   let plan: Awaited<ReturnType<ProcessLaunch['plan']>> | undefined;
   /** The fence's own program (bubblewrap) when the agent is started inside it. */
   let fenceProgram: string | undefined;
+  /** What the agent's own sandbox probe said, when it failed. */
+  let sandboxProblem: string | undefined;
   let child: Child;
   try {
     plan = await launch.plan(ctx);
@@ -74,9 +77,13 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     const cwd = plan.cwd ?? ctx.request.cwd;
     const target = { command: plan.command, args, cwd, workspace: ctx.request.cwd, env };
     const fenced = options.fence
-      ? fenceCommand(options.fence, { ...target, planValues: [...args, ...Object.values(planEnv)] })
+      ? fenceCommand(options.fence, {
+          ...target,
+          planValues: [...args, ...Object.values(planEnv), ...(separated ? [separated.dir] : [])],
+        })
       : target;
     if (fenced.command !== plan.command) fenceProgram = fenced.command;
+    sandboxProblem = await probeSandbox(plan, { env, cwd, workspace: ctx.request.cwd, fence: options.fence });
     const expanded = { ...plan, command: fenced.command, args: fenced.args };
     child = plan.pty ? await spawnPty(expanded, fenced.env, cwd) : await spawnPipes(expanded, fenced.env, cwd);
   } catch (error) {
@@ -95,6 +102,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   trackGroup(pgid);
   options.onChild(child);
   for (const notice of plan.notices ?? []) emitter.emit({ type: 'notice', ...notice });
+  if (sandboxProblem) emitter.emit({ type: 'notice', code: 'sandbox_unavailable', message: sandboxProblem });
 
   let recordSink: ((record: NativeRecord) => void) | undefined;
   const pipeline = new RecordPipeline({

@@ -151,8 +151,19 @@ export function codexPlan(ctx: LaunchContext, options: CodexPlanOptions = {}): S
     stdin: promptWithFiles(request.prompt, request.files),
     protocol: 'json-lines',
     ...(permissions.notice ? { notices: [{ code: 'read_only' as const, message: permissions.notice }] } : {}),
+    ...(permissions.sandbox === 'danger-full-access' ? {} : { sandboxProbe: CODEX_SANDBOX_PROBE }),
   };
 }
+
+/**
+ * Codex's own sandbox, probed as Codex runs it (`codex sandbox -- true`: 0, or bubblewrap's error,
+ * e.g. `setting up uid map: Permission denied` where user namespaces are refused).
+ */
+export const CODEX_SANDBOX_PROBE = {
+  args: ['sandbox', '--', 'true'],
+  what: 'Codex’s own sandbox',
+  fix: 'Every command Codex sandboxes will fail. Allow unprivileged user namespaces on this host (Ubuntu 24.04: kernel.apparmor_restrict_unprivileged_userns=0), or give the adapter `sandbox: danger-full-access` where the machine is isolated otherwise',
+} as const;
 
 /** Non-image files are named in the prompt (Codex reads them itself with its tools). */
 function promptWithFiles(prompt: string, files: LaunchContext['request']['files']): string {
