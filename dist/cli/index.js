@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2352)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7161)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2352:
+/***/ 7161:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -36225,8 +36225,18 @@ function codexPlan(ctx, options = {}) {
         stdin: promptWithFiles(request.prompt, request.files),
         protocol: 'json-lines',
         ...(permissions.notice ? { notices: [{ code: 'read_only', message: permissions.notice }] } : {}),
+        ...(permissions.sandbox === 'danger-full-access' ? {} : { sandboxProbe: CODEX_SANDBOX_PROBE }),
     };
 }
+/**
+ * Codex's own sandbox, probed as Codex runs it (`codex sandbox -- true`: 0, or bubblewrap's error,
+ * e.g. `setting up uid map: Permission denied` where user namespaces are refused).
+ */
+const CODEX_SANDBOX_PROBE = {
+    args: ['sandbox', '--', 'true'],
+    what: 'Codex’s own sandbox',
+    fix: 'Every command Codex sandboxes will fail. Allow unprivileged user namespaces on this host (Ubuntu 24.04: kernel.apparmor_restrict_unprivileged_userns=0), or give the adapter `sandbox: danger-full-access` where the machine is isolated otherwise',
+};
 /** Non-image files are named in the prompt (Codex reads them itself with its tools). */
 function promptWithFiles(prompt, files) {
     const others = (files ?? []).filter((f) => !f.mimeType?.startsWith('image/'));
@@ -49635,10 +49645,12 @@ const commentEvent = defineEvent('comment', {
 /**
  * Something the run's user should know that is not an error: the core emits the plan's notices
  * (`SpawnPlan.notices`) when the program starts. `read_only`: the policy left the agent unable to
- * write (it could not ask at run time); `restricted`: another limit the agent cannot ask about.
+ * write (it could not ask at run time); `restricted`: another limit the agent cannot ask about;
+ * `sandbox_unavailable`: the agent's own sandbox failed its probe (`SpawnPlan.sandboxProbe`), so
+ * the commands it sandboxes will fail.
  */
 const noticeEvent = defineEvent('notice', {
-    code: schemas_enum(['read_only', 'restricted']),
+    code: schemas_enum(['read_only', 'restricted', 'sandbox_unavailable']),
     message: schemas_string(),
 });
 const runEndReasons = [
@@ -53852,6 +53864,44 @@ function templateVarsOf(context) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/run/probe-sandbox.ts
+
+
+/** Most characters of the probe's output kept in the notice. */
+const MAX_DETAIL = 600;
+/**
+ * Runs the plan's sandbox probe as the agent would run (its environment and working directory,
+ * inside the same fence). Returns the notice's message when it failed, undefined when it passed.
+ * Never throws: a probe that cannot start fails with the reason.
+ */
+async function probeSandbox(plan, run) {
+    const probe = plan.sandboxProbe;
+    if (!probe)
+        return undefined;
+    const target = {
+        command: probe.command ?? plan.command,
+        args: [...probe.args],
+        cwd: run.cwd,
+        workspace: run.workspace,
+        env: run.env,
+    };
+    const fenced = run.fence ? fenceCommand(run.fence, target) : target;
+    const result = await execa(fenced.command, fenced.args, {
+        env: fenced.env,
+        extendEnv: false,
+        cwd: run.cwd,
+        reject: false,
+        all: true,
+        stdin: 'ignore',
+        timeout: 20_000,
+    });
+    if (result.exitCode === 0)
+        return undefined;
+    const printed = String(result.all ?? '').trim() || String(result.message ?? 'no output');
+    const detail = printed.length > MAX_DETAIL ? `…${printed.slice(-MAX_DETAIL)}` : printed;
+    return `${probe.what} does not work here (\`${[target.command, ...target.args].join(' ')}\` failed: ${detail}). ${probe.fix}.`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/run/spawn-pipes.ts
 
 /**
@@ -53979,6 +54029,7 @@ class TerminalGrace {
 
 
 
+
 /** The longest delay `setTimeout` takes (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Runs the adapter's program once: spawn, decode, translate, supervise, and end cleanly. */
@@ -53988,6 +54039,8 @@ async function runProcessAttempt(options) {
     let plan;
     /** The fence's own program (bubblewrap) when the agent is started inside it. */
     let fenceProgram;
+    /** What the agent's own sandbox probe said, when it failed. */
+    let sandboxProblem;
     let child;
     try {
         plan = await launch.plan(ctx);
@@ -54020,6 +54073,7 @@ async function runProcessAttempt(options) {
             : target;
         if (fenced.command !== plan.command)
             fenceProgram = fenced.command;
+        sandboxProblem = await probeSandbox(plan, { env, cwd, workspace: ctx.request.cwd, fence: options.fence });
         const expanded = { ...plan, command: fenced.command, args: fenced.args };
         child = plan.pty ? await spawnPty(expanded, fenced.env, cwd) : await spawnPipes(expanded, fenced.env, cwd);
     }
@@ -54041,6 +54095,8 @@ async function runProcessAttempt(options) {
     options.onChild(child);
     for (const notice of plan.notices ?? [])
         emitter.emit({ type: 'notice', ...notice });
+    if (sandboxProblem)
+        emitter.emit({ type: 'notice', code: 'sandbox_unavailable', message: sandboxProblem });
     let recordSink;
     const pipeline = new RecordPipeline({
         translator,
