@@ -36,6 +36,35 @@ export const HERMES_TOOLSETS: Record<string, readonly string[]> = {
   cronjob: ['cronjob'],
 };
 
+/** Hermes's tools that run commands: its terminal, processes, code execution and sub-agents. */
+const COMMAND_TOOLS = ['terminal', 'process', 'execute_code', 'delegate_task'] as const;
+
+/**
+ * A policy's tool names (agent-mux's, docs/repo-config.md: `shell`, `write_file`, …, and other
+ * agents' names for the same tools) as hermes's tools. A rule on any command tool holds for all of
+ * them: denying `terminal` while `execute_code` or `delegate_task` stays would still run commands.
+ */
+const HERMES_ALIASES: Record<string, readonly string[]> = {
+  shell: COMMAND_TOOLS,
+  bash: COMMAND_TOOLS,
+  Bash: COMMAND_TOOLS,
+  exec_command: COMMAND_TOOLS,
+  run_shell_command: COMMAND_TOOLS,
+  execute: COMMAND_TOOLS,
+  ...Object.fromEntries(COMMAND_TOOLS.map((tool) => [tool, COMMAND_TOOLS])),
+  write_file: ['write_file', 'patch'],
+  edit: ['write_file', 'patch'],
+  patch: ['write_file', 'patch'],
+  Write: ['write_file', 'patch'],
+  Edit: ['write_file', 'patch'],
+  read_file: ['read_file', 'search_files'],
+};
+
+/** A rule's tool as the hermes tools it covers (itself when hermes has no other name for it). */
+export function hermesToolsOf(tool: string): readonly string[] {
+  return HERMES_ALIASES[tool] ?? [tool];
+}
+
 function globToRegExp(glob: string): RegExp {
   return new RegExp(
     `^${glob
@@ -54,15 +83,18 @@ function overlaps(ruleTool: string, toolGlob: string): boolean {
 
 /**
  * The policy as hermes flags. `--yolo` (skip hermes's dangerous-command prompts) only when the policy
- * lets the shell run without asking; a deny or ask of any tool drops its whole toolset via `-t`
- * (hermes cannot ask anyone in `--format stream-json` runs, so `ask` is treated as deny).
+ * lets every command tool run without asking; a deny or ask of any tool (under any of its names,
+ * `hermesToolsOf`) drops its whole toolset via `-t` (hermes cannot ask anyone in `--format
+ * stream-json` runs, so `ask` is treated as deny).
  */
 export function hermesPermissionArgs(policy: PermissionPolicy | undefined): string[] {
   if (!policy) return [];
   const rules = policy.rules ?? [];
   const fallback = policy.default ?? 'ask';
-  const blocked = rules.filter((r) => r.decision !== 'allow').map((r) => r.tool);
-  const allowed = rules.filter((r) => r.decision === 'allow' && r.when === undefined).map((r) => r.tool);
+  const blocked = rules.filter((r) => r.decision !== 'allow').flatMap((r) => hermesToolsOf(r.tool));
+  const allowed = rules
+    .filter((r) => r.decision === 'allow' && r.when === undefined)
+    .flatMap((r) => hermesToolsOf(r.tool));
   const toolsets = Object.entries(HERMES_TOOLSETS)
     .filter(([, tools]) =>
       fallback === 'allow'
@@ -74,7 +106,9 @@ export function hermesPermissionArgs(policy: PermissionPolicy | undefined): stri
   const args: string[] = [];
   const all = Object.keys(HERMES_TOOLSETS);
   if (toolsets.length !== all.length) args.push('--toolsets', toolsets.length > 0 ? toolsets.join(',') : 'none');
-  if (toolsets.includes('terminal') && fallback === 'allow') args.push('--yolo');
+  // Every command-running toolset on and nothing about commands blocked: only then hermes's own check goes.
+  const commands = ['terminal', 'code_execution', 'delegation'];
+  if (commands.every((name) => toolsets.includes(name)) && fallback === 'allow') args.push('--yolo');
   return args;
 }
 

@@ -61,10 +61,28 @@ describe('hermesPermissionArgs', () => {
     expect(args).not.toContain('--yolo');
   });
 
+  it('issue 32.7: a policy that denies `shell` (the repository config’s name) never gives --yolo, and takes every command tool', () => {
+    for (const tool of ['shell', 'bash', 'exec_command', 'terminal', 'execute_code', 'delegate_task']) {
+      const args = hermesPermissionArgs({ default: 'allow', rules: [{ tool, decision: 'deny' }] });
+      expect(args, tool).not.toContain('--yolo');
+      const toolsets = args[1]?.split(',') ?? [];
+      for (const commands of ['terminal', 'code_execution', 'delegation'])
+        expect(toolsets, tool).not.toContain(commands);
+      expect(toolsets, tool).toContain('file');
+    }
+    // `ask` of the shell is a deny too (hermes cannot ask in stream-json runs).
+    expect(hermesPermissionArgs({ default: 'allow', rules: [{ tool: 'shell', decision: 'ask' }] })).not.toContain(
+      '--yolo',
+    );
+    // `write_file` denied takes the patch tool's toolset with it.
+    const writes = hermesPermissionArgs({ default: 'allow', rules: [{ tool: 'write_file', decision: 'deny' }] });
+    expect(writes[1]?.split(',')).not.toContain('file');
+  });
+
   it('keeps only fully allowed toolsets under a deny/ask default', () => {
-    expect(hermesPermissionArgs({ default: 'ask', rules: [{ tool: 'read_file', decision: 'allow' }] })).toEqual([
+    expect(hermesPermissionArgs({ default: 'ask', rules: [{ tool: 'todo', decision: 'allow' }] })).toEqual([
       '--toolsets',
-      'none',
+      'todo',
     ]);
     expect(
       hermesPermissionArgs({
