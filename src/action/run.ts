@@ -198,7 +198,7 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       onEvent: (event) => workflowLog.onEvent(event),
       onNote: (line) => workflowLog.note(line),
       // A follow-up mention resumes the agent's session, kept in the Actions cache between runs.
-      ...(env.RUNNER_TEMP && actionsCacheAvailable()
+      ...(env.RUNNER_TEMP && actionsCacheAvailable() && sharesDefaultBranchCache(env.GITHUB_EVENT_NAME)
         ? {
             conversations: {
               store: createActionsCacheConversationStore({ stagingDir: `${env.RUNNER_TEMP}/agent-mux-conversation` }),
@@ -277,6 +277,17 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   if (outcome.conclusion !== 'success') {
     core.setFailed(`the agent run ended ${outcome.conclusion}${outcome.reason ? `: ${outcome.reason}` : ''}`);
   }
+}
+
+/**
+ * Whether the run's Actions-cache scope is the default branch's, which only the repository's own
+ * workflows write. `pull_request`, `pull_request_review` and `pull_request_review_comment` runs
+ * read the pull request's merge-ref scope, which the pull request's own CI writes (its author
+ * controls it): a conversation restored there could be planted, so those runs keep none (the agent
+ * gets a summary of the earlier turns instead).
+ */
+export function sharesDefaultBranchCache(eventName: string | undefined): boolean {
+  return !(eventName ?? '').startsWith('pull_request') || eventName === 'pull_request_target';
 }
 
 /** `sudo -n …` (the runner's passwordless sudo on GitHub-hosted runners); never throws. */

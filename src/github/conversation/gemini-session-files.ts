@@ -23,6 +23,11 @@ async function chatSessionId(root: string, path: string): Promise<string | undef
  */
 export const geminiSessionFiles: SessionFileDeclaration = {
   root: (location: SessionLocation) => join(location.home, '.gemini'),
+  belongs(path, sessionId) {
+    const chat =
+      /^tmp\/[^/]+\/chats\/session-[^/]+\.jsonl$/.test(path) && path.endsWith(`-${sessionId.slice(0, 8)}.jsonl`);
+    return chat || /^(tmp|history)\/[^/]+\/\.project_root$/.test(path);
+  },
   async find(location, sessionId) {
     const root = this.root(location);
     const chats = (await listFiles(root, join(root, 'tmp'))).filter((file) =>

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { isInsidePath } from './confined-files.ts';
 import { type ConversationKey, type ConversationState, isConversationExpired } from './conversation-state.ts';
 import type { ConversationStore, StoredConversation } from './conversation-store.ts';
+import { isRestorablePath, isSessionId } from './restorable-path.ts';
 import { conversationName } from './save-conversation.ts';
 import { SessionCommandError } from './session-command-error.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
@@ -49,9 +49,17 @@ export async function restoreConversation(options: RestoreConversationOptions): 
     );
     return undefined;
   }
+  // The stored conversation is data from a cache others may write to: only files session
+  // `state.sessionId` can have are written back, never a configuration, hook or instruction file.
+  if (!isSessionId(state.sessionId)) {
+    options.log?.(`conversation ${name}: its session id is not one an agent makes; starting fresh`);
+    return undefined;
+  }
   for (const file of files) {
-    if (!isInsidePath(file.path)) {
-      options.log?.(`conversation ${name}: a session file is outside the store (${file.path}); starting fresh`);
+    if (!isRestorablePath(file.path, state.sessionId, options.declaration)) {
+      options.log?.(
+        `conversation ${name}: ${JSON.stringify(file.path)} is not a file of session ${state.sessionId}; starting fresh`,
+      );
       return undefined;
     }
   }

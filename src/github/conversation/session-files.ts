@@ -43,6 +43,12 @@ export interface SessionFileDeclaration {
   /** The session's files, relative to `root`; empty when the session is not on disk. */
   find(location: SessionLocation, sessionId: string): Promise<string[]>;
   /**
+   * Whether `path` (relative to `root`) can be one of session `sessionId`'s files, as `find` would
+   * name them: what a restore may write. Default (`sessionPath`): the id is a directory of the
+   * path, or the file is `<id>.jsonl`, `<id>.json`, `…-<id>.jsonl` or `…_<id>.jsonl`.
+   */
+  belongs?(path: string, sessionId: string): boolean;
+  /**
    * Where a file of a session saved while the agent ran in the directory `from` goes for an agent
    * that runs in `to.cwd`: its path relative to `root`, or undefined when the session cannot move
    * to another directory (the run then starts a new session). Absent: the agent's session files do
