@@ -26,17 +26,23 @@ export interface FencedCommand {
 /** Directories of the system shown read-only (symbolic links such as merged-/usr `/bin` kept as links). */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
 
+/** The fence's own `/tmp` is memory: bounded, so that an agent cannot fill the host's RAM with it. */
+const DEFAULT_TMP_BYTES = 1024 * 1024 * 1024;
+
 /** The agent's temp dir inside the file-system fence when its HOME lies under `/tmp`. */
 const FENCED_TEMP = '/tmp/.agent-mux-tmp';
 
 /** Wraps a command in bubblewrap according to the fence. */
 export function fenceCommand(fence: FenceOptions, target: FenceTarget): FencedCommand {
   const bwrap = fence.bwrap ?? 'bwrap';
-  const common = ['--unshare-pid', '--die-with-parent'];
+  // Started as root (an app or runner running as root), the agent keeps no capability: it cannot
+  // sniff the loopback (CAP_NET_RAW), load modules, change the host's mounts or read others' files.
+  const common = ['--unshare-pid', '--die-with-parent', ...(process.getuid?.() === 0 ? ['--cap-drop', 'ALL'] : [])];
+  const tmp = ['--size', String(fence.tmpBytes ?? DEFAULT_TMP_BYTES), '--tmpfs', '/tmp'];
   if (fence.kind === 'processes') {
     const args = [...common, '--dev-bind', '/', '/', '--proc', '/proc'];
     for (const path of fence.hidden ?? []) if (existsSync(path)) args.push('--tmpfs', path);
-    if (fence.privateTmp) args.push('--tmpfs', '/tmp');
+    if (fence.privateTmp) args.push(...tmp);
     // Binds come from the host as it is, after the above: a path shown inside a hidden one (or the
     // private /tmp) is shown again — the tool cache, the run's own temp files, a HOME under /tmp.
     for (const path of fence.readOnly ?? []) args.push('--ro-bind-try', path, path);
@@ -51,7 +57,7 @@ export function fenceCommand(fence: FenceOptions, target: FenceTarget): FencedCo
   const args = [...common, '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
   for (const dir of SYSTEM_DIRS) args.push(...systemDir(dir));
   args.push(...resolvConf());
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  args.push('--proc', '/proc', '--dev', '/dev', ...tmp);
   // The run's own temporary files an adapter's plan points at (`--mcp-config /tmp/agent-mux-…/mcp.json`).
   for (const path of planTempPaths(target)) args.push('--bind', path, path);
   for (const path of fence.readOnly ?? []) args.push('--ro-bind-try', path, path);

@@ -28,6 +28,8 @@ export interface FenceOptions {
   hidden?: readonly string[];
   /** `processes`: a fresh `/tmp` (the run's own temp files the plan names are shown in it). */
   privateTmp?: boolean;
+  /** The size of the fence's own `/tmp` (memory), in bytes. Default 1 GiB. */
+  tmpBytes?: number;
   /** More paths shown read-write at the same place (`processes`: inside a hidden one or the private /tmp). */
   readWrite?: readonly string[];
 }
