@@ -134,7 +134,8 @@ export function renderMermaidTimeline(
         name: sanitizeTaskName(`… ${hidden.length} more steps`),
         tag: undefined,
         start: hidden[0]!.start,
-        end: Math.max(...hidden.map((t) => t.end)),
+        // A loop, not Math.max(...): the spread overflows the stack past ~100,000 steps.
+        end: hidden.reduce((latest, t) => Math.max(latest, t.end), hidden[0]!.end),
       },
     ];
   }

@@ -1,7 +1,11 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** The bytes the files under `dir` take (symbolic links not followed); 0 when `dir` does not exist. */
+/**
+ * The bytes the files under `dir` take on disk (symbolic links not followed); 0 when `dir` does not
+ * exist. Allocated blocks, not apparent sizes: a sparse file (`truncate -s 20G`) takes no room and
+ * must not stop every installation's runs; a file whose blocks are written counts as it is.
+ */
 export async function directorySize(dir: string): Promise<number> {
   let entries: string[];
   try {
@@ -14,7 +18,7 @@ export async function directorySize(dir: string): Promise<number> {
   for (const entry of entries) {
     try {
       const stat = await lstat(join(dir, entry));
-      if (stat.isFile()) total += stat.size;
+      if (stat.isFile()) total += stat.blocks * 512;
     } catch {
       // removed meanwhile (a run finishing)
     }

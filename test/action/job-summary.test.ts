@@ -167,6 +167,14 @@ describe('renderJobSummary', () => {
     expect(text).toMatch(/\n```mermaid\ngantt\n[^`]*\n```\n$/);
   });
 
+  it('issue 32.16: 140,000 progress steps do not crash it (no spread of every step into Math.max)', () => {
+    const m = eventMaker();
+    const events: AgentEvent[] = [];
+    for (let i = 0; i < 140_000; i++) events.push(m.e('progress', { summary: `step ${i}` }, i));
+    const text = render(events);
+    expect(text).toMatch(/… \d+ more steps :/);
+  });
+
   it('leaves out the timeline and says so when nothing happened', () => {
     const progress = progressOf([]);
     const text = renderJobSummary({

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,13 +72,32 @@ describe('cloneWorkspace', () => {
 });
 
 describe('directorySize', () => {
-  it('sums file sizes, 0 for a missing directory, symbolic links not followed', async () => {
+  it('sums the files’ allocated blocks, 0 for a missing directory, symbolic links not followed', async () => {
     root = await mkdtemp(join(tmpdir(), 'agent-mux-size-'));
     await mkdir(join(root, 'a', 'b'), { recursive: true });
     await writeFile(join(root, 'a', 'one'), 'x'.repeat(100));
     await writeFile(join(root, 'a', 'b', 'two'), 'y'.repeat(50));
     await symlink(join(root, 'a', 'one'), join(root, 'a', 'link'));
-    expect(await directorySize(join(root, 'a'))).toBe(150);
+    // Two small files take a block each (4 KiB on most file systems); the link is not counted.
+    const bytes = await directorySize(join(root, 'a'));
+    expect(bytes % 512).toBe(0);
+    expect(bytes).toBeGreaterThanOrEqual(1024);
+    expect(bytes).toBeLessThanOrEqual(2 * 64 * 1024);
     expect(await directorySize(join(root, 'missing'))).toBe(0);
+  });
+});
+
+describe('directorySize (issue 32.8)', () => {
+  it('counts the blocks a file takes, not its apparent size: a sparse 20 GB file takes almost none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-mux-size-'));
+    try {
+      execFileSync('truncate', ['-s', '20G', join(dir, 'sparse')]);
+      writeFileSync(join(dir, 'real'), Buffer.alloc(1024 * 1024, 1));
+      const bytes = await directorySize(dir);
+      expect(bytes).toBeGreaterThanOrEqual(1024 * 1024);
+      expect(bytes).toBeLessThan(2 * 1024 * 1024);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
