@@ -52,6 +52,8 @@ export function parseCommand(text: string, options: ParseCommandOptions): Comman
   if (!phrase) return undefined;
   const match = phrasePattern(phrase).exec(masked);
   if (!match) return undefined;
+  // Text reordered for display: what the reader sees (the phrase, the request) is not what was written.
+  if (BIDI_CONTROL.test(masked)) return undefined;
   return readRequest(source.slice(match.index + match[0].length), options.agents);
 }
 
@@ -103,9 +105,19 @@ function readDecision(source: string, masked: string): Command | undefined {
   return undefined;
 }
 
+/**
+ * Invisible characters a reader does not see but that join or hide text: format characters
+ * (zero-width space, joiner, non-joiner, word joiner, soft hyphen, …) and combining marks. Next to
+ * the phrase they make it read as another word (`@agent\u200dsmith` shows `@agentsmith`,
+ * `mail\u200b@agent` shows `mail@agent`): no trigger.
+ */
+const INVISIBLE = '\\p{Cf}\\p{M}';
+/** Bidirectional overrides and isolates: the text a reader sees is reordered (`@agent` may read reversed). */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
+
 function phrasePattern(phrase: string): RegExp {
-  const before = '(?<![\\p{L}\\p{N}_@./`\\-])';
-  const after = '(?![\\p{L}\\p{N}_\\-]|[./@][\\p{L}\\p{N}_])';
+  const before = `(?<![\\p{L}\\p{N}_@./\`\\-${INVISIBLE}])`;
+  const after = `(?![\\p{L}\\p{N}_\\-${INVISIBLE}]|[./@][\\p{L}\\p{N}_])`;
   return new RegExp(before + escapeRegExp(phrase) + after, 'iu');
 }
 

@@ -137,3 +137,26 @@ describe('parseCommand', () => {
     expect(parseCommand('anything at all', { phrase: '  ', agents })).toBeUndefined();
   });
 });
+
+describe('look-alike triggers (issue 32.18): what a reader sees is not a mention', () => {
+  const parse = (text: string) => parseCommand(text, { agents: ['claude'] });
+  it.each([
+    ['a zero-width joiner after it (shows @agentsmith)', '@agent\u200dsmith fix it'],
+    ['a word joiner after it', '@agent\u2060smith fix it'],
+    ['a zero-width non-joiner after it', '@agent\u200csmith fix it'],
+    ['a combining mark after it', '@agent\u0301smith fix it'],
+    ['a zero-width space before it (shows mail@agent)', 'mail\u200b@agent fix it'],
+    ['a soft hyphen before it', 'x\u00ad@agent fix it'],
+    ['a right-to-left override before it', '\u202e@agent fix it'],
+    ['a right-to-left override in the request', '@agent fix it \u202eesrever'],
+    ['a left-to-right isolate around it', '\u2066@agent\u2069 fix it'],
+  ])('%s: no command', (_, text) => {
+    expect(parse(text)).toBeUndefined();
+  });
+
+  it('plain mentions still trigger, with punctuation and emoji around them', () => {
+    expect(parse('@agent fix it')).toEqual({ kind: 'run', prompt: 'fix it' });
+    expect(parse('Hi! @agent, fix it 🙂')).toEqual({ kind: 'run', prompt: 'fix it 🙂' });
+    expect(parse('👍 @agent fix it')).toEqual({ kind: 'run', prompt: 'fix it' });
+  });
+});
