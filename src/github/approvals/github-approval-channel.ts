@@ -45,6 +45,9 @@ export interface PendingApproval {
   postedAt?: string;
 }
 
+/** The default of `GitHubApprovalChannelOptions.maxPending`. */
+export const DEFAULT_MAX_PENDING = 5;
+
 export interface GitHubApprovalChannelOptions {
   api: Pick<
     GitHubApi,
@@ -66,6 +69,11 @@ export interface GitHubApprovalChannelOptions {
   redact: (text: string) => string;
   /** For the comment: how long an approval may wait. */
   timeoutText: string;
+  /**
+   * Most approvals a run may have open at once (default 5): past it a request is denied without a
+   * comment, so that an agent cannot flood the page with questions (issue 32.12).
+   */
+  maxPending?: number;
   /** Reports what happened (asked, ignored answers, decisions) for the log and the tracking comment. */
   onNote?: (line: string) => void;
   /** Called whenever the set of pending approvals changes (a front end may persist it). */
@@ -105,6 +113,8 @@ export const APPROVAL_REPLY_MARKER = '<!-- agent-mux:approval-reply -->';
 export function createGitHubApprovalChannel(options: GitHubApprovalChannelOptions): GitHubApprovalChannel {
   const { api, repo } = options;
   const waiting = new Map<string, Waiting>();
+  /** Requests being asked or waiting for an answer (`maxPending`). */
+  let opening = 0;
   const note = (line: string) => options.onNote?.(line);
   const changed = () => options.onPendingChange?.([...waiting.values()].map((w) => w.pending));
   const approversText = describeApprovers(options.rule);
@@ -170,6 +180,22 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
   }
 
   async function request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    // Counted from the start (before any await), so that concurrent requests see each other.
+    const cap = options.maxPending ?? DEFAULT_MAX_PENDING;
+    if (opening >= cap) {
+      const reason = `${cap} approvals are already open: answer those first`;
+      note(`approval ${req.approvalId} for ${req.toolName} not asked: ${reason}`);
+      return { kind: 'deny', reason };
+    }
+    opening++;
+    try {
+      return await ask(req, signal);
+    } finally {
+      opening--;
+    }
+  }
+
+  async function ask(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     const commitSha = await options.currentHead();
     const redactedInput = redactValue(req.input, options.redact);
     const view: ApprovalCommentView = {
@@ -353,16 +379,19 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
 
 /**
  * Whether an answer was given before the approval was asked (a review submitted earlier, replayed
- * or re-read): it cannot be about it. GitHub's times have whole seconds, so the same second counts
- * as after. An answer without a time or an unreadable one is not judged here.
+ * or re-read): it cannot be about it. GitHub's times have whole seconds, so times are compared in
+ * seconds. An answer that names the approval (`/approve <id>`, a check-run button) cannot predate
+ * the id, so its second counts as after; one that does not (a review) must come in a later second
+ * than the ask — in the same second it may have been submitted just before it (issue 32.14). An
+ * answer without a time or an unreadable one is not judged here.
  */
 function givenBefore(ans: ApprovalAnswer, pending: PendingApproval): boolean {
   if (ans.givenAt === undefined) return false;
-  const given = Date.parse(ans.givenAt);
-  const asked = Date.parse(pending.postedAt ?? pending.askedAt);
+  const given = Math.floor(Date.parse(ans.givenAt) / 1000);
+  const asked = Math.floor(Date.parse(pending.postedAt ?? pending.askedAt) / 1000);
   if (Number.isNaN(given)) return true;
   if (Number.isNaN(asked)) return false;
-  return given < Math.floor(asked / 1000) * 1000;
+  return ans.approvalId === undefined ? given <= asked : given < asked;
 }
 
 /** Redacts every string inside a JSON-like value. */

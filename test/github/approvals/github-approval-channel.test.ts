@@ -191,6 +191,65 @@ describe('GitHub approval channel', () => {
     expect((await second).kind).toBe('approve');
   });
 
+  it('issue 32.14: a review submitted in the ask’s second may predate it and does not count; the next second does', async () => {
+    const posted = '2026-11-28T10:00:05Z';
+    const { channel } = setup({
+      api: {
+        async createComment(_ref, _n, body) {
+          return {
+            id: 1,
+            body,
+            htmlUrl: 'https://github.com/c/1',
+            user: undefined,
+            createdAt: posted,
+            updatedAt: posted,
+          };
+        },
+        async updateComment() {},
+        async addReaction() {},
+        async requestReviewers() {},
+        async getPermission() {
+          return 'maintain';
+        },
+        async isTeamMember() {
+          return false;
+        },
+      },
+    });
+    const decision = ask(channel, 'ap1');
+    await untilPending(channel);
+    const bob = { login: 'bob', type: 'User' };
+    const review = (givenAt: string) =>
+      channel.answer({ decision: 'approve', actor: bob, commitSha: 'a'.repeat(40), via: 'review', givenAt });
+    expect(await review('2026-11-28T10:00:05Z')).toEqual({ ignored: expect.any(String) });
+    expect(await review('2026-11-28T10:00:04Z')).toEqual({ ignored: expect.any(String) });
+    expect(channel.pending).toHaveLength(1);
+    expect(await review('2026-11-28T10:00:06Z')).toEqual({ applied: ['ap1'] });
+    expect((await decision).kind).toBe('approve');
+  });
+
+  it('issue 32.12: 20 concurrent requests open 5 approval comments; the rest are denied without one, and room frees up', async () => {
+    const { channel, comments, notes } = setup();
+    const decisions = Array.from({ length: 20 }, (_, i) => ask(channel, `ap${i}`));
+    await untilPending(channel, 5);
+    const denied = await Promise.all(decisions.slice(5));
+    for (const decision of denied)
+      expect(decision).toEqual({ kind: 'deny', reason: '5 approvals are already open: answer those first' });
+    expect(comments.size).toBe(5);
+    expect(notes.filter((n) => n.includes('already open'))).toHaveLength(15);
+    // One answered: a new question may be asked again.
+    await channel.answer({
+      approvalId: 'ap0',
+      decision: 'approve',
+      actor: { login: 'bob', type: 'User' },
+      via: 'comment',
+    });
+    expect((await decisions[0])?.kind).toBe('approve');
+    void ask(channel, 'ap99');
+    await untilPending(channel, 5);
+    expect(comments.size).toBe(6);
+  });
+
   it('denies and marks the comment when the wait is aborted (timeout or end of run)', async () => {
     const { channel, comments } = setup();
     const controller = new AbortController();
