@@ -37,7 +37,7 @@ export async function answerPermission(
   const input = acpToolInput(call);
   const decision = await decideOnce(toolName, input, params.toolCall.toolCallId, ctx);
   if (ctx.signal.aborted) return CANCELLED;
-  if (decision.kind === 'approve' && decision.scope === 'always') ctx.grants.add(toolName);
+  if (decision.kind === 'approve' && decision.scope === 'always') ctx.grants.add(grantKey(toolName, input));
   const option = pickOption(params.options, decision);
   return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : CANCELLED;
 }
@@ -48,8 +48,8 @@ async function decideOnce(
   toolCallId: string,
   ctx: AcpPermissionContext,
 ): Promise<ApprovalDecision> {
-  if (ctx.grants.has(toolName)) return { kind: 'approve', scope: 'always' };
-  const verdict = decide(ctx.policy ?? {}, toolName, input);
+  if (ctx.grants.has(grantKey(toolName, input))) return { kind: 'approve', scope: 'always' };
+  const verdict = decideByEffect(ctx.policy ?? {}, toolName, input);
   if (verdict.decision === 'allow') return { kind: 'approve', scope: 'once' };
   if (verdict.decision === 'deny') {
     return { kind: 'deny', reason: verdict.rule?.reason ?? `the policy denies ${toolName}` };
@@ -71,6 +71,45 @@ async function decideOnce(
     emit: ctx.emit,
   });
 }
+
+/**
+ * The policy's tool names for what an ACP tool kind does. The name an agent gives its tool is its
+ * own choice (a shell call can call itself `read_file`): the decision is the strictest of the one
+ * for that name and the ones for what its kind does. A kind that says nothing (`other`, none) is
+ * taken as a command.
+ */
+const KIND_TOOLS: Record<string, readonly string[]> = {
+  read: ['read_file'],
+  search: ['read_file'],
+  fetch: ['fetch'],
+  think: [],
+  switch_mode: [],
+  edit: ['write_file'],
+  delete: ['write_file'],
+  move: ['write_file'],
+  execute: ['shell'],
+};
+
+const strictness = { allow: 0, ask: 1, deny: 2 } as const;
+
+/** The strictest verdict over the tool's own name and the names of what its kind does. */
+export function decideByEffect(
+  policy: PermissionPolicy,
+  toolName: string,
+  input: Record<string, unknown>,
+): ReturnType<typeof decide> {
+  const kind = typeof input.kind === 'string' ? input.kind : 'other';
+  const names = KIND_TOOLS[kind] ?? ['shell'];
+  let verdict = decide(policy, toolName, input);
+  for (const name of names) {
+    const other = decide(policy, name, input);
+    if (strictness[other.decision] > strictness[verdict.decision]) verdict = other;
+  }
+  return verdict;
+}
+
+/** An `always` grant holds for the tool under that name and kind only. */
+const grantKey = (toolName: string, input: Record<string, unknown>) => `${toolName}\u0000${String(input.kind ?? '')}`;
 
 /**
  * The option that says what was decided: approve → `allow_once` (else `allow_always`), deny →
