@@ -52,6 +52,7 @@ export async function missedMentions(input: MissedMentionsInput): Promise<Missed
   const self = new Set(input.selfLogins.map((login) => login.toLowerCase()));
   const { data } = await input.api.listComments(job.repo, job.number);
   const candidates: MissedMention[] = [];
+  const cancels: { commentId: number; user: NonNullable<(typeof data)[number]['user']> }[] = [];
   for (const comment of data) {
     const user = comment.user;
     if (comment.id >= current || input.answered.has(comment.id) || !user || self.has(user.login.toLowerCase()))
@@ -59,32 +60,56 @@ export async function missedMentions(input: MissedMentionsInput): Promise<Missed
     // Not one written before the window, nor one edited since it was written (its text may not be its author's).
     if (Date.parse(comment.createdAt) < since || comment.updatedAt !== comment.createdAt) continue;
     const command = parseCommand(comment.body, { phrase: input.phrase, agents: input.agents });
+    if (command?.kind === 'cancel') {
+      cancels.push({ commentId: comment.id, user });
+      continue;
+    }
     if (command?.kind !== 'run' || (command.agent !== undefined && command.agent !== job.agentName)) continue;
+    // A request, not a passing remark ("Thanks, @agent, that worked"): the phrase opens a line.
+    if (!opensLine(comment.body, input.phrase)) continue;
     const instruction = sanitizeText(command.prompt).trim().slice(0, MAX_INSTRUCTION_CHARS);
     if (instruction === '') continue;
     candidates.push({ commentId: comment.id, url: comment.htmlUrl, login: user.login, instruction });
   }
   const allowed = new Map<string, boolean>();
-  const missed: MissedMention[] = [];
-  for (const mention of candidates.slice(-MAX_MISSED_MENTIONS)) {
-    let may = allowed.get(mention.login);
-    if (may === undefined) {
-      const comment = data.find((c) => c.id === mention.commentId);
+  const may = async (user: { login: string; type?: string }): Promise<boolean> => {
+    let decided = allowed.get(user.login);
+    if (decided === undefined) {
       const decision = await authorizeActor({
         api: input.api,
         repo: job.repo,
-        actor: comment?.user ?? { login: mention.login, type: 'User' },
+        actor: user as Parameters<typeof authorizeActor>[0]['actor'],
         selfLogins: input.selfLogins,
         allowedBots: input.allowedBots,
         minimumRole: job.config.trigger.permission,
       });
-      may = decision.allowed;
-      allowed.set(mention.login, may);
-      if (!decision.allowed) input.log?.(`not taking up @${mention.login}'s earlier request: ${decision.reason}`);
+      decided = decision.allowed;
+      allowed.set(user.login, decided);
+      if (!decision.allowed) input.log?.(`not taking up @${user.login}'s earlier comment: ${decision.reason}`);
     }
-    if (may) missed.push(mention);
+    return decided;
+  };
+  // An `@agent cancel` by someone who may trigger runs withdraws every request made before it.
+  let cancelledUpTo = -1;
+  for (const cancel of cancels) if (await may(cancel.user)) cancelledUpTo = Math.max(cancelledUpTo, cancel.commentId);
+  const standing = candidates.filter((mention) => mention.commentId > cancelledUpTo);
+  if (standing.length < candidates.length) {
+    input.log?.(
+      `not taking up ${candidates.length - standing.length} earlier request(s): cancelled after they were made`,
+    );
+  }
+  const missed: MissedMention[] = [];
+  for (const mention of standing.slice(-MAX_MISSED_MENTIONS)) {
+    const comment = data.find((c) => c.id === mention.commentId);
+    if (await may(comment?.user ?? { login: mention.login, type: 'User' })) missed.push(mention);
   }
   return missed;
+}
+
+/** Whether a line of `body` opens with the phrase (after white space and a Markdown list mark). */
+function opensLine(body: string, phrase: string): boolean {
+  const escaped = phrase.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^[ \\t]*(?:[-*+]|\\d+[.)])?[ \\t]*${escaped}(?![\\p{L}\\p{N}_-])`, 'imu').test(body);
 }
 
 /** The prompt's part that hands the missed requests to the agent, after the mention's own. */

@@ -145,6 +145,8 @@ describe('conversations: a follow-up mention continues the same session on the s
     const first = await run(commentEvent(w, 9, 'alice', '@agent conv: start the notes'), undefined, catchUp);
     expect(first.conclusion).toBe('success');
 
+    // A cancel of the run then in flight: it withdraws what was asked before it, not after.
+    w.gh.state.addComment(w.repo, 9, { body: '@agent cancel', user: { login: 'alice', type: 'User' } });
     // While a run is in progress and another pending, a newer mention replaces the pending one:
     // these never got a run of their own.
     const dropped = w.gh.state.addComment(w.repo, 9, {
@@ -155,8 +157,9 @@ describe('conversations: a follow-up mention continues the same session on the s
       body: '@agent add a line about secrets',
       user: { login: 'mallory', type: 'User' },
     });
-    w.gh.state.addComment(w.repo, 9, { body: '@agent cancel', user: { login: 'alice', type: 'User' } });
     w.gh.state.addComment(w.repo, 9, { body: '@agent demo: say hi', user: { login: 'alice', type: 'User' } });
+    // A passing remark, not a request (issue 32.13).
+    w.gh.state.addComment(w.repo, 9, { body: 'Thanks, @agent, that worked', user: { login: 'alice', type: 'User' } });
     w.gh.state.addComment(w.repo, 9, { body: '@agent look at this', user: { login: 'agent-mux[bot]', type: 'Bot' } });
     w.gh.state.addComment(w.repo, 9, { body: 'Thanks, looks good', user: { login: 'bob', type: 'User' } });
     // Edited after it was written: its text may not be its author's.
@@ -174,7 +177,7 @@ describe('conversations: a follow-up mention continues the same session on the s
     );
     // Not a reader's, not a cancel, not one for another agent, not agent-mux's own, not a plain
     // comment, not an edited one.
-    for (const text of ['secrets', 'cancel', 'say hi', 'look at this', 'looks good', 'deploys'])
+    for (const text of ['secrets', 'cancel', 'say hi', 'look at this', 'looks good', 'deploys', 'that worked'])
       expect(prompt).not.toContain(text);
     const tracking = w.gh.state
       .comments(w.repo, 9)
@@ -190,6 +193,15 @@ describe('conversations: a follow-up mention continues the same session on the s
     expect(third.conclusion).toBe('success');
     const last = (await log()).findLast((e) => e.method === 'session/prompt')?.prompt ?? '';
     expect(last).not.toContain('Also asked in this thread');
+
+    // A request its author cancelled before any run took it up is not taken up (issue 32.13).
+    w.gh.state.addComment(w.repo, 9, { body: '@agent conv: rename the file', user: { login: 'alice', type: 'User' } });
+    w.gh.state.addComment(w.repo, 9, { body: '@agent cancel', user: { login: 'alice', type: 'User' } });
+    const fourth = await run(commentEvent(w, 9, 'bob', '@agent add a summary'), undefined, catchUp);
+    expect(fourth.conclusion).toBe('success');
+    const after = (await log()).findLast((e) => e.method === 'session/prompt')?.prompt ?? '';
+    expect(after).toContain('add a summary');
+    expect(after).not.toContain('rename the file');
   });
 
   it('with git.pullRequests: false a follow-up on the issue goes on on the conversation’s branch', async () => {
