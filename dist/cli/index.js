@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7161)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 9795)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7161:
+/***/ 9795:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -38475,6 +38475,32 @@ const HERMES_TOOLSETS = {
     delegation: ['delegate_task'],
     cronjob: ['cronjob'],
 };
+/** Hermes's tools that run commands: its terminal, processes, code execution and sub-agents. */
+const COMMAND_TOOLS = ['terminal', 'process', 'execute_code', 'delegate_task'];
+/**
+ * A policy's tool names (agent-mux's, docs/repo-config.md: `shell`, `write_file`, …, and other
+ * agents' names for the same tools) as hermes's tools. A rule on any command tool holds for all of
+ * them: denying `terminal` while `execute_code` or `delegate_task` stays would still run commands.
+ */
+const HERMES_ALIASES = {
+    shell: COMMAND_TOOLS,
+    bash: COMMAND_TOOLS,
+    Bash: COMMAND_TOOLS,
+    exec_command: COMMAND_TOOLS,
+    run_shell_command: COMMAND_TOOLS,
+    execute: COMMAND_TOOLS,
+    ...Object.fromEntries(COMMAND_TOOLS.map((tool) => [tool, COMMAND_TOOLS])),
+    write_file: ['write_file', 'patch'],
+    edit: ['write_file', 'patch'],
+    patch: ['write_file', 'patch'],
+    Write: ['write_file', 'patch'],
+    Edit: ['write_file', 'patch'],
+    read_file: ['read_file', 'search_files'],
+};
+/** A rule's tool as the hermes tools it covers (itself when hermes has no other name for it). */
+function hermesToolsOf(tool) {
+    return HERMES_ALIASES[tool] ?? [tool];
+}
 function globToRegExp(glob) {
     return new RegExp(`^${glob
         .replace(/[.+^${}()|[\]\\]/g, '\\$&')
@@ -38488,16 +38514,19 @@ function overlaps(ruleTool, toolGlob) {
 }
 /**
  * The policy as hermes flags. `--yolo` (skip hermes's dangerous-command prompts) only when the policy
- * lets the shell run without asking; a deny or ask of any tool drops its whole toolset via `-t`
- * (hermes cannot ask anyone in `--format stream-json` runs, so `ask` is treated as deny).
+ * lets every command tool run without asking; a deny or ask of any tool (under any of its names,
+ * `hermesToolsOf`) drops its whole toolset via `-t` (hermes cannot ask anyone in `--format
+ * stream-json` runs, so `ask` is treated as deny).
  */
 function hermesPermissionArgs(policy) {
     if (!policy)
         return [];
     const rules = policy.rules ?? [];
     const fallback = policy.default ?? 'ask';
-    const blocked = rules.filter((r) => r.decision !== 'allow').map((r) => r.tool);
-    const allowed = rules.filter((r) => r.decision === 'allow' && r.when === undefined).map((r) => r.tool);
+    const blocked = rules.filter((r) => r.decision !== 'allow').flatMap((r) => hermesToolsOf(r.tool));
+    const allowed = rules
+        .filter((r) => r.decision === 'allow' && r.when === undefined)
+        .flatMap((r) => hermesToolsOf(r.tool));
     const toolsets = Object.entries(HERMES_TOOLSETS)
         .filter(([, tools]) => fallback === 'allow'
         ? !tools.some((t) => blocked.some((b) => overlaps(b, t)))
@@ -38508,7 +38537,9 @@ function hermesPermissionArgs(policy) {
     const all = Object.keys(HERMES_TOOLSETS);
     if (toolsets.length !== all.length)
         args.push('--toolsets', toolsets.length > 0 ? toolsets.join(',') : 'none');
-    if (toolsets.includes('terminal') && fallback === 'allow')
+    // Every command-running toolset on and nothing about commands blocked: only then hermes's own check goes.
+    const commands = ['terminal', 'code_execution', 'delegation'];
+    if (commands.every((name) => toolsets.includes(name)) && fallback === 'allow')
         args.push('--yolo');
     return args;
 }
@@ -48530,14 +48561,14 @@ async function answerPermission(params, ctx) {
     if (ctx.signal.aborted)
         return CANCELLED;
     if (decision.kind === 'approve' && decision.scope === 'always')
-        ctx.grants.add(toolName);
+        ctx.grants.add(grantKey(toolName, input));
     const option = pickOption(params.options, decision);
     return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : CANCELLED;
 }
 async function decideOnce(toolName, input, toolCallId, ctx) {
-    if (ctx.grants.has(toolName))
+    if (ctx.grants.has(grantKey(toolName, input)))
         return { kind: 'approve', scope: 'always' };
-    const verdict = decide(ctx.policy ?? {}, toolName, input);
+    const verdict = decideByEffect(ctx.policy ?? {}, toolName, input);
     if (verdict.decision === 'allow')
         return { kind: 'approve', scope: 'once' };
     if (verdict.decision === 'deny') {
@@ -48560,6 +48591,38 @@ async function decideOnce(toolName, input, toolCallId, ctx) {
         emit: ctx.emit,
     });
 }
+/**
+ * The policy's tool names for what an ACP tool kind does. The name an agent gives its tool is its
+ * own choice (a shell call can call itself `read_file`): the decision is the strictest of the one
+ * for that name and the ones for what its kind does. A kind that says nothing (`other`, none) is
+ * taken as a command.
+ */
+const KIND_TOOLS = {
+    read: ['read_file'],
+    search: ['read_file'],
+    fetch: ['fetch'],
+    think: [],
+    switch_mode: [],
+    edit: ['write_file'],
+    delete: ['write_file'],
+    move: ['write_file'],
+    execute: ['shell'],
+};
+const acp_permission_strictness = { allow: 0, ask: 1, deny: 2 };
+/** The strictest verdict over the tool's own name and the names of what its kind does. */
+function decideByEffect(policy, toolName, input) {
+    const kind = typeof input.kind === 'string' ? input.kind : 'other';
+    const names = KIND_TOOLS[kind] ?? ['shell'];
+    let verdict = decide(policy, toolName, input);
+    for (const name of names) {
+        const other = decide(policy, name, input);
+        if (acp_permission_strictness[other.decision] > acp_permission_strictness[verdict.decision])
+            verdict = other;
+    }
+    return verdict;
+}
+/** An `always` grant holds for the tool under that name and kind only. */
+const grantKey = (toolName, input) => `${toolName}\u0000${String(input.kind ?? '')}`;
 /**
  * The option that says what was decided: approve → `allow_once` (else `allow_always`), deny →
  * `reject_once` (else `reject_always`). An `always` approval is also answered `allow_once`: the
@@ -53696,19 +53759,24 @@ function separateTempDir(env) {
 
 /** Directories of the system shown read-only (symbolic links such as merged-/usr `/bin` kept as links). */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
+/** The fence's own `/tmp` is memory: bounded, so that an agent cannot fill the host's RAM with it. */
+const DEFAULT_TMP_BYTES = 1024 * 1024 * 1024;
 /** The agent's temp dir inside the file-system fence when its HOME lies under `/tmp`. */
 const FENCED_TEMP = '/tmp/.agent-mux-tmp';
 /** Wraps a command in bubblewrap according to the fence. */
 function fenceCommand(fence, target) {
     const bwrap = fence.bwrap ?? 'bwrap';
-    const common = ['--unshare-pid', '--die-with-parent'];
+    // Started as root (an app or runner running as root), the agent keeps no capability: it cannot
+    // sniff the loopback (CAP_NET_RAW), load modules, change the host's mounts or read others' files.
+    const common = ['--unshare-pid', '--die-with-parent', ...(process.getuid?.() === 0 ? ['--cap-drop', 'ALL'] : [])];
+    const tmp = ['--size', String(fence.tmpBytes ?? DEFAULT_TMP_BYTES), '--tmpfs', '/tmp'];
     if (fence.kind === 'processes') {
         const args = [...common, '--dev-bind', '/', '/', '--proc', '/proc'];
         for (const path of fence.hidden ?? [])
             if ((0,external_node_fs_namespaceObject.existsSync)(path))
                 args.push('--tmpfs', path);
         if (fence.privateTmp)
-            args.push('--tmpfs', '/tmp');
+            args.push(...tmp);
         // Binds come from the host as it is, after the above: a path shown inside a hidden one (or the
         // private /tmp) is shown again — the tool cache, the run's own temp files, a HOME under /tmp.
         for (const path of fence.readOnly ?? [])
@@ -53729,7 +53797,7 @@ function fenceCommand(fence, target) {
     for (const dir of SYSTEM_DIRS)
         args.push(...systemDir(dir));
     args.push(...resolvConf());
-    args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+    args.push('--proc', '/proc', '--dev', '/dev', ...tmp);
     // The run's own temporary files an adapter's plan points at (`--mcp-config /tmp/agent-mux-…/mcp.json`).
     for (const path of planTempPaths(target))
         args.push('--bind', path, path);
@@ -64355,12 +64423,12 @@ function createToolHost(options) {
             if (verdict.decision === 'deny') {
                 return fail(`permission denied for ${name}: ${verdict.rule?.reason ?? describeVerdict(verdict, 'denies')}`);
             }
-            if (verdict.decision === 'ask' && !grants.has(grantKey(name, verdict))) {
+            if (verdict.decision === 'ask' && !grants.has(create_tool_host_grantKey(name, verdict))) {
                 const decision = await askApproval(name, input, verdict, signal, callOptions.toolCallId);
                 if (decision.kind === 'deny')
                     return fail(`permission denied for ${name}: ${decision.reason}`);
                 if (decision.scope === 'always')
-                    grants.add(grantKey(name, verdict));
+                    grants.add(create_tool_host_grantKey(name, verdict));
             }
             if (signal.aborted)
                 return fail(`${name} was not run: the run was aborted`);
@@ -64416,7 +64484,7 @@ function createToolHost(options) {
 function fail(error) {
     return { ok: false, error };
 }
-function grantKey(toolName, verdict) {
+function create_tool_host_grantKey(toolName, verdict) {
     return `${toolName}\u0000${verdict.ruleIndex ?? 'default'}`;
 }
 function describeVerdict(verdict, verb) {
@@ -85062,6 +85130,9 @@ function parse_command_parseCommand(text, options) {
     const match = phrasePattern(phrase).exec(masked);
     if (!match)
         return undefined;
+    // Text reordered for display: what the reader sees (the phrase, the request) is not what was written.
+    if (BIDI_CONTROL.test(masked))
+        return undefined;
     return readRequest(source.slice(match.index + match[0].length), options.agents);
 }
 const decisionLine = /^[ \t]*\/(approve|deny)[ \t]+([A-Za-z0-9_-]+)(?=$|[\s.,;:!)])/i;
@@ -85110,9 +85181,18 @@ function readDecision(source, masked) {
     }
     return undefined;
 }
+/**
+ * Invisible characters a reader does not see but that join or hide text: format characters
+ * (zero-width space, joiner, non-joiner, word joiner, soft hyphen, …) and combining marks. Next to
+ * the phrase they make it read as another word (`@agent\u200dsmith` shows `@agentsmith`,
+ * `mail\u200b@agent` shows `mail@agent`): no trigger.
+ */
+const parse_command_INVISIBLE = '\\p{Cf}\\p{M}';
+/** Bidirectional overrides and isolates: the text a reader sees is reordered (`@agent` may read reversed). */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 function phrasePattern(phrase) {
-    const before = '(?<![\\p{L}\\p{N}_@./`\\-])';
-    const after = '(?![\\p{L}\\p{N}_\\-]|[./@][\\p{L}\\p{N}_])';
+    const before = `(?<![\\p{L}\\p{N}_@./\`\\-${parse_command_INVISIBLE}])`;
+    const after = `(?![\\p{L}\\p{N}_\\-${parse_command_INVISIBLE}]|[./@][\\p{L}\\p{N}_])`;
     return new RegExp(before + parse_command_escapeRegExp(phrase) + after, 'iu');
 }
 function readRequest(rest, agents) {
@@ -86549,6 +86629,8 @@ function formatArguments(input) {
 
 
 
+/** The default of `GitHubApprovalChannelOptions.maxPending`. */
+const DEFAULT_MAX_PENDING = 5;
 /** The marker of agent-mux's replies to answers that did not count. */
 const APPROVAL_REPLY_MARKER = '<!-- agent-mux:approval-reply -->';
 /**
@@ -86565,6 +86647,8 @@ const APPROVAL_REPLY_MARKER = '<!-- agent-mux:approval-reply -->';
 function createGitHubApprovalChannel(options) {
     const { api, repo } = options;
     const waiting = new Map();
+    /** Requests being asked or waiting for an answer (`maxPending`). */
+    let opening = 0;
     const note = (line) => options.onNote?.(line);
     const changed = () => options.onPendingChange?.([...waiting.values()].map((w) => w.pending));
     const approversText = describeApprovers(options.rule);
@@ -86625,6 +86709,22 @@ function createGitHubApprovalChannel(options) {
         }
     }
     async function request(req, signal) {
+        // Counted from the start (before any await), so that concurrent requests see each other.
+        const cap = options.maxPending ?? DEFAULT_MAX_PENDING;
+        if (opening >= cap) {
+            const reason = `${cap} approvals are already open: answer those first`;
+            note(`approval ${req.approvalId} for ${req.toolName} not asked: ${reason}`);
+            return { kind: 'deny', reason };
+        }
+        opening++;
+        try {
+            return await ask(req, signal);
+        }
+        finally {
+            opening--;
+        }
+    }
+    async function ask(req, signal) {
         const commitSha = await options.currentHead();
         const redactedInput = redactValue(req.input, options.redact);
         const view = {
@@ -86805,19 +86905,22 @@ function createGitHubApprovalChannel(options) {
 }
 /**
  * Whether an answer was given before the approval was asked (a review submitted earlier, replayed
- * or re-read): it cannot be about it. GitHub's times have whole seconds, so the same second counts
- * as after. An answer without a time or an unreadable one is not judged here.
+ * or re-read): it cannot be about it. GitHub's times have whole seconds, so times are compared in
+ * seconds. An answer that names the approval (`/approve <id>`, a check-run button) cannot predate
+ * the id, so its second counts as after; one that does not (a review) must come in a later second
+ * than the ask — in the same second it may have been submitted just before it (issue 32.14). An
+ * answer without a time or an unreadable one is not judged here.
  */
 function givenBefore(ans, pending) {
     if (ans.givenAt === undefined)
         return false;
-    const given = Date.parse(ans.givenAt);
-    const asked = Date.parse(pending.postedAt ?? pending.askedAt);
+    const given = Math.floor(Date.parse(ans.givenAt) / 1000);
+    const asked = Math.floor(Date.parse(pending.postedAt ?? pending.askedAt) / 1000);
     if (Number.isNaN(given))
         return true;
     if (Number.isNaN(asked))
         return false;
-    return given < Math.floor(asked / 1000) * 1000;
+    return ans.approvalId === undefined ? given <= asked : given < asked;
 }
 /** Redacts every string inside a JSON-like value. */
 function redactValue(value, redact) {
@@ -86938,6 +87041,7 @@ async function missedMentions(input) {
     const self = new Set(input.selfLogins.map((login) => login.toLowerCase()));
     const { data } = await input.api.listComments(job.repo, job.number);
     const candidates = [];
+    const cancels = [];
     for (const comment of data) {
         const user = comment.user;
         if (comment.id >= current || input.answered.has(comment.id) || !user || self.has(user.login.toLowerCase()))
@@ -86946,7 +87050,14 @@ async function missedMentions(input) {
         if (Date.parse(comment.createdAt) < since || comment.updatedAt !== comment.createdAt)
             continue;
         const command = parse_command_parseCommand(comment.body, { phrase: input.phrase, agents: input.agents });
+        if (command?.kind === 'cancel') {
+            cancels.push({ commentId: comment.id, user });
+            continue;
+        }
         if (command?.kind !== 'run' || (command.agent !== undefined && command.agent !== job.agentName))
+            continue;
+        // A request, not a passing remark ("Thanks, @agent, that worked"): the phrase opens a line.
+        if (!opensLine(comment.body, input.phrase))
             continue;
         const instruction = sanitizeText(command.prompt).trim().slice(0, MAX_INSTRUCTION_CHARS);
         if (instruction === '')
@@ -86954,28 +87065,45 @@ async function missedMentions(input) {
         candidates.push({ commentId: comment.id, url: comment.htmlUrl, login: user.login, instruction });
     }
     const allowed = new Map();
-    const missed = [];
-    for (const mention of candidates.slice(-MAX_MISSED_MENTIONS)) {
-        let may = allowed.get(mention.login);
-        if (may === undefined) {
-            const comment = data.find((c) => c.id === mention.commentId);
+    const may = async (user) => {
+        let decided = allowed.get(user.login);
+        if (decided === undefined) {
             const decision = await authorizeActor({
                 api: input.api,
                 repo: job.repo,
-                actor: comment?.user ?? { login: mention.login, type: 'User' },
+                actor: user,
                 selfLogins: input.selfLogins,
                 allowedBots: input.allowedBots,
                 minimumRole: job.config.trigger.permission,
             });
-            may = decision.allowed;
-            allowed.set(mention.login, may);
+            decided = decision.allowed;
+            allowed.set(user.login, decided);
             if (!decision.allowed)
-                input.log?.(`not taking up @${mention.login}'s earlier request: ${decision.reason}`);
+                input.log?.(`not taking up @${user.login}'s earlier comment: ${decision.reason}`);
         }
-        if (may)
+        return decided;
+    };
+    // An `@agent cancel` by someone who may trigger runs withdraws every request made before it.
+    let cancelledUpTo = -1;
+    for (const cancel of cancels)
+        if (await may(cancel.user))
+            cancelledUpTo = Math.max(cancelledUpTo, cancel.commentId);
+    const standing = candidates.filter((mention) => mention.commentId > cancelledUpTo);
+    if (standing.length < candidates.length) {
+        input.log?.(`not taking up ${candidates.length - standing.length} earlier request(s): cancelled after they were made`);
+    }
+    const missed = [];
+    for (const mention of standing.slice(-MAX_MISSED_MENTIONS)) {
+        const comment = data.find((c) => c.id === mention.commentId);
+        if (await may(comment?.user ?? { login: mention.login, type: 'User' }))
             missed.push(mention);
     }
     return missed;
+}
+/** Whether a line of `body` opens with the phrase (after white space and a Markdown list mark). */
+function opensLine(body, phrase) {
+    const escaped = phrase.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`^[ \\t]*(?:[-*+]|\\d+[.)])?[ \\t]*${escaped}(?![\\p{L}\\p{N}_-])`, 'imu').test(body);
 }
 /** The prompt's part that hands the missed requests to the agent, after the mention's own. */
 function missedMentionsPrompt(missed) {
@@ -87313,6 +87441,49 @@ async function regularFileSize(root, path) {
     return (await (0,external_node_fs_promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(root, path))).size;
 }
 
+;// CONCATENATED MODULE: ./src/github/conversation/restorable-path.ts
+
+
+/**
+ * A session id as the agents make them (UUIDs, `ses_…`): letters, digits, `_` and `-`, at least
+ * 16 characters with a digit. A stored conversation's id is data from a cache anyone with the
+ * cache scope can write: a short or word-like id would let paths like `settings.json` pass as
+ * "the session's".
+ */
+const SESSION_ID = /^(?=.*\d)[A-Za-z0-9][A-Za-z0-9_-]{15,127}$/;
+/** Names no session file has: the agents' configuration, hooks and instructions. */
+const restorable_path_NEVER = /^(settings(\.local)?\.json|config\.(toml|json|ya?ml)|auth\.json|\.credentials\.json|.*\.md|hooks?|mcp\.json|\.env.*|.*\.(sh|js|mjs|cjs|ts|py|so|dylib))$/i;
+/** Whether `sessionId` has the shape of an agent's session id. */
+function isSessionId(sessionId) {
+    return SESSION_ID.test(sessionId);
+}
+/**
+ * Whether a restore may write `path` (relative to the agent's store) for session `sessionId`: it
+ * stays inside the store, it is not a configuration, hook or instruction file, and it is one the
+ * declaration says session `sessionId` has (`belongs`), by default a path with the id as a
+ * component, a file named after it (`<id>.jsonl`) or ending in `-<id>.jsonl` / `_<id>.jsonl`.
+ */
+function isRestorablePath(path, sessionId, declaration) {
+    if (!isInsidePath(path) || !isSessionId(sessionId))
+        return false;
+    const parts = (0,external_node_path_namespaceObject.normalize)(path).split(external_node_path_namespaceObject.sep);
+    if (parts.some((part) => restorable_path_NEVER.test(part) && part !== sessionId))
+        return false;
+    if (declaration.belongs)
+        return declaration.belongs(path, sessionId);
+    return sessionPath(path, sessionId);
+}
+/** The default rule: the id is a directory of the path, or the file's name is made of it. */
+function sessionPath(path, sessionId) {
+    const parts = (0,external_node_path_namespaceObject.normalize)(path).split(external_node_path_namespaceObject.sep);
+    const name = (0,external_node_path_namespaceObject.basename)(path);
+    if (parts.slice(0, -1).includes(sessionId))
+        return true;
+    return ([`${sessionId}.jsonl`, `${sessionId}.json`].includes(name) ||
+        name.endsWith(`-${sessionId}.jsonl`) ||
+        name.endsWith(`_${sessionId}.jsonl`));
+}
+
 ;// CONCATENATED MODULE: ./src/github/conversation/read-session-snapshot.ts
 
 /** Session files above this many bytes in all are not kept. */
@@ -87510,9 +87681,15 @@ async function restoreConversation(options) {
         options.log?.(`conversation ${name}: its session belongs to ${state.cwd} and ${state.adapter} cannot continue it in ${options.location.cwd}; starting fresh`);
         return undefined;
     }
+    // The stored conversation is data from a cache others may write to: only files session
+    // `state.sessionId` can have are written back, never a configuration, hook or instruction file.
+    if (!isSessionId(state.sessionId)) {
+        options.log?.(`conversation ${name}: its session id is not one an agent makes; starting fresh`);
+        return undefined;
+    }
     for (const file of files) {
-        if (!isInsidePath(file.path)) {
-            options.log?.(`conversation ${name}: a session file is outside the store (${file.path}); starting fresh`);
+        if (!isRestorablePath(file.path, state.sessionId, options.declaration)) {
+            options.log?.(`conversation ${name}: ${JSON.stringify(file.path)} is not a file of session ${state.sessionId}; starting fresh`);
             return undefined;
         }
     }
@@ -87626,6 +87803,10 @@ async function chatSessionId(root, path) {
  */
 const geminiSessionFiles = {
     root: (location) => (0,external_node_path_namespaceObject.join)(location.home, '.gemini'),
+    belongs(path, sessionId) {
+        const chat = /^tmp\/[^/]+\/chats\/session-[^/]+\.jsonl$/.test(path) && path.endsWith(`-${sessionId.slice(0, 8)}.jsonl`);
+        return chat || /^(tmp|history)\/[^/]+\/\.project_root$/.test(path);
+    },
     async find(location, sessionId) {
         const root = this.root(location);
         const chats = (await listFiles(root, (0,external_node_path_namespaceObject.join)(root, 'tmp'))).filter((file) => /^tmp\/[^/]+\/chats\/session-[^/]+\.jsonl$/.test(file));
