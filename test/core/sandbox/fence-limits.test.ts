@@ -31,7 +31,7 @@ describe.each([{ kind: 'filesystem' as const }, { kind: 'processes' as const, pr
   'the $kind fence',
   (base) => {
     // The bounding set stays, but with `no_new_privs` (bubblewrap sets it) nothing can be regained.
-  it.skipIf(!fenceWorks)('leaves the agent no capability, even when agent-mux runs as root', () => {
+    it.skipIf(!fenceWorks)('leaves the agent no capability, even when agent-mux runs as root', () => {
       const caps = inFence(base, 'grep -E "^Cap(Eff|Prm|Inh|Amb)" /proc/self/status');
       for (const line of caps.trim().split('\n')) expect(line).toMatch(/\t0{16}$/);
     });
