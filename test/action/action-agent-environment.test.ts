@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { run } from '../../src/action/run.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, WORLD_TOKEN } from '../support/github-world.ts';
 import { readCommandFile, runnerEnv } from './run-action.ts';
@@ -39,7 +40,11 @@ describe('the Action gives the agent an environment built from an allowlist', ()
       'anthropic-api-key': 'sk-ant-agentKey0123456789',
       'openai-api-key': 'sk-openai-otherAgent0123456789',
     });
-    const report = join(files.dir, 'report.json');
+    // Not under RUNNER_TEMP nor /tmp: the agent's fence hides the one and gives it its own other.
+    await mkdir(join(homedir(), '.cache'), { recursive: true });
+    const reports = await mkdtemp(join(homedir(), '.cache', 'agent-mux-dump-'));
+    onTestFinished(() => rm(reports, { recursive: true, force: true }));
+    const report = join(reports, 'report.json');
     const config = `
 agents:
   dumper:

@@ -143,6 +143,8 @@ describe('the GitHub flow, against the fake GitHub and real git', () => {
       commentEvent(w, 21, 'alice', '@agent fix the README typo', { pr: true }),
     );
     const outcome = await run(w, decision, async () => {
+      // A review counts from the second after the ask (GitHub's times are whole seconds).
+      await sleep(1005 - (Date.now() % 1000));
       w.gh.state.addReview(w.repo, 21, { state: 'APPROVED', body: 'ok', user: 'mallory', commitId: head });
       await sleep(100);
       w.gh.state.addReview(w.repo, 21, { state: 'APPROVED', body: 'go ahead', user: 'bob', commitId: head });
