@@ -122,6 +122,8 @@ describe('probot run ./src/app/index.ts', () => {
       const pending = await awaitingApproval(h);
       expect(pending.headSha).toBe(head);
 
+      // A review counts from the second after the ask (GitHub's times are whole seconds).
+      await new Promise((resolve) => setTimeout(resolve, 1005 - (Date.now() % 1000)));
       const review = w.gh.state.addReview(w.repo, 21, {
         state: 'APPROVED',
         body: 'go ahead',

@@ -101,7 +101,12 @@ const attacks: Attack[] = [
     approved: false,
   },
   { attack: '(control) the approver writes /approve after the request', afterAsk: [approve('bob')], approved: true },
-  { attack: '(control) the approver reviews after the request', afterAsk: [review('bob')], approved: true },
+  {
+    attack: '(control) the approver reviews after the request',
+    // From the second after the ask: GitHub's times are whole seconds.
+    afterAsk: [async () => new Promise((resolve) => setTimeout(resolve, 1005 - (Date.now() % 1000))), review('bob')],
+    approved: true,
+  },
   { attack: '(control) a writer who may not approve writes /approve', afterAsk: [approve('alice')], approved: false },
 ];
 
