@@ -53781,9 +53781,19 @@ function fenceCommand(fence, target) {
         // private /tmp) is shown again — the tool cache, the run's own temp files, a HOME under /tmp.
         for (const path of fence.readOnly ?? [])
             args.push('--ro-bind-try', path, path);
-        if (fence.privateTmp)
+        if (fence.privateTmp) {
+            // The agent's program where it lies under /tmp (a checkout or install there): its tree is
+            // shown read-only, and what is hidden inside it stays hidden.
+            const trees = programTrees(target);
+            for (const tree of trees)
+                args.push('--ro-bind', tree, tree);
+            for (const path of fence.hidden ?? []) {
+                if (trees.some((tree) => fence_command_inside(path, tree)) && (0,external_node_fs_namespaceObject.existsSync)(path))
+                    args.push('--tmpfs', path);
+            }
             for (const path of planTempPaths(target))
                 args.push('--bind', path, path);
+        }
         for (const path of fence.readWrite ?? [])
             args.push('--bind-try', path, path);
         // The workspace stays writable whatever lies around it.
@@ -53853,6 +53863,18 @@ function resolvConf() {
     catch {
         return [];
     }
+}
+/** The top-level directories of `/tmp` that hold the target's program or the absolute paths of its arguments. */
+function programTrees(target) {
+    const trees = new Set();
+    for (const path of [target.command, ...target.args]) {
+        if (!(0,external_node_path_namespaceObject.isAbsolute)(path) || !fence_command_inside(path, '/tmp') || path === '/tmp')
+            continue;
+        const top = `/tmp/${(0,external_node_path_namespaceObject.relative)('/tmp', path).split(external_node_path_namespaceObject.sep)[0]}`;
+        if ((0,external_node_fs_namespaceObject.existsSync)(top))
+            trees.add(top);
+    }
+    return [...trees];
 }
 /** Top-level `agent-mux-*` entries of the host's temp directory that the plan's arguments or environment name. */
 function planTempPaths(target) {

@@ -46,7 +46,16 @@ export function fenceCommand(fence: FenceOptions, target: FenceTarget): FencedCo
     // Binds come from the host as it is, after the above: a path shown inside a hidden one (or the
     // private /tmp) is shown again — the tool cache, the run's own temp files, a HOME under /tmp.
     for (const path of fence.readOnly ?? []) args.push('--ro-bind-try', path, path);
-    if (fence.privateTmp) for (const path of planTempPaths(target)) args.push('--bind', path, path);
+    if (fence.privateTmp) {
+      // The agent's program where it lies under /tmp (a checkout or install there): its tree is
+      // shown read-only, and what is hidden inside it stays hidden.
+      const trees = programTrees(target);
+      for (const tree of trees) args.push('--ro-bind', tree, tree);
+      for (const path of fence.hidden ?? []) {
+        if (trees.some((tree) => inside(path, tree)) && existsSync(path)) args.push('--tmpfs', path);
+      }
+      for (const path of planTempPaths(target)) args.push('--bind', path, path);
+    }
     for (const path of fence.readWrite ?? []) args.push('--bind-try', path, path);
     // The workspace stays writable whatever lies around it.
     args.push('--bind', target.workspace, target.workspace);
@@ -104,6 +113,17 @@ function resolvConf(): string[] {
   } catch {
     return [];
   }
+}
+
+/** The top-level directories of `/tmp` that hold the target's program or the absolute paths of its arguments. */
+function programTrees(target: FenceTarget): string[] {
+  const trees = new Set<string>();
+  for (const path of [target.command, ...target.args]) {
+    if (!isAbsolute(path) || !inside(path, '/tmp') || path === '/tmp') continue;
+    const top = `/tmp/${relative('/tmp', path).split(sep)[0]}`;
+    if (existsSync(top)) trees.add(top);
+  }
+  return [...trees];
 }
 
 /** Top-level `agent-mux-*` entries of the host's temp directory that the plan's arguments or environment name. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,3 +46,36 @@ describe.each([{ kind: 'filesystem' as const }, { kind: 'processes' as const, pr
     });
   },
 );
+
+describe('the processes fence with its own /tmp', () => {
+  it.skipIf(!fenceWorks)(
+    'still runs a program that lies under /tmp (read-only), and keeps what is hidden in its tree hidden',
+    () => {
+      const tree = mkdtempSync(join(tmpdir(), 'agent-mux-program-'));
+      dirs.push(tree);
+      mkdirSync(join(tree, 'secret'));
+      writeFileSync(join(tree, 'secret', 'env'), 'TOKEN=x\n');
+      writeFileSync(
+        join(tree, 'run.sh'),
+        '#!/bin/sh\necho ran; ls "$1" 2>&1 | wc -l; touch "$0.mark" 2>&1 || echo read-only\n',
+        {
+          mode: 0o755,
+        },
+      );
+      const ws = mkdtempSync(join(tmpdir(), 'agent-mux-limits-ws-'));
+      dirs.push(ws);
+      const fenced = fenceCommand(
+        { kind: 'processes', privateTmp: true, hidden: [join(tree, 'secret')] },
+        {
+          command: join(tree, 'run.sh'),
+          args: [join(tree, 'secret')],
+          cwd: ws,
+          workspace: ws,
+          env: { PATH: '/usr/bin:/bin' },
+        },
+      );
+      const out = execFileSync(fenced.command, fenced.args, { env: fenced.env, encoding: 'utf8' });
+      expect(out).toMatch(/^ran\n0\n(.*Read-only file system\n)?read-only\n$/);
+    },
+  );
+});
