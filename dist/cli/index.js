@@ -35640,6 +35640,7 @@ function decideAliased(policy, tool, input) {
     return { decision: policy.default ?? 'ask' };
 }
 const strictness = { allow: 0, ask: 1, deny: 2 };
+/** The stricter of two decisions (deny over ask over allow). */
 const stricter = (a, b) => strictness[a] >= strictness[b] ? a : b;
 /**
  * The decision an agent's own mechanism (a sandbox, a tool flag) can enforce for a tool before any
@@ -48543,6 +48544,7 @@ function acpTerminalMeta(call) {
 
 
 
+
 const CANCELLED = { outcome: { outcome: 'cancelled' } };
 /**
  * Answers `session/request_permission` through the run's policy and approval channel, as the
@@ -48608,7 +48610,6 @@ const KIND_TOOLS = {
     move: ['write_file'],
     execute: ['shell'],
 };
-const acp_permission_strictness = { allow: 0, ask: 1, deny: 2 };
 /** The strictest verdict over the tool's own name and the names of what its kind does. */
 function decideByEffect(policy, toolName, input) {
     const kind = typeof input.kind === 'string' ? input.kind : 'other';
@@ -48616,7 +48617,7 @@ function decideByEffect(policy, toolName, input) {
     let verdict = decide(policy, toolName, input);
     for (const name of names) {
         const other = decide(policy, name, input);
-        if (acp_permission_strictness[other.decision] > acp_permission_strictness[verdict.decision])
+        if (stricter(verdict.decision, other.decision) !== verdict.decision)
             verdict = other;
     }
     return verdict;
@@ -53722,16 +53723,87 @@ function collectSecrets(options, env) {
     return values;
 }
 
+;// CONCATENATED MODULE: ./src/core/tools/tool-error.ts
+
+/**
+ * A tool refused or failed on purpose (a path outside the workspace, an outcome already recorded).
+ * The tool host turns it into `{ ok: false, error: message }` like any other handler failure.
+ */
+class tool_error_ToolError extends AgentMuxError {
+    toolName;
+    constructor(toolName, message, options) {
+        super('tool_failed', message, options);
+        this.name = 'ToolError';
+        this.toolName = toolName;
+    }
+    static isInstance(error) {
+        return AgentMuxError.isInstance(error) && error.code === 'tool_failed';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/tools/builtin/workspace-path.ts
+
+
+/**
+ * Splits a path an agent gave into the workspace-relative components it names, lexically: `.`
+ * and empty segments dropped, `..` applied (a `..` above the root is refused), an absolute path
+ * accepted only under `roots` (the workspace as given and its real path). Lexical resolution is
+ * exact because the workspace tools refuse every symbolic link on the way (see `openInWorkspace`).
+ * Any component git treats as its own directory (`.git`, case-insensitively, and the spellings
+ * NTFS and HFS+ fold to it) is refused.
+ */
+function workspaceComponents(requested, roots, toolName) {
+    if (requested.includes('\0'))
+        throw new tool_error_ToolError(toolName, 'path contains a NUL character');
+    const outside = () => new tool_error_ToolError(toolName, `path "${requested}" is outside the workspace`);
+    let relative = requested;
+    if (external_node_path_default().isAbsolute(requested)) {
+        const target = external_node_path_default().resolve(requested);
+        const root = roots.find((candidate) => isInside(candidate, target));
+        if (root === undefined)
+            throw outside();
+        relative = external_node_path_default().relative(root, target);
+    }
+    const components = [];
+    for (const segment of relative.split((external_node_path_default()).sep === '\\' ? /[\\/]/ : '/')) {
+        if (segment === '' || segment === '.')
+            continue;
+        if (segment === '..') {
+            if (components.pop() === undefined)
+                throw outside();
+            continue;
+        }
+        components.push(segment);
+    }
+    if (components.some(isGitDirectoryName)) {
+        throw new tool_error_ToolError(toolName, `path "${requested}" is inside .git, which the workspace tools never touch`);
+    }
+    return components;
+}
+/** Characters HFS+ ignores in names, and NTFS's trailing dots and spaces, as git's own `is_hfs_dotgit`/`is_ntfs_dotgit`. */
+const ignorable = /[\u200B-\u200F\u202A-\u202E\u2060-\u2063\u206A-\u206F\uFEFF]/g;
+/** True for `.git` in any case or spelling a case-folding or Unicode-folding file system takes for it. */
+function isGitDirectoryName(name) {
+    const folded = name
+        .normalize('NFC')
+        .replace(ignorable, '')
+        .replace(/[. ]+$/, '')
+        .toLowerCase();
+    return folded === '.git' || folded === 'git~1';
+}
+/** True when `target` is `dir` or below it (both absolute and normalized). */
+function isInside(dir, target) {
+    const relative = external_node_path_default().relative(dir, target);
+    return relative === '' || (relative !== '..' && !relative.startsWith(`..${(external_node_path_default()).sep}`) && !external_node_path_default().isAbsolute(relative));
+}
+
 ;// CONCATENATED MODULE: ./src/core/env/separate-temp-dir.ts
+
 
 
 /** Variables that name an agent's configuration directory (its HOME and the CLIs' own). */
 const CONFIG_DIRS = ['HOME', 'CODEX_HOME', 'CLAUDE_CONFIG_DIR', 'GEMINI_CLI_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME'];
 const TEMP_NAMES = ['TMPDIR', 'TMP', 'TEMP'];
-const inside = (path, dir) => {
-    const rel = (0,external_node_path_namespaceObject.relative)(dir, path);
-    return rel === '' || (rel !== '..' && !rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
-};
 /**
  * A temporary directory that does not contain the agent's configuration, when its configuration
  * lies inside its temporary directory (`TMPDIR`, else `/tmp`: a HOME under `/tmp`, a `CODEX_HOME`
@@ -53742,7 +53814,7 @@ const inside = (path, dir) => {
 function separateTempDir(env) {
     const temp = env.TMPDIR || env.TMP || env.TEMP || '/tmp';
     const configs = CONFIG_DIRS.map((name) => env[name]).filter((value) => value !== undefined && (0,external_node_path_namespaceObject.isAbsolute)(value));
-    if (!configs.some((dir) => inside(dir, temp)))
+    if (!configs.some((dir) => isInside(temp, dir)))
         return undefined;
     // A fresh directory cannot contain a configuration that exists already.
     const dir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(temp, 'agent-mux-tmp-'));
@@ -53788,7 +53860,7 @@ function fenceCommand(fence, target) {
             for (const tree of trees)
                 args.push('--ro-bind', tree, tree);
             for (const path of fence.hidden ?? []) {
-                if (trees.some((tree) => fence_command_inside(path, tree)) && (0,external_node_fs_namespaceObject.existsSync)(path))
+                if (trees.some((tree) => inside(path, tree)) && (0,external_node_fs_namespaceObject.existsSync)(path))
                     args.push('--tmpfs', path);
             }
             for (const path of planTempPaths(target))
@@ -53798,7 +53870,7 @@ function fenceCommand(fence, target) {
             args.push('--bind-try', path, path);
         // The workspace stays writable whatever lies around it.
         args.push('--bind', target.workspace, target.workspace);
-        if (!fence_command_inside(target.cwd, target.workspace))
+        if (!inside(target.cwd, target.workspace))
             args.push('--bind', target.cwd, target.cwd);
         args.push('--chdir', target.cwd, target.command, ...target.args);
         return { command: bwrap, args, env: target.env };
@@ -53818,7 +53890,7 @@ function fenceCommand(fence, target) {
     if ((0,external_node_path_namespaceObject.isAbsolute)(target.command) && (0,external_node_fs_namespaceObject.existsSync)(target.command))
         args.push('--ro-bind', target.command, target.command);
     args.push('--bind', target.workspace, target.workspace);
-    if (!fence_command_inside(target.cwd, target.workspace))
+    if (!inside(target.cwd, target.workspace))
         args.push('--bind', target.cwd, target.cwd);
     const env = { ...target.env };
     if (fence.home !== undefined) {
@@ -53831,7 +53903,7 @@ function fenceCommand(fence, target) {
     }
     // A HOME under /tmp (a work dir there) would lie inside the agent's temp dir, where Codex refuses
     // its sandbox helpers: the agent then gets a temp dir of its own beside it.
-    const temp = fence.home !== undefined && fence_command_inside(fence.home, '/tmp') ? FENCED_TEMP : '/tmp';
+    const temp = fence.home !== undefined && inside(fence.home, '/tmp') ? FENCED_TEMP : '/tmp';
     if (temp !== '/tmp') {
         args.push('--dir', temp);
         env.TMPDIR = temp;
@@ -53868,7 +53940,7 @@ function resolvConf() {
 function programTrees(target) {
     const trees = new Set();
     for (const path of [target.command, ...target.args]) {
-        if (!(0,external_node_path_namespaceObject.isAbsolute)(path) || !fence_command_inside(path, '/tmp') || path === '/tmp')
+        if (!(0,external_node_path_namespaceObject.isAbsolute)(path) || !inside(path, '/tmp') || path === '/tmp')
             continue;
         const top = `/tmp/${(0,external_node_path_namespaceObject.relative)('/tmp', path).split(external_node_path_namespaceObject.sep)[0]}`;
         if ((0,external_node_fs_namespaceObject.existsSync)(top))
@@ -53885,13 +53957,13 @@ function planTempPaths(target) {
     for (const text of target.planValues ?? []) {
         for (const match of text.matchAll(pattern)) {
             // Never a parent of the workspace: that would show other runs' workspaces beside it.
-            if ((0,external_node_fs_namespaceObject.existsSync)(match[0]) && !fence_command_inside(target.workspace, match[0]))
+            if ((0,external_node_fs_namespaceObject.existsSync)(match[0]) && !inside(target.workspace, match[0]))
                 found.add(match[0]);
         }
     }
     return [...found];
 }
-function fence_command_inside(path, dir) {
+function inside(path, dir) {
     const rel = (0,external_node_path_namespaceObject.relative)(dir, path);
     return rel === '' || (!rel.startsWith(`..${external_node_path_namespaceObject.sep}`) && rel !== '..' && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
 }
@@ -63690,24 +63762,6 @@ function commentTool() {
     });
 }
 
-;// CONCATENATED MODULE: ./src/core/tools/tool-error.ts
-
-/**
- * A tool refused or failed on purpose (a path outside the workspace, an outcome already recorded).
- * The tool host turns it into `{ ok: false, error: message }` like any other handler failure.
- */
-class tool_error_ToolError extends AgentMuxError {
-    toolName;
-    constructor(toolName, message, options) {
-        super('tool_failed', message, options);
-        this.name = 'ToolError';
-        this.toolName = toolName;
-    }
-    static isInstance(error) {
-        return AgentMuxError.isInstance(error) && error.code === 'tool_failed';
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/core/tools/builtin/resolve-in-workspace.ts
 
 
@@ -63728,16 +63782,16 @@ async function resolveInWorkspace(workspacePath, requested, toolName) {
         // Accept absolute paths under either spelling of the workspace (it may itself be a symlink).
         const given = path.resolve(workspacePath);
         const target = path.resolve(requested);
-        if (isInside(given, target))
+        if (resolve_in_workspace_isInside(given, target))
             candidate = path.join(root, path.relative(given, target));
-        else if (isInside(root, target))
+        else if (resolve_in_workspace_isInside(root, target))
             candidate = target;
         else
             throw outside();
     }
     else {
         candidate = path.resolve(root, requested);
-        if (!isInside(root, candidate))
+        if (!resolve_in_workspace_isInside(root, candidate))
             throw outside();
     }
     const absolute = await realTarget(root, candidate, requested, toolName);
@@ -63772,7 +63826,7 @@ async function realTarget(root, candidate, requested, toolName) {
             }
         }
         if (real !== undefined) {
-            if (!isInside(root, real)) {
+            if (!resolve_in_workspace_isInside(root, real)) {
                 throw new ToolError(toolName, `path "${requested}" resolves outside the workspace (through a symbolic link)`);
             }
             return path.join(real, ...missing.reverse());
@@ -63794,7 +63848,7 @@ async function exists(file) {
     }
 }
 /** True when `target` is `dir` or below it (both absolute and normalized). */
-function isInside(dir, target) {
+function resolve_in_workspace_isInside(dir, target) {
     const relative = path.relative(dir, target);
     return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
@@ -63802,62 +63856,6 @@ function errorCode(error) {
     if (typeof error !== 'object' || error === null || !('code' in error))
         return undefined;
     return typeof error.code === 'string' ? error.code : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/core/tools/builtin/workspace-path.ts
-
-
-/**
- * Splits a path an agent gave into the workspace-relative components it names, lexically: `.`
- * and empty segments dropped, `..` applied (a `..` above the root is refused), an absolute path
- * accepted only under `roots` (the workspace as given and its real path). Lexical resolution is
- * exact because the workspace tools refuse every symbolic link on the way (see `openInWorkspace`).
- * Any component git treats as its own directory (`.git`, case-insensitively, and the spellings
- * NTFS and HFS+ fold to it) is refused.
- */
-function workspaceComponents(requested, roots, toolName) {
-    if (requested.includes('\0'))
-        throw new tool_error_ToolError(toolName, 'path contains a NUL character');
-    const outside = () => new tool_error_ToolError(toolName, `path "${requested}" is outside the workspace`);
-    let relative = requested;
-    if (external_node_path_default().isAbsolute(requested)) {
-        const target = external_node_path_default().resolve(requested);
-        const root = roots.find((candidate) => workspace_path_isInside(candidate, target));
-        if (root === undefined)
-            throw outside();
-        relative = external_node_path_default().relative(root, target);
-    }
-    const components = [];
-    for (const segment of relative.split((external_node_path_default()).sep === '\\' ? /[\\/]/ : '/')) {
-        if (segment === '' || segment === '.')
-            continue;
-        if (segment === '..') {
-            if (components.pop() === undefined)
-                throw outside();
-            continue;
-        }
-        components.push(segment);
-    }
-    if (components.some(isGitDirectoryName)) {
-        throw new tool_error_ToolError(toolName, `path "${requested}" is inside .git, which the workspace tools never touch`);
-    }
-    return components;
-}
-/** Characters HFS+ ignores in names, and NTFS's trailing dots and spaces, as git's own `is_hfs_dotgit`/`is_ntfs_dotgit`. */
-const ignorable = /[\u200B-\u200F\u202A-\u202E\u2060-\u2063\u206A-\u206F\uFEFF]/g;
-/** True for `.git` in any case or spelling a case-folding or Unicode-folding file system takes for it. */
-function isGitDirectoryName(name) {
-    const folded = name
-        .normalize('NFC')
-        .replace(ignorable, '')
-        .replace(/[. ]+$/, '')
-        .toLowerCase();
-    return folded === '.git' || folded === 'git~1';
-}
-/** True when `target` is `dir` or below it (both absolute and normalized). */
-function workspace_path_isInside(dir, target) {
-    const relative = external_node_path_default().relative(dir, target);
-    return relative === '' || (relative !== '..' && !relative.startsWith(`..${(external_node_path_default()).sep}`) && !external_node_path_default().isAbsolute(relative));
 }
 
 ;// CONCATENATED MODULE: ./src/core/tools/builtin/open-in-workspace.ts

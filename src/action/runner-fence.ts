@@ -1,6 +1,7 @@
 import { readlinkSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { FenceOptions, FenceProbe } from '../core/sandbox/index.ts';
+import { isInside } from '../core/tools/builtin/workspace-path.ts';
 
 /** How the Action fences the agent (input `fence`): `auto` (the default) or `off`, chosen explicitly. */
 export type FenceMode = 'auto' | 'off';
@@ -26,11 +27,6 @@ export interface RunnerFenceDeps {
   /** The runner's own directory (from `Runner.Worker`), when found. */
   runnerRoot?: string;
 }
-
-const inside = (path: string, dir: string) => {
-  const rel = relative(dir, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-};
 
 /**
  * The fence of the Action's agent on a runner (one job per machine): a PID namespace over the
@@ -58,10 +54,10 @@ export function runnerFenceOptions(
   }
   if (deps.runnerRoot) hidden.push(deps.runnerRoot);
   // A local action (`uses: ./`) is the checkout itself: the agent works on it like any file.
-  if (!workspace || !inside(workspace, deps.actionRoot)) readOnly.push(deps.actionRoot);
+  if (!workspace || !isInside(deps.actionRoot, workspace)) readOnly.push(deps.actionRoot);
   if (env.RUNNER_TOOL_CACHE) readOnly.push(env.RUNNER_TOOL_CACHE);
   // A HOME under /tmp (not a runner's) stays the agent's.
-  const readWrite = env.HOME && inside(env.HOME, '/tmp') ? [env.HOME] : [];
+  const readWrite = env.HOME && isInside('/tmp', env.HOME) ? [env.HOME] : [];
   return { kind: 'processes', bwrap, hidden, readOnly, readWrite, privateTmp: true };
 }
 

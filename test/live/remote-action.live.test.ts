@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACTION_MAIN, readCommandFile, runnerEnv, runStep } from '../action/run-action.ts';
+import { isAlive as alive } from '../helpers/process-alive.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';
 import { installCli } from './cli-cache.ts';
 import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts';
@@ -225,12 +226,3 @@ describe('the bundled Action drives a remote Pi behind agent-mux serve', () => {
     w.gh.assertNoViolations();
   });
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { httpAdapter } from '../../src/adapters/protocols/http/http-adapter.ts';
 import { exposureWarnings } from '../../src/cli/commands/serve-command.ts';
 import { startRun } from '../../src/core/run/start-run.ts';
+import { isAlive as alive } from '../helpers/process-alive.ts';
 import { client, readSse } from './sse-client.ts';
 
 const CLI = resolve(import.meta.dirname, '../../src/cli/index.ts');
@@ -17,14 +18,6 @@ process.stdout.write(JSON.stringify({ type: 'progress', summary: 'pids:' + proce
 setInterval(() => {}, 1000);
 `;
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const bwrapWorks = (() => {
   try {
     execFileSync('bwrap', ['--dev-bind', '/', '/', '--unshare-pid', '--die-with-parent', 'true'], { stdio: 'ignore' });

@@ -1,14 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+import { isInside } from '../tools/builtin/workspace-path.ts';
 
 /** Variables that name an agent's configuration directory (its HOME and the CLIs' own). */
 const CONFIG_DIRS = ['HOME', 'CODEX_HOME', 'CLAUDE_CONFIG_DIR', 'GEMINI_CLI_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME'];
 const TEMP_NAMES = ['TMPDIR', 'TMP', 'TEMP'] as const;
-
-const inside = (path: string, dir: string) => {
-  const rel = relative(dir, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-};
 
 /** A temporary directory made for a run, and how to remove it. */
 export interface SeparateTempDir {
@@ -30,7 +26,7 @@ export function separateTempDir(env: Readonly<Record<string, string>>): Separate
   const configs = CONFIG_DIRS.map((name) => env[name]).filter(
     (value): value is string => value !== undefined && isAbsolute(value),
   );
-  if (!configs.some((dir) => inside(dir, temp))) return undefined;
+  if (!configs.some((dir) => isInside(temp, dir))) return undefined;
   // A fresh directory cannot contain a configuration that exists already.
   const dir = mkdtempSync(join(temp, 'agent-mux-tmp-'));
   const next: Record<string, string> = { ...env, TMPDIR: dir };

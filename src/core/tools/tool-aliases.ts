@@ -34,7 +34,8 @@ export function decideAliased(policy: PermissionPolicy, tool: ToolAliases, input
 }
 
 const strictness: Record<PermissionDecision, number> = { allow: 0, ask: 1, deny: 2 };
-const stricter = (a: PermissionDecision, b: PermissionDecision): PermissionDecision =>
+/** The stricter of two decisions (deny over ask over allow). */
+export const stricter = (a: PermissionDecision, b: PermissionDecision): PermissionDecision =>
   strictness[a] >= strictness[b] ? a : b;
 
 /**

@@ -3,6 +3,7 @@ import type { EventDraft } from '../../../core/events/index.ts';
 import type { ApprovalChannel, ApprovalDecision } from '../../../core/tools/approval-channel.ts';
 import { awaitApproval } from '../../../core/tools/await-approval.ts';
 import { decide, type PermissionPolicy } from '../../../core/tools/permission-policy.ts';
+import { stricter } from '../../../core/tools/tool-aliases.ts';
 import { acpToolInput, acpToolName } from './acp-tool-fields.ts';
 
 export interface AcpPermissionContext {
@@ -90,8 +91,6 @@ const KIND_TOOLS: Record<string, readonly string[]> = {
   execute: ['shell'],
 };
 
-const strictness = { allow: 0, ask: 1, deny: 2 } as const;
-
 /** The strictest verdict over the tool's own name and the names of what its kind does. */
 export function decideByEffect(
   policy: PermissionPolicy,
@@ -103,7 +102,7 @@ export function decideByEffect(
   let verdict = decide(policy, toolName, input);
   for (const name of names) {
     const other = decide(policy, name, input);
-    if (strictness[other.decision] > strictness[verdict.decision]) verdict = other;
+    if (stricter(verdict.decision, other.decision) !== verdict.decision) verdict = other;
   }
   return verdict;
 }
