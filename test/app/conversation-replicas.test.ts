@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPostgresRunStore } from '../../src/app/store/postgres-run-store.ts';
-import { listFiles } from '../../src/github/conversation/confined-files.ts';
+import { listFiles } from '../../src/core/files/confined-files.ts';
 import { DATABASE_URL, dropSchema, freshSchema, postgresReachable } from '../app-faults/fault-postgres.ts';
 import { CONVERSATION_AGENT_CONFIG, conversationAgentSessions } from '../support/conversation-agent.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';

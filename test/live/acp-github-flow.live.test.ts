@@ -1,5 +1,5 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decideTrigger } from '../../src/github/use-cases/decide-trigger.ts';
@@ -36,11 +36,13 @@ approvals:
 
 let world: GitHubWorld | undefined;
 let model: FakeModelServer | undefined;
+const homes: string[] = [];
 afterEach(async () => {
   await world?.close();
   await model?.close();
   world = undefined;
   model = undefined;
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
 /** This process's environment without credentials, with a fresh HOME: what a runner gives the agent. */
@@ -67,6 +69,73 @@ describe('GitHub flow with Codex over ACP (codex-acp 2.6.0, codex 0.169.0)', () 
     });
     // codex-acp reports the turn's usage in its prompt response: tokens and USD reach the report.
     expect(tracking).toMatch(/Tokens \| 160 in \/ 48 out/);
+  });
+
+  // Issue 31: HOME outside the temp dir, as on a runner, and a model that does what a real one does:
+  // it runs the write in Codex's read-only sandbox first, is refused, and asks again with escalation
+  // and a justification. codex-acp reports the refused call to an ACP v1 client as nothing, and drops
+  // the justification: both come from Codex's rollout.
+  it('sandboxed write refused → escalation with a justification → the approval shows the reason → approved → committed; the refusal is a step', async () => {
+    const launcher = await installCli(codexAcp);
+    const codexBin = await installCli(codex);
+    const home = mkdtempSync(join(homedir(), '.agent-mux-live-home-'));
+    homes.push(home);
+    const tracking = await approvedWriteFlow({
+      config: CONFIG,
+      mention: '@agent codex: add the marker file',
+      headless: codex,
+      bin: codexBin,
+      home,
+      escalate: { sandbox_permissions: 'require_escalated', justification: 'Write the marker file in the workspace.' },
+      env: { PATH: `${dirname(launcher)}:${process.env.PATH ?? ''}`, CODEX_PATH: codexBin },
+    });
+    const w = world as GitHubWorld;
+    const approval = w.gh.state.comments(w.repo, 21).find((c) => c.body.startsWith('<!-- agent-mux:approval:'));
+    expect(approval?.body).toContain('the agent says: Write the marker file in the workspace.');
+    // Two model calls to the shell: the sandboxed one (refused) and the escalated one.
+    expect(model?.requests.filter((r) => r.reply === 'tool')).toHaveLength(2);
+    const check = JSON.stringify(w.gh.state.checkRuns(w.repo));
+    expect(check).toContain('Read-only file system');
+    expect(tracking).toContain('echo agent-mux-live');
+  });
+
+  it('sandboxed write refused, the model gives up → not ✅: neutral, the refused command named', async () => {
+    const launcher = await installCli(codexAcp);
+    const codexBin = await installCli(codex);
+    const home = mkdtempSync(join(homedir(), '.agent-mux-live-home-'));
+    homes.push(home);
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    model = await startFakeModelServer({ case: 'tool', shell: { command: WRITE_COMMAND } });
+    const { env: providerEnv } = await codex.setup({
+      baseUrl: model.url,
+      home,
+      workspace: w.workspace,
+      bin: codexBin,
+      case: 'tool',
+    });
+    w.gh.state.addIssue(w.repo, { number: 22, title: 'Add the marker file', body: 'Please add it.', user: 'alice' });
+    const decision = await decideTrigger(w.deps, commentEvent(w, 22, 'alice', '@agent codex: add the marker file'));
+    if (decision.kind !== 'run') throw new Error(`expected a run, got ${JSON.stringify(decision)}`);
+    const outcome = await executeRun({
+      deps: w.deps,
+      job: decision.job,
+      registry: w.registry(),
+      workspace: w.workspace,
+      git: { token: WORLD_TOKEN, author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
+      env: agentEnv(home, {
+        ...providerEnv,
+        PATH: `${dirname(launcher)}:${process.env.PATH ?? ''}`,
+        CODEX_PATH: codexBin,
+      }),
+      secrets: [WORLD_TOKEN],
+      timeoutMs: 180_000,
+    });
+    expect(outcome.conclusion, outcome.reason).toBe('neutral');
+    expect(outcome.reason).toContain('echo agent-mux-live > agent-mux-live.txt');
+    expect(w.gh.state.pulls(w.repo)).toHaveLength(0);
+    expect(JSON.stringify(w.gh.state.checkRuns(w.repo))).toContain('Read-only file system');
+    w.gh.assertNoViolations();
   });
 });
 
@@ -109,15 +178,23 @@ async function approvedWriteFlow(input: {
   headless: LiveSpec;
   bin: string;
   shellArgs?: Record<string, unknown>;
+  /** What the model adds when its sandbox refuses the first call (see ShellCall.escalate). */
+  escalate?: Record<string, unknown>;
+  /** The agent's HOME (default: a new directory under the temp dir). */
+  home?: string;
   env: Record<string, string>;
 }): Promise<string> {
   const w = await createGitHubWorld({ config: input.config });
   world = w;
   model = await startFakeModelServer({
     case: 'tool',
-    shell: { command: WRITE_COMMAND, ...(input.shellArgs ? { extraArgs: input.shellArgs } : {}) },
+    shell: {
+      command: WRITE_COMMAND,
+      ...(input.shellArgs ? { extraArgs: input.shellArgs } : {}),
+      ...(input.escalate ? { escalate: input.escalate } : {}),
+    },
   });
-  const home = mkdtempSync(join(tmpdir(), 'agent-mux-acp-flow-home-'));
+  const home = input.home ?? mkdtempSync(join(tmpdir(), 'agent-mux-acp-flow-home-'));
   const { env: providerEnv } = await input.headless.setup({
     baseUrl: model.url,
     home,

@@ -1,9 +1,19 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anthropicHasToolResult, anthropicTools, replyAnthropic } from './fake-model/anthropic.ts';
-import { geminiHasToolResult, geminiTools, replyGemini } from './fake-model/gemini.ts';
-import { chatHasToolResult, chatTools, replyChat } from './fake-model/openai-chat.ts';
-import { replyResponses, responsesHasToolResult, responsesTools } from './fake-model/openai-responses.ts';
+import {
+  anthropicHasToolResult,
+  anthropicToolOutputs,
+  anthropicTools,
+  replyAnthropic,
+} from './fake-model/anthropic.ts';
+import { geminiHasToolResult, geminiToolOutputs, geminiTools, replyGemini } from './fake-model/gemini.ts';
+import { chatHasToolResult, chatToolOutputs, chatTools, replyChat } from './fake-model/openai-chat.ts';
+import {
+  replyResponses,
+  responsesHasToolResult,
+  responsesToolOutputs,
+  responsesTools,
+} from './fake-model/openai-responses.ts';
 import { decide, type Reply, type ShellCall } from './fake-model/script.ts';
 import { sendJson } from './fake-model/sse.ts';
 import type { LiveCaseName } from './live-spec.ts';
@@ -98,18 +108,24 @@ function route(
     return 'other';
   }
   if (method === 'POST' && path.endsWith('/messages')) {
-    const reply = decide(caseName, anthropicTools(body), anthropicHasToolResult(body), shell);
+    const reply = decide(
+      caseName,
+      anthropicTools(body),
+      anthropicHasToolResult(body),
+      shell,
+      anthropicToolOutputs(body),
+    );
     replyAnthropic(res, body, reply);
     return reply.kind;
   }
   if (method === 'POST' && path.endsWith('/chat/completions')) {
-    const reply = decide(caseName, chatTools(body), chatHasToolResult(body), shell);
+    const reply = decide(caseName, chatTools(body), chatHasToolResult(body), shell, chatToolOutputs(body));
     replyChat(res, body, reply);
     return reply.kind;
   }
   if (method === 'POST' && path.endsWith('/responses')) {
     const tools = responsesTools(body);
-    const reply = decide(caseName, tools, responsesHasToolResult(body), shell);
+    const reply = decide(caseName, tools, responsesHasToolResult(body), shell, responsesToolOutputs(body));
     replyResponses(res, body, reply, tools);
     return reply.kind;
   }
@@ -126,7 +142,7 @@ function route(
       sendJson(res, 200, { embedding: { values: [0.1, 0.2, 0.3] }, embeddings: [{ values: [0.1, 0.2, 0.3] }] });
       return 'other';
     }
-    const reply = decide(caseName, geminiTools(body), geminiHasToolResult(body), shell);
+    const reply = decide(caseName, geminiTools(body), geminiHasToolResult(body), shell, geminiToolOutputs(body));
     replyGemini(res, model, verb === 'streamGenerateContent', reply);
     return reply.kind;
   }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { listFiles } from '../../src/github/conversation/confined-files.ts';
+import { listFiles } from '../../src/core/files/confined-files.ts';
 import type { SessionFileDeclaration } from '../../src/github/conversation/session-files.ts';
 
 /** The ACP fixture agent that keeps its sessions on disk like a real CLI (test/fixtures/bin/conversation-agent.mjs). */

@@ -1,5 +1,5 @@
 import { APPROVAL_ID_MIN_PREFIX } from '../../core/tools/create-approval-id.ts';
-import { clip, fencedBlock, formatCount, inlineCode } from '../report/markdown.ts';
+import { clip, escapeText, fencedBlock, formatCount, inlineCode } from '../report/markdown.ts';
 import { showInvisible, showInvisibleInJson } from './show-invisible.ts';
 
 /** What an approval comment shows. `input` must already be redacted. */
@@ -54,7 +54,9 @@ export function approvalCommentFits(view: ApprovalCommentView): ApprovalCommentF
 export function renderApprovalComment(view: ApprovalCommentView): string {
   const args = formatArguments(view.input);
   const tool = inlineCode(showInvisible(view.toolName));
-  const reason = view.reason === undefined ? '' : ` (${clip(showInvisible(view.reason), MAX_REASON_CHARS)})`;
+  // The reason may be the agent's own words: Markdown and @mentions in it are shown, not acted on.
+  const reason =
+    view.reason === undefined ? '' : ` (${escapeText(clip(showInvisible(view.reason), MAX_REASON_CHARS))})`;
   const open = args.length <= OPEN_ARGUMENT_CHARS;
   const lines = [
     approvalMarker(view.approvalId),

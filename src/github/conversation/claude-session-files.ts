@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { isRegularFileInside, listFiles } from './confined-files.ts';
+import { isRegularFileInside, listFiles } from '../../core/files/confined-files.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 
 /** Claude Code's project directory name for a working directory: every other character than a letter or digit becomes `-`. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { listFiles } from './confined-files.ts';
+import { findCodexRollouts } from '../../adapters/agents/codex/codex-rollout.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 
 /**
@@ -9,11 +9,7 @@ import type { SessionFileDeclaration, SessionLocation } from './session-files.ts
  */
 export const codexSessionFiles: SessionFileDeclaration = {
   root: (location: SessionLocation) => location.env.CODEX_HOME || join(location.home, '.codex'),
-  async find(location, sessionId) {
-    const root = this.root(location);
-    const suffix = `-${sessionId}.jsonl`;
-    return (await listFiles(root, join(root, 'sessions'))).filter(
-      (file) => file.split('/').pop()?.startsWith('rollout-') && file.endsWith(suffix),
-    );
+  find(location, sessionId) {
+    return findCodexRollouts(this.root(location), sessionId);
   },
 };

@@ -2,8 +2,8 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import stripAnsi from 'strip-ansi';
+import { isRegularFileInside } from '../../core/files/confined-files.ts';
 import { fenceCommand } from '../../core/sandbox/index.ts';
-import { isRegularFileInside } from './confined-files.ts';
 import { SessionCommandError, type SessionCommandErrorCode } from './session-command-error.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { isRegularFileInside, listFiles, openRegularInside } from './confined-files.ts';
+import { isRegularFileInside, listFiles, openRegularInside } from '../../core/files/confined-files.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 
 /** The `sessionId` of a Gemini chat file's first record, or undefined. */

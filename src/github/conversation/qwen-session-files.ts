@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import { isRegularFileInside } from '../../core/files/confined-files.ts';
 import { claudeProjectSlug } from './claude-session-files.ts';
-import { isRegularFileInside } from './confined-files.ts';
 import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 
 /**

@@ -1,11 +1,11 @@
-import type { Redactor } from '../../core/redact/redactor.ts';
 import {
   isInsidePath,
   isRealStore,
   openRegularInside,
   regularFileSize,
   UnsafeSessionPathError,
-} from './confined-files.ts';
+} from '../../core/files/confined-files.ts';
+import type { Redactor } from '../../core/redact/redactor.ts';
 import type { SessionFileSet } from './session-files.ts';
 import type { SessionSnapshot } from './session-snapshot.ts';
 

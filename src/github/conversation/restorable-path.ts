@@ -1,5 +1,5 @@
 import { basename, normalize, sep } from 'node:path';
-import { isInsidePath } from './confined-files.ts';
+import { isInsidePath } from '../../core/files/confined-files.ts';
 import type { SessionFileDeclaration } from './session-files.ts';
 
 /**

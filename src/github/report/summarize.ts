@@ -22,7 +22,10 @@ export function summarize(value: unknown, max = MAX_SUMMARY_CHARS): string {
   return clip(json ?? String(value), max);
 }
 
-/** What a tool call works on, from its arguments (a path, a command, a query), cut short. */
+/**
+ * What a tool call works on, from its arguments (a path, a command, a query), cut short. An ACP
+ * tool call's input (`{title, kind, rawInput}`) is read through its `rawInput`, then its `title`.
+ */
 export function toolTarget(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   const record = input as Record<string, unknown>;
@@ -30,6 +33,11 @@ export function toolTarget(input: unknown): string | undefined {
     const value = record[field];
     if (typeof value === 'string' && value.trim() !== '') return clip(value, MAX_TITLE_CHARS);
   }
+  const raw = record.rawInput;
+  const inner = typeof raw === 'object' && raw !== null && raw !== input ? toolTarget(raw) : undefined;
+  if (inner) return inner;
+  if (typeof record.kind === 'string' && typeof record.title === 'string' && record.title.trim() !== '')
+    return clip(record.title, MAX_TITLE_CHARS);
   return undefined;
 }
 

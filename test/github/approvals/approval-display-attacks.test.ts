@@ -87,7 +87,18 @@ describe('attacks: an approval comment hides what is approved', () => {
   it('escapes the tool name and reason visibly (<U+202E>)', () => {
     const comment = renderApprovalComment(view({}, { toolName: 'read\u202Eetirw', reason: 'x\u2066y' }));
     expect(comment).toContain('`read<U+202E>etirw`');
-    expect(comment).toContain('(x<U+2066>y)');
+    // Shown on GitHub as `x<U+2066>y`: the reason's Markdown and HTML characters are escaped.
+    expect(comment).toContain('(x&lt;U+2066&gt;y)');
+  });
+
+  it("the agent's reason cannot mention, link or format: it is text", () => {
+    const comment = renderApprovalComment(
+      view({}, { reason: 'the agent says: ping @admin ![x](https://evil.example/a.png) <img src=x> **now**' }),
+    );
+    expect(comment).toContain('@\u200badmin');
+    expect(comment).not.toContain('![x](');
+    expect(comment).not.toContain('<img');
+    expect(comment).not.toContain('**now**');
   });
 
   it('keeps every update within the limit however many answers did not count', () => {

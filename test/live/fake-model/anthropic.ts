@@ -22,6 +22,19 @@ export function anthropicHasToolResult(body: MessagesRequest): boolean {
     .some((m) => Array.isArray(m.content) && m.content.some((b: { type?: string }) => b?.type === 'tool_result'));
 }
 
+/** Every tool result in the conversation, in order, as text. */
+export function anthropicToolOutputs(body: MessagesRequest): string[] {
+  return (body.messages ?? []).flatMap((m) =>
+    Array.isArray(m.content)
+      ? m.content
+          .filter((b: { type?: string }) => b?.type === 'tool_result')
+          .map((b: { content?: unknown }) =>
+            typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? ''),
+          )
+      : [],
+  );
+}
+
 /** Anthropic Messages API: POST /v1/messages, streamed (SSE with event names) or not. */
 export function replyAnthropic(res: ServerResponse, body: MessagesRequest, reply: Reply): void {
   const model = body.model ?? 'claude-fake';

@@ -37,6 +37,13 @@ export function geminiHasToolResult(body: GenerateRequest): boolean {
   return contents.slice(lastModel + 1).some((c) => c.parts?.some((p) => 'functionResponse' in p) ?? false);
 }
 
+/** Every tool result in the conversation, in order, as text. */
+export function geminiToolOutputs(body: GenerateRequest): string[] {
+  return (body.contents ?? []).flatMap((c) =>
+    (c.parts ?? []).filter((p) => 'functionResponse' in p).map((p) => JSON.stringify(p)),
+  );
+}
+
 export function geminiError(res: ServerResponse, status: 401 | 429): void {
   const error =
     status === 401

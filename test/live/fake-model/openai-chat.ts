@@ -22,6 +22,16 @@ export function chatHasToolResult(body: ChatRequest): boolean {
   return roles.slice(roles.lastIndexOf('assistant') + 1).includes('tool');
 }
 
+/** Every tool result in the conversation, in order, as text. */
+export function chatToolOutputs(body: ChatRequest): string[] {
+  return (body.messages ?? [])
+    .filter((m) => m.role === 'tool')
+    .map((m) => {
+      const content = (m as { content?: unknown }).content;
+      return typeof content === 'string' ? content : JSON.stringify(content ?? '');
+    });
+}
+
 export function openaiError(res: ServerResponse, status: 401 | 429): void {
   const error =
     status === 401

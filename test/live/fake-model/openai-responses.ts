@@ -27,6 +27,17 @@ export function responsesHasToolResult(body: ResponsesRequest): boolean {
   return items.slice(lastModelItem + 1).some((item) => typeof item.type === 'string' && item.type.endsWith('_output'));
 }
 
+/** Every tool output in the conversation (`*_call_output` items), in order, as text. */
+export function responsesToolOutputs(body: ResponsesRequest): string[] {
+  if (!Array.isArray(body.input)) return [];
+  return body.input
+    .filter((item) => typeof item.type === 'string' && item.type.endsWith('_output'))
+    .map((item) => {
+      const output = (item as { output?: unknown }).output;
+      return typeof output === 'string' ? output : JSON.stringify(output ?? '');
+    });
+}
+
 /** OpenAI Responses API: POST /v1/responses, streamed as named SSE events ending in response.completed. */
 export function replyResponses(
   res: ServerResponse,

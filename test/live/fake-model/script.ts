@@ -48,6 +48,19 @@ export interface ShellCall {
   command?: string;
   /** E.g. Codex's `sandbox_permissions: "require_escalated"`, which a model sets to ask for a write. */
   extraArgs?: Record<string, unknown>;
+  /**
+   * What a real model does when its sandbox refuses the command: it calls again with these
+   * arguments added (Codex: `sandbox_permissions: "require_escalated"` and a `justification`).
+   * Used once, when the first tool result reads as refused ({@link looksRefused}).
+   */
+  escalate?: Record<string, unknown>;
+}
+
+/** A tool result that says the command was refused or could not write (a sandbox, a read-only tree). */
+export function looksRefused(output: string): boolean {
+  return /read-only file system|operation not permitted|permission denied|not permitted|sandbox|exited with code [1-9]|exit(?:_| )code"?:? ?[1-9]/i.test(
+    output,
+  );
 }
 
 export function shellArgs(tool: ToolInfo, call: ShellCall = {}): Record<string, unknown> {
@@ -83,12 +96,17 @@ export function decide(
   tools: readonly ToolInfo[],
   hasToolResult: boolean,
   call: ShellCall = {},
+  outputs: readonly string[] = [],
 ): Reply {
   if (caseName === 'auth-401') return { kind: 'error', status: 401 };
   if (caseName === 'rate-429') return { kind: 'error', status: 429 };
   if (caseName === 'tool' || caseName === 'denied') {
-    if (hasToolResult) return { kind: 'text', text: AFTER_TOOL_TEXT };
     const shell = pickShellTool(tools);
+    if (hasToolResult && shell && call.escalate && outputs.length === 1 && looksRefused(outputs[0] ?? '')) {
+      const escalated = { ...call, extraArgs: { ...call.extraArgs, ...call.escalate } };
+      return { kind: 'tool', name: shell.name, args: shellArgs(shell, escalated), callId: `call_fake_${++calls}` };
+    }
+    if (hasToolResult) return { kind: 'text', text: AFTER_TOOL_TEXT };
     if (!shell) return { kind: 'text', text: NO_SHELL_TEXT };
     return { kind: 'tool', name: shell.name, args: shellArgs(shell, call), callId: `call_fake_${++calls}` };
   }

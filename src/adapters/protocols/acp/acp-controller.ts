@@ -13,6 +13,8 @@ import { createApprovalIdSource } from '../../../core/tools/create-approval-id.t
 import { readTextFile, writeTextFile } from './acp-files.ts';
 import { decodeAcpMessage } from './acp-message.ts';
 import { answerPermission } from './acp-permission.ts';
+import type { AcpSessionLog } from './acp-session-log.ts';
+import { reportUnreported } from './report-unreported.ts';
 
 export interface AcpControllerOptions {
   /** How long a permission question may stay open. Default 120 000 ms. */
@@ -24,6 +26,8 @@ export interface AcpControllerOptions {
    * started without its ACP flag prints nothing or something else). Default 60 000 ms.
    */
   initializeTimeoutMs?: number;
+  /** The agent's own session log, read for what its ACP messages leave out. */
+  sessionLog?: AcpSessionLog;
 }
 
 /**
@@ -73,10 +77,13 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
     return track(work);
   };
 
+  const log = options.sessionLog;
+  const reported = new Set<string>();
   const app = client()
     .onRequest('session/request_permission', ({ params }) =>
       asking(
         answerPermission(params, {
+          ...(log ? { reasonFor: (toolCallId: string) => log.reason(ctx.env, params.sessionId, toolCallId) } : {}),
           runId: ctx.runId,
           approvals: io.approvals,
           policy: ctx.policy,
@@ -141,6 +148,9 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
   converse().catch(() => undefined);
 
   return {
+    onEvent(event) {
+      if (event.type === 'tool_call_start' || event.type === 'tool_call_ready') reported.add(event.toolCallId);
+    },
     onRecord(record) {
       if (closed || record.kind !== 'json' || !inbound) return;
       // Only the agent's requests and its responses reach the SDK: the translator reports the
@@ -168,6 +178,8 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
       clearTimeout(unanswered);
       cancel.abort();
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      // The agent is gone and its log complete: what it tried and ACP never reported is shown now.
+      if (log && sessionId) await reportUnreported(log, ctx.env, sessionId, reported, io.emit);
       closed = true;
       connection.close();
     },

@@ -4,6 +4,7 @@ import type { ApprovalChannel, ApprovalDecision } from '../../../core/tools/appr
 import { awaitApproval } from '../../../core/tools/await-approval.ts';
 import { decide, type PermissionPolicy } from '../../../core/tools/permission-policy.ts';
 import { stricter } from '../../../core/tools/tool-aliases.ts';
+import { permissionReason } from './acp-permission-reason.ts';
 import { acpToolInput, acpToolName } from './acp-tool-fields.ts';
 
 export interface AcpPermissionContext {
@@ -17,6 +18,8 @@ export interface AcpPermissionContext {
   /** Aborted when the turn is cancelled: the answer is then `cancelled`. */
   signal: AbortSignal;
   timeoutMs: number;
+  /** Why the agent asks for a tool call, from its own log, where its request leaves it out. */
+  reasonFor?: (toolCallId: string) => Promise<string | undefined>;
 }
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
@@ -36,7 +39,7 @@ export async function answerPermission(
   const call = params.toolCall as unknown as Record<string, unknown>;
   const toolName = acpToolName(call);
   const input = acpToolInput(call);
-  const decision = await decideOnce(toolName, input, params.toolCall.toolCallId, ctx);
+  const decision = await decideOnce(toolName, input, params, ctx);
   if (ctx.signal.aborted) return CANCELLED;
   if (decision.kind === 'approve' && decision.scope === 'always') ctx.grants.add(grantKey(toolName, input));
   const option = pickOption(params.options, decision);
@@ -46,9 +49,10 @@ export async function answerPermission(
 async function decideOnce(
   toolName: string,
   input: Record<string, unknown>,
-  toolCallId: string,
+  params: RequestPermissionRequest,
   ctx: AcpPermissionContext,
 ): Promise<ApprovalDecision> {
+  const toolCallId = params.toolCall.toolCallId;
   if (ctx.grants.has(grantKey(toolName, input))) return { kind: 'approve', scope: 'always' };
   const verdict = decideByEffect(ctx.policy ?? {}, toolName, input);
   if (verdict.decision === 'allow') return { kind: 'approve', scope: 'once' };
@@ -56,6 +60,8 @@ async function decideOnce(
     return { kind: 'deny', reason: verdict.rule?.reason ?? `the policy denies ${toolName}` };
   }
   const title = typeof input.title === 'string' ? input.title : toolName;
+  const said = permissionReason(params) ?? (await ctx.reasonFor?.(toolCallId).catch(() => undefined));
+  if (ctx.signal.aborted) return { kind: 'deny', reason: 'the turn was cancelled before a decision' };
   return awaitApproval({
     channel: ctx.approvals,
     request: {
@@ -63,7 +69,7 @@ async function decideOnce(
       runId: ctx.runId,
       toolName,
       input,
-      reason: `the agent asks before running ${title}`,
+      reason: said ? `the agent says: ${said}` : `the agent asks before running ${title}`,
       toolCallId,
     },
     signal: ctx.signal,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AcpSessionLog } from '../../../../src/adapters/protocols/acp/acp-session-log.ts';
 import { acpController, pickOption } from '../../../../src/adapters/protocols/acp/index.ts';
 import type { LaunchContext, RunIO } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
@@ -8,7 +9,13 @@ type Json = Record<string, unknown>;
 
 /** A controller wired to in-memory stdio: what it writes, and a way to answer as the agent. */
 function harness(
-  options: { approve?: 'always' | 'never'; loadSession?: boolean; resume?: string; initializeTimeoutMs?: number } = {},
+  options: {
+    approve?: 'always' | 'never';
+    loadSession?: boolean;
+    resume?: string;
+    initializeTimeoutMs?: number;
+    sessionLog?: AcpSessionLog;
+  } = {},
 ) {
   const written: Json[] = [];
   const emitted: EventDraft[] = [];
@@ -42,7 +49,10 @@ function harness(
     env: {},
     debug: false,
   };
-  const controller = acpController(io, ctx, { initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000 });
+  const controller = acpController(io, ctx, {
+    initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
+    ...(options.sessionLog ? { sessionLog: options.sessionLog } : {}),
+  });
   const agentSays = (value: Json) => controller.onRecord?.({ kind: 'json', value: { jsonrpc: '2.0', ...value } });
   const next = async (method: string): Promise<Json> => {
     for (;;) {
@@ -156,6 +166,30 @@ describe('acpController', () => {
     h.agentSays(permission(51, 'c2'));
     expect((await h.answer(51)).result).toEqual({ outcome: { outcome: 'selected', optionId: 'a1' } });
     expect(h.emitted.filter((d) => d.type === 'approval_request')).toHaveLength(1);
+  });
+
+  it("an agent's log gives the approval its reason, and the failed calls ACP never reported become failed steps at the end", async () => {
+    const asked: { sessionId: string; toolCallId: string }[] = [];
+    const log: AcpSessionLog = {
+      reason: async (_env, sessionId, toolCallId) => {
+        asked.push({ sessionId, toolCallId });
+        return 'Write the marker file.';
+      },
+      unreported: async (_env, _sessionId, reported) =>
+        reported.has('c0')
+          ? []
+          : [{ toolCallId: 'c0', title: 'touch a', kind: 'execute', output: 'Read-only file system', exitCode: 1 }],
+    };
+    const h = harness({ approve: 'never', sessionLog: log });
+    await h.handshake();
+    h.agentSays(permission(70));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked).toEqual([{ sessionId: 'S', toolCallId: 'c1' }]);
+    expect(h.approvals.pending()[0]?.reason).toBe('the agent says: Write the marker file.');
+    await h.controller.settle?.();
+    const steps = h.emitted.filter((d) => 'toolCallId' in d && d.toolCallId === 'c0');
+    expect(steps.map((d) => d.type)).toEqual(['tool_call_start', 'tool_call_ready', 'tool_result']);
+    expect(steps[2]).toMatchObject({ isError: true, output: { exitCode: 1, output: 'Read-only file system' } });
   });
 
   it('without a tool host, a file request is an error answer and a failed, visible tool call', async () => {

@@ -1,6 +1,7 @@
 import type { Adapter, AuthStatus, Capabilities, LaunchContext } from '../../../../core/adapter/index.ts';
 import { cliProgramInfo } from '../../../shared/define-cli-adapter.ts';
 import { acpAdapter } from '../acp-adapter.ts';
+import type { AcpSessionLog } from '../acp-session-log.ts';
 
 /** What tells one built-in `<agent>-acp` adapter from another. */
 export interface BuiltinAcpAgent {
@@ -22,6 +23,8 @@ export interface BuiltinAcpAgent {
   capabilities?: Partial<Capabilities>;
   /** Environment computed per run, over `env` (see `AcpAdapterExtras.runEnv`). */
   runEnv?: (ctx: LaunchContext) => Record<string, string>;
+  /** The agent's own session log, read for what its ACP messages leave out. */
+  sessionLog?: AcpSessionLog;
 }
 
 /**
@@ -46,6 +49,7 @@ export function builtinAcpAdapter(agent: BuiltinAcpAgent): Adapter {
       sessionDir: agent.sessionDir,
       detectAuth: agent.detectAuth,
       ...(agent.runEnv ? { runEnv: agent.runEnv } : {}),
+      ...(agent.sessionLog ? { sessionLog: agent.sessionLog } : {}),
       program: cliProgramInfo(
         {
           command: agent.command,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Adapter } from '../../../../core/adapter/index.ts';
 import { CODEX_TESTED_VERSION } from '../../../agents/codex/codex-adapter.ts';
 import { codexHome, detectCodexAuth } from '../../../agents/codex/codex-auth.ts';
+import { codexSessionLog } from '../../../agents/codex/codex-session-log.ts';
 import { builtinAcpAdapter } from './builtin-acp-adapter.ts';
 
 /** codex-acp's npm package. */
@@ -44,5 +45,6 @@ export function codexAcpAdapter(options: CodexAcpAdapterOptions = {}): Adapter {
     npmOverrides: { '@openai/codex': CODEX_TESTED_VERSION },
     sessionDir: join(codexHome(process.env), 'sessions'),
     detectAuth: detectCodexAuth,
+    sessionLog: codexSessionLog,
   });
 }
