@@ -36,6 +36,7 @@ const envSchema = z.object({
   AGENT_MUX_GIT_BASE_URL: z.string().min(1).default('https://github.com'),
   AGENT_MUX_MAX_RUNS_PER_REPO: positiveInt(2),
   AGENT_MUX_MAX_RUNS_PER_ADAPTER: positiveInt(4),
+  AGENT_MUX_MAX_RUNS_PER_INSTALLATION: positiveInt(4),
   AGENT_MUX_ADAPTER_LIMITS: limitMap,
   AGENT_MUX_GITHUB_THROTTLE: z.enum(['on', 'off']).default('on'),
   AGENT_MUX_START_TIMEOUT_SECONDS: z.coerce.number().min(0).default(300),
@@ -78,6 +79,11 @@ export interface AppSettings {
   perRepo: number;
   /** Runs in flight per adapter id unless listed (`AGENT_MUX_MAX_RUNS_PER_ADAPTER`, default 4). */
   defaultPerAdapter: number;
+  /**
+   * Runs in flight per installation (`AGENT_MUX_MAX_RUNS_PER_INSTALLATION`, default 4); claims go
+   * round the installations with queued runs whatever it is. Unset here: no cap.
+   */
+  perInstallation?: number;
   /** Per-adapter limits, `AGENT_MUX_ADAPTER_LIMITS=gpu-box=1,codex=3`. */
   perAdapter: Record<string, number>;
   /**
@@ -126,6 +132,7 @@ export function readAppSettings(env: Record<string, string | undefined> = proces
     gitBaseUrl: s.AGENT_MUX_GIT_BASE_URL.replace(/\/+$/, ''),
     perRepo: s.AGENT_MUX_MAX_RUNS_PER_REPO,
     defaultPerAdapter: s.AGENT_MUX_MAX_RUNS_PER_ADAPTER,
+    perInstallation: s.AGENT_MUX_MAX_RUNS_PER_INSTALLATION,
     perAdapter: s.AGENT_MUX_ADAPTER_LIMITS,
     startTimeoutMs: s.AGENT_MUX_START_TIMEOUT_SECONDS * 1000,
     fence: s.AGENT_MUX_FENCE,

@@ -33,6 +33,7 @@ export interface WorkerDeps {
     | 'perRepo'
     | 'perAdapter'
     | 'defaultPerAdapter'
+    | 'perInstallation'
     | 'fence'
     | 'fenceReadOnly'
     | 'agentEnvExtra'
@@ -93,6 +94,7 @@ export async function workOnce(deps: WorkerDeps, workerId: string): Promise<Work
     perRepo: settings.perRepo,
     perAdapter: settings.perAdapter,
     defaultPerAdapter: settings.defaultPerAdapter,
+    ...(settings.perInstallation !== undefined ? { perInstallation: settings.perInstallation } : {}),
   });
   if (claimed === undefined) return { kind: 'idle' };
   return runClaimed(deps, claimed.run, claimed.lease);

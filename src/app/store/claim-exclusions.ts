@@ -7,6 +7,8 @@ export interface InFlightKeys {
   adapter: string;
   /** The conversation the run is a turn of, when it is not its issue's (a pull request agent-mux opened for an issue). */
   conversationKey?: string;
+  /** The installation (tenant) the run is of, as text; '' for none. */
+  installation?: string;
 }
 
 /**
@@ -20,6 +22,8 @@ export interface ClaimExclusions {
   repos: string[];
   adapters: string[];
   onlyAdapters: string[] | undefined;
+  /** Installations at their cap (`perInstallation`), as text ('' for runs without one). */
+  installations: string[];
 }
 
 function countBy(items: readonly InFlightKeys[], key: (item: InFlightKeys) => string): Map<string, number> {
@@ -46,5 +50,10 @@ export function claimExclusions(inFlight: readonly InFlightKeys[], limits: Concu
           .filter(([id, limit]) => limit > (adapterCounts.get(id) ?? 0))
           .map(([id]) => id)
       : undefined;
-  return { none: limits.perRepo <= 0, issues, repos, adapters: [...adapters], onlyAdapters };
+  const cap = limits.perInstallation;
+  const installations =
+    cap === undefined
+      ? []
+      : [...countBy(inFlight, (run) => run.installation ?? '')].filter(([, n]) => n >= cap).map(([k]) => k);
+  return { none: limits.perRepo <= 0, issues, repos, adapters: [...adapters], onlyAdapters, installations };
 }

@@ -170,7 +170,13 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
         if (exclusions.none) return undefined;
         const [candidate] = await query(
           sql.candidate,
-          [exclusions.issues, exclusions.repos, exclusions.adapters, exclusions.onlyAdapters ?? null],
+          [
+            exclusions.issues,
+            exclusions.repos,
+            exclusions.adapters,
+            exclusions.onlyAdapters ?? null,
+            exclusions.installations,
+          ],
           client,
         );
         if (!candidate) return undefined;

@@ -96,6 +96,8 @@ ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS order_key text;
 ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS lease_until bigint;
 ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS delivery_id text;
 ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS conversation_key text;
+ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS claimed_at bigint;
+CREATE INDEX IF NOT EXISTS runs_by_installation_claim ON ${s}.runs (installation_id, claimed_at);
 CREATE INDEX IF NOT EXISTS events_by_order ON ${s}.events (order_key, seq);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
 `,
@@ -126,14 +128,19 @@ CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
     claimLock: `SELECT pg_advisory_xact_lock(hashtext('agent-mux:claim:${s}'))`,
     cancelQueued: `UPDATE ${s}.runs SET state = 'cancelled', conclusion = $1, reason = $2, updated_at = $3
       WHERE id IN (SELECT id FROM ${s}.runs WHERE state = 'queued' AND cancel_requested FOR UPDATE SKIP LOCKED)`,
-    inFlightKeys: `SELECT issue_key, repo_key, adapter, conversation_key FROM ${s}.runs WHERE state IN (${inFlight})`,
-    candidate: `SELECT id FROM ${s}.runs WHERE state = 'queued' AND NOT cancel_requested
-      AND NOT (issue_key = ANY($1::text[])) AND NOT (coalesce(conversation_key, issue_key) = ANY($1::text[]))
-      AND NOT (repo_key = ANY($2::text[])) AND NOT (adapter = ANY($3::text[]))
-      AND ($4::text[] IS NULL OR adapter = ANY($4::text[]))
-      ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    inFlightKeys: `SELECT issue_key, repo_key, adapter, conversation_key, installation_id FROM ${s}.runs
+      WHERE state IN (${inFlight})`,
+    /** Round robin over installations: the one whose last claim is oldest (or never) first, then its oldest run. */
+    candidate: `SELECT r.id FROM ${s}.runs r WHERE r.state = 'queued' AND NOT r.cancel_requested
+      AND NOT (r.issue_key = ANY($1::text[])) AND NOT (coalesce(r.conversation_key, r.issue_key) = ANY($1::text[]))
+      AND NOT (r.repo_key = ANY($2::text[])) AND NOT (r.adapter = ANY($3::text[]))
+      AND ($4::text[] IS NULL OR r.adapter = ANY($4::text[]))
+      AND NOT (coalesce(r.installation_id::text, '') = ANY($5::text[]))
+      ORDER BY (SELECT max(c.claimed_at) FROM ${s}.runs c WHERE c.installation_id IS NOT DISTINCT FROM r.installation_id)
+        NULLS FIRST, r.seq
+      LIMIT 1 FOR UPDATE SKIP LOCKED`,
     startRun: `UPDATE ${s}.runs SET state = 'running', fencing_token = nextval('${s}.fencing_tokens'), lease_owner = $1,
-      lease_token = $2, lease_expires_at = $3, updated_at = $4 WHERE id = $5 RETURNING *`,
+      lease_token = $2, lease_expires_at = $3, updated_at = $4, claimed_at = $4 WHERE id = $5 RETURNING *`,
 
     renew: `UPDATE ${s}.runs SET lease_expires_at = $1, updated_at = $2
       WHERE id = $3 AND fencing_token = $4 AND lease_token = $5 AND state IN (${inFlight})`,

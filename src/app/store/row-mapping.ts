@@ -199,6 +199,7 @@ export function inFlightKeysFromRow(row: Row): InFlightKeys {
     issueKey: str(row, 'runs', 'issue_key'),
     repoKey: str(row, 'runs', 'repo_key'),
     adapter: str(row, 'runs', 'adapter'),
+    installation: row.installation_id === null || row.installation_id === undefined ? '' : String(row.installation_id),
     ...(typeof conversationKey === 'string' && conversationKey !== '' ? { conversationKey } : {}),
   };
 }

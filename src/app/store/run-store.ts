@@ -74,6 +74,13 @@ export interface ConcurrencyLimits {
   /** Runs in flight per adapter id (a remote's `maxConcurrentSessions`); ids not listed use `defaultPerAdapter`. */
   perAdapter: Readonly<Record<string, number>>;
   defaultPerAdapter: number;
+  /**
+   * Runs in flight per installation (a tenant of the app): one installation's backlog cannot take
+   * every worker. Unset: no cap. Whatever the cap, claims go round the installations with queued
+   * runs (the one served least recently first), so one installation's 60 queued runs do not all
+   * start before another's one.
+   */
+  perInstallation?: number;
 }
 
 /** A pending approval of an attempt that recovery took over: it will never be decided. */

@@ -176,6 +176,7 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
           JSON.stringify(exclusions.adapters),
           only,
           only,
+          JSON.stringify(exclusions.installations),
         );
         if (!candidate) return undefined;
         const fencingToken = nextFencingToken();

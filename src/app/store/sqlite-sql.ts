@@ -96,12 +96,14 @@ export const SQLITE_ADDED_COLUMNS: readonly (readonly [string, string, string])[
   ['events', 'lease_until', 'INTEGER'],
   ['runs', 'delivery_id', 'TEXT'],
   ['runs', 'conversation_key', 'TEXT'],
+  ['runs', 'claimed_at', 'INTEGER'],
 ];
 
 /** Indexes on added columns, made by `migrate` after them (idempotent). */
 export const SQLITE_ADDED_INDEXES = `
 CREATE INDEX IF NOT EXISTS events_by_order ON events (order_key, seq);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON runs (delivery_id);
+CREATE INDEX IF NOT EXISTS runs_by_installation_claim ON runs (installation_id, claimed_at);
 `;
 
 /** The SQLite statements; list parameters are JSON arrays read with `json_each`. */
@@ -125,17 +127,21 @@ export const SQLITE_SQL = {
     WHERE issue_key = ? AND state IN ('queued', ${inFlight}) RETURNING id, seq`,
   cancelQueued: `UPDATE runs SET state = 'cancelled', conclusion = ?, reason = ?, updated_at = ?
     WHERE state = 'queued' AND cancel_requested = 1`,
-  inFlightKeys: `SELECT issue_key, repo_key, adapter, conversation_key FROM runs WHERE state IN (${inFlight})`,
-  candidate: `SELECT id FROM runs WHERE state = 'queued' AND cancel_requested = 0
+  inFlightKeys: `SELECT issue_key, repo_key, adapter, conversation_key, installation_id FROM runs
+    WHERE state IN (${inFlight})`,
+  /** Round robin over installations: the one whose last claim is oldest (or never) first, then its oldest run. */
+  candidate: `SELECT id FROM runs r WHERE state = 'queued' AND cancel_requested = 0
     AND issue_key NOT IN (SELECT value FROM json_each(?1))
     AND coalesce(conversation_key, issue_key) NOT IN (SELECT value FROM json_each(?1))
     AND repo_key NOT IN (SELECT value FROM json_each(?2))
     AND adapter NOT IN (SELECT value FROM json_each(?3))
     AND (?4 IS NULL OR adapter IN (SELECT value FROM json_each(?5)))
-    ORDER BY seq LIMIT 1`,
+    AND coalesce(CAST(installation_id AS TEXT), '') NOT IN (SELECT value FROM json_each(?6))
+    ORDER BY (SELECT max(c.claimed_at) FROM runs c WHERE c.installation_id IS r.installation_id) NULLS FIRST, seq
+    LIMIT 1`,
   nextFencingToken: `UPDATE counters SET value = value + 1 WHERE name = 'fencing' RETURNING value`,
-  startRun: `UPDATE runs SET state = 'running', fencing_token = ?, lease_owner = ?, lease_token = ?, lease_expires_at = ?,
-    updated_at = ? WHERE id = ? RETURNING *`,
+  startRun: `UPDATE runs SET state = 'running', fencing_token = ?1, lease_owner = ?2, lease_token = ?3, lease_expires_at = ?4,
+    updated_at = ?5, claimed_at = ?5 WHERE id = ?6 RETURNING *`,
 
   renew: `UPDATE runs SET lease_expires_at = ?, updated_at = ?
     WHERE id = ? AND fencing_token = ? AND lease_token = ? AND state IN (${inFlight})`,

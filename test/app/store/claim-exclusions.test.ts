@@ -15,6 +15,13 @@ const limits = (over: Partial<ConcurrencyLimits> = {}): ConcurrencyLimits => ({
 });
 
 describe('claimExclusions', () => {
+  it('an installation at its cap; runs without one count together', () => {
+    const of = (installation: string, n: number): InFlightKeys => ({ ...run(`o/a#${n}`), installation });
+    const inFlight = [of('1', 1), of('1', 2), of('2', 3), of('', 4), of('', 5)];
+    expect(claimExclusions(inFlight, limits({ perInstallation: 2 })).installations).toEqual(['1', '']);
+    expect(claimExclusions(inFlight, limits()).installations).toEqual([]);
+  });
+
   it.each([
     {
       name: 'nothing in flight excludes nothing',
@@ -77,6 +84,6 @@ describe('claimExclusions', () => {
       expected: { none: true, issues: [], repos: [], adapters: [], onlyAdapters: undefined },
     },
   ])('$name', ({ inFlight, limits, expected }) => {
-    expect(claimExclusions(inFlight, limits)).toEqual(expected);
+    expect(claimExclusions(inFlight, limits)).toEqual({ installations: [], ...expected });
   });
 });

@@ -30,11 +30,12 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
       adapter?: string;
       perIssue?: 'queue' | 'cancel';
       conversationKey?: string;
+      installationId?: number;
     }) =>
       (
         await store.enqueue({
           job: makeJob(spec),
-          installationId: 42,
+          installationId: spec.installationId ?? 42,
           adapter: spec.adapter ?? 'demo',
           perIssue: spec.perIssue ?? 'queue',
           ...(spec.conversationKey ? { conversationKey: spec.conversationKey } : {}),
@@ -487,6 +488,41 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         expect(await claim(limits)).toBeUndefined();
         await store.finish(first.lease, { state: 'succeeded', conclusion: 'success' });
         expect((await mustClaim(limits)).run.id).toBe(c2.id);
+      });
+
+      it('goes round the installations: one installation\'s 60 queued runs do not start before another\'s one', async () => {
+        const flood: string[] = [];
+        for (let n = 1; n <= 60; n++) flood.push((await enqueue({ repo: `big/r${n}`, number: n, installationId: 1 })).id);
+        const lone = await enqueue({ repo: 'small/r', number: 1, installationId: 2 });
+        const third = await enqueue({ repo: 'third/r', number: 1, installationId: 3 });
+        const order = [];
+        for (let i = 0; i < 4; i++) order.push((await mustClaim(NO_LIMITS)).run.id);
+        // Each installation's oldest first, the one never served before the one served.
+        expect(order).toEqual([flood[0], lone.id, third.id, flood[1]]);
+      });
+
+      it('round robin holds when the runs finish between claims', async () => {
+        const a1 = await enqueue({ number: 1, installationId: 1 });
+        const a2 = await enqueue({ number: 2, installationId: 1 });
+        const b1 = await enqueue({ number: 3, installationId: 2 });
+        const first = await mustClaim(NO_LIMITS);
+        expect(first.run.id).toBe(a1.id);
+        await store.finish(first.lease, { state: 'succeeded', conclusion: 'success' });
+        // Installation 1 was served last: 2's run goes next although 1's is older.
+        expect((await mustClaim(NO_LIMITS)).run.id).toBe(b1.id);
+        expect((await mustClaim(NO_LIMITS)).run.id).toBe(a2.id);
+      });
+
+      it('holds the per-installation cap', async () => {
+        const limits: ConcurrencyLimits = { ...NO_LIMITS, perInstallation: 2 };
+        for (let n = 1; n <= 5; n++) await enqueue({ repo: `big/r${n}`, number: n, installationId: 1 });
+        const claimed = [await mustClaim(limits), await mustClaim(limits)];
+        expect(claimed.map((c) => c.run.installationId)).toEqual([1, 1]);
+        expect(await claim(limits)).toBeUndefined();
+        const other = await enqueue({ repo: 'small/r', number: 1, installationId: 2 });
+        expect((await mustClaim(limits)).run.id).toBe(other.id);
+        await store.finish(claimed[0]!.lease, { state: 'succeeded', conclusion: 'success' });
+        expect((await mustClaim(limits)).run.installationId).toBe(1);
       });
 
       it('starts nothing of an adapter whose limit is 0', async () => {
