@@ -37,6 +37,7 @@ const envSchema = z.object({
   AGENT_MUX_MAX_RUNS_PER_REPO: positiveInt(2),
   AGENT_MUX_MAX_RUNS_PER_ADAPTER: positiveInt(4),
   AGENT_MUX_MAX_RUNS_PER_INSTALLATION: positiveInt(4),
+  AGENT_MUX_STORE_QUOTA_MB: positiveInt(1024),
   AGENT_MUX_ADAPTER_LIMITS: limitMap,
   AGENT_MUX_GITHUB_THROTTLE: z.enum(['on', 'off']).default('on'),
   AGENT_MUX_START_TIMEOUT_SECONDS: z.coerce.number().min(0).default(300),
@@ -84,6 +85,11 @@ export interface AppSettings {
    * round the installations with queued runs whatever it is. Unset here: no cap.
    */
   perInstallation?: number;
+  /**
+   * The most one installation's conversations keep in the store together (`AGENT_MUX_STORE_QUOTA_MB`,
+   * default 1024): its least recently saved ones make room. Unset here: no quota.
+   */
+  storeQuotaBytes?: number;
   /** Per-adapter limits, `AGENT_MUX_ADAPTER_LIMITS=gpu-box=1,codex=3`. */
   perAdapter: Record<string, number>;
   /**
@@ -133,6 +139,7 @@ export function readAppSettings(env: Record<string, string | undefined> = proces
     perRepo: s.AGENT_MUX_MAX_RUNS_PER_REPO,
     defaultPerAdapter: s.AGENT_MUX_MAX_RUNS_PER_ADAPTER,
     perInstallation: s.AGENT_MUX_MAX_RUNS_PER_INSTALLATION,
+    storeQuotaBytes: s.AGENT_MUX_STORE_QUOTA_MB * 1024 * 1024,
     perAdapter: s.AGENT_MUX_ADAPTER_LIMITS,
     startTimeoutMs: s.AGENT_MUX_START_TIMEOUT_SECONDS * 1000,
     fence: s.AGENT_MUX_FENCE,

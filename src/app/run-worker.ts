@@ -34,6 +34,7 @@ export interface WorkerDeps {
     | 'perAdapter'
     | 'defaultPerAdapter'
     | 'perInstallation'
+    | 'storeQuotaBytes'
     | 'fence'
     | 'fenceReadOnly'
     | 'agentEnvExtra'
@@ -183,7 +184,15 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
         // A follow-up mention resumes the agent's session, kept in the store: any worker of any
         // replica can take the next turn, though the run's clone and HOME are gone.
         conversations: {
-          store: { load: (key) => store.loadConversation(key), save: (key, c) => store.saveConversation(key, c) },
+          store: {
+            load: (key) => store.loadConversation(key),
+            // One installation's conversations keep at most its quota: it can crowd out only its own.
+            save: (key, c) =>
+              store.saveConversation(key, c, {
+                installationId: run.installationId,
+                ...(settings.storeQuotaBytes !== undefined ? { quotaBytes: settings.storeQuotaBytes } : {}),
+              }),
+          },
           ...(deps.sessionFiles ? { sessionFiles: deps.sessionFiles } : {}),
         },
         secrets: [token, ...(deps.hostSecrets ?? [])],

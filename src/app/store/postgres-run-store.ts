@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { packConversation } from '../../github/conversation/pack-conversation.ts';
 import { claimExclusions } from './claim-exclusions.ts';
+import { refuseOverQuota, throwIfEvicted } from './conversation-quota.ts';
 import { CorruptRowError } from './corrupt-row-error.ts';
 import { InvalidRunStateError } from './invalid-run-state-error.ts';
 import { postgresSql, SCHEMA_NAME } from './postgres-sql.ts';
@@ -282,17 +283,30 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
       return row ? conversationFromRow(row, key) : undefined;
     },
 
-    async saveConversation(key, conversation) {
+    async saveConversation(key, conversation, owner) {
+      refuseOverQuota(key, conversation.session.bytes, owner?.quotaBytes);
       const row = packConversation(conversation);
-      await query(sql.saveConversation, [
-        key.repository,
-        key.number,
-        key.agent,
-        row.state,
-        Buffer.from(row.session),
-        conversation.session.bytes,
-        Date.parse(conversation.state.updatedAt),
-      ]);
+      const installation = owner?.installationId ?? null;
+      const evicted = await transaction(async (client) => {
+        if (owner?.quotaBytes !== undefined) await client.query(sql.quotaLock, [String(installation ?? '')]);
+        await query(
+          sql.saveConversation,
+          [
+            key.repository,
+            key.number,
+            key.agent,
+            row.state,
+            Buffer.from(row.session),
+            conversation.session.bytes,
+            Date.parse(conversation.state.updatedAt),
+            installation,
+          ],
+          client,
+        );
+        if (owner?.quotaBytes === undefined) return [];
+        return query(sql.overQuota, [installation, owner.quotaBytes], client);
+      });
+      throwIfEvicted(key, evicted, owner?.quotaBytes);
     },
 
     async forgetConversations(before) {

@@ -91,6 +91,8 @@ CREATE TABLE IF NOT EXISTS ${s}.conversations (
   PRIMARY KEY (repository, number, agent)
 );
 CREATE INDEX IF NOT EXISTS conversations_by_age ON ${s}.conversations (updated_at);
+ALTER TABLE ${s}.conversations ADD COLUMN IF NOT EXISTS installation_id bigint;
+CREATE INDEX IF NOT EXISTS conversations_by_installation ON ${s}.conversations (installation_id, updated_at);
 ALTER TABLE ${s}.deliveries ADD COLUMN IF NOT EXISTS duplicate_of text;
 ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS order_key text;
 ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS lease_until bigint;
@@ -181,10 +183,18 @@ CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
       SELECT id FROM ${s}.answers WHERE issue_key = $1 FOR UPDATE SKIP LOCKED) RETURNING *`,
 
     loadConversation: `SELECT state, session FROM ${s}.conversations WHERE repository = $1 AND number = $2 AND agent = $3`,
-    saveConversation: `INSERT INTO ${s}.conversations (repository, number, agent, state, session, bytes, updated_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (repository, number, agent) DO UPDATE SET state = excluded.state,
-      session = excluded.session, bytes = excluded.bytes, updated_at = excluded.updated_at
-      WHERE excluded.updated_at >= ${s}.conversations.updated_at`,
+    saveConversation: `INSERT INTO ${s}.conversations (repository, number, agent, state, session, bytes, updated_at,
+      installation_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (repository, number, agent) DO UPDATE
+      SET state = excluded.state, session = excluded.session, bytes = excluded.bytes, updated_at = excluded.updated_at,
+      installation_id = excluded.installation_id WHERE excluded.updated_at >= ${s}.conversations.updated_at`,
+    /** Serializes the quota's saves of one installation (key: the installation id, or '' for none). */
+    quotaLock: `SELECT pg_advisory_xact_lock(hashtext('agent-mux:quota:${s}:' || $1))`,
+    /** The installation's conversations past its quota, newest kept first. */
+    overQuota: `DELETE FROM ${s}.conversations c USING (
+        SELECT repository, number, agent, sum(bytes) OVER (ORDER BY updated_at DESC, repository, number, agent) AS running
+        FROM ${s}.conversations WHERE installation_id IS NOT DISTINCT FROM $1) t
+      WHERE t.running > $2 AND c.repository = t.repository AND c.number = t.number AND c.agent = t.agent
+      RETURNING c.repository, c.number, c.agent`,
     forgetConversations: `DELETE FROM ${s}.conversations WHERE updated_at < $1`,
   } as const;
 }

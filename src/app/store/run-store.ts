@@ -83,6 +83,13 @@ export interface ConcurrencyLimits {
   perInstallation?: number;
 }
 
+/** Whose a conversation is, for the per-installation store quota. */
+export interface ConversationOwner {
+  installationId: number | undefined;
+  /** The most the installation's conversations may keep together; unset: no quota. */
+  quotaBytes?: number;
+}
+
 /** A pending approval of an attempt that recovery took over: it will never be decided. */
 export type SupersededApproval = PendingApproval & { runId: string; issueKey: string; reason: string };
 
@@ -210,8 +217,13 @@ export interface RunStore {
    * any replica can resume it), or undefined. Throws `ConversationStoreError` for a row that does not read.
    */
   loadConversation(key: ConversationKey): Promise<StoredConversation | undefined>;
-  /** Keeps a conversation's latest turn in place of the one before, unless the stored one is newer. */
-  saveConversation(key: ConversationKey, conversation: StoredConversation): Promise<void>;
+  /**
+   * Keeps a conversation's latest turn in place of the one before, unless the stored one is newer.
+   * With `owner.quotaBytes`, the installation's conversations together keep at most that many
+   * bytes: its least recently saved ones are deleted to make room (an installation can only crowd
+   * out its own). One that alone is over the quota is not kept: `ConversationStoreError`.
+   */
+  saveConversation(key: ConversationKey, conversation: StoredConversation, owner?: ConversationOwner): Promise<void>;
   /** Deletes the conversations whose last turn ended before `before` (ms since the epoch); returns how many. */
   forgetConversations(before: number): Promise<number>;
 }

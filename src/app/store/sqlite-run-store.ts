@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { packConversation } from '../../github/conversation/pack-conversation.ts';
 import { claimExclusions } from './claim-exclusions.ts';
+import { refuseOverQuota, throwIfEvicted } from './conversation-quota.ts';
 import { CorruptRowError } from './corrupt-row-error.ts';
 import { InvalidRunStateError } from './invalid-run-state-error.ts';
 import * as mapping from './row-mapping.ts';
@@ -299,9 +300,11 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       return row ? mapping.conversationFromRow(row, key) : undefined;
     },
 
-    async saveConversation(key, conversation) {
+    async saveConversation(key, conversation, owner) {
+      refuseOverQuota(key, conversation.session.bytes, owner?.quotaBytes);
       const row = packConversation(conversation);
-      transaction(() =>
+      const installation = owner?.installationId ?? null;
+      const evicted = transaction(() => {
         sql(SQLITE_SQL.saveConversation).run(
           key.repository,
           key.number,
@@ -310,8 +313,12 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
           row.session,
           conversation.session.bytes,
           Date.parse(conversation.state.updatedAt),
-        ),
-      );
+          installation,
+        );
+        if (owner?.quotaBytes === undefined) return [];
+        return sql(SQLITE_SQL.overQuota).all(installation, owner.quotaBytes);
+      });
+      throwIfEvicted(key, evicted, owner?.quotaBytes);
     },
 
     async forgetConversations(before) {

@@ -97,6 +97,7 @@ export const SQLITE_ADDED_COLUMNS: readonly (readonly [string, string, string])[
   ['runs', 'delivery_id', 'TEXT'],
   ['runs', 'conversation_key', 'TEXT'],
   ['runs', 'claimed_at', 'INTEGER'],
+  ['conversations', 'installation_id', 'INTEGER'],
 ];
 
 /** Indexes on added columns, made by `migrate` after them (idempotent). */
@@ -104,6 +105,7 @@ export const SQLITE_ADDED_INDEXES = `
 CREATE INDEX IF NOT EXISTS events_by_order ON events (order_key, seq);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON runs (delivery_id);
 CREATE INDEX IF NOT EXISTS runs_by_installation_claim ON runs (installation_id, claimed_at);
+CREATE INDEX IF NOT EXISTS conversations_by_installation ON conversations (installation_id, updated_at);
 `;
 
 /** The SQLite statements; list parameters are JSON arrays read with `json_each`. */
@@ -180,9 +182,15 @@ export const SQLITE_SQL = {
   takeAnswers: 'DELETE FROM answers WHERE issue_key = ? RETURNING *',
 
   loadConversation: 'SELECT state, session FROM conversations WHERE repository = ? AND number = ? AND agent = ?',
-  saveConversation: `INSERT INTO conversations (repository, number, agent, state, session, bytes, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (repository, number, agent) DO UPDATE SET state = excluded.state,
-    session = excluded.session, bytes = excluded.bytes, updated_at = excluded.updated_at
-    WHERE excluded.updated_at >= conversations.updated_at`,
+  overQuota: `DELETE FROM conversations WHERE rowid IN (
+      SELECT rowid FROM (
+        SELECT rowid, sum(bytes) OVER (ORDER BY updated_at DESC, repository, number, agent) AS running
+        FROM conversations WHERE installation_id IS ?1)
+      WHERE running > ?2)
+    RETURNING repository, number, agent`,
+  saveConversation: `INSERT INTO conversations (repository, number, agent, state, session, bytes, updated_at,
+    installation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (repository, number, agent) DO UPDATE
+    SET state = excluded.state, session = excluded.session, bytes = excluded.bytes, updated_at = excluded.updated_at,
+    installation_id = excluded.installation_id WHERE excluded.updated_at >= conversations.updated_at`,
   forgetConversations: 'DELETE FROM conversations WHERE updated_at < ?',
 } as const;

@@ -50,6 +50,31 @@ export function describeStoredConversations(current: () => { store: RunStore; ba
       expect(loaded?.session.files[0]?.content.toString()).toBe('turn 2');
     });
 
+    it("keeps one installation's conversations within its quota: its oldest make room, others' are untouched", async () => {
+      const { store } = current();
+      const kib = (n: number) => [{ path: 'session.jsonl', content: randomBytes(n * 1024) }];
+      const key = (number: number): ConversationKey => ({ ...KEY, number });
+      const heavy = { installationId: 1, quotaBytes: 3 * 1024 };
+      await store.saveConversation(key(100), conversation('2026-11-20T09:00:00.000Z', kib(2)), {
+        installationId: 2,
+        quotaBytes: 3 * 1024,
+      });
+      await store.saveConversation(key(1), conversation('2026-11-20T10:00:00.000Z', kib(1)), heavy);
+      await store.saveConversation(key(2), conversation('2026-11-20T10:01:00.000Z', kib(1)), heavy);
+      await store.saveConversation(key(3), conversation('2026-11-20T10:02:00.000Z', kib(1)), heavy);
+      expect(await store.loadConversation(key(1))).toBeDefined();
+      // A fourth KiB: the least recently saved of installation 1 goes; installation 2's stays.
+      await store.saveConversation(key(4), conversation('2026-11-20T10:03:00.000Z', kib(1)), heavy);
+      expect(await store.loadConversation(key(1))).toBeUndefined();
+      for (const n of [2, 3, 4, 100]) expect(await store.loadConversation(key(n))).toBeDefined();
+      // One larger than the whole quota is not kept, says so, and pushes nothing out.
+      await expect(
+        store.saveConversation(key(5), conversation('2026-11-20T10:04:00.000Z', kib(4)), heavy),
+      ).rejects.toThrow(/larger than its installation's store quota/);
+      expect(await store.loadConversation(key(5))).toBeUndefined();
+      for (const n of [2, 3, 4, 100]) expect(await store.loadConversation(key(n))).toBeDefined();
+    });
+
     it('keeps each repository, number and agent apart', async () => {
       const { store } = current();
       const keys: ConversationKey[] = [

@@ -490,9 +490,10 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         expect((await mustClaim(limits)).run.id).toBe(c2.id);
       });
 
-      it('goes round the installations: one installation\'s 60 queued runs do not start before another\'s one', async () => {
+      it("goes round the installations: one installation's 60 queued runs do not start before another's one", async () => {
         const flood: string[] = [];
-        for (let n = 1; n <= 60; n++) flood.push((await enqueue({ repo: `big/r${n}`, number: n, installationId: 1 })).id);
+        for (let n = 1; n <= 60; n++)
+          flood.push((await enqueue({ repo: `big/r${n}`, number: n, installationId: 1 })).id);
         const lone = await enqueue({ repo: 'small/r', number: 1, installationId: 2 });
         const third = await enqueue({ repo: 'third/r', number: 1, installationId: 3 });
         const order = [];
