@@ -38,6 +38,7 @@ const envSchema = z.object({
   AGENT_MUX_MAX_RUNS_PER_ADAPTER: positiveInt(4),
   AGENT_MUX_MAX_RUNS_PER_INSTALLATION: positiveInt(4),
   AGENT_MUX_STORE_QUOTA_MB: positiveInt(1024),
+  AGENT_MUX_MAX_RUN_MB: positiveInt(2048),
   AGENT_MUX_ADAPTER_LIMITS: limitMap,
   AGENT_MUX_GITHUB_THROTTLE: z.enum(['on', 'off']).default('on'),
   AGENT_MUX_START_TIMEOUT_SECONDS: z.coerce.number().min(0).default(300),
@@ -90,6 +91,11 @@ export interface AppSettings {
    * default 1024): its least recently saved ones make room. Unset here: no quota.
    */
   storeQuotaBytes?: number;
+  /**
+   * The most one run's clone and HOME may take on disk (`AGENT_MUX_MAX_RUN_MB`, default 2048), in
+   * allocated blocks, measured every few seconds: past it the run fails. Unset here: no cap.
+   */
+  maxRunBytes?: number;
   /** Per-adapter limits, `AGENT_MUX_ADAPTER_LIMITS=gpu-box=1,codex=3`. */
   perAdapter: Record<string, number>;
   /**
@@ -140,6 +146,7 @@ export function readAppSettings(env: Record<string, string | undefined> = proces
     defaultPerAdapter: s.AGENT_MUX_MAX_RUNS_PER_ADAPTER,
     perInstallation: s.AGENT_MUX_MAX_RUNS_PER_INSTALLATION,
     storeQuotaBytes: s.AGENT_MUX_STORE_QUOTA_MB * 1024 * 1024,
+    maxRunBytes: s.AGENT_MUX_MAX_RUN_MB * 1024 * 1024,
     perAdapter: s.AGENT_MUX_ADAPTER_LIMITS,
     startTimeoutMs: s.AGENT_MUX_START_TIMEOUT_SECONDS * 1000,
     fence: s.AGENT_MUX_FENCE,

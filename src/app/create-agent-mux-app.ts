@@ -39,6 +39,7 @@ export interface AgentMuxAppOptions {
   idleMs?: number;
   cancelPollMs?: number;
   answerPollMs?: number;
+  diskPollMs?: number;
   recoverEveryMs?: number;
   /**
    * Called once when start-up failed for good: a step kept failing past `settings.startTimeoutMs`
@@ -175,6 +176,7 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
         idleMs: options.idleMs,
         cancelPollMs: options.cancelPollMs,
         answerPollMs: options.answerPollMs,
+        diskPollMs: options.diskPollMs,
         recoverEveryMs: options.recoverEveryMs,
         sessionFiles: options.sessionFiles,
         quiet: traffic.quiet,

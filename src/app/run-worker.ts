@@ -16,6 +16,7 @@ import type { InstallationAccess } from './installation-access.ts';
 import { stateOf } from './store/run-states.ts';
 import type { Lease, RunState, RunStore, StoredRun } from './store/run-store.ts';
 import { StaleLeaseError } from './store/stale-lease-error.ts';
+import { type RunDiskWatch, watchRunDisk } from './watch-run-disk.ts';
 import type { WorkDirGauge } from './work-dir-gauge.ts';
 
 /** What a worker needs. */
@@ -35,6 +36,7 @@ export interface WorkerDeps {
     | 'defaultPerAdapter'
     | 'perInstallation'
     | 'storeQuotaBytes'
+    | 'maxRunBytes'
     | 'fence'
     | 'fenceReadOnly'
     | 'agentEnvExtra'
@@ -53,6 +55,8 @@ export interface WorkerDeps {
   log: (line: string) => void;
   /** How often the run's `cancelRequested` is read. Default 1000 ms. */
   cancelPollMs?: number;
+  /** How often a run's disk use is measured against `maxRunBytes` (default 5000 ms). */
+  diskPollMs?: number;
   /** How often answers to approvals are read. Default 300 ms. */
   answerPollMs?: number;
   /** Called with each in-flight run's abort controller, so that a shutdown can stop it. */
@@ -149,6 +153,7 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
   }, deps.cancelPollMs ?? 1000);
 
   let workspace: string | undefined;
+  let disk: RunDiskWatch | undefined;
   let bridge: ApprovalBridge | undefined;
   let outcome: { state: RunState; conclusion: string; reason?: string };
   // The installation's write budget: this run's live updates share it with its other runs in flight.
@@ -167,6 +172,15 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
           gitBaseUrl: settings.gitBaseUrl,
           token,
         });
+        if (settings.maxRunBytes !== undefined) {
+          disk = watchRunDisk({
+            dirs: [workspace, homeOf(workspace)],
+            capBytes: settings.maxRunBytes,
+            abort,
+            intervalMs: deps.diskPollMs,
+            log: (line) => log(`run ${run.id}: ${line}`),
+          });
+        }
       } catch (error) {
         const reason = `could not clone ${run.repoKey}: ${message(error)}`;
         await tellIssue(api, run, reason, log);
@@ -239,6 +253,7 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
     releaseWrites();
     clearInterval(renewer);
     clearInterval(canceller);
+    disk?.stop();
     untrack();
     await bridge?.close();
     if (workspace !== undefined) {

@@ -103,6 +103,7 @@ export async function createAppWorld(options: AppWorldOptions = {}) {
     idleMs: 20,
     cancelPollMs: 50,
     answerPollMs: 30,
+    diskPollMs: 50,
   });
   await probot.load(app);
   const runtime = await app.runtime();

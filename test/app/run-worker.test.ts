@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stateOf } from '../../src/app/store/run-states.ts';
@@ -58,6 +59,35 @@ describe('a worker turn', () => {
       expect.objectContaining({ status: 'completed', conclusion: 'cancelled', actions: [] }),
     ]);
     expect(await a.store.pendingApprovals({ issueKey: 'octo/demo#12' })).toEqual([]);
+  });
+
+  it('a run whose files pass its disk cap fails with the reason; a sparse file counts what it takes', async () => {
+    const a = await queued();
+    a.settings.maxRunBytes = 1024 * 1024;
+    const work = a.runtime.workOnce('w');
+    await waitFor(async () => (await a.store.pendingApprovals({ issueKey: 'octo/demo#12' }))[0], 'an approval');
+    const [run] = await a.store.list();
+    const dirs = (await readdir(a.settings.workDir)).filter((d) => d.includes(run?.id ?? '?') && !d.endsWith('.home'));
+    expect(dirs).toHaveLength(1);
+    const workspace = join(a.settings.workDir, dirs[0] ?? '');
+    // 20 GB apparent, nothing allocated: not counted.
+    await truncate(join(workspace, 'sparse.bin'), 20 * 1024 ** 3).catch(async () => {
+      await writeFile(join(workspace, 'sparse.bin'), '');
+      await truncate(join(workspace, 'sparse.bin'), 20 * 1024 ** 3);
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await a.store.list())[0]?.state).toBe('awaiting_approval');
+    // 2 MiB written: over the 1 MiB cap.
+    await writeFile(join(workspace, 'big.bin'), randomBytes(2 * 1024 * 1024));
+    expect(await work).toMatchObject({
+      kind: 'ran',
+      state: 'failed',
+      conclusion: 'failure',
+      reason: /more than its 1 MiB/,
+    });
+    expect(a.w.gh.state.checkRuns(a.w.repo)).toEqual([
+      expect.objectContaining({ status: 'completed', conclusion: 'failure' }),
+    ]);
   });
 
   it('a clone that fails: the run fails and the issue is told why', async () => {
