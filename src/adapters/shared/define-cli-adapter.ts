@@ -10,6 +10,7 @@ import {
   type SessionContext,
   type SpawnPlan,
 } from '../../core/adapter/index.ts';
+import type { NativeToolNames } from '../../core/tools/policy-for-agent.ts';
 import { type CliCapabilities, cliCapabilities } from './cli-capabilities.ts';
 
 /** Environment variables as an adapter reads them (`process.env` or a test's copy). */
@@ -73,6 +74,8 @@ export type CliAdapterDefinition<O extends CliAdapterOptions = CliAdapterOptions
   detectAuth?: (env: AdapterEnv) => AuthStatus;
   /** Whether it can work with only the run's tools (`Adapter.callerTools`). */
   callerTools?: 'native' | 'mcp';
+  /** Its own tools for the policy's `shell`, `write_file`, `read_file` (`Adapter.toolNames`). */
+  toolNames?: NativeToolNames;
 } & (CliProcessLaunchDefinition<O> | CliSessionLaunchDefinition<O>);
 
 /** `npm install -g <package>[@<version>]`, as an install method. */
@@ -121,6 +124,7 @@ export function defineCliAdapter<O extends CliAdapterOptions = CliAdapterOptions
       ...(definition.sessionDir ? { sessionDir: definition.sessionDir(process.env) } : {}),
       ...(definition.detectAuth ? { detectAuth: definition.detectAuth } : {}),
       ...(definition.callerTools ? { callerTools: definition.callerTools } : {}),
+      ...(definition.toolNames ? { toolNames: definition.toolNames } : {}),
       launch: launchOf(definition, resolved),
     };
   };

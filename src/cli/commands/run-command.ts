@@ -11,6 +11,7 @@ import { autoApprovalChannel } from '../../core/tools/auto-approval-channel.ts';
 import { builtinTools } from '../../core/tools/builtin-tools.ts';
 import { createToolHost } from '../../core/tools/create-tool-host.ts';
 import { defaultPolicy } from '../../core/tools/default-policy.ts';
+import { policyForAgent } from '../../core/tools/policy-for-agent.ts';
 import type { CliIO } from '../cli-io.ts';
 import { exitCodeFor } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
@@ -111,6 +112,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
             onInterrupt: () => onSignal('SIGINT'),
           });
 
+  const policy = policyForAgent(defaultPolicy, adapter.toolNames);
   const handle = startRun({
     adapter,
     request: { prompt, cwd, model: values.model, resumeSessionId: values.resume },
@@ -119,7 +121,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     debug: values.debug,
     env: io.env,
     approvals,
-    policy: defaultPolicy,
+    policy,
     pricing: config?.pricing ? new PricingTable(config.pricing) : undefined,
     retry: config?.defaults?.retry ? resolveRetryPolicy(config.defaults.retry) : undefined,
     tools: ({ runId, emit }) =>
@@ -128,7 +130,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
         workspacePath: cwd,
         // An agent whose tools are all the run's (a remote one, a Process agent) gets this shell too.
         tools: builtinTools(adapter.callerTools === 'native' ? { shell: { env: agentEnvironment(io.env) } } : {}),
-        policy: defaultPolicy,
+        policy,
         approvals,
         emit,
         task: { prompt },

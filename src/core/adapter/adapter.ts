@@ -1,6 +1,7 @@
 import type { AgentEvent, DraftOf, ErrorCode, EventDraft } from '../events/index.ts';
 import type { ApprovalChannel } from '../tools/approval-channel.ts';
 import type { PermissionPolicy } from '../tools/permission-policy.ts';
+import type { NativeToolNames } from '../tools/policy-for-agent.ts';
 import type { ToolHost } from '../tools/tool-host.ts';
 import type { Capabilities } from './capabilities.ts';
 
@@ -296,6 +297,11 @@ export interface Adapter {
    * it cannot serve a run on another host's checkout.
    */
   readonly callerTools?: 'native' | 'mcp';
+  /**
+   * Its own tools that do what the policy's `shell`, `write_file` and `read_file` say, so a rule on
+   * those names holds for them (`policyForAgent`). Absent: rules match its tool names as they are.
+   */
+  readonly toolNames?: NativeToolNames;
   readonly launch: ProcessLaunch | SessionLaunch;
 }
 

@@ -8,6 +8,7 @@ import type { RunEnd } from '../../core/run/run-options.ts';
 import { startRun } from '../../core/run/start-run.ts';
 import { type BuiltinToolOptions, builtinTools } from '../../core/tools/builtin-tools.ts';
 import { createToolHost } from '../../core/tools/create-tool-host.ts';
+import { policyForAgent } from '../../core/tools/policy-for-agent.ts';
 import { createGitHubApprovalChannel } from '../approvals/github-approval-channel.ts';
 import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
 import { conversationSummary } from '../conversation/conversation-summary.ts';
@@ -287,7 +288,8 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
         conversationSummary(plan.earlier, await commitsSince(options.workspace, prepared, plan.earlier.length))) +
     missedMentionsPrompt(missed);
 
-  const policy = runPolicy(job.config, job.agentName);
+  // The policy's `shell` etc. also name the agent's own tools: at launch and in its approvals.
+  const policy = policyForAgent(runPolicy(job.config, job.agentName), resolved.adapter.toolNames);
   const handle = startRun({
     adapter: resolved.adapter,
     request: {

@@ -8,6 +8,8 @@ import { claudeTranslator } from './claude-translator.ts';
 /** Anthropic's Claude Code, headless: `claude -p --output-format stream-json --verbose`, prompt on stdin. */
 export const claudeAdapter = defineCliAdapter({
   id: 'claude',
+  // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+  toolNames: { shell: ['Bash'], write_file: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'], read_file: ['Read'] },
   displayName: 'Claude Code',
   // True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md).
   capabilities: {

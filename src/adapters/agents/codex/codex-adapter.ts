@@ -20,6 +20,8 @@ export interface CodexAdapterOptions extends CliAdapterOptions {
 /** OpenAI's Codex CLI, headless: `codex -a never exec --json … -`, prompt on stdin. */
 export const codexAdapter = defineCliAdapter<CodexAdapterOptions>({
   id: 'codex',
+  // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+  toolNames: { shell: ['exec_command'], write_file: ['apply_patch'] },
   displayName: 'Codex CLI',
   // True to `codex` 0.169.0 as run here against a local Responses server (docs/adapters/codex.md).
   capabilities: {

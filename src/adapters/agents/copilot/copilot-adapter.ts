@@ -18,6 +18,8 @@ export interface CopilotAdapterOptions extends CliAdapterOptions {
 /** GitHub Copilot CLI, headless: `copilot --output-format json`, prompt on stdin. */
 export const copilotAdapter = defineCliAdapter<CopilotAdapterOptions>({
   id: 'copilot',
+  // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+  toolNames: { shell: ['bash'], write_file: ['write', 'create', 'edit'], read_file: ['view'] },
   displayName: 'GitHub Copilot CLI',
   // True to `copilot` 1.0.102 as recorded live (docs/adapters/copilot.md).
   capabilities: {

@@ -8,6 +8,12 @@ import { geminiTranslator } from './gemini-translator.ts';
 /** Google's Gemini CLI, headless: `gemini -p '' --output-format stream-json`, the prompt on stdin. */
 export const geminiAdapter = defineCliAdapter({
   id: 'gemini',
+  // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+  toolNames: {
+    shell: ['run_shell_command'],
+    write_file: ['write_file', 'replace'],
+    read_file: ['read_file', 'read_many_files'],
+  },
   displayName: 'Gemini CLI',
   // True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md).
   capabilities: {

@@ -7,6 +7,12 @@ import { hermesTranslator } from './hermes-translator.ts';
 /** NousResearch's hermes-agent, headless: `hermes chat --query-file - --format stream-json`, prompt on stdin. */
 export const hermesAdapter = defineCliAdapter({
   id: 'hermes',
+  // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+  toolNames: {
+    shell: ['terminal', 'process', 'execute_code', 'delegate_task'],
+    write_file: ['write_file', 'patch'],
+    read_file: ['read_file', 'search_files'],
+  },
   displayName: 'Hermes Agent',
   // Built from NousResearch/hermes-agent's source (hermes_cli/_parser.py, hermes_cli/stream_json.py)
   // and docs only: hermes is a Python package and PyPI is unreachable here, so it was never run

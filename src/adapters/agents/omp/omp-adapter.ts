@@ -19,6 +19,8 @@ export const OMP_KEY_ENV = [
 /** oh-my-pi, a fork of pi: `omp --mode json --print`, prompt on stdin. */
 export const ompAdapter = defineCliAdapter({
   id: 'omp',
+  // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+  toolNames: { shell: ['bash'], write_file: ['write', 'edit', 'ast_edit'], read_file: ['read'] },
   displayName: 'omp (oh-my-pi)',
   // True to omp 18.2.3 as recorded live (docs/adapters/omp.md).
   capabilities: {

@@ -7,6 +7,8 @@ import { openclawTranslator } from './openclaw-translator.ts';
 /** OpenClaw's embedded agent, headless: `openclaw agent exec --message-file - --json`, prompt on stdin. */
 export const openclawAdapter = defineCliAdapter({
   id: 'openclaw',
+  // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+  toolNames: { shell: ['exec', 'process'], write_file: ['write', 'edit', 'apply_patch'], read_file: ['read'] },
   displayName: 'OpenClaw',
   // True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (docs/adapters/openclaw.md).
   capabilities: {

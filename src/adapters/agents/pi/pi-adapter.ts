@@ -8,6 +8,8 @@ import { piTranslator } from './pi-translator.ts';
 /** Mario Zechner's pi coding agent, headless: `pi --mode json --print`, prompt on stdin. */
 export const piAdapter = defineCliAdapter({
   id: 'pi',
+  // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+  toolNames: { shell: ['bash'], write_file: ['write', 'edit'], read_file: ['read'] },
   displayName: 'Pi',
   // True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md).
   capabilities: {

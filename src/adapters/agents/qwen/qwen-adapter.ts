@@ -8,6 +8,12 @@ import { qwenTranslator } from './qwen-translator.ts';
 /** Alibaba's Qwen Code (a Gemini CLI fork), headless: `qwen --output-format stream-json`, the prompt on stdin. */
 export const qwenAdapter = defineCliAdapter({
   id: 'qwen',
+  // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+  toolNames: {
+    shell: ['run_shell_command'],
+    write_file: ['write_file', 'edit'],
+    read_file: ['read_file', 'read_many_files'],
+  },
   displayName: 'Qwen Code',
   // True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md).
   capabilities: {
