@@ -12,6 +12,8 @@ export const MIN_ENCODED_SECRET_LENGTH = 8;
 /** Invisible characters an encoder may interleave: soft hyphen, zero-width space/non-joiner/joiner, word joiner, BOM. */
 export const INVISIBLE = '\\u00AD\\u200B-\\u200D\\u2060\\uFEFF';
 const SEP = `[${INVISIBLE}]*`;
+/** Between base64 characters: invisible characters, and one line break at most (a wrapped block). */
+const WRAPPED = `[${INVISIBLE}]*(?:\r?\n[${INVISIBLE}]*)?`;
 
 /**
  * What every character-level encoding of a secret contains when it is not the literal (or its
@@ -78,8 +80,9 @@ export interface SecretVariants {
  * The forms of one secret that the redactor hides: the literal and its reverse, each character
  * possibly percent-encoded, `\u`/`\x`-escaped or an HTML reference, with invisible characters
  * between characters; from {@link MIN_ENCODED_SECRET_LENGTH} on also base64 and base64url at the
- * three alignments (so `x-access-token:SECRET` or `:SECRET` encoded is caught too) and hex in
- * either case.
+ * three alignments (so `x-access-token:SECRET` or `:SECRET` encoded is caught too), also wrapped
+ * onto a new line, and hex in either case, also with `:`, space or `-` between the bytes. What it
+ * does not know is listed in docs/security.md ("What the redactor knows").
  */
 export function secretVariants(secret: string): SecretVariants {
   const chars = [...secret];
@@ -96,12 +99,21 @@ export function secretVariants(secret: string): SecretVariants {
   if (secret.length >= MIN_ENCODED_SECRET_LENGTH) {
     for (const offset of [0, 1, 2] as const) {
       const core = base64Core(secret, offset);
-      patterns.push(base64Pattern(core));
-      triggers.push(base64Pattern(core, ''));
+      patterns.push(base64Pattern(core, WRAPPED));
+      // Wrapped at most once within the core (MIME and PEM lines are 64–76 wide): one half is whole.
+      const half = Math.ceil(core.length / 2);
+      triggers.push(base64Pattern(core.slice(0, half), ''), base64Pattern(core.slice(core.length - half), ''));
     }
     const bytes = [...Buffer.from(secret, 'utf8')];
-    patterns.push(bytes.map((byte) => `(?:\\\\x)?${hexAnyCase(byte, 2)}`).join(SEP));
+    // `\x41\x42`, `4142`, `41:42` (fingerprints, `xxd`-like dumps), `41 42`, `41-42`.
+    patterns.push(bytes.map((byte) => `(?:\\\\x)?${hexAnyCase(byte, 2)}`).join(`[: -]?${SEP}`));
     triggers.push(bytes.map((byte) => hexAnyCase(byte, 2)).join(''));
+    triggers.push(
+      bytes
+        .slice(0, 4)
+        .map((byte) => hexAnyCase(byte, 2))
+        .join('[: -]'),
+    );
     maxLength = Math.max(maxLength, bytes.length * 4);
   }
   return { pattern: patterns.join('|'), triggers, maxLength };
