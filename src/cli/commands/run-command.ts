@@ -6,6 +6,7 @@ import { agentEnvironment } from '../../core/env/agent-environment.ts';
 import type { AgentEvent } from '../../core/events/index.ts';
 import { resolveRetryPolicy } from '../../core/retry/retry-policy.ts';
 import { startRun } from '../../core/run/start-run.ts';
+import { probeFence } from '../../core/sandbox/probe-fence.ts';
 import type { ApprovalChannel } from '../../core/tools/approval-channel.ts';
 import { autoApprovalChannel } from '../../core/tools/auto-approval-channel.ts';
 import { builtinTools } from '../../core/tools/builtin-tools.ts';
@@ -19,6 +20,7 @@ import { jsonRenderer } from '../render/json-renderer.ts';
 import { prettyRenderer } from '../render/pretty-renderer.ts';
 import { terminalApprovalChannel } from '../terminal-approval-channel.ts';
 import { UsageError } from '../usage-error.ts';
+import { decideCliFence } from './cli-fence.ts';
 import { AGENT_OPTIONS, loadAdapter } from './load-registry.ts';
 
 export const runUsage = `Usage: agent-mux run --adapter <id> [options] "<prompt>"
@@ -37,6 +39,9 @@ Options:
   --resume <session>    continue that session of the agent (its native resume; ACP: session/load)
   --approve <mode>      ask | all | none: answer tool approvals at the terminal (default when
                         it is one), approve all, or deny all (default otherwise)
+  --fence <mode>        auto | on | off: run the agent in its own PID namespace (bubblewrap),
+                        so that everything it started ends with the run (default auto: where
+                        bubblewrap works, else unfenced with a note; on: refuse without it)
   --debug               keep native records on events and show logs
   -h, --help            this text
 
@@ -64,6 +69,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       model: { type: 'string' },
       resume: { type: 'string' },
       approve: { type: 'string' },
+      fence: { type: 'string' },
       debug: { type: 'boolean', default: false },
     },
   });
@@ -90,6 +96,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     : adapter.id === 'demo'
       ? await mkdtemp(join(tmpdir(), 'agent-mux-demo-'))
       : io.cwd;
+  const fenced = await decideCliFence(values.fence ?? 'auto', (fence) => probeFence(fence, cwd));
+  if (fenced.note) io.stderr.write(`${fenced.note}\n`);
   const timeoutMs = positiveSeconds(values.timeout, '--timeout') ?? secondsOf(config?.defaults?.timeoutSeconds);
   const inactivityTimeoutMs =
     positiveSeconds(values.inactivity, '--inactivity') ?? secondsOf(config?.defaults?.inactivitySeconds);
@@ -122,6 +130,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     env: io.env,
     approvals,
     policy,
+    ...(fenced.fence ? { fence: fenced.fence } : {}),
     pricing: config?.pricing ? new PricingTable(config.pricing) : undefined,
     retry: config?.defaults?.retry ? resolveRetryPolicy(config.defaults.retry) : undefined,
     tools: ({ runId, emit }) =>

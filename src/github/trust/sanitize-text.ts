@@ -13,15 +13,27 @@ export const invisibleCharacters =
   /[\p{Cf}\p{Cs}\p{Noncharacter_Code_Point}\u0000-\u0008\u000B-\u001F\u007F-\u009F\u034F\u115F\u1160\u17B4\u17B5\u180E\u3164\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 
 const namedInvisibleEntities =
-  /&(?:shy|zwj|zwnj|lrm|rlm|NoBreak|ZeroWidthSpace|NegativeVeryThinSpace|NegativeThinSpace|NegativeMediumSpace|NegativeThickSpace|InvisibleTimes|InvisibleComma|ApplyFunction|it|ic|af);/g;
-/** A numeric character reference, with as many digits as a browser reads (inside raw HTML it decodes them all). */
-const numericEntity = /&#(?:[xX]([0-9A-Fa-f]+)|([0-9]+));/g;
+  // `&shy` is also read without its `;` (a legacy name browsers decode in text, whatever follows).
+  /&shy(?!;)|&(?:shy|zwj|zwnj|lrm|rlm|NoBreak|ZeroWidthSpace|NegativeVeryThinSpace|NegativeThinSpace|NegativeMediumSpace|NegativeThickSpace|InvisibleTimes|InvisibleComma|ApplyFunction|it|ic|af);/g;
+/**
+ * A numeric character reference, with as many digits as a browser reads (inside raw HTML it decodes them all), its
+ * `;` optional: a browser decodes `&#8203` without one too.
+ */
+const numericEntity = /&#(?:[xX]([0-9A-Fa-f]+)|([0-9]+));?/g;
 const htmlComment = /<!--(?:-?>|[\s\S]*?-->|[\s\S]*$)/g;
 const tag = /<([A-Za-z][A-Za-z0-9-]*)((?:\s+[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/g;
 const attribute = /[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?/g;
 const hiddenStyle =
   /display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|(?:opacity|font-size|max-height|height|width)\s*:\s*0(?![.\d]*[1-9])/i;
-const strippedAttribute = /^(?:alt|title|placeholder|aria-[\w-]*|data-[\w-]*)$/i;
+/**
+ * The attributes kept on HTML tags: what GitHub renders or acts on. Every other attribute's value is never shown
+ * (`alt`, `title`, `name`, `id`, `value`, `content`, `aria-*`, `data-*`, …): it goes.
+ */
+const keptAttribute =
+  /^(?:href|src|open|align|valign|width|height|colspan|rowspan|start|reversed|type|checked|disabled|border|cellpadding|cellspacing|dir|hidden|aria-hidden|style)$/i;
+/** Elements whose content a browser never shows as text. */
+const unshownElements = /^(?:script|style|template|noscript|title|head|iframe|object|svg|math)$/i;
+/** A link reference definition: never rendered (its label shows only where a link uses it). */
 
 const bracketText = String.raw`(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*`;
 const linkTitle = String.raw`(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\))`;
@@ -30,8 +42,8 @@ const inlineLinkTitle = new RegExp(
   String.raw`(\]\(\s*)(<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)\s+${linkTitle}\s*\)`,
   'g',
 );
-const referenceTitle = new RegExp(
-  String.raw`^( {0,3}\[${bracketText}\]:[ \t]*\n?[ \t]*(?:<[^<>\n]*>|\S+))[ \t]*\n?[ \t]*${linkTitle}[ \t]*$`,
+const referenceDefinition = new RegExp(
+  String.raw`^ {0,3}\[${bracketText}\]:[ \t]*\n?[ \t]*(?:<[^<>\n]*>|\S+)(?:[ \t]*\n?[ \t]*${linkTitle})?[ \t]*(?:\n|$)`,
   'gm',
 );
 
@@ -40,8 +52,9 @@ const referenceTitle = new RegExp(
  * source would: invisible and bidirectional control characters (also written as HTML entities; a numeric entity for
  * no character — `&#0;`, a surrogate, beyond U+10FFFF — becomes U+FFFD, as a renderer shows it), HTML comments (an
  * unterminated one runs to the end), elements hidden with `hidden`, `aria-hidden="true"` or a hiding `style`, the
- * `alt`/`title`/`aria-*`/`data-*`/`placeholder` attributes of HTML tags, Markdown image alt text, and the titles of
- * Markdown links, images and link reference definitions (`[//]: # (hidden)`). Line endings become `\n` and the result
+ * attributes of HTML tags that are never shown (all but `href`, `src` and those that lay out or hide), elements whose
+ * content a browser never shows as text (`script`, `style`, `template`, `svg`, …), Markdown image alt text, the titles
+ * of Markdown links and images, and link reference definitions whole (`[//]: # (hidden)`, `[do this]: #`). Line endings become `\n` and the result
  * is NFC. `<details>` is kept: its text is one click away. Code blocks are not exempt: the same rules apply inside them.
  * Idempotent.
  */
@@ -54,6 +67,18 @@ export function sanitizeText(text: string): string {
     if (next === current) return next;
     current = next;
   }
+}
+
+/**
+ * Untrusted text that GitHub shows as it is, not rendered (a diff hunk in a review): everything in it is visible but
+ * the invisible and bidirectional control characters, so only those go (and `\r\n` becomes `\n`, NFC); HTML, comments
+ * and Markdown in it are code a reviewer sees, and stay.
+ */
+export function sanitizeCode(text: string): string {
+  return text
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+    .replace(invisibleCharacters, '')
+    .normalize('NFC');
 }
 
 function sanitizeOnce(text: string): string {
@@ -71,7 +96,7 @@ function sanitizeOnce(text: string): string {
   out = out.replace(tag, stripAttributes);
   out = out.replace(imageAlt, '![]');
   out = out.replace(inlineLinkTitle, '$1$2)');
-  out = out.replace(referenceTitle, '$1');
+  out = out.replace(referenceDefinition, '');
   return out.normalize('NFC');
 }
 
@@ -105,7 +130,7 @@ function removeHiddenElements(text: string): string {
     const [whole, name = '', attributes = '', selfClosing] = match;
     const start = match.index;
     const afterTag = start + whole.length;
-    if (!isHidden(attributes)) {
+    if (!isHidden(attributes) && !unshownElements.test(name)) {
       from = afterTag;
       continue;
     }
@@ -130,7 +155,7 @@ function closingEnd(text: string, name: string, from: number): number {
 
 function stripAttributes(whole: string, name: string, attributes: string, selfClosing: string): string {
   const all = [...attributes.matchAll(attribute)].map(([raw]) => raw);
-  const kept = all.filter((raw) => !strippedAttribute.test(splitAttribute(raw)[0]));
+  const kept = all.filter((raw) => keptAttribute.test(splitAttribute(raw)[0]));
   if (kept.length === all.length) return whole;
   return `<${name}${kept.map((raw) => ` ${raw}`).join('')}${selfClosing ? ' /' : ''}>`;
 }

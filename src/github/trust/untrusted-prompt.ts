@@ -1,6 +1,6 @@
 import type { LineRange, ReviewCommentInfo } from '../github-api.ts';
 import { escapeAngleBrackets } from './escape-angle-brackets.ts';
-import { sanitizeText } from './sanitize-text.ts';
+import { sanitizeCode, sanitizeText } from './sanitize-text.ts';
 
 /** What {@link buildAgentPrompt} frames. Everything but `instruction`, `repository` and `requestedBy` is untrusted. */
 export interface AgentPromptInput {
@@ -100,7 +100,8 @@ export function buildAgentPrompt(input: AgentPromptInput): string {
 
 /** A review comment's place in the diff and its text, all neutralized; the hunk fenced (its last lines kept). */
 function reviewCommentText(comment: ReviewCommentForPrompt): string {
-  const hunkLines = neutralize(comment.diffHunk).replace(/\r\n?/g, '\n').split('\n');
+  // A diff hunk is shown as code, not rendered: only what no one sees goes.
+  const hunkLines = escapeAngleBrackets(sanitizeCode(comment.diffHunk)).split('\n');
   const kept = hunkLines.slice(-maxPromptHunkLines);
   const hunk = (kept.length < hunkLines.length ? ['…', ...kept] : kept).join('\n');
   const fence = '~'.repeat(Math.max(3, ...[...hunk.matchAll(/~{3,}|`{3,}/g)].map((m) => m[0].length + 1)));

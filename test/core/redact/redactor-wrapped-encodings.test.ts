@@ -26,7 +26,11 @@ describe('redactor: encodings it knows', () => {
   });
 
   it('leaves prose, short hex and unrelated base64 alone', () => {
-    for (const text of ['aa:bb:cc:dd', 'plain prose\nacross lines', Buffer.from('something else entirely').toString('base64')])
+    for (const text of [
+      'aa:bb:cc:dd',
+      'plain prose\nacross lines',
+      Buffer.from('something else entirely').toString('base64'),
+    ])
       expect(r.redactString(text)).toBe(text);
   });
 });

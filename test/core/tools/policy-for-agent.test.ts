@@ -4,7 +4,10 @@ import type { LaunchContext } from '../../../src/core/adapter/index.ts';
 import { decide, type PermissionPolicy } from '../../../src/core/tools/permission-policy.ts';
 import { policyForAgent } from '../../../src/core/tools/policy-for-agent.ts';
 
-const DENY_SHELL: PermissionPolicy = { default: 'allow', rules: [{ tool: 'shell', decision: 'deny', reason: 'no commands' }] };
+const DENY_SHELL: PermissionPolicy = {
+  default: 'allow',
+  rules: [{ tool: 'shell', decision: 'deny', reason: 'no commands' }],
+};
 
 describe('policyForAgent', () => {
   it('follows each rule on a policy name with the same rule for the agent’s own tools, in place', () => {
@@ -47,7 +50,10 @@ describe('policyForAgent', () => {
   ])('%s: a `shell` deny denies %s', (id, tool) => {
     const adapter = createBuiltinRegistry().get(id);
     const mapped = policyForAgent(DENY_SHELL, adapter.toolNames);
-    expect(decide(mapped, tool, { command: 'ls' })).toMatchObject({ decision: 'deny', rule: { reason: 'no commands' } });
+    expect(decide(mapped, tool, { command: 'ls' })).toMatchObject({
+      decision: 'deny',
+      rule: { reason: 'no commands' },
+    });
   });
 
   it('claude: the mapped policy reaches its launch flags (Bash disallowed)', async () => {
