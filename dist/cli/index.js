@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 9795)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6918)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9795:
+/***/ 6918:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -12309,6 +12309,22 @@ class config_error_ConfigError extends AgentMuxError {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/errors/run-limit-error.ts
+
+/**
+ * A run went past a limit its host sets (its disk use, say). Given as the reason of the run's abort
+ * signal, it ends the run `budget_exceeded` (a failure with this message), not `aborted`.
+ */
+class RunLimitError extends AgentMuxError {
+    constructor(message) {
+        super('run_limit_exceeded', message);
+        this.name = 'RunLimitError';
+    }
+    static isInstance(error) {
+        return AgentMuxError.isInstance(error) && error.code === 'run_limit_exceeded';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/core/errors/spawn-error.ts
 
 /** The agent's program could not be started (not installed, not executable, bad cwd). */
@@ -12342,6 +12358,7 @@ class TemplateError extends AgentMuxError {
 }
 
 ;// CONCATENATED MODULE: ./src/core/errors/index.ts
+
 
 
 
@@ -33804,6 +33821,7 @@ function defineCliAdapter(definition) {
             ...(definition.sessionDir ? { sessionDir: definition.sessionDir(process.env) } : {}),
             ...(definition.detectAuth ? { detectAuth: definition.detectAuth } : {}),
             ...(definition.callerTools ? { callerTools: definition.callerTools } : {}),
+            ...(definition.toolNames ? { toolNames: definition.toolNames } : {}),
             launch: launchOf(definition, resolved),
         };
     };
@@ -35355,6 +35373,8 @@ const claudeTranslator = {
 /** Anthropic's Claude Code, headless: `claude -p --output-format stream-json --verbose`, prompt on stdin. */
 const claudeAdapter = defineCliAdapter({
     id: 'claude',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: { shell: ['Bash'], write_file: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'], read_file: ['Read'] },
     displayName: 'Claude Code',
     // True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md).
     capabilities: {
@@ -36259,6 +36279,8 @@ const CODEX_TESTED_VERSION = '0.169.0';
 /** OpenAI's Codex CLI, headless: `codex -a never exec --json … -`, prompt on stdin. */
 const codexAdapter = defineCliAdapter({
     id: 'codex',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: { shell: ['exec_command'], write_file: ['apply_patch'] },
     displayName: 'Codex CLI',
     // True to `codex` 0.169.0 as run here against a local Responses server (docs/adapters/codex.md).
     capabilities: {
@@ -37004,6 +37026,8 @@ function turnNumber(turnId) {
 /** GitHub Copilot CLI, headless: `copilot --output-format json`, prompt on stdin. */
 const copilotAdapter = defineCliAdapter({
     id: 'copilot',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: { shell: ['bash'], write_file: ['write', 'create', 'edit'], read_file: ['view'] },
     displayName: 'GitHub Copilot CLI',
     // True to `copilot` 1.0.102 as recorded live (docs/adapters/copilot.md).
     capabilities: {
@@ -37507,6 +37531,8 @@ function resultError(message, errorKind) {
  */
 const cursorAdapter = defineCliAdapter({
     id: 'cursor',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: { shell: ['shell'], write_file: ['write', 'edit', 'delete'], read_file: ['read'] },
     displayName: 'Cursor Agent CLI',
     // Evidence-only (docs/adapters/cursor.md): Cursor's CLI is installed with `curl https://cursor.com/install`,
     // not from npm (the npm package `cursor-agent` is an unrelated project), so it could not be run here.
@@ -38381,6 +38407,12 @@ function statsCost(stats, state) {
 /** Google's Gemini CLI, headless: `gemini -p '' --output-format stream-json`, the prompt on stdin. */
 const geminiAdapter = defineCliAdapter({
     id: 'gemini',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: {
+        shell: ['run_shell_command'],
+        write_file: ['write_file', 'replace'],
+        read_file: ['read_file', 'read_many_files'],
+    },
     displayName: 'Gemini CLI',
     // True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md).
     capabilities: {
@@ -38865,6 +38897,12 @@ function costDraft(tokens, model) {
 /** NousResearch's hermes-agent, headless: `hermes chat --query-file - --format stream-json`, prompt on stdin. */
 const hermesAdapter = defineCliAdapter({
     id: 'hermes',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: {
+        shell: ['terminal', 'process', 'execute_code', 'delegate_task'],
+        write_file: ['write_file', 'patch'],
+        read_file: ['read_file', 'search_files'],
+    },
     displayName: 'Hermes Agent',
     // Built from NousResearch/hermes-agent's source (hermes_cli/_parser.py, hermes_cli/stream_json.py)
     // and docs only: hermes is a Python package and PyPI is unreachable here, so it was never run
@@ -39500,6 +39538,8 @@ function detectKiloAuth(env) {
 /** Kilo Code CLI, headless: `kilo run --format json …`, prompt on stdin. */
 const kiloAdapter = defineCliAdapter({
     id: 'kilo',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: { shell: ['bash'], write_file: ['write', 'edit', 'patch'], read_file: ['read'] },
     displayName: 'Kilo Code CLI',
     program: {
         command: 'kilo',
@@ -40350,6 +40390,8 @@ const OMP_KEY_ENV = [
 /** oh-my-pi, a fork of pi: `omp --mode json --print`, prompt on stdin. */
 const ompAdapter = defineCliAdapter({
     id: 'omp',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: { shell: ['bash'], write_file: ['write', 'edit', 'ast_edit'], read_file: ['read'] },
     displayName: 'omp (oh-my-pi)',
     // True to omp 18.2.3 as recorded live (docs/adapters/omp.md).
     capabilities: {
@@ -40852,6 +40894,8 @@ function openclaw_translator_parseJson(text) {
 /** OpenClaw's embedded agent, headless: `openclaw agent exec --message-file - --json`, prompt on stdin. */
 const openclawAdapter = defineCliAdapter({
     id: 'openclaw',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: { shell: ['exec', 'process'], write_file: ['write', 'edit', 'apply_patch'], read_file: ['read'] },
     displayName: 'OpenClaw',
     // True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (docs/adapters/openclaw.md).
     capabilities: {
@@ -40913,6 +40957,8 @@ const OPENCODE_PROGRAM = {
 /** SST's OpenCode, headless: `opencode run --format json …`, prompt on stdin. */
 const opencodeAdapter = defineCliAdapter({
     id: 'opencode',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: { shell: ['bash'], write_file: ['write', 'edit', 'patch'], read_file: ['read'] },
     displayName: 'OpenCode',
     program: OPENCODE_PROGRAM,
     // Any provider/model: no single pricing key; the CLI reports USD per step when it knows the price.
@@ -43112,6 +43158,8 @@ function allowedByPolicy(policy, tool, onByDefault) {
 /** Mario Zechner's pi coding agent, headless: `pi --mode json --print`, prompt on stdin. */
 const piAdapter = defineCliAdapter({
     id: 'pi',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: { shell: ['bash'], write_file: ['write', 'edit'], read_file: ['read'] },
     displayName: 'Pi',
     // True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md).
     capabilities: {
@@ -43398,6 +43446,12 @@ function retry(value, state) {
 /** Alibaba's Qwen Code (a Gemini CLI fork), headless: `qwen --output-format stream-json`, the prompt on stdin. */
 const qwenAdapter = defineCliAdapter({
     id: 'qwen',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: {
+        shell: ['run_shell_command'],
+        write_file: ['write_file', 'edit'],
+        read_file: ['read_file', 'read_many_files'],
+    },
     displayName: 'Qwen Code',
     // True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md).
     capabilities: {
@@ -48484,6 +48538,35 @@ function decodeAcpMessage(value) {
 /** A JSON object (not an array, not null): the record-fields reader under ACP's older name. */
 
 
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-permission-reason.ts
+/** The longest reason taken from an agent: more is the agent's essay, not its reason. */
+const MAX_REASON_CHARS = 500;
+/**
+ * Why the agent asks, in its own words, where its permission request carries them: ACP v2's
+ * permission prompt (`_meta.permission_prompt.description`, which codex-acp sends v2 clients), the
+ * JetBrains AIR field (`_meta.jetbrains.air.permission.description`), or the tool call's own input
+ * (`justification`, `reason`; Claude Code's Bash `description`). Undefined when none says.
+ */
+function permissionReason(params) {
+    const meta = acp_permission_reason_record(params._meta);
+    const raw = acp_permission_reason_record(params.toolCall.rawInput);
+    const candidates = [
+        acp_permission_reason_record(meta.permission_prompt).description,
+        acp_permission_reason_record(acp_permission_reason_record(acp_permission_reason_record(meta.jetbrains).air).permission).description,
+        raw.justification,
+        raw.reason,
+        raw.description,
+    ];
+    for (const candidate of candidates) {
+        if (typeof candidate === 'string' && candidate.trim())
+            return candidate.trim().slice(0, MAX_REASON_CHARS);
+    }
+    return undefined;
+}
+function acp_permission_reason_record(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-tool-fields.ts
 
 /**
@@ -48545,6 +48628,7 @@ function acpTerminalMeta(call) {
 
 
 
+
 const CANCELLED = { outcome: { outcome: 'cancelled' } };
 /**
  * Answers `session/request_permission` through the run's policy and approval channel, as the
@@ -48559,7 +48643,7 @@ async function answerPermission(params, ctx) {
     const call = params.toolCall;
     const toolName = acpToolName(call);
     const input = acpToolInput(call);
-    const decision = await decideOnce(toolName, input, params.toolCall.toolCallId, ctx);
+    const decision = await decideOnce(toolName, input, params, ctx);
     if (ctx.signal.aborted)
         return CANCELLED;
     if (decision.kind === 'approve' && decision.scope === 'always')
@@ -48567,7 +48651,8 @@ async function answerPermission(params, ctx) {
     const option = pickOption(params.options, decision);
     return option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : CANCELLED;
 }
-async function decideOnce(toolName, input, toolCallId, ctx) {
+async function decideOnce(toolName, input, params, ctx) {
+    const toolCallId = params.toolCall.toolCallId;
     if (ctx.grants.has(grantKey(toolName, input)))
         return { kind: 'approve', scope: 'always' };
     const verdict = decideByEffect(ctx.policy ?? {}, toolName, input);
@@ -48577,6 +48662,9 @@ async function decideOnce(toolName, input, toolCallId, ctx) {
         return { kind: 'deny', reason: verdict.rule?.reason ?? `the policy denies ${toolName}` };
     }
     const title = typeof input.title === 'string' ? input.title : toolName;
+    const said = permissionReason(params) ?? (await ctx.reasonFor?.(toolCallId).catch(() => undefined));
+    if (ctx.signal.aborted)
+        return { kind: 'deny', reason: 'the turn was cancelled before a decision' };
     return awaitApproval({
         channel: ctx.approvals,
         request: {
@@ -48584,7 +48672,7 @@ async function decideOnce(toolName, input, toolCallId, ctx) {
             runId: ctx.runId,
             toolName,
             input,
-            reason: `the agent asks before running ${title}`,
+            reason: said ? `the agent says: ${said}` : `the agent asks before running ${title}`,
             toolCallId,
         },
         signal: ctx.signal,
@@ -48642,7 +48730,32 @@ function pickOption(options, decision) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/report-unreported.ts
+/**
+ * Reports the calls the agent's log has and ACP never reported, each as the failed tool step it
+ * was (`tool_call_start`, `tool_call_ready`, `tool_result` with `isError`), in the shape the agent's
+ * own ACP tool calls take. A run whose sandbox refused every command then shows them, and does not
+ * end ✅ as if it had tried nothing. A log that cannot be read reports nothing.
+ */
+async function reportUnreported(log, env, sessionId, reported, emit) {
+    const calls = await log.unreported(env, sessionId, reported).catch(() => []);
+    for (const call of calls) {
+        const toolName = call.kind;
+        const input = { title: call.title, kind: call.kind, rawInput: { command: call.title } };
+        emit({ type: 'tool_call_start', toolCallId: call.toolCallId, toolName });
+        emit({ type: 'tool_call_ready', toolCallId: call.toolCallId, toolName, input });
+        emit({
+            type: 'tool_result',
+            toolCallId: call.toolCallId,
+            toolName,
+            output: { ...(call.exitCode !== undefined ? { exitCode: call.exitCode } : {}), output: call.output },
+            isError: true,
+        });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-controller.ts
+
 
 
 
@@ -48693,8 +48806,11 @@ function acpController(io, ctx, options = {}) {
         work.finally(() => questions.delete(work)).catch(() => undefined);
         return track(work);
     };
+    const log = options.sessionLog;
+    const reported = new Set();
     const app = client()
         .onRequest('session/request_permission', ({ params }) => asking(answerPermission(params, {
+        ...(log ? { reasonFor: (toolCallId) => log.reason(ctx.env, params.sessionId, toolCallId) } : {}),
         runId: ctx.runId,
         approvals: io.approvals,
         policy: ctx.policy,
@@ -48753,6 +48869,10 @@ function acpController(io, ctx, options = {}) {
     // Failures (an error response, the agent gone) are reported by the translator and the core.
     converse().catch(() => undefined);
     return {
+        onEvent(event) {
+            if (event.type === 'tool_call_start' || event.type === 'tool_call_ready')
+                reported.add(event.toolCallId);
+        },
         onRecord(record) {
             if (closed || record.kind !== 'json' || !inbound)
                 return;
@@ -48783,6 +48903,9 @@ function acpController(io, ctx, options = {}) {
             cancel.abort();
             while (inFlight.size > 0)
                 await Promise.allSettled([...inFlight]);
+            // The agent is gone and its log complete: what it tried and ACP never reported is shown now.
+            if (log && sessionId)
+                await reportUnreported(log, ctx.env, sessionId, reported, io.emit);
             closed = true;
             connection.close();
         },
@@ -49285,6 +49408,7 @@ function builtin_acp_adapter_builtinAcpAdapter(agent) {
         sessionDir: agent.sessionDir,
         detectAuth: agent.detectAuth,
         ...(agent.runEnv ? { runEnv: agent.runEnv } : {}),
+        ...(agent.sessionLog ? { sessionLog: agent.sessionLog } : {}),
         program: cliProgramInfo({
             command: agent.command,
             minVersion: agent.testedVersion,
@@ -49326,7 +49450,304 @@ function claudeAcpAdapter(options = {}) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/files/confined-files.ts
+
+
+
+/**
+ * Reading what an agent left in its session store, outside its fence: the agent may have replaced
+ * any file or directory there with a symbolic link (to the app's `.env`, its data directory, the
+ * runner's files), a FIFO or a device. Everything here reads only regular files reached through
+ * real directories: no link is followed, in the store's own path below its anchor (the agent's
+ * HOME) or in the file's.
+ */
+/** Why a path under a session store is not read. */
+class UnsafeSessionPathError extends Error {
+    name = 'UnsafeSessionPathError';
+    path;
+    constructor(path, why) {
+        super(`${path}: ${why}`);
+        this.path = path;
+    }
+    static isInstance(error) {
+        return error instanceof Error && error.name === 'UnsafeSessionPathError';
+    }
+}
+/** A path relative to a store that stays inside it (no absolute path, no `..`). */
+function isInsidePath(path) {
+    const clean = (0,external_node_path_namespaceObject.normalize)(path);
+    return path !== '' && !(0,external_node_path_namespaceObject.isAbsolute)(path) && clean !== '..' && !clean.startsWith(`..${external_node_path_namespaceObject.sep}`) && clean !== '.';
+}
+/** Every component of `path` below `base` (`base` itself trusted) is a real directory, not a link. */
+async function realDirectories(base, path) {
+    let at = base;
+    for (const part of path.split(external_node_path_namespaceObject.sep).filter((p) => p !== '' && p !== '.')) {
+        at = (0,external_node_path_namespaceObject.join)(at, part);
+        const found = await (0,external_node_fs_promises_namespaceObject.lstat)(at).catch(() => undefined);
+        if (!found?.isDirectory())
+            return false;
+    }
+    return true;
+}
+/**
+ * The store `root` is a real directory reached without links from `anchor` (the agent's HOME,
+ * which agent-mux made and the agent cannot replace); a root outside the anchor (set by the
+ * operator) must itself not be a link.
+ */
+async function isRealStore(root, anchor) {
+    if (anchor !== undefined) {
+        const below = (0,external_node_path_namespaceObject.relative)(anchor, root);
+        if (below === '')
+            return (await (0,external_node_fs_promises_namespaceObject.lstat)(root).catch(() => undefined))?.isDirectory() ?? false;
+        if (isInsidePath(below))
+            return realDirectories(anchor, below);
+    }
+    return (await (0,external_node_fs_promises_namespaceObject.lstat)(root).catch(() => undefined))?.isDirectory() ?? false;
+}
+/** Is `path` (relative to `root`) a regular file reached through real directories? Never follows a link. */
+async function isRegularFileInside(root, path) {
+    if (!isInsidePath(path))
+        return false;
+    const parent = (0,external_node_path_namespaceObject.normalize)(path).split(external_node_path_namespaceObject.sep).slice(0, -1).join(external_node_path_namespaceObject.sep);
+    if (!(await realDirectories(root, parent)))
+        return false;
+    return (await (0,external_node_fs_promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(root, path)).catch(() => undefined))?.isFile() ?? false;
+}
+/**
+ * Regular files under `dir` (recursively, `dir` inside `root`), relative to `root`, reached
+ * through real directories only: none when `dir` does not exist or is reached through a link.
+ */
+async function listFiles(root, dir) {
+    const below = (0,external_node_path_namespaceObject.relative)(root, dir);
+    if (below !== '' && !isInsidePath(below))
+        return [];
+    if (!(await realDirectories(root, below)))
+        return [];
+    // Recursive readdir does not descend into linked directories, and a link is never `isFile()`.
+    const entries = await (0,external_node_fs_promises_namespaceObject.readdir)(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+    return entries
+        .filter((entry) => entry.isFile())
+        .map((entry) => (0,external_node_path_namespaceObject.relative)(root, (0,external_node_path_namespaceObject.join)(entry.parentPath, entry.name)))
+        .sort();
+}
+const HAS_PROC_FD = (0,external_node_fs_namespaceObject.existsSync)('/proc/self/fd');
+/**
+ * Opens `path` (relative to `root`) for reading only when it is a regular file inside the store
+ * reached through real directories: the last component with `O_NOFOLLOW`, each directory checked
+ * with `lstat`, and on Linux the open file's own path (`/proc/self/fd`) compared with where it
+ * should be, so a directory swapped for a link between the check and the open is caught too.
+ * Throws `UnsafeSessionPathError` otherwise; the caller closes the handle.
+ */
+async function openRegularInside(root, path) {
+    if (!isInsidePath(path))
+        throw new UnsafeSessionPathError(path, 'outside the session store');
+    const clean = (0,external_node_path_namespaceObject.normalize)(path);
+    const parent = clean.split(external_node_path_namespaceObject.sep).slice(0, -1).join(external_node_path_namespaceObject.sep);
+    if (!(await realDirectories(root, parent)))
+        throw new UnsafeSessionPathError(path, 'a directory on its path is a link or missing');
+    let handle;
+    try {
+        handle = await (0,external_node_fs_promises_namespaceObject.open)((0,external_node_path_namespaceObject.join)(root, clean), external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    }
+    catch (error) {
+        const code = error.code;
+        throw new UnsafeSessionPathError(path, code === 'ELOOP' ? 'a symbolic link' : `cannot be opened (${code})`);
+    }
+    try {
+        if (!(await handle.stat()).isFile())
+            throw new UnsafeSessionPathError(path, 'not a regular file');
+        if (HAS_PROC_FD) {
+            const opened = await (0,external_node_fs_promises_namespaceObject.readlink)(`/proc/self/fd/${handle.fd}`);
+            const expected = (0,external_node_path_namespaceObject.join)(await (0,external_node_fs_promises_namespaceObject.realpath)(root), clean);
+            if (opened !== expected)
+                throw new UnsafeSessionPathError(path, `resolves to ${opened}, outside its place`);
+        }
+        return handle;
+    }
+    catch (error) {
+        await handle.close();
+        throw error;
+    }
+}
+/** Size of `path` (relative to `root`) without following a link; undefined when not a regular file inside. */
+async function regularFileSize(root, path) {
+    if (!(await isRegularFileInside(root, path)))
+        return undefined;
+    return (await (0,external_node_fs_promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(root, path))).size;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/agents/codex/codex-rollout.ts
+
+
+/** The most of a rollout read: its end, where the current turn is. */
+const MAX_ROLLOUT_BYTES = 16 * 1024 * 1024;
+/** The rollouts of session `sessionId` under `codexHome`, relative to it (none when there is none). */
+async function findCodexRollouts(codexHome, sessionId) {
+    const suffix = `-${sessionId}.jsonl`;
+    return (await listFiles(codexHome, (0,external_node_path_namespaceObject.join)(codexHome, 'sessions'))).filter((file) => file.split('/').pop()?.startsWith('rollout-') && file.endsWith(suffix));
+}
+/**
+ * The tool calls in session `sessionId`'s rollout, oldest first; none when it cannot be read. The
+ * rollout lies in the agent's own tree: it is read without following a link (a rollout made a link
+ * to another file is not read), and only its last 16 MiB.
+ */
+async function readRolloutCalls(codexHome, sessionId) {
+    const [file] = await findCodexRollouts(codexHome, sessionId).catch(() => []);
+    if (!file)
+        return [];
+    try {
+        const handle = await openRegularInside(codexHome, file);
+        try {
+            const size = (await handle.stat()).size;
+            const length = Math.min(size, MAX_ROLLOUT_BYTES);
+            const buffer = Buffer.alloc(length);
+            await handle.read(buffer, 0, length, size - length);
+            const text = buffer.toString('utf8');
+            // A read that starts mid-file starts mid-line: that line is dropped.
+            return rolloutCalls(length < size ? text.slice(text.indexOf('\n') + 1) : text);
+        }
+        finally {
+            await handle.close();
+        }
+    }
+    catch {
+        return [];
+    }
+}
+/**
+ * The tool calls of a rollout's text since its last user message (the current turn's: a resumed
+ * session's rollout holds every earlier turn too); a line that is not one of them is skipped.
+ */
+function rolloutCalls(text) {
+    let calls = new Map();
+    for (const line of text.split('\n')) {
+        const payload = payloadOf(line);
+        if (!payload)
+            continue;
+        if (payload.type === 'message' && payload.role === 'user') {
+            calls = new Map();
+            continue;
+        }
+        if (typeof payload.call_id !== 'string')
+            continue;
+        const callId = payload.call_id;
+        if (payload.type === 'function_call' && typeof payload.name === 'string') {
+            calls.set(callId, { callId, tool: payload.name, ...argumentsOf(payload.arguments) });
+        }
+        else if (payload.type === 'function_call_output') {
+            const call = calls.get(callId);
+            if (!call)
+                continue;
+            const output = outputText(payload.output);
+            call.output = output;
+            const exitCode = exitCodeOf(output);
+            if (exitCode !== undefined)
+                call.exitCode = exitCode;
+        }
+    }
+    return [...calls.values()];
+}
+/** A call that ran and failed: a non-zero exit code, or a sandbox that refused it. */
+function rolloutCallFailed(call) {
+    if (call.output === undefined)
+        return false;
+    if (call.exitCode !== undefined)
+        return call.exitCode !== 0;
+    return /sandbox|operation not permitted|permission denied|read-only file system|rejected by user/i.test(call.output);
+}
+function payloadOf(line) {
+    if (!line.includes('"call_id"') && !line.includes('"user"'))
+        return undefined;
+    try {
+        const record = JSON.parse(line);
+        if (record.type !== 'response_item' || typeof record.payload !== 'object' || record.payload === null)
+            return undefined;
+        return record.payload;
+    }
+    catch {
+        return undefined;
+    }
+}
+function argumentsOf(raw) {
+    if (typeof raw !== 'string')
+        return {};
+    let args;
+    try {
+        const parsed = JSON.parse(raw);
+        if (typeof parsed !== 'object' || parsed === null)
+            return {};
+        args = parsed;
+    }
+    catch {
+        return {};
+    }
+    const command = args.cmd ?? args.command;
+    const text = Array.isArray(command)
+        ? command.map(String).join(' ')
+        : typeof command === 'string'
+            ? command
+            : undefined;
+    return {
+        ...(text !== undefined ? { command: text } : {}),
+        ...(typeof args.justification === 'string' && args.justification.trim()
+            ? { justification: args.justification.trim() }
+            : {}),
+    };
+}
+/** Codex's `shell` tool answered JSON (`{"output": …, "metadata": {"exit_code": N}}`); `exec_command` answers text. */
+function outputText(raw) {
+    if (typeof raw === 'string')
+        return raw;
+    if (typeof raw === 'object' && raw !== null && typeof raw.content === 'string')
+        return raw.content;
+    return JSON.stringify(raw ?? '');
+}
+function exitCodeOf(output) {
+    const text = /Process exited with code (-?\d+)/.exec(output) ?? /"exit_code"\s*:\s*(-?\d+)/.exec(output);
+    return text?.[1] === undefined ? undefined : Number(text[1]);
+}
+
+;// CONCATENATED MODULE: ./src/adapters/agents/codex/codex-session-log.ts
+
+
+/** How long a permission request waits for its call to reach the rollout (Codex writes it just before asking). */
+const REASON_WAIT_MS = 1000;
+const REASON_POLL_MS = 100;
+/** The most of a refused command's output kept for the report. */
+const MAX_OUTPUT_CHARS = 2000;
+/**
+ * Codex's rollout read for codex-acp (Codex 0.169.0, codex-acp 2.6.0): the `justification` the model
+ * gave with an escalation request, and the commands its sandbox refused, which reach an ACP v1
+ * client as nothing at all (no `tool_call`) — a run would otherwise look as if it tried nothing.
+ */
+const codexSessionLog = {
+    async reason(env, sessionId, toolCallId) {
+        const deadline = Date.now() + REASON_WAIT_MS;
+        for (;;) {
+            const call = (await readRolloutCalls(codexHome(env), sessionId)).find((c) => c.callId === toolCallId);
+            if (call)
+                return call.justification;
+            if (Date.now() >= deadline)
+                return undefined;
+            await new Promise((resolve) => setTimeout(resolve, REASON_POLL_MS));
+        }
+    },
+    async unreported(env, sessionId, reported) {
+        const calls = await readRolloutCalls(codexHome(env), sessionId);
+        return calls
+            .filter((call) => !reported.has(call.callId) && rolloutCallFailed(call))
+            .map((call) => ({
+            toolCallId: call.callId,
+            title: call.command ?? call.tool,
+            kind: call.command === undefined ? 'other' : 'execute',
+            output: (call.output ?? '').slice(0, MAX_OUTPUT_CHARS),
+            ...(call.exitCode !== undefined ? { exitCode: call.exitCode } : {}),
+        }));
+    },
+};
+
 ;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/codex-acp.ts
+
 
 
 
@@ -49356,6 +49777,7 @@ function codexAcpAdapter(options = {}) {
         npmOverrides: { '@openai/codex': CODEX_TESTED_VERSION },
         sessionDir: (0,external_node_path_namespaceObject.join)(codexHome(process.env), 'sessions'),
         detectAuth: detectCodexAuth,
+        sessionLog: codexSessionLog,
     });
 }
 
@@ -52924,6 +53346,8 @@ const MIN_ENCODED_SECRET_LENGTH = 8;
 /** Invisible characters an encoder may interleave: soft hyphen, zero-width space/non-joiner/joiner, word joiner, BOM. */
 const INVISIBLE = '\\u00AD\\u200B-\\u200D\\u2060\\uFEFF';
 const SEP = `[${INVISIBLE}]*`;
+/** Between base64 characters: invisible characters, and one line break at most (a wrapped block). */
+const WRAPPED = `[${INVISIBLE}]*(?:\r?\n[${INVISIBLE}]*)?`;
 /**
  * What every character-level encoding of a secret contains when it is not the literal (or its
  * reverse): a `%XX` escape, a `\u`/`\x` or JSON escape, an HTML reference or an invisible character.
@@ -52977,8 +53401,9 @@ function base64Core(secret, offset) {
  * The forms of one secret that the redactor hides: the literal and its reverse, each character
  * possibly percent-encoded, `\u`/`\x`-escaped or an HTML reference, with invisible characters
  * between characters; from {@link MIN_ENCODED_SECRET_LENGTH} on also base64 and base64url at the
- * three alignments (so `x-access-token:SECRET` or `:SECRET` encoded is caught too) and hex in
- * either case.
+ * three alignments (so `x-access-token:SECRET` or `:SECRET` encoded is caught too), also wrapped
+ * onto a new line, and hex in either case, also with `:`, space or `-` between the bytes. What it
+ * does not know is listed in docs/security.md ("What the redactor knows").
  */
 function secretVariants(secret) {
     const chars = [...secret];
@@ -52995,12 +53420,19 @@ function secretVariants(secret) {
     if (secret.length >= MIN_ENCODED_SECRET_LENGTH) {
         for (const offset of [0, 1, 2]) {
             const core = base64Core(secret, offset);
-            patterns.push(base64Pattern(core));
-            triggers.push(base64Pattern(core, ''));
+            patterns.push(base64Pattern(core, WRAPPED));
+            // Wrapped at most once within the core (MIME and PEM lines are 64–76 wide): one half is whole.
+            const half = Math.ceil(core.length / 2);
+            triggers.push(base64Pattern(core.slice(0, half), ''), base64Pattern(core.slice(core.length - half), ''));
         }
         const bytes = [...external_node_buffer_namespaceObject.Buffer.from(secret, 'utf8')];
-        patterns.push(bytes.map((byte) => `(?:\\\\x)?${hexAnyCase(byte, 2)}`).join(SEP));
+        // `\x41\x42`, `4142`, `41:42` (fingerprints, `xxd`-like dumps), `41 42`, `41-42`.
+        patterns.push(bytes.map((byte) => `(?:\\\\x)?${hexAnyCase(byte, 2)}`).join(`[: -]?${SEP}`));
         triggers.push(bytes.map((byte) => hexAnyCase(byte, 2)).join(''));
+        triggers.push(bytes
+            .slice(0, 4)
+            .map((byte) => hexAnyCase(byte, 2))
+            .join('[: -]'));
         maxLength = Math.max(maxLength, bytes.length * 4);
     }
     return { pattern: patterns.join('|'), triggers, maxLength };
@@ -63421,9 +63853,11 @@ async function startRunMcp(options, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/run/stop/abort.ts
+
 /**
  * Arms the run's abort: the caller's `signal` or the handle's own `abort()` stop the run as
- * `aborted` (`cancelled` for the agent), with the abort's reason as its message and no error event.
+ * `aborted` (`cancelled` for the agent), with the abort's reason as its message and no error event;
+ * a `RunLimitError` reason (a host's disk limit) ends it `budget_exceeded`, a failure.
  * Returns the function that stops listening to the caller's signal.
  */
 function armAbort(signals, requestStop) {
@@ -63431,7 +63865,12 @@ function armAbort(signals, requestStop) {
     const onAbort = () => {
         const reason = live.find((signal) => signal.aborted)?.reason;
         const message = typeof reason === 'string' ? reason : reason instanceof Error ? reason.message : 'aborted';
-        requestStop({ reason: 'aborted', shutdown: 'cancelled', message });
+        // A host's limit (disk) ends the run as a failure, not as a cancel.
+        requestStop({
+            reason: RunLimitError.isInstance(reason) ? 'budget_exceeded' : 'aborted',
+            shutdown: 'cancelled',
+            message,
+        });
     };
     for (const signal of live)
         signal.addEventListener('abort', onAbort, { once: true });
@@ -64539,6 +64978,31 @@ const defaultPolicy = {
     ],
 };
 
+;// CONCATENATED MODULE: ./src/core/tools/policy-for-agent.ts
+/**
+ * The run's policy as an agent's tools see it: every rule naming `shell`, `write_file` or
+ * `read_file` is followed, in its place, by the same rule for each of the agent's own tools that do
+ * that (same decision, `when` and reason), so first-match order holds. A rule already naming an
+ * agent's tool, or a glob, is kept as it is. `{ tool: shell, decision: deny }` then denies Claude
+ * Code's `Bash`, Gemini's `run_shell_command` and OpenCode's `bash` — at launch (the agent's own
+ * flags) and at run time (the approval prompt) alike.
+ */
+function policyForAgent(policy, names) {
+    if (!names || !policy.rules?.length)
+        return policy;
+    const rules = [];
+    for (const rule of policy.rules) {
+        rules.push(rule);
+        const native = names[rule.tool];
+        if (!native)
+            continue;
+        for (const tool of native)
+            if (tool !== rule.tool)
+                rules.push({ ...rule, tool });
+    }
+    return { ...policy, rules };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
 /** Exit codes of `agent-mux run`: 0 only when the run completed. */
 const exitCodes = {
@@ -65209,7 +65673,36 @@ function terminalApprovalChannel(options) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/cli/commands/cli-fence.ts
+
+/** The CLI's fence: the agent in its own PID namespace over the user's own file system (the user's own authority). */
+const CLI_FENCE = { kind: 'processes' };
+/**
+ * `--fence auto` (default): the agent runs in its own PID namespace where bubblewrap works, so that
+ * everything it started ends with the run, also what it detached (`setsid`, double forks); where it
+ * does not, the run goes on unfenced and says what that does not promise. `on`: no run without the
+ * fence. `off`: no fence, no note.
+ */
+async function decideCliFence(mode, probe) {
+    if (!['auto', 'on', 'off'].includes(mode))
+        throw new UsageError('--fence takes auto, on or off');
+    if (mode === 'off')
+        return { fence: undefined };
+    const probed = await probe(CLI_FENCE);
+    if (probed.ok)
+        return { fence: CLI_FENCE };
+    if (mode === 'on')
+        throw new UsageError(`--fence on: the fence (bubblewrap) does not work here: ${probed.message}`);
+    return {
+        fence: undefined,
+        note: `agent-mux: no fence (${probed.message}); the agent's process group is stopped at the end, but a process it detached from the group (setsid) can outlive the run. Install bubblewrap for the fence, or pass --fence off to silence this.`,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/commands/run-command.ts
+
+
+
 
 
 
@@ -65244,6 +65737,9 @@ Options:
   --resume <session>    continue that session of the agent (its native resume; ACP: session/load)
   --approve <mode>      ask | all | none: answer tool approvals at the terminal (default when
                         it is one), approve all, or deny all (default otherwise)
+  --fence <mode>        auto | on | off: run the agent in its own PID namespace (bubblewrap),
+                        so that everything it started ends with the run (default auto: where
+                        bubblewrap works, else unfenced with a note; on: refuse without it)
   --debug               keep native records on events and show logs
   -h, --help            this text
 
@@ -65271,6 +65767,7 @@ async function runCommand(argv, io) {
             model: { type: 'string' },
             resume: { type: 'string' },
             approve: { type: 'string' },
+            fence: { type: 'string' },
             debug: { type: 'boolean', default: false },
         },
     });
@@ -65296,6 +65793,9 @@ async function runCommand(argv, io) {
         : adapter.id === 'demo'
             ? await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'agent-mux-demo-'))
             : io.cwd;
+    const fenced = await decideCliFence(values.fence ?? 'auto', (fence) => probeFence(fence, cwd));
+    if (fenced.note)
+        io.stderr.write(`${fenced.note}\n`);
     const timeoutMs = positiveSeconds(values.timeout, '--timeout') ?? secondsOf(config?.defaults?.timeoutSeconds);
     const inactivityTimeoutMs = positiveSeconds(values.inactivity, '--inactivity') ?? secondsOf(config?.defaults?.inactivitySeconds);
     const color = Boolean(io.stdout.isTTY) && !io.env.NO_COLOR;
@@ -65314,6 +65814,7 @@ async function runCommand(argv, io) {
                 // Ctrl-C at the question stops the run as SIGINT does (onSignal is set before any question).
                 onInterrupt: () => onSignal('SIGINT'),
             });
+    const policy = policyForAgent(defaultPolicy, adapter.toolNames);
     const handle = startRun({
         adapter,
         request: { prompt, cwd, model: values.model, resumeSessionId: values.resume },
@@ -65322,7 +65823,8 @@ async function runCommand(argv, io) {
         debug: values.debug,
         env: io.env,
         approvals,
-        policy: defaultPolicy,
+        policy,
+        ...(fenced.fence ? { fence: fenced.fence } : {}),
         pricing: config?.pricing ? new PricingTable(config.pricing) : undefined,
         retry: config?.defaults?.retry ? resolveRetryPolicy(config.defaults.retry) : undefined,
         tools: ({ runId, emit }) => createToolHost({
@@ -65330,7 +65832,7 @@ async function runCommand(argv, io) {
             workspacePath: cwd,
             // An agent whose tools are all the run's (a remote one, a Process agent) gets this shell too.
             tools: builtinTools(adapter.callerTools === 'native' ? { shell: { env: agentEnvironment(io.env) } } : {}),
-            policy: defaultPolicy,
+            policy,
             approvals,
             emit,
             task: { prompt },
@@ -85694,26 +86196,39 @@ const invisibleCharacters =
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 // biome-ignore lint/suspicious/noMisleadingCharacterClass: U+034F is listed on its own, to be removed alone
 /[\p{Cf}\p{Cs}\p{Noncharacter_Code_Point}\u0000-\u0008\u000B-\u001F\u007F-\u009F\u034F\u115F\u1160\u17B4\u17B5\u180E\u3164\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
-const namedInvisibleEntities = /&(?:shy|zwj|zwnj|lrm|rlm|NoBreak|ZeroWidthSpace|NegativeVeryThinSpace|NegativeThinSpace|NegativeMediumSpace|NegativeThickSpace|InvisibleTimes|InvisibleComma|ApplyFunction|it|ic|af);/g;
-/** A numeric character reference, with as many digits as a browser reads (inside raw HTML it decodes them all). */
-const numericEntity = /&#(?:[xX]([0-9A-Fa-f]+)|([0-9]+));/g;
+const namedInvisibleEntities = 
+// `&shy` is also read without its `;` (a legacy name browsers decode in text, whatever follows).
+/&shy(?!;)|&(?:shy|zwj|zwnj|lrm|rlm|NoBreak|ZeroWidthSpace|NegativeVeryThinSpace|NegativeThinSpace|NegativeMediumSpace|NegativeThickSpace|InvisibleTimes|InvisibleComma|ApplyFunction|it|ic|af);/g;
+/**
+ * A numeric character reference, with as many digits as a browser reads (inside raw HTML it decodes them all), its
+ * `;` optional: a browser decodes `&#8203` without one too.
+ */
+const numericEntity = /&#(?:[xX]([0-9A-Fa-f]+)|([0-9]+));?/g;
 const htmlComment = /<!--(?:-?>|[\s\S]*?-->|[\s\S]*$)/g;
 const tag = /<([A-Za-z][A-Za-z0-9-]*)((?:\s+[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/g;
 const attribute = /[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?/g;
 const hiddenStyle = /display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|(?:opacity|font-size|max-height|height|width)\s*:\s*0(?![.\d]*[1-9])/i;
-const strippedAttribute = /^(?:alt|title|placeholder|aria-[\w-]*|data-[\w-]*)$/i;
+/**
+ * The attributes kept on HTML tags: what GitHub renders or acts on. Every other attribute's value is never shown
+ * (`alt`, `title`, `name`, `id`, `value`, `content`, `aria-*`, `data-*`, …): it goes.
+ */
+const keptAttribute = /^(?:href|src|open|align|valign|width|height|colspan|rowspan|start|reversed|type|checked|disabled|border|cellpadding|cellspacing|dir|hidden|aria-hidden|style)$/i;
+/** Elements whose content a browser never shows as text. */
+const unshownElements = /^(?:script|style|template|noscript|title|head|iframe|object|svg|math)$/i;
+/** A link reference definition: never rendered (its label shows only where a link uses it). */
 const bracketText = String.raw `(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*`;
 const linkTitle = String.raw `(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\))`;
 const imageAlt = new RegExp(String.raw `!\[${bracketText}\](?=[(\[])`, 'g');
 const inlineLinkTitle = new RegExp(String.raw `(\]\(\s*)(<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)\s+${linkTitle}\s*\)`, 'g');
-const referenceTitle = new RegExp(String.raw `^( {0,3}\[${bracketText}\]:[ \t]*\n?[ \t]*(?:<[^<>\n]*>|\S+))[ \t]*\n?[ \t]*${linkTitle}[ \t]*$`, 'gm');
+const referenceDefinition = new RegExp(String.raw `^ {0,3}\[${bracketText}\]:[ \t]*\n?[ \t]*(?:<[^<>\n]*>|\S+)(?:[ \t]*\n?[ \t]*${linkTitle})?[ \t]*(?:\n|$)`, 'gm');
 /**
  * Removes from untrusted GitHub text what a human reading the rendered page would not see but an agent reading the
  * source would: invisible and bidirectional control characters (also written as HTML entities; a numeric entity for
  * no character — `&#0;`, a surrogate, beyond U+10FFFF — becomes U+FFFD, as a renderer shows it), HTML comments (an
  * unterminated one runs to the end), elements hidden with `hidden`, `aria-hidden="true"` or a hiding `style`, the
- * `alt`/`title`/`aria-*`/`data-*`/`placeholder` attributes of HTML tags, Markdown image alt text, and the titles of
- * Markdown links, images and link reference definitions (`[//]: # (hidden)`). Line endings become `\n` and the result
+ * attributes of HTML tags that are never shown (all but `href`, `src` and those that lay out or hide), elements whose
+ * content a browser never shows as text (`script`, `style`, `template`, `svg`, …), Markdown image alt text, the titles
+ * of Markdown links and images, and link reference definitions whole (`[//]: # (hidden)`, `[do this]: #`). Line endings become `\n` and the result
  * is NFC. `<details>` is kept: its text is one click away. Code blocks are not exempt: the same rules apply inside them.
  * Idempotent.
  */
@@ -85727,6 +86242,17 @@ function sanitizeText(text) {
             return next;
         current = next;
     }
+}
+/**
+ * Untrusted text that GitHub shows as it is, not rendered (a diff hunk in a review): everything in it is visible but
+ * the invisible and bidirectional control characters, so only those go (and `\r\n` becomes `\n`, NFC); HTML, comments
+ * and Markdown in it are code a reviewer sees, and stay.
+ */
+function sanitizeCode(text) {
+    return text
+        .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+        .replace(invisibleCharacters, '')
+        .normalize('NFC');
 }
 function sanitizeOnce(text) {
     let out = text.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(invisibleCharacters, '');
@@ -85744,7 +86270,7 @@ function sanitizeOnce(text) {
     out = out.replace(tag, stripAttributes);
     out = out.replace(imageAlt, '![]');
     out = out.replace(inlineLinkTitle, '$1$2)');
-    out = out.replace(referenceTitle, '$1');
+    out = out.replace(referenceDefinition, '');
     return out.normalize('NFC');
 }
 function isHidden(attributes) {
@@ -85780,7 +86306,7 @@ function removeHiddenElements(text) {
         const [whole, name = '', attributes = '', selfClosing] = match;
         const start = match.index;
         const afterTag = start + whole.length;
-        if (!isHidden(attributes)) {
+        if (!isHidden(attributes) && !unshownElements.test(name)) {
             from = afterTag;
             continue;
         }
@@ -85806,7 +86332,7 @@ function closingEnd(text, name, from) {
 }
 function stripAttributes(whole, name, attributes, selfClosing) {
     const all = [...attributes.matchAll(attribute)].map(([raw]) => raw);
-    const kept = all.filter((raw) => !strippedAttribute.test(splitAttribute(raw)[0]));
+    const kept = all.filter((raw) => keptAttribute.test(splitAttribute(raw)[0]));
     if (kept.length === all.length)
         return whole;
     return `<${name}${kept.map((raw) => ` ${raw}`).join('')}${selfClosing ? ' /' : ''}>`;
@@ -85956,7 +86482,8 @@ function buildAgentPrompt(input) {
 }
 /** A review comment's place in the diff and its text, all neutralized; the hunk fenced (its last lines kept). */
 function reviewCommentText(comment) {
-    const hunkLines = neutralize(comment.diffHunk).replace(/\r\n?/g, '\n').split('\n');
+    // A diff hunk is shown as code, not rendered: only what no one sees goes.
+    const hunkLines = escapeAngleBrackets(sanitizeCode(comment.diffHunk)).split('\n');
     const kept = hunkLines.slice(-maxPromptHunkLines);
     const hunk = (kept.length < hunkLines.length ? ['…', ...kept] : kept).join('\n');
     const fence = '~'.repeat(Math.max(3, ...[...hunk.matchAll(/~{3,}|`{3,}/g)].map((m) => m[0].length + 1)));
@@ -86532,7 +87059,7 @@ const UPDATE_RESERVE_CHARS = 4_000;
 /** Arguments up to this long are shown open; longer ones in a collapsed block (still whole). */
 const OPEN_ARGUMENT_CHARS = 6_000;
 /** A decision's reason (a `/deny` comment's text) is shown up to this long. */
-const MAX_REASON_CHARS = 1_000;
+const render_approval_comment_MAX_REASON_CHARS = 1_000;
 /** The marker that opens every approval comment; front ends use it to recognise their own comments. */
 const approvalMarker = (approvalId) => `<!-- agent-mux:approval:${approvalId} -->`;
 /**
@@ -86553,7 +87080,8 @@ function approvalCommentFits(view) {
 function renderApprovalComment(view) {
     const args = formatArguments(view.input);
     const tool = inlineCode(showInvisible(view.toolName));
-    const reason = view.reason === undefined ? '' : ` (${markdown_clip(showInvisible(view.reason), MAX_REASON_CHARS)})`;
+    // The reason may be the agent's own words: Markdown and @mentions in it are shown, not acted on.
+    const reason = view.reason === undefined ? '' : ` (${escapeText(markdown_clip(showInvisible(view.reason), render_approval_comment_MAX_REASON_CHARS))})`;
     const open = args.length <= OPEN_ARGUMENT_CHARS;
     const lines = [
         approvalMarker(view.approvalId),
@@ -86578,10 +87106,10 @@ function renderApprovalComment(view) {
         lines.push(`**Approved** by @${state.by} (${state.via})${state.scope === 'always' ? ' for the rest of the run' : ''}.`);
     }
     else if (state.kind === 'denied') {
-        lines.push(`**Denied**${state.by ? ` by @${state.by}` : ''}: ${markdown_clip(state.reason, MAX_REASON_CHARS)}`);
+        lines.push(`**Denied**${state.by ? ` by @${state.by}` : ''}: ${markdown_clip(state.reason, render_approval_comment_MAX_REASON_CHARS)}`);
     }
     else {
-        lines.push(`**Void**: ${markdown_clip(state.reason, MAX_REASON_CHARS)}`);
+        lines.push(`**Void**: ${markdown_clip(state.reason, render_approval_comment_MAX_REASON_CHARS)}`);
     }
     const body = lines.join('\n');
     return `${body}${notCountedText(view.notCounted ?? [], GITHUB_COMMENT_MAX_CHARS - body.length)}`;
@@ -87335,132 +87863,6 @@ async function planTurn(input) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/github/conversation/confined-files.ts
-
-
-
-/**
- * Reading what an agent left in its session store, outside its fence: the agent may have replaced
- * any file or directory there with a symbolic link (to the app's `.env`, its data directory, the
- * runner's files), a FIFO or a device. Everything here reads only regular files reached through
- * real directories: no link is followed, in the store's own path below its anchor (the agent's
- * HOME) or in the file's.
- */
-/** Why a path under a session store is not read. */
-class UnsafeSessionPathError extends Error {
-    name = 'UnsafeSessionPathError';
-    path;
-    constructor(path, why) {
-        super(`${path}: ${why}`);
-        this.path = path;
-    }
-    static isInstance(error) {
-        return error instanceof Error && error.name === 'UnsafeSessionPathError';
-    }
-}
-/** A path relative to a store that stays inside it (no absolute path, no `..`). */
-function isInsidePath(path) {
-    const clean = (0,external_node_path_namespaceObject.normalize)(path);
-    return path !== '' && !(0,external_node_path_namespaceObject.isAbsolute)(path) && clean !== '..' && !clean.startsWith(`..${external_node_path_namespaceObject.sep}`) && clean !== '.';
-}
-/** Every component of `path` below `base` (`base` itself trusted) is a real directory, not a link. */
-async function realDirectories(base, path) {
-    let at = base;
-    for (const part of path.split(external_node_path_namespaceObject.sep).filter((p) => p !== '' && p !== '.')) {
-        at = (0,external_node_path_namespaceObject.join)(at, part);
-        const found = await (0,external_node_fs_promises_namespaceObject.lstat)(at).catch(() => undefined);
-        if (!found?.isDirectory())
-            return false;
-    }
-    return true;
-}
-/**
- * The store `root` is a real directory reached without links from `anchor` (the agent's HOME,
- * which agent-mux made and the agent cannot replace); a root outside the anchor (set by the
- * operator) must itself not be a link.
- */
-async function isRealStore(root, anchor) {
-    if (anchor !== undefined) {
-        const below = (0,external_node_path_namespaceObject.relative)(anchor, root);
-        if (below === '')
-            return (await (0,external_node_fs_promises_namespaceObject.lstat)(root).catch(() => undefined))?.isDirectory() ?? false;
-        if (isInsidePath(below))
-            return realDirectories(anchor, below);
-    }
-    return (await (0,external_node_fs_promises_namespaceObject.lstat)(root).catch(() => undefined))?.isDirectory() ?? false;
-}
-/** Is `path` (relative to `root`) a regular file reached through real directories? Never follows a link. */
-async function isRegularFileInside(root, path) {
-    if (!isInsidePath(path))
-        return false;
-    const parent = (0,external_node_path_namespaceObject.normalize)(path).split(external_node_path_namespaceObject.sep).slice(0, -1).join(external_node_path_namespaceObject.sep);
-    if (!(await realDirectories(root, parent)))
-        return false;
-    return (await (0,external_node_fs_promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(root, path)).catch(() => undefined))?.isFile() ?? false;
-}
-/**
- * Regular files under `dir` (recursively, `dir` inside `root`), relative to `root`, reached
- * through real directories only: none when `dir` does not exist or is reached through a link.
- */
-async function listFiles(root, dir) {
-    const below = (0,external_node_path_namespaceObject.relative)(root, dir);
-    if (below !== '' && !isInsidePath(below))
-        return [];
-    if (!(await realDirectories(root, below)))
-        return [];
-    // Recursive readdir does not descend into linked directories, and a link is never `isFile()`.
-    const entries = await (0,external_node_fs_promises_namespaceObject.readdir)(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-    return entries
-        .filter((entry) => entry.isFile())
-        .map((entry) => (0,external_node_path_namespaceObject.relative)(root, (0,external_node_path_namespaceObject.join)(entry.parentPath, entry.name)))
-        .sort();
-}
-const HAS_PROC_FD = (0,external_node_fs_namespaceObject.existsSync)('/proc/self/fd');
-/**
- * Opens `path` (relative to `root`) for reading only when it is a regular file inside the store
- * reached through real directories: the last component with `O_NOFOLLOW`, each directory checked
- * with `lstat`, and on Linux the open file's own path (`/proc/self/fd`) compared with where it
- * should be, so a directory swapped for a link between the check and the open is caught too.
- * Throws `UnsafeSessionPathError` otherwise; the caller closes the handle.
- */
-async function openRegularInside(root, path) {
-    if (!isInsidePath(path))
-        throw new UnsafeSessionPathError(path, 'outside the session store');
-    const clean = (0,external_node_path_namespaceObject.normalize)(path);
-    const parent = clean.split(external_node_path_namespaceObject.sep).slice(0, -1).join(external_node_path_namespaceObject.sep);
-    if (!(await realDirectories(root, parent)))
-        throw new UnsafeSessionPathError(path, 'a directory on its path is a link or missing');
-    let handle;
-    try {
-        handle = await (0,external_node_fs_promises_namespaceObject.open)((0,external_node_path_namespaceObject.join)(root, clean), external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
-    }
-    catch (error) {
-        const code = error.code;
-        throw new UnsafeSessionPathError(path, code === 'ELOOP' ? 'a symbolic link' : `cannot be opened (${code})`);
-    }
-    try {
-        if (!(await handle.stat()).isFile())
-            throw new UnsafeSessionPathError(path, 'not a regular file');
-        if (HAS_PROC_FD) {
-            const opened = await (0,external_node_fs_promises_namespaceObject.readlink)(`/proc/self/fd/${handle.fd}`);
-            const expected = (0,external_node_path_namespaceObject.join)(await (0,external_node_fs_promises_namespaceObject.realpath)(root), clean);
-            if (opened !== expected)
-                throw new UnsafeSessionPathError(path, `resolves to ${opened}, outside its place`);
-        }
-        return handle;
-    }
-    catch (error) {
-        await handle.close();
-        throw error;
-    }
-}
-/** Size of `path` (relative to `root`) without following a link; undefined when not a regular file inside. */
-async function regularFileSize(root, path) {
-    if (!(await isRegularFileInside(root, path)))
-        return undefined;
-    return (await (0,external_node_fs_promises_namespaceObject.lstat)((0,external_node_path_namespaceObject.join)(root, path))).size;
-}
-
 ;// CONCATENATED MODULE: ./src/github/conversation/restorable-path.ts
 
 
@@ -87791,10 +88193,8 @@ const claudeSessionFiles = {
  */
 const codexSessionFiles = {
     root: (location) => location.env.CODEX_HOME || (0,external_node_path_namespaceObject.join)(location.home, '.codex'),
-    async find(location, sessionId) {
-        const root = this.root(location);
-        const suffix = `-${sessionId}.jsonl`;
-        return (await listFiles(root, (0,external_node_path_namespaceObject.join)(root, 'sessions'))).filter((file) => file.split('/').pop()?.startsWith('rollout-') && file.endsWith(suffix));
+    find(location, sessionId) {
+        return findCodexRollouts(this.root(location), sessionId);
     },
 };
 
@@ -91473,7 +91873,10 @@ function summarize(value, max = MAX_SUMMARY_CHARS) {
     }
     return markdown_clip(json ?? String(value), max);
 }
-/** What a tool call works on, from its arguments (a path, a command, a query), cut short. */
+/**
+ * What a tool call works on, from its arguments (a path, a command, a query), cut short. An ACP
+ * tool call's input (`{title, kind, rawInput}`) is read through its `rawInput`, then its `title`.
+ */
 function toolTarget(input) {
     if (typeof input !== 'object' || input === null)
         return undefined;
@@ -91483,6 +91886,12 @@ function toolTarget(input) {
         if (typeof value === 'string' && value.trim() !== '')
             return markdown_clip(value, MAX_TITLE_CHARS);
     }
+    const raw = record.rawInput;
+    const inner = typeof raw === 'object' && raw !== null && raw !== input ? toolTarget(raw) : undefined;
+    if (inner)
+        return inner;
+    if (typeof record.kind === 'string' && typeof record.title === 'string' && record.title.trim() !== '')
+        return markdown_clip(record.title, MAX_TITLE_CHARS);
     return undefined;
 }
 /** A tool step's title (`<tool> <target>`, cut short) and its parts as the title shows them. */
@@ -92296,6 +92705,7 @@ async function startReporting(input) {
 
 
 
+
 /**
  * Carries out one accepted job: check run and tracking comment, the workspace on the right
  * commit with planted agent config restored, the agent run with approvals on GitHub and live
@@ -92532,7 +92942,8 @@ async function runAndReport(options, secrets) {
         : job.prompt +
             conversationSummary(plan.earlier, await commitsSince(options.workspace, prepared, plan.earlier.length))) +
         missedMentionsPrompt(missed);
-    const policy = runPolicy(job.config, job.agentName);
+    // The policy's `shell` etc. also name the agent's own tools: at launch and in its approvals.
+    const policy = policyForAgent(runPolicy(job.config, job.agentName), resolved.adapter.toolNames);
     const handle = startRun({
         adapter: resolved.adapter,
         request: {
