@@ -78,7 +78,15 @@ export async function publishResult(input: {
     secrets: input.secrets,
   });
   if (pushed.kind === 'no_changes') return { files: [], note: 'the agent changed no files; nothing to commit' };
-  if (pull) return { branch, files: pushed.files, note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}` };
+  // A turn on a pull request (a follow-up in the PR the first turn opened): its commit is on that PR.
+  if (pull) {
+    return {
+      branch,
+      pullRequestUrl: pull.htmlUrl,
+      files: pushed.files,
+      note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch} (pull request ${pull.htmlUrl})`,
+    };
+  }
   if (!settings.pullRequests) {
     return { branch, files: pushed.files, note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}` };
   }

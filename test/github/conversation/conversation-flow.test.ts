@@ -100,6 +100,11 @@ describe('conversations: a follow-up mention continues the same session on the s
 
     expect(second.branch).toBe(first.branch);
     expect(w.gh.state.pulls(w.repo)).toHaveLength(1);
+    // Issue 33.2: the follow-up reports the pull request its commit went on (output and tracking comment).
+    expect(second.pullRequestUrl).toBe(first.pullRequestUrl);
+    expect(second.pullRequestUrl).toBe(`https://github.com/octo/demo/pull/${pr}`);
+    const tracking = w.gh.state.comments(w.repo, pr).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
+    expect(tracking?.body).toMatch(/Pull request/);
     const notes = await w.git(['show', `${first.branch}:notes.md`], w.bare);
     expect(notes).toBe('turn 1\nturn 2');
     const subjects = await w.git(['log', '--format=%an %s', `main..${first.branch}`], w.bare);
