@@ -61,6 +61,8 @@ export class RunProgress {
   readonly #approvals = new ApprovalLedger();
   readonly #files = new WrittenFiles();
   readonly #targets = new Map<string, string>();
+  /** Write tools called and not yet ended: their file, listed once the write succeeds. */
+  readonly #pendingWrites = new Map<string, string>();
   readonly #message = new StreamedMessage(MAX_LOG_LINE_CHARS);
 
   constructor(init: { agent: string; model?: string; logLimit?: number }) {
@@ -306,13 +308,17 @@ export class RunProgress {
     this.#targets.set(id, toolTarget(input) ?? toolName);
     if (toolName === 'write_file' || toolName === 'Write' || toolName === 'Edit' || toolName === 'edit_file') {
       const target = toolTarget(input);
-      if (target) this.#files.add(target);
+      // Listed as written once the write succeeded: a denied, failed or pending one wrote nothing.
+      if (target) this.#pendingWrites.set(id, target);
     }
   }
 
   #toolEnd(at: number, id: string, toolName: string | undefined, isError: boolean, output: unknown, ms?: number) {
     const step = this.#steps.get(id);
     if (step) this.#steps.end(at, step, isError ? 'failed' : 'done');
+    const written = this.#pendingWrites.get(id);
+    this.#pendingWrites.delete(id);
+    if (written !== undefined && !isError) this.#files.add(written);
     if (isError) this.#refusal(id, toolName, output);
     const name = step?.title ?? toolName ?? id;
     const took = ms === undefined ? '' : ` (${Math.round(ms)} ms)`;

@@ -18,6 +18,22 @@ describe('RunProgress', () => {
     expect(progress.log.render()).toBe('');
   });
 
+  it('lists a file as written only once its write succeeded: not a denied, failed or pending one (issue 33.4)', () => {
+    const m = eventMaker();
+    const write = (id: string, path: string) => [
+      m.e('tool_call_start', { toolCallId: id, toolName: 'Write' }),
+      m.e('tool_call_ready', { toolCallId: id, toolName: 'Write', input: { file_path: path } }),
+    ];
+    const progress = progressOf([
+      ...write('ok', 'a.md'),
+      m.e('tool_result', { toolCallId: 'ok', toolName: 'Write', output: 'done', isError: false }),
+      ...write('denied', 'b.md'),
+      m.e('tool_result', { toolCallId: 'denied', toolName: 'Write', output: 'denied by @bob', isError: true }),
+      ...write('pending', 'c.md'),
+    ]);
+    expect(progress.files).toEqual(['a.md']);
+  });
+
   it('follows a realistic run: model, tokens, steps, files, log', () => {
     const progress = progressOf(workingEvents());
     expect(progress.status).toBe('running');
