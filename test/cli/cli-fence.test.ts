@@ -33,7 +33,9 @@ async function escapeThroughCli(fence: string) {
   const config = join(dir, 'agents.json');
   writeFileSync(
     config,
-    JSON.stringify({ adapters: { escaper: { type: 'process', binary: join(root, 'test/fixtures/bin/escape-setsid.sh') } } }),
+    JSON.stringify({
+      adapters: { escaper: { type: 'process', binary: join(root, 'test/fixtures/bin/escape-setsid.sh') } },
+    }),
   );
   const marker = randomUUID();
   const m = memoryIO(dir, { PATH: process.env.PATH, HOME: process.env.HOME, ESCAPE_MARKER: marker });
@@ -64,7 +66,9 @@ describe('agent-mux run --fence', () => {
     const auto = await decideCliFence('auto', broken);
     expect(auto.fence).toBeUndefined();
     expect(auto.note).toMatch(/no fence \(bwrap: setting up uid map: Permission denied\).*can outlive the run/);
-    await expect(decideCliFence('on', broken)).rejects.toThrow(/--fence on: the fence \(bubblewrap\) does not work here/);
+    await expect(decideCliFence('on', broken)).rejects.toThrow(
+      /--fence on: the fence \(bubblewrap\) does not work here/,
+    );
     await expect(decideCliFence('sometimes', broken)).rejects.toThrow(/--fence takes auto, on or off/);
     expect(await decideCliFence('off', broken)).toEqual({ fence: undefined });
   });

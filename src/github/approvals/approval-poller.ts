@@ -62,16 +62,17 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
         // Only a comment written as it is, during the run: an edited one may have been changed by
         // someone else (a writer may edit an approver's comment into `/approve <id>`), and one
         // written before the run shows up here only because it was edited since.
-        if (!writtenAsIs(comment, sinceMs)) continue;
+        const written = writtenDuringRun(comment, sinceMs);
+        if (written === 'before') continue;
         const command = parseCommand(comment.body, { phrase: options.phrase, agents: options.agents });
         if (command?.kind === 'approve' || command?.kind === 'deny') {
-          answers.push(
-            answerFromCommand(command, {
-              actor: comment.user,
-              source: { kind: 'issue_comment', commentId: comment.id },
-              givenAt: comment.createdAt,
-            }),
-          );
+          const answer = answerFromCommand(command, {
+            actor: comment.user,
+            source: { kind: 'issue_comment', commentId: comment.id },
+            givenAt: comment.createdAt,
+          });
+          // An edited one is not counted, and the channel says so on GitHub.
+          answers.push(written === 'edited' ? { ...answer, edited: true } : answer);
         }
       }
     }
@@ -129,14 +130,22 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
 }
 
 /**
- * A comment created at or after `sinceMs` and never edited (`updated_at` is `created_at`). An edit
- * in the second the comment was written leaves the two equal: GitHub's REST API has no other sign
- * of it.
+ * GitHub gives an unedited comment an `updated_at` up to a second after its `created_at` at times
+ * (palantir/policy-bot#459): within this, the comment counts as written as it is.
  */
-function writtenAsIs(comment: CommentInfo, sinceMs: number): boolean {
+export const UNEDITED_SKEW_MS = 2000;
+
+/**
+ * Whether a comment was written during the run (at or after `sinceMs`) as it is, edited since, or
+ * before the run (it shows up only because it was edited since). Edited: `updated_at` more than
+ * {@link UNEDITED_SKEW_MS} after `created_at` — GitHub's REST API has no other sign of an edit, so
+ * one within those seconds of writing goes unseen.
+ */
+function writtenDuringRun(comment: CommentInfo, sinceMs: number): 'as-is' | 'edited' | 'before' {
   const created = Date.parse(comment.createdAt);
-  if (Number.isNaN(created) || created < sinceMs) return false;
-  return comment.updatedAt === comment.createdAt;
+  if (Number.isNaN(created) || created < sinceMs) return 'before';
+  const updated = Date.parse(comment.updatedAt);
+  return Number.isNaN(updated) || updated - created <= UNEDITED_SKEW_MS ? 'as-is' : 'edited';
 }
 
 /** GitHub's timestamps have whole seconds: a filter with milliseconds would skip the same second. */

@@ -30,6 +30,8 @@ export interface ApprovalAnswer {
    * once asked.
    */
   givenAt?: string;
+  /** The comment was edited after it was written (by its author or another writer): not counted. */
+  edited?: boolean;
 }
 
 export type AnswerOutcome = { applied: string[] } | { ignored: string };
@@ -274,6 +276,14 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
     }
     const targets = found.targets;
     if (targets.length === 0) return { ignored: 'no pending approval' };
+    if (ans.edited) {
+      // A writer may edit an approver's comment into `/approve <id>`: an edited answer never counts.
+      const reason =
+        'the comment was edited after it was written, and an edited answer is not counted: write a new comment';
+      note(`ignored ${ans.decision} from @${ans.actor.login}: ${reason}`);
+      if (!quiet) await refuse(ans, targets, reason);
+      return { ignored: reason };
+    }
     const verdict = await checkApprover({
       api,
       repo,

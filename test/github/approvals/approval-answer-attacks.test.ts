@@ -45,6 +45,13 @@ const edit =
   async ({ approvalId, earlier }) => {
     await w.api.updateComment(w.repo, earlier.get(key)!, body(approvalId ?? ''));
   };
+/** bob writes `/approve`, and GitHub records its `updated_at` a second after `created_at` though nobody edited it. */
+const approveSkewed: Step = async ({ number, approvalId }) => {
+  const comment = w.gh.state.addComment(w.repo, number, { body: `/approve ${approvalId}`, user: 'bob' });
+  const record = w.gh.state.commentRecord(w.repo, comment.id);
+  if (!record) throw new Error('no comment record');
+  record.updatedAt = new Date(Date.parse(record.createdAt) + 1000).toISOString();
+};
 const review =
   (login: string): Step =>
   async ({ number }) => {
@@ -101,6 +108,12 @@ const attacks: Attack[] = [
     approved: false,
   },
   { attack: '(control) the approver writes /approve after the request', afterAsk: [approve('bob')], approved: true },
+  {
+    // Issue 33.6: unedited, but updated_at one second after created_at (as GitHub sometimes records).
+    attack: '(control) an unedited /approve whose updated_at is a second after created_at counts',
+    afterAsk: [approveSkewed],
+    approved: true,
+  },
   {
     attack: '(control) the approver reviews after the request',
     // From the second after the ask: GitHub's times are whole seconds.
@@ -181,5 +194,62 @@ describe('attacks: approvals from edited, earlier or re-read answers (Action pol
     controller.abort();
     await asked;
     expect(decision?.kind === 'approve').toBe(approved);
+  });
+
+  it('an edited /approve is not counted, and GitHub is told why (not a silent time-out)', async () => {
+    const number = ++nextPull;
+    w.gh.state.addPull(w.repo, {
+      number,
+      title: 'Docs',
+      headRef: 'docs',
+      headSha: head,
+      baseRef: 'main',
+      user: 'alice',
+    });
+    w.gh.state.setPermission(w.repo, 'bob', 'maintain');
+    tick(60);
+    const since = new Date(clockMs).toISOString();
+    const channel = createGitHubApprovalChannel({
+      api: w.api,
+      repo: w.repo,
+      number,
+      isPullRequest: true,
+      agent: 'demo',
+      rule: { users: ['bob'], teams: [], permission: 'admin' },
+      requestReview: false,
+      currentHead: async () => head,
+      selfLogins: [SELF_LOGIN],
+      redact: (text) => text,
+      timeoutText: '20 s',
+    });
+    const poller = createApprovalPoller({
+      api: w.api,
+      repo: w.repo,
+      number,
+      isPullRequest: true,
+      channel,
+      phrase: '@agent',
+      agents: ['demo'],
+      selfLogins: [SELF_LOGIN],
+      since,
+      clock: systemClock,
+    });
+    const controller = new AbortController();
+    const asked = channel.request(
+      { approvalId: `ap${number}edit`, runId: 'r', toolName: 'write_file', input: { path: 'x' } },
+      controller.signal,
+    );
+    for (let i = 0; i < 200 && channel.pending.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    const id = channel.pending[0]?.approvalId ?? '';
+    tick(10);
+    const comment = w.gh.state.addComment(w.repo, number, { body: 'checking', user: 'bob' });
+    tick(10);
+    await w.api.updateComment(w.repo, comment.id, `/approve ${id}`);
+    await poller.pollOnce();
+    expect(channel.pending).toHaveLength(1);
+    const told = w.gh.state.comments(w.repo, number).map((c) => c.body);
+    expect(told.some((b) => /edited after it was written.*not counted/.test(b))).toBe(true);
+    controller.abort();
+    expect((await asked).kind).toBe('deny');
   });
 });
