@@ -152,8 +152,9 @@ export async function catchUpMentions(
       phrase: options.phrase,
       agents: [...new Set([...Object.keys(job.config.agents), ...context.builtinAgents])],
       allowedBots: options.allowedBots,
-      answered: new Set(plan.earlier.flatMap((turn) => turn.record.comments ?? [])),
-      ...(plan.earlier.length > 0 ? { lastTurnAt: plan.earlier.at(-1)?.record.at } : {}),
+      // Every earlier turn's, also for a fresh start (`new:`): what they took up was answered.
+      answered: new Set(plan.previous.flatMap((turn) => turn.record.comments ?? [])),
+      ...(plan.previous.length > 0 ? { lastTurnAt: plan.previous.at(-1)?.record.at } : {}),
       log: context.log,
     });
   } catch (error) {

@@ -18,6 +18,11 @@ export interface TurnPlan {
   pullRequest?: number;
   /** The branch the conversation's commits went to last (with `git.pullRequests: false`, the only place they are). */
   branch?: string;
+  /**
+   * Every earlier turn in the thread, also when this one starts fresh (`new:`, expired): the requests
+   * they took up were answered, whatever this turn continues (the missed-mentions catch-up).
+   */
+  previous: ConversationTurn[];
 }
 
 export interface PlanTurnInput {
@@ -50,11 +55,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * last turn is older than `conversations.expireDays` (then `freshReason` says so).
  */
 export async function planTurn(input: PlanTurnInput): Promise<TurnPlan> {
+  let previous: ConversationTurn[] = [];
   const fresh = (conversation: number, freshReason?: string): TurnPlan => ({
     conversation,
     turn: 1,
     earlier: [],
     agentName: input.agentName,
+    previous,
     ...(freshReason ? { freshReason } : {}),
   });
   if (input.number === undefined) return fresh(1);
@@ -69,6 +76,7 @@ export async function planTurn(input: PlanTurnInput): Promise<TurnPlan> {
   // A retried run of the same job (the app's recovery, a re-run workflow) is that turn again.
   const retried = input.jobId === undefined ? -1 : history.turns.findIndex((t) => t.record.job === input.jobId);
   const turns = retried === -1 ? history.turns : history.turns.slice(0, retried);
+  previous = turns;
   if (retried !== -1 && turns.length === 0) return fresh(history.number);
   const last = turns.at(-1);
   if (last === undefined) return fresh(history.number);
@@ -90,6 +98,7 @@ export async function planTurn(input: PlanTurnInput): Promise<TurnPlan> {
     conversation: history.number,
     turn: last.record.turn + 1,
     earlier: turns,
+    previous,
     agentName,
     ...(pullRequest === undefined ? {} : { pullRequest }),
     ...(branch === undefined ? {} : { branch }),

@@ -41,7 +41,13 @@ export async function planTurnSafely(input: {
   const ownPull =
     job.isPullRequest && job.number !== undefined ? api.getPull(job.repo, job.number) : Promise.resolve(undefined);
   ownPull.catch(() => {});
-  const fallback: TurnPlan = { conversation: job.number ?? 1, turn: 1, earlier: [], agentName: job.agentName };
+  const fallback: TurnPlan = {
+    conversation: job.number ?? 1,
+    turn: 1,
+    earlier: [],
+    previous: [],
+    agentName: job.agentName,
+  };
   try {
     const pull = await ownPull;
     const plan = await planTurn({

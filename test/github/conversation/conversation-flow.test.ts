@@ -263,6 +263,25 @@ describe('conversations: a follow-up mention continues the same session on the s
     w.gh.assertNoViolations();
   });
 
+  it('@agent new: is not handed the requests earlier turns already took up (issue 33.3)', async () => {
+    const { w, run, log } = await setup();
+    const catchUp = { catchUp: { phrase: '@agent', allowedBots: [] } };
+    w.gh.state.addIssue(w.repo, { number: 12, title: 'Write notes', body: 'We need notes.', user: 'alice' });
+    expect(
+      (await run(commentEvent(w, 12, 'alice', '@agent conv: start the notes'), undefined, catchUp)).conclusion,
+    ).toBe('success');
+    expect(
+      (await run(commentEvent(w, 12, 'alice', '@agent conv: add a second line'), undefined, catchUp)).conclusion,
+    ).toBe('success');
+    const third = await run(commentEvent(w, 12, 'alice', '@agent new: conv: start over'), undefined, catchUp);
+    expect(third.conclusion).toBe('success');
+    const prompt = (await log()).findLast((e) => e.method === 'session/prompt')?.prompt ?? '';
+    expect(prompt).toContain('start over');
+    expect(prompt).not.toContain('Also asked in this thread');
+    expect(prompt).not.toContain('start the notes');
+    expect(prompt).not.toContain('add a second line');
+  });
+
   it('@agent new: starts fresh; an expired conversation starts fresh and says so', async () => {
     const { w, run, log } = await setup();
     w.gh.state.addIssue(w.repo, { number: 9, title: 'Write notes', body: 'We need notes.', user: 'alice' });
