@@ -12,6 +12,7 @@ export const ACTION_OUTPUTS = [
   'input-tokens',
   'output-tokens',
   'approvals',
+  'final-message',
 ] as const;
 export type ActionOutput = (typeof ACTION_OUTPUTS)[number];
 
@@ -27,6 +28,7 @@ export function actionOutputs(outcome: RunOutcome): Record<ActionOutput, string>
     'input-tokens': String(totals?.inputTokens ?? outcome.progress.inputTokens),
     'output-tokens': String(totals?.outputTokens ?? outcome.progress.outputTokens),
     approvals: JSON.stringify(outcome.approvals),
+    'final-message': outcome.finalMessage ?? '',
   };
 }
 

@@ -58,6 +58,7 @@ export function renderJobSummary(input: JobSummaryInput): string {
     if (outcome.reason) parts.push('', `**Reason:** ${cell(outcome.reason, 1000)}`);
     if (progress.lastError) parts.push('', `**Last error:** ${cell(progress.lastError, 1000)}`);
   }
+  if (outcome.finalMessage?.trim()) parts.push('', '### Answer', '', md.quoteAgentMarkdown(outcome.finalMessage, 8000));
   const tools = progress.steps.filter((s) => s.kind === 'tool');
   parts.push('', `### Tool calls (${md.formatCount(tools.length)})`, '');
   parts.push(tools.length === 0 ? '_None._' : toolTable(progress, tools));

@@ -95,6 +95,10 @@ describe('the GitHub flow, against the fake GitHub and real git', () => {
     const tracking = comments.find((c) => c.body.startsWith('<!-- agent-mux:run:'));
     expect(tracking?.body).toContain(prUrl);
     expect(tracking?.body).toMatch(/approved by @\u200bbob/);
+    // Issue 33.1: the agent's answer reaches GitHub: in the tracking comment, and in the outcome.
+    expect(outcome.finalMessage).toBeTruthy();
+    expect(tracking?.body).toContain('#### Answer');
+    expect(tracking?.body).toContain(`> ${outcome.finalMessage?.split('\n')[0]}`);
     const approval = comments.find((c) => c.body.startsWith('<!-- agent-mux:approval:'));
     expect(approval?.body).toContain('**Approved** by @bob');
     w.gh.assertNoViolations();

@@ -13,6 +13,8 @@ export interface FinishInfo {
   pullRequestUrl?: string;
   /** True when the agent finished but changed nothing. */
   noChanges?: boolean;
+  /** The agent's last message (its answer to a question, its account of a change), as it wrote it. */
+  answer?: string;
   /** For a pull request from a fork: how its author takes the change (nothing is pushed to a fork). */
   fork?: ForkDelivery;
 }

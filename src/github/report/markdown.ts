@@ -29,6 +29,22 @@ export function escapeText(text: string): string {
     .replace(/@(?=\w)/g, '@\u200b');
 }
 
+/**
+ * An agent's Markdown quoted whole (cut at `max` characters, saying so): shown as Markdown, but its
+ * `@mentions` notify nobody and an HTML comment in it cannot pose as one of agent-mux's markers
+ * (`<!-- agent-mux:… -->`, which a later run reads).
+ */
+export function quoteAgentMarkdown(text: string, max: number): string {
+  const trimmed = text.trim();
+  const cut = trimmed.length > max ? `${trimmed.slice(0, max)}\n\n_… cut at ${max} characters._` : trimmed;
+  return cut
+    .replace(/<!--/g, '&lt;!--')
+    .replace(/@(?=\w)/g, '@\u200b')
+    .split('\n')
+    .map((line) => (line ? `> ${line}` : '>'))
+    .join('\n');
+}
+
 /** The longest run of backticks in `text`. */
 export function longestBacktickRun(text: string): number {
   let longest = 0;

@@ -9,6 +9,8 @@ import { costCell, tokensCell } from './usage-cells.ts';
 
 /** GitHub's limit for an issue comment's body. */
 export const COMMENT_LIMIT = 65_536;
+/** The most of the agent's answer the comment shows (the Action's `final-message` output has it whole, to 8,000). */
+const MAX_ANSWER_CHARS = 8000;
 /** How many checklist items the comment shows (the newest). */
 const MAX_CHECKLIST = 40;
 const MAX_PENDING_SHOWN = 20;
@@ -153,6 +155,7 @@ function outcome(progress: RunProgress, finished: FinishInfo): string[] {
     );
   }
   if (finished.fork) lines.push(howToTake(finished.fork), '');
+  if (finished.answer?.trim()) lines.push(...answerLines(finished.answer));
   lines.push('| | |', '|---|---|');
   lines.push(`| Outcome | ${conclusionWord(finished.conclusion)} |`);
   lines.push(`| Duration | ${md.formatDuration(progress.elapsedMs)} |`);
@@ -162,6 +165,11 @@ function outcome(progress: RunProgress, finished: FinishInfo): string[] {
   if (finished.pullRequestUrl)
     lines.push(`| Pull request | ${md.link(prLabel(finished.pullRequestUrl), finished.pullRequestUrl)} |`);
   return lines;
+}
+
+/** The agent's last message as a quote: its Markdown shown, its @mentions and HTML comments (markers) made inert. */
+function answerLines(answer: string): string[] {
+  return ['#### Answer', '', md.quoteAgentMarkdown(answer, MAX_ANSWER_CHARS), ''];
 }
 
 /** Tells a fork pull request's author how to take the change. */

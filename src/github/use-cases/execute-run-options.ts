@@ -97,4 +97,6 @@ export interface RunOutcome {
   approvals: readonly { approvalId: string; toolName: string; decision: string; by?: string }[];
   /** Everything the reports showed: steps, tool calls, approvals, tokens, cost, the log. */
   progress: RunProgress;
+  /** The agent's last message, redacted (the Action's `final-message` output and job summary). */
+  finalMessage?: string;
 }

@@ -56,7 +56,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     options.onEvent?.(event);
   };
   const secrets = runSecrets(options);
-  const outcome = await runAndReport({ ...options, onEvent }, secrets);
+  const answer = () => {
+    const text = finalMessage.text;
+    return text === undefined ? undefined : secrets.redactor.redactString(text);
+  };
+  const outcome = await runAndReport({ ...options, onEvent }, secrets, answer);
+  const said = answer();
+  if (said !== undefined) outcome.finalMessage = said;
   await answerInReviewThread({
     api: redactingApi(options.deps.api, secrets.redactor),
     job: options.job,
@@ -68,7 +74,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   return outcome;
 }
 
-async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Promise<RunOutcome> {
+async function runAndReport(
+  options: ExecuteRunOptions,
+  secrets: RunSecrets,
+  answer: () => string | undefined,
+): Promise<RunOutcome> {
   const { deps } = options;
   const runId = options.runId ?? `run_${randomUUID()}`;
   const { redactor } = secrets;
@@ -166,9 +176,11 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
   const fail = async (conclusion: RunOutcome['conclusion'], reason: string, end?: RunEnd): Promise<RunOutcome> => {
     note(reason);
     const { reporter, base } = await reporting;
+    const said = answer();
     await reporter.finish({
       conclusion,
       reason,
+      ...(said === undefined ? {} : { answer: said }),
       record: turnRecordOf(baseRecord, { conclusion, finalMessage: finalMessage.text }),
     });
     return {
@@ -380,8 +392,10 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets): Pr
         }))
       : undefined;
   if (didNothing) return fail('neutral', didNothing, end);
+  const said = answer();
   await reporter.finish({
     conclusion: 'success',
+    ...(said === undefined ? {} : { answer: said }),
     branch: published.branch,
     pullRequestUrl: published.pullRequestUrl,
     noChanges: published.files.length === 0,

@@ -214,3 +214,18 @@ describe('RunProgress', () => {
     expect(progress.log.last).toBe('[01:01] approval asked on GitHub');
   });
 });
+
+describe('quoteAgentMarkdown (the answer in the tracking comment and job summary)', () => {
+  it('quotes the Markdown whole, makes @mentions and HTML comments inert, cuts and says so', async () => {
+    const { quoteAgentMarkdown } = await import('../../../src/github/report/markdown.ts');
+    const answer = 'The test is **flaky** because of a race.\n\n<!-- agent-mux:turn:eyJ9 -->\nThanks @alice';
+    const quoted = quoteAgentMarkdown(answer, 8000);
+    expect(quoted.split('\n')).toEqual([
+      '> The test is **flaky** because of a race.',
+      '>',
+      '> &lt;!-- agent-mux:turn:eyJ9 -->',
+      '> Thanks @\u200balice',
+    ]);
+    expect(quoteAgentMarkdown('x'.repeat(50), 10)).toBe('> xxxxxxxxxx\n>\n> _… cut at 10 characters._');
+  });
+});
