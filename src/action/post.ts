@@ -24,7 +24,9 @@ export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> 
       core.info('agent-mux: no run was started; nothing to clean up');
       return;
     }
-    const killed = await stopLeftoverAgents(runId);
+    // This step's agents only: other jobs of the same workflow run may share the runner.
+    const marker = core.getState(STATE.agentMarker);
+    const killed = marker ? await stopLeftoverAgents(marker) : [];
     if (killed.length > 0) core.info(`stopped ${killed.length} agent process(es) left running: ${killed.join(', ')}`);
 
     const checkRunId = Number(core.getState(STATE.checkRunId));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
@@ -27,7 +28,7 @@ import { ensureAgentProgram } from './install-agent.ts';
 import { findOnPath } from './install-find-on-path.ts';
 import { renderJobSummary } from './job-summary.ts';
 import { decideRunnerFence, findRunnerRoot } from './runner-fence.ts';
-import { RUN_MARKER_ENV } from './stop-leftover-agents.ts';
+import { agentMarker, RUN_MARKER_ENV } from './stop-leftover-agents.ts';
 import { unknownAgentMessage } from './unknown-agent-message.ts';
 import { createWorkflowLog } from './workflow-log.ts';
 
@@ -174,8 +175,10 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   };
 
   const runId = actionRunId(env.GITHUB_RUN_ID ?? `${Date.now()}`, env.GITHUB_RUN_ATTEMPT ?? '1');
-  agentEnv[RUN_MARKER_ENV] = runId;
+  const marker = agentMarker(runId, env.GITHUB_JOB, randomUUID());
+  agentEnv[RUN_MARKER_ENV] = marker;
   core.saveState(STATE.runId, runId);
+  core.saveState(STATE.agentMarker, marker);
 
   const abort = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {

@@ -4,12 +4,26 @@ import { readdir, readFile } from 'node:fs/promises';
 export const RUN_MARKER_ENV = 'AGENT_MUX_ACTION_RUN';
 
 /**
+ * The marker of one step's agents: the run id, the job and a value of this step alone. The jobs of
+ * one workflow run (a matrix) share its run id, and on a self-hosted runner they share the machine:
+ * one job's post step must not kill another's agent.
+ */
+export function agentMarker(runId: string, job: string | undefined, unique: string): string {
+  return `${runId}/${job ?? ''}/${unique}`;
+}
+
+/**
  * Kills the processes left behind by a main step that was killed before it could stop its agent:
- * those whose environment holds `AGENT_MUX_ACTION_RUN=<runId>` (read from /proc; Linux runners).
+ * those whose environment holds `AGENT_MUX_ACTION_RUN=<marker>` exactly (read from /proc; Linux
+ * runners), or, with `prefix`, a marker that starts with `marker` (tests finding a run's agents).
  * Returns the pids it signalled. On systems without /proc it finds nothing.
  */
-export async function stopLeftoverAgents(runId: string, signal: NodeJS.Signals = 'SIGKILL'): Promise<number[]> {
-  const needle = Buffer.from(`${RUN_MARKER_ENV}=${runId}\0`);
+export async function stopLeftoverAgents(
+  marker: string,
+  signal: NodeJS.Signals = 'SIGKILL',
+  options: { prefix?: boolean } = {},
+): Promise<number[]> {
+  const needle = Buffer.from(`${RUN_MARKER_ENV}=${marker}${options.prefix ? '' : '\0'}`);
   let entries: string[];
   try {
     entries = await readdir('/proc');

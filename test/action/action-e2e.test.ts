@@ -30,7 +30,7 @@ const RUN_ID = 'gha-4242-1';
 
 let world: GitHubWorld | undefined;
 afterEach(async () => {
-  await stopLeftoverAgents(RUN_ID);
+  await stopLeftoverAgents(`${RUN_ID}/`, 'SIGKILL', { prefix: true });
   await world?.close();
   world = undefined;
 });
@@ -49,7 +49,7 @@ async function approvalAsked(w: GitHubWorld, number: number): Promise<string> {
 }
 
 /** Pids of processes still carrying the run's marker (signal 0 only checks). */
-const leftovers = () => stopLeftoverAgents(RUN_ID, 0 as unknown as NodeJS.Signals);
+const leftovers = () => stopLeftoverAgents(`${RUN_ID}/`, 0 as unknown as NodeJS.Signals, { prefix: true });
 
 /** The marked processes once their number is `expected` (a dying PID namespace takes a moment), or after 3 s. */
 async function settledLeftovers(expected: number): Promise<number[]> {

@@ -29,7 +29,7 @@ const RUN_ID = 'gha-4242-1';
 let world: GitHubWorld | undefined;
 let scratch: string | undefined;
 afterEach(async () => {
-  await stopLeftoverAgents(RUN_ID);
+  await stopLeftoverAgents(`${RUN_ID}/`, 'SIGKILL', { prefix: true });
   await world?.close();
   world = undefined;
   if (scratch) await rm(scratch, { recursive: true, force: true });
