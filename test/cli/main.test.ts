@@ -190,3 +190,18 @@ describe('agent-mux adapters', () => {
     expect(rows.find((r) => r.id === 'reference-agent')?.origin).toBe('config');
   });
 });
+
+describe('messages a first day meets (issue 33.17)', () => {
+  it('an adapter id one letter off: did you mean, exit 2', async () => {
+    const m = memoryIO(root);
+    expect(await main(['run', '--adapter', 'claud', 'x'], m.io)).toBe(2);
+    expect(m.stderr()).toContain('unknown adapter "claud" (did you mean claude?)');
+  });
+
+  it('replay of a file that does not exist: the file named, no stack, exit 2', async () => {
+    const m = memoryIO(root);
+    expect(await main(['replay', '--adapter', 'claude', '--file', '/nonexistent/stream.jsonl'], m.io)).toBe(2);
+    expect(m.stderr()).toContain('--file /nonexistent/stream.jsonl: no such file');
+    expect(m.stderr()).not.toContain('ENOENT');
+  });
+});

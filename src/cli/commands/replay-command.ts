@@ -1,4 +1,5 @@
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { replayStream } from '../../core/run/replay-stream.ts';
 import type { CliIO } from '../cli-io.ts';
@@ -39,7 +40,16 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
   const exitCode = values['exit-code'] === undefined ? 0 : Number(values['exit-code']);
   if (!Number.isInteger(exitCode)) throw new UsageError('--exit-code takes an integer');
   const { adapter } = await loadAdapter(values, io.cwd);
-  const input = values.file === '-' ? io.stdin : createReadStream(resolve(io.cwd, values.file));
+  const path = resolve(io.cwd, values.file);
+  if (values.file !== '-') {
+    // A missing or unreadable file is a usage error that names it, not a stack.
+    const problem = await access(path, constants.R_OK).then(
+      () => undefined,
+      (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? 'no such file' : `cannot be read (${error.code})`),
+    );
+    if (problem) throw new UsageError(`--file ${values.file}: ${problem}`);
+  }
+  const input = values.file === '-' ? io.stdin : createReadStream(path);
   await replayStream(adapter, input, jsonRenderer(io.stdout), { debug: values.debug, exitCode });
   return 0;
 }

@@ -1,3 +1,4 @@
+import { closestName } from '../text/did-you-mean.ts';
 import { AgentMuxError } from './agent-mux-error.ts';
 
 /** No built-in or configured adapter has this id. */
@@ -5,7 +6,11 @@ export class AdapterNotFoundError extends AgentMuxError {
   readonly adapterId: string;
 
   constructor(adapterId: string, known: readonly string[]) {
-    super('adapter_not_found', `unknown adapter "${adapterId}"; known adapters: ${known.join(', ')}`);
+    const suggestion = closestName(adapterId, known);
+    super(
+      'adapter_not_found',
+      `unknown adapter "${adapterId}"${suggestion ? ` (did you mean ${suggestion}?)` : ''}; known adapters: ${known.join(', ')}`,
+    );
     this.name = 'AdapterNotFoundError';
     this.adapterId = adapterId;
   }
