@@ -205,3 +205,24 @@ describe('messages a first day meets (issue 33.17)', () => {
     expect(m.stderr()).not.toContain('ENOENT');
   });
 });
+
+describe('serve on a port in use (issue 33.17)', () => {
+  it('says which port and what to do, no stack, exit 2', async () => {
+    const { createServer } = await import('node:net');
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const m = memoryIO(root, { ...process.env, SERVE_TOKEN: 'a-token-long-enough-0123456789' });
+      const code = await main(
+        ['serve', '--adapter', 'demo', '--port', String(port), '--token-env', 'SERVE_TOKEN'],
+        m.io,
+      );
+      expect(code).toBe(2);
+      expect(m.stderr()).toContain(`port ${port} on 127.0.0.1 is in use`);
+      expect(m.stderr()).not.toContain('EADDRINUSE');
+    } finally {
+      busy.close();
+    }
+  });
+});

@@ -84,18 +84,20 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
     );
   }
   for (const warning of exposureWarnings(values.host, auth)) io.stderr.write(`agent-mux serve: warning: ${warning}\n`);
-  const server = await startRemoteServer({
-    adapter,
-    host: values.host,
-    port,
-    auth,
-    maxSessions,
-    heartbeatMs: positive(values.heartbeat, '--heartbeat', 1000),
-    idleTimeoutMs: positive(values['idle-timeout'], '--idle-timeout', 1000),
-    workspaceRoot,
-    env: io.env,
-    ...(probe.ok ? { fence } : {}),
-  });
+  const server = await listenOrSay(values.host ?? '127.0.0.1', port, () =>
+    startRemoteServer({
+      adapter,
+      host: values.host,
+      port,
+      auth,
+      maxSessions,
+      heartbeatMs: positive(values.heartbeat, '--heartbeat', 1000),
+      idleTimeoutMs: positive(values['idle-timeout'], '--idle-timeout', 1000),
+      workspaceRoot,
+      env: io.env,
+      ...(probe.ok ? { fence } : {}),
+    }),
+  );
   io.stdout.write(`agent-mux serve: ${adapter.id} at ${server.url} (${auth.type} auth)\n`);
 
   const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
@@ -156,4 +158,18 @@ function authFrom(
   }
   if (values['insecure-no-auth']) return { type: 'none' };
   throw new UsageError('one of --token-env, --cert/--key/--ca or --insecure-no-auth is required');
+}
+
+/** Starts listening; a port in use or an address that cannot be taken is a usage error that says which. */
+async function listenOrSay<T>(host: string, port: number | undefined, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`port ${port} on ${host} is in use: pick another with --port (0 picks a free one)`);
+    if (code === 'EADDRNOTAVAIL') throw new UsageError(`--host ${host} is not an address of this machine`);
+    if (code === 'EACCES') throw new UsageError(`port ${port} on ${host} needs privileges: use a port above 1023`);
+    throw error;
+  }
 }
