@@ -61,7 +61,7 @@ export async function deliverToFork(input: {
       const review = await api.createReview(job.repo, pull.number, {
         commitId: pull.headSha,
         body: [
-          `agent-mux (agent **${job.agentName}**, at the request of @${job.actor.login}) suggests ${count} change${count === 1 ? '' : 's'} to ${files.length} file(s).`,
+          `agent-mux (agent **${job.agentName}**, at the request of @${job.actor.login}) suggests ${count} change${count === 1 ? '' : 's'} to ${files.length} file${files.length === 1 ? '' : 's'}.`,
           '',
           'Apply them in *Files changed*: *Add suggestion to batch* on each, then *Commit suggestions*.',
         ].join('\n'),
@@ -119,7 +119,7 @@ export async function deliverToFork(input: {
         '',
         `This branch is #${pull.number}'s head plus the fix. Its author can take the fix with \`git pull ${cloneUrlOf(pull)} ${branch}\`; or merge this pull request in place of #${pull.number}.`,
         '',
-        `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}; ${pushed.files.length} file(s) changed.`,
+        `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}; ${pushed.files.length} file${pushed.files.length === 1 ? '' : 's'} changed.`,
       ].join('\n'),
     }));
   return {

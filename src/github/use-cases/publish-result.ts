@@ -104,7 +104,7 @@ export async function publishResult(input: {
         '',
         `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}.`,
         '',
-        `${pushed.files.length} file(s) changed.`,
+        `${pushed.files.length} file${pushed.files.length === 1 ? '' : 's'} changed.`,
       ].join('\n'),
     }));
   return {
