@@ -176,6 +176,18 @@ describe('agent-mux simulate', () => {
     expect(out).toContain('decision: ignored — no command for agent-mux in the event');
   });
 
+  it('a payload missing what its event carries (no sender, issue or comment): exit 2, the fields named (issue 33.16)', async () => {
+    const { checkout, root } = await setup('@agent fix it');
+    const thin = join(root, 'thin.json');
+    await writeFile(
+      thin,
+      JSON.stringify({ action: 'created', repository: { name: 'demo', owner: { login: 'octo' } } }),
+    );
+    const { code, out } = await simulate(checkout, ['--payload', thin]);
+    expect(code).toBe(2);
+    expect(out).toMatch(/Malformed issue_comment payload: sender: .*issue: .*comment: /);
+  });
+
   it.each([
     [['--payload', 'missing.json'], /cannot read the payload missing\.json: file not found/],
     [['--payload', 'bad.json'], /the payload bad\.json is not JSON/],

@@ -112,6 +112,7 @@ export async function simulateEvent(options: SimulateEventOptions): Promise<Simu
       pullRequests: [],
     };
     if (decision.kind === 'ignore' || decision.kind === 'refused') report.decision.reason = decision.reason;
+    if (decision.kind === 'ignore' && decision.malformed) report.decision.malformed = true;
     if (decision.kind === 'config_error') report.decision.reason = decision.message;
     if (decision.kind === 'cancel') report.decision.reason = 'a cancel: no run is in flight in a simulation';
     if (decision.kind === 'answer')

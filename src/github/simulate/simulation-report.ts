@@ -13,6 +13,8 @@ export interface SimulationReport {
     kind: 'ignore' | 'refused' | 'config_error' | 'cancel' | 'answer' | 'run';
     /** Why nothing ran (ignore, refused), or the config error's message (field and line). */
     reason?: string;
+    /** The payload lacks fields its event must carry: the simulation exits 2. */
+    malformed?: true;
     agent?: string;
     instruction?: string;
   };
@@ -104,7 +106,7 @@ export function collectReceived(
  * repository config is invalid.
  */
 export function simulationExitCode(report: SimulationReport): number {
-  if (report.decision.kind === 'config_error') return 2;
+  if (report.decision.kind === 'config_error' || report.decision.malformed) return 2;
   if (report.run !== undefined && report.run.conclusion !== 'success') return 1;
   return 0;
 }

@@ -38,7 +38,8 @@ export interface TriggerOverrides {
 }
 
 export type TriggerDecision =
-  | { kind: 'ignore'; reason: string }
+  /** `malformed`: the payload lacks what its event must carry (a stand-in's or a test's mistake, not GitHub's). */
+  | { kind: 'ignore'; reason: string; malformed?: true }
   | {
       kind: 'refused';
       reason: string;
@@ -86,7 +87,7 @@ export async function decideTrigger(
   } catch (error) {
     if (!TriggerPayloadError.isInstance(error)) throw error;
     deps.log?.(error.message);
-    return { kind: 'ignore', reason: error.message };
+    return { kind: 'ignore', reason: error.message, malformed: true };
   }
   if (event === undefined) return { kind: 'ignore', reason: `${input.eventName} does not start anything` };
   const own = ownEvent(event, deps.selfLogins);
