@@ -12254,6 +12254,72 @@ __nccwpck_require__.d(constructs_namespaceObject, {
   text: () => (constructs_text)
 });
 
+;// CONCATENATED MODULE: ./src/core/text/did-you-mean.ts
+/**
+ * The edit distance of two words: insertions, deletions and substitutions each count 1; with
+ * `swaps` (the default), so does swapping two neighbouring characters (`adpater` is 1 from
+ * `adapter`), otherwise a swap counts 2.
+ */
+function editDistance(a, b, { swaps = true } = {}) {
+    const rows = a.length + 1;
+    const cols = b.length + 1;
+    const d = new Array(rows * cols).fill(0);
+    const at = (i, j) => d[i * cols + j] ?? 0;
+    for (let i = 0; i < rows; i++)
+        d[i * cols] = i;
+    for (let j = 0; j < cols; j++)
+        d[j] = j;
+    for (let i = 1; i < rows; i++) {
+        for (let j = 1; j < cols; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+            if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+                best = Math.min(best, at(i - 2, j - 2) + 1);
+            }
+            d[i * cols + j] = best;
+        }
+    }
+    return at(a.length, b.length);
+}
+/**
+ * The candidate the user probably meant by `word`: the closest one within a third of the word's
+ * length (at least 1), else the only candidate that `word` is the beginning of; undefined when
+ * none is close. Ties go to the candidate listed first.
+ */
+function didYouMean(word, candidates) {
+    const limit = Math.max(1, Math.floor(word.length / 3));
+    let best;
+    for (const candidate of candidates) {
+        const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+        if (distance <= limit && (best === undefined || distance < best.distance))
+            best = { candidate, distance };
+    }
+    if (best)
+        return best.candidate;
+    const extensions = word.length >= 2 ? candidates.filter((c) => c.startsWith(word)) : [];
+    return extensions.length === 1 ? extensions[0] : undefined;
+}
+/**
+ * The known name nearest to `name`: the same ignoring case, `_` and `-`, or else the first
+ * nearest within an edit distance (swaps counting 2) of at most 2, and less for short names.
+ */
+function closestName(name, known) {
+    const normal = (s) => s.toLowerCase().replace(/[-_]/g, '');
+    const exact = known.find((k) => normal(k) === normal(name));
+    if (exact)
+        return exact;
+    let best;
+    let bestDistance = Math.min(3, Math.ceil(name.length / 3) + 1);
+    for (const candidate of known) {
+        const d = editDistance(normal(name), normal(candidate), { swaps: false });
+        if (d < bestDistance) {
+            best = candidate;
+            bestDistance = d;
+        }
+    }
+    return best;
+}
+
 ;// CONCATENATED MODULE: ./src/core/errors/agent-mux-error.ts
 const marker = Symbol.for('agent-mux.error');
 /** The base of every error agent-mux throws on purpose. `cause` is always kept. */
@@ -12274,11 +12340,13 @@ class AgentMuxError extends Error {
 
 ;// CONCATENATED MODULE: ./src/core/errors/adapter-not-found-error.ts
 
+
 /** No built-in or configured adapter has this id. */
 class AdapterNotFoundError extends AgentMuxError {
     adapterId;
     constructor(adapterId, known) {
-        super('adapter_not_found', `unknown adapter "${adapterId}"; known adapters: ${known.join(', ')}`);
+        const suggestion = closestName(adapterId, known);
+        super('adapter_not_found', `unknown adapter "${adapterId}"${suggestion ? ` (did you mean ${suggestion}?)` : ''}; known adapters: ${known.join(', ')}`);
         this.name = 'AdapterNotFoundError';
         this.adapterId = adapterId;
     }
@@ -12364,72 +12432,6 @@ class TemplateError extends AgentMuxError {
 
 
 
-
-;// CONCATENATED MODULE: ./src/core/text/did-you-mean.ts
-/**
- * The edit distance of two words: insertions, deletions and substitutions each count 1; with
- * `swaps` (the default), so does swapping two neighbouring characters (`adpater` is 1 from
- * `adapter`), otherwise a swap counts 2.
- */
-function editDistance(a, b, { swaps = true } = {}) {
-    const rows = a.length + 1;
-    const cols = b.length + 1;
-    const d = new Array(rows * cols).fill(0);
-    const at = (i, j) => d[i * cols + j] ?? 0;
-    for (let i = 0; i < rows; i++)
-        d[i * cols] = i;
-    for (let j = 0; j < cols; j++)
-        d[j] = j;
-    for (let i = 1; i < rows; i++) {
-        for (let j = 1; j < cols; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-            if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-                best = Math.min(best, at(i - 2, j - 2) + 1);
-            }
-            d[i * cols + j] = best;
-        }
-    }
-    return at(a.length, b.length);
-}
-/**
- * The candidate the user probably meant by `word`: the closest one within a third of the word's
- * length (at least 1), else the only candidate that `word` is the beginning of; undefined when
- * none is close. Ties go to the candidate listed first.
- */
-function didYouMean(word, candidates) {
-    const limit = Math.max(1, Math.floor(word.length / 3));
-    let best;
-    for (const candidate of candidates) {
-        const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-        if (distance <= limit && (best === undefined || distance < best.distance))
-            best = { candidate, distance };
-    }
-    if (best)
-        return best.candidate;
-    const extensions = word.length >= 2 ? candidates.filter((c) => c.startsWith(word)) : [];
-    return extensions.length === 1 ? extensions[0] : undefined;
-}
-/**
- * The known name nearest to `name`: the same ignoring case, `_` and `-`, or else the first
- * nearest within an edit distance (swaps counting 2) of at most 2, and less for short names.
- */
-function closestName(name, known) {
-    const normal = (s) => s.toLowerCase().replace(/[-_]/g, '');
-    const exact = known.find((k) => normal(k) === normal(name));
-    if (exact)
-        return exact;
-    let best;
-    let bestDistance = Math.min(3, Math.ceil(name.length / 3) + 1);
-    for (const candidate of known) {
-        const d = editDistance(normal(name), normal(candidate), { swaps: false });
-        if (d < bestDistance) {
-            best = candidate;
-            bestDistance = d;
-        }
-    }
-    return best;
-}
 
 ;// CONCATENATED MODULE: ./node_modules/is-plain-obj/index.js
 function isPlainObject(value) {
@@ -53953,6 +53955,7 @@ function jsonRenderer(out) {
 
 
 
+
 const replayUsage = `Usage: agent-mux replay --adapter <id> --file <native-stream> [--config <file>] [--debug]
 
 Feeds a recorded native stream (what the agent's program printed on stdout; - for stdin)
@@ -53986,7 +53989,14 @@ async function replayCommand(argv, io) {
     if (!Number.isInteger(exitCode))
         throw new UsageError('--exit-code takes an integer');
     const { adapter } = await loadAdapter(values, io.cwd);
-    const input = values.file === '-' ? io.stdin : (0,external_node_fs_namespaceObject.createReadStream)((0,external_node_path_namespaceObject.resolve)(io.cwd, values.file));
+    const path = (0,external_node_path_namespaceObject.resolve)(io.cwd, values.file);
+    if (values.file !== '-') {
+        // A missing or unreadable file is a usage error that names it, not a stack.
+        const problem = await (0,external_node_fs_promises_namespaceObject.access)(path, external_node_fs_namespaceObject.constants.R_OK).then(() => undefined, (error) => (error.code === 'ENOENT' ? 'no such file' : `cannot be read (${error.code})`));
+        if (problem)
+            throw new UsageError(`--file ${values.file}: ${problem}`);
+    }
+    const input = values.file === '-' ? io.stdin : (0,external_node_fs_namespaceObject.createReadStream)(path);
     await replayStream(adapter, input, jsonRenderer(io.stdout), { debug: values.debug, exitCode });
     return 0;
 }
@@ -66688,7 +66698,7 @@ async function serveCommand(argv, io) {
     }
     for (const warning of exposureWarnings(values.host, auth))
         io.stderr.write(`agent-mux serve: warning: ${warning}\n`);
-    const server = await startRemoteServer({
+    const server = await listenOrSay(values.host ?? '127.0.0.1', port, () => startRemoteServer({
         adapter,
         host: values.host,
         port,
@@ -66699,7 +66709,7 @@ async function serveCommand(argv, io) {
         workspaceRoot,
         env: io.env,
         ...(probe.ok ? { fence } : {}),
-    });
+    }));
     io.stdout.write(`agent-mux serve: ${adapter.id} at ${server.url} (${auth.type} auth)\n`);
     const signal = await new Promise((resolveSignal) => {
         const onSignal = (name) => {
@@ -66753,6 +66763,22 @@ function authFrom(values, io) {
     if (values['insecure-no-auth'])
         return { type: 'none' };
     throw new UsageError('one of --token-env, --cert/--key/--ca or --insecure-no-auth is required');
+}
+/** Starts listening; a port in use or an address that cannot be taken is a usage error that says which. */
+async function listenOrSay(host, port, start) {
+    try {
+        return await start();
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'EADDRINUSE')
+            throw new UsageError(`port ${port} on ${host} is in use: pick another with --port (0 picks a free one)`);
+        if (code === 'EADDRNOTAVAIL')
+            throw new UsageError(`--host ${host} is not an address of this machine`);
+        if (code === 'EACCES')
+            throw new UsageError(`port ${port} on ${host} needs privileges: use a port above 1023`);
+        throw error;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/github/simulate/render-simulation.ts
@@ -86563,6 +86589,21 @@ function escapeText(text) {
         .replace(SPECIAL, (c) => ENTITIES[c] ?? `\\${c}`)
         .replace(/@(?=\w)/g, '@\u200b');
 }
+/**
+ * An agent's Markdown quoted whole (cut at `max` characters, saying so): shown as Markdown, but its
+ * `@mentions` notify nobody and an HTML comment in it cannot pose as one of agent-mux's markers
+ * (`<!-- agent-mux:… -->`, which a later run reads).
+ */
+function quoteAgentMarkdown(text, max) {
+    const trimmed = text.trim();
+    const cut = trimmed.length > max ? `${trimmed.slice(0, max)}\n\n_… cut at ${max} characters._` : trimmed;
+    return cut
+        .replace(/<!--/g, '&lt;!--')
+        .replace(/@(?=\w)/g, '@\u200b')
+        .split('\n')
+        .map((line) => (line ? `> ${line}` : '>'))
+        .join('\n');
+}
 /** The longest run of backticks in `text`. */
 function longestBacktickRun(text) {
     let longest = 0;
@@ -86733,7 +86774,7 @@ async function decideTrigger(deps, input, overrides = {}, options = {}) {
         if (!TriggerPayloadError.isInstance(error))
             throw error;
         deps.log?.(error.message);
-        return { kind: 'ignore', reason: error.message };
+        return { kind: 'ignore', reason: error.message, malformed: true };
     }
     if (event === undefined)
         return { kind: 'ignore', reason: `${input.eventName} does not start anything` };
@@ -87355,6 +87396,14 @@ function createGitHubApprovalChannel(options) {
         const targets = found.targets;
         if (targets.length === 0)
             return { ignored: 'no pending approval' };
+        if (ans.edited) {
+            // A writer may edit an approver's comment into `/approve <id>`: an edited answer never counts.
+            const reason = 'the comment was edited after it was written, and an edited answer is not counted: write a new comment';
+            note(`ignored ${ans.decision} from @${ans.actor.login}: ${reason}`);
+            if (!quiet)
+                await refuse(ans, targets, reason);
+            return { ignored: reason };
+        }
         const verdict = await checkApprover({
             api,
             repo,
@@ -87675,8 +87724,9 @@ async function catchUpMentions(options, context) {
             phrase: options.phrase,
             agents: [...new Set([...Object.keys(job.config.agents), ...context.builtinAgents])],
             allowedBots: options.allowedBots,
-            answered: new Set(plan.earlier.flatMap((turn) => turn.record.comments ?? [])),
-            ...(plan.earlier.length > 0 ? { lastTurnAt: plan.earlier.at(-1)?.record.at } : {}),
+            // Every earlier turn's, also for a fresh start (`new:`): what they took up was answered.
+            answered: new Set(plan.previous.flatMap((turn) => turn.record.comments ?? [])),
+            ...(plan.previous.length > 0 ? { lastTurnAt: plan.previous.at(-1)?.record.at } : {}),
             log: context.log,
         });
     }
@@ -87816,11 +87866,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * last turn is older than `conversations.expireDays` (then `freshReason` says so).
  */
 async function planTurn(input) {
+    let previous = [];
     const fresh = (conversation, freshReason) => ({
         conversation,
         turn: 1,
         earlier: [],
         agentName: input.agentName,
+        previous,
         ...(freshReason ? { freshReason } : {}),
     });
     if (input.number === undefined)
@@ -87836,6 +87888,7 @@ async function planTurn(input) {
     // A retried run of the same job (the app's recovery, a re-run workflow) is that turn again.
     const retried = input.jobId === undefined ? -1 : history.turns.findIndex((t) => t.record.job === input.jobId);
     const turns = retried === -1 ? history.turns : history.turns.slice(0, retried);
+    previous = turns;
     if (retried !== -1 && turns.length === 0)
         return fresh(history.number);
     const last = turns.at(-1);
@@ -87857,6 +87910,7 @@ async function planTurn(input) {
         conversation: history.number,
         turn: last.record.turn + 1,
         earlier: turns,
+        previous,
         agentName,
         ...(pullRequest === undefined ? {} : { pullRequest }),
         ...(branch === undefined ? {} : { branch }),
@@ -88534,7 +88588,13 @@ async function planTurnSafely(input) {
     const { api, job } = input;
     const ownPull = job.isPullRequest && job.number !== undefined ? api.getPull(job.repo, job.number) : Promise.resolve(undefined);
     ownPull.catch(() => { });
-    const fallback = { conversation: job.number ?? 1, turn: 1, earlier: [], agentName: job.agentName };
+    const fallback = {
+        conversation: job.number ?? 1,
+        turn: 1,
+        earlier: [],
+        previous: [],
+        agentName: job.agentName,
+    };
     try {
         const pull = await ownPull;
         const plan = await planTurn({
@@ -91242,7 +91302,7 @@ async function deliverToFork(input) {
             const review = await api.createReview(job.repo, pull.number, {
                 commitId: pull.headSha,
                 body: [
-                    `agent-mux (agent **${job.agentName}**, at the request of @${job.actor.login}) suggests ${count} change${count === 1 ? '' : 's'} to ${files.length} file(s).`,
+                    `agent-mux (agent **${job.agentName}**, at the request of @${job.actor.login}) suggests ${count} change${count === 1 ? '' : 's'} to ${files.length} file${files.length === 1 ? '' : 's'}.`,
                     '',
                     'Apply them in *Files changed*: *Add suggestion to batch* on each, then *Commit suggestions*.',
                 ].join('\n'),
@@ -91299,7 +91359,7 @@ async function deliverToFork(input) {
                 '',
                 `This branch is #${pull.number}'s head plus the fix. Its author can take the fix with \`git pull ${cloneUrlOf(pull)} ${branch}\`; or merge this pull request in place of #${pull.number}.`,
                 '',
-                `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}; ${pushed.files.length} file(s) changed.`,
+                `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}; ${pushed.files.length} file${pushed.files.length === 1 ? '' : 's'} changed.`,
             ].join('\n'),
         }));
     return {
@@ -91382,8 +91442,15 @@ async function publishResult(input) {
     });
     if (pushed.kind === 'no_changes')
         return { files: [], note: 'the agent changed no files; nothing to commit' };
-    if (pull)
-        return { branch, files: pushed.files, note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}` };
+    // A turn on a pull request (a follow-up in the PR the first turn opened): its commit is on that PR.
+    if (pull) {
+        return {
+            branch,
+            pullRequestUrl: pull.htmlUrl,
+            files: pushed.files,
+            note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch} (pull request ${pull.htmlUrl})`,
+        };
+    }
     if (!settings.pullRequests) {
         return { branch, files: pushed.files, note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}` };
     }
@@ -91399,7 +91466,7 @@ async function publishResult(input) {
                 '',
                 `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}.`,
                 '',
-                `${pushed.files.length} file(s) changed.`,
+                `${pushed.files.length} file${pushed.files.length === 1 ? '' : 's'} changed.`,
             ].join('\n'),
         }));
     return {
@@ -91570,6 +91637,8 @@ class InvalidRunIdError extends AgentMuxError {
 
 /** GitHub's limit for an issue comment's body. */
 const COMMENT_LIMIT = 65_536;
+/** The most of the agent's answer the comment shows (the Action's `final-message` output has it whole, to 8,000). */
+const MAX_ANSWER_CHARS = 8000;
 /** How many checklist items the comment shows (the newest). */
 const MAX_CHECKLIST = 40;
 const MAX_PENDING_SHOWN = 20;
@@ -91686,6 +91755,8 @@ function render_tracking_comment_outcome(progress, finished) {
     }
     if (finished.fork)
         lines.push(howToTake(finished.fork), '');
+    if (finished.answer?.trim())
+        lines.push(...answerLines(finished.answer));
     lines.push('| | |', '|---|---|');
     lines.push(`| Outcome | ${conclusionWord(finished.conclusion)} |`);
     lines.push(`| Duration | ${formatDuration(progress.elapsedMs)} |`);
@@ -91696,6 +91767,10 @@ function render_tracking_comment_outcome(progress, finished) {
     if (finished.pullRequestUrl)
         lines.push(`| Pull request | ${markdown_link(prLabel(finished.pullRequestUrl), finished.pullRequestUrl)} |`);
     return lines;
+}
+/** The agent's last message as a quote: its Markdown shown, its @mentions and HTML comments (markers) made inert. */
+function answerLines(answer) {
+    return ['#### Answer', '', quoteAgentMarkdown(answer, MAX_ANSWER_CHARS), ''];
 }
 /** Tells a fork pull request's author how to take the change. */
 function howToTake(fork) {
@@ -92101,6 +92176,8 @@ class RunProgress {
     #approvals = new ApprovalLedger();
     #files = new WrittenFiles();
     #targets = new Map();
+    /** Write tools called and not yet ended: their file, listed once the write succeeds. */
+    #pendingWrites = new Map();
     #message = new StreamedMessage(MAX_LOG_LINE_CHARS);
     constructor(init) {
         this.agent = init.agent;
@@ -92334,14 +92411,19 @@ class RunProgress {
         this.#targets.set(id, toolTarget(input) ?? toolName);
         if (toolName === 'write_file' || toolName === 'Write' || toolName === 'Edit' || toolName === 'edit_file') {
             const target = toolTarget(input);
+            // Listed as written once the write succeeded: a denied, failed or pending one wrote nothing.
             if (target)
-                this.#files.add(target);
+                this.#pendingWrites.set(id, target);
         }
     }
     #toolEnd(at, id, toolName, isError, output, ms) {
         const step = this.#steps.get(id);
         if (step)
             this.#steps.end(at, step, isError ? 'failed' : 'done');
+        const written = this.#pendingWrites.get(id);
+        this.#pendingWrites.delete(id);
+        if (written !== undefined && !isError)
+            this.#files.add(written);
         if (isError)
             this.#refusal(id, toolName, output);
         const name = step?.title ?? toolName ?? id;
@@ -92722,7 +92804,14 @@ async function executeRun(options) {
         options.onEvent?.(event);
     };
     const secrets = runSecrets(options);
-    const outcome = await runAndReport({ ...options, onEvent }, secrets);
+    const answer = () => {
+        const text = finalMessage.text;
+        return text === undefined ? undefined : secrets.redactor.redactString(text);
+    };
+    const outcome = await runAndReport({ ...options, onEvent }, secrets, answer);
+    const said = answer();
+    if (said !== undefined)
+        outcome.finalMessage = said;
     await answerInReviewThread({
         api: redactingApi(options.deps.api, secrets.redactor),
         job: options.job,
@@ -92733,7 +92822,7 @@ async function executeRun(options) {
     });
     return outcome;
 }
-async function runAndReport(options, secrets) {
+async function runAndReport(options, secrets, answer) {
     const { deps } = options;
     const runId = options.runId ?? `run_${(0,external_node_crypto_namespaceObject.randomUUID)()}`;
     const { redactor } = secrets;
@@ -92827,9 +92916,11 @@ async function runAndReport(options, secrets) {
     const fail = async (conclusion, reason, end) => {
         note(reason);
         const { reporter, base } = await reporting;
+        const said = answer();
         await reporter.finish({
             conclusion,
             reason,
+            ...(said === undefined ? {} : { answer: said }),
             record: turnRecordOf(baseRecord, { conclusion, finalMessage: finalMessage.text }),
         });
         return {
@@ -93032,8 +93123,10 @@ async function runAndReport(options, secrets) {
         : undefined;
     if (didNothing)
         return fail('neutral', didNothing, end);
+    const said = answer();
     await reporter.finish({
         conclusion: 'success',
+        ...(said === undefined ? {} : { answer: said }),
         branch: published.branch,
         pullRequestUrl: published.pullRequestUrl,
         noChanges: published.files.length === 0,
@@ -94011,7 +94104,7 @@ function collectReceived(state, seededCommentIds, seededIssueNumbers) {
  * repository config is invalid.
  */
 function simulationExitCode(report) {
-    if (report.decision.kind === 'config_error')
+    if (report.decision.kind === 'config_error' || report.decision.malformed)
         return 2;
     if (report.run !== undefined && report.run.conclusion !== 'success')
         return 1;
@@ -94099,6 +94192,8 @@ async function simulateEvent(options) {
         };
         if (decision.kind === 'ignore' || decision.kind === 'refused')
             report.decision.reason = decision.reason;
+        if (decision.kind === 'ignore' && decision.malformed)
+            report.decision.malformed = true;
         if (decision.kind === 'config_error')
             report.decision.reason = decision.message;
         if (decision.kind === 'cancel')

@@ -48088,7 +48088,14 @@ function createOctokit(options) {
 
 ;// CONCATENATED MODULE: ./src/action/action-state.ts
 /** The names under which the main step saves what the post step needs (`core.saveState`). */
-const action_state_STATE = { runId: 'runId', checkRunId: 'checkRunId', commentId: 'commentId', done: 'done' };
+const action_state_STATE = {
+    runId: 'runId',
+    /** The marker this step's agent processes carry (`agentMarker`): the post step kills those only. */
+    agentMarker: 'agentMarker',
+    checkRunId: 'checkRunId',
+    commentId: 'commentId',
+    done: 'done',
+};
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
@@ -48097,12 +48104,21 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 /** The environment variable every agent process of an Action run carries (and its children inherit). */
 const RUN_MARKER_ENV = 'AGENT_MUX_ACTION_RUN';
 /**
+ * The marker of one step's agents: the run id, the job and a value of this step alone. The jobs of
+ * one workflow run (a matrix) share its run id, and on a self-hosted runner they share the machine:
+ * one job's post step must not kill another's agent.
+ */
+function agentMarker(runId, job, unique) {
+    return `${runId}/${job ?? ''}/${unique}`;
+}
+/**
  * Kills the processes left behind by a main step that was killed before it could stop its agent:
- * those whose environment holds `AGENT_MUX_ACTION_RUN=<runId>` (read from /proc; Linux runners).
+ * those whose environment holds `AGENT_MUX_ACTION_RUN=<marker>` exactly (read from /proc; Linux
+ * runners), or, with `prefix`, a marker that starts with `marker` (tests finding a run's agents).
  * Returns the pids it signalled. On systems without /proc it finds nothing.
  */
-async function stopLeftoverAgents(runId, signal = 'SIGKILL') {
-    const needle = Buffer.from(`${RUN_MARKER_ENV}=${runId}\0`);
+async function stopLeftoverAgents(marker, signal = 'SIGKILL', options = {}) {
+    const needle = Buffer.from(`${RUN_MARKER_ENV}=${marker}${options.prefix ? '' : '\0'}`);
     let entries;
     try {
         entries = await (0,promises_namespaceObject.readdir)('/proc');
@@ -48155,7 +48171,9 @@ async function post(env = process.env) {
             info('agent-mux: no run was started; nothing to clean up');
             return;
         }
-        const killed = await stopLeftoverAgents(runId);
+        // This step's agents only: other jobs of the same workflow run may share the runner.
+        const marker = getState(action_state_STATE.agentMarker);
+        const killed = marker ? await stopLeftoverAgents(marker) : [];
         if (killed.length > 0)
             info(`stopped ${killed.length} agent process(es) left running: ${killed.join(', ')}`);
         const checkRunId = Number(getState(action_state_STATE.checkRunId));
