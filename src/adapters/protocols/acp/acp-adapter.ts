@@ -1,5 +1,12 @@
 import type { z } from 'zod';
-import type { Adapter, AuthStatus, Capabilities, LaunchContext, ProgramInfo } from '../../../core/adapter/index.ts';
+import type {
+  Adapter,
+  AuthStatus,
+  Capabilities,
+  LaunchContext,
+  ProgramInfo,
+  SpawnPlan,
+} from '../../../core/adapter/index.ts';
 import type { acpAdapterConfigSchema } from '../../../core/config/adapter-config-schema.ts';
 import { configuredAdapterBase } from '../../shared/configured-adapter-base.ts';
 import { type AcpControllerOptions, acpController } from './acp-controller.ts';
@@ -41,6 +48,8 @@ export interface AcpAdapterExtras extends AcpControllerOptions {
    * only (`RunRequest.callerToolsOnly`). Set: the adapter's `callerTools` is `mcp`.
    */
   callerToolsArgs?: readonly string[];
+  /** The agent's own sandbox, probed before the run (`SpawnPlan.sandboxProbe`). */
+  sandboxProbe?: SpawnPlan['sandboxProbe'];
 }
 
 /**
@@ -69,6 +78,7 @@ export function acpAdapter(id: string, config: AcpOptions, extras: AcpAdapterExt
         keepStdinOpen: true,
         expandTemplates: extras.expandTemplates ?? true,
         protocol: 'json-lines',
+        ...(extras.sandboxProbe ? { sandboxProbe: extras.sandboxProbe } : {}),
       }),
       translator: acpTranslator,
       controller: (io, ctx) => acpController(io, ctx, extras),

@@ -1,4 +1,4 @@
-import type { Adapter, AuthStatus, Capabilities, LaunchContext } from '../../../../core/adapter/index.ts';
+import type { Adapter, AuthStatus, Capabilities, LaunchContext, SpawnPlan } from '../../../../core/adapter/index.ts';
 import { cliProgramInfo } from '../../../shared/define-cli-adapter.ts';
 import { acpAdapter } from '../acp-adapter.ts';
 import type { AcpSessionLog } from '../acp-session-log.ts';
@@ -25,6 +25,8 @@ export interface BuiltinAcpAgent {
   runEnv?: (ctx: LaunchContext) => Record<string, string>;
   /** The agent's own session log, read for what its ACP messages leave out. */
   sessionLog?: AcpSessionLog;
+  /** The agent's own sandbox, probed before the run. */
+  sandboxProbe?: SpawnPlan['sandboxProbe'];
 }
 
 /**
@@ -50,6 +52,7 @@ export function builtinAcpAdapter(agent: BuiltinAcpAgent): Adapter {
       detectAuth: agent.detectAuth,
       ...(agent.runEnv ? { runEnv: agent.runEnv } : {}),
       ...(agent.sessionLog ? { sessionLog: agent.sessionLog } : {}),
+      ...(agent.sandboxProbe ? { sandboxProbe: agent.sandboxProbe } : {}),
       program: cliProgramInfo(
         {
           command: agent.command,

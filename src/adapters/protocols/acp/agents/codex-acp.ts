@@ -2,8 +2,30 @@ import { join } from 'node:path';
 import type { Adapter } from '../../../../core/adapter/index.ts';
 import { CODEX_TESTED_VERSION } from '../../../agents/codex/codex-adapter.ts';
 import { codexHome, detectCodexAuth } from '../../../agents/codex/codex-auth.ts';
+import { CODEX_SANDBOX_PROBE } from '../../../agents/codex/codex-plan.ts';
 import { codexSessionLog } from '../../../agents/codex/codex-session-log.ts';
 import { builtinAcpAdapter } from './builtin-acp-adapter.ts';
+
+/**
+ * Codex's sandbox probe (`codex sandbox -- true`) for the Codex codex-acp runs: `CODEX_PATH`, else the
+ * `@openai/codex` installed with the launcher (nested in its package or beside it), else `codex` on
+ * PATH. Where none is found nothing is probed (exit 0): no warning made up.
+ */
+export const CODEX_ACP_SANDBOX_PROBE = {
+  command: 'sh',
+  args: [
+    '-c',
+    [
+      'launcher=$(command -v codex-acp) && pkg=$(dirname "$(readlink -f "$launcher")")/..',
+      'for c in "$CODEX_PATH" "$pkg/node_modules/@openai/codex/bin/codex.js" "$pkg/../../@openai/codex/bin/codex.js" "$(command -v codex)"; do',
+      '  if [ -n "$c" ] && [ -e "$c" ]; then exec "$c" sandbox -- true; fi',
+      'done',
+      'exit 0',
+    ].join('\n'),
+  ],
+  what: CODEX_SANDBOX_PROBE.what,
+  fix: CODEX_SANDBOX_PROBE.fix,
+} as const;
 
 /** codex-acp's npm package. */
 export const CODEX_ACP_NPM_PACKAGE = '@agentclientprotocol/codex-acp';
@@ -46,5 +68,7 @@ export function codexAcpAdapter(options: CodexAcpAdapterOptions = {}): Adapter {
     sessionDir: join(codexHome(process.env), 'sessions'),
     detectAuth: detectCodexAuth,
     sessionLog: codexSessionLog,
+    // Every mode but full access runs Codex's commands in its sandbox: probe it as Codex runs it.
+    ...(options.mode === 'agent-full-access' ? {} : { sandboxProbe: CODEX_ACP_SANDBOX_PROBE }),
   });
 }
