@@ -49381,6 +49381,7 @@ function acpAdapter(id, config, extras = {}) {
                 keepStdinOpen: true,
                 expandTemplates: extras.expandTemplates ?? true,
                 protocol: 'json-lines',
+                ...(extras.sandboxProbe ? { sandboxProbe: extras.sandboxProbe } : {}),
             }),
             translator: acpTranslator,
             controller: (io, ctx) => acpController(io, ctx, extras),
@@ -49411,6 +49412,7 @@ function builtin_acp_adapter_builtinAcpAdapter(agent) {
         detectAuth: agent.detectAuth,
         ...(agent.runEnv ? { runEnv: agent.runEnv } : {}),
         ...(agent.sessionLog ? { sessionLog: agent.sessionLog } : {}),
+        ...(agent.sandboxProbe ? { sandboxProbe: agent.sandboxProbe } : {}),
         program: cliProgramInfo({
             command: agent.command,
             minVersion: agent.testedVersion,
@@ -49754,6 +49756,27 @@ const codexSessionLog = {
 
 
 
+
+/**
+ * Codex's sandbox probe (`codex sandbox -- true`) for the Codex codex-acp runs: `CODEX_PATH`, else the
+ * `@openai/codex` installed with the launcher (nested in its package or beside it), else `codex` on
+ * PATH. Where none is found nothing is probed (exit 0): no warning made up.
+ */
+const CODEX_ACP_SANDBOX_PROBE = {
+    command: 'sh',
+    args: [
+        '-c',
+        [
+            'launcher=$(command -v codex-acp) && pkg=$(dirname "$(readlink -f "$launcher")")/..',
+            'for c in "$CODEX_PATH" "$pkg/node_modules/@openai/codex/bin/codex.js" "$pkg/../../@openai/codex/bin/codex.js" "$(command -v codex)"; do',
+            '  if [ -n "$c" ] && [ -e "$c" ]; then exec "$c" sandbox -- true; fi',
+            'done',
+            'exit 0',
+        ].join('\n'),
+    ],
+    what: CODEX_SANDBOX_PROBE.what,
+    fix: CODEX_SANDBOX_PROBE.fix,
+};
 /** codex-acp's npm package. */
 const CODEX_ACP_NPM_PACKAGE = '@agentclientprotocol/codex-acp';
 /** The codex-acp version recorded live. */
@@ -49780,6 +49803,8 @@ function codexAcpAdapter(options = {}) {
         sessionDir: (0,external_node_path_namespaceObject.join)(codexHome(process.env), 'sessions'),
         detectAuth: detectCodexAuth,
         sessionLog: codexSessionLog,
+        // Every mode but full access runs Codex's commands in its sandbox: probe it as Codex runs it.
+        ...(options.mode === 'agent-full-access' ? {} : { sandboxProbe: CODEX_ACP_SANDBOX_PROBE }),
     });
 }
 
