@@ -1,17 +1,10 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { agentMarker, RUN_MARKER_ENV, stopLeftoverAgents } from '../../src/action/stop-leftover-agents.ts';
+import { isAlive } from '../helpers/process-alive.ts';
 
 // Issue 33.8: the jobs of one workflow run (a matrix) share GITHUB_RUN_ID and, on a self-hosted
 // runner, the machine. One job's post step kills its own agents only.
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('stopLeftoverAgents', () => {
   it("kills the step's own agents, not another job's of the same workflow run", async () => {
@@ -26,7 +19,7 @@ describe('stopLeftoverAgents', () => {
     try {
       expect(await stopLeftoverAgents(mine)).toEqual([a.pid]);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(alive(b.pid ?? -1)).toBe(true);
+      expect(isAlive(b.pid ?? -1)).toBe(true);
       // A test finds every agent of the run by the run id's prefix.
       expect(await stopLeftoverAgents(`${runId}/`, 0 as unknown as NodeJS.Signals, { prefix: true })).toEqual([b.pid]);
     } finally {

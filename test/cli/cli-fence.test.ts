@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,26 +7,12 @@ import { decideCliFence } from '../../src/cli/commands/cli-fence.ts';
 import { main } from '../../src/cli/main.ts';
 import { probeFence } from '../../src/core/sandbox/index.ts';
 import { memoryIO } from '../helpers/memory-io.ts';
+import { escapeCarriers } from '../helpers/process-alive.ts';
 
 // Issue 32 (round 2, item 19): `agent-mux run` promised the group kill, and a process the agent
 // detached from its group (setsid) outlived the run. Now the CLI runs the agent in its own PID
 // namespace where bubblewrap works (--fence auto), and says plainly what it does not promise where not.
 const root = new URL('../../', import.meta.url).pathname;
-
-function carriers(marker: string): number[] {
-  const needle = Buffer.from(`ESCAPE_MARKER=${marker}`);
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (/\) Z /.test(readFileSync(`/proc/${entry}/stat`, 'utf8'))) continue;
-      if (readFileSync(`/proc/${entry}/environ`).includes(needle)) found.push(Number(entry));
-    } catch {
-      // gone, or not ours
-    }
-  }
-  return found;
-}
 
 async function escapeThroughCli(fence: string) {
   const dir = mkdtempSync(join(tmpdir(), 'agent-mux-cli-fence-'));
@@ -41,7 +27,7 @@ async function escapeThroughCli(fence: string) {
   const m = memoryIO(dir, { PATH: process.env.PATH, HOME: process.env.HOME, ESCAPE_MARKER: marker });
   const code = await main(['run', '--config', config, '--adapter', 'escaper', '--json', '--fence', fence, 'x'], m.io);
   await new Promise((done) => setTimeout(done, 300));
-  const left = carriers(marker);
+  const left = escapeCarriers(marker);
   for (const pid of left) process.kill(pid, 'SIGKILL');
   return { code, left, stderr: m.stderr() };
 }

@@ -46,7 +46,10 @@ describe('the bundled Action with the real Codex (codex-acp) under the default c
       case: 'tool',
       shell: {
         command: WRITE_COMMAND,
-        escalate: { sandbox_permissions: 'require_escalated', justification: 'Write the marker file in the workspace.' },
+        escalate: {
+          sandbox_permissions: 'require_escalated',
+          justification: 'Write the marker file in the workspace.',
+        },
       },
     });
     const home = freshHome();
@@ -54,7 +57,10 @@ describe('the bundled Action with the real Codex (codex-acp) under the default c
     await codex.setup({ baseUrl: model.url, home, workspace: w.workspace, bin: launcher, case: 'tool' });
     const { writeFileSync, readFileSync } = await import('node:fs');
     const configPath = join(home, '.codex', 'config.toml');
-    writeFileSync(configPath, readFileSync(configPath, 'utf8').replace(/env_key = "[^"]+"/, 'env_key = "OPENAI_API_KEY"'));
+    writeFileSync(
+      configPath,
+      readFileSync(configPath, 'utf8').replace(/env_key = "[^"]+"/, 'env_key = "OPENAI_API_KEY"'),
+    );
 
     w.gh.state.addIssue(w.repo, { number: 51, title: 'Add the marker file', body: 'Please add it.', user: 'alice' });
     const event = commentEvent(w, 51, 'alice', '@agent codex: add the marker file');

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,26 +7,10 @@ import { processAdapter } from '../../../src/adapters/protocols/process/process-
 import { startRun } from '../../../src/core/run/start-run.ts';
 import type { FenceOptions } from '../../../src/core/sandbox/index.ts';
 import { probeFence } from '../../../src/core/sandbox/index.ts';
+import { escapeCarriers } from '../../helpers/process-alive.ts';
 
 const BIN = resolve(import.meta.dirname, '../../fixtures/bin');
 const ESCAPES = ['escape-setsid.sh', 'escape-double-fork.mjs', 'escape-detached-unref.mjs'];
-
-/** Pids whose environment carries the marker (read from /proc). */
-function carriers(marker: string): number[] {
-  const needle = Buffer.from(`ESCAPE_MARKER=${marker}`);
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (/\) Z /.test(stat)) continue;
-      if (readFileSync(`/proc/${entry}/environ`).includes(needle)) found.push(Number(entry));
-    } catch {
-      // gone, or not ours
-    }
-  }
-  return found;
-}
 
 async function runEscape(fixture: string, fence: FenceOptions | undefined, workspace: string) {
   const marker = randomUUID();
@@ -43,7 +26,7 @@ async function runEscape(fixture: string, fence: FenceOptions | undefined, works
   const end = await handle.result;
   // The escapee has had time to start (the fixtures wait 300 ms before they say done).
   await new Promise((done) => setTimeout(done, 300));
-  const left = carriers(marker);
+  const left = escapeCarriers(marker);
   for (const pid of left) process.kill(pid, 'SIGKILL');
   return { end, left };
 }

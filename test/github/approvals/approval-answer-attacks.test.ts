@@ -130,6 +130,36 @@ async function play(steps: Step[] | undefined, ctx: Parameters<Step>[0]): Promis
   }
 }
 
+/** The approval channel of pull request `number` (bob approves) and the Action's poller reading answers since `since`. */
+function channelAndPoller(number: number, since: string) {
+  const channel = createGitHubApprovalChannel({
+    api: w.api,
+    repo: w.repo,
+    number,
+    isPullRequest: true,
+    agent: 'demo',
+    rule: { users: ['bob'], teams: [], permission: 'admin' },
+    requestReview: false,
+    currentHead: async () => head,
+    selfLogins: [SELF_LOGIN],
+    redact: (text) => text,
+    timeoutText: '20 s',
+  });
+  const poller = createApprovalPoller({
+    api: w.api,
+    repo: w.repo,
+    number,
+    isPullRequest: true,
+    channel,
+    phrase: '@agent',
+    agents: ['demo'],
+    selfLogins: [SELF_LOGIN],
+    since,
+    clock: systemClock,
+  });
+  return { channel, poller };
+}
+
 describe('attacks: approvals from edited, earlier or re-read answers (Action poller)', () => {
   it.each(attacks)('$attack', async ({ beforeRun, beforeAsk, afterAsk, approved }) => {
     const number = ++nextPull;
@@ -149,31 +179,7 @@ describe('attacks: approvals from edited, earlier or re-read answers (Action pol
     await play(beforeAsk, ctx);
     tick(10);
 
-    const channel = createGitHubApprovalChannel({
-      api: w.api,
-      repo: w.repo,
-      number,
-      isPullRequest: true,
-      agent: 'demo',
-      rule: { users: ['bob'], teams: [], permission: 'admin' },
-      requestReview: false,
-      currentHead: async () => head,
-      selfLogins: [SELF_LOGIN],
-      redact: (text) => text,
-      timeoutText: '20 s',
-    });
-    const poller = createApprovalPoller({
-      api: w.api,
-      repo: w.repo,
-      number,
-      isPullRequest: true,
-      channel,
-      phrase: '@agent',
-      agents: ['demo'],
-      selfLogins: [SELF_LOGIN],
-      since,
-      clock: systemClock,
-    });
+    const { channel, poller } = channelAndPoller(number, since);
     const controller = new AbortController();
     let decision: ApprovalDecision | undefined;
     const asked = channel
@@ -209,31 +215,7 @@ describe('attacks: approvals from edited, earlier or re-read answers (Action pol
     w.gh.state.setPermission(w.repo, 'bob', 'maintain');
     tick(60);
     const since = new Date(clockMs).toISOString();
-    const channel = createGitHubApprovalChannel({
-      api: w.api,
-      repo: w.repo,
-      number,
-      isPullRequest: true,
-      agent: 'demo',
-      rule: { users: ['bob'], teams: [], permission: 'admin' },
-      requestReview: false,
-      currentHead: async () => head,
-      selfLogins: [SELF_LOGIN],
-      redact: (text) => text,
-      timeoutText: '20 s',
-    });
-    const poller = createApprovalPoller({
-      api: w.api,
-      repo: w.repo,
-      number,
-      isPullRequest: true,
-      channel,
-      phrase: '@agent',
-      agents: ['demo'],
-      selfLogins: [SELF_LOGIN],
-      since,
-      clock: systemClock,
-    });
+    const { channel, poller } = channelAndPoller(number, since);
     const controller = new AbortController();
     const asked = channel.request(
       { approvalId: `ap${number}edit`, runId: 'r', toolName: 'write_file', input: { path: 'x' } },

@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openclawAdapter } from '../../../src/adapters/agents/openclaw/index.ts';
-import {} from '../../../src/adapters/agents/openclaw/openclaw-adapter.ts';
 import { type LiveSpec, pinnedPackage } from '../live-spec.ts';
 
 const TOOL_PROMPT = 'Run the shell command `echo agent-mux-live` and tell me what it printed.';
