@@ -37,6 +37,8 @@ export interface ProcessAttemptOptions extends AttemptOptions<ProcessLaunch> {
   program?: ProgramInfo;
   /** Starts the program inside this fence (bubblewrap). */
   fence?: FenceOptions;
+  /** A failed sandbox probe: start with a notice (`warn`) or not at all (`fail`). */
+  sandboxUnavailable?: 'warn' | 'fail';
 }
 
 /** The longest delay `setTimeout` takes (about 24.8 days). */
@@ -84,6 +86,13 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
       : target;
     if (fenced.command !== plan.command) fenceProgram = fenced.command;
     sandboxProblem = await probeSandbox(plan, { env, cwd, workspace: ctx.request.cwd, fence: options.fence });
+    if (sandboxProblem && options.sandboxUnavailable === 'fail') {
+      await runCleanup(plan, emitter);
+      const message = `not started (sandboxUnavailable: fail): ${sandboxProblem}`;
+      emitter.emit({ type: 'notice', code: 'sandbox_unavailable', message: sandboxProblem });
+      emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
+      return { reason: 'failed', message };
+    }
     const expanded = { ...plan, command: fenced.command, args: fenced.args };
     child = plan.pty ? await spawnPty(expanded, fenced.env, cwd) : await spawnPipes(expanded, fenced.env, cwd);
   } catch (error) {

@@ -85,6 +85,7 @@ export async function runAttempt(
           maxPendingStdinBytes: options.maxPendingStdinBytes ?? MAX_PENDING_STDIN_BYTES,
           program: options.adapter.program,
           fence: options.fence,
+          sandboxUnavailable: options.sandboxUnavailable ?? 'warn',
           onController: onTarget,
           onChild: (child) => run.events.setChild(child),
         })

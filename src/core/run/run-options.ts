@@ -67,6 +67,11 @@ export interface RunOptions {
   isolateEnv?: { extra?: readonly string[] };
   /** Start the agent's program inside a bubblewrap fence (process adapters and PTY). Default: none. */
   fence?: import('../sandbox/fence-options.ts').FenceOptions;
+  /**
+   * When the agent's own sandbox fails its probe (`SpawnPlan.sandboxProbe`): `warn` (default) starts
+   * the agent with a `sandbox_unavailable` notice; `fail` does not start it, the run fails with the reason.
+   */
+  sandboxUnavailable?: 'warn' | 'fail';
   /** Names of environment variables whose values are secret; added to the adapter's own. */
   secretEnv?: readonly string[];
   /** Literal secret values to redact. */

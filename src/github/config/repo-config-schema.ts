@@ -173,6 +173,12 @@ const toolsSchema = z
     policy: strictPolicySchema
       .optional()
       .describe('The tool permission policy of runs; when absent, reads are allowed and writes ask.'),
+    sandboxUnavailable: z
+      .enum(['warn', 'fail'])
+      .prefault('warn')
+      .describe(
+        "When the agent's own sandbox (Codex's) does not work on the runner: warn, start the agent and say so on the check run and tracking comment; fail, start nothing and fail the run with the reason.",
+      ),
   })
   .describe('Tools the agents may use.');
 

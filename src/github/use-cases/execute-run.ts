@@ -320,6 +320,7 @@ async function runAndReport(
     secretEnv: options.secretEnv,
     isolateEnv: options.isolateEnv,
     fence: options.fence,
+    sandboxUnavailable: job.config.tools.sandboxUnavailable,
     budget: job.config.limits.budget,
     approvals: channel,
     policy,

@@ -72,3 +72,47 @@ describe('probeSandbox (the agent’s own sandbox, probed before it starts)', ()
     expect(codexPlan(ctx, { sandbox: 'danger-full-access' }).sandboxProbe).toBeUndefined();
   });
 });
+
+describe('sandboxUnavailable (repo config tools.sandboxUnavailable)', () => {
+  const withProbe = async (marker: string) => {
+    const { processAdapter } = await import('../../../src/adapters/protocols/process/process-adapter.ts');
+    const base = processAdapter('probed', { binary: 'sh', args: ['-c', `touch ${marker}`] });
+    if (base.launch.kind !== 'process') throw new Error('a process adapter');
+    const launch = base.launch;
+    const probe = {
+      command: standInCodex(),
+      args: ['sandbox', '--', 'true'],
+      what: 'The stand-in sandbox',
+      fix: 'Fix it',
+    };
+    return {
+      ...base,
+      launch: { ...launch, plan: async (ctx: LaunchContext) => ({ ...(await launch.plan(ctx)), sandboxProbe: probe }) },
+    };
+  };
+
+  it.each([
+    ['warn', 'completed', true],
+    ['fail', 'failed', false],
+  ] as const)('%s: the run ends %s; the agent started: %s', async (mode, reason, started) => {
+    const { existsSync } = await import('node:fs');
+    const { startRun } = await import('../../../src/core/run/start-run.ts');
+    const cwd = mkdtempSync(join(tmpdir(), 'agent-mux-probe-run-'));
+    dirs.push(cwd);
+    const marker = join(cwd, 'started');
+    const events: { type: string; code?: string; message?: string }[] = [];
+    const end = await startRun({
+      adapter: await withProbe(marker),
+      request: { prompt: 'x', cwd },
+      env: { PATH: '/usr/bin:/bin' },
+      sandboxUnavailable: mode,
+      checkVersion: false,
+      onEvent: (event) => events.push(event as never),
+    }).result;
+    expect(end.reason).toBe(reason);
+    expect(existsSync(marker)).toBe(started);
+    expect(events.find((e) => e.type === 'notice')).toMatchObject({ code: 'sandbox_unavailable' });
+    if (mode === 'fail')
+      expect(end.message).toMatch(/^not started \(sandboxUnavailable: fail\): The stand-in sandbox does not work here/);
+  });
+});

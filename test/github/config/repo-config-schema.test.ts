@@ -33,7 +33,7 @@ describe('defaultRepoConfig', () => {
       },
       agents: {},
       defaultAgent: 'demo',
-      tools: {},
+      tools: { sandboxUnavailable: 'warn' },
       approvals: { users: [], teams: [], permission: 'write', timeout: 1_800_000, requestReview: true },
       limits: { runTimeout: 1_800_000, budget: {} },
       git: { branchPrefix: 'agent-mux/', pullRequests: true, linkIssue: true, draft: false },
