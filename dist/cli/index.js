@@ -54703,6 +54703,13 @@ async function runProcessAttempt(options) {
         if (fenced.command !== plan.command)
             fenceProgram = fenced.command;
         sandboxProblem = await probeSandbox(plan, { env, cwd, workspace: ctx.request.cwd, fence: options.fence });
+        if (sandboxProblem && options.sandboxUnavailable === 'fail') {
+            await runCleanup(plan, emitter);
+            const message = `not started (sandboxUnavailable: fail): ${sandboxProblem}`;
+            emitter.emit({ type: 'notice', code: 'sandbox_unavailable', message: sandboxProblem });
+            emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
+            return { reason: 'failed', message };
+        }
         const expanded = { ...plan, command: fenced.command, args: fenced.args };
         child = plan.pty ? await spawnPty(expanded, fenced.env, cwd) : await spawnPipes(expanded, fenced.env, cwd);
     }
@@ -55116,6 +55123,7 @@ async function runAttempt(run, onTarget) {
                 maxPendingStdinBytes: options.maxPendingStdinBytes ?? MAX_PENDING_STDIN_BYTES,
                 program: options.adapter.program,
                 fence: options.fence,
+                sandboxUnavailable: options.sandboxUnavailable ?? 'warn',
                 onController: onTarget,
                 onChild: (child) => run.events.setChild(child),
             })
@@ -67090,6 +67098,9 @@ const toolsSchema = strictObject({
     policy: strictPolicySchema
         .optional()
         .describe('The tool permission policy of runs; when absent, reads are allowed and writes ask.'),
+    sandboxUnavailable: schemas_enum(['warn', 'fail'])
+        .prefault('warn')
+        .describe("When the agent's own sandbox (Codex's) does not work on the runner: warn, start the agent and say so on the check run and tracking comment; fail, start nothing and fail the run with the reason."),
 })
     .describe('Tools the agents may use.');
 const approvalsSchema = strictObject({
@@ -93078,6 +93089,7 @@ async function runAndReport(options, secrets, answer) {
         secretEnv: options.secretEnv,
         isolateEnv: options.isolateEnv,
         fence: options.fence,
+        sandboxUnavailable: job.config.tools.sandboxUnavailable,
         budget: job.config.limits.budget,
         approvals: channel,
         policy,
