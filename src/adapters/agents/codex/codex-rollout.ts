@@ -38,7 +38,11 @@ export async function findCodexRollouts(codexHome: string, sessionId: string): P
  */
 export async function readRolloutCalls(codexHome: string, sessionId: string): Promise<RolloutCall[]> {
   const [file] = await findCodexRollouts(codexHome, sessionId).catch(() => []);
-  if (!file) return [];
+  return file ? readRolloutFile(codexHome, file) : [];
+}
+
+/** The tool calls in one rollout (`file` relative to `codexHome`, found by {@link findCodexRollouts}); none when unreadable. */
+export async function readRolloutFile(codexHome: string, file: string): Promise<RolloutCall[]> {
   try {
     const handle = await openRegularInside(codexHome, file);
     try {

@@ -1,6 +1,6 @@
 import type { AcpSessionLog } from '../../protocols/acp/acp-session-log.ts';
 import { codexHome } from './codex-auth.ts';
-import { readRolloutCalls, rolloutCallFailed } from './codex-rollout.ts';
+import { findCodexRollouts, readRolloutCalls, readRolloutFile, rolloutCallFailed } from './codex-rollout.ts';
 
 /** How long a permission request waits for its call to reach the rollout (Codex writes it just before asking). */
 const REASON_WAIT_MS = 1000;
@@ -15,9 +15,14 @@ const MAX_OUTPUT_CHARS = 2000;
  */
 export const codexSessionLog: AcpSessionLog = {
   async reason(env, sessionId, toolCallId) {
+    const home = codexHome(env);
     const deadline = Date.now() + REASON_WAIT_MS;
+    // The rollout is looked for until it exists, then only read again: not a directory walk per poll.
+    let file: string | undefined;
     for (;;) {
-      const call = (await readRolloutCalls(codexHome(env), sessionId)).find((c) => c.callId === toolCallId);
+      file ??= (await findCodexRollouts(home, sessionId).catch(() => []))[0];
+      const calls = file ? await readRolloutFile(home, file) : [];
+      const call = calls.find((c) => c.callId === toolCallId);
       if (call) return call.justification;
       if (Date.now() >= deadline) return undefined;
       await new Promise((resolve) => setTimeout(resolve, REASON_POLL_MS));
