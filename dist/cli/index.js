@@ -49597,8 +49597,10 @@ async function findCodexRollouts(codexHome, sessionId) {
  */
 async function readRolloutCalls(codexHome, sessionId) {
     const [file] = await findCodexRollouts(codexHome, sessionId).catch(() => []);
-    if (!file)
-        return [];
+    return file ? readRolloutFile(codexHome, file) : [];
+}
+/** The tool calls in one rollout (`file` relative to `codexHome`, found by {@link findCodexRollouts}); none when unreadable. */
+async function readRolloutFile(codexHome, file) {
     try {
         const handle = await openRegularInside(codexHome, file);
         try {
@@ -49726,9 +49728,14 @@ const MAX_OUTPUT_CHARS = 2000;
  */
 const codexSessionLog = {
     async reason(env, sessionId, toolCallId) {
+        const home = codexHome(env);
         const deadline = Date.now() + REASON_WAIT_MS;
+        // The rollout is looked for until it exists, then only read again: not a directory walk per poll.
+        let file;
         for (;;) {
-            const call = (await readRolloutCalls(codexHome(env), sessionId)).find((c) => c.callId === toolCallId);
+            file ??= (await findCodexRollouts(home, sessionId).catch(() => []))[0];
+            const calls = file ? await readRolloutFile(home, file) : [];
+            const call = calls.find((c) => c.callId === toolCallId);
             if (call)
                 return call.justification;
             if (Date.now() >= deadline)
