@@ -3,10 +3,12 @@
 #
 #   docker build -t agent-mux-app .
 #   docker run --env-file .env -p 3000:3000 -v agent-mux-data:/app/data \
-#     --security-opt seccomp=unconfined --security-opt apparmor=unconfined agent-mux-app
+#     --security-opt seccomp=unconfined --security-opt apparmor=unconfined --device /dev/net/tun agent-mux-app
 # (or `docker compose up -d`, compose.yaml). The two --security-opt let bubblewrap, the agents' fence,
 # create its user namespace and mounts: Docker's default profiles block them, and then no agent
 # starts (/agent-mux/ready answers 503 with the reason, each waiting mention gets a reply saying so).
+# /dev/net/tun lets slirp4netns give the fence's network namespace its egress (without it, the same
+# 503; AGENT_MUX_FENCE_NETWORK=host gives agents the container's network instead).
 #
 # Agents' CLIs (claude, codex, …) are not included: extend this image with the ones your repositories use.
 
@@ -22,9 +24,10 @@ RUN npm ci --omit=dev && npm cache clean --force
 
 # --- runtime ---
 FROM node:24-bookworm-slim AS runtime
-# git clones the repositories the agents work in; ca-certificates for HTTPS to GitHub; tini reaps agents' children.
+# git clones the repositories the agents work in; ca-certificates for HTTPS to GitHub; tini reaps agents' children;
+# bubblewrap fences each agent off, slirp4netns gives the fence's network namespace egress without the loopback.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends git ca-certificates tini bubblewrap \
+  && apt-get install -y --no-install-recommends git ca-certificates tini bubblewrap slirp4netns \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
   HOST=0.0.0.0 \

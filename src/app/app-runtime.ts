@@ -58,6 +58,7 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
   const fenceRetryMs = options.fenceRetryMs ?? 30_000;
   const fence = createFenceWatch({
     workDir: options.settings.workDir,
+    network: options.settings.fenceNetwork ?? 'own',
     ...(options.fenceProbe ? { probe: options.fenceProbe } : {}),
     retryMs: fenceRetryMs,
     onChange:

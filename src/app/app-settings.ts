@@ -44,6 +44,7 @@ const envSchema = z.object({
   AGENT_MUX_START_TIMEOUT_SECONDS: z.coerce.number().min(0).default(300),
   AGENT_MUX_FENCE: z.enum(['bwrap', 'off']).default('bwrap'),
   AGENT_MUX_FENCE_READ_ONLY: z.string().default(''),
+  AGENT_MUX_FENCE_NETWORK: z.enum(['own', 'host']).default('own'),
   AGENT_MUX_AGENT_ENV: z
     .string()
     .default('')
@@ -116,6 +117,13 @@ export interface AppSettings {
   fence?: 'bwrap' | 'off';
   /** More paths the fence shows read-only, e.g. the agent CLIs' install dirs (`AGENT_MUX_FENCE_READ_ONLY=/a:/b`). */
   fenceReadOnly?: readonly string[];
+  /**
+   * The fenced agent's network (`AGENT_MUX_FENCE_NETWORK=own|host`, default `own`; unset here: `own`):
+   * `own`, a network namespace with egress (slirp4netns) but not the host's loopback, of which only
+   * the run's MCP server and loopback model endpoints in the agent's environment are relayed in;
+   * `host`, the host's network, loopback included (docs/security.md says what that gives up).
+   */
+  fenceNetwork?: 'own' | 'host';
   /** Variables of the app's environment agents get besides the allowlist (`AGENT_MUX_AGENT_ENV=NAME,NAME`). */
   agentEnvExtra?: readonly string[];
 }
@@ -151,6 +159,7 @@ export function readAppSettings(env: Record<string, string | undefined> = proces
     startTimeoutMs: s.AGENT_MUX_START_TIMEOUT_SECONDS * 1000,
     fence: s.AGENT_MUX_FENCE,
     fenceReadOnly: s.AGENT_MUX_FENCE_READ_ONLY.split(':').filter(Boolean),
+    fenceNetwork: s.AGENT_MUX_FENCE_NETWORK,
     agentEnvExtra: s.AGENT_MUX_AGENT_ENV,
     // Only when turned off, so that the settings of a default environment stay as they were.
     ...(s.AGENT_MUX_GITHUB_THROTTLE === 'off' ? { githubThrottle: false } : {}),

@@ -10,6 +10,8 @@ export interface FenceWatch {
 export interface FenceWatchOptions {
   /** Where the probe runs (the app's work dir, created when missing). */
   workDir: string;
+  /** The fenced agents' network (`AppSettings.fenceNetwork`), which the default probe sets up too. Default `own`. */
+  network?: 'own' | 'host';
   /** The probe. Default: `true` inside the file-system fence (`probeFence`). */
   probe?: (workDir: string) => Promise<FenceProbe>;
   /** How long a failed probe stands before the next one. Default 30 000 ms. */
@@ -34,7 +36,7 @@ export function createFenceWatch(options: FenceWatchOptions): FenceWatch {
     options.probe ??
     (async (dir: string) => {
       await mkdir(dir, { recursive: true });
-      return probeFence({ kind: 'filesystem' }, dir);
+      return probeFence({ kind: 'filesystem', network: options.network ?? 'own' }, dir);
     });
   let last: { probe: FenceProbe; at: number } | undefined;
   let running: Promise<FenceProbe> | undefined;

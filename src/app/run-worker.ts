@@ -39,6 +39,7 @@ export interface WorkerDeps {
     | 'maxRunBytes'
     | 'fence'
     | 'fenceReadOnly'
+    | 'fenceNetwork'
     | 'agentEnvExtra'
   >;
   access: InstallationAccess;
@@ -92,7 +93,9 @@ export async function workOnce(deps: WorkerDeps, workerId: string): Promise<Work
   const bytes = await (deps.workDirBytes?.() ?? directorySize(settings.workDir));
   if (bytes > settings.maxWorkspaceBytes) return { kind: 'disk_full', bytes };
   if (settings.fence !== 'off') {
-    const probe = await (deps.fence ?? defaultFenceWatch(settings.workDir, deps.log)).check();
+    const probe = await (
+      deps.fence ?? defaultFenceWatch(settings.workDir, settings.fenceNetwork ?? 'own', deps.log)
+    ).check();
     if (!probe.ok) return { kind: 'unfenced', message: probe.message };
   }
   const claimed = await store.claim(workerId, settings.leaseMs, {
@@ -108,14 +111,16 @@ export async function workOnce(deps: WorkerDeps, workerId: string): Promise<Work
 const defaultWatches = new Map<string, FenceWatch>();
 
 /** The fence watch of a work dir when the deps bring none (one per process and work dir). */
-function defaultFenceWatch(workDir: string, log: (line: string) => void): FenceWatch {
-  let watch = defaultWatches.get(workDir);
+function defaultFenceWatch(workDir: string, network: 'own' | 'host', log: (line: string) => void): FenceWatch {
+  const key = `${network}:${workDir}`;
+  let watch = defaultWatches.get(key);
   if (!watch) {
     watch = createFenceWatch({
       workDir,
+      network,
       onChange: (probe) => log(probe.ok ? 'agent-mux: the fence works' : `agent-mux: ${unfencedReason(probe)}`),
     });
-    defaultWatches.set(workDir, watch);
+    defaultWatches.set(key, watch);
   }
   return watch;
 }
@@ -280,7 +285,12 @@ function homeOf(workspace: string): string {
 /** The file-system fence of a run: its workspace and its own HOME writable, the system read-only. */
 function fenceFor(settings: WorkerDeps['settings'], workspace: string): FenceOptions | undefined {
   if (settings.fence === 'off') return undefined;
-  return { kind: 'filesystem', home: homeOf(workspace), readOnly: settings.fenceReadOnly };
+  return {
+    kind: 'filesystem',
+    home: homeOf(workspace),
+    readOnly: settings.fenceReadOnly,
+    network: settings.fenceNetwork ?? 'own',
+  };
 }
 
 async function tellIssue(api: GitHubApi, run: StoredRun, reason: string, log: (line: string) => void): Promise<void> {

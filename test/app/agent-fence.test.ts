@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { commentEvent } from '../support/github-world.ts';
 import { type AppWorld, createAppWorld } from './app-world.ts';
 
@@ -28,10 +28,17 @@ async function provider(): Promise<number> {
 }
 
 describe('the app runs each agent fenced off (bubblewrap), with an allowlisted environment', () => {
-  it('the agent cannot read the app’s key, database or other runs, nor its process; it can use its workspace, HOME and 127.0.0.1', async () => {
+  it('the agent cannot read the app’s key, database or other runs, nor its process; it can use its workspace, HOME and its model endpoint on 127.0.0.1, no other loopback service', async () => {
     reportDir = await mkdtemp(join(tmpdir(), 'agent-mux-report-'));
     const report = join(reportDir, 'report.json');
     const port = await provider();
+    // Another service on the host's loopback (the app's own port, a database): not the agent's.
+    const other = createServer((socket) => socket.end());
+    await new Promise<void>((done) => other.listen(0, '127.0.0.1', done));
+    const otherPort = (other.address() as { port: number }).port;
+    onTestFinished(() => {
+      other.close();
+    });
     const checks = (workDir: string, dataDir: string) => [
       `read:${join(dirname(dataDir), 'private-key.pem')}`,
       `read:${join(dirname(dataDir), '.env')}`,
@@ -44,6 +51,7 @@ describe('the app runs each agent fenced off (bubblewrap), with an allowlisted e
       'write-cwd',
       'write-home',
       `tcp:127.0.0.1:${port}`,
+      `tcp:127.0.0.1:${otherPort}`,
     ];
     // The agent's config needs the world's paths: make the world, then commit the config naming them.
     const a = await createAppWorld({ config: 'agents: {}\n' });
@@ -63,6 +71,7 @@ agents:
     options:
       binary: ${probe}
       args: ${JSON.stringify([report, ...list])}
+      env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:${port}" }
       secretEnv: [ANTHROPIC_API_KEY]
 `;
     await a.w.commit('main', { '.github/agent-mux.yml': config });
@@ -85,7 +94,9 @@ agents:
     expect(seen[`list:${dirname(probe)}#entries`]).toEqual(['fence-probe.mjs']);
     expect(seen['write-cwd']).toBe('ok');
     expect(seen['write-home']).toBe('ok');
+    // Its network is its own: the model endpoint its environment names is relayed in, nothing else of the loopback.
     expect(seen[`tcp:127.0.0.1:${port}`]).toBe('ok');
+    expect(seen[`tcp:127.0.0.1:${otherPort}`]).not.toBe('ok');
     expect(seen.env.HOME).toMatch(/\.home$/);
   });
 });

@@ -21,6 +21,7 @@ describe('readAppSettings', () => {
       startTimeoutMs: 300_000,
       fence: 'bwrap',
       fenceReadOnly: [],
+      fenceNetwork: 'own',
       agentEnvExtra: [],
     });
   });
@@ -44,6 +45,7 @@ describe('readAppSettings', () => {
         AGENT_MUX_START_TIMEOUT_SECONDS: '0.5',
         AGENT_MUX_FENCE: 'off',
         AGENT_MUX_FENCE_READ_ONLY: '/opt/claude:/opt/codex',
+        AGENT_MUX_FENCE_NETWORK: 'host',
         AGENT_MUX_AGENT_ENV: 'HF_HOME, PIP_INDEX_URL',
       }),
     ).toEqual({
@@ -63,6 +65,7 @@ describe('readAppSettings', () => {
       startTimeoutMs: 500,
       fence: 'off',
       fenceReadOnly: ['/opt/claude', '/opt/codex'],
+      fenceNetwork: 'host',
       agentEnvExtra: ['HF_HOME', 'PIP_INDEX_URL'],
     });
   });

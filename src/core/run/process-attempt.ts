@@ -9,7 +9,7 @@ import type {
 } from '../adapter/index.ts';
 import { separateTempDir } from '../env/separate-temp-dir.ts';
 import { SpawnError } from '../errors/index.ts';
-import { type FenceOptions, fenceCommand } from '../sandbox/index.ts';
+import { type FenceNetwork, type FenceOptions, fenceCommand, openNetworkFor } from '../sandbox/index.ts';
 import { expandArgs, expandEnv } from '../template/expand-template.ts';
 import { templateVarsOf } from '../template/template-vars.ts';
 import type { AttemptOptions } from './attempt-options.ts';
@@ -54,6 +54,8 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   let fenceProgram: string | undefined;
   /** What the agent's own sandbox probe said, when it failed. */
   let sandboxProblem: string | undefined;
+  /** The host's half of the fence's own network, when it has one. */
+  let network: FenceNetwork | undefined;
   let child: Child;
   try {
     plan = await launch.plan(ctx);
@@ -78,15 +80,18 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     }
     const cwd = plan.cwd ?? ctx.request.cwd;
     const target = { command: plan.command, args, cwd, workspace: ctx.request.cwd, env };
+    network = await openNetworkFor(options.fence, [...args, ...Object.values(env), ctx.mcpUrl]);
     const fenced = options.fence
-      ? fenceCommand(options.fence, {
-          ...target,
-          planValues: [...args, ...Object.values(planEnv), ...(separated ? [separated.dir] : [])],
-        })
+      ? fenceCommand(
+          options.fence,
+          { ...target, planValues: [...args, ...Object.values(planEnv), ...(separated ? [separated.dir] : [])] },
+          network?.inside,
+        )
       : target;
     if (fenced.command !== plan.command) fenceProgram = fenced.command;
     sandboxProblem = await probeSandbox(plan, { env, cwd, workspace: ctx.request.cwd, fence: options.fence });
     if (sandboxProblem && options.sandboxUnavailable === 'fail') {
+      await network?.close();
       await runCleanup(plan, emitter);
       const message = `not started (sandboxUnavailable: fail): ${sandboxProblem}`;
       emitter.emit({ type: 'notice', code: 'sandbox_unavailable', message: sandboxProblem });
@@ -96,6 +101,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     const expanded = { ...plan, command: fenced.command, args: fenced.args };
     child = plan.pty ? await spawnPty(expanded, fenced.env, cwd) : await spawnPipes(expanded, fenced.env, cwd);
   } catch (error) {
+    await network?.close();
     await runCleanup(plan, emitter);
     const missing =
       SpawnError.isInstance(error) && (error.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
@@ -109,6 +115,13 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   const started: SpawnPlan = plan;
   const pgid = child.pid;
   trackGroup(pgid);
+  if (network) {
+    const failure = await network.attach(pgid).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    if (failure !== undefined) return networkFailed(failure, { child, pgid, network, plan: started, emitter });
+  }
   options.onChild(child);
   for (const notice of plan.notices ?? []) emitter.emit({ type: 'notice', ...notice });
   if (sandboxProblem) emitter.emit({ type: 'notice', code: 'sandbox_unavailable', message: sandboxProblem });
@@ -241,6 +254,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   // Nothing of the group may outlive the run, whatever the leader did.
   await terminateGroup(pgid, Math.min(graceMs, 2000));
   untrackGroup(pgid);
+  await network?.close();
 
   await runCleanup(started, emitter);
   pipeline.finish(exit);
@@ -274,6 +288,21 @@ async function runCleanup(plan: SpawnPlan | undefined, emitter: RunEmitter): Pro
       recoverable: true,
     });
   }
+}
+
+/** The fence's own network could not be set up: the agent (still waiting for it) is stopped, the run fails. */
+async function networkFailed(
+  why: string,
+  run: { child: Child; pgid: number; network: FenceNetwork; plan: SpawnPlan; emitter: RunEmitter },
+): Promise<AttemptResult> {
+  await terminateGroup(run.pgid, 0);
+  untrackGroup(run.pgid);
+  await settleWithin(run.child.exited, 2000, undefined);
+  await run.network.close();
+  await runCleanup(run.plan, run.emitter);
+  const message = `the run's fence could not set up its network, the agent was not started: ${why}`;
+  run.emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
+  return { reason: 'failed', message };
 }
 
 /** The fence's program (bubblewrap) is not installed: the run fails with that reason, never the agent's. */

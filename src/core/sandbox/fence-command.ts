@@ -1,7 +1,9 @@
 import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, relative, sep } from 'node:path';
+import type { FenceNetworkInside } from './fence-network.ts';
 import type { FenceOptions } from './fence-options.ts';
+import { LOOPBACK_RELAY_SCRIPT } from './loopback-relay-script.ts';
 
 /** What to start inside the fence. */
 export interface FenceTarget {
@@ -32,8 +34,12 @@ const DEFAULT_TMP_BYTES = 1024 * 1024 * 1024;
 /** The agent's temp dir inside the file-system fence when its HOME lies under `/tmp`. */
 const FENCED_TEMP = '/tmp/.agent-mux-tmp';
 
-/** Wraps a command in bubblewrap according to the fence. */
-export function fenceCommand(fence: FenceOptions, target: FenceTarget): FencedCommand {
+/**
+ * Wraps a command in bubblewrap according to the fence. With `network: 'own'`, `network` is the
+ * open `FenceNetwork`'s inside (the agent is started by the loopback relay); without it, such a
+ * fence has no network at all.
+ */
+export function fenceCommand(fence: FenceOptions, target: FenceTarget, network?: FenceNetworkInside): FencedCommand {
   const bwrap = fence.bwrap ?? 'bwrap';
   // Started as root (an app or runner running as root), the agent keeps no capability: it cannot
   // sniff the loopback (CAP_NET_RAW), load modules, change the host's mounts or read others' files.
@@ -63,10 +69,13 @@ export function fenceCommand(fence: FenceOptions, target: FenceTarget): FencedCo
     args.push('--chdir', target.cwd, target.command, ...target.args);
     return { command: bwrap, args, env: target.env };
   }
-  const args = [...common, '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+  // A user namespace of its own (bwrap makes one anyway when not run as root).
+  const args = [...common, '--unshare-user', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+  const ownNetwork = fence.network === 'own' && network !== undefined;
+  if (fence.network === 'own' || fence.network === 'none') args.push('--unshare-net');
   for (const dir of SYSTEM_DIRS) args.push(...systemDir(dir));
   args.push(...resolvConf());
-  args.push('--proc', '/proc', '--dev', '/dev', ...tmp);
+  args.push('--proc', '/proc', ...devices(ownNetwork), ...tmp);
   // The run's own temporary files an adapter's plan points at (`--mcp-config /tmp/agent-mux-…/mcp.json`).
   for (const path of planTempPaths(target)) args.push('--bind', path, path);
   for (const path of fence.readOnly ?? []) args.push('--ro-bind-try', path, path);
@@ -90,8 +99,36 @@ export function fenceCommand(fence: FenceOptions, target: FenceTarget): FencedCo
     env.TMPDIR = temp;
   }
   for (const name of ['TMPDIR', 'TEMP', 'TMP']) if (env[name] !== undefined) env[name] = temp;
-  args.push('--chdir', target.cwd, target.command, ...target.args);
+  args.push('--chdir', target.cwd);
+  if (ownNetwork) {
+    // The relay (Node, as a script) starts the agent once the namespace has its egress.
+    args.push('--ro-bind', process.execPath, process.execPath, '--ro-bind', network.socketDir, network.socketDir);
+    args.push(process.execPath, '-e', LOOPBACK_RELAY_SCRIPT, '--', network.socketDir, network.ports.join(','));
+  }
+  args.push(target.command, ...target.args);
   return { command: bwrap, args, env };
+}
+
+/** The host's device nodes a `/dev` built by hand shows (no devpts of its own). */
+const DEVICES = ['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/tty'];
+
+/**
+ * The fence's `/dev`. Usually bwrap's own (`--dev`). Not as root with a network of its own: for its
+ * devpts bwrap then maps the agent to uid 0 and moves it into a second user namespace, whose
+ * capabilities do not cover the network namespace, so slirp4netns (which joins the agent's user
+ * namespace) could not set it up. There `/dev` is built of the usual nodes, with the host's
+ * `/dev/pts` and `/dev/ptmx` for pseudo-terminals.
+ */
+function devices(ownNetwork: boolean): string[] {
+  if (!ownNetwork || process.getuid?.() === 0) return ['--dev', '/dev'];
+  const args = ['--tmpfs', '/dev'];
+  for (const node of DEVICES) args.push('--dev-bind-try', node, node);
+  args.push('--dev-bind-try', '/dev/pts', '/dev/pts', '--dev-bind-try', '/dev/ptmx', '/dev/ptmx');
+  args.push('--tmpfs', '/dev/shm', '--symlink', '/proc/self/fd', '/dev/fd');
+  for (const [index, name] of ['stdin', 'stdout', 'stderr'].entries()) {
+    args.push('--symlink', `/proc/self/fd/${index}`, `/dev/${name}`);
+  }
+  return args;
 }
 
 function systemDir(dir: string): string[] {

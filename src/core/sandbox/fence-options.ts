@@ -11,7 +11,8 @@
  * - `filesystem`: the PID namespace and a root built from read-only binds of the system (`/usr`,
  *   `/bin`, `/lib*`, `/sbin`, `/etc`, `/opt`), the `readOnly` paths, the workspace and `home`
  *   read-write, a fresh `/tmp`, `/dev` and `/proc`. Nothing else of the host exists in it (the
- *   app's directory, its data directory, other runs' workspaces). The network stays.
+ *   app's directory, its data directory, other runs' workspaces). In a user namespace, with
+ *   `network` deciding what it reaches.
  */
 export interface FenceOptions {
   kind: 'processes' | 'filesystem';
@@ -32,4 +33,17 @@ export interface FenceOptions {
   tmpBytes?: number;
   /** More paths shown read-write at the same place (`processes`: inside a hidden one or the private /tmp). */
   readWrite?: readonly string[];
+  /**
+   * `filesystem`: what the agent's network is. `host` (default): the host's, loopback included.
+   * `own`: a network namespace of its own with egress through slirp4netns but not the host's
+   * loopback (`--disable-host-loopback`); of the host's loopback only `loopbackPorts` (and the
+   * run's MCP server and loopback endpoints named in the agent's environment) are relayed in
+   * (`openFenceNetwork`). `none`: loopback only, nothing relayed (also what `own` becomes where no
+   * `FenceNetwork` is given to `fenceCommand`: fail closed).
+   */
+  network?: 'host' | 'own' | 'none';
+  /** `network: 'own'`: host loopback ports the agent may reach besides those found in its plan. */
+  loopbackPorts?: readonly number[];
+  /** `network: 'own'`: the slirp4netns program. Default: `slirp4netns` on PATH. */
+  slirp4netns?: string;
 }

@@ -2,6 +2,7 @@ import { execa } from 'execa';
 import { z } from 'zod';
 import { fenceCommand } from '../../sandbox/fence-command.ts';
 import type { FenceOptions } from '../../sandbox/fence-options.ts';
+import { openNetworkFor } from '../../sandbox/open-network-for.ts';
 import { defineTool } from '../tool-registry.ts';
 
 /** How `shell` runs a command. */
@@ -47,7 +48,9 @@ export function shellTool(options: ShellToolOptions) {
         workspace: ctx.workspacePath,
         env: { ...options.env },
       };
-      const spawned = options.fence ? fenceCommand(options.fence, target) : target;
+      // A fence with a network of its own gets it for the command too (the agent's loopback ports relayed).
+      const network = await openNetworkFor(options.fence, Object.values(options.env));
+      const spawned = options.fence ? fenceCommand(options.fence, target, network?.inside) : target;
       const child = execa(spawned.command, spawned.args, {
         cwd: ctx.workspacePath,
         env: spawned.env,
@@ -81,13 +84,21 @@ export function shellTool(options: ShellToolOptions) {
       const onAbort = () => stop('stop');
       ctx.signal.addEventListener('abort', onAbort, { once: true });
       let result: Awaited<typeof child>;
+      let networkFailure: string | undefined;
       try {
+        if (network && child.pid !== undefined) {
+          await network.attach(child.pid).catch((error: Error) => {
+            networkFailure = `the fence could not set up its network: ${error.message}`;
+            killGroup('SIGKILL');
+          });
+        }
         result = await child;
       } finally {
         clearTimeout(timer);
         ctx.signal.removeEventListener('abort', onAbort);
         // Whatever the command left running in its group (`cmd &`) ends with it.
         killGroup('SIGKILL');
+        await network?.close();
       }
       const exitCode = result.exitCode ?? null;
       const out = {
@@ -96,7 +107,8 @@ export function shellTool(options: ShellToolOptions) {
         stderr: cut(Buffer.from(result.stderr ?? new Uint8Array()), maxBytes),
         ...(timedOut ? { timedOut: true, error: `timed out after ${timeout} ms` } : {}),
         ...(stopped ? { error: 'the run was stopped' } : {}),
-        ...(exitCode === null && !timedOut && !stopped
+        ...(networkFailure ? { error: networkFailure } : {}),
+        ...(exitCode === null && !timedOut && !stopped && !networkFailure
           ? { error: result.shortMessage ?? 'the command could not run' }
           : {}),
       };
