@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6918)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2373)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6918:
+/***/ 2373:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -12377,6 +12377,19 @@ class config_error_ConfigError extends AgentMuxError {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/errors/fence-network-error.ts
+
+/** A fence's own network (slirp4netns and the loopback relays) could not be set up. */
+class FenceNetworkError extends AgentMuxError {
+    constructor(message, options) {
+        super('fence_network_failed', message, options);
+        this.name = 'FenceNetworkError';
+    }
+    static isInstance(error) {
+        return AgentMuxError.isInstance(error) && error.code === 'fence_network_failed';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/core/errors/run-limit-error.ts
 
 /**
@@ -12426,6 +12439,7 @@ class TemplateError extends AgentMuxError {
 }
 
 ;// CONCATENATED MODULE: ./src/core/errors/index.ts
+
 
 
 
@@ -54299,7 +54313,91 @@ function separateTempDir(env) {
     return { env: next, dir, remove: () => (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true }) };
 }
 
+;// CONCATENATED MODULE: ./src/core/sandbox/loopback-relay-script.ts
+/**
+ * The program that starts the agent inside a fence with a network of its own (`network: 'own'`),
+ * run there by Node as `node -e LOOPBACK_RELAY_SCRIPT -- SOCKET_DIR PORTS COMMAND ARGS…`:
+ *
+ * 1. it listens on `127.0.0.1:PORT` and `[::1]:PORT` of the namespace's own loopback for each of
+ *    PORTS (comma-separated) and carries each connection to `SOCKET_DIR/PORT.sock`, where agent-mux
+ *    relays it to the host's `127.0.0.1:PORT` (the run's MCP server, a local model endpoint);
+ * 2. it waits until slirp4netns has configured the namespace's egress (a default route on `tap0`),
+ *    at most 10 s, and fails with exit 125 and a reason when it has not;
+ * 3. it starts the agent with the same standard streams and environment, passes on the signals a
+ *    stop sends, and ends as the agent ended (the same exit code, or the same signal).
+ *
+ * Plain JavaScript on purpose: it runs in the fence as a string, whatever bundle agent-mux came in.
+ */
+const LOOPBACK_RELAY_SCRIPT = String.raw `
+'use strict';
+const net = require('node:net');
+const fs = require('node:fs');
+const { spawn } = require('node:child_process');
+const [dir, list, command, ...args] = process.argv.slice(1);
+const ports = list ? list.split(',').filter(Boolean).map(Number) : [];
+const servers = [];
+function relay(port) {
+  return (client) => {
+    const host = net.connect(dir + '/' + port + '.sock');
+    client.pipe(host);
+    host.pipe(client);
+    client.on('error', () => host.destroy());
+    host.on('error', () => client.destroy());
+  };
+}
+function listen(port, address) {
+  return new Promise((resolve) => {
+    const server = net.createServer(relay(port));
+    server.once('error', () => resolve(address === '127.0.0.1' ? 'cannot listen on ' + address + ':' + port : ''));
+    server.listen(port, address, () => {
+      servers.push(server);
+      resolve('');
+    });
+  });
+}
+function routed() {
+  try {
+    return fs.readFileSync('/proc/net/route', 'utf8').split('\n').some((line) => /^tap0\s+00000000\s/.test(line));
+  } catch {
+    return false;
+  }
+}
+function fail(message) {
+  process.stderr.write('agent-mux fence: ' + message + '\n');
+  process.exit(125);
+}
+async function main() {
+  for (const port of ports) {
+    for (const address of ['127.0.0.1', '::1']) {
+      const problem = await listen(port, address);
+      if (problem) fail(problem);
+    }
+  }
+  const deadline = Date.now() + 10000;
+  while (!routed()) {
+    if (Date.now() > deadline) fail('the network namespace got no egress within 10 s (slirp4netns did not configure tap0)');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const child = spawn(command, args, { stdio: 'inherit' });
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT']) {
+    process.on(signal, () => child.kill(signal));
+  }
+  child.on('error', (error) => fail('cannot start ' + command + ': ' + error.message));
+  child.on('exit', (code, signal) => {
+    for (const server of servers) server.close();
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+      return;
+    }
+    process.exit(code === null ? 1 : code);
+  });
+}
+main();
+`;
+
 ;// CONCATENATED MODULE: ./src/core/sandbox/fence-command.ts
+
 
 
 
@@ -54309,8 +54407,12 @@ const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx
 const DEFAULT_TMP_BYTES = 1024 * 1024 * 1024;
 /** The agent's temp dir inside the file-system fence when its HOME lies under `/tmp`. */
 const FENCED_TEMP = '/tmp/.agent-mux-tmp';
-/** Wraps a command in bubblewrap according to the fence. */
-function fenceCommand(fence, target) {
+/**
+ * Wraps a command in bubblewrap according to the fence. With `network: 'own'`, `network` is the
+ * open `FenceNetwork`'s inside (the agent is started by the loopback relay); without it, such a
+ * fence has no network at all.
+ */
+function fenceCommand(fence, target, network) {
     const bwrap = fence.bwrap ?? 'bwrap';
     // Started as root (an app or runner running as root), the agent keeps no capability: it cannot
     // sniff the loopback (CAP_NET_RAW), load modules, change the host's mounts or read others' files.
@@ -54349,11 +54451,15 @@ function fenceCommand(fence, target) {
         args.push('--chdir', target.cwd, target.command, ...target.args);
         return { command: bwrap, args, env: target.env };
     }
-    const args = [...common, '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+    // A user namespace of its own (bwrap makes one anyway when not run as root).
+    const args = [...common, '--unshare-user', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+    const ownNetwork = fence.network === 'own' && network !== undefined;
+    if (fence.network === 'own' || fence.network === 'none')
+        args.push('--unshare-net');
     for (const dir of SYSTEM_DIRS)
         args.push(...systemDir(dir));
     args.push(...resolvConf());
-    args.push('--proc', '/proc', '--dev', '/dev', ...tmp);
+    args.push('--proc', '/proc', ...devices(ownNetwork), ...tmp);
     // The run's own temporary files an adapter's plan points at (`--mcp-config /tmp/agent-mux-…/mcp.json`).
     for (const path of planTempPaths(target))
         args.push('--bind', path, path);
@@ -54385,8 +54491,36 @@ function fenceCommand(fence, target) {
     for (const name of ['TMPDIR', 'TEMP', 'TMP'])
         if (env[name] !== undefined)
             env[name] = temp;
-    args.push('--chdir', target.cwd, target.command, ...target.args);
+    args.push('--chdir', target.cwd);
+    if (ownNetwork) {
+        // The relay (Node, as a script) starts the agent once the namespace has its egress.
+        args.push('--ro-bind', process.execPath, process.execPath, '--ro-bind', network.socketDir, network.socketDir);
+        args.push(process.execPath, '-e', LOOPBACK_RELAY_SCRIPT, '--', network.socketDir, network.ports.join(','));
+    }
+    args.push(target.command, ...target.args);
     return { command: bwrap, args, env };
+}
+/** The host's device nodes a `/dev` built by hand shows (no devpts of its own). */
+const DEVICES = ['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/tty'];
+/**
+ * The fence's `/dev`. Usually bwrap's own (`--dev`). Not as root with a network of its own: for its
+ * devpts bwrap then maps the agent to uid 0 and moves it into a second user namespace, whose
+ * capabilities do not cover the network namespace, so slirp4netns (which joins the agent's user
+ * namespace) could not set it up. There `/dev` is built of the usual nodes, with the host's
+ * `/dev/pts` and `/dev/ptmx` for pseudo-terminals.
+ */
+function devices(ownNetwork) {
+    if (!ownNetwork || process.getuid?.() === 0)
+        return ['--dev', '/dev'];
+    const args = ['--tmpfs', '/dev'];
+    for (const node of DEVICES)
+        args.push('--dev-bind-try', node, node);
+    args.push('--dev-bind-try', '/dev/pts', '/dev/pts', '--dev-bind-try', '/dev/ptmx', '/dev/ptmx');
+    args.push('--tmpfs', '/dev/shm', '--symlink', '/proc/self/fd', '/dev/fd');
+    for (const [index, name] of ['stdin', 'stdout', 'stderr'].entries()) {
+        args.push('--symlink', `/proc/self/fd/${index}`, `/dev/${name}`);
+    }
+    return args;
 }
 function systemDir(dir) {
     let stat;
@@ -54445,40 +54579,263 @@ function fence_command_escapeRegExp(text) {
     return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-;// CONCATENATED MODULE: ./src/core/sandbox/probe-fence.ts
+;// CONCATENATED MODULE: ./src/core/sandbox/fence-network.ts
+
+
+
+
+
+
+/** Opens the relays of a fence's own network (its sockets are listening when this resolves). */
+async function openFenceNetwork(options) {
+    const ports = [...new Set(options.ports)].filter((port) => Number.isInteger(port) && port > 0 && port < 65536);
+    const socketDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'agent-mux-net-'));
+    const servers = [];
+    try {
+        for (const port of ports)
+            servers.push(await relayServer((0,external_node_path_namespaceObject.join)(socketDir, `${port}.sock`), port));
+    }
+    catch (error) {
+        await Promise.all(servers.map(closeServer));
+        (0,external_node_fs_namespaceObject.rmSync)(socketDir, { recursive: true, force: true });
+        throw new FenceNetworkError(`cannot open the fence's loopback relays: ${error.message}`, {
+            cause: error,
+        });
+    }
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    let slirp;
+    let closed = false;
+    return {
+        inside: { socketDir, ports },
+        async attach(pid) {
+            const target = await namespaceChild(pid, timeoutMs);
+            slirp = await startSlirp(options.slirp4netns ?? 'slirp4netns', target, timeoutMs);
+        },
+        async close() {
+            if (closed)
+                return;
+            closed = true;
+            if (slirp && slirp.exitCode === null && slirp.signalCode === null) {
+                const exited = new Promise((resolve) => slirp?.once('exit', resolve));
+                slirp.kill('SIGKILL');
+                await exited;
+            }
+            await Promise.all(servers.map(closeServer));
+            (0,external_node_fs_namespaceObject.rmSync)(socketDir, { recursive: true, force: true });
+        },
+    };
+}
+function relayServer(path, port) {
+    const server = (0,external_node_net_namespaceObject.createServer)((inner) => {
+        const outer = (0,external_node_net_namespaceObject.connect)(port, '127.0.0.1');
+        inner.pipe(outer);
+        outer.pipe(inner);
+        inner.on('error', () => outer.destroy());
+        outer.on('error', () => inner.destroy());
+    });
+    return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(path, () => {
+            server.off('error', reject);
+            resolve(server);
+        });
+    });
+}
+function closeServer(server) {
+    return new Promise((resolve) => server.close(() => resolve()));
+}
+/**
+ * The first process of bwrap's namespaces: bwrap's child whose network namespace is not ours.
+ * Found from `/proc` (`task/PID/children`, else every process's parent), polled until it exists.
+ */
+async function namespaceChild(pid, timeoutMs) {
+    const ours = netnsOf('self');
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+        for (const child of childrenOf(pid)) {
+            const theirs = netnsOf(String(child));
+            if (theirs && theirs !== ours)
+                return child;
+        }
+        if (!alive(pid))
+            throw new FenceNetworkError(`the fence (pid ${pid}) ended before its network was set up`);
+        if (Date.now() > deadline) {
+            throw new FenceNetworkError(`the fence's network namespace did not appear within ${timeoutMs} ms`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+}
+function netnsOf(pid) {
+    try {
+        return (0,external_node_fs_namespaceObject.readlinkSync)(`/proc/${pid}/ns/net`);
+    }
+    catch {
+        return undefined;
+    }
+}
+function alive(pid) {
+    try {
+        const stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/stat`, 'utf8');
+        return !/^\d+ \(.*\) Z /s.test(stat);
+    }
+    catch {
+        return false;
+    }
+}
+function childrenOf(pid) {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    }
+    catch {
+        // Without CONFIG_PROC_CHILDREN: every process whose parent is `pid`.
+        const found = [];
+        for (const entry of (0,external_node_fs_namespaceObject.readdirSync)('/proc')) {
+            if (!/^\d+$/.test(entry))
+                continue;
+            try {
+                const stat = (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${entry}/stat`, 'utf8');
+                const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+                if (ppid === pid)
+                    found.push(Number(entry));
+            }
+            catch {
+                // Gone meanwhile.
+            }
+        }
+        return found;
+    }
+}
+/** Starts slirp4netns for the namespace of `target`; resolves once it says it is ready. */
+function startSlirp(program, target, timeoutMs) {
+    // Given a PID, slirp4netns joins its user namespace first where agent-mux is not root (checked as
+    // `nobody`: an explicit `--userns-path` then fails to join the network namespace).
+    const args = ['--configure', '--mtu=65520', '--disable-host-loopback', '--ready-fd=3', String(target), 'tap0'];
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(program, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr?.on('data', (chunk) => {
+            stderr = (stderr + chunk.toString()).slice(-2000);
+        });
+        const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            reject(new FenceNetworkError(`slirp4netns was not ready within ${timeoutMs} ms: ${stderr.trim()}`));
+        }, timeoutMs);
+        const ready = child.stdio[3];
+        ready?.once('data', () => {
+            clearTimeout(timer);
+            child.stderr?.removeAllListeners('data');
+            child.stderr?.resume();
+            resolve(child);
+        });
+        child.once('error', (error) => {
+            clearTimeout(timer);
+            const why = error.code === 'ENOENT'
+                ? `the fence's network needs ${program}, which is not installed (Debian/Ubuntu: apt-get install slirp4netns)`
+                : `${program}: ${error.message}`;
+            reject(new FenceNetworkError(why, { cause: error }));
+        });
+        // `close`, not `exit`: what it printed on stderr has been read by then.
+        child.once('close', (code, signal) => {
+            clearTimeout(timer);
+            const hint = /\/dev\/net\/tun/.test(stderr)
+                ? " (agent-mux's user needs read and write access to /dev/net/tun: mode 0666 as Debian and Ubuntu set it; in Docker, --device /dev/net/tun)"
+                : '';
+            const why = `slirp4netns ended (${signal ?? `exit ${code}`}) before it was ready: ${stderr.trim()}${hint}`;
+            reject(new FenceNetworkError(why));
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/core/sandbox/loopback-ports.ts
+/** A URL on the loopback: `http://127.0.0.1:8080`, `ws://localhost:9000/x`, `http://[::1]:3000`. */
+const LOOPBACK_URL = /\b[a-z][a-z0-9+.-]*:\/\/(?:[^@/\s"']*@)?(?:127(?:\.\d{1,3}){3}|localhost|\[::1\]):(\d{1,5})/gi;
+/**
+ * The host loopback ports that values of an agent's plan point at (its MCP server's URL, a local
+ * model endpoint in `ANTHROPIC_BASE_URL`, …): what a fence with its own network relays in.
+ */
+function loopbackPortsOf(values) {
+    const ports = new Set();
+    for (const value of values) {
+        if (!value)
+            continue;
+        for (const match of value.matchAll(LOOPBACK_URL)) {
+            const port = Number(match[1]);
+            if (port > 0 && port < 65536)
+                ports.add(port);
+        }
+    }
+    return [...ports].sort((a, b) => a - b);
+}
+
+;// CONCATENATED MODULE: ./src/core/sandbox/open-network-for.ts
 
 
 /**
- * Starts `true` inside the fence once (bwrap present, user and PID namespaces allowed). Never
- * throws: a failure is described in `message`.
+ * The host's half of the fence's own network when it has one (`network: 'own'`), relaying the
+ * fence's `loopbackPorts` and the loopback ports that `values` (the plan's arguments, its
+ * environment, the run's MCP URL) point at; undefined for any other fence.
+ */
+async function openNetworkFor(fence, values) {
+    if (fence?.kind !== 'filesystem' || fence.network !== 'own')
+        return undefined;
+    return openFenceNetwork({
+        ports: [...(fence.loopbackPorts ?? []), ...loopbackPortsOf(values)],
+        ...(fence.slirp4netns ? { slirp4netns: fence.slirp4netns } : {}),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/core/sandbox/probe-fence.ts
+
+
+
+/**
+ * Starts `true` inside the fence once (bwrap present, user and PID namespaces allowed, and with a
+ * network of its own, slirp4netns giving it egress). Never throws: a failure is described in `message`.
  */
 async function probeFence(fence, dir) {
-    const wrapped = fenceCommand(fence, {
-        command: 'true',
-        args: [],
-        cwd: dir,
-        workspace: dir,
-        env: { PATH: '/usr/bin:/bin' },
-    });
+    const target = { command: 'true', args: [], cwd: dir, workspace: dir, env: { PATH: '/usr/bin:/bin' } };
+    let network;
     try {
-        const result = await execa(wrapped.command, wrapped.args, {
+        network = await openNetworkFor(fence, []);
+    }
+    catch (error) {
+        return { ok: false, message: error.message };
+    }
+    const wrapped = fenceCommand(fence, target, network?.inside);
+    try {
+        const child = execa(wrapped.command, wrapped.args, {
             env: wrapped.env,
             extendEnv: false,
             reject: false,
             timeout: 10_000,
             stdin: 'ignore',
         });
-        if (result.exitCode === 0)
+        const attached = network && child.pid !== undefined ? network.attach(child.pid) : Promise.resolve();
+        const failure = await attached.then(() => undefined, (error) => {
+            child.kill('SIGKILL');
+            return error.message;
+        });
+        const result = await child;
+        if (result.exitCode === 0 && !failure)
             return { ok: true };
         const detail = String(result.stderr || result.stdout || result.message).trim();
+        // bwrap's own complaint comes first: the network could not be set up because the fence never started.
+        if (failure && (result.exitCode === undefined || result.isTerminated))
+            return { ok: false, message: failure };
         return { ok: false, message: `${wrapped.command} failed (exit ${result.exitCode ?? 'none'}): ${detail}` };
     }
     catch (error) {
         return { ok: false, message: `${wrapped.command}: ${error.message}` };
     }
+    finally {
+        await network?.close();
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/core/sandbox/index.ts
+
+
+
 
 
 
@@ -54677,6 +55034,8 @@ async function runProcessAttempt(options) {
     let fenceProgram;
     /** What the agent's own sandbox probe said, when it failed. */
     let sandboxProblem;
+    /** The host's half of the fence's own network, when it has one. */
+    let network;
     let child;
     try {
         plan = await launch.plan(ctx);
@@ -54701,16 +55060,15 @@ async function runProcessAttempt(options) {
         }
         const cwd = plan.cwd ?? ctx.request.cwd;
         const target = { command: plan.command, args, cwd, workspace: ctx.request.cwd, env };
+        network = await openNetworkFor(options.fence, [...args, ...Object.values(env), ctx.mcpUrl]);
         const fenced = options.fence
-            ? fenceCommand(options.fence, {
-                ...target,
-                planValues: [...args, ...Object.values(planEnv), ...(separated ? [separated.dir] : [])],
-            })
+            ? fenceCommand(options.fence, { ...target, planValues: [...args, ...Object.values(planEnv), ...(separated ? [separated.dir] : [])] }, network?.inside)
             : target;
         if (fenced.command !== plan.command)
             fenceProgram = fenced.command;
         sandboxProblem = await probeSandbox(plan, { env, cwd, workspace: ctx.request.cwd, fence: options.fence });
         if (sandboxProblem && options.sandboxUnavailable === 'fail') {
+            await network?.close();
             await runCleanup(plan, emitter);
             const message = `not started (sandboxUnavailable: fail): ${sandboxProblem}`;
             emitter.emit({ type: 'notice', code: 'sandbox_unavailable', message: sandboxProblem });
@@ -54721,6 +55079,7 @@ async function runProcessAttempt(options) {
         child = plan.pty ? await spawnPty(expanded, fenced.env, cwd) : await spawnPipes(expanded, fenced.env, cwd);
     }
     catch (error) {
+        await network?.close();
         await runCleanup(plan, emitter);
         const missing = SpawnError.isInstance(error) && error.cause?.code === 'ENOENT';
         // Fenced, the program spawned is the fence's: its absence is not the agent's.
@@ -54735,6 +55094,11 @@ async function runProcessAttempt(options) {
     const started = plan;
     const pgid = child.pid;
     trackGroup(pgid);
+    if (network) {
+        const failure = await network.attach(pgid).then(() => undefined, (error) => error.message);
+        if (failure !== undefined)
+            return networkFailed(failure, { child, pgid, network, plan: started, emitter });
+    }
     options.onChild(child);
     for (const notice of plan.notices ?? [])
         emitter.emit({ type: 'notice', ...notice });
@@ -54870,6 +55234,7 @@ async function runProcessAttempt(options) {
     // Nothing of the group may outlive the run, whatever the leader did.
     await terminateGroup(pgid, Math.min(graceMs, 2000));
     untrackGroup(pgid);
+    await network?.close();
     await runCleanup(started, emitter);
     pipeline.finish(exit);
     const base = { exitCode: exit.exitCode, signal: exit.signal, sessionId: state.sessionId };
@@ -54903,6 +55268,17 @@ async function runCleanup(plan, emitter) {
             recoverable: true,
         });
     }
+}
+/** The fence's own network could not be set up: the agent (still waiting for it) is stopped, the run fails. */
+async function networkFailed(why, run) {
+    await terminateGroup(run.pgid, 0);
+    untrackGroup(run.pgid);
+    await settleWithin(run.child.exited, 2000, undefined);
+    await run.network.close();
+    await runCleanup(run.plan, run.emitter);
+    const message = `the run's fence could not set up its network, the agent was not started: ${why}`;
+    run.emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
+    return { reason: 'failed', message };
 }
 /** The fence's program (bubblewrap) is not installed: the run fails with that reason, never the agent's. */
 function fenceMissing(command, emitter) {
@@ -64736,6 +65112,7 @@ function reportProgressTool() {
 
 
 
+
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_OUTPUT = 64 * 1024;
 /**
@@ -64763,7 +65140,9 @@ function shellTool(options) {
                 workspace: ctx.workspacePath,
                 env: { ...options.env },
             };
-            const spawned = options.fence ? fenceCommand(options.fence, target) : target;
+            // A fence with a network of its own gets it for the command too (the agent's loopback ports relayed).
+            const network = await openNetworkFor(options.fence, Object.values(options.env));
+            const spawned = options.fence ? fenceCommand(options.fence, target, network?.inside) : target;
             const child = execa(spawned.command, spawned.args, {
                 cwd: ctx.workspacePath,
                 env: spawned.env,
@@ -64801,7 +65180,14 @@ function shellTool(options) {
             const onAbort = () => stop('stop');
             ctx.signal.addEventListener('abort', onAbort, { once: true });
             let result;
+            let networkFailure;
             try {
+                if (network && child.pid !== undefined) {
+                    await network.attach(child.pid).catch((error) => {
+                        networkFailure = `the fence could not set up its network: ${error.message}`;
+                        killGroup('SIGKILL');
+                    });
+                }
                 result = await child;
             }
             finally {
@@ -64809,6 +65195,7 @@ function shellTool(options) {
                 ctx.signal.removeEventListener('abort', onAbort);
                 // Whatever the command left running in its group (`cmd &`) ends with it.
                 killGroup('SIGKILL');
+                await network?.close();
             }
             const exitCode = result.exitCode ?? null;
             const out = {
@@ -64817,7 +65204,8 @@ function shellTool(options) {
                 stderr: cut(Buffer.from(result.stderr ?? new Uint8Array()), maxBytes),
                 ...(timedOut ? { timedOut: true, error: `timed out after ${timeout} ms` } : {}),
                 ...(stopped ? { error: 'the run was stopped' } : {}),
-                ...(exitCode === null && !timedOut && !stopped
+                ...(networkFailure ? { error: networkFailure } : {}),
+                ...(exitCode === null && !timedOut && !stopped && !networkFailure
                     ? { error: result.shortMessage ?? 'the command could not run' }
                     : {}),
             };
@@ -66391,14 +66779,14 @@ async function sweepStaleWorkspaces(root) {
         if (owner === undefined && Date.now() - found.mtimeMs < FRESH_MS)
             continue;
         const pid = Number.parseInt(owner ?? '', 10);
-        if (Number.isInteger(pid) && pid > 0 && alive(pid))
+        if (Number.isInteger(pid) && pid > 0 && sweep_stale_workspaces_alive(pid))
             continue;
         await (0,external_node_fs_promises_namespaceObject.rm)(dir, { recursive: true, force: true }).catch(() => undefined);
         removed.push(dir);
     }
     return removed;
 }
-function alive(pid) {
+function sweep_stale_workspaces_alive(pid) {
     try {
         process.kill(pid, 0);
         return true;
