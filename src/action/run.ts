@@ -15,6 +15,7 @@ import { REPO_CONFIG_PATH } from '../github/config/load-repo-config.ts';
 import { createGitHubApi } from '../github/create-github-api.ts';
 import { createOctokit } from '../github/create-octokit.ts';
 import { systemClock } from '../github/report/clock.ts';
+import { defaultTriggerPhrase } from '../github/trigger/parse-command.ts';
 import { decideTrigger, type GitHubDeps } from '../github/use-cases/decide-trigger.ts';
 import { executeRun, type RunOutcome } from '../github/use-cases/execute-run.ts';
 import { resolveAgentAdapter } from '../github/use-cases/resolve-agent-adapter.ts';
@@ -24,6 +25,7 @@ import { STATE } from './action-state.ts';
 import { actionRunId, cancelWorkflowRuns } from './cancel-workflow-runs.ts';
 import { changedFileAnnotations } from './changed-file-annotations.ts';
 import { createActionsCacheConversationStore } from './conversation-cache-store.ts';
+import { forkReviewNotice } from './fork-review-event.ts';
 import { ensureAgentProgram } from './install-agent.ts';
 import { findOnPath } from './install-find-on-path.ts';
 import { renderJobSummary } from './job-summary.ts';
@@ -65,6 +67,14 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       log: (line) => core.info(line),
     }),
   );
+  // A fork's review: the token is read-only and there are no secrets. Say so where the user looks; start nothing.
+  const forkNotice = forkReviewNotice(eventName, payload, inputs.triggerPhrase ?? defaultTriggerPhrase);
+  if (forkNotice !== undefined) {
+    core.warning(`agent-mux: ${forkNotice}`);
+    if (env.GITHUB_STEP_SUMMARY) await core.summary.addHeading('agent-mux did not run', 3).addRaw(forkNotice).write();
+    setConclusion('skipped');
+    return;
+  }
   const registry = createBuiltinRegistry();
   const deps: GitHubDeps = {
     api,

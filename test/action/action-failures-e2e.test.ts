@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stopLeftoverAgents } from '../../src/action/stop-leftover-agents.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';
+import { webhookPayload } from '../support/webhook-payload.ts';
 import { ACTION_MAIN, readCommandFile, runnerEnv, runStep } from './run-action.ts';
 
 const leakyAgent = new URL('../fixtures/bin/leaky-agent.mjs', import.meta.url).pathname;
@@ -103,6 +104,28 @@ describe('the Action when something goes wrong, and its job log (node dist/index
     expect((await readCommandFile(files.output)).conclusion).toBe('failure');
     expect(w.gh.state.checkRuns(w.repo)).toEqual([]);
     w.gh.assertNoViolations();
+  });
+
+  it('`@agent` in a review comment on a fork’s pull request: nothing started, no request, the reason in the log and the summary', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    const payload = webhookPayload('pull_request_review_comment', 'created', {
+      owner: w.repo.owner,
+      repo: w.repo.repo,
+      body: '@agent fix this line',
+      login: 'alice',
+    }) as { pull_request: { head: { repo: unknown } } };
+    payload.pull_request.head.repo = { full_name: 'mallory/fork' };
+    const files = await runnerEnv(w, { eventName: 'pull_request_review_comment', payload });
+    const requestsBefore = w.gh.requests.length;
+    const result = await runStep(ACTION_MAIN, files.env);
+    expect(result.code, result.stdout).toBe(0);
+    const warning = result.stdout.split('\n').find((line) => line.startsWith('::warning::'));
+    expect(warning).toContain('comes from a fork (mallory/fork)');
+    expect(warning).toContain('Mention @agent in the pull request’s conversation instead');
+    expect(await readFile(files.summary, 'utf8')).toContain('read-only GITHUB_TOKEN and no secrets');
+    expect((await readCommandFile(files.output)).conclusion).toBe('skipped');
+    expect(w.gh.requests.length).toBe(requestsBefore);
   });
 
   it('`timeout-minutes: abc`: fails red with one line naming the input, before any request', async () => {

@@ -324,4 +324,32 @@ describe('who and what does not trigger', () => {
     expect(check?.output?.text).toContain('nothing pushed to it');
     w.gh.assertNoViolations();
   });
+  it('Actions may not open pull requests (the repository setting is off): the run fails naming the setting, and the branch is kept', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 14, title: 'Fix the README typo', body: '', user: 'alice' });
+    // What GitHub answers a workflow's GITHUB_TOKEN when "Allow GitHub Actions to create and approve pull requests" is off.
+    w.gh.failNext(
+      { method: 'POST', path: '/repos/{owner}/{repo}/pulls' },
+      {
+        status: 403,
+        body: {
+          message: 'GitHub Actions is not permitted to create or approve pull requests.',
+          documentation_url: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request',
+        },
+      },
+    );
+    const decision = await decideTrigger(w.deps, commentEvent(w, 14, 'alice', '@agent demo: fix the typo'));
+    const outcome = await run(w, decision, async (_channel, id) => {
+      w.gh.state.addComment(w.repo, 14, { body: `/approve ${id}`, user: 'bob' });
+    });
+    expect(outcome.conclusion).toBe('failure');
+    expect(outcome.reason).toContain('"Allow GitHub Actions to create and approve pull requests"');
+    expect(outcome.reason).toContain('The changes were pushed to the branch agent-mux/14-fix-the-readme-typo');
+    expect(await w.git(['show', 'agent-mux/14-fix-the-readme-typo:README.md'], w.bare)).toContain('project');
+    expect(w.gh.state.pulls(w.repo)).toHaveLength(0);
+    const tracking = w.gh.state.comments(w.repo, 14).find((c) => c.body.includes('Allow GitHub Actions'));
+    expect(tracking, 'the tracking comment says it').toBeDefined();
+    w.gh.assertNoViolations();
+  });
 });

@@ -5,6 +5,7 @@ import { publishChanges } from '../git/publish-changes.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import type { ForkDelivery } from '../report/finish-info.ts';
 import { deliverToFork } from './deliver-to-fork.ts';
+import { pullRequestRefused } from './pull-request-refused.ts';
 import type { RunJob } from './run-job.ts';
 import { unclaimedBranch } from './unclaimed-branch.ts';
 
@@ -94,19 +95,23 @@ export async function publishResult(input: {
   const existing = await api.findOpenPull(job.repo, job.repo.owner, branch);
   const pr =
     existing ??
-    (await api.createPull(job.repo, {
-      title: commitTitle(job),
-      head: branch,
-      base: job.defaultBranch,
-      draft: settings.draft,
-      body: [
-        job.number === undefined ? '' : settings.linkIssue ? `Closes #${job.number}.` : `From #${job.number}.`,
-        '',
-        `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}.`,
-        '',
-        `${pushed.files.length} file${pushed.files.length === 1 ? '' : 's'} changed.`,
-      ].join('\n'),
-    }));
+    (await api
+      .createPull(job.repo, {
+        title: commitTitle(job),
+        head: branch,
+        base: job.defaultBranch,
+        draft: settings.draft,
+        body: [
+          job.number === undefined ? '' : settings.linkIssue ? `Closes #${job.number}.` : `From #${job.number}.`,
+          '',
+          `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}.`,
+          '',
+          `${pushed.files.length} file${pushed.files.length === 1 ? '' : 's'} changed.`,
+        ].join('\n'),
+      })
+      .catch((error: unknown) => {
+        throw pullRequestRefused(error, branch);
+      }));
   return {
     branch,
     pullRequestUrl: pr.htmlUrl,
