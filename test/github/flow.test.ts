@@ -352,4 +352,25 @@ describe('who and what does not trigger', () => {
     expect(tracking, 'the tracking comment says it').toBeDefined();
     w.gh.assertNoViolations();
   });
+  it('the token may not write check runs (a read-only token): nothing starts, and the error says what to change', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 15, title: 'Fix the README typo', body: '', user: 'alice' });
+    w.gh.failNext(
+      { method: 'POST', path: '/repos/{owner}/{repo}/check-runs' },
+      {
+        status: 403,
+        body: {
+          message: 'Resource not accessible by integration',
+          documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run',
+        },
+      },
+    );
+    const decision = await decideTrigger(w.deps, commentEvent(w, 15, 'alice', '@agent demo: fix the typo'));
+    await expect(run(w, decision, async () => undefined)).rejects.toThrow(
+      /the token may not create check runs, so the agent was not started: give the workflow `checks: write`/,
+    );
+    expect(await w.git(['branch', '--list', 'agent-mux/*'], w.bare)).toBe('');
+    expect(w.gh.state.checkRuns(w.repo)).toHaveLength(0);
+  });
 });

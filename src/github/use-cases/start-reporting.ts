@@ -1,6 +1,8 @@
+import { AgentMuxError } from '../../core/errors/agent-mux-error.ts';
 import type { TurnRecord } from '../conversation/turn-record.ts';
 import { turnRecordLine } from '../conversation/turn-record.ts';
 import type { GitHubApi } from '../github-api.ts';
+import { GitHubApiError } from '../github-api-error.ts';
 import type { Clock } from '../report/clock.ts';
 import { runMarker, type TrackingConversation } from '../report/render-tracking-comment.ts';
 import { createRunReporter, type RunReporter } from '../report/run-reporter.ts';
@@ -28,6 +30,22 @@ export interface StartReportingInput {
   log: (line: string) => void;
 }
 
+/**
+ * A 403 on creating the check run: the token may not write checks. Says what to change; nothing
+ * was started (the run stops when its reporting fails). Any other error is returned as it is.
+ */
+function checkRunRefused(error: unknown): unknown {
+  if (!GitHubApiError.isInstance(error) || error.status !== 403) return error;
+  return new AgentMuxError(
+    'check_run_refused',
+    'the token may not create check runs, so the agent was not started: give the workflow `checks: write` ' +
+      '(with contents, issues and pull-requests: write, as the README’s workflow does); a review comment on a ' +
+      'pull request from a fork always gets a read-only token from GitHub: mention the agent in the pull ' +
+      `request’s conversation instead (${error.message})`,
+    { cause: error },
+  );
+}
+
 /** The reporter of a run and what its outcome names: its id, check run and tracking comment. */
 export interface Reporting {
   reporter: RunReporter;
@@ -41,15 +59,19 @@ export interface Reporting {
 export async function startReporting(input: StartReportingInput): Promise<Reporting> {
   const { api, job, runId, turnName, tracking } = input;
   const repo = job.repo;
-  const checkRun = await api.createCheckRun(repo, {
-    name: `agent-mux / ${job.agentName}${turnName}`,
-    headSha: input.headSha,
-    status: 'in_progress',
-    startedAt: new Date().toISOString(),
-    externalId: runId,
-    detailsUrl: input.detailsUrl,
-    output: { title: `${job.agentName}${turnName}: starting`, summary: `Requested by @${job.actor.login}.` },
-  });
+  const checkRun = await api
+    .createCheckRun(repo, {
+      name: `agent-mux / ${job.agentName}${turnName}`,
+      headSha: input.headSha,
+      status: 'in_progress',
+      startedAt: new Date().toISOString(),
+      externalId: runId,
+      detailsUrl: input.detailsUrl,
+      output: { title: `${job.agentName}${turnName}: starting`, summary: `Requested by @${job.actor.login}.` },
+    })
+    .catch((error: unknown) => {
+      throw checkRunRefused(error);
+    });
   const record = tracking ? `${turnRecordLine(input.baseRecord)}\n` : '';
   const comment =
     job.number === undefined
