@@ -229,17 +229,22 @@ describe.each(workflows)('%s: the job filter', (_name, text) => {
   });
 });
 
-describe('examples/workflows/claude-code.yml: the concurrency group', () => {
-  const workflow = parse(workflows[0]?.[1] ?? '') as Workflow;
-  const group = (sample: Sample): string =>
-    renderWorkflowTemplate(workflow.concurrency?.group ?? '', contextOf(sample));
+describe.each(workflows)('%s: the concurrency group (issue 33.10: one pattern everywhere)', (_name, text) => {
+  const workflow = parse(text) as Workflow & { jobs: Record<string, { concurrency?: Workflow['concurrency'] }> };
+  const readme = parse(readmeWorkflow()) as typeof workflow;
+  const concurrency = workflow.jobs.agent?.concurrency;
+  const group = (sample: Sample): string => renderWorkflowTemplate(concurrency?.group ?? '', contextOf(sample));
 
-  it('serializes the runs of one issue and keeps other issues apart', () => {
-    const mention = sampleNamed('a mention in an issue comment');
-    expect(group(mention)).toBe('agent-mux-7');
-    expect(group(sampleNamed('an issue opened with the phrase'))).toBe('agent-mux-7');
-    expect(group(sampleNamed('a review with the phrase'))).toBe('agent-mux-8');
-    expect(workflow.concurrency?.['cancel-in-progress']).toBe(false);
+  it('is on the job, as in the README: filtered-out comments (/approve) never enter it', () => {
+    expect(workflow.concurrency).toBeUndefined();
+    expect(concurrency).toEqual(readme.jobs.agent?.concurrency);
+    expect(concurrency?.['cancel-in-progress']).toBe(false);
+  });
+
+  it('serializes the runs of one issue or pull request and keeps others apart', () => {
+    expect(group(sampleNamed('a mention in an issue comment'))).toBe('agent-mux-7-run');
+    expect(group(sampleNamed('an issue opened with the phrase'))).toBe('agent-mux-7-run');
+    expect(group(sampleNamed('a review with the phrase'))).toBe('agent-mux-8-run');
   });
 
   it('puts "@agent cancel" in a group of its own, so it does not wait for the run it stops', () => {
