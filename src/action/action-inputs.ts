@@ -1,3 +1,4 @@
+import { isNeverAgentEnv } from '../core/env/agent-environment.ts';
 import { AgentMuxError } from '../core/errors/agent-mux-error.ts';
 import type { FenceMode } from './runner-fence.ts';
 
@@ -9,6 +10,7 @@ export const apiKeyInputs = {
   'openrouter-api-key': 'OPENROUTER_API_KEY',
   'cursor-api-key': 'CURSOR_API_KEY',
   'copilot-token': 'COPILOT_GITHUB_TOKEN',
+  'claude-code-oauth-token': 'CLAUDE_CODE_OAUTH_TOKEN',
   'remote-agent-token': 'AGENT_MUX_REMOTE_TOKEN',
 } as const;
 
@@ -26,6 +28,9 @@ export const ACTION_INPUTS = [
   'bot-login',
   'poll-interval-seconds',
   'fence',
+  'model',
+  'instructions',
+  'agent-env',
   ...Object.keys(apiKeyInputs),
 ] as const;
 
@@ -46,6 +51,12 @@ export interface ActionInputs {
   fence: FenceMode;
   /** Environment variable → key, for the inputs that were given. */
   apiKeys: Record<string, string>;
+  /** The model, over the repository config's. */
+  model: string | undefined;
+  /** Instructions added to every run's prompt. */
+  instructions: string | undefined;
+  /** More variables of the step's environment the agent gets (cloud credentials for Bedrock or Vertex). */
+  agentEnv: string[];
 }
 
 /** An input with a bad value: names the input. */
@@ -100,6 +111,18 @@ export function readActionInputs(getInput: (name: string) => string): ActionInpu
   if (fence !== 'auto' && fence !== 'off') {
     throw new ActionInputError('fence', `${JSON.stringify(fence)} is not auto or off`);
   }
+  const agentEnv = (text('agent-env') ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const name of agentEnv) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw new ActionInputError('agent-env', `${JSON.stringify(name)} is not an environment variable name`);
+    }
+    if (isNeverAgentEnv(name)) {
+      throw new ActionInputError(
+        'agent-env',
+        `${name} is never given to an agent (agent-mux's own credentials and the runner's internals)`,
+      );
+    }
+  }
   return {
     githubToken,
     agent: text('agent'),
@@ -114,5 +137,9 @@ export function readActionInputs(getInput: (name: string) => string): ActionInpu
     pollIntervalMs: (number('poll-interval-seconds', SECONDS) ?? 5) * 1000,
     fence,
     apiKeys,
+    model: text('model'),
+    // Several lines are kept as written (only the ends trimmed).
+    instructions: text('instructions'),
+    agentEnv,
   };
 }

@@ -7,6 +7,7 @@ import { isFeatureAvailable as actionsCacheAvailable } from '@actions/cache';
 import * as core from '@actions/core';
 import { execa } from 'execa';
 import { createBuiltinRegistry } from '../adapters/builtin-registry.ts';
+import { looksSecret } from '../core/env/agent-environment.ts';
 import { AgentMuxError } from '../core/errors/agent-mux-error.ts';
 import { Redactor } from '../core/redact/redactor.ts';
 import { probeFence } from '../core/sandbox/index.ts';
@@ -155,7 +156,12 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   if (decided.kind === 'off') core.warning(decided.warning);
   if (decided.kind === 'fenced') for (const note of decided.notes) core.info(`agent-mux: ${note}`);
   const fence = decided.kind === 'fenced' ? decided.fence : undefined;
-  const secrets = [inputs.githubToken, ...Object.values(inputs.apiKeys)];
+  // Variables given with agent-env whose names say they are secret (AWS_SECRET_ACCESS_KEY, …) are redacted too.
+  const passedSecrets = inputs.agentEnv
+    .filter((name) => looksSecret(name) && env[name])
+    .map((name) => env[name] as string);
+  for (const value of passedSecrets) core.setSecret(value);
+  const secrets = [inputs.githubToken, ...Object.values(inputs.apiKeys), ...passedSecrets];
   const redactor = new Redactor(secrets);
   const workflowLog = createWorkflowLog(core, (text) => redactor.redactString(text));
   let installMs: number | undefined;
@@ -226,7 +232,9 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       secrets,
       redactor,
       secretEnv: Object.keys(inputs.apiKeys),
-      isolateEnv: { extra: [RUN_MARKER_ENV] },
+      isolateEnv: { extra: [RUN_MARKER_ENV, ...inputs.agentEnv] },
+      ...(inputs.model ? { model: inputs.model } : {}),
+      ...(inputs.instructions ? { instructions: inputs.instructions } : {}),
       fence,
       signal: abort.signal,
       // The runner sends SIGINT, then SIGTERM 7.5 s later, then SIGKILL 2.5 s after that.

@@ -107,6 +107,11 @@ export interface AgentEnvironmentOptions {
   extra?: readonly string[];
 }
 
+/** True when a variable's name says its value is secret (`…_KEY`, `…_TOKEN`, `…_SECRET`, an access key id). */
+export function looksSecret(name: string): boolean {
+  return SECRET_NAME.test(name) || /ACCESS_KEY_ID$/i.test(name);
+}
+
 /** True when `name` may never reach an agent. */
 export function isNeverAgentEnv(name: string): boolean {
   return NEVER.some((re) => re.test(name));

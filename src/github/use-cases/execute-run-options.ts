@@ -32,6 +32,13 @@ export interface ExecuteRunOptions {
   redactor?: import('../../core/redact/redactor.ts').Redactor;
   /** Names of environment variables whose values are secret. */
   secretEnv?: readonly string[];
+  /** The model, over the one the repository config gives the agent (the Action's `model` input). */
+  model?: string;
+  /**
+   * Instructions added to every run's prompt after the request (the Action's `instructions` input):
+   * the workflow author's, so trusted, unlike the thread's text.
+   */
+  instructions?: string;
   /** Give the agent only the allowlisted part of `env` (core `RunOptions.isolateEnv`). */
   isolateEnv?: RunOptions['isolateEnv'];
   /** Start the agent inside this bubblewrap fence (core `RunOptions.fence`). */

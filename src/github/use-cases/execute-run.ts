@@ -37,6 +37,7 @@ import { resolveAgentAdapter } from './resolve-agent-adapter.ts';
 import { runPolicy } from './run-policy.ts';
 import { type RunSecrets, runSecrets } from './run-secrets.ts';
 import { startReporting } from './start-reporting.ts';
+import { workflowInstructions } from './workflow-instructions.ts';
 
 export type { ExecuteRunOptions, RunOutcome } from './execute-run-options.ts';
 
@@ -155,7 +156,7 @@ async function runAndReport(
       runId,
       headSha: (await target).headSha,
       turnName,
-      model: agentConfig?.model,
+      model: options.model ?? agentConfig?.model,
       tracking,
       baseRecord,
       detailsUrl: options.detailsUrl,
@@ -298,7 +299,8 @@ async function runAndReport(
       ? job.prompt
       : job.prompt +
         conversationSummary(plan.earlier, await commitsSince(options.workspace, prepared, plan.earlier.length))) +
-    missedMentionsPrompt(missed);
+    missedMentionsPrompt(missed) +
+    workflowInstructions(options.instructions);
 
   // The policy's `shell` etc. also name the agent's own tools: at launch and in its approvals.
   const policy = policyForAgent(runPolicy(job.config, job.agentName), resolved.adapter.toolNames);
@@ -307,7 +309,7 @@ async function runAndReport(
     request: {
       prompt,
       cwd: options.workspace,
-      model: resolved.model,
+      model: options.model ?? resolved.model,
       ...(resumed.sessionId ? { resumeSessionId: resumed.sessionId } : {}),
     },
     runId,
@@ -336,8 +338,11 @@ async function runAndReport(
         approvalTimeoutMs,
         emit,
         signal,
+        // The task as the agent is run with it: the request with the earlier turns, the requests
+        // taken up and the workflow's instructions; the model when one is chosen.
         task: {
-          prompt: job.prompt,
+          prompt,
+          ...((options.model ?? resolved.model) ? { model: options.model ?? resolved.model } : {}),
           repository: `${repo.owner}/${repo.repo}`,
           ...(job.isPullRequest ? { pullRequest: { number: job.number } } : { issue: { number: job.number } }),
         },
