@@ -20,6 +20,8 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# npm's prepare runs it (without TypeScript it only says there is no lib/ to build: the app runs the sources).
+COPY scripts/prepare.ts ./scripts/
 RUN npm ci --omit=dev && npm cache clean --force
 
 # --- runtime ---
