@@ -1,7 +1,5 @@
 /** The PostgreSQL the fault tests use: one fresh schema per test, dropped afterwards. */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
-import { execa } from 'execa';
 import pg from 'pg';
 
 export const DATABASE_URL = process.env.AGENT_MUX_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -35,14 +33,4 @@ export async function dropSchema(schema: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-/** True where the local Debian cluster can be restarted (root, `pg_ctlcluster`). */
-export const canRestartPostgres =
-  existsSync('/usr/bin/pg_ctlcluster') && existsSync('/etc/postgresql') && process.getuid?.() === 0;
-
-/** Restarts the local cluster (stop, start); resolves once it accepts connections again. */
-export async function restartPostgres(): Promise<void> {
-  const [version] = readdirSync('/etc/postgresql');
-  await execa('pg_ctlcluster', ['--skip-systemctl-redirect', String(version), 'main', 'restart']);
 }

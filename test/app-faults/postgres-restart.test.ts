@@ -1,20 +1,15 @@
 /**
  * The PostgreSQL server restarts under the app: the store's pool, and then the real `probot run`
- * with a run waiting on an approval, carry on once it is back. Serial pass only (see `serial-only.ts`):
- * a restart breaks whatever else uses the server at that moment.
+ * with a run waiting on an approval, carry on once it is back. The server is the test's own
+ * (`startPrivatePostgres`): the machine's is never restarted (issue 33.13).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createPostgresRunStore } from '../../../src/app/store/postgres-run-store.ts';
-import type { RunStore } from '../../../src/app/store/run-store.ts';
-import { makeJob, NO_LIMITS } from '../../app/store/run-store-fixtures.ts';
-import {
-  canRestartPostgres,
-  DATABASE_URL,
-  dropSchema,
-  freshSchema,
-  postgresReachable,
-  restartPostgres,
-} from '../fault-postgres.ts';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresRunStore } from '../../src/app/store/postgres-run-store.ts';
+import type { RunStore } from '../../src/app/store/run-store.ts';
+import { makeJob, NO_LIMITS } from '../app/store/run-store-fixtures.ts';
+import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.ts';
+import { freshSchema, DATABASE_URL as MACHINE_URL } from './fault-postgres.ts';
 import {
   APPROVAL_AGENT,
   awaitingApproval,
@@ -23,8 +18,7 @@ import {
   type FaultWorld,
   processAgent,
   waitFor,
-} from '../fault-world.ts';
-import { SERIAL_PASS } from './serial-only.ts';
+} from './fault-world.ts';
 
 const CONFIG = `
 agents:
@@ -36,18 +30,41 @@ git:
   pullRequests: false
 `;
 
-const available = SERIAL_PASS && canRestartPostgres && (await postgresReachable());
+let server: PrivatePostgres | undefined;
+let DATABASE_URL = '';
+/** When the machine's own server started, before this file's tests: it must be the same after. */
+let machineStarted: string | undefined;
+async function machineStartTime(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: MACHINE_URL, connectionTimeoutMillis: 3_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ at: string }>('SELECT pg_postmaster_start_time()::text AS at');
+    return rows[0]?.at;
+  } catch {
+    return undefined;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+beforeAll(async () => {
+  machineStarted = await machineStartTime();
+  server = await startPrivatePostgres();
+  if (!server) throw new Error('PostgreSQL is not installed (/usr/lib/postgresql/N/bin): apt-get install postgresql');
+  DATABASE_URL = server.url;
+}, 60_000);
+afterAll(() => server?.stop());
+const restartPostgres = () => server?.restart() ?? Promise.resolve();
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-describe.runIf(available)('a PostgreSQL restart', () => {
-  // Moved here from test/app/store/postgres-run-store.test.ts, so that it runs in the serial pass.
+describe('a PostgreSQL restart', { timeout: 90_000 }, () => {
+  // On the test's own server: restarting it breaks no other test.
   it('is survived by the store pool: the store works once the server is back', async () => {
     const schema = freshSchema('agent_mux_test');
-    cleanups.push(() => dropSchema(schema));
     const errors: Error[] = [];
     const store = createPostgresRunStore({
       connectionString: DATABASE_URL,
@@ -77,7 +94,6 @@ describe.runIf(available)('a PostgreSQL restart', () => {
     const world: FaultWorld = await createFaultWorld(CONFIG);
     cleanups.push(() => world.close());
     const schema = freshSchema();
-    cleanups.push(() => dropSchema(schema));
     const { w } = world;
     const explain = () => world.output();
     const app = await world.startApp({
@@ -146,4 +162,9 @@ describe.runIf(available)('a PostgreSQL restart', () => {
     expect(starts).toHaveLength(1);
     w.gh.assertNoViolations();
   }, 90_000);
+
+  it('left the machine’s own PostgreSQL alone (not restarted)', async () => {
+    expect(machineStarted, 'the machine’s PostgreSQL on 127.0.0.1:5432').toBeDefined();
+    expect(await machineStartTime()).toBe(machineStarted);
+  });
 });
