@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2373)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 9639)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2373:
+/***/ 9639:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -12321,20 +12321,24 @@ function closestName(name, known) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/errors/agent-mux-error.ts
-const marker = Symbol.for('agent-mux.error');
+/**
+ * The mark every agent-mux error carries: one symbol across copies of the module (`Symbol.for`),
+ * set at construction and not part of the class's type (its declaration then names no private symbol).
+ */
+const mark = Symbol.for('agent-mux.error');
 /** The base of every error agent-mux throws on purpose. `cause` is always kept. */
 class AgentMuxError extends Error {
-    [marker] = true;
     /** A stable machine-readable code (`config_invalid`, `template_variable_missing`, …). */
     code;
     constructor(code, message, options) {
         super(message, options);
+        Object.defineProperty(this, mark, { value: true });
         this.name = 'AgentMuxError';
         this.code = code;
     }
     /** True for any agent-mux error, even one from another copy of the module (a bundle). */
     static isInstance(error) {
-        return typeof error === 'object' && error !== null && marker in error;
+        return typeof error === 'object' && error !== null && mark in error;
     }
 }
 
@@ -52210,13 +52214,13 @@ const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 ;// CONCATENATED MODULE: ./src/adapters/protocols/http/remote-http-error.ts
 
-const remote_http_error_marker = Symbol.for('agent-mux.remote-http-error');
+const marker = Symbol.for('agent-mux.remote-http-error');
 /**
  * A ca-http-v1 call that did not succeed: the remote could not be reached (`status` undefined)
  * or it answered with an unexpected HTTP status.
  */
 class RemoteHttpError extends AgentMuxError {
-    [remote_http_error_marker] = true;
+    [marker] = true;
     /** The HTTP status, or undefined when no answer came (refused, DNS, reset, TLS). */
     status;
     /** The remote's `Retry-After`, in seconds, when it sent one. */
@@ -52228,7 +52232,7 @@ class RemoteHttpError extends AgentMuxError {
         this.retryAfterSeconds = options.retryAfterSeconds;
     }
     static isInstance(error) {
-        return typeof error === 'object' && error !== null && remote_http_error_marker in error;
+        return typeof error === 'object' && error !== null && marker in error;
     }
 }
 
@@ -54143,6 +54147,10 @@ const NO_FAMILY = new Set([
 ]);
 /** Names that look secret: a family member with such a name comes only when the adapter names it. */
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASS|CREDENTIALS?|AUTH|DSN|COOKIE|HEADERS)$/i;
+/** True when a variable's name says its value is secret (`…_KEY`, `…_TOKEN`, `…_SECRET`, an access key id). */
+function looksSecret(name) {
+    return SECRET_NAME.test(name) || /ACCESS_KEY_ID$/i.test(name);
+}
 /** True when `name` may never reach an agent. */
 function isNeverAgentEnv(name) {
     return agent_environment_NEVER.some((re) => re.test(name));
@@ -91818,7 +91826,28 @@ function cloneUrlOf(pull) {
     return `${pull.htmlUrl.replace(/\/pull\/\d+\/?$/, '')}.git`;
 }
 
+;// CONCATENATED MODULE: ./src/github/use-cases/pull-request-refused.ts
+
+
+/** GitHub's words when a workflow's `GITHUB_TOKEN` may not open pull requests (a repository or organisation setting). */
+const ACTIONS_MAY_NOT = /not permitted to create or approve pull requests/i;
+/**
+ * What a refused `POST /pulls` means for the user: a 403 names the setting or permission to change
+ * and says that the branch was pushed, so nothing is lost. Any other error is returned as it is.
+ */
+function pullRequestRefused(error, branch) {
+    if (!GitHubApiError.isInstance(error) || error.status !== 403)
+        return error;
+    const fix = ACTIONS_MAY_NOT.test(error.message)
+        ? 'GitHub Actions may not open pull requests in this repository: turn on Settings → Actions → General → ' +
+            'Workflow permissions → "Allow GitHub Actions to create and approve pull requests" (an organisation may ' +
+            'lock it off for its repositories)'
+        : 'the token may not open pull requests here (it needs pull-requests: write)';
+    return new AgentMuxError('pull_request_refused', `${fix}. The changes were pushed to the branch ${branch}: open the pull request from it by hand, or mention the agent again once fixed. (${error.message})`, { cause: error });
+}
+
 ;// CONCATENATED MODULE: ./src/github/use-cases/publish-result.ts
+
 
 
 
@@ -91887,7 +91916,8 @@ async function publishResult(input) {
     }
     const existing = await api.findOpenPull(job.repo, job.repo.owner, branch);
     const pr = existing ??
-        (await api.createPull(job.repo, {
+        (await api
+            .createPull(job.repo, {
             title: commitTitle(job),
             head: branch,
             base: job.defaultBranch,
@@ -91899,6 +91929,9 @@ async function publishResult(input) {
                 '',
                 `${pushed.files.length} file${pushed.files.length === 1 ? '' : 's'} changed.`,
             ].join('\n'),
+        })
+            .catch((error) => {
+            throw pullRequestRefused(error, branch);
         }));
     return {
         branch,
@@ -93144,6 +93177,20 @@ function createRunReporter(input) {
 
 
 
+
+
+/**
+ * A 403 on creating the check run: the token may not write checks. Says what to change; nothing
+ * was started (the run stops when its reporting fails). Any other error is returned as it is.
+ */
+function checkRunRefused(error) {
+    if (!GitHubApiError.isInstance(error) || error.status !== 403)
+        return error;
+    return new AgentMuxError('check_run_refused', 'the token may not create check runs, so the agent was not started: give the workflow `checks: write` ' +
+        '(with contents, issues and pull-requests: write, as the README’s workflow does); a review comment on a ' +
+        'pull request from a fork always gets a read-only token from GitHub: mention the agent in the pull ' +
+        `request’s conversation instead (${error.message})`, { cause: error });
+}
 /**
  * Creates a run's check run (in progress) and, on an issue or pull request, its tracking comment
  * (the validated run marker, the turn's record, a first line), then the reporter that keeps both up to date.
@@ -93151,7 +93198,8 @@ function createRunReporter(input) {
 async function startReporting(input) {
     const { api, job, runId, turnName, tracking } = input;
     const repo = job.repo;
-    const checkRun = await api.createCheckRun(repo, {
+    const checkRun = await api
+        .createCheckRun(repo, {
         name: `agent-mux / ${job.agentName}${turnName}`,
         headSha: input.headSha,
         status: 'in_progress',
@@ -93159,6 +93207,9 @@ async function startReporting(input) {
         externalId: runId,
         detailsUrl: input.detailsUrl,
         output: { title: `${job.agentName}${turnName}: starting`, summary: `Requested by @${job.actor.login}.` },
+    })
+        .catch((error) => {
+        throw checkRunRefused(error);
     });
     const record = tracking ? `${turnRecordLine(input.baseRecord)}\n` : '';
     const comment = job.number === undefined
@@ -93185,7 +93236,21 @@ async function startReporting(input) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/github/use-cases/workflow-instructions.ts
+/**
+ * The part of a run's prompt that carries the workflow's own instructions (the Action's
+ * `instructions` input): after the request and its context, marked as the repository's, so that
+ * the agent weighs them above the thread's text. Empty when there are none. Pure.
+ */
+function workflowInstructions(instructions) {
+    const text = instructions?.trim();
+    if (!text)
+        return '';
+    return `\n\nInstructions from this repository's workflow (they apply to every run):\n${text}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/github/use-cases/execute-run.ts
+
 
 
 
@@ -93327,7 +93392,7 @@ async function runAndReport(options, secrets, answer) {
             runId,
             headSha: (await target).headSha,
             turnName,
-            model: agentConfig?.model,
+            model: options.model ?? agentConfig?.model,
             tracking,
             baseRecord,
             detailsUrl: options.detailsUrl,
@@ -93463,7 +93528,8 @@ async function runAndReport(options, secrets, answer) {
         ? job.prompt
         : job.prompt +
             conversationSummary(plan.earlier, await commitsSince(options.workspace, prepared, plan.earlier.length))) +
-        missedMentionsPrompt(missed);
+        missedMentionsPrompt(missed) +
+        workflowInstructions(options.instructions);
     // The policy's `shell` etc. also name the agent's own tools: at launch and in its approvals.
     const policy = policyForAgent(runPolicy(job.config, job.agentName), resolved.adapter.toolNames);
     const handle = startRun({
@@ -93471,7 +93537,7 @@ async function runAndReport(options, secrets, answer) {
         request: {
             prompt,
             cwd: options.workspace,
-            model: resolved.model,
+            model: options.model ?? resolved.model,
             ...(resumed.sessionId ? { resumeSessionId: resumed.sessionId } : {}),
         },
         runId,
@@ -93499,8 +93565,11 @@ async function runAndReport(options, secrets, answer) {
             approvalTimeoutMs,
             emit,
             signal,
+            // The task as the agent is run with it: the request with the earlier turns, the requests
+            // taken up and the workflow's instructions; the model when one is chosen.
             task: {
-                prompt: job.prompt,
+                prompt,
+                ...((options.model ?? resolved.model) ? { model: options.model ?? resolved.model } : {}),
                 repository: `${repo.owner}/${repo.repo}`,
                 ...(job.isPullRequest ? { pullRequest: { number: job.number } } : { issue: { number: job.number } }),
             },
