@@ -373,4 +373,33 @@ describe('who and what does not trigger', () => {
     expect(await w.git(['branch', '--list', 'agent-mux/*'], w.bare)).toBe('');
     expect(w.gh.state.checkRuns(w.repo)).toHaveLength(0);
   });
+  it('issue 33.5: dispatched with no issue, a write the policy asks about is denied up front, said so, and the run is not ✅', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    const decision = await decideTrigger(
+      w.deps,
+      {
+        eventName: 'workflow_dispatch',
+        payload: {
+          inputs: { prompt: 'fix the typo' },
+          repository: { full_name: 'octo/demo', name: 'demo', owner: { login: 'octo' }, default_branch: 'main' },
+          sender: { login: 'alice', type: 'User' },
+        },
+      },
+      { prompt: 'fix the typo in README.md', agent: 'demo' },
+    );
+    if (decision.kind !== 'run') throw new Error(`expected a run, got ${JSON.stringify(decision)}`);
+    expect(decision.job.number).toBeUndefined();
+    const outcome = await runInWorld(w, decision.job, { answer: () => undefined });
+    expect(outcome.conclusion).toBe('neutral');
+    expect(outcome.changedFiles).toEqual([]);
+    expect(outcome.approvals).toEqual([expect.objectContaining({ decision: 'denied' })]);
+    const [check] = w.gh.state.checkRuns(w.repo);
+    const log = `${check?.output?.summary ?? ''}\n${check?.output?.text ?? ''}`;
+    expect(log).toContain('nowhere to ask');
+    expect(log).toContain('nobody can approve in this run');
+    expect(log).not.toMatch(/timed out/i);
+    expect(w.gh.state.pulls(w.repo)).toHaveLength(0);
+    w.gh.assertNoViolations();
+  });
 });

@@ -5,6 +5,8 @@ export interface AutoApprovalOptions {
   by?: string;
   /** The scope of approvals. Default `once`. */
   scope?: 'once' | 'always';
+  /** Why a request is denied (`deny`). Default: tool approvals are denied in this non-interactive run. */
+  reason?: string;
 }
 
 /** Answers every request at once, the same way: for non-interactive runs (`--approve` / `--deny`). */
@@ -13,7 +15,7 @@ export function autoApprovalChannel(answer: 'approve' | 'deny', options: AutoApp
   const decision: ApprovalDecision =
     answer === 'approve'
       ? { kind: 'approve', scope: options.scope ?? 'once', by }
-      : { kind: 'deny', reason: 'tool approvals are denied in this non-interactive run', by };
+      : { kind: 'deny', reason: options.reason ?? 'tool approvals are denied in this non-interactive run', by };
   return {
     request: async (_request, signal) =>
       signal.aborted && answer === 'approve'

@@ -6,6 +6,7 @@ import { agentEnvironment } from '../../core/env/agent-environment.ts';
 import type { AgentEvent } from '../../core/events/index.ts';
 import type { RunEnd } from '../../core/run/run-options.ts';
 import { startRun } from '../../core/run/start-run.ts';
+import { autoApprovalChannel } from '../../core/tools/auto-approval-channel.ts';
 import { type BuiltinToolOptions, builtinTools } from '../../core/tools/builtin-tools.ts';
 import { createToolHost } from '../../core/tools/create-tool-host.ts';
 import { policyForAgent } from '../../core/tools/policy-for-agent.ts';
@@ -37,6 +38,7 @@ import { resolveAgentAdapter } from './resolve-agent-adapter.ts';
 import { runPolicy } from './run-policy.ts';
 import { type RunSecrets, runSecrets } from './run-secrets.ts';
 import { startReporting } from './start-reporting.ts';
+import { UNATTENDED_NOTE, UNATTENDED_REASON } from './unattended-run.ts';
 import { workflowInstructions } from './workflow-instructions.ts';
 
 export type { ExecuteRunOptions, RunOutcome } from './execute-run-options.ts';
@@ -273,6 +275,11 @@ async function runAndReport(
           timeoutText: humanDuration(approvalTimeoutMs),
           onNote: note,
         });
+  // A dispatched run with no issue or pull request has nowhere to ask: what the policy would ask
+  // about is denied at once, with that reason, and said before the agent starts.
+  const unattended =
+    job.number === undefined ? autoApprovalChannel('deny', { by: 'agent-mux', reason: UNATTENDED_REASON }) : undefined;
+  if (unattended) note(UNATTENDED_NOTE);
   let runEnded = false;
   let detach: (() => void) | undefined;
   if (channel && options.attachApprovals) {
@@ -324,7 +331,7 @@ async function runAndReport(
     fence: options.fence,
     sandboxUnavailable: job.config.tools.sandboxUnavailable,
     budget: job.config.limits.budget,
-    approvals: channel,
+    approvals: channel ?? unattended,
     policy,
     signal,
     graceMs: options.graceMs,
@@ -334,7 +341,7 @@ async function runAndReport(
         workspacePath: options.workspace,
         tools: builtinTools(callerShell(resolved.adapter, started.env, options)),
         policy,
-        approvals: channel,
+        approvals: channel ?? unattended,
         approvalTimeoutMs,
         emit,
         signal,
