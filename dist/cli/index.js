@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 9639)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7550)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9639:
+/***/ 7550:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -64560,7 +64560,7 @@ function autoApprovalChannel(answer, options = {}) {
     const by = options.by ?? 'auto';
     const decision = answer === 'approve'
         ? { kind: 'approve', scope: options.scope ?? 'once', by }
-        : { kind: 'deny', reason: 'tool approvals are denied in this non-interactive run', by };
+        : { kind: 'deny', reason: options.reason ?? 'tool approvals are denied in this non-interactive run', by };
     return {
         request: async (_request, signal) => signal.aborted && answer === 'approve'
             ? { kind: 'deny', reason: 'the run was aborted before a decision' }
@@ -93236,6 +93236,17 @@ async function startReporting(input) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/github/use-cases/unattended-run.ts
+/**
+ * A run with no issue or pull request (`workflow_dispatch` without `issue-number`) has nowhere to
+ * ask for approvals: what its policy would ask about is denied at once with this reason (never
+ * reported as timed out), and the run says so before the agent starts. A run that was refused
+ * everything and changed nothing then ends neutral, never ✅ (`claimed-changes.ts`).
+ */
+const UNATTENDED_REASON = 'nobody can approve in this run: it has no issue or pull request to ask on (dispatch it with the issue-number input, or allow the tool in the policy)';
+/** What the run says before the agent starts, in the log and the check run. */
+const UNATTENDED_NOTE = 'this run has no issue or pull request (dispatched without issue-number): tool calls the policy would ask about are denied, since there is nowhere to ask; give issue-number to ask on that issue, or allow the tools in .github/agent-mux.yml';
+
 ;// CONCATENATED MODULE: ./src/github/use-cases/workflow-instructions.ts
 /**
  * The part of a run's prompt that carries the workflow's own instructions (the Action's
@@ -93250,6 +93261,8 @@ function workflowInstructions(instructions) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/use-cases/execute-run.ts
+
+
 
 
 
@@ -93506,6 +93519,11 @@ async function runAndReport(options, secrets, answer) {
             timeoutText: humanDuration(approvalTimeoutMs),
             onNote: note,
         });
+    // A dispatched run with no issue or pull request has nowhere to ask: what the policy would ask
+    // about is denied at once, with that reason, and said before the agent starts.
+    const unattended = job.number === undefined ? autoApprovalChannel('deny', { by: 'agent-mux', reason: UNATTENDED_REASON }) : undefined;
+    if (unattended)
+        note(UNATTENDED_NOTE);
     let runEnded = false;
     let detach;
     if (channel && options.attachApprovals) {
@@ -93552,7 +93570,7 @@ async function runAndReport(options, secrets, answer) {
         fence: options.fence,
         sandboxUnavailable: job.config.tools.sandboxUnavailable,
         budget: job.config.limits.budget,
-        approvals: channel,
+        approvals: channel ?? unattended,
         policy,
         signal,
         graceMs: options.graceMs,
@@ -93561,7 +93579,7 @@ async function runAndReport(options, secrets, answer) {
             workspacePath: options.workspace,
             tools: builtinTools(callerShell(resolved.adapter, started.env, options)),
             policy,
-            approvals: channel,
+            approvals: channel ?? unattended,
             approvalTimeoutMs,
             emit,
             signal,
