@@ -39,6 +39,9 @@ export function readinessHandler(readiness: AppReadiness) {
     if (path !== READINESS_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
     const state = readiness.state();
     const body = `${JSON.stringify(state)}\n`;
+    // Probot's request log (pino-http) logs every 5xx as an error with a stack made up for it, a dozen
+    // lines per probe; the error it is given on `res.err` instead is the reason, on one line.
+    if (!state.ready) (response as ServerResponse & { err?: Error }).err = notReady(state.reason);
     response.writeHead(state.ready ? 200 : 503, {
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'no-store',
@@ -47,4 +50,12 @@ export function readinessHandler(readiness: AppReadiness) {
     response.end(request.method === 'HEAD' ? undefined : body);
     return true;
   };
+}
+
+/** The error a not-ready answer is logged with: its reason, with no stack. */
+function notReady(reason: string): Error {
+  const error = new Error(`not ready: ${reason}`);
+  error.name = 'NotReady';
+  error.stack = `NotReady: not ready: ${reason}`;
+  return error;
 }

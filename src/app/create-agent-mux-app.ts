@@ -7,7 +7,7 @@ import { type AppRuntime, type AppRuntimeOptions, createAppRuntime } from './app
 import { type AppSettings, readAppSettings } from './app-settings.ts';
 import { collectStartUpGarbage } from './collect-start-up-garbage.ts';
 import { createDeliveryTurns } from './delivery-turns.ts';
-import { describeStartFailure } from './describe-start-failure.ts';
+import { describeStartFailure, isPermanentStartFailure } from './describe-start-failure.ts';
 import { unfencedReason } from './fence-watch.ts';
 import { installGracefulStop } from './graceful-stop.ts';
 import { hostSecrets } from './host-secrets.ts';
@@ -155,10 +155,10 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
       readiness.set(false, 'starting: reading the app (GET /app)');
       const slug =
         options.appSlug ??
-        (await retryStartStep(
-          () => readAppSlug(app),
-          step('GET /app', (error) => describeStartFailure(error, hostOf(error) ?? githubHostOf(env))),
-        ));
+        (await retryStartStep(() => readAppSlug(app), {
+          ...step('GET /app', (error) => describeStartFailure(error, hostOf(error) ?? githubHostOf(env))),
+          permanent: isPermanentStartFailure,
+        }));
       const agent = agentEnvironment(env);
       let fenceFailed = false;
       let loopsReady = false;

@@ -43,3 +43,11 @@ export function describeStartFailure(error: unknown, host: string): string {
       return `${host} answered ${error.status} "${said}"`;
   }
 }
+
+/**
+ * True when GitHub's answer to a start-up request says the app's credentials are wrong (401) or the
+ * app does not exist there (404): the process reads APP_ID and the key once, so no retry can heal it.
+ */
+export function isPermanentStartFailure(error: unknown): boolean {
+  return isRequestFailure(error) && error.response !== undefined && (error.status === 401 || error.status === 404);
+}

@@ -16,6 +16,11 @@ export interface StartStepOptions {
   onFailure?: (reason: string) => void;
   /** Give up at this time (epoch ms) with an `AppStartError`; undefined: retry for ever. */
   giveUpAt?: number;
+  /**
+   * True for a failure that no retry can heal (a wrong `APP_ID` or private key: the process reads
+   * them once): start-up gives up at once with an `AppStartError`. Default: every failure is retried.
+   */
+  permanent?: (error: unknown) => boolean;
   /** Default `startRetryPolicy`. */
   policy?: RetryPolicy;
   /** Aborting stops the retries: the promise rejects with the signal's reason. */
@@ -60,6 +65,12 @@ export async function retryStartStep<T>(attempt: () => Promise<T>, options: Star
       const reason = options.describe(error);
       options.onFailure?.(reason);
       const left = options.giveUpAt === undefined ? Number.POSITIVE_INFINITY : options.giveUpAt - now();
+      if (options.permanent?.(error)) {
+        options.warn(
+          `agent-mux start-up: ${options.step} failed (attempt ${n}): ${reason}; no retry can fix this, giving up`,
+        );
+        throw new AppStartError(options.step, reason, n, { cause: error });
+      }
       if (left <= 0) {
         options.warn(`agent-mux start-up: ${options.step} failed (attempt ${n}): ${reason}; giving up`);
         throw new AppStartError(options.step, reason, n, { cause: error });

@@ -78,6 +78,8 @@ export async function startProbot(options: StartProbotOptions): Promise<ProbotPr
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
+  // After 'exit', the pipes may still hold the last lines: 'close' comes once they are read.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -90,6 +92,7 @@ export async function startProbot(options: StartProbotOptions): Promise<ProbotPr
   const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000))]);
       throw new Error(`probot run exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${output}`);
     }
     const ready = await fetch(`${url}/ping`).then(

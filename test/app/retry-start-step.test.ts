@@ -22,6 +22,32 @@ function fakeClock() {
 }
 
 describe('retryStartStep', () => {
+  it('gives up at once on a failure marked permanent (issue 33.19: a 401 cannot heal), with one line saying so', async () => {
+    const clock = fakeClock();
+    const lines: string[] = [];
+    const cause = new Error('401');
+    const error = await retryStartStep(
+      async () => {
+        throw cause;
+      },
+      {
+        step: 'GET /app',
+        describe: () => '401: wrong APP_ID or key',
+        warn: (line) => lines.push(line),
+        permanent: (e) => e === cause,
+        now: clock.now,
+        sleep: clock.sleep,
+        giveUpAt: clock.now() + 300_000,
+      },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppStartError);
+    expect(error).toMatchObject({ attempts: 1, cause });
+    expect(clock.slept).toEqual([]);
+    expect(lines).toEqual([
+      'agent-mux start-up: GET /app failed (attempt 1): 401: wrong APP_ID or key; no retry can fix this, giving up',
+    ]);
+  });
+
   it('retries with the policy’s exponential backoff and logs one line per failure with the reason and the delay', async () => {
     const clock = fakeClock();
     const lines: string[] = [];
