@@ -74,7 +74,8 @@ export function renderJobSummary(input: JobSummaryInput): string {
 function runTable(input: JobSummaryInput): string {
   const { outcome, agent, installMs, trigger } = input;
   const progress = outcome.progress;
-  const lines = ['| | |', '|---|---|', row(['Agent', cell(agent)])];
+  // The first pair is the table's header: GitHub needs one, and an empty one shows as an empty row.
+  const lines = [row(['Agent', cell(agent)]), '|---|---|'];
   if (progress.model) lines.push(row(['Model', cell(progress.model)]));
   lines.push(row(['Conclusion', conclusionWord(outcome.conclusion)]));
   lines.push(row(['Duration', md.formatDuration(outcome.end?.durationMs ?? progress.elapsedMs)]));

@@ -58,12 +58,12 @@ describe('createNodeMiddleware (serverless hosts)', () => {
 async function mountOnFakeGitHub(options: {
   startTimeoutMs: number;
   onStartFailure?: (error: unknown) => void;
-  /** How `GET /app` fails, and how many times. Default: 401 until `gh.clearFaults()`. */
+  /** How `GET /app` fails, and how many times. Default: 502 (an outage) until `gh.clearFaults()`. */
   fault?: { status: number; message: string; times: number };
 }) {
   const gh = await startFakeGitHub();
   cleanups.push(() => gh.close());
-  const fault = options.fault ?? { status: 401, message: 'Bad credentials', times: Infinity };
+  const fault = options.fault ?? { status: 502, message: 'Server Error', times: Infinity };
   gh.failNext({ method: 'GET', path: '/app' }, { status: fault.status, body: { message: fault.message } }, fault.times);
   const root = await mkdtemp(join(tmpdir(), 'agent-mux-ready-'));
   cleanups.push(() => rm(root, { recursive: true, force: true }));
@@ -99,16 +99,15 @@ async function eventually<T>(probe: () => Promise<T | undefined>, what: string):
 }
 
 describe('GET /agent-mux/ready (readiness) while GET /app fails', () => {
-  it('answers 503 with the reason while GitHub refuses the app, keeps a delivery, and 200 once GET /app works', async () => {
+  it('answers 503 with the reason while GitHub is down, keeps a delivery, and 200 once GET /app works', async () => {
     const { gh, app, store, base, ready } = await mountOnFakeGitHub({ startTimeoutMs: 0 });
     const failing = await eventually(async () => {
       const r = await ready();
-      return r.body.reason.includes('401') ? r : undefined;
-    }, 'a 401 reason');
+      return r.body.reason.includes('502') ? r : undefined;
+    }, 'a 502 reason');
     expect(failing.status).toBe(503);
     expect(failing.body).toMatchObject({ ready: false });
-    expect(failing.body.reason).toContain(`GET /app failed: ${gh.url} answered 401 "Bad credentials"`);
-    expect(failing.body.reason).toContain('APP_ID');
+    expect(failing.body.reason).toContain(`GET /app failed: ${gh.url} answered 502 "Server Error"`);
     expect(app.readiness()).toMatchObject({ ready: false });
 
     // A delivery during the outage is recorded (GitHub gets its 200) …

@@ -45,7 +45,8 @@ export function renderCheckRunOutput(progress: RunProgress, extra: { finished?: 
 }
 
 function renderSummary(progress: RunProgress, word: string, finished: FinishInfo | undefined): string {
-  const lines = ['| | |', '|---|---|', row(['Status', escapeText(word)]), row(['Agent', escapeText(progress.agent)])];
+  // The first pair is the table's header: GitHub needs one, and an empty one shows as an empty row.
+  const lines = [row(['Status', escapeText(word)]), '|---|---|', row(['Agent', escapeText(progress.agent)])];
   if (progress.model) lines.push(row(['Model', escapeText(progress.model)]));
   lines.push(row(['Elapsed', formatDuration(progress.elapsedMs)]));
   lines.push(row(['Tokens', tokensCell(progress)]));

@@ -156,8 +156,8 @@ function outcome(progress: RunProgress, finished: FinishInfo): string[] {
   }
   if (finished.fork) lines.push(howToTake(finished.fork), '');
   if (finished.answer?.trim()) lines.push(...answerLines(finished.answer));
-  lines.push('| | |', '|---|---|');
-  lines.push(`| Outcome | ${conclusionWord(finished.conclusion)} |`);
+  // The first pair is the table's header: GitHub needs one, and an empty one shows as an empty row.
+  lines.push(`| Outcome | ${conclusionWord(finished.conclusion)} |`, '|---|---|');
   lines.push(`| Duration | ${md.formatDuration(progress.elapsedMs)} |`);
   lines.push(`| Tokens | ${tokensCell(progress)} |`);
   lines.push(`| Cost | ${costCell(progress)} |`);
