@@ -324,7 +324,7 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
       }
       const by = ans.actor.login;
       if (ans.decision === 'approve') {
-        note(`approval ${entry.pending.approvalId} approved by @${by} (${verdict.via})`);
+        // Logged once, from the run's own event (`approval … approved (once) by @…`), not here too.
         await settle(
           entry,
           { kind: 'approve', scope: 'once', by },
@@ -332,7 +332,6 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
         );
       } else {
         const reason = ans.reason?.trim() || `denied by @${by}`;
-        note(`approval ${entry.pending.approvalId} denied by @${by}: ${reason}`);
         await settle(entry, { kind: 'deny', reason, by }, { kind: 'denied', by, reason });
       }
       applied.push(entry.pending.approvalId);

@@ -349,10 +349,11 @@ export class RunProgress {
 
   #approvalDecided(at: number, id: string, decision: Partial<ApprovalEntry> & Pick<ApprovalEntry, 'state'>): void {
     this.#approvals.decide(at, id, decision);
+    // One line per decision: the approval channel logs none of its own.
     const by = decision.by ? ` by ${decision.by}` : '';
     const what =
       decision.state === 'approved'
-        ? `granted (${decision.scope ?? 'once'})${by}`
+        ? `approved (${decision.scope ?? 'once'})${by}`
         : `${decision.timedOut ? 'timed out' : 'denied'}${by}: ${decision.denyReason ?? ''}`;
     this.#log(at, `approval ${id} ${what}`);
   }
