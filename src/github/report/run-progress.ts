@@ -35,6 +35,8 @@ export class RunProgress {
   startedAt: number | undefined;
   /** Timestamp of the latest event. */
   lastEventAt: number | undefined;
+  /** The latest `tick`: the time shown while no event comes. */
+  #tickedAt: number | undefined;
   /** The run's duration as `run_end` reported it. */
   durationMs: number | undefined;
   inputTokens = 0;
@@ -80,10 +82,16 @@ export class RunProgress {
     });
   }
 
-  /** Time from the first event to `run_end` (or to the latest event while running). */
+  /** Time from the first event to `run_end` (or, while running, to the latest event or `tick`). */
   get elapsedMs(): number {
     if (this.durationMs !== undefined) return this.durationMs;
-    return this.startedAt === undefined || this.lastEventAt === undefined ? 0 : this.lastEventAt - this.startedAt;
+    const latest = Math.max(this.lastEventAt ?? 0, this.#tickedAt ?? 0);
+    return this.startedAt === undefined || this.lastEventAt === undefined ? 0 : latest - this.startedAt;
+  }
+
+  /** The clock's time while nothing happens (a run waiting for an approval): the elapsed time moves on. */
+  tick(now: number): void {
+    if (this.durationMs === undefined) this.#tickedAt = Math.max(this.#tickedAt ?? 0, now);
   }
 
   /** The newest step still running, if any. */

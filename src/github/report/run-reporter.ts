@@ -22,6 +22,8 @@ export interface RunReporterInput {
   conversation?: TrackingConversation;
   /** Default: the system clock. */
   clock?: Clock;
+  /** How often the check run is refreshed while an approval waits and no event comes. Default 15 000 ms. */
+  waitingRefreshMs?: number;
   /** Least time between two check-run updates; default 3000 ms. */
   checkRunIntervalMs?: number;
   /** Least time between two comment edits; default 5000 ms. */
@@ -113,6 +115,23 @@ export function createRunReporter(input: RunReporterInput): RunReporter {
     comment.push();
   };
 
+  // While an approval waits, no event comes: the check run is refreshed now and then all the same,
+  // so that its elapsed time and the waiting approval read as current (issue 33.18).
+  const waitingRefreshMs = input.waitingRefreshMs ?? 15_000;
+  let heartbeat: unknown;
+  const beat = () => {
+    heartbeat = undefined;
+    if (finishing || progress.pendingApprovals.length === 0) return;
+    progress.tick(clock.now());
+    checkRun.push();
+    heartbeat = clock.setTimeout(beat, waitingRefreshMs);
+  };
+  const keepFresh = () => {
+    if (heartbeat === undefined && !finishing && progress.pendingApprovals.length > 0) {
+      heartbeat = clock.setTimeout(beat, waitingRefreshMs);
+    }
+  };
+
   const retrying = async (what: () => Promise<void>): Promise<void> => {
     const attempts = Math.max(1, input.finalAttempts ?? 3);
     for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -128,6 +147,7 @@ export function createRunReporter(input: RunReporterInput): RunReporter {
   const finalize = async (finished: FinishInfo & { annotations?: CheckRunAnnotation[] }): Promise<void> => {
     // A live update that has not started is dropped; one that has is waited for (it must not land after the final one).
     abortLive.abort();
+    if (heartbeat !== undefined) clock.clearTimeout(heartbeat);
     await Promise.all([checkRun.close(), comment.close()]);
     const { annotations = [], ...rest } = finished;
     progress.close(finished.conclusion === 'success');
@@ -158,6 +178,7 @@ export function createRunReporter(input: RunReporterInput): RunReporter {
       if (finishing) return;
       progress.apply(event);
       changed();
+      keepFresh();
     },
     note(line) {
       if (finishing) return;

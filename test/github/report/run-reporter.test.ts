@@ -79,6 +79,38 @@ function setup(options: { finalAttempts?: number; budget?: (clock: FakeClock) =>
 }
 
 describe('createRunReporter', () => {
+  it('while an approval waits and nothing happens, refreshes the check run every 15 s (its elapsed time moves), and stops once decided', async () => {
+    const { clock, stub, reporter } = setup();
+    const m = eventMaker();
+    reporter.onEvent(m.e('session_start', { sessionId: 's', model: 'opus' }, 0));
+    reporter.onEvent(
+      m.e('approval_request', { approvalId: 'ap-1', toolName: 'bash', input: { command: 'ls' }, reason: 'ls' }, 0),
+    );
+    await settle();
+    await settle();
+    const before = stub.checkRuns.length;
+    const elapsed = () =>
+      /\| Elapsed \| ([^|]+) \|/.exec(stub.checkRuns.at(-1)?.update.output?.summary ?? '')?.[1]?.trim();
+    for (let i = 0; i < 3; i++) {
+      clock.advance(15_000);
+      await settle();
+      await settle();
+    }
+    // The write the approval itself asked for (3 s after the first), then one every 15 s.
+    expect(stub.checkRuns.slice(before)).toHaveLength(4);
+    expect(elapsed()).toBe('45 s');
+    reporter.onEvent(m.e('approval_granted', { approvalId: 'ap-1', scope: 'once', by: 'bob' }, 46_000));
+    await settle();
+    clock.advance(3_000);
+    await settle();
+    await settle();
+    const afterDecision = stub.checkRuns.length;
+    clock.advance(60_000);
+    await settle();
+    await settle();
+    expect(stub.checkRuns.length).toBe(afterDecision);
+  });
+
   it('writes at once, then at most once per interval each', async () => {
     const { clock, stub, reporter } = setup();
     const m = eventMaker();
