@@ -87881,12 +87881,11 @@ function createGitHubApprovalChannel(options) {
             }
             const by = ans.actor.login;
             if (ans.decision === 'approve') {
-                note(`approval ${entry.pending.approvalId} approved by @${by} (${verdict.via})`);
+                // Logged once, from the run's own event (`approval … approved (once) by @…`), not here too.
                 await settle(entry, { kind: 'approve', scope: 'once', by }, { kind: 'approved', by, via: verdict.via, scope: 'once' });
             }
             else {
                 const reason = ans.reason?.trim() || `denied by @${by}`;
-                note(`approval ${entry.pending.approvalId} denied by @${by}: ${reason}`);
                 await settle(entry, { kind: 'deny', reason, by }, { kind: 'denied', by, reason });
             }
             applied.push(entry.pending.approvalId);
@@ -90734,7 +90733,8 @@ function renderCheckRunOutput(progress, extra = {}) {
     return { title, summary: renderSummary(progress, word, finished), text: renderLogText(progress) };
 }
 function renderSummary(progress, word, finished) {
-    const lines = ['| | |', '|---|---|', row(['Status', escapeText(word)]), row(['Agent', escapeText(progress.agent)])];
+    // The first pair is the table's header: GitHub needs one, and an empty one shows as an empty row.
+    const lines = [row(['Status', escapeText(word)]), '|---|---|', row(['Agent', escapeText(progress.agent)])];
     if (progress.model)
         lines.push(row(['Model', escapeText(progress.model)]));
     lines.push(row(['Elapsed', formatDuration(progress.elapsedMs)]));
@@ -92221,8 +92221,8 @@ function render_tracking_comment_outcome(progress, finished) {
         lines.push(howToTake(finished.fork), '');
     if (finished.answer?.trim())
         lines.push(...answerLines(finished.answer));
-    lines.push('| | |', '|---|---|');
-    lines.push(`| Outcome | ${conclusionWord(finished.conclusion)} |`);
+    // The first pair is the table's header: GitHub needs one, and an empty one shows as an empty row.
+    lines.push(`| Outcome | ${conclusionWord(finished.conclusion)} |`, '|---|---|');
     lines.push(`| Duration | ${formatDuration(progress.elapsedMs)} |`);
     lines.push(`| Tokens | ${tokensCell(progress)} |`);
     lines.push(`| Cost | ${costCell(progress)} |`);
@@ -92615,6 +92615,8 @@ class RunProgress {
     startedAt;
     /** Timestamp of the latest event. */
     lastEventAt;
+    /** The latest `tick`: the time shown while no event comes. */
+    #tickedAt;
     /** The run's duration as `run_end` reported it. */
     durationMs;
     inputTokens = 0;
@@ -92656,11 +92658,17 @@ class RunProgress {
             started: this.startedAt !== undefined,
         });
     }
-    /** Time from the first event to `run_end` (or to the latest event while running). */
+    /** Time from the first event to `run_end` (or, while running, to the latest event or `tick`). */
     get elapsedMs() {
         if (this.durationMs !== undefined)
             return this.durationMs;
-        return this.startedAt === undefined || this.lastEventAt === undefined ? 0 : this.lastEventAt - this.startedAt;
+        const latest = Math.max(this.lastEventAt ?? 0, this.#tickedAt ?? 0);
+        return this.startedAt === undefined || this.lastEventAt === undefined ? 0 : latest - this.startedAt;
+    }
+    /** The clock's time while nothing happens (a run waiting for an approval): the elapsed time moves on. */
+    tick(now) {
+        if (this.durationMs === undefined)
+            this.#tickedAt = Math.max(this.#tickedAt ?? 0, now);
     }
     /** The newest step still running, if any. */
     get currentStep() {
@@ -92918,9 +92926,10 @@ class RunProgress {
     }
     #approvalDecided(at, id, decision) {
         this.#approvals.decide(at, id, decision);
+        // One line per decision: the approval channel logs none of its own.
         const by = decision.by ? ` by ${decision.by}` : '';
         const what = decision.state === 'approved'
-            ? `granted (${decision.scope ?? 'once'})${by}`
+            ? `approved (${decision.scope ?? 'once'})${by}`
             : `${decision.timedOut ? 'timed out' : 'denied'}${by}: ${decision.denyReason ?? ''}`;
         this.#log(at, `approval ${id} ${what}`);
     }
@@ -93115,6 +93124,23 @@ function createRunReporter(input) {
         checkRun.push();
         comment.push();
     };
+    // While an approval waits, no event comes: the check run is refreshed now and then all the same,
+    // so that its elapsed time and the waiting approval read as current (issue 33.18).
+    const waitingRefreshMs = input.waitingRefreshMs ?? 15_000;
+    let heartbeat;
+    const beat = () => {
+        heartbeat = undefined;
+        if (finishing || progress.pendingApprovals.length === 0)
+            return;
+        progress.tick(clock.now());
+        checkRun.push();
+        heartbeat = clock.setTimeout(beat, waitingRefreshMs);
+    };
+    const keepFresh = () => {
+        if (heartbeat === undefined && !finishing && progress.pendingApprovals.length > 0) {
+            heartbeat = clock.setTimeout(beat, waitingRefreshMs);
+        }
+    };
     const retrying = async (what) => {
         const attempts = Math.max(1, input.finalAttempts ?? 3);
         for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -93130,6 +93156,8 @@ function createRunReporter(input) {
     const finalize = async (finished) => {
         // A live update that has not started is dropped; one that has is waited for (it must not land after the final one).
         abortLive.abort();
+        if (heartbeat !== undefined)
+            clock.clearTimeout(heartbeat);
         await Promise.all([checkRun.close(), comment.close()]);
         const { annotations = [], ...rest } = finished;
         progress.close(finished.conclusion === 'success');
@@ -93158,6 +93186,7 @@ function createRunReporter(input) {
                 return;
             progress.apply(event);
             changed();
+            keepFresh();
         },
         note(line) {
             if (finishing)
