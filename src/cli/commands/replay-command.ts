@@ -17,7 +17,7 @@ line, ending with run_end. This contract (flags and output) is stable.
 Options:
   --adapter <id>      the adapter whose translator reads the stream
   --file <path>       the recorded stream, or - for standard input
-  --config <file>     adapters in the seeds' config.json shape, JSON or YAML
+  --config <file>     a file of adapters and defaults ({ "adapters": { … } }), JSON or YAML (README, "Command line")
   --exit-code <n>     the exit code the recorded program had (default 0)
   --debug             keep each native record on its events (raw) and report unknown records`;
 

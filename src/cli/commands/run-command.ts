@@ -29,7 +29,7 @@ Runs an agent and shows its events live. A prompt of - is read from standard inp
 
 Options:
   --adapter <id>        a built-in adapter (see \`agent-mux adapters\`) or one from --config
-  --config <file>       adapters in the seeds' config.json shape, JSON or YAML
+  --config <file>       a file of adapters and defaults ({ "adapters": { … } }), JSON or YAML (README, "Command line")
   --json                print normalized events as JSON lines, one per line
   --timeout <s>         end the run after this many seconds (exit 124)
   --inactivity <s>      end the run when the agent prints nothing for this long (exit 124)

@@ -15,7 +15,7 @@ SIGTERM. Each session runs in a fresh temporary directory under --workspace.
 
 Options:
   --adapter <id>        a built-in adapter (see \`agent-mux adapters\`) or one from --config
-  --config <file>       adapters in the seeds' config.json shape, JSON or YAML
+  --config <file>       a file of adapters and defaults ({ "adapters": { … } }), JSON or YAML (README, "Command line")
   --port <n>            the port to listen on (default 7001; 0 picks a free one)
   --host <addr>         the address to listen on (default 127.0.0.1)
   --token-env <NAME>    require \`Authorization: Bearer <token>\` with the token in env var NAME

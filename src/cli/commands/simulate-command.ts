@@ -34,7 +34,7 @@ Options:
                          deliveries; owner/name come from its repository, issue or pull request
                          number and title from it too
   --repo <path>          the git checkout to simulate on (default: the current directory)
-  --config <file>        adapters in the seeds' config.json shape, JSON or YAML (as for run)
+  --config <file>        a file of adapters and defaults ({ "adapters": { … } }), JSON or YAML (as for run)
   --repo-config <file>   serve this file as .github/agent-mux.yml on the default branch (try an
                          uncommitted config change)
   --default-branch <b>   the default branch (default: origin/HEAD's branch, else the current one)
