@@ -54015,7 +54015,7 @@ line, ending with run_end. This contract (flags and output) is stable.
 Options:
   --adapter <id>      the adapter whose translator reads the stream
   --file <path>       the recorded stream, or - for standard input
-  --config <file>     adapters in the seeds' config.json shape, JSON or YAML
+  --config <file>     a file of adapters and defaults ({ "adapters": { … } }), JSON or YAML (README, "Command line")
   --exit-code <n>     the exit code the recorded program had (default 0)
   --debug             keep each native record on its events (raw) and report unknown records`;
 /** `agent-mux replay`: 0 when the stream was read, whatever the run's end; 2 on bad usage. */
@@ -66173,7 +66173,7 @@ Runs an agent and shows its events live. A prompt of - is read from standard inp
 
 Options:
   --adapter <id>        a built-in adapter (see \`agent-mux adapters\`) or one from --config
-  --config <file>       adapters in the seeds' config.json shape, JSON or YAML
+  --config <file>       a file of adapters and defaults ({ "adapters": { … } }), JSON or YAML (README, "Command line")
   --json                print normalized events as JSON lines, one per line
   --timeout <s>         end the run after this many seconds (exit 124)
   --inactivity <s>      end the run when the agent prints nothing for this long (exit 124)
@@ -67065,7 +67065,7 @@ SIGTERM. Each session runs in a fresh temporary directory under --workspace.
 
 Options:
   --adapter <id>        a built-in adapter (see \`agent-mux adapters\`) or one from --config
-  --config <file>       adapters in the seeds' config.json shape, JSON or YAML
+  --config <file>       a file of adapters and defaults ({ "adapters": { … } }), JSON or YAML (README, "Command line")
   --port <n>            the port to listen on (default 7001; 0 picks a free one)
   --host <addr>         the address to listen on (default 127.0.0.1)
   --token-env <NAME>    require \`Authorization: Bearer <token>\` with the token in env var NAME
@@ -94883,7 +94883,7 @@ Options:
                          deliveries; owner/name come from its repository, issue or pull request
                          number and title from it too
   --repo <path>          the git checkout to simulate on (default: the current directory)
-  --config <file>        adapters in the seeds' config.json shape, JSON or YAML (as for run)
+  --config <file>        a file of adapters and defaults ({ "adapters": { … } }), JSON or YAML (as for run)
   --repo-config <file>   serve this file as .github/agent-mux.yml on the default branch (try an
                          uncommitted config change)
   --default-branch <b>   the default branch (default: origin/HEAD's branch, else the current one)
