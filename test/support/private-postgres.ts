@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { RUNUSER } from '../helpers/runuser.ts';
 
 export interface PrivatePostgres {
   /** `postgres://postgres@127.0.0.1:PORT/postgres`. */
@@ -54,7 +55,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres | undefine
   }
   const sh = (program: string, args: string[]) =>
     asRoot
-      ? execa('runuser', ['-u', 'postgres', '--', join(bin, program), ...args], { cwd: dir })
+      ? execa(RUNUSER, ['-u', 'postgres', '--', join(bin, program), ...args], { cwd: dir })
       : execa(join(bin, program), args, { cwd: dir });
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;

@@ -9,6 +9,7 @@ import { startRun } from '../../../src/core/run/start-run.ts';
 import { type FenceOptions, loopbackPortsOf, probeFence } from '../../../src/core/sandbox/index.ts';
 import { builtinTools } from '../../../src/core/tools/builtin-tools.ts';
 import { createToolHost } from '../../../src/core/tools/create-tool-host.ts';
+import { RUNUSER } from '../../helpers/runuser.ts';
 
 const PROBE = resolve(import.meta.dirname, '../../fixtures/bin/net-probe.mjs');
 
@@ -179,7 +180,7 @@ describe('a fence with a network of its own, started by an unprivileged user', (
       (await import('node:fs')).rmSync(dir, { recursive: true, force: true });
       console.log(JSON.stringify(probe));`;
     const asRoot = process.getuid?.() === 0;
-    const command = asRoot ? 'runuser' : process.execPath;
+    const command = asRoot ? RUNUSER : process.execPath;
     const args = asRoot
       ? ['-u', 'nobody', '--', process.execPath, '--input-type=module', '-e', script]
       : ['--input-type=module', '-e', script];
