@@ -25,14 +25,21 @@ the decision, the comments, the check runs, the reactions, the pull request and 
 The repository is never changed: a temporary bare clone of it stands in for GitHub's git server.
 .github/agent-mux.yml is read from its default branch (committed content only, see --repo-config).
 
-The run's events are shown as they happen (the live view of \`agent-mux run\`), then the report.
+The run's events are shown as they happen (the live view of \`agent-mux run\`), then the report:
+notes on what the payload did not say, the decision, the run, the comments, the replies in review
+threads, the check runs, the reactions, the pull request and the pushed branch.
+
+Try it: agent-mux simulate --event issue_comment --payload examples/payloads/issue_comment.json
 
 Options:
   --event <name>         the webhook event: issue_comment, pull_request_review_comment,
                          pull_request_review, issues, workflow_dispatch (others never start a run)
   --payload <file>       the webhook payload (JSON), e.g. copied from a repository's webhook
-                         deliveries; owner/name come from its repository, issue or pull request
-                         number and title from it too
+                         deliveries, or a sample from examples/payloads/<event>.json (one per
+                         event, each asking the demo agent, so it runs with no key); owner/name
+                         come from its repository, issue or pull request number and title from
+                         it too. A pull request's head branch the repository lacks is made, under
+                         its name, at the default branch's head, and a note says so
   --repo <path>          the git checkout to simulate on (default: the current directory)
   --config <file>        a file of adapters and defaults ({ "adapters": { … } }), JSON or YAML (as for run)
   --repo-config <file>   serve this file as .github/agent-mux.yml on the default branch (try an

@@ -29,6 +29,7 @@ function decisionLines(report: SimulationReport): string[] {
 export function renderSimulation(report: SimulationReport): string {
   const out: string[] = [
     `simulated ${report.event} on ${report.repository} (default branch ${report.defaultBranch}) by @${report.actor ?? 'unknown'}`,
+    ...report.notes.map((note) => `note: ${note}`),
     ...decisionLines(report),
   ];
   if (report.run) {
@@ -40,6 +41,13 @@ export function renderSimulation(report: SimulationReport): string {
   }
   for (const c of report.comments) {
     out.push('', `── comment ${c.id} on #${c.issueNumber} by @${c.user}`, indent(c.body));
+  }
+  for (const r of report.reviewReplies) {
+    out.push(
+      '',
+      `── reply ${r.id} in the review thread of comment ${r.inReplyTo} on #${r.pullNumber} by @${r.user}`,
+      indent(r.body),
+    );
   }
   for (const c of report.checkRuns) {
     out.push(

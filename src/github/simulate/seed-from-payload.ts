@@ -44,15 +44,19 @@ export function actAs(eventName: string, payload: unknown, login: string): unkno
  * Seeds the stand-in with what a webhook payload says exists on GitHub: its issue or pull request
  * (number, title, body, author), the triggering comment, review comment or review (with the payload's
  * id, so reactions land on it). A pull request's head is the payload's head branch when the
- * repository has it; otherwise a branch `simulated-pr-<n>` is made at the default branch's head. In
- * both cases `refs/pull/<n>/head` is written, as GitHub does.
+ * repository has it; otherwise that branch is made, under the payload's name, at the default
+ * branch's head (`simulated-pr-<n>` when the payload names none or a name git refuses), and a note
+ * says so. A fork's head gets no branch in the base repository. In every case `refs/pull/<n>/head`
+ * is written, as GitHub does. Returns the notes: what the simulation made up that the payload
+ * did not say.
  */
 export async function seedFromPayload(
   state: MemoryGitHubState,
   git: BareRepo,
   eventName: string,
   payload: unknown,
-): Promise<void> {
+): Promise<string[]> {
+  const notes: string[] = [];
   const p = record(payload) ?? {};
   const issue = record(p.issue);
   const pullRequest = record(p.pull_request);
@@ -65,7 +69,7 @@ export async function seedFromPayload(
     const parsed = Number(String(input ?? '').replace(/^#/, ''));
     number = positive(parsed);
   }
-  if (number === undefined) return;
+  if (number === undefined) return notes;
 
   const title = text(subject?.title) || `Issue #${number}`;
   const body = text(subject?.body);
@@ -80,12 +84,26 @@ export async function seedFromPayload(
     const headFullName = text(headRepo?.full_name).toLowerCase();
     const fromFork = headFullName !== '' && baseRepo !== '' && headFullName !== baseRepo;
     const payloadRef = text(head?.ref);
-    const existing = payloadRef ? await git.branchSha(payloadRef) : undefined;
-    const headRef = existing === undefined ? `simulated-pr-${number}` : payloadRef;
+    const existing = payloadRef && isBranchName(payloadRef) ? await git.branchSha(payloadRef) : undefined;
+    const headRef = existing !== undefined || isBranchName(payloadRef) ? payloadRef : `simulated-pr-${number}`;
     const baseSha = await git.branchSha(state.defaultBranch);
     const headSha = existing ?? (await git.branchSha(headRef)) ?? baseSha;
     if (headSha === undefined) throw new Error(`the default branch ${state.defaultBranch} has no commit`);
-    if (existing === undefined && !fromFork) await git.updateRef(`refs/heads/${headRef}`, headSha);
+    if (existing === undefined) {
+      const at = `${state.defaultBranch}'s head (${headSha.slice(0, 7)})`;
+      if (fromFork) {
+        notes.push(`the pull request's head is on the fork ${headFullName}: simulated as ${at}`);
+      } else {
+        await git.updateRef(`refs/heads/${headRef}`, headSha);
+        notes.push(
+          payloadRef === ''
+            ? `the payload names no head branch: made ${headRef} at ${at}`
+            : headRef === payloadRef
+              ? `the payload's head branch ${payloadRef} is not in this repository: made it at ${at}`
+              : `the payload's head branch ${JSON.stringify(payloadRef)} is not a branch name git takes: made ${headRef} at ${at}`,
+        );
+      }
+    }
     await git.updateRef(`refs/pull/${number}/head`, headSha);
     const baseRef = text(record(pullRequest?.base)?.ref);
     state.addPull({
@@ -124,4 +142,20 @@ export async function seedFromPayload(
       commitId: text(review.commit_id) || undefined,
     });
   }
+  return notes;
+}
+
+/** A name git takes for a branch (the rules of `git check-ref-format --branch`, conservatively). */
+function isBranchName(name: string): boolean {
+  return (
+    /^[A-Za-z0-9._/-]+$/.test(name) &&
+    !name.startsWith('-') &&
+    !name.startsWith('/') &&
+    !name.endsWith('/') &&
+    !name.endsWith('.') &&
+    !name.endsWith('.lock') &&
+    !name.includes('..') &&
+    !name.includes('//') &&
+    !name.split('/').some((part) => part.startsWith('.'))
+  );
 }

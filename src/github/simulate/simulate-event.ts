@@ -89,8 +89,9 @@ export async function simulateEvent(options: SimulateEventOptions): Promise<Simu
       roles: { ...(actor ? { [actor]: options.asRole ?? 'write' } : {}), [SIMULATED_APPROVER]: 'admin' },
       files: options.repoConfigText === undefined ? undefined : { [REPO_CONFIG_PATH]: options.repoConfigText },
     });
-    await seedFromPayload(gh.state, gh.git, options.eventName, payload);
+    const notes = await seedFromPayload(gh.state, gh.git, options.eventName, payload);
     const seededComments = new Set(gh.state.commentsById.keys());
+    const seededReviewComments = new Set(gh.state.reviewComments.keys());
     const seededIssues = new Set(gh.state.issues.keys());
 
     const deps: GitHubDeps = {
@@ -106,7 +107,9 @@ export async function simulateEvent(options: SimulateEventOptions): Promise<Simu
       actor,
       defaultBranch,
       decision: { kind: decision.kind },
+      notes,
       comments: [],
+      reviewReplies: [],
       checkRuns: [],
       reactions: [],
       pullRequests: [],
@@ -146,7 +149,7 @@ export async function simulateEvent(options: SimulateEventOptions): Promise<Simu
         if (log !== undefined) report.branch = { name: outcome.branch, log };
       }
     }
-    Object.assign(report, collectReceived(gh.state, seededComments, seededIssues));
+    Object.assign(report, collectReceived(gh.state, seededComments, seededIssues, seededReviewComments));
     if (options.keep) {
       keep = true;
       report.bareRepo = bare;

@@ -27,7 +27,11 @@ export interface SimulationReport {
     changedFiles: string[];
     approvals: RunOutcome['approvals'];
   };
+  /** What the simulation made up that the payload did not say (e.g. a head branch it lacked). */
+  notes: string[];
   comments: { id: number; issueNumber: number; user: string; body: string }[];
+  /** Replies the run wrote in review threads (`POST …/comments/{id}/replies`). */
+  reviewReplies: { id: number; pullNumber: number; inReplyTo: number; user: string; body: string }[];
   checkRuns: {
     id: number;
     name: string;
@@ -61,13 +65,23 @@ export function collectReceived(
   state: MemoryGitHubState,
   seededCommentIds: ReadonlySet<number>,
   seededIssueNumbers: ReadonlySet<number>,
-): Pick<SimulationReport, 'comments' | 'checkRuns' | 'reactions' | 'pullRequests'> {
+  seededReviewCommentIds: ReadonlySet<number> = new Set(),
+): Pick<SimulationReport, 'comments' | 'reviewReplies' | 'checkRuns' | 'reactions' | 'pullRequests'> {
   const html = `https://github.com/${state.repo.owner}/${state.repo.repo}`;
   return {
     comments: state
       .comments()
       .filter((c) => !seededCommentIds.has(c.id))
       .map((c) => ({ id: c.id, issueNumber: c.issueNumber, user: c.user.login, body: c.body })),
+    reviewReplies: [...state.reviewComments.values()]
+      .filter((c) => c.inReplyToId !== undefined && !seededReviewCommentIds.has(c.id))
+      .map((c) => ({
+        id: c.id,
+        pullNumber: c.pullNumber,
+        inReplyTo: c.inReplyToId ?? 0,
+        user: c.user.login,
+        body: c.body,
+      })),
     checkRuns: state.checkRuns().map((r) => ({
       id: r.id,
       name: r.name,

@@ -5,6 +5,7 @@ import { demoAdapter } from '../../../src/adapters/agents/demo/demo-adapter.ts';
 import { createBuiltinRegistry } from '../../../src/adapters/builtin-registry.ts';
 import { bareRepo } from '../../../src/github/simulate/bare-repo.ts';
 import { MemoryGitHubState } from '../../../src/github/simulate/memory-github-state.ts';
+import { renderSimulation } from '../../../src/github/simulate/render-simulation.ts';
 import { actAs, payloadRepo, seedFromPayload } from '../../../src/github/simulate/seed-from-payload.ts';
 import { simulateEvent } from '../../../src/github/simulate/simulate-event.ts';
 import { simulationExitCode } from '../../../src/github/simulate/simulation-report.ts';
@@ -45,13 +46,29 @@ describe('simulateEvent', () => {
       keep: true,
     });
     expect(report.decision.kind).toBe('run');
-    expect(report.run).toMatchObject({ conclusion: 'success', branch: 'simulated-pr-7', changedFiles: ['README.md'] });
+    // The payload's head branch (`changes`) is not in the checkout: made under its own name, and said.
+    expect(report.run).toMatchObject({ conclusion: 'success', branch: 'changes', changedFiles: ['README.md'] });
+    expect(report.notes).toEqual([
+      expect.stringMatching(
+        /^the payload's head branch changes is not in this repository: made it at main's head \([0-9a-f]{7}\)$/,
+      ),
+    ]);
+    expect(renderSimulation(report)).toMatch(/^note: the payload's head branch changes is not in this repository/m);
+    // The answer in the comment's review thread is shown.
+    const commentId = (payload.comment as { id: number }).id;
+    expect(report.reviewReplies).toEqual([
+      expect.objectContaining({ pullNumber: 7, inReplyTo: commentId, user: 'agent-mux[bot]' }),
+    ]);
+    expect(report.reviewReplies[0]?.body).toContain('is done: 1 file changed, pushed to `changes`.');
+    expect(renderSimulation(report)).toContain(
+      `── reply ${report.reviewReplies[0]?.id} in the review thread of comment ${commentId} on #7 by @agent-mux[bot]`,
+    );
     expect(report.pullRequests).toEqual([]);
     expect(report.reactions).toEqual([
       expect.objectContaining({ content: 'eyes', target: expect.stringMatching(/^review comment \d+$/) }),
     ]);
     expect(report.branch?.log).toContain('agent-mux: Docs');
-    expect(await git(report.bareRepo ?? '', 'show', 'simulated-pr-7:README.md')).toContain('This project shows');
+    expect(await git(report.bareRepo ?? '', 'show', 'changes:README.md')).toContain('This project shows');
     expect(simulationExitCode(report)).toBe(0);
     expect(await git(fixture.checkout, 'branch', '--list')).toBe('* main');
     await rm(dirname(report.bareRepo ?? ''), { recursive: true, force: true });
@@ -154,7 +171,7 @@ describe('seedFromPayload and actAs', () => {
     pull.head.ref = 'feature';
     pull.head.repo.full_name = 'octo/demo';
     pull.base.ref = 'main';
-    await seedFromPayload(state, bareRepo(bare), 'pull_request_review', payload);
+    expect(await seedFromPayload(state, bareRepo(bare), 'pull_request_review', payload)).toEqual([]);
     const sha = (await git(bare, 'rev-parse', 'feature')).trim();
     expect(state.issues.get(5)?.pull).toMatchObject({
       headRef: 'feature',
@@ -164,6 +181,28 @@ describe('seedFromPayload and actAs', () => {
     });
     expect((await git(bare, 'rev-parse', 'refs/pull/5/head')).trim()).toBe(sha);
     expect(state.reviews).toHaveLength(1);
+  });
+
+  it('a head branch git refuses falls back to simulated-pr-N, and the note says why', async () => {
+    fixture = await createSimulateFixture();
+    const bare = await fixture.bare();
+    const state = new MemoryGitHubState({
+      repo: { owner: 'octo', repo: 'demo' },
+      defaultBranch: 'main',
+      selfLogin: 'me[bot]',
+    });
+    const payload = webhookPayload('pull_request_review', 'submitted', { ...changes, body: 'ok', number: 6 });
+    const pull = payload.pull_request as { head: { ref: string; repo: { full_name: string } } };
+    pull.head.ref = 'bad..name';
+    pull.head.repo.full_name = 'octo/demo';
+    const notes = await seedFromPayload(state, bareRepo(bare), 'pull_request_review', payload);
+    expect(notes).toEqual([
+      expect.stringMatching(
+        /^the payload's head branch "bad\.\.name" is not a branch name git takes: made simulated-pr-6 at main's head/,
+      ),
+    ]);
+    expect(state.issues.get(6)?.pull).toMatchObject({ headRef: 'simulated-pr-6' });
+    expect((await git(bare, 'rev-parse', 'simulated-pr-6')).trim()).toBe((await git(bare, 'rev-parse', 'main')).trim());
   });
 
   it('actAs replaces the sender and the comment author, leaving the payload given unchanged', () => {
