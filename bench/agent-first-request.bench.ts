@@ -21,6 +21,10 @@ const OVERHEAD_LIMIT_MS = 1000;
 const RUN_TIMEOUT_MS = 60_000;
 const root = new URL('../', import.meta.url).pathname;
 const bundle = join(process.env.AGENT_MUX_ACTION_DIST || join(root, 'dist'), 'index.js');
+/** An optional second bundle (`AGENT_MUX_BASELINE_DIST`, e.g. an older commit's `dist/`) measured alternately with it. */
+const baseline = process.env.AGENT_MUX_BASELINE_DIST
+  ? join(process.env.AGENT_MUX_BASELINE_DIST, 'index.js')
+  : undefined;
 const INSTRUCTION = 'Say hello in one sentence.';
 
 /**
@@ -46,6 +50,8 @@ interface AgentResult {
   id: string;
   action: number[];
   alone: number[];
+  /** The baseline bundle's times, when one is given. */
+  baseline: number[];
   error?: string;
 }
 
@@ -99,7 +105,7 @@ function agentMeasure(ctx: AgentContext) {
   let launch: CapturedLaunch | undefined;
   return {
     /** `node dist/index.js` on a fresh mention with this agent configured, as the runner starts it → first model request. */
-    async action(): Promise<number> {
+    async action(script = bundle): Promise<number> {
       const id = ctx.runBase + runs++;
       // A first mention on an issue of its own (a follow-up would plan a later turn of the same conversation).
       const issue = id - ctx.runBase + 1;
@@ -120,9 +126,9 @@ function agentMeasure(ctx: AgentContext) {
         GITHUB_RUN_ID: String(id),
       };
       const start = performance.now();
-      const child = spawn(process.execPath, [bundle], { env, stdio: 'ignore' });
+      const child = spawn(process.execPath, [script], { env, stdio: 'ignore' });
       try {
-        const ms = await nextModelRequest(model, start, child, `node ${bundle}`);
+        const ms = await nextModelRequest(model, start, child, `node ${script}`);
         for (let tries = 0; !launch && tries < 5; tries++) {
           launch = await captureAgentLaunch(`gha-${id}-1/`);
           if (!launch) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -156,7 +162,7 @@ async function measureAgent(
   index: number,
   log: (line: string) => void,
 ): Promise<AgentResult> {
-  const result: AgentResult = { id: adapter.id, action: [], alone: [] };
+  const result: AgentResult = { id: adapter.id, action: [], alone: [], baseline: [] };
   const model = await startFakeModelServer({ case: 'plain' });
   const world = await createGitHubWorld({ config: `agents:\n  ${adapter.id}:\n    adapter: ${adapter.id}\n` });
   try {
@@ -168,9 +174,11 @@ async function measureAgent(
       // agent's HOME, the checkout and the page cache.
       const a = await measure.action();
       const b = await measure.alone();
+      const c = baseline ? await measure.action(baseline) : undefined;
       if (i === 0) continue;
       result.action.push(a);
       result.alone.push(b);
+      if (c !== undefined) result.baseline.push(c);
     }
   } catch (error) {
     result.error = error instanceof Error ? error.message : String(error);
@@ -211,7 +219,7 @@ export const benchmark: Benchmark = {
     for (const [index, adapter] of adapters.entries()) {
       const spec = specs.find((s) => s.create().id === adapter.id);
       if (!spec) {
-        results.push({ id: adapter.id, action: [], alone: [], error: 'no live spec (test/live/specs)' });
+        results.push({ id: adapter.id, action: [], alone: [], baseline: [], error: 'no live spec (test/live/specs)' });
         continue;
       }
       const result = await measureAgent(adapter, spec, index, log);
@@ -227,6 +235,13 @@ export const benchmark: Benchmark = {
           `agent-mux ${fixed(a - b, 0).padStart(5)} ms   (Action ${result.action.map((v) => fixed(v, 0)).join(', ')}; ` +
           `alone ${result.alone.map((v) => fixed(v, 0)).join(', ')})`,
       );
+      if (result.baseline.length > 0) {
+        const c = median(result.baseline);
+        log(
+          `${''.padEnd(10)} baseline ${fixed(c, 0).padStart(5)} ms · agent-mux ${fixed(c - b, 0).padStart(5)} ms   ` +
+            `(${result.baseline.map((v) => fixed(v, 0)).join(', ')})`,
+        );
+      }
     }
     const measured = results.filter((r) => !r.error);
     const targets: Target[] = measured.map((r) => ({
@@ -241,7 +256,8 @@ export const benchmark: Benchmark = {
       targets,
       facts: measured.map(
         (r) =>
-          `${r.id}: Action ${fixed(median(r.action), 0)} ms, CLI alone ${fixed(median(r.alone), 0)} ms to the first model request`,
+          `${r.id}: Action ${fixed(median(r.action), 0)} ms, CLI alone ${fixed(median(r.alone), 0)} ms to the first model request` +
+          (r.baseline.length > 0 ? ` (baseline bundle ${fixed(median(r.baseline), 0)} ms)` : ''),
       ),
       flags: results.filter((r) => r.error).map((r) => `${r.id} not measured: ${r.error}`),
     };
