@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RUN_MARKER_ENV, stopLeftoverAgents } from '../src/action/stop-leftover-agents.ts';
 import { createBuiltinRegistry } from '../src/adapters/builtin-registry.ts';
@@ -165,8 +166,9 @@ async function measureAgent(
   const result: AgentResult = { id: adapter.id, action: [], alone: [], baseline: [] };
   const model = await startFakeModelServer({ case: 'plain' });
   const world = await createGitHubWorld({ config: `agents:\n  ${adapter.id}:\n    adapter: ${adapter.id}\n` });
+  let setup: AgentBenchSetup | undefined;
   try {
-    const setup = await setUpAgent(adapter, spec, model.url, world.workspace, log);
+    setup = await setUpAgent(adapter, spec, model.url, world.workspace, log);
     const input = await aloneInputOf(adapter, INSTRUCTION, world.workspace);
     const measure = agentMeasure({ world, model, adapter, setup, input, runBase: 9000 + index * 100 });
     for (let i = 0; i < PAIRS + 1; i++) {
@@ -185,6 +187,7 @@ async function measureAgent(
   } finally {
     await model.close();
     await world.close();
+    if (setup) for (const dir of [setup.home, setup.toolCache]) rmSync(dir, { recursive: true, force: true });
   }
   return result;
 }
