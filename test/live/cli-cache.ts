@@ -14,6 +14,7 @@ export function cliDir(spec: Pick<LiveSpec, 'npmPackage' | 'version'>): string {
 
 /** Installs the spec's CLI at its pinned version if missing; returns the executable's path. */
 export async function installCli(spec: LiveSpec, log: (line: string) => void = () => undefined): Promise<string> {
+  if (spec.locate) return spec.locate();
   const dir = cliDir(spec);
   const bin = join(dir, 'node_modules', '.bin', spec.binName);
   if (existsSync(bin)) return bin;

@@ -44,6 +44,11 @@ export interface LiveSpec {
   version: string;
   /** The executable's name in the package's `bin`. */
   binName: string;
+  /**
+   * Where the CLI is not an npm package (hermes-agent is a Python package): finds the installed
+   * executable instead of `npm install` (test/live/cli-cache.ts), or throws saying how to install it.
+   */
+  locate?(): string;
   /** Packages whose install scripts must run (npm 11 blocks them by default), e.g. the CLI itself. */
   allowScripts?: readonly string[];
   /** Per-case time limit in ms (default 120 000). */

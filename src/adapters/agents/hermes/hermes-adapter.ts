@@ -1,57 +1,74 @@
 import { join } from 'node:path';
-import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
+import type { Adapter } from '../../../core/adapter/index.ts';
+import { acpAdapter } from '../../protocols/acp/acp-adapter.ts';
+import { cliProgramInfo } from '../../shared/define-cli-adapter.ts';
+import { hermesAcpRecord, hermesAcpTranslator } from './hermes-acp-translator.ts';
 import { detectHermesAuth, HERMES_KEY_ENV } from './hermes-auth.ts';
-import { hermesHome, hermesPlan } from './hermes-plan.ts';
-import { hermesTranslator } from './hermes-translator.ts';
+import { hermesHome } from './hermes-home.ts';
 
-/** NousResearch's hermes-agent, headless: `hermes chat --query-file - --format stream-json`, prompt on stdin. */
-export const hermesAdapter = defineCliAdapter({
-  id: 'hermes',
-  // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
-  toolNames: {
-    shell: ['terminal', 'process', 'execute_code', 'delegate_task'],
-    write_file: ['write_file', 'patch'],
-    read_file: ['read_file', 'search_files'],
-  },
-  displayName: 'Hermes Agent',
-  // Built from NousResearch/hermes-agent's source (hermes_cli/_parser.py, hermes_cli/stream_json.py)
-  // and docs only: hermes is a Python package and PyPI is unreachable here, so it was never run
-  // (docs/adapters/hermes.md).
-  capabilities: {
-    // `--resume <session_id>`; no fork flag.
-    resume: true,
-    fork: false,
-    // `--reasoning none|minimal|low|medium|high|xhigh|max|ultra`, but stream-json carries no reasoning.
-    thinking: 'model-dependent',
-    // Hermes is an MCP client, but only through `mcp_servers` in $HERMES_HOME/config.yaml; no flag or
-    // env var points one run at another config, so the run's MCP server is not wired (see the docs).
-    mcp: false,
-    // Headless stream-json runs cannot ask anyone: the policy becomes `--toolsets` and `--yolo`.
-    approvals: 'none',
-    // Native Windows is not supported (WSL2).
-    platforms: ['darwin', 'linux'],
-    sessionPersistence: 'sqlite',
-    // Text deltas and tool starts/results; no reasoning.
-    streaming: 'full',
-  },
-  program: {
-    command: 'hermes',
-    // `--format stream-json` landed on main in August 2026 (v0.22 line); older releases lack it.
-    minVersion: '0.22.0',
-    install: [
-      { type: 'pip', command: 'pip install hermes-agent', notes: 'Python >= 3.11.' },
-      {
-        type: 'curl',
-        command: 'curl -fsSL https://hermes-agent.nousresearch.com/install.sh | bash',
+/** The hermes-agent release recorded live (test/fixtures/streams/hermes/). */
+export const HERMES_TESTED_VERSION = '0.18.2';
+
+export interface HermesAdapterOptions {
+  /** The executable (default `hermes`). */
+  command?: string;
+}
+
+/**
+ * NousResearch's hermes-agent over the Agent Client Protocol (`hermes acp`): its dangerous-command
+ * and file-edit approvals arrive as `session/request_permission` and go to the run's approval
+ * channel. Configuration (provider, model, keys) is Hermes's own: `$HERMES_HOME/config.yaml`, `.env`.
+ */
+export function hermesAdapter(options: HermesAdapterOptions = {}): Adapter {
+  const command = options.command ?? 'hermes';
+  const base = acpAdapter(
+    'hermes',
+    { binary: command, args: ['acp'], secretEnv: [...HERMES_KEY_ENV] },
+    {
+      displayName: 'Hermes Agent',
+      expandTemplates: false,
+      capabilities: {
+        // Native Windows is not supported (WSL2).
         platforms: ['darwin', 'linux'],
+        sessionPersistence: 'sqlite',
       },
-    ],
-    verifiedLive: false,
-  },
-  costModel: 'anthropic/claude-sonnet-4-6',
-  secretEnv: HERMES_KEY_ENV,
-  sessionDir: (env) => join(hermesHome(env), 'state.db'),
-  detectAuth: detectHermesAuth,
-  plan: (ctx, { command }) => hermesPlan(ctx, command),
-  translator: hermesTranslator,
-});
+      program: cliProgramInfo(
+        {
+          command,
+          minVersion: HERMES_TESTED_VERSION,
+          testedVersion: HERMES_TESTED_VERSION,
+          install: [
+            { type: 'pip', command: "pip install 'hermes-agent[acp]'", notes: 'Python >= 3.11; the acp extra.' },
+          ],
+          verifiedLive: true,
+        },
+        command,
+      ),
+      sessionDir: join(hermesHome(process.env), 'state.db'),
+      detectAuth: detectHermesAuth,
+    },
+  );
+  const launch = base.launch;
+  if (launch.kind !== 'process' || !launch.controller) return base;
+  const controllerOf = launch.controller;
+  return {
+    ...base,
+    // The policy's `shell`, `write_file`, `read_file` as Hermes's own tools (policy-for-agent.ts).
+    toolNames: {
+      shell: ['terminal', 'process', 'execute_code', 'delegate_task'],
+      write_file: ['write_file', 'patch'],
+      read_file: ['read_file', 'search_files'],
+    },
+    launch: {
+      ...launch,
+      translator: hermesAcpTranslator,
+      // The controller answers Hermes's permission questions: it sees them with the tool named
+      // (`terminal`, `write_file`, …), so the policy's rules on those names hold.
+      controller: (io, ctx) => {
+        const controller = controllerOf(io, ctx);
+        const onRecord = controller.onRecord;
+        return onRecord ? { ...controller, onRecord: (record) => onRecord(hermesAcpRecord(record)) } : controller;
+      },
+    },
+  };
+}

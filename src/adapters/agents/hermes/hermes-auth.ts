@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuthStatus } from '../../../core/adapter/index.ts';
 import { readSmallText } from '../../shared/read-small-text.ts';
-import { hermesHome } from './hermes-plan.ts';
+import { hermesHome } from './hermes-home.ts';
 
 /** Provider key env vars hermes reads (hermes-agent's documented list plus the common direct providers). */
 export const HERMES_KEY_ENV = [

@@ -1,2 +1,2 @@
-export { hermesAdapter } from './hermes-adapter.ts';
-export { hermesTranslator } from './hermes-translator.ts';
+export { hermesAcpTranslator } from './hermes-acp-translator.ts';
+export { HERMES_TESTED_VERSION, type HermesAdapterOptions, hermesAdapter } from './hermes-adapter.ts';
