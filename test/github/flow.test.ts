@@ -261,6 +261,37 @@ describe('who and what does not trigger', () => {
     w.gh.assertNoViolations();
   });
 
+  it('an agent on an unknown adapter is a config error with its line and a did-you-mean, before any run', async () => {
+    const w = await createGitHubWorld({ config: 'defaultAgent: mine\nagents:\n  mine:\n    adapter: claud\n' });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 4, title: 'x', body: '', user: 'alice' });
+    const decision = await decideTrigger(w.deps, commentEvent(w, 4, 'alice', '@agent fix it'));
+    expect(decision.kind).toBe('config_error');
+    const message = decision.kind === 'config_error' ? decision.message : '';
+    expect(message).toMatch(
+      /^agents\.mine\.adapter: unknown adapter "claud" \(did you mean claude\?\); known adapters: .*claude.*; or a type built from options: process, /,
+    );
+    expect(message).toMatch(/\(\.github\/agent-mux\.yml:4\)$/);
+    const comment = w.gh.state.comments(w.repo, 4).find((c) => c.body.includes('config-error'));
+    expect(comment?.body).toContain('agents.mine.adapter');
+    expect(w.gh.state.checkRuns(w.repo)).toEqual([
+      expect.objectContaining({ name: 'agent-mux / config', conclusion: 'failure' }),
+    ]);
+    w.gh.assertNoViolations();
+  });
+
+  it('an agent on a type built from options (process) or a known adapter is no config error', async () => {
+    const w = await createGitHubWorld({
+      config:
+        'agents:\n  local:\n    adapter: process\n    options:\n      binary: /bin/true\n  c:\n    adapter: claude\n',
+    });
+    world = w;
+    w.gh.state.addIssue(w.repo, { number: 4, title: 'x', body: '', user: 'alice' });
+    const decision = await decideTrigger(w.deps, commentEvent(w, 4, 'alice', '@agent fix it'));
+    expect(decision.kind).toBe('run');
+    w.gh.assertNoViolations();
+  });
+
   it('the config is read from the default branch, not from the pull request', async () => {
     const w = await createGitHubWorld({ config: 'trigger:\n  phrase: "@bot"\n' });
     world = w;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { answerFromCommand } from '../approvals/answer-from.ts';
 import type { ApprovalAnswer } from '../approvals/github-approval-channel.ts';
+import { checkAgentAdapters } from '../config/check-agent-adapters.ts';
 import { loadRepoConfig } from '../config/load-repo-config.ts';
 import type { RepoConfig } from '../config/repo-config-schema.ts';
 import type { CommentRef, GitHubApi, RepoRef, ReviewCommentInfo } from '../github-api.ts';
@@ -95,12 +96,15 @@ export async function decideTrigger(
 
   const { api } = deps;
   const repoInfo = await api.getRepo(event.repo);
-  const loaded = await loadRepoConfig({
+  const read = await loadRepoConfig({
     api,
     repo: event.repo,
     path: overrides.configPath,
     defaultBranch: repoInfo.defaultBranch,
   });
+  // An agent on an adapter this host cannot run is a config error (with its line), as a bad field is.
+  const badAdapters = read.ok ? checkAgentAdapters(read.config, deps.builtinAgents, read.path) : undefined;
+  const loaded = badAdapters === undefined ? read : { ok: false as const, error: badAdapters, path: read.path };
   const fallbackPhrase = overrides.phrase ?? '@agent';
   if (!loaded.ok) {
     const command = commandOf(event, fallbackPhrase, deps.builtinAgents, deps.selfLogins, undefined);
