@@ -76,18 +76,16 @@ describe('hermes over ACP (recorded from hermes-agent 0.18.2)', () => {
   });
 
   it('stray stdout lines (what 0.18.2 prints on stdout in chat mode) are log lines, never answer text', () => {
-    const stray: NativeRecord[] = [
-      {
-        kind: 'text',
-        line: '  ⚠ tirith security scanner enabled but not available — command scanning will use pattern matching only',
-      },
-      { kind: 'text', line: 'Warning: Unknown toolsets: none' },
+    const lines = [
+      '  ⚠ tirith security scanner enabled but not available — command scanning will use pattern matching only',
+      'Warning: Unknown toolsets: none',
     ];
+    const stray: NativeRecord[] = lines.map((line) => ({ kind: 'text', line }));
     const records = recorded('plain');
     const { events, state } = translate([...stray, ...records.slice(0, 3), ...stray, ...records.slice(3)]);
     expect(textOf(events)).toBe('Hello from the fake model. The answer is 42.');
     const logs = events.filter((e) => e.type === 'log').map((e) => (e.type === 'log' ? e.line : ''));
-    expect(logs).toEqual([stray[0], stray[1], stray[0], stray[1]].map((r) => (r.kind === 'text' ? r.line : '')));
+    expect(logs).toEqual([...lines, ...lines]);
     expect(state.outcome?.status).toBe('completed');
   });
 
