@@ -31,6 +31,9 @@ export function hermesAdapter(options: HermesAdapterOptions = {}): Adapter {
         // Native Windows is not supported (WSL2).
         platforms: ['darwin', 'linux'],
         sessionPersistence: 'sqlite',
+        // 0.18.2's initialize advertises no `mcpCapabilities` (recorded): the run's MCP server over
+        // http is not offered to it.
+        mcp: false,
       },
       program: cliProgramInfo(
         {
