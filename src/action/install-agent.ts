@@ -6,6 +6,7 @@ import semver from 'semver';
 import type { ProgramInfo } from '../core/adapter/adapter.ts';
 import { parseVersion } from '../core/adapter/detect-program.ts';
 import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
+import { findOnPath } from '../core/runtime/find-on-path.ts';
 import { AgentInstallError } from './install-agent-error.ts';
 import {
   bestCachedInstall,
@@ -18,7 +19,6 @@ import {
   removeLeftovers,
   writeInstallMarker,
 } from './install-cache.ts';
-import { findOnPath } from './install-find-on-path.ts';
 
 export { AgentInstallError } from './install-agent-error.ts';
 

@@ -8,7 +8,7 @@ import semver from 'semver';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AgentInstallError, ensureAgentProgram, pinnedVersions } from '../../src/action/install-agent.ts';
 import { INSTALL_MARKER, packageCacheRoot } from '../../src/action/install-cache.ts';
-import { findOnPath } from '../../src/action/install-find-on-path.ts';
+import { findOnPath } from '../../src/core/runtime/find-on-path.ts';
 import { claudeAdapter } from '../../src/adapters/agents/claude/index.ts';
 import { createBuiltinRegistry } from '../../src/adapters/builtin-registry.ts';
 import type { ProgramInfo } from '../../src/core/adapter/adapter.ts';

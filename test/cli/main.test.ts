@@ -38,15 +38,19 @@ describe('agent-mux run', () => {
     expect(code).toBe(0);
     const denied = lines(m.stdout()).find((e) => e.type === 'approval_denied');
     expect(denied).toBeDefined();
+    // Asked for (--approve none): no hint to allow them.
+    expect(JSON.stringify(denied)).not.toContain('--approve all');
     expect(readFileSync(join(cwd, 'README.md'), 'utf8')).toContain('projcet');
   });
 
-  it('stdin not a terminal and no --approve: approvals are denied and the run says so', async () => {
+  it('stdin not a terminal and no --approve: approvals are denied and the run says so, and how to allow them', async () => {
     const cwd = tmp();
     const m = memoryIO(root);
     expect(m.io.stdin.isTTY).toBeUndefined();
     expect(await main(['run', '--adapter', 'demo', '--cwd', cwd, 'fix the typo'], m.io)).toBe(0);
-    expect(m.stdout()).toContain('denied: tool approvals are denied in this non-interactive run');
+    expect(m.stdout()).toContain(
+      'denied: there is no terminal to ask at (standard input or standard error is not a terminal); pass --approve all to allow every tool, or run it at a terminal',
+    );
     expect(readFileSync(join(cwd, 'README.md'), 'utf8')).toContain('projcet');
   });
 

@@ -23,6 +23,10 @@ import { UsageError } from '../usage-error.ts';
 import { decideCliFence } from './cli-fence.ts';
 import { AGENT_OPTIONS, loadAdapter } from './load-registry.ts';
 
+/** Why approvals are denied when `--approve` is not given and there is no terminal to ask at. */
+export const NO_TERMINAL_DENIAL =
+  'there is no terminal to ask at (standard input or standard error is not a terminal); pass --approve all to allow every tool, or run it at a terminal';
+
 export const runUsage = `Usage: agent-mux run --adapter <id> [options] "<prompt>"
 
 Runs an agent and shows its events live. A prompt of - is read from standard input.
@@ -111,7 +115,11 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     approve === 'all'
       ? autoApprovalChannel('approve', { by: '--approve all' })
       : approve === 'none'
-        ? autoApprovalChannel('deny', { by: '--approve none' })
+        ? autoApprovalChannel('deny', {
+            by: '--approve none',
+            // Denied by default (no terminal to ask at): say how to allow them.
+            ...(values.approve === undefined ? { reason: NO_TERMINAL_DENIAL } : {}),
+          })
         : terminalApprovalChannel({
             input: io.stdin,
             output: io.stderr,

@@ -42,6 +42,8 @@ export function prettyRenderer(options: PrettyRendererOptions): PrettyRenderer {
   let spinner: Spinner | undefined;
   let ticker: NodeJS.Timeout | undefined;
   const text = new Map<string, string>();
+  /** Messages a fatal error line already showed: a crash or the run's end that repeats one leaves it out. */
+  const shown = new Set<string>();
 
   const refresh = () => {
     if (spinner) spinner.text = `${options.adapter} · ${seconds(Date.now() - started)} · ${status}`;
@@ -140,6 +142,7 @@ export function prettyRenderer(options: PrettyRendererOptions): PrettyRenderer {
           );
           break;
         case 'auth_error':
+          shown.add(event.message);
           line(`${paint('red', '✗ auth:')} ${event.message}${event.guidance ? ` — ${event.guidance}` : ''}`);
           break;
         case 'rate_limit_error':
@@ -148,12 +151,18 @@ export function prettyRenderer(options: PrettyRendererOptions): PrettyRenderer {
         case 'context_exceeded':
           line(`${paint('red', '✗ context window exceeded')}`);
           break;
-        case 'crash':
-          line(`${paint('red', `✗ crashed (${event.signal ?? `exit ${event.exitCode}`})`)}`);
-          if (event.stderr) for (const row of event.stderr.split('\n').slice(-10)) line(paint('dim', `  ${row}`));
+        case 'crash': {
+          const stderr = event.stderr && !shown.has(event.stderr.trim()) ? event.stderr : '';
+          // A program that never ran (not installed) has no exit to tell: the error line said it all.
+          if (event.exitCode === null && event.signal === null && stderr === '') break;
+          const how = event.signal ?? (event.exitCode === null ? 'did not start' : `exit ${event.exitCode}`);
+          line(`${paint('red', `✗ crashed (${how})`)}`);
+          if (stderr) for (const row of stderr.split('\n').slice(-10)) line(paint('dim', `  ${row}`));
           break;
+        }
         case 'error':
           if (event.recoverable && !verbose) break;
+          if (!event.recoverable) shown.add(event.message);
           line(`${paint(event.recoverable ? 'yellow' : 'red', `! ${event.code}:`)} ${event.message}`);
           break;
         case 'log':
@@ -168,7 +177,8 @@ export function prettyRenderer(options: PrettyRendererOptions): PrettyRenderer {
           const t = event.totals;
           const summary = `${seconds(event.durationMs)} · ${t.inputTokens + t.outputTokens} tokens · USD ${t.usd.toFixed(4)}`;
           const mark = event.reason === 'completed' ? paint('green', '✔') : paint('red', '✘');
-          line(`${mark} ${event.reason}${event.message ? `: ${event.message}` : ''} · ${summary}`);
+          const message = event.message && !shown.has(event.message) ? `: ${event.message}` : '';
+          line(`${mark} ${event.reason}${message} · ${summary}`);
           break;
         }
         default:

@@ -9,6 +9,7 @@ import type {
 } from '../adapter/index.ts';
 import { separateTempDir } from '../env/separate-temp-dir.ts';
 import { SpawnError } from '../errors/index.ts';
+import { findOnPath } from '../runtime/find-on-path.ts';
 import { type FenceNetwork, type FenceOptions, fenceCommand, openNetworkFor } from '../sandbox/index.ts';
 import { expandArgs, expandEnv } from '../template/expand-template.ts';
 import { templateVarsOf } from '../template/template-vars.ts';
@@ -88,7 +89,16 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
           network?.inside,
         )
       : target;
-    if (fenced.command !== plan.command) fenceProgram = fenced.command;
+    if (fenced.command !== plan.command) {
+      fenceProgram = fenced.command;
+      // Inside the fence a missing program is only bwrap's "execvp …: No such file" and exit 1:
+      // look it up first, on the PATH the agent gets, so it is the same clear "not installed".
+      if ((await findOnPath(plan.command, env.PATH ?? '/usr/local/bin:/usr/bin:/bin', { cwd })) === undefined) {
+        await network?.close();
+        await runCleanup(plan, emitter);
+        return programMissing(plan.command, options.program, emitter);
+      }
+    }
     sandboxProblem = await probeSandbox(plan, { env, cwd, workspace: ctx.request.cwd, fence: options.fence });
     if (sandboxProblem && options.sandboxUnavailable === 'fail') {
       await network?.close();

@@ -318,4 +318,19 @@ describe('startRun with a fence whose program is missing', () => {
     expect(end.message).not.toMatch(/node.* is not installed/);
     expect(ofType(events, 'error').map((e) => e.code)).toContain('spawn_failed');
   });
+
+  it('a missing agent program inside the fence is "not installed", not bwrap’s execvp failure', async () => {
+    const cwd = workspace();
+    const { events, end } = await collectRun(
+      startRun({
+        adapter: processAdapter('reference', { binary: 'no-such-agent-program', args: [] }),
+        request: { prompt: 'hello there', cwd },
+        env: { PATH: cwd },
+        fence: { kind: 'processes', bwrap: node },
+      }),
+    );
+    expect(end.reason).toBe('crashed');
+    expect(end.message).toBe('no-such-agent-program is not installed or not on PATH');
+    expect(ofType(events, 'error').map((e) => e.code)).toEqual(['program_missing']);
+  });
 });

@@ -52,8 +52,9 @@ async function createSession(ctx: SessionContext, remote: HttpRemote, release: (
   const url = (path: string) => new URL(root + path);
   const transport = await prepareTransport(ctx, config);
   if ('failure' in transport) {
+    // The event is typed as auth already (shown "auth: …"); the run's end names the kind itself.
     ctx.emit({ type: 'auth_error', message: transport.failure, guidance: transport.guidance });
-    return ended({ status: 'failed', message: transport.failure }, release);
+    return ended({ status: 'failed', message: `auth: ${transport.failure}` }, release);
   }
   if (config.auth.type === 'none' && !isLoopback(url('/').hostname)) {
     ctx.emit({
@@ -164,7 +165,7 @@ async function prepareTransport(
   if (auth.type === 'bearer') {
     const token = ctx.env[auth.tokenEnv];
     if (!token) {
-      return { failure: `auth: the variable ${auth.tokenEnv} is not set`, guidance: `set ${auth.tokenEnv}` };
+      return { failure: `the variable ${auth.tokenEnv} is not set`, guidance: `set ${auth.tokenEnv}` };
     }
     return { headers: { authorization: `Bearer ${token}` } };
   }
@@ -178,7 +179,7 @@ async function prepareTransport(
       return { headers: {}, tls: { cert, key, ca } };
     } catch (error) {
       return {
-        failure: `auth: cannot read the mTLS files: ${(error as Error).message}`,
+        failure: `cannot read the mTLS files: ${(error as Error).message}`,
         guidance: 'check certPath, keyPath and caPath',
       };
     }

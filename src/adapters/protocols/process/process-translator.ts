@@ -10,9 +10,9 @@ import { processMalformed, processRecordSchema } from './process-record.ts';
  * they end the run even if the program stays alive (the core then sends `shutdown` and stops it).
  * Records are checked at the edge (process-record.ts).
  */
-export const processTranslator: Translator<TranslatorState> = {
+export const processTranslator: Translator<ProcessTranslatorState> = {
   init: ({ debug }) => ({ debug }),
-  translate(record: NativeRecord, state: TranslatorState): EventDraft[] {
+  translate(record: NativeRecord, state: ProcessTranslatorState): EventDraft[] {
     if (record.kind !== 'json') return [logDraft('stdout', record.line)];
     const value = record.value;
     if (!isObj(value)) return unknownRecord(state, 'a JSON line that is not an object');
@@ -34,8 +34,7 @@ export const processTranslator: Translator<TranslatorState> = {
             attempted: Array.isArray(native.attempted) ? native.attempted : undefined,
           },
         ];
-        const cost = costDraft(native.cost);
-        if (cost) out.push(cost);
+        out.push(...changedCost(state, native.cost));
         return out;
       }
       case 'tool_call': {
@@ -56,8 +55,7 @@ export const processTranslator: Translator<TranslatorState> = {
       case 'complete': {
         state.outcome = { status: 'completed', output: native.output };
         state.terminal = true;
-        const cost = costDraft(native.cost);
-        return cost ? [cost] : [];
+        return changedCost(state, native.cost);
       }
       case 'failed': {
         const reason = str(native.reason) ?? 'failed';
@@ -66,8 +64,7 @@ export const processTranslator: Translator<TranslatorState> = {
         state.outcome = { status: 'failed', message };
         state.terminal = true;
         const out: EventDraft[] = [{ type: 'error', code: 'agent_error', message, recoverable: false }];
-        const cost = costDraft(native.cost);
-        if (cost) out.push(cost);
+        out.push(...changedCost(state, native.cost));
         return out;
       }
       default: {
@@ -77,6 +74,24 @@ export const processTranslator: Translator<TranslatorState> = {
     }
   },
 };
+
+/** The translator's state: the last running total it reported. */
+export interface ProcessTranslatorState extends TranslatorState {
+  lastCost?: string;
+}
+
+/**
+ * The `cost` draft of a record, or none when it repeats the running total last reported: each
+ * `progress` and the final record repeat the total, which is news only when it changed.
+ */
+function changedCost(state: ProcessTranslatorState, field: unknown): DraftOf<'cost'>[] {
+  const cost = costDraft(field);
+  if (cost === undefined) return [];
+  const key = JSON.stringify(cost);
+  if (key === state.lastCost) return [];
+  state.lastCost = key;
+  return [cost];
+}
 
 /**
  * A `cost` field as the Process protocol reports it: `{model, inputTokens, outputTokens, extras}` or `{usd}`.
