@@ -15,7 +15,7 @@ const limitMap = z
       .split(',')
       .map((p) => p.trim())
       .filter(Boolean)) {
-      const match = /^([\w.-]+)\s*=\s*(\d+)$/.exec(part);
+      const match = /^((?:agent:)?[\w.-]+)\s*=\s*(\d+)$/.exec(part);
       if (match === null || Number(match[2]) < 1) {
         ctx.addIssue({ code: 'custom', message: `"${part}" is not <adapter>=<positive integer>` });
         return z.NEVER;
@@ -97,7 +97,7 @@ export interface AppSettings {
    * allocated blocks, measured every few seconds: past it the run fails. Unset here: no cap.
    */
   maxRunBytes?: number;
-  /** Per-adapter limits, `AGENT_MUX_ADAPTER_LIMITS=gpu-box=1,codex=3`. */
+  /** Per-adapter limits, `AGENT_MUX_ADAPTER_LIMITS=agent:gpu-box=1,codex=3` (keys: `checkAdapterLimits`). */
   perAdapter: Record<string, number>;
   /**
    * Probot's client-side write spacing for installations (`AGENT_MUX_GITHUB_THROTTLE=on|off`, default `on`):

@@ -5,6 +5,7 @@ import { agentEnvironment } from './agent-environment.ts';
 import { type AppReadiness, createAppReadiness, type ReadinessState, readinessHandler } from './app-readiness.ts';
 import { type AppRuntime, type AppRuntimeOptions, createAppRuntime } from './app-runtime.ts';
 import { type AppSettings, readAppSettings } from './app-settings.ts';
+import { checkAdapterLimits } from './check-adapter-limits.ts';
 import { collectStartUpGarbage } from './collect-start-up-garbage.ts';
 import { createDeliveryTurns } from './delivery-turns.ts';
 import { describeStartFailure, isPermanentStartFailure } from './describe-start-failure.ts';
@@ -109,6 +110,7 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
     }
     const env = options.env ?? process.env;
     const settings = options.settings ?? readAppSettings(env);
+    checkAdapterLimits(settings.perAdapter, (options.registry ?? createBuiltinRegistry)().ids());
     const log = (line: string) => app.log.info(line);
     if (options.stopOnSignals === true) {
       installGracefulStop({ stop: () => agentMuxApp.stop(), log, graceMs: options.stopGraceMs });

@@ -8,6 +8,7 @@ import { decideTrigger, mayAskAgent } from '../github/use-cases/decide-trigger.t
 import { answerSuperseded } from './answer-superseded.ts';
 import { conversationKeyOf } from './conversation-key.ts';
 import type { InstallationAccess } from './installation-access.ts';
+import { limitKey } from './limit-key.ts';
 import type { RepoReadCache } from './repo-read-cache.ts';
 import { runKeys } from './store/run-keys.ts';
 import type { RunStore, StoredEvent } from './store/run-store.ts';
@@ -135,7 +136,7 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
       const { run, cancelled } = await store.enqueue({
         job,
         installationId: event.installationId,
-        adapter: job.config.agents[job.agentName]?.adapter ?? job.agentName,
+        adapter: limitKey(job.config, job.agentName),
         perIssue: job.config.concurrency.perIssue,
         deliveryId: event.deliveryId,
         ...(conversationKey ? { conversationKey } : {}),
