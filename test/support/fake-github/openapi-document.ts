@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
 
 /** One operation object of the description (only the parts the fake reads). */
 export interface OpenApiOperation {
@@ -17,16 +17,20 @@ export interface OpenApiDocument {
 
 let cached: { document: OpenApiDocument; loadMs: number } | undefined;
 
-/** The path of `@octokit/openapi`'s description of api.github.com. */
+/**
+ * The path of GitHub's description of api.github.com: `generated/api.github.com.json` of the npm
+ * package `@octokit/openapi`, kept gzipped in test/fixtures/github-openapi (its VERSION file says
+ * which; `node scripts/update-github-openapi.ts` refreshes it). The whole package is 385 MB.
+ */
 export function descriptionPath(): string {
-  return createRequire(import.meta.url).resolve('@octokit/openapi/generated/api.github.com.json');
+  return new URL('../../fixtures/github-openapi/api.github.com.json.gz', import.meta.url).pathname;
 }
 
 /** Reads and parses the description once per process (about 13 MB); later calls return the same object. */
 export function loadGitHubDescription(): OpenApiDocument {
   if (cached === undefined) {
     const started = performance.now();
-    const document = JSON.parse(readFileSync(descriptionPath(), 'utf8')) as OpenApiDocument;
+    const document = JSON.parse(gunzipSync(readFileSync(descriptionPath())).toString('utf8')) as OpenApiDocument;
     cached = { document, loadMs: performance.now() - started };
   }
   return cached.document;
