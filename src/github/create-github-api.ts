@@ -13,6 +13,8 @@ import {
   checkRunResponse,
   commentResponse,
   contentResponse,
+  LAST_EDITED_QUERY,
+  lastEditedResponse,
   membershipResponse,
   permissionResponse,
   pullResponse,
@@ -162,6 +164,22 @@ export function createGitHubApi(octokit: OctokitLike): GitHubApi {
         { ...ref, comment_id: commentId, body },
         commentResponse,
       );
+    },
+
+    async commentLastEditedAt(_ref, comment) {
+      const operation = 'POST /graphql';
+      if (comment.nodeId === undefined) throw new GitHubApiError(operation, undefined, 'the comment has no node_id');
+      const { data } = await call(
+        operation,
+        { query: LAST_EDITED_QUERY, variables: { id: comment.nodeId } },
+        lastEditedResponse,
+      );
+      if (data.errors !== undefined && data.errors.length > 0) {
+        throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
+      }
+      const node = data.data?.node;
+      if (node == null) throw new GitHubApiError(operation, 200, `no comment has the node id ${comment.nodeId}`);
+      return node.lastEditedAt;
     },
 
     async getComment(ref, commentId) {

@@ -54,6 +54,8 @@ export interface CommentInfo {
   user: GitHubUser | undefined;
   createdAt: string;
   updatedAt: string;
+  /** GitHub's global node id (`node_id`), for GraphQL. */
+  nodeId?: string;
 }
 
 export interface ReviewInfo {
@@ -195,6 +197,12 @@ export interface GitHubApi {
   updateComment(ref: RepoRef, commentId: number, body: string): Promise<void>;
   /** GET /repos/{owner}/{repo}/issues/comments/{comment_id} */
   getComment(ref: RepoRef, commentId: number): Promise<CommentInfo>;
+  /**
+   * When the comment was last edited, as GitHub records an edit (GraphQL `IssueComment.lastEditedAt`,
+   * `POST /graphql`): null when it never was. REST has no such field (`updated_at` can move without an
+   * edit). Optional: where it is absent, edits are judged by the timestamps.
+   */
+  commentLastEditedAt?(ref: RepoRef, comment: CommentInfo): Promise<string | null>;
   /** GET /repos/{owner}/{repo}/issues/{issue_number}/comments?since=&per_page=100 with If-None-Match. */
   listComments(
     ref: RepoRef,

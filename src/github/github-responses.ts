@@ -57,6 +57,7 @@ export const commentResponse = z
     user,
     created_at: z.string(),
     updated_at: z.string(),
+    node_id: z.string().optional(),
   })
   .loose()
   .transform(
@@ -67,8 +68,25 @@ export const commentResponse = z
       user: c.user ? { login: c.user.login, type: c.user.type } : undefined,
       createdAt: c.created_at,
       updatedAt: c.updated_at,
+      ...(c.node_id === undefined ? {} : { nodeId: c.node_id }),
     }),
   );
+
+/** The answer to {@link LAST_EDITED_QUERY}. */
+export const lastEditedResponse = z
+  .object({
+    data: z
+      .object({ node: z.object({ lastEditedAt: z.string().nullable() }).loose().nullable() })
+      .loose()
+      .nullable()
+      .optional(),
+    errors: z.array(z.object({ message: z.string() }).loose()).optional(),
+  })
+  .loose();
+
+/** GraphQL: when a comment (by node id) was last edited; `lastEditedAt` is null until an edit. */
+export const LAST_EDITED_QUERY =
+  'query($id: ID!) { node(id: $id) { ... on IssueComment { lastEditedAt } ... on PullRequestReviewComment { lastEditedAt } } }';
 
 export const reviewResponse = z
   .object({

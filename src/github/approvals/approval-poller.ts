@@ -6,7 +6,7 @@ import { answerFromCommand, answerFromReview } from './answer-from.ts';
 import type { ApprovalAnswer, GitHubApprovalChannel } from './github-approval-channel.ts';
 
 export interface ApprovalPollerOptions {
-  api: Pick<GitHubApi, 'listComments' | 'listReviews'>;
+  api: Pick<GitHubApi, 'listComments' | 'listReviews' | 'commentLastEditedAt'>;
   repo: RepoRef;
   number: number;
   isPullRequest: boolean;
@@ -62,10 +62,14 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
         // Only a comment written as it is, during the run: an edited one may have been changed by
         // someone else (a writer may edit an approver's comment into `/approve <id>`), and one
         // written before the run shows up here only because it was edited since.
-        const written = writtenDuringRun(comment, sinceMs);
-        if (written === 'before') continue;
+        if (!writtenDuringRunStart(comment, sinceMs)) continue;
         const command = parseCommand(comment.body, { phrase: options.phrase, agents: options.agents });
         if (command?.kind === 'approve' || command?.kind === 'deny') {
+          // Asked for answers only (one GraphQL query each): an edit in the second of writing
+          // leaves `updated_at` equal to `created_at`, so the timestamps cannot be trusted alone.
+          const written = await editState(comment, (c) =>
+            api.commentLastEditedAt ? api.commentLastEditedAt(repo, c) : undefined,
+          );
           const answer = answerFromCommand(command, {
             actor: comment.user,
             source: { kind: 'issue_comment', commentId: comment.id },
@@ -135,15 +139,29 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
  */
 export const UNEDITED_SKEW_MS = 2000;
 
-/**
- * Whether a comment was written during the run (at or after `sinceMs`) as it is, edited since, or
- * before the run (it shows up only because it was edited since). Edited: `updated_at` more than
- * {@link UNEDITED_SKEW_MS} after `created_at` — GitHub's REST API has no other sign of an edit, so
- * one within those seconds of writing goes unseen.
- */
-function writtenDuringRun(comment: CommentInfo, sinceMs: number): 'as-is' | 'edited' | 'before' {
+/** Whether a comment was written during the run (at or after `sinceMs`), not before it (then it shows up only because it was edited since). */
+function writtenDuringRunStart(comment: CommentInfo, sinceMs: number): boolean {
   const created = Date.parse(comment.createdAt);
-  if (Number.isNaN(created) || created < sinceMs) return 'before';
+  return !Number.isNaN(created) && created >= sinceMs;
+}
+
+/**
+ * Whether a comment is as it was written or edited since, as GitHub records an edit: `lastEditedAt`
+ * (GraphQL; null until an edit). Where that cannot be asked (no GraphQL, an error), edited means
+ * `updated_at` more than {@link UNEDITED_SKEW_MS} after `created_at`: an edit within those seconds
+ * then goes unseen.
+ */
+async function editState(
+  comment: CommentInfo,
+  lastEditedAt: (comment: CommentInfo) => Promise<string | null> | undefined,
+): Promise<'as-is' | 'edited'> {
+  try {
+    const edited = await lastEditedAt(comment);
+    if (edited !== undefined) return edited === null ? 'as-is' : 'edited';
+  } catch {
+    // GraphQL unavailable (a GHES without it, a token refused): judged by the timestamps below.
+  }
+  const created = Date.parse(comment.createdAt);
   const updated = Date.parse(comment.updatedAt);
   return Number.isNaN(updated) || updated - created <= UNEDITED_SKEW_MS ? 'as-is' : 'edited';
 }

@@ -164,6 +164,14 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
       const comment = state.commentsById.get(commentId) ?? fail(operation, 404, 'Not Found');
       comment.body = body;
       comment.updatedAt = state.timestamp();
+      comment.lastEditedAt = comment.updatedAt;
+    },
+
+    async commentLastEditedAt(ref, info) {
+      const operation = 'POST /graphql';
+      checkRepo(operation, ref);
+      const comment = state.commentsById.get(info.id) ?? fail(operation, 404, 'Not Found');
+      return comment.lastEditedAt ?? null;
     },
 
     async getComment(ref, commentId) {

@@ -54,6 +54,8 @@ export interface MemoryComment {
   user: MemoryUser;
   createdAt: string;
   updatedAt: string;
+  /** When its body was last edited (GraphQL `lastEditedAt`); unset until an edit. */
+  lastEditedAt?: string;
 }
 
 export interface MemoryReviewComment {

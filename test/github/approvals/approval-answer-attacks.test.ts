@@ -98,6 +98,17 @@ const attacks: Attack[] = [
     approved: false,
   },
   {
+    // Issue 33.6: in the same second, updated_at equals created_at; GitHub's lastEditedAt still tells.
+    attack: "a writer edits the approver's /deny into /approve within the second it was written",
+    afterAsk: [
+      async (ctx) => {
+        await say('bob', 'hmm', 'quick')(ctx);
+        await edit('quick', (id) => `/approve ${id}`)(ctx);
+      },
+    ],
+    approved: false,
+  },
+  {
     attack: 'an approving review submitted before the request answers it',
     beforeAsk: [review('bob')],
     approved: false,

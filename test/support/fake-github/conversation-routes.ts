@@ -59,6 +59,7 @@ export const conversationRoutes: Record<string, RouteHandler> = {
     if (comment === undefined) return notFound();
     comment.body = String(bodyField(context, 'body'));
     comment.updatedAt = context.state.timestamp();
+    comment.lastEditedAt = comment.updatedAt;
     const view = context.state.comment(comment.id);
     return view === undefined ? notFound() : { status: 200, body: renderComment(context.render, view) };
   },

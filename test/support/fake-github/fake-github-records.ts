@@ -72,6 +72,8 @@ export interface FakeComment {
   user: FakeUser;
   createdAt: string;
   updatedAt: string;
+  /** GraphQL's `lastEditedAt`: null until its body is edited. */
+  lastEditedAt: string | null;
 }
 
 export interface FakeReviewComment {

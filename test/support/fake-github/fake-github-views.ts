@@ -130,6 +130,7 @@ export function fakeCommentOf(repoKey: string, comment: MemoryComment, user: Fak
     user,
     createdAt: comment.createdAt,
     updatedAt: comment.updatedAt,
+    lastEditedAt: comment.lastEditedAt ?? null,
   };
 }
 

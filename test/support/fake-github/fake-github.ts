@@ -24,6 +24,7 @@ import type { FakeToken, FakeUser } from './fake-github-records.ts';
 import { FakeGitHubState } from './fake-github-state.ts';
 import { FakeGitHubViolationError } from './fake-github-violation-error.ts';
 import { GitBacking } from './git-backing.ts';
+import { graphqlReply } from './graphql-route.ts';
 import { OpenApiValidator, type RouteMatch } from './openapi-validator.ts';
 import { pullReviewRoutes } from './pull-review-routes.ts';
 import { pullRoutes } from './pull-routes.ts';
@@ -201,6 +202,17 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     };
     const label = `${method} ${url.pathname}${url.search}`;
     const path = OpenApiValidator.stripPrefix(url.pathname);
+    if (method === 'POST' && path === '/graphql') {
+      // GraphQL is not in the REST description: its one query agent-mux sends is answered here.
+      const token = /^(?:token|bearer)\s+(\S+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
+      if (token === undefined || identityOf(token) === undefined) {
+        return { reply: errorReply(401, 'Requires authentication'), record, counted: true };
+      }
+      const { reply, unsupported } = graphqlReply(state, body);
+      if (unsupported !== undefined) violations.push(`${label}: ${unsupported}`);
+      record.operationId = 'graphql';
+      return { reply, record, counted: true };
+    }
     const match = validator.match(method, url.pathname);
     if (match === undefined || 'methodNotAllowed' in match) {
       violations.push(`${label}: no operation of the REST description matches this ${match ? 'method' : 'path'}`);
