@@ -1,12 +1,31 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { restoreCache, saveCache } from '@actions/cache';
 import { z } from 'zod';
 import { type ConversationKey, ConversationStateSchema } from '../github/conversation/conversation-state.ts';
 import type { ConversationStore, StoredConversation } from '../github/conversation/conversation-store.ts';
 import { ConversationStoreError } from '../github/conversation/conversation-store-error.ts';
 
 const KEY_PREFIX = 'agent-mux-conversation-v1';
+
+/**
+ * `@actions/cache` (with the Azure SDK it uploads through, about a quarter of the bundle), loaded
+ * the first time an entry is restored or saved rather than when the Action starts: ncc puts it in a
+ * chunk of its own (a `dist/<id>.index.js` beside `dist/index.js`), so a run without the cache
+ * service never compiles it; a run with it loads the chunk when the conversation is restored.
+ */
+const actionsCache = () => import('@actions/cache');
+
+/**
+ * Whether the Actions cache service is there: `isFeatureAvailable()` of `@actions/cache` 5.3.0,
+ * which reads only the environment, repeated here so that asking does not load the package. v2
+ * (`ACTIONS_CACHE_SERVICE_V2`, never on GHES) needs `ACTIONS_RESULTS_URL`, v1 `ACTIONS_CACHE_URL`.
+ */
+export function actionsCacheAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
+  const hostname = new URL(env.GITHUB_SERVER_URL || 'https://github.com').hostname.trimEnd().toUpperCase();
+  const ghes = hostname !== 'GITHUB.COM' && !hostname.endsWith('.GHE.COM') && !hostname.endsWith('.LOCALHOST');
+  const v2 = !ghes && Boolean(env.ACTIONS_CACHE_SERVICE_V2);
+  return v2 ? Boolean(env.ACTIONS_RESULTS_URL) : Boolean(env.ACTIONS_CACHE_URL);
+}
 
 /** What the cache entry's `conversation.json` holds beside the session's files. */
 const ManifestSchema = z.object({
@@ -52,6 +71,7 @@ export function createActionsCacheConversationStore(
       await mkdir(dir, { recursive: true, mode: 0o700 });
       try {
         const prefix = conversationCacheKeyPrefix(key);
+        const { restoreCache } = await actionsCache();
         const matched = await restoreCache([dir], `${prefix}latest`, [prefix]);
         if (matched === undefined) return undefined;
         let manifest: z.infer<typeof ManifestSchema>;
@@ -99,6 +119,7 @@ export function createActionsCacheConversationStore(
         const cacheKey = `${conversationCacheKeyPrefix(key)}${state.turns}-${Date.parse(state.updatedAt)}`;
         let id: number;
         try {
+          const { saveCache } = await actionsCache();
           id = await saveCache([dir], cacheKey);
         } catch (error) {
           throw new ConversationStoreError('conversation_save_failed', `could not save cache entry ${cacheKey}`, {
