@@ -1,4 +1,4 @@
-import './sourcemap-register.cjs';import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
+import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
 /***/ 8812:
@@ -45426,6 +45426,7 @@ const commentResponse = object({
     user,
     created_at: schemas_string(),
     updated_at: schemas_string(),
+    node_id: schemas_string().optional(),
 })
     .loose()
     .transform((c) => ({
@@ -45435,7 +45436,19 @@ const commentResponse = object({
     user: c.user ? { login: c.user.login, type: c.user.type } : undefined,
     createdAt: c.created_at,
     updatedAt: c.updated_at,
+    ...(c.node_id === undefined ? {} : { nodeId: c.node_id }),
 }));
+/** The answer to {@link LAST_EDITED_QUERY}. */
+const lastEditedResponse = object({
+    data: object({ node: object({ lastEditedAt: schemas_string().nullable() }).loose().nullable() })
+        .loose()
+        .nullable()
+        .optional(),
+    errors: array(object({ message: schemas_string() }).loose()).optional(),
+})
+    .loose();
+/** GraphQL: when a comment (by node id) was last edited; `lastEditedAt` is null until an edit. */
+const LAST_EDITED_QUERY = 'query($id: ID!) { node(id: $id) { ... on IssueComment { lastEditedAt } ... on PullRequestReviewComment { lastEditedAt } } }';
 const reviewResponse = object({
     id: schemas_number(),
     state: schemas_string(),
@@ -45614,6 +45627,19 @@ function createGitHubApi(octokit) {
         },
         async updateComment(ref, commentId, body) {
             await call('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...ref, comment_id: commentId, body }, commentResponse);
+        },
+        async commentLastEditedAt(_ref, comment) {
+            const operation = 'POST /graphql';
+            if (comment.nodeId === undefined)
+                throw new GitHubApiError(operation, undefined, 'the comment has no node_id');
+            const { data } = await call(operation, { query: LAST_EDITED_QUERY, variables: { id: comment.nodeId } }, lastEditedResponse);
+            if (data.errors !== undefined && data.errors.length > 0) {
+                throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
+            }
+            const node = data.data?.node;
+            if (node == null)
+                throw new GitHubApiError(operation, 200, `no comment has the node id ${comment.nodeId}`);
+            return node.lastEditedAt;
         },
         async getComment(ref, commentId) {
             return (await call('GET /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...ref, comment_id: commentId }, commentResponse)).data;

@@ -8,12 +8,12 @@ import semver from 'semver';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AgentInstallError, ensureAgentProgram, pinnedVersions } from '../../src/action/install-agent.ts';
 import { INSTALL_MARKER, packageCacheRoot } from '../../src/action/install-cache.ts';
-import { findOnPath } from '../../src/core/runtime/find-on-path.ts';
 import { claudeAdapter } from '../../src/adapters/agents/claude/index.ts';
 import { createBuiltinRegistry } from '../../src/adapters/builtin-registry.ts';
 import type { ProgramInfo } from '../../src/core/adapter/adapter.ts';
 import { AgentMuxError } from '../../src/core/errors/agent-mux-error.ts';
 import { AdapterRegistry } from '../../src/core/registry/adapter-registry.ts';
+import { findOnPath } from '../../src/core/runtime/find-on-path.ts';
 
 const fixtureDir = fileURLToPath(new URL('../fixtures/npm/fake-agent-cli/', import.meta.url));
 /** Node and npm first, then the rest of the runner's PATH (which has no `fake-agent-cli`). */
