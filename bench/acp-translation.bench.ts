@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { acpController, acpTranslator } from '../src/adapters/protocols/acp/index.ts';
 import { processController } from '../src/adapters/protocols/process/process-controller.ts';
 import type { LaunchContext, RunIO } from '../src/core/adapter/index.ts';
+import { offlineLaunchContext } from '../src/core/adapter/offline-launch-context.ts';
 import { autoApprovalChannel } from '../src/core/tools/auto-approval-channel.ts';
 import { builtinTools } from '../src/core/tools/builtin-tools.ts';
 import { createToolHost } from '../src/core/tools/create-tool-host.ts';
@@ -12,18 +13,7 @@ const streamFile = (name: string) =>
 const REPEAT = 4000;
 const TRIPS = 2000;
 
-const ctx: LaunchContext = {
-  request: { prompt: 'bench', cwd: process.cwd() },
-  runId: 'bench',
-  taskId: 'bench',
-  leaseToken: '',
-  fencingToken: 0,
-  mcpUrl: '',
-  mcpToken: '',
-  workspacePath: process.cwd(),
-  env: {},
-  debug: false,
-};
+const ctx: LaunchContext = offlineLaunchContext({ prompt: 'bench', cwd: process.cwd() }, 'bench');
 
 /** The recorded stream repeated, as one text: split and parse it, with and without the translator. */
 function translation(text: string): { bareMs: number; acpMs: number; lines: number; drafts: number } {

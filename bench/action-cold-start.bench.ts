@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { stopLeftoverAgents } from '../src/action/stop-leftover-agents.ts';
 import { runnerEnv } from '../test/action/run-action.ts';
 import { commentEvent, createGitHubWorld } from '../test/support/github-world.ts';
+import { actionBundles } from './action-bundles.ts';
 import { type Benchmark, fixed, median, type Target } from './bench-kit.ts';
 
 const RUNS = 15;
@@ -14,12 +15,7 @@ const LIMIT_MS = 300;
 const MODEL_RUNS = 7;
 const MODEL_LIMIT_MS = 1000;
 const root = new URL('../', import.meta.url).pathname;
-/** The bundle measured: `dist/`, or the directory `AGENT_MUX_ACTION_DIST` names (a bundle built elsewhere). */
-const bundle = join(process.env.AGENT_MUX_ACTION_DIST || join(root, 'dist'), 'index.js');
-/** An optional second bundle (`AGENT_MUX_BASELINE_DIST`, e.g. an older commit's `dist/`) measured alternately with it. */
-const baseline = process.env.AGENT_MUX_BASELINE_DIST
-  ? join(process.env.AGENT_MUX_BASELINE_DIST, 'index.js')
-  : undefined;
+const { bundle, baseline } = actionBundles();
 const modelAgent = join(root, 'bench/fixtures/model-request-agent.mjs');
 
 /**

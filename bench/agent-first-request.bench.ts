@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { RUN_MARKER_ENV, stopLeftoverAgents } from '../src/action/stop-leftover-agents.ts';
 import { createBuiltinRegistry } from '../src/adapters/builtin-registry.ts';
 import type { Adapter } from '../src/core/adapter/index.ts';
@@ -9,6 +8,7 @@ import { type FakeModelServer, startFakeModelServer } from '../test/live/fake-mo
 import type { LiveSpec } from '../test/live/live-spec.ts';
 import { loadSpecs } from '../test/live/load-specs.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../test/support/github-world.ts';
+import { actionBundles } from './action-bundles.ts';
 import { type AgentBenchSetup, aloneInputOf, setUpAgent } from './agent-start/agent-bench-setup.ts';
 import { type CapturedLaunch, captureAgentLaunch } from './agent-start/captured-launch.ts';
 import { type AloneInput, startAlone } from './agent-start/start-alone.ts';
@@ -20,12 +20,7 @@ const PAIRS = Number(process.env.AGENT_MUX_BENCH_PAIRS) || 4;
 const OVERHEAD_LIMIT_MS = 1000;
 /** A run that has made no model request by then is a failure of that agent's measurement. */
 const RUN_TIMEOUT_MS = 60_000;
-const root = new URL('../', import.meta.url).pathname;
-const bundle = join(process.env.AGENT_MUX_ACTION_DIST || join(root, 'dist'), 'index.js');
-/** An optional second bundle (`AGENT_MUX_BASELINE_DIST`, e.g. an older commit's `dist/`) measured alternately with it. */
-const baseline = process.env.AGENT_MUX_BASELINE_DIST
-  ? join(process.env.AGENT_MUX_BASELINE_DIST, 'index.js')
-  : undefined;
+const { bundle, baseline } = actionBundles();
 const INSTRUCTION = 'Say hello in one sentence.';
 
 /**

@@ -3,6 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INSTALL_MARKER, packageCacheRoot } from '../../src/action/install-cache.ts';
 import type { Adapter } from '../../src/core/adapter/index.ts';
+import { offlineLaunchContext } from '../../src/core/adapter/offline-launch-context.ts';
 import { cliDir, installCli } from '../../test/live/cli-cache.ts';
 import type { LiveSpec } from '../../test/live/live-spec.ts';
 import type { AloneInput } from './start-alone.ts';
@@ -58,18 +59,7 @@ export async function setUpAgent(
 export async function aloneInputOf(adapter: Adapter, prompt: string, cwd: string): Promise<AloneInput> {
   const launch = adapter.launch;
   if (launch.kind !== 'process') throw new Error(`${adapter.id} is not a local program`);
-  const plan = await launch.plan({
-    request: { prompt, cwd },
-    runId: 'bench',
-    taskId: 'bench',
-    leaseToken: '',
-    fencingToken: 0,
-    mcpUrl: '',
-    mcpToken: '',
-    workspacePath: cwd,
-    env: {},
-    debug: false,
-  });
+  const plan = await launch.plan(offlineLaunchContext({ prompt, cwd }, 'bench'));
   await plan.cleanup?.();
   return plan.keepStdinOpen ? { kind: 'acp', prompt, cwd } : { kind: 'stdin', text: plan.stdin };
 }

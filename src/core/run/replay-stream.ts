@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Adapter } from '../adapter/index.ts';
+import { offlineLaunchContext } from '../adapter/offline-launch-context.ts';
 import { CostTracker } from '../cost/cost-tracker.ts';
 import { AgentMuxError } from '../errors/index.ts';
 import type { AgentEvent, RunEndReason } from '../events/index.ts';
@@ -48,18 +49,7 @@ export async function replayStream(
   const request = { prompt: '', cwd: process.cwd(), ...options.request };
   const processLaunch = launch;
   const planProtocol = async (): Promise<'json-lines' | 'text'> => {
-    const plan = await processLaunch.plan({
-      request,
-      runId,
-      taskId: runId,
-      leaseToken: '',
-      fencingToken: 0,
-      mcpUrl: '',
-      mcpToken: '',
-      workspacePath: request.cwd,
-      env: {},
-      debug,
-    });
+    const plan = await processLaunch.plan(offlineLaunchContext(request, runId, debug));
     // The plan was made only to learn its protocol: undo whatever it prepared (temp files).
     await plan.cleanup?.();
     return plan.protocol;

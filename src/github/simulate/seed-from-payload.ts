@@ -1,3 +1,4 @@
+import { isValidBranchName } from '../git/is-valid-branch-name.ts';
 import type { BareRepo } from './bare-repo.ts';
 import type { MemoryGitHubState } from './memory-github-state.ts';
 
@@ -84,8 +85,8 @@ export async function seedFromPayload(
     const headFullName = text(headRepo?.full_name).toLowerCase();
     const fromFork = headFullName !== '' && baseRepo !== '' && headFullName !== baseRepo;
     const payloadRef = text(head?.ref);
-    const existing = payloadRef && isBranchName(payloadRef) ? await git.branchSha(payloadRef) : undefined;
-    const headRef = existing !== undefined || isBranchName(payloadRef) ? payloadRef : `simulated-pr-${number}`;
+    const existing = payloadRef && isValidBranchName(payloadRef) ? await git.branchSha(payloadRef) : undefined;
+    const headRef = isValidBranchName(payloadRef) ? payloadRef : `simulated-pr-${number}`;
     const baseSha = await git.branchSha(state.defaultBranch);
     const headSha = existing ?? (await git.branchSha(headRef)) ?? baseSha;
     if (headSha === undefined) throw new Error(`the default branch ${state.defaultBranch} has no commit`);
@@ -143,19 +144,4 @@ export async function seedFromPayload(
     });
   }
   return notes;
-}
-
-/** A name git takes for a branch (the rules of `git check-ref-format --branch`, conservatively). */
-function isBranchName(name: string): boolean {
-  return (
-    /^[A-Za-z0-9._/-]+$/.test(name) &&
-    !name.startsWith('-') &&
-    !name.startsWith('/') &&
-    !name.endsWith('/') &&
-    !name.endsWith('.') &&
-    !name.endsWith('.lock') &&
-    !name.includes('..') &&
-    !name.includes('//') &&
-    !name.split('/').some((part) => part.startsWith('.'))
-  );
 }
