@@ -171,7 +171,7 @@ export function createGitHubApi(octokit: OctokitLike): GitHubApi {
       if (comment.nodeId === undefined) throw new GitHubApiError(operation, undefined, 'the comment has no node_id');
       const { data } = await call(
         operation,
-        { query: LAST_EDITED_QUERY, variables: { id: comment.nodeId } },
+        { query: LAST_EDITED_QUERY, variables: { id: comment.nodeId }, ...graphqlBase(octokit) },
         lastEditedResponse,
       );
       if (data.errors !== undefined && data.errors.length > 0) {
@@ -379,4 +379,15 @@ function outputBody(output: CheckRunOutput): Record<string, unknown> {
         }
       : {}),
   };
+}
+
+/**
+ * Where GraphQL is on this Octokit's host: on GitHub Enterprise Server the REST API is under
+ * `/api/v3` and GraphQL at `/api/graphql`, so `POST /graphql` needs the base URL without `/v3` (as
+ * `@octokit/graphql` does). Empty (the Octokit's own base URL) where there is nothing to change.
+ */
+export function graphqlBase(octokit: OctokitLike): { baseUrl?: string } {
+  const base = (octokit.request as { endpoint?: { DEFAULTS?: { baseUrl?: unknown } } }).endpoint?.DEFAULTS?.baseUrl;
+  if (typeof base !== 'string' || !/\/api\/v3\/?$/.test(base)) return {};
+  return { baseUrl: base.replace(/\/api\/v3\/?$/, '/api') };
 }

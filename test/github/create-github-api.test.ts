@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGitHubApi } from '../../src/github/create-github-api.ts';
+import { createGitHubApi, graphqlBase } from '../../src/github/create-github-api.ts';
 import { createOctokit } from '../../src/github/create-octokit.ts';
 import type { GitHubApi } from '../../src/github/github-api.ts';
 import { GitHubApiError } from '../../src/github/github-api-error.ts';
@@ -133,5 +133,19 @@ describe('createGitHubApi over a real Octokit, against the fake GitHub', () => {
     const error = await api.getPull(repo, 999).catch((e: unknown) => e);
     expect(GitHubApiError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 404, operation: 'GET /repos/{owner}/{repo}/pulls/{pull_number}' });
+  });
+});
+
+describe('graphqlBase', () => {
+  it('points GraphQL at /api/graphql on GitHub Enterprise Server, where REST is under /api/v3', () => {
+    const ghes = createOctokit({ token: 'ghs_test', baseUrl: 'https://ghe.example.com/api/v3', waitScale: 1 });
+    expect(graphqlBase(ghes)).toEqual({ baseUrl: 'https://ghe.example.com/api' });
+    const trailing = createOctokit({ token: 'ghs_test', baseUrl: 'https://ghe.example.com/api/v3/', waitScale: 1 });
+    expect(graphqlBase(trailing)).toEqual({ baseUrl: 'https://ghe.example.com/api' });
+  });
+
+  it('leaves github.com and other hosts on the Octokit’s own base URL', () => {
+    expect(graphqlBase(createOctokit({ token: 'ghs_test', waitScale: 1 }))).toEqual({});
+    expect(graphqlBase(createOctokit({ token: 'ghs_test', baseUrl: 'http://127.0.0.1:9', waitScale: 1 }))).toEqual({});
   });
 });
