@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 3488)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 8567)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3488:
+/***/ 8567:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -53103,6 +53103,26 @@ async function adaptersCommand(argv, io) {
     return 0;
 }
 
+;// CONCATENATED MODULE: ./src/core/adapter/offline-launch-context.ts
+/**
+ * A launch context for planning a program's start outside a run (replaying a stream, a benchmark):
+ * no lease, no fencing token, no MCP server, an empty environment, the workspace the request's cwd.
+ */
+function offlineLaunchContext(request, runId, debug = false) {
+    return {
+        request,
+        runId,
+        taskId: runId,
+        leaseToken: '',
+        fencingToken: 0,
+        mcpUrl: '',
+        mcpToken: '',
+        workspacePath: request.cwd,
+        env: {},
+        debug,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/cost/price-usage.ts
 const price_usage_count = (n) => (n !== undefined && n > 0 ? n : 0);
 /** USD for these tokens at this price (USD per million). Cache prices default to the input price. */
@@ -53791,6 +53811,7 @@ class RunEmitter {
 
 
 
+
 /**
  * Feeds a recorded native stream (the program's stdout) through an adapter's translator,
  * exactly as a live run decodes it, and delivers the normalized events ending in `run_end`.
@@ -53813,18 +53834,7 @@ async function replayStream(adapter, input, onEvent, options = {}) {
     const request = { prompt: '', cwd: process.cwd(), ...options.request };
     const processLaunch = launch;
     const planProtocol = async () => {
-        const plan = await processLaunch.plan({
-            request,
-            runId,
-            taskId: runId,
-            leaseToken: '',
-            fencingToken: 0,
-            mcpUrl: '',
-            mcpToken: '',
-            workspacePath: request.cwd,
-            env: {},
-            debug,
-        });
+        const plan = await processLaunch.plan(offlineLaunchContext(request, runId, debug));
         // The plan was made only to learn its protocol: undo whatever it prepared (temp files).
         await plan.cleanup?.();
         return plan.protocol;
@@ -94483,6 +94493,7 @@ function createMemoryGitHub(options) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/simulate/seed-from-payload.ts
+
 const seed_from_payload_record = (value) => typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 const seed_from_payload_text = (value) => (typeof value === 'string' ? value : '');
 const seed_from_payload_positive = (value) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
@@ -94557,8 +94568,8 @@ async function seedFromPayload(state, git, eventName, payload) {
         const headFullName = seed_from_payload_text(headRepo?.full_name).toLowerCase();
         const fromFork = headFullName !== '' && baseRepo !== '' && headFullName !== baseRepo;
         const payloadRef = seed_from_payload_text(head?.ref);
-        const existing = payloadRef && isBranchName(payloadRef) ? await git.branchSha(payloadRef) : undefined;
-        const headRef = existing !== undefined || isBranchName(payloadRef) ? payloadRef : `simulated-pr-${number}`;
+        const existing = payloadRef && isValidBranchName(payloadRef) ? await git.branchSha(payloadRef) : undefined;
+        const headRef = isValidBranchName(payloadRef) ? payloadRef : `simulated-pr-${number}`;
         const baseSha = await git.branchSha(state.defaultBranch);
         const headSha = existing ?? (await git.branchSha(headRef)) ?? baseSha;
         if (headSha === undefined)
@@ -94616,18 +94627,6 @@ async function seedFromPayload(state, git, eventName, payload) {
         });
     }
     return notes;
-}
-/** A name git takes for a branch (the rules of `git check-ref-format --branch`, conservatively). */
-function isBranchName(name) {
-    return (/^[A-Za-z0-9._/-]+$/.test(name) &&
-        !name.startsWith('-') &&
-        !name.startsWith('/') &&
-        !name.endsWith('/') &&
-        !name.endsWith('.') &&
-        !name.endsWith('.lock') &&
-        !name.includes('..') &&
-        !name.includes('//') &&
-        !name.split('/').some((part) => part.startsWith('.')));
 }
 
 ;// CONCATENATED MODULE: ./src/github/simulate/simulation-report.ts

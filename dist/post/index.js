@@ -45632,7 +45632,7 @@ function createGitHubApi(octokit) {
             const operation = 'POST /graphql';
             if (comment.nodeId === undefined)
                 throw new GitHubApiError(operation, undefined, 'the comment has no node_id');
-            const { data } = await call(operation, { query: LAST_EDITED_QUERY, variables: { id: comment.nodeId } }, lastEditedResponse);
+            const { data } = await call(operation, { query: LAST_EDITED_QUERY, variables: { id: comment.nodeId }, ...graphqlBase(octokit) }, lastEditedResponse);
             if (data.errors !== undefined && data.errors.length > 0) {
                 throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
             }
@@ -45768,6 +45768,17 @@ function outputBody(output) {
             }
             : {}),
     };
+}
+/**
+ * Where GraphQL is on this Octokit's host: on GitHub Enterprise Server the REST API is under
+ * `/api/v3` and GraphQL at `/api/graphql`, so `POST /graphql` needs the base URL without `/v3` (as
+ * `@octokit/graphql` does). Empty (the Octokit's own base URL) where there is nothing to change.
+ */
+function graphqlBase(octokit) {
+    const base = octokit.request.endpoint?.DEFAULTS?.baseUrl;
+    if (typeof base !== 'string' || !/\/api\/v3\/?$/.test(base))
+        return {};
+    return { baseUrl: base.replace(/\/api\/v3\/?$/, '/api') };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
