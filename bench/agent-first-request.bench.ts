@@ -159,7 +159,8 @@ async function measureAgent(
   log: (line: string) => void,
 ): Promise<AgentResult> {
   const result: AgentResult = { id: adapter.id, action: [], alone: [], baseline: [] };
-  const model = await startFakeModelServer({ case: 'plain' });
+  // The model takes its time to answer, so the agent is still running when its launch is read from /proc.
+  const model = await startFakeModelServer({ case: 'plain', replyDelayMs: 1500 });
   const world = await createGitHubWorld({ config: `agents:\n  ${adapter.id}:\n    adapter: ${adapter.id}\n` });
   let setup: AgentBenchSetup | undefined;
   try {

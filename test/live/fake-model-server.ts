@@ -59,6 +59,8 @@ export async function startFakeModelServer(options: {
   case: LiveCaseName;
   /** What the tool cases run (default MARKER_COMMAND). */
   shell?: ShellCall;
+  /** How long to wait, after recording a request, before answering it (a slow model; default 0). */
+  replyDelayMs?: number;
 }): Promise<FakeModelServer> {
   const requests: RecordedRequest[] = [];
   const server = createServer(async (req, res) => {
@@ -72,6 +74,7 @@ export async function startFakeModelServer(options: {
       reply: 'other',
     };
     requests.push(record);
+    if (options.replyDelayMs) await new Promise((resolve) => setTimeout(resolve, options.replyDelayMs));
     try {
       record.reply = route(req.method ?? 'GET', url, body, res, options.case, options.shell);
     } catch (error) {
