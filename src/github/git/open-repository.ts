@@ -1,8 +1,8 @@
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { execa } from 'execa';
+import { type ConfigEntry, lastConfigValue } from './config-file.ts';
 import { GitDirTamperedError } from './git-dir-tampered-error.ts';
-import { hardenedEnv, isLocalRemote } from './hardened-git.ts';
+import { isLocalRemote } from './hardened-git.ts';
 import { removePersistedCredentials } from './remove-persisted-credentials.ts';
 import { sanitizeGitConfig } from './sanitize-git-config.ts';
 
@@ -12,6 +12,10 @@ export interface Repository {
   root: string;
   /** Its git directory (real path). */
   gitDir: string;
+  /** The directory holding its objects, refs and configuration: `gitDir`, or a linked worktree's main one. */
+  commonDir: string;
+  /** The configuration left in `<commonDir>/config` once sanitized (what `git config --list` prints). */
+  config: ConfigEntry[];
 }
 
 interface Pin {
@@ -48,11 +52,13 @@ export async function openRepository(cwd: string): Promise<Repository> {
       }
       const common = await commonDirOf(gitDir);
       // Credentials first: sanitizing drops the include lines that lead to a persisted header's file.
-      await removePersistedCredentials(gitDir);
-      if (common !== gitDir) await removePersistedCredentials(common);
-      await sanitizeGitConfig(gitDir);
-      if (common !== gitDir) await sanitizeGitConfig(common);
-      return { root: dir, gitDir };
+      // Each file is listed once: a listing credential removal did not change is the one sanitized.
+      const listings = new Map<string, ConfigEntry[]>();
+      await removePersistedCredentials(gitDir, listings);
+      if (common !== gitDir) await removePersistedCredentials(common, listings);
+      const own = await sanitizeGitConfig(gitDir, listings.get(join(gitDir, 'config')));
+      const shared = common === gitDir ? own : await sanitizeGitConfig(common, listings.get(join(common, 'config')));
+      return { root: dir, gitDir, commonDir: common, config: shared.kept };
     }
     if (dirname(dir) === dir) throw new GitDirTamperedError(start, 'no git repository holds it');
   }
@@ -72,7 +78,7 @@ export async function pinRepository(cwd: string, remote: string): Promise<Reposi
     remotes: new Map<string, string>(),
   };
   pins.set(repository.root, pin);
-  const remoteUrl = isRemoteUrl(remote) ? remote : await configuredUrl(repository, remote);
+  const remoteUrl = isRemoteUrl(remote) ? remote : urlOf(repository, remote);
   if (!isRemoteUrl(remote)) pin.remotes.set(remote, remoteUrl);
   return { ...repository, remoteUrl };
 }
@@ -82,9 +88,9 @@ export async function pinRepository(cwd: string, remote: string): Promise<Reposi
  * before the agent ran (`pinRepository`), or, for a checkout never pinned, the one its sanitized
  * configuration names now.
  */
-export async function remoteUrlOf(repository: Repository, remote: string): Promise<string> {
+export function remoteUrlOf(repository: Repository, remote: string): string {
   if (isRemoteUrl(remote)) return remote;
-  return pins.get(repository.root)?.remotes.get(remote) ?? configuredUrl(repository, remote);
+  return pins.get(repository.root)?.remotes.get(remote) ?? urlOf(repository, remote);
 }
 
 /** `https://…`, `file://…` or a local path (`/srv/x.git`, `../x.git`), as opposed to a remote name. */
@@ -92,23 +98,10 @@ function isRemoteUrl(remote: string): boolean {
   return remote.includes('/') || remote.includes(':') || remote.includes('\\');
 }
 
-async function configuredUrl(repository: Repository, remote: string): Promise<string> {
-  const result = await execa(
-    'git',
-    [
-      'config',
-      '--file',
-      join(await commonDirOf(repository.gitDir), 'config'),
-      '--no-includes',
-      '--get',
-      `remote.${remote}.url`,
-    ],
-    { cwd: '/', env: { ...hardenedEnv(), GIT_CEILING_DIRECTORIES: '/' }, reject: false, stdin: 'ignore' },
-  );
-  const url = String(result.stdout).trim();
-  if (result.exitCode !== 0 || url === '') {
-    throw new GitDirTamperedError(repository.root, `the remote "${remote}" has no URL`);
-  }
+/** `remote.<remote>.url` of the configuration just sanitized, as `git config --get` reads it (the last value). */
+function urlOf(repository: Repository, remote: string): string {
+  const url = (lastConfigValue(repository.config, `remote.${remote}.url`) ?? '').trim();
+  if (url === '') throw new GitDirTamperedError(repository.root, `the remote "${remote}" has no URL`);
   // A relative local path is relative to the work tree, as git reads it.
   return isLocalRemote(url) && !/^file:/i.test(url) && !isAbsolute(url) ? resolve(repository.root, url) : url;
 }

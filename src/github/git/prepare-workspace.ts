@@ -1,4 +1,4 @@
-import { rm, rmdir } from 'node:fs/promises';
+import { access, rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { resetPathMatcher, resetPathsFor } from './adapter-reset-paths.ts';
 import { runGit } from './git.ts';
@@ -80,11 +80,15 @@ export interface PrepareWorkspaceInput {
  */
 export async function prepareWorkspace(input: PrepareWorkspaceInput): Promise<PreparedWorkspace> {
   // Before the agent runs: sanitize .git/config, and pin .git and the remote's URL for publishing.
-  const { root, remoteUrl } = await pinRepository(input.cwd, input.remote ?? 'origin');
+  const { root, commonDir, remoteUrl } = await pinRepository(input.cwd, input.remote ?? 'origin');
   const protocols = protocolsFor(remoteUrl);
   const git = (args: string[], extra?: { token?: string; input?: string }) =>
     runGit(args, { cwd: root, ...protocols, ...extra });
-  const shallow = (await git(['rev-parse', '--is-shallow-repository'])) === 'true';
+  // As `git rev-parse --is-shallow-repository` decides it: the repository has a `shallow` file.
+  const shallow = await access(join(commonDir, 'shallow')).then(
+    () => true,
+    () => false,
+  );
   const fetch = (refspecs: string[]) =>
     git(
       ['fetch', '--quiet', '--no-tags', '--no-recurse-submodules', '--no-write-fetch-head'].concat(
@@ -141,11 +145,14 @@ export async function prepareWorkspace(input: PrepareWorkspaceInput): Promise<Pr
     await fetch([`+refs/heads/${target.defaultBranch}:${baseLocal}`]);
     baseSha = await resolve(git, baseLocal);
     await git(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', baseSha]);
-    headSha = await resolve(git, 'HEAD');
+    // A detached checkout of a commit id that succeeded is at that commit (no hook runs: hardened git).
+    headSha = baseSha;
     branch = undefined;
   }
 
-  const { restored, removed } = await restoreAgentConfig(root, baseSha, git, input.adapter);
+  // Where HEAD is the base commit there is nothing of the pull request's to put back.
+  const { restored, removed } =
+    headSha === baseSha ? { restored: [], removed: [] } : await restoreAgentConfig(root, baseSha, git, input.adapter);
   return { headSha, branch, baseSha, restored, removed };
 }
 
@@ -174,20 +181,23 @@ async function restoreAgentConfig(
   adapter: string | undefined,
 ): Promise<{ restored: string[]; removed: string[] }> {
   const isReset = resetPathMatcher(resetPathsFor(adapter));
-  const imported = await baseImports(root, baseSha, git, isReset);
-  const output = await git([
-    '-c',
-    'core.quotePath=false',
-    'diff',
-    '--no-renames',
-    '--no-ext-diff',
-    '--no-textconv',
-    '--no-relative',
-    '--name-status',
-    '-z',
-    baseSha,
-    'HEAD',
-    '--',
+  // Both read only the object store: they run side by side.
+  const [imported, output] = await Promise.all([
+    baseImports(root, baseSha, git, isReset),
+    git([
+      '-c',
+      'core.quotePath=false',
+      'diff',
+      '--no-renames',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-relative',
+      '--name-status',
+      '-z',
+      baseSha,
+      'HEAD',
+      '--',
+    ]),
   ]);
   const fields = output.split('\0');
   const restored: string[] = [];

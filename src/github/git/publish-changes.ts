@@ -64,7 +64,7 @@ export interface PublishChangesInput {
 export async function publishChanges(input: PublishChangesInput): Promise<PublishResult> {
   const repository = await openRepository(input.cwd);
   const root = repository.root;
-  const url = await remoteUrlOf(repository, input.remote ?? 'origin');
+  const url = remoteUrlOf(repository, input.remote ?? 'origin');
   const ignore = input.ignore ?? [];
   const files = await collectChanges(root, { ignore });
   if (files.length === 0) return { kind: 'no_changes' };

@@ -1,7 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { execa } from 'execa';
-import { hardenedEnv } from './hardened-git.ts';
+import { type ConfigEntry, listConfigFile, runGitConfig } from './config-file.ts';
 
 /** How deep `include.path` chains are followed (git itself stops at 10). */
 const maxIncludeDepth = 10;
@@ -16,13 +15,17 @@ const maxIncludeDepth = 10;
  * token, behind). agent-mux's git never needs these headers: it authenticates through its own
  * environment (`authEnv`). Returns the files it changed.
  */
-export async function removePersistedCredentials(gitDir: string): Promise<string[]> {
+export async function removePersistedCredentials(
+  gitDir: string,
+  /** Listings of files already read (by file), used and kept current: a file this changes is read again next time. */
+  listings: Map<string, ConfigEntry[]> = new Map(),
+): Promise<string[]> {
   const changed: string[] = [];
   const seen = new Set<string>();
   const visit = async (file: string, depth: number): Promise<void> => {
     if (seen.has(file) || depth > maxIncludeDepth) return;
     seen.add(file);
-    const entries = await listConfig(file);
+    const entries = await listConfig(file, listings);
     if (entries === undefined) return;
     const headers = new Set<string>();
     for (const [key, value] of entries) {
@@ -32,8 +35,11 @@ export async function removePersistedCredentials(gitDir: string): Promise<string
         if (included !== undefined) await visit(included, depth + 1);
       }
     }
-    for (const key of headers) await runConfig(['--file', file, '--unset-all', key]);
-    if (headers.size > 0) changed.push(file);
+    for (const key of headers) await runGitConfig(['--file', file, '--unset-all', key]);
+    if (headers.size > 0) {
+      changed.push(file);
+      listings.delete(file);
+    }
   };
   await visit(join(gitDir, 'config'), 0);
   for (const file of await submoduleConfigs(gitDir)) await visit(file, 0);
@@ -41,16 +47,13 @@ export async function removePersistedCredentials(gitDir: string): Promise<string
 }
 
 /** `git config --list` of one file (includes not followed), or undefined when it cannot be read. */
-async function listConfig(file: string): Promise<[string, string | undefined][] | undefined> {
-  const result = await runConfig(['--file', file, '--no-includes', '--list', '-z']);
-  if (result.exitCode !== 0) return undefined;
-  return result.stdout
-    .split('\0')
-    .filter((record) => record !== '')
-    .map((record): [string, string | undefined] => {
-      const newline = record.indexOf('\n');
-      return newline === -1 ? [record, undefined] : [record.slice(0, newline), record.slice(newline + 1)];
-    });
+async function listConfig(file: string, listings: Map<string, ConfigEntry[]>): Promise<ConfigEntry[] | undefined> {
+  const known = listings.get(file);
+  if (known !== undefined) return known;
+  const listing = await listConfigFile(file);
+  if (!listing.ok) return undefined;
+  listings.set(file, listing.entries);
+  return listing.entries;
 }
 
 /** The file an include names, resolved as git does (relative to the including file); `~` paths are left alone. */
@@ -63,14 +66,4 @@ async function submoduleConfigs(gitDir: string): Promise<string[]> {
   const modules = join(gitDir, 'modules');
   const names = await readdir(modules, { recursive: true }).catch(() => [] as string[]);
   return names.filter((name) => name === 'config' || name.endsWith('/config')).map((name) => join(modules, name));
-}
-
-async function runConfig(args: string[]): Promise<{ exitCode: number | undefined; stdout: string }> {
-  const result = await execa('git', ['config', ...args], {
-    cwd: '/',
-    env: { ...hardenedEnv(), GIT_CONFIG_COUNT: '0', GIT_CEILING_DIRECTORIES: '/' },
-    reject: false,
-    stdin: 'ignore',
-  });
-  return { exitCode: result.exitCode, stdout: String(result.stdout) };
 }

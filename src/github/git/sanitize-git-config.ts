@@ -1,8 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
+import { type ConfigEntry, listConfigFile } from './config-file.ts';
 import { GitError } from './git-error.ts';
-import { hardenedEnv } from './hardened-git.ts';
 
 /**
  * The repository configuration keys agent-mux's git keeps (lower case, `*` standing for one
@@ -46,26 +45,23 @@ const redirectingFiles = ['config.worktree', 'commondir'];
  * Rewrites `<gitDir>/config` to the keys in `keptKeys`, values unchanged, and removes the files
  * that would make git read another configuration or repository (`config.worktree`, `commondir`).
  * The file is parsed by git itself (`git config --file … --no-includes --list -z`), outside any
- * repository, so nothing in it runs. Returns the keys it dropped.
+ * repository, so nothing in it runs. Returns the entries it kept and the keys it dropped.
  */
-export async function sanitizeGitConfig(gitDir: string): Promise<string[]> {
+export async function sanitizeGitConfig(
+  gitDir: string,
+  /** The file's listing when it was just read (`listConfigFile`), so that it is not read twice. */
+  listed?: readonly ConfigEntry[],
+): Promise<SanitizedConfig> {
   const file = join(gitDir, 'config');
-  const result = await execa('git', ['config', '--file', file, '--no-includes', '--list', '-z'], {
-    cwd: '/',
-    env: { ...hardenedEnv(), GIT_CEILING_DIRECTORIES: '/' },
-    reject: false,
-    stdin: 'ignore',
-  });
-  if (result.exitCode !== 0) {
-    throw new GitError('config', result.exitCode, `cannot read ${file}: ${String(result.stderr).trim()}`);
+  let entries = listed;
+  if (entries === undefined) {
+    const listing = await listConfigFile(file);
+    if (!listing.ok) throw new GitError('config', listing.exitCode, `cannot read ${file}: ${listing.error}`);
+    entries = listing.entries;
   }
   const kept: [string, string][] = [];
   const dropped: string[] = [];
-  for (const record of String(result.stdout).split('\0')) {
-    if (record === '') continue;
-    const newline = record.indexOf('\n');
-    const key = newline === -1 ? record : record.slice(0, newline);
-    const value = newline === -1 ? undefined : record.slice(newline + 1);
+  for (const [key, value] of entries) {
     if (value !== undefined && keptKeys.has(pattern(key))) kept.push([key, value]);
     else dropped.push(key);
   }
@@ -76,7 +72,13 @@ export async function sanitizeGitConfig(gitDir: string): Promise<string[]> {
   for (const name of redirectingFiles) {
     if (!(linked && name === 'commondir')) await rm(join(gitDir, name), { force: true });
   }
-  return dropped;
+  return { dropped, kept };
+}
+
+/** What `sanitizeGitConfig` left in a configuration file, and the keys it dropped. */
+export interface SanitizedConfig {
+  dropped: string[];
+  kept: [string, string][];
 }
 
 /** `remote.origin.url` → `remote.*.url`; keys without subsection unchanged. */

@@ -141,6 +141,9 @@ describe('prepareWorkspace for a pull request', () => {
     const prepared = await prepareWorkspace({ cwd: shallow, target: pullTarget(12, headSha, true) });
     expect(prepared).toMatchObject({ headSha, baseSha, restored: ['CLAUDE.md'], removed: [] });
     expect(await readFile(join(shallow, 'CLAUDE.md'), 'utf8')).toBe('Be careful.\n');
+    // It fetched at depth 1 (the clone stays shallow), not the whole history.
+    expect(await git(shallow, 'rev-parse', '--is-shallow-repository')).toBe('true');
+    expect(await git(shallow, 'rev-list', '--count', `refs/agent-mux/pull/12/head`)).toBe('1');
   });
 
   test('the token is never written to .git/config', async () => {
