@@ -186,7 +186,10 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       installMs = installed.ms;
       core.info(`agent program ready in ${(installed.ms / 1000).toFixed(1)} s`);
     }
-    return installed.binDir ? { env: { PATH: `${installed.binDir}:${agentEnv.PATH ?? ''}` } } : undefined;
+    return {
+      ...(installed.binDir ? { env: { PATH: `${installed.binDir}:${agentEnv.PATH ?? ''}` } } : {}),
+      ...(installed.version === undefined ? {} : { programVersion: installed.version }),
+    };
   };
 
   const runId = actionRunId(env.GITHUB_RUN_ID ?? `${Date.now()}`, env.GITHUB_RUN_ATTEMPT ?? '1');

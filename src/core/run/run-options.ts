@@ -53,6 +53,12 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Run `<program> --version` once per process and warn when it is below the adapter's minimum. Default true. */
   checkVersion?: boolean;
+  /**
+   * The version of the program this run starts, when the caller knows it (it found or installed
+   * it): the minimum is checked against it and no `--version` is run (it would find the program
+   * on this process's `PATH`, which need not be the run's).
+   */
+  programVersion?: string;
   /** Keep `raw` on events and emit `debug` events for unknown records. */
   debug?: boolean;
   /** The clock the adapter's translator reads (tool durations, generated ids). Default `Date.now`. */

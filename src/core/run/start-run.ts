@@ -62,7 +62,7 @@ export function startRun(options: RunOptions): RunHandle {
     await new Promise((resolve) => setImmediate(resolve)); // let the caller attach to `events` first
     const mcp = await startRunMcp(options, { runId, tools, emitter, redactor });
     if (adapter.program && adapter.launch.kind === 'process' && options.checkVersion !== false) {
-      const warning = await checkProgramVersion(adapter.program);
+      const warning = await checkProgramVersion(adapter.program, options.programVersion);
       if (warning) emitter.emit(warning);
     }
     const run: RunParts = {

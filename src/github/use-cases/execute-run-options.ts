@@ -65,9 +65,13 @@ export interface ExecuteRunOptions {
   /**
    * Work of the front end's that the agent needs before it starts (installing its program), run
    * alongside the workspace preparation and the check-run and comment writes. What it resolves to
-   * is added to the agent's environment; its failure is the run's failure, reported like any other.
+   * is added to the agent's environment (`env`); `programVersion` is the version of the agent's
+   * program it found or installed (the run then checks the minimum against it instead of asking
+   * the program). Its failure is the run's failure, reported like any other.
    */
-  prepare?: (signal: AbortSignal) => Promise<{ env?: Record<string, string | undefined> } | undefined>;
+  prepare?: (
+    signal: AbortSignal,
+  ) => Promise<{ env?: Record<string, string | undefined>; programVersion?: string } | undefined>;
   /**
    * Where the agent's session is kept between the turns of a conversation (the Action: the Actions
    * cache; the app: its store): a follow-up mention resumes it. Without it (or for an agent that

@@ -229,7 +229,12 @@ async function runAndReport(
     ]);
     if (program.status === 'rejected') throw program.reason;
     if (workspace.status === 'rejected') throw workspace.reason;
-    return { resolved, prepared: workspace.value, env: { ...options.env, ...program.value?.env } };
+    return {
+      resolved,
+      prepared: workspace.value,
+      env: { ...options.env, ...program.value?.env },
+      programVersion: program.value?.programVersion,
+    };
   })();
 
   let started: Awaited<typeof ready>;
@@ -325,6 +330,7 @@ async function runAndReport(
     fencingToken: options.fencingToken,
     timeoutMs: options.timeoutMs ?? agentConfig?.timeout ?? job.config.limits.runTimeout,
     env: started.env,
+    ...(started.programVersion === undefined ? {} : { programVersion: started.programVersion }),
     redactor: secrets.redactor,
     secretEnv: options.secretEnv,
     isolateEnv: options.isolateEnv,

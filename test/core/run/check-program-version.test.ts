@@ -50,4 +50,27 @@ describe('program version check', () => {
     expect(end.reason).toBe('completed');
     expect(events.some((e) => e.type === 'error')).toBe(false);
   });
+
+  it('checks a version the caller knows against the minimum without running --version', async () => {
+    // The program says 2.1.0, the caller says it installed 1.0.0: the caller's version is the one checked.
+    const bin = fakeCli('2.1.0');
+    const { events, end } = await collectRun(
+      startRun({
+        adapter: withMinimum(bin, '2.0.0'),
+        request: { prompt: 'x', cwd: tmpdir() },
+        programVersion: '1.0.0',
+      }),
+    );
+    expect(end.reason).toBe('completed');
+    const warning = events.find((e) => e.type === 'error' && e.code === 'version_below_minimum');
+    expect(warning?.type === 'error' && warning.message).toContain('1.0.0 is older than 2.0.0');
+    const fine = await collectRun(
+      startRun({
+        adapter: withMinimum(fakeCli('1.0.0'), '2.0.0'),
+        request: { prompt: 'x', cwd: tmpdir() },
+        programVersion: '2.0.1',
+      }),
+    );
+    expect(fine.events.some((e) => e.type === 'error' && e.code === 'version_below_minimum')).toBe(false);
+  });
 });
