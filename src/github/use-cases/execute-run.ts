@@ -11,6 +11,7 @@ import { type BuiltinToolOptions, builtinTools } from '../../core/tools/builtin-
 import { createToolHost } from '../../core/tools/create-tool-host.ts';
 import { policyForAgent } from '../../core/tools/policy-for-agent.ts';
 import { createGitHubApprovalChannel } from '../approvals/github-approval-channel.ts';
+import { commentsReadOnce } from '../comments-read-once.ts';
 import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
 import { conversationSummary } from '../conversation/conversation-summary.ts';
 import { createFinalMessage } from '../conversation/final-message.ts';
@@ -89,8 +90,10 @@ async function runAndReport(
   const log = (line: string) => deps.log?.(redactor.redactString(line));
   const repo = options.job.repo;
   // The run's place in its conversation: the turn, the agent (the last turn's unless named), the PR.
+  // The plan and the missed mentions read the same thread's comments, at the same moment: once.
+  const planning = commentsReadOnce(api);
   const { plan, ownPull } = await planTurnSafely({
-    api,
+    api: planning,
     job: options.job,
     selfLogins: deps.selfLogins,
     builtinAgents: deps.builtinAgents,
@@ -100,7 +103,7 @@ async function runAndReport(
   const turnName = plan.turn > 1 ? ` (turn ${plan.turn})` : '';
   const missed = options.catchUp
     ? await catchUpMentions(options.catchUp, {
-        api,
+        api: planning,
         job,
         plan,
         selfLogins: deps.selfLogins,
