@@ -126,6 +126,7 @@ export function commentEvent(
   const payload = webhookPayload('issue_comment', 'created', {
     owner: w.repo.owner,
     repo: w.repo.repo,
+    defaultBranch: 'main', // the world's repository's (createGitHubWorld)
     body,
     login,
     userType: options.bot ? 'Bot' : 'User',

@@ -27,6 +27,8 @@ export interface PayloadChanges {
   number?: number;
   /** The issue's or pull request's title. */
   title?: string;
+  /** The repository's default branch (`repository.default_branch`; GitHub's samples say `master`). */
+  defaultBranch?: string;
 }
 
 /**
@@ -47,6 +49,7 @@ export function webhookPayload(
     repository.owner.login = changes.owner;
     repository.full_name = `${changes.owner}/${changes.repo ?? repository.name}`;
   }
+  if (changes.defaultBranch !== undefined) repository.default_branch = changes.defaultBranch;
   if (changes.repo !== undefined) {
     repository.name = changes.repo;
     repository.full_name = `${repository.owner.login}/${changes.repo}`;

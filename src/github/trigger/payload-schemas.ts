@@ -7,7 +7,11 @@ import { TriggerPayloadError } from './trigger-payload-error.ts';
 export const userSchema = z.object({ login: z.string().min(1), type: z.string() }).loose();
 /** A webhook's `repository`: its name and owner. */
 export const repositorySchema = z
-  .object({ name: z.string().min(1), owner: z.object({ login: z.string().min(1) }).loose() })
+  .object({
+    name: z.string().min(1),
+    owner: z.object({ login: z.string().min(1) }).loose(),
+    default_branch: z.string().min(1).optional(),
+  })
   .loose();
 /** An issue or pull request number. */
 export const numberSchema = z.number().int().positive();
@@ -31,13 +35,15 @@ export type BasePayload = z.infer<typeof basePayloadSchema>;
 export function payloadCommon(
   eventName: string,
   p: BasePayload,
-): { eventName: string; repo: RepoRef; actor: Actor; installationId?: number } {
+): { eventName: string; repo: RepoRef; actor: Actor; installationId?: number; defaultBranch?: string } {
   const installationId = p.installation?.id;
+  const defaultBranch = p.repository.default_branch;
   return {
     eventName,
     repo: { owner: p.repository.owner.login, repo: p.repository.name },
     actor: { login: p.sender.login, type: p.sender.type },
     ...(installationId === undefined ? {} : { installationId }),
+    ...(defaultBranch === undefined ? {} : { defaultBranch }),
   };
 }
 

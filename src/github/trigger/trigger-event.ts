@@ -34,4 +34,9 @@ export interface TriggerEvent {
   /** The review comment that holds the text, with its place in the diff (pull_request_review_comment only). */
   reviewComment?: ReviewCommentInfo;
   installationId?: number;
+  /**
+   * The repository's default branch as the payload says it was when the event fired. A hint for
+   * reading ahead only: what runs on it is checked against the repository as GitHub has it now.
+   */
+  defaultBranch?: string;
 }

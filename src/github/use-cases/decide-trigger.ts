@@ -3,14 +3,16 @@ import { answerFromCommand } from '../approvals/answer-from.ts';
 import type { ApprovalAnswer } from '../approvals/github-approval-channel.ts';
 import { checkAgentAdapters } from '../config/check-agent-adapters.ts';
 import { loadRepoConfig } from '../config/load-repo-config.ts';
+import type { RepoConfigResult } from '../config/parse-repo-config.ts';
 import type { RepoConfig } from '../config/repo-config-schema.ts';
-import type { CommentRef, GitHubApi, RepoRef, ReviewCommentInfo } from '../github-api.ts';
-import { type Command, parseCommand } from '../trigger/parse-command.ts';
+import type { CommentRef, GitHubApi, RepoInfo, RepoRef, ReviewCommentInfo } from '../github-api.ts';
+import { looksLikeRequest } from '../trigger/looks-like-request.ts';
+import { type Command, defaultTriggerPhrase, parseCommand } from '../trigger/parse-command.ts';
 import { readTriggerEvent } from '../trigger/read-trigger-event.ts';
 import type { Actor, TriggerEvent } from '../trigger/trigger-event.ts';
 import { TriggerPayloadError } from '../trigger/trigger-payload-error.ts';
 import { authorizeActor } from '../trust/authorize-actor.ts';
-import { isOwnLogin } from '../trust/is-own-login.ts';
+import { isBotAccount, isOwnLogin } from '../trust/is-own-login.ts';
 import { sanitizeText } from '../trust/sanitize-text.ts';
 import { type AgentPromptInput, buildAgentPrompt } from '../trust/untrusted-prompt.ts';
 import { allowedAgents } from './allowed-agents.ts';
@@ -94,18 +96,15 @@ export async function decideTrigger(
   const own = ownEvent(event, deps.selfLogins);
   if (own !== undefined) return { kind: 'ignore', reason: own };
 
-  const { api } = deps;
-  const repoInfo = await api.getRepo(event.repo);
-  const read = await loadRepoConfig({
-    api,
-    repo: event.repo,
-    path: overrides.configPath,
-    defaultBranch: repoInfo.defaultBranch,
-  });
+  // Every run waits for the actor's permission: read it meanwhile when the event looks like a request.
+  const api = looksLikeRequest(event, overrides.phrase ?? defaultTriggerPhrase)
+    ? withPermissionAhead(deps.api, event)
+    : deps.api;
+  const { repoInfo, read } = await readRepoAndConfig(api, event, overrides.configPath);
   // An agent on an adapter this host cannot run is a config error (with its line), as a bad field is.
   const badAdapters = read.ok ? checkAgentAdapters(read.config, deps.builtinAgents, read.path) : undefined;
   const loaded = badAdapters === undefined ? read : { ok: false as const, error: badAdapters, path: read.path };
-  const fallbackPhrase = overrides.phrase ?? '@agent';
+  const fallbackPhrase = overrides.phrase ?? defaultTriggerPhrase;
   if (!loaded.ok) {
     const command = commandOf(event, fallbackPhrase, deps.builtinAgents, deps.selfLogins, undefined);
     if (command === undefined || command.kind !== 'run') {
@@ -225,6 +224,42 @@ export async function decideTrigger(
     requestedAt: new Date().toISOString(),
   };
   return { kind: 'run', job, event, acknowledged };
+}
+
+/** `api`, whose `getPermission` of the event's actor on its repository is already under way. */
+function withPermissionAhead(api: GitHubApi, event: TriggerEvent): GitHubApi {
+  const login = event.actor.login.trim();
+  if (login === '' || isBotAccount(event.actor)) return api;
+  const ahead = api.getPermission(event.repo, login);
+  ahead.catch(() => {}); // a failure is the answer authorizeActor gets (and reports)
+  return {
+    ...api,
+    getPermission: (repo, user) =>
+      repo.owner === event.repo.owner && repo.repo === event.repo.repo && user === login
+        ? ahead
+        : api.getPermission(repo, user),
+  };
+}
+
+/**
+ * The repository and its config, from its default branch as GitHub has it now. The config is read
+ * from the branch the payload names while the repository is read, side by side (the start of
+ * every run waits for both); only when GitHub's default branch is another one is it read again.
+ */
+async function readRepoAndConfig(
+  api: GitHubApi,
+  event: TriggerEvent,
+  path: string | undefined,
+): Promise<{ repoInfo: RepoInfo; read: RepoConfigResult }> {
+  const load = (defaultBranch: string) => loadRepoConfig({ api, repo: event.repo, path, defaultBranch });
+  const ahead = event.defaultBranch === undefined ? undefined : load(event.defaultBranch);
+  ahead?.catch(() => {}); // awaited below, or dropped when the branch was not the default one
+  const repoInfo = await api.getRepo(event.repo);
+  const read =
+    ahead !== undefined && event.defaultBranch === repoInfo.defaultBranch
+      ? await ahead
+      : await load(repoInfo.defaultBranch);
+  return { repoInfo, read };
 }
 
 /**
