@@ -16,7 +16,9 @@ import { REPO_CONFIG_PATH } from '../github/config/load-repo-config.ts';
 import { createGitHubApi } from '../github/create-github-api.ts';
 import { createOctokit } from '../github/create-octokit.ts';
 import { systemClock } from '../github/report/clock.ts';
+import { looksLikeRequest } from '../github/trigger/looks-like-request.ts';
 import { defaultTriggerPhrase } from '../github/trigger/parse-command.ts';
+import { readTriggerEvent } from '../github/trigger/read-trigger-event.ts';
 import { decideTrigger, type GitHubDeps } from '../github/use-cases/decide-trigger.ts';
 import { executeRun, type RunOutcome } from '../github/use-cases/execute-run.ts';
 import { resolveAgentAdapter } from '../github/use-cases/resolve-agent-adapter.ts';
@@ -75,6 +77,19 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
     setConclusion('skipped');
     return;
   }
+  // The fence is set up (bubblewrap found, probed, lifted from AppArmor's restriction) while the
+  // event is decided, when it looks like a request: the agent waits for both.
+  const fenceDecision = () =>
+    decideRunnerFence(env, inputs.fence, {
+      findBwrap: () => findOnPath('bwrap', env.PATH),
+      probe: (fence) => probeFence(fence, env.RUNNER_TEMP || tmpdir()),
+      sudo: runSudo,
+      log: (line) => core.info(line),
+      actionRoot: ACTION_ROOT,
+      runnerRoot: findRunnerRoot(),
+    });
+  const fenceAhead = eventLooksLikeRequest(eventName, payload, inputs.triggerPhrase) ? fenceDecision() : undefined;
+  fenceAhead?.catch(() => {}); // awaited once the event asks for a run
   const registry = createBuiltinRegistry();
   const deps: GitHubDeps = {
     api,
@@ -144,14 +159,7 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   // The host side of the agent's environment: the run builds the agent's own from an allowlist
   // (isolateEnv below): its adapter's key and vendor variables, never the token or other keys.
   const agentEnv: Record<string, string | undefined> = { ...env, ...inputs.apiKeys };
-  const decided = await decideRunnerFence(env, inputs.fence, {
-    findBwrap: () => findOnPath('bwrap', env.PATH),
-    probe: (fence) => probeFence(fence, env.RUNNER_TEMP || tmpdir()),
-    sudo: runSudo,
-    log: (line) => core.info(line),
-    actionRoot: ACTION_ROOT,
-    runnerRoot: findRunnerRoot(),
-  });
+  const decided = await (fenceAhead ?? fenceDecision());
   if (decided.kind === 'off') core.warning(decided.warning);
   if (decided.kind === 'fenced') for (const note of decided.notes) core.info(`agent-mux: ${note}`);
   const fence = decided.kind === 'fenced' ? decided.fence : undefined;
@@ -331,3 +339,13 @@ function workflowRunUrl(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 export type { ActionInputs };
+
+/** Whether the saved event looks like a request for a run (`looksLikeRequest`); false when it cannot be read. */
+function eventLooksLikeRequest(eventName: string, payload: unknown, phrase: string | undefined): boolean {
+  try {
+    const event = readTriggerEvent(eventName, payload);
+    return event !== undefined && looksLikeRequest(event, phrase ?? defaultTriggerPhrase);
+  } catch {
+    return false; // decideTrigger says why
+  }
+}
