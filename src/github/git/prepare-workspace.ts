@@ -30,7 +30,12 @@ export interface PreparedWorkspace {
  * repository at `headSha` (a conversation's, when its commits have no pull request).
  */
 export type WorkspaceTarget =
-  | { kind: 'issue'; defaultBranch: string }
+  | {
+      kind: 'issue';
+      defaultBranch: string;
+      /** The default branch's head as GitHub says it: a checkout that has this commit fetches nothing. */
+      headSha?: string;
+    }
   | { kind: 'pull'; number: number; headSha: string; headRef: string; baseRef: string; fromFork: boolean }
   | { kind: 'branch'; branch: string; headSha: string; defaultBranch: string };
 
@@ -60,7 +65,8 @@ export interface PrepareWorkspaceInput {
  *   `headRef` (created or reset) for a same-repository PR, detached for a fork. The fetched head must
  *   be `headSha`, and so must HEAD afterwards, or `HeadMovedError` is thrown (someone pushed after the
  *   trigger). The base branch is fetched in any case.
- * - Issue: fetches the default branch and checks out its head, detached.
+ * - Issue: fetches the default branch (unless the checkout has the commit GitHub names as its
+ *   head, `headSha`) and checks out its head, detached.
  * - Branch: fetches the default branch (the base) and the branch, which must be at `headSha`
  *   (else `HeadMovedError`), and checks it out on a local branch of that name.
  *
@@ -142,8 +148,13 @@ export async function prepareWorkspace(input: PrepareWorkspaceInput): Promise<Pr
     branch = target.branch;
   } else {
     const baseLocal = `refs/agent-mux/base/${target.defaultBranch}`;
-    await fetch([`+refs/heads/${target.defaultBranch}:${baseLocal}`]);
-    baseSha = await resolve(git, baseLocal);
+    // The Action's checkout of an issue event is the default branch's head already: no fetch then.
+    const known = target.headSha === undefined ? '' : await resolve(git, target.headSha).catch(() => '');
+    if (known !== '' && known === target.headSha) baseSha = known;
+    else {
+      await fetch([`+refs/heads/${target.defaultBranch}:${baseLocal}`]);
+      baseSha = await resolve(git, baseLocal);
+    }
     await git(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', baseSha]);
     // A detached checkout of a commit id that succeeded is at that commit (no hook runs: hardened git).
     headSha = baseSha;

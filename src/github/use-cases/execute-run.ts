@@ -209,7 +209,7 @@ async function runAndReport(
     });
     const [program, workspace] = await Promise.allSettled([
       options.prepare ? options.prepare(signal) : Promise.resolve(undefined),
-      target.then(({ pull, branch }) =>
+      target.then(({ pull, branch, headSha }) =>
         prepareWorkspace({
           cwd: options.workspace,
           remote: options.git.remote,
@@ -226,7 +226,7 @@ async function runAndReport(
               }
             : branch
               ? { kind: 'branch', branch: branch.name, headSha: branch.headSha, defaultBranch: job.defaultBranch }
-              : { kind: 'issue', defaultBranch: job.defaultBranch },
+              : { kind: 'issue', defaultBranch: job.defaultBranch, headSha: headSha },
         }),
       ),
     ]);

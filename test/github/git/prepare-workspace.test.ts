@@ -171,6 +171,30 @@ describe('prepareWorkspace for an issue', () => {
     expect(await git(fixture.clone, 'rev-parse', 'HEAD')).toBe(latest);
     expect(await readFile(join(fixture.clone, 'CLAUDE.md'), 'utf8')).toBe('Updated rules.\n');
   });
+
+  test('fetches nothing when the checkout has the head GitHub names, and fetches when it has not', async () => {
+    const head = await git(fixture.clone, 'rev-parse', 'HEAD');
+    // The remote is unreachable: a fetch would fail the preparation.
+    const origin = await git(fixture.clone, 'remote', 'get-url', 'origin');
+    await git(fixture.clone, 'remote', 'set-url', 'origin', join(fixture.dir, 'gone.git'));
+    const prepared = await prepareWorkspace({
+      cwd: fixture.clone,
+      target: { kind: 'issue', defaultBranch: 'main', headSha: head },
+    });
+    expect(prepared).toEqual({ headSha: head, branch: undefined, baseSha: head, restored: [], removed: [] });
+
+    await git(fixture.clone, 'remote', 'set-url', 'origin', origin);
+    const other = join(fixture.dir, 'other');
+    await git(fixture.dir, 'clone', '--quiet', fixture.origin, other);
+    const latest = await fixture.commit(other, { 'notes.md': 'new\n' });
+    await git(other, 'push', '--quiet', 'origin', 'HEAD:refs/heads/main');
+    const fetched = await prepareWorkspace({
+      cwd: fixture.clone,
+      target: { kind: 'issue', defaultBranch: 'main', headSha: latest },
+    });
+    expect(fetched.headSha).toBe(latest);
+    expect(await git(fixture.clone, 'rev-parse', 'HEAD')).toBe(latest);
+  });
 });
 
 describe('prepareWorkspace on a conversation’s branch', () => {
