@@ -49,6 +49,12 @@ export interface LiveSpec {
    * executable instead of `npm install` (test/live/cli-cache.ts), or throws saying how to install it.
    */
   locate?(): string;
+  /**
+   * Why the CLI cannot run on this machine, where it cannot be installed from the registries CI
+   * reaches (hermes-agent needs its source, which only a session can fetch): the live check of its
+   * recordings is then skipped with this reason, never failed. Undefined when it can run.
+   */
+  unavailable?(): string | undefined;
   /** Packages whose install scripts must run (npm 11 blocks them by default), e.g. the CLI itself. */
   allowScripts?: readonly string[];
   /** Per-case time limit in ms (default 120 000). */

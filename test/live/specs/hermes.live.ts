@@ -12,6 +12,19 @@ export const HERMES_ASKED_COMMAND = "sh -c 'echo agent-mux-live > agent-mux-live
 /** The model the fake server is asked for: a name no price list knows. */
 export const HERMES_LIVE_MODEL = 'fake-model';
 
+function hermesBin(): string {
+  return (
+    process.env.AGENT_MUX_HERMES_BIN ?? join(cliCacheRoot, `hermes-agent-${HERMES_TESTED_VERSION}`, 'bin', 'hermes')
+  );
+}
+
+/** Why hermes cannot run here: no virtualenv with it (PyPI has it; the machines reach only npm and Debian). */
+function hermesMissing(): string | undefined {
+  const bin = hermesBin();
+  if (existsSync(bin)) return undefined;
+  return `no hermes at ${bin}: hermes-agent is a PyPI package this machine cannot install; install hermes-agent[acp]==${HERMES_TESTED_VERSION} into a virtualenv there, or set AGENT_MUX_HERMES_BIN`;
+}
+
 /**
  * hermes-agent 0.18.2 over ACP (`hermes acp`). It is a Python package, not on npm: the spec runs the
  * `hermes` of a virtualenv that holds `hermes-agent[acp]==0.18.2` — `AGENT_MUX_HERMES_BIN`, else
@@ -27,15 +40,11 @@ export const spec: LiveSpec = {
   version: HERMES_TESTED_VERSION,
   binName: 'hermes',
   locate() {
-    const bin =
-      process.env.AGENT_MUX_HERMES_BIN ?? join(cliCacheRoot, `hermes-agent-${HERMES_TESTED_VERSION}`, 'bin', 'hermes');
-    if (!existsSync(bin)) {
-      throw new Error(
-        `no hermes at ${bin}: install hermes-agent[acp]==${HERMES_TESTED_VERSION} into a virtualenv there, or set AGENT_MUX_HERMES_BIN`,
-      );
-    }
-    return bin;
+    const missing = hermesMissing();
+    if (missing) throw new Error(missing);
+    return hermesBin();
   },
+  unavailable: hermesMissing,
   provider: 'openai-chat',
   timeoutMs: 180_000,
   variesBetweenRuns: 'hermes generates its session ids (YYYYMMDD_HHMMSS_xxxxxx) and tool call ids',
