@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 8567)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 74)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8567:
+/***/ 74:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -54062,14 +54062,16 @@ function agentEnvironment(env, options = {}) {
 
 ;// CONCATENATED MODULE: ./src/core/run/check-program-version.ts
 
+
 /** One `--version` per program and process: runs after the first do not pay for it again. */
 const seen = new Map();
 /**
  * A warning when the installed program is older than the adapter's minimum; the run goes on.
  * Nothing when it is not installed (the spawn reports that) or its version can't be read.
+ * With `known` (the version the caller found or installed) nothing is run.
  */
-async function checkProgramVersion(program) {
-    let status = seen.get(program.command);
+async function checkProgramVersion(program, known) {
+    let status = known === undefined ? seen.get(program.command) : Promise.resolve(knownStatus(program, known));
     if (!status) {
         status = detectProgram(program).catch((error) => ({ installed: false, error: String(error) }));
         seen.set(program.command, status);
@@ -54083,6 +54085,12 @@ async function checkProgramVersion(program) {
         message: `${program.command} ${version} is older than ${program.minVersion}, the oldest version this adapter is tested with; the run goes on`,
         recoverable: true,
     };
+}
+function knownStatus(program, version) {
+    const parsed = parseVersion(version);
+    if (parsed === undefined)
+        return { installed: true, error: `could not read a version from ${version}` };
+    return { installed: true, version: parsed, meetsMinVersion: semver_default().gte(parsed, program.minVersion) };
 }
 
 ;// CONCATENATED MODULE: ./src/core/run/collect-secrets.ts
@@ -64407,7 +64415,7 @@ function startRun(options) {
         await new Promise((resolve) => setImmediate(resolve)); // let the caller attach to `events` first
         const mcp = await startRunMcp(options, { runId, tools, emitter, redactor });
         if (adapter.program && adapter.launch.kind === 'process' && options.checkVersion !== false) {
-            const warning = await checkProgramVersion(adapter.program);
+            const warning = await checkProgramVersion(adapter.program, options.programVersion);
             if (warning)
                 emitter.emit(warning);
         }
@@ -67810,6 +67818,18 @@ function checkAgentAdapters(config, knownAdapters, file) {
         });
     }
     return issues.length === 0 ? undefined : new config_error_ConfigError(file, issues);
+}
+
+;// CONCATENATED MODULE: ./src/github/trigger/looks-like-request.ts
+/**
+ * Whether an event probably asks for a run, before the repository's config says for sure: a
+ * dispatch, or text that holds the trigger phrase (any case). Used only to start what a run waits
+ * for (the actor's permission, the fence) while the config is read; never to decide anything.
+ */
+function looksLikeRequest(event, phrase) {
+    if (event.source.kind === 'dispatch')
+        return true;
+    return phrase !== '' && event.text.toLowerCase().includes(phrase.toLowerCase());
 }
 
 ;// CONCATENATED MODULE: ./node_modules/mdast-util-to-string/lib/index.js
@@ -86443,7 +86463,11 @@ class TriggerPayloadError extends AgentMuxError {
 /** A webhook's account (`sender`, an author). */
 const userSchema = object({ login: schemas_string().min(1), type: schemas_string() }).loose();
 /** A webhook's `repository`: its name and owner. */
-const repositorySchema = object({ name: schemas_string().min(1), owner: object({ login: schemas_string().min(1) }).loose() })
+const repositorySchema = object({
+    name: schemas_string().min(1),
+    owner: object({ login: schemas_string().min(1) }).loose(),
+    default_branch: schemas_string().min(1).optional(),
+})
     .loose();
 /** An issue or pull request number. */
 const numberSchema = schemas_number().int().positive();
@@ -86460,11 +86484,13 @@ const basePayloadSchema = object({
 /** Where an event happened and who caused it, from its {@link basePayloadSchema} part. */
 function payloadCommon(eventName, p) {
     const installationId = p.installation?.id;
+    const defaultBranch = p.repository.default_branch;
     return {
         eventName,
         repo: { owner: p.repository.owner.login, repo: p.repository.name },
         actor: { login: p.sender.login, type: p.sender.type },
         ...(installationId === undefined ? {} : { installationId }),
+        ...(defaultBranch === undefined ? {} : { defaultBranch }),
     };
 }
 /**
@@ -87192,6 +87218,7 @@ async function reviewCommentsOf(api, event, log) {
 
 
 
+
 const OWN_MARKER = '<!-- agent-mux:';
 /**
  * Reads one GitHub event and decides what it asks for: nothing, a run, a cancel, or an answer
@@ -87215,18 +87242,15 @@ async function decideTrigger(deps, input, overrides = {}, options = {}) {
     const own = ownEvent(event, deps.selfLogins);
     if (own !== undefined)
         return { kind: 'ignore', reason: own };
-    const { api } = deps;
-    const repoInfo = await api.getRepo(event.repo);
-    const read = await load_repo_config_loadRepoConfig({
-        api,
-        repo: event.repo,
-        path: overrides.configPath,
-        defaultBranch: repoInfo.defaultBranch,
-    });
+    // Every run waits for the actor's permission: read it meanwhile when the event looks like a request.
+    const api = looksLikeRequest(event, overrides.phrase ?? defaultTriggerPhrase)
+        ? withPermissionAhead(deps.api, event)
+        : deps.api;
+    const { repoInfo, read } = await readRepoAndConfig(api, event, overrides.configPath);
     // An agent on an adapter this host cannot run is a config error (with its line), as a bad field is.
     const badAdapters = read.ok ? checkAgentAdapters(read.config, deps.builtinAgents, read.path) : undefined;
     const loaded = badAdapters === undefined ? read : { ok: false, error: badAdapters, path: read.path };
-    const fallbackPhrase = overrides.phrase ?? '@agent';
+    const fallbackPhrase = overrides.phrase ?? defaultTriggerPhrase;
     if (!loaded.ok) {
         const command = commandOf(event, fallbackPhrase, deps.builtinAgents, deps.selfLogins, undefined);
         if (command === undefined || command.kind !== 'run') {
@@ -87333,6 +87357,35 @@ async function decideTrigger(deps, input, overrides = {}, options = {}) {
         requestedAt: new Date().toISOString(),
     };
     return { kind: 'run', job, event, acknowledged };
+}
+/** `api`, whose `getPermission` of the event's actor on its repository is already under way. */
+function withPermissionAhead(api, event) {
+    const login = event.actor.login.trim();
+    if (login === '' || isBotAccount(event.actor))
+        return api;
+    const ahead = api.getPermission(event.repo, login);
+    ahead.catch(() => { }); // a failure is the answer authorizeActor gets (and reports)
+    return {
+        ...api,
+        getPermission: (repo, user) => repo.owner === event.repo.owner && repo.repo === event.repo.repo && user === login
+            ? ahead
+            : api.getPermission(repo, user),
+    };
+}
+/**
+ * The repository and its config, from its default branch as GitHub has it now. The config is read
+ * from the branch the payload names while the repository is read, side by side (the start of
+ * every run waits for both); only when GitHub's default branch is another one is it read again.
+ */
+async function readRepoAndConfig(api, event, path) {
+    const load = (defaultBranch) => load_repo_config_loadRepoConfig({ api, repo: event.repo, path, defaultBranch });
+    const ahead = event.defaultBranch === undefined ? undefined : load(event.defaultBranch);
+    ahead?.catch(() => { }); // awaited below, or dropped when the branch was not the default one
+    const repoInfo = await api.getRepo(event.repo);
+    const read = ahead !== undefined && event.defaultBranch === repoInfo.defaultBranch
+        ? await ahead
+        : await load(repoInfo.defaultBranch);
+    return { repoInfo, read };
 }
 /**
  * Whether a comment may ask agent-mux anything, decided before the expensive part of
@@ -87968,6 +88021,33 @@ function redactValue(value, redact) {
 }
 function github_approval_channel_message(error) {
     return error instanceof Error ? error.message : String(error);
+}
+
+;// CONCATENATED MODULE: ./src/github/comments-read-once.ts
+/**
+ * `api` with each thread's comments listed at most once: a plain `listComments(repo, number)`
+ * (no `since`, no ETag) asked again gets the first answer. For the reads one moment needs twice
+ * (the conversation's plan and the missed mentions, before the agent starts), never for a caller
+ * that waits for new comments.
+ */
+function commentsReadOnce(api) {
+    const lists = new Map();
+    return {
+        ...api,
+        listComments: (ref, issueNumber, options) => {
+            if (options !== undefined)
+                return api.listComments(ref, issueNumber, options);
+            const key = `${ref.owner}/${ref.repo}#${issueNumber}`;
+            let list = lists.get(key);
+            if (list === undefined) {
+                list = api.listComments(ref, issueNumber);
+                lists.set(key, list);
+                // A failed read is not kept: the next caller asks again.
+                list.catch(() => lists.delete(key));
+            }
+            return list;
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/github/conversation/conversation-summary.ts
@@ -89627,6 +89707,57 @@ function toRepositoryPath(folder, path, root) {
     return joined.replace(/\/+$/, '');
 }
 
+;// CONCATENATED MODULE: ./src/github/git/config-file.ts
+
+
+/**
+ * Lists one git configuration file as git itself parses it, outside any repository (cwd `/`, no
+ * ceiling to climb, no configuration from the environment) and without following includes, so
+ * nothing the file names runs or is read.
+ */
+async function listConfigFile(file) {
+    const result = await runGitConfig(['--file', file, '--no-includes', '--list', '-z']);
+    if (result.exitCode !== 0)
+        return { ok: false, exitCode: result.exitCode, error: result.stderr.trim() };
+    const entries = result.stdout
+        .split('\0')
+        .filter((record) => record !== '')
+        .map((record) => {
+        const newline = record.indexOf('\n');
+        return newline === -1 ? [record, undefined] : [record.slice(0, newline), record.slice(newline + 1)];
+    });
+    return { ok: true, entries };
+}
+/**
+ * The value git's `config --get <key>` would give from `entries`: the last one. Section and
+ * variable names compare case-insensitively, the subsection exactly (as `--list` prints them).
+ */
+function lastConfigValue(entries, key) {
+    const wanted = foldKey(key);
+    let found;
+    for (const [name, value] of entries)
+        if (foldKey(name) === wanted && value !== undefined)
+            found = value;
+    return found;
+}
+function foldKey(key) {
+    const first = key.indexOf('.');
+    const last = key.lastIndexOf('.');
+    if (first === -1)
+        return key.toLowerCase();
+    return `${key.slice(0, first).toLowerCase()}${key.slice(first, last)}${key.slice(last).toLowerCase()}`;
+}
+/** `git config <args>` on files only, in the hardened environment. */
+async function runGitConfig(args) {
+    const result = await execa('git', ['config', ...args], {
+        cwd: '/',
+        env: { ...hardenedEnv(), GIT_CONFIG_COUNT: '0', GIT_CEILING_DIRECTORIES: '/' },
+        reject: false,
+        stdin: 'ignore',
+    });
+    return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
 ;// CONCATENATED MODULE: ./src/github/git/git-dir-tampered-error.ts
 
 /**
@@ -89649,7 +89780,6 @@ class GitDirTamperedError extends AgentMuxError {
 
 
 
-
 /** How deep `include.path` chains are followed (git itself stops at 10). */
 const maxIncludeDepth = 10;
 /**
@@ -89662,14 +89792,16 @@ const maxIncludeDepth = 10;
  * token, behind). agent-mux's git never needs these headers: it authenticates through its own
  * environment (`authEnv`). Returns the files it changed.
  */
-async function removePersistedCredentials(gitDir) {
+async function removePersistedCredentials(gitDir, 
+/** Listings of files already read (by file), used and kept current: a file this changes is read again next time. */
+listings = new Map()) {
     const changed = [];
     const seen = new Set();
     const visit = async (file, depth) => {
         if (seen.has(file) || depth > maxIncludeDepth)
             return;
         seen.add(file);
-        const entries = await listConfig(file);
+        const entries = await listConfig(file, listings);
         if (entries === undefined)
             return;
         const headers = new Set();
@@ -89683,9 +89815,11 @@ async function removePersistedCredentials(gitDir) {
             }
         }
         for (const key of headers)
-            await runConfig(['--file', file, '--unset-all', key]);
-        if (headers.size > 0)
+            await runGitConfig(['--file', file, '--unset-all', key]);
+        if (headers.size > 0) {
             changed.push(file);
+            listings.delete(file);
+        }
     };
     await visit((0,external_node_path_namespaceObject.join)(gitDir, 'config'), 0);
     for (const file of await submoduleConfigs(gitDir))
@@ -89693,17 +89827,15 @@ async function removePersistedCredentials(gitDir) {
     return changed;
 }
 /** `git config --list` of one file (includes not followed), or undefined when it cannot be read. */
-async function listConfig(file) {
-    const result = await runConfig(['--file', file, '--no-includes', '--list', '-z']);
-    if (result.exitCode !== 0)
+async function listConfig(file, listings) {
+    const known = listings.get(file);
+    if (known !== undefined)
+        return known;
+    const listing = await listConfigFile(file);
+    if (!listing.ok)
         return undefined;
-    return result.stdout
-        .split('\0')
-        .filter((record) => record !== '')
-        .map((record) => {
-        const newline = record.indexOf('\n');
-        return newline === -1 ? [record, undefined] : [record.slice(0, newline), record.slice(newline + 1)];
-    });
+    listings.set(file, listing.entries);
+    return listing.entries;
 }
 /** The file an include names, resolved as git does (relative to the including file); `~` paths are left alone. */
 function includedFile(from, path) {
@@ -89716,18 +89848,8 @@ async function submoduleConfigs(gitDir) {
     const names = await (0,external_node_fs_promises_namespaceObject.readdir)(modules, { recursive: true }).catch(() => []);
     return names.filter((name) => name === 'config' || name.endsWith('/config')).map((name) => (0,external_node_path_namespaceObject.join)(modules, name));
 }
-async function runConfig(args) {
-    const result = await execa('git', ['config', ...args], {
-        cwd: '/',
-        env: { ...hardenedEnv(), GIT_CONFIG_COUNT: '0', GIT_CEILING_DIRECTORIES: '/' },
-        reject: false,
-        stdin: 'ignore',
-    });
-    return { exitCode: result.exitCode, stdout: String(result.stdout) };
-}
 
 ;// CONCATENATED MODULE: ./src/github/git/sanitize-git-config.ts
-
 
 
 
@@ -89772,27 +89894,22 @@ const redirectingFiles = ['config.worktree', 'commondir'];
  * Rewrites `<gitDir>/config` to the keys in `keptKeys`, values unchanged, and removes the files
  * that would make git read another configuration or repository (`config.worktree`, `commondir`).
  * The file is parsed by git itself (`git config --file … --no-includes --list -z`), outside any
- * repository, so nothing in it runs. Returns the keys it dropped.
+ * repository, so nothing in it runs. Returns the entries it kept and the keys it dropped.
  */
-async function sanitizeGitConfig(gitDir) {
+async function sanitizeGitConfig(gitDir, 
+/** The file's listing when it was just read (`listConfigFile`), so that it is not read twice. */
+listed) {
     const file = (0,external_node_path_namespaceObject.join)(gitDir, 'config');
-    const result = await execa('git', ['config', '--file', file, '--no-includes', '--list', '-z'], {
-        cwd: '/',
-        env: { ...hardenedEnv(), GIT_CEILING_DIRECTORIES: '/' },
-        reject: false,
-        stdin: 'ignore',
-    });
-    if (result.exitCode !== 0) {
-        throw new GitError('config', result.exitCode, `cannot read ${file}: ${String(result.stderr).trim()}`);
+    let entries = listed;
+    if (entries === undefined) {
+        const listing = await listConfigFile(file);
+        if (!listing.ok)
+            throw new GitError('config', listing.exitCode, `cannot read ${file}: ${listing.error}`);
+        entries = listing.entries;
     }
     const kept = [];
     const dropped = [];
-    for (const record of String(result.stdout).split('\0')) {
-        if (record === '')
-            continue;
-        const newline = record.indexOf('\n');
-        const key = newline === -1 ? record : record.slice(0, newline);
-        const value = newline === -1 ? undefined : record.slice(newline + 1);
+    for (const [key, value] of entries) {
         if (value !== undefined && keptKeys.has(sanitize_git_config_pattern(key)))
             kept.push([key, value]);
         else
@@ -89807,7 +89924,7 @@ async function sanitizeGitConfig(gitDir) {
         if (!(linked && name === 'commondir'))
             await (0,external_node_fs_promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(gitDir, name), { force: true });
     }
-    return dropped;
+    return { dropped, kept };
 }
 /** `remote.origin.url` → `remote.*.url`; keys without subsection unchanged. */
 function sanitize_git_config_pattern(key) {
@@ -89869,13 +89986,14 @@ async function openRepository(cwd) {
             }
             const common = await commonDirOf(gitDir);
             // Credentials first: sanitizing drops the include lines that lead to a persisted header's file.
-            await removePersistedCredentials(gitDir);
+            // Each file is listed once: a listing credential removal did not change is the one sanitized.
+            const listings = new Map();
+            await removePersistedCredentials(gitDir, listings);
             if (common !== gitDir)
-                await removePersistedCredentials(common);
-            await sanitizeGitConfig(gitDir);
-            if (common !== gitDir)
-                await sanitizeGitConfig(common);
-            return { root: dir, gitDir };
+                await removePersistedCredentials(common, listings);
+            const own = await sanitizeGitConfig(gitDir, listings.get((0,external_node_path_namespaceObject.join)(gitDir, 'config')));
+            const shared = common === gitDir ? own : await sanitizeGitConfig(common, listings.get((0,external_node_path_namespaceObject.join)(common, 'config')));
+            return { root: dir, gitDir, commonDir: common, config: shared.kept };
         }
         if ((0,external_node_path_namespaceObject.dirname)(dir) === dir)
             throw new GitDirTamperedError(start, 'no git repository holds it');
@@ -89895,7 +90013,7 @@ async function pinRepository(cwd, remote) {
         remotes: new Map(),
     };
     pins.set(repository.root, pin);
-    const remoteUrl = isRemoteUrl(remote) ? remote : await configuredUrl(repository, remote);
+    const remoteUrl = isRemoteUrl(remote) ? remote : urlOf(repository, remote);
     if (!isRemoteUrl(remote))
         pin.remotes.set(remote, remoteUrl);
     return { ...repository, remoteUrl };
@@ -89905,28 +90023,20 @@ async function pinRepository(cwd, remote) {
  * before the agent ran (`pinRepository`), or, for a checkout never pinned, the one its sanitized
  * configuration names now.
  */
-async function remoteUrlOf(repository, remote) {
+function remoteUrlOf(repository, remote) {
     if (isRemoteUrl(remote))
         return remote;
-    return pins.get(repository.root)?.remotes.get(remote) ?? configuredUrl(repository, remote);
+    return pins.get(repository.root)?.remotes.get(remote) ?? urlOf(repository, remote);
 }
 /** `https://…`, `file://…` or a local path (`/srv/x.git`, `../x.git`), as opposed to a remote name. */
 function isRemoteUrl(remote) {
     return remote.includes('/') || remote.includes(':') || remote.includes('\\');
 }
-async function configuredUrl(repository, remote) {
-    const result = await execa('git', [
-        'config',
-        '--file',
-        (0,external_node_path_namespaceObject.join)(await commonDirOf(repository.gitDir), 'config'),
-        '--no-includes',
-        '--get',
-        `remote.${remote}.url`,
-    ], { cwd: '/', env: { ...hardenedEnv(), GIT_CEILING_DIRECTORIES: '/' }, reject: false, stdin: 'ignore' });
-    const url = String(result.stdout).trim();
-    if (result.exitCode !== 0 || url === '') {
+/** `remote.<remote>.url` of the configuration just sanitized, as `git config --get` reads it (the last value). */
+function urlOf(repository, remote) {
+    const url = (lastConfigValue(repository.config, `remote.${remote}.url`) ?? '').trim();
+    if (url === '')
         throw new GitDirTamperedError(repository.root, `the remote "${remote}" has no URL`);
-    }
     // A relative local path is relative to the work tree, as git reads it.
     return isLocalRemote(url) && !/^file:/i.test(url) && !(0,external_node_path_namespaceObject.isAbsolute)(url) ? (0,external_node_path_namespaceObject.resolve)(repository.root, url) : url;
 }
@@ -90090,7 +90200,8 @@ async function readBaseTexts(root, baseSha, paths) {
  *   `headRef` (created or reset) for a same-repository PR, detached for a fork. The fetched head must
  *   be `headSha`, and so must HEAD afterwards, or `HeadMovedError` is thrown (someone pushed after the
  *   trigger). The base branch is fetched in any case.
- * - Issue: fetches the default branch and checks out its head, detached.
+ * - Issue: fetches the default branch (unless the checkout has the commit GitHub names as its
+ *   head, `headSha`) and checks out its head, detached.
  * - Branch: fetches the default branch (the base) and the branch, which must be at `headSha`
  *   (else `HeadMovedError`), and checks it out on a local branch of that name.
  *
@@ -90110,10 +90221,11 @@ async function readBaseTexts(root, baseSha, paths) {
  */
 async function prepareWorkspace(input) {
     // Before the agent runs: sanitize .git/config, and pin .git and the remote's URL for publishing.
-    const { root, remoteUrl } = await pinRepository(input.cwd, input.remote ?? 'origin');
+    const { root, commonDir, remoteUrl } = await pinRepository(input.cwd, input.remote ?? 'origin');
     const protocols = protocolsFor(remoteUrl);
     const git = (args, extra) => runGit(args, { cwd: root, ...protocols, ...extra });
-    const shallow = (await git(['rev-parse', '--is-shallow-repository'])) === 'true';
+    // As `git rev-parse --is-shallow-repository` decides it: the repository has a `shallow` file.
+    const shallow = await (0,external_node_fs_promises_namespaceObject.access)((0,external_node_path_namespaceObject.join)(commonDir, 'shallow')).then(() => true, () => false);
     const fetch = (refspecs) => git(['fetch', '--quiet', '--no-tags', '--no-recurse-submodules', '--no-write-fetch-head'].concat(shallow ? ['--depth=1'] : [], ['--end-of-options', remoteUrl], refspecs), { token: input.token });
     const target = input.target;
     let headSha;
@@ -90166,13 +90278,21 @@ async function prepareWorkspace(input) {
     }
     else {
         const baseLocal = `refs/agent-mux/base/${target.defaultBranch}`;
-        await fetch([`+refs/heads/${target.defaultBranch}:${baseLocal}`]);
-        baseSha = await prepare_workspace_resolve(git, baseLocal);
+        // The Action's checkout of an issue event is the default branch's head already: no fetch then.
+        const known = target.headSha === undefined ? '' : await prepare_workspace_resolve(git, target.headSha).catch(() => '');
+        if (known !== '' && known === target.headSha)
+            baseSha = known;
+        else {
+            await fetch([`+refs/heads/${target.defaultBranch}:${baseLocal}`]);
+            baseSha = await prepare_workspace_resolve(git, baseLocal);
+        }
         await git(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', baseSha]);
-        headSha = await prepare_workspace_resolve(git, 'HEAD');
+        // A detached checkout of a commit id that succeeded is at that commit (no hook runs: hardened git).
+        headSha = baseSha;
         branch = undefined;
     }
-    const { restored, removed } = await restoreAgentConfig(root, baseSha, git, input.adapter);
+    // Where HEAD is the base commit there is nothing of the pull request's to put back.
+    const { restored, removed } = headSha === baseSha ? { restored: [], removed: [] } : await restoreAgentConfig(root, baseSha, git, input.adapter);
     return { headSha, branch, baseSha, restored, removed };
 }
 async function prepare_workspace_resolve(git, ref) {
@@ -90191,20 +90311,23 @@ const maxImportFiles = 500;
  */
 async function restoreAgentConfig(root, baseSha, git, adapter) {
     const isReset = resetPathMatcher(resetPathsFor(adapter));
-    const imported = await baseImports(root, baseSha, git, isReset);
-    const output = await git([
-        '-c',
-        'core.quotePath=false',
-        'diff',
-        '--no-renames',
-        '--no-ext-diff',
-        '--no-textconv',
-        '--no-relative',
-        '--name-status',
-        '-z',
-        baseSha,
-        'HEAD',
-        '--',
+    // Both read only the object store: they run side by side.
+    const [imported, output] = await Promise.all([
+        baseImports(root, baseSha, git, isReset),
+        git([
+            '-c',
+            'core.quotePath=false',
+            'diff',
+            '--no-renames',
+            '--no-ext-diff',
+            '--no-textconv',
+            '--no-relative',
+            '--name-status',
+            '-z',
+            baseSha,
+            'HEAD',
+            '--',
+        ]),
     ]);
     const fields = output.split('\0');
     const restored = [];
@@ -91513,7 +91636,7 @@ class SecretInChangesError extends AgentMuxError {
 async function publishChanges(input) {
     const repository = await openRepository(input.cwd);
     const root = repository.root;
-    const url = await remoteUrlOf(repository, input.remote ?? 'origin');
+    const url = remoteUrlOf(repository, input.remote ?? 'origin');
     const ignore = input.ignore ?? [];
     const files = await collectChanges(root, { ignore });
     if (files.length === 0)
@@ -93324,6 +93447,7 @@ function workflowInstructions(instructions) {
 
 
 
+
 /**
  * Carries out one accepted job: check run and tracking comment, the workspace on the right
  * commit with planted agent config restored, the agent run with approvals on GitHub and live
@@ -93366,8 +93490,10 @@ async function runAndReport(options, secrets, answer) {
     const log = (line) => deps.log?.(redactor.redactString(line));
     const repo = options.job.repo;
     // The run's place in its conversation: the turn, the agent (the last turn's unless named), the PR.
+    // The plan and the missed mentions read the same thread's comments, at the same moment: once.
+    const planning = commentsReadOnce(api);
     const { plan, ownPull } = await planTurnSafely({
-        api,
+        api: planning,
         job: options.job,
         selfLogins: deps.selfLogins,
         builtinAgents: deps.builtinAgents,
@@ -93377,7 +93503,7 @@ async function runAndReport(options, secrets, answer) {
     const turnName = plan.turn > 1 ? ` (turn ${plan.turn})` : '';
     const missed = options.catchUp
         ? await catchUpMentions(options.catchUp, {
-            api,
+            api: planning,
             job,
             plan,
             selfLogins: deps.selfLogins,
@@ -93478,7 +93604,7 @@ async function runAndReport(options, secrets, answer) {
         });
         const [program, workspace] = await Promise.allSettled([
             options.prepare ? options.prepare(signal) : Promise.resolve(undefined),
-            target.then(({ pull, branch }) => prepareWorkspace({
+            target.then(({ pull, branch, headSha }) => prepareWorkspace({
                 cwd: options.workspace,
                 remote: options.git.remote,
                 token: options.git.token,
@@ -93494,14 +93620,19 @@ async function runAndReport(options, secrets, answer) {
                     }
                     : branch
                         ? { kind: 'branch', branch: branch.name, headSha: branch.headSha, defaultBranch: job.defaultBranch }
-                        : { kind: 'issue', defaultBranch: job.defaultBranch },
+                        : { kind: 'issue', defaultBranch: job.defaultBranch, headSha: headSha },
             })),
         ]);
         if (program.status === 'rejected')
             throw program.reason;
         if (workspace.status === 'rejected')
             throw workspace.reason;
-        return { resolved, prepared: workspace.value, env: { ...options.env, ...program.value?.env } };
+        return {
+            resolved,
+            prepared: workspace.value,
+            env: { ...options.env, ...program.value?.env },
+            programVersion: program.value?.programVersion,
+        };
     })();
     let started;
     try {
@@ -93591,6 +93722,7 @@ async function runAndReport(options, secrets, answer) {
         fencingToken: options.fencingToken,
         timeoutMs: options.timeoutMs ?? agentConfig?.timeout ?? job.config.limits.runTimeout,
         env: started.env,
+        ...(started.programVersion === undefined ? {} : { programVersion: started.programVersion }),
         redactor: secrets.redactor,
         secretEnv: options.secretEnv,
         isolateEnv: options.isolateEnv,
