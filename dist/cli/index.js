@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 74)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2901)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 74:
+/***/ 2901:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -64036,7 +64036,48 @@ function codedError(name, code) {
 class McpServerError extends codedError('McpServerError', 'mcp_server_failed') {
 }
 
+;// CONCATENATED MODULE: ./src/core/tools/mcp/read-sessionless-request.ts
+/** The largest body a request without a session may have (the SDK's own limit, 4 MB). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * Reads and parses the body of a session-less POST, so that a discovery probe is answered without
+ * building a session (its own SDK server and transport) that would only refuse it.
+ */
+async function readSessionlessRequest(req) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of req) {
+        const buffer = chunk;
+        size += buffer.length;
+        if (size > MAX_BODY_BYTES) {
+            return {
+                kind: 'invalid',
+                status: 413,
+                code: -32000,
+                message: `request body larger than ${MAX_BODY_BYTES} bytes`,
+            };
+        }
+        chunks.push(buffer);
+    }
+    let body;
+    try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    }
+    catch (error) {
+        return { kind: 'invalid', status: 400, code: -32700, message: `Parse error: ${error.message}` };
+    }
+    if (read_sessionless_request_isRecord(body) && body.method === 'server/discover') {
+        const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
+        return { kind: 'discover', id };
+    }
+    return { kind: 'message', body };
+}
+function read_sessionless_request_isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 ;// CONCATENATED MODULE: ./src/core/tools/mcp/start-mcp-server.ts
+
 
 
 
@@ -64112,8 +64153,20 @@ async function startMcpServer(options) {
             return sendJsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
         return startSession(req, res);
     }
-    /** A POST without a session: the transport answers it, and keeps a session only if it was `initialize`. */
+    /**
+     * A POST without a session: a `server/discover` probe is answered "method not found" here; anything
+     * else goes to a new transport, which keeps a session only if it was `initialize`.
+     */
     async function startSession(req, res) {
+        const request = await readSessionlessRequest(req);
+        if (request.kind === 'invalid')
+            return sendJsonError(res, request.status, request.code, request.message);
+        if (request.kind === 'discover') {
+            // Not offered: the probing client falls back to `initialize` at once.
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'Method not found' } }));
+            return;
+        }
         const transport = new StreamableHTTPServerTransport({
             sessionIdGenerator: external_node_crypto_namespaceObject.randomUUID,
             onsessioninitialized: (id) => {
@@ -64130,7 +64183,7 @@ async function startMcpServer(options) {
         };
         live.add(session);
         await server.connect(transport);
-        await transport.handleRequest(req, res);
+        await transport.handleRequest(req, res, request.body);
         if (transport.sessionId === undefined || closing.signal.aborted)
             await server.close();
     }
@@ -66774,7 +66827,7 @@ function sweep_stale_workspaces_alive(pid) {
 
 /** What a served agent working with the caller's tools is told about them. */
 const CALLER_TOOLS_PROMPT = "Your tools act on the caller's checkout of the repository, on another machine: use them (shell, read_file, write_file, list_files) with paths relative to the repository root. The directory you start in is empty scratch space, not the repository.";
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const start_remote_server_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Serves `options.adapter` over ca-http-v1 (see docs/remote.md). */
 async function startRemoteServer(options) {
     const host = options.host ?? '127.0.0.1';
@@ -66993,7 +67046,7 @@ async function start_remote_server_readJson(request) {
     let size = 0;
     for await (const chunk of request) {
         size += chunk.length;
-        if (size > MAX_BODY_BYTES)
+        if (size > start_remote_server_MAX_BODY_BYTES)
             throw new RequestBodyError('the request body is too large');
         chunks.push(chunk);
     }

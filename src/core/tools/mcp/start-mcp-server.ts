@@ -11,6 +11,7 @@ import {
 } from './approval-prompt-tool.ts';
 import { createMcpSessionServer } from './create-mcp-session-server.ts';
 import { McpServerError } from './mcp-server-error.ts';
+import { readSessionlessRequest } from './read-sessionless-request.ts';
 
 export interface McpServerOptions {
   /** The run's tools, policy and approvals. */
@@ -120,8 +121,19 @@ export async function startMcpServer(options: McpServerOptions): Promise<McpServ
     return startSession(req, res);
   }
 
-  /** A POST without a session: the transport answers it, and keeps a session only if it was `initialize`. */
+  /**
+   * A POST without a session: a `server/discover` probe is answered "method not found" here; anything
+   * else goes to a new transport, which keeps a session only if it was `initialize`.
+   */
   async function startSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const request = await readSessionlessRequest(req);
+    if (request.kind === 'invalid') return sendJsonError(res, request.status, request.code, request.message);
+    if (request.kind === 'discover') {
+      // Not offered: the probing client falls back to `initialize` at once.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'Method not found' } }));
+      return;
+    }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
@@ -138,7 +150,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<McpServ
     };
     live.add(session);
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, request.body);
     if (transport.sessionId === undefined || closing.signal.aborted) await server.close();
   }
 

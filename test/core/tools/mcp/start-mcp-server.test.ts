@@ -424,6 +424,39 @@ describe('startMcpServer', () => {
     });
   });
 
+  it("answers Claude Code's server/discover probe with method-not-found, opening no session, then initializes", async () => {
+    const server = await serve();
+    const post = (body: string) =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+    // What claude 2.1.330 sends first (MCP 2026-07-28 discovery), before `initialize`.
+    const probe = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'server-discover-probe-1',
+        method: 'server/discover',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+      }),
+    );
+    expect(probe.status).toBe(200);
+    expect(probe.headers.get('mcp-session-id')).toBeNull();
+    expect(await probe.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 'server-discover-probe-1',
+      error: { code: -32601, message: 'Method not found' },
+    });
+    const garbled = await post('{"jsonrpc":');
+    expect(garbled.status).toBe(400);
+    expect(await garbled.json()).toMatchObject({ error: { code: -32700 } });
+    // The body read for the probe is handed to the SDK: a plain initialize still opens a session.
+    const { client, sessionId } = await connect(server);
+    expect(sessionId).not.toBe('');
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
   it('rejects requests for an unknown session with 404', async () => {
     const server = await serve();
     const response = await fetch(server.url, {
