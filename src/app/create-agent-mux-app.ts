@@ -139,11 +139,14 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
     const storeReady = (async () => {
       const store =
         options.store ??
-        createRunStore({
-          DATABASE_URL: settings.databaseUrl,
-          AGENT_MUX_DB_SCHEMA: settings.databaseSchema,
-          AGENT_MUX_DATA_DIR: settings.dataDir,
-        });
+        createRunStore(
+          {
+            DATABASE_URL: settings.databaseUrl,
+            AGENT_MUX_DB_SCHEMA: settings.databaseSchema,
+            AGENT_MUX_DATA_DIR: settings.dataDir,
+          },
+          log,
+        );
       opened = store;
       const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
       await retryStartStep(() => store.migrate(), step('opening the store', message));

@@ -22,11 +22,19 @@ export function isPostgresUrl(url: string | undefined): url is string {
  * The app's store as configured: PostgreSQL when `DATABASE_URL` starts with `postgres://` or
  * `postgresql://` (its tables in the schema `AGENT_MUX_DB_SCHEMA`, default `agent_mux`), else SQLite at
  * `${AGENT_MUX_DATA_DIR ?? './data'}/agent-mux.db` (its log checkpointed by a worker thread).
+ * A PostgreSQL statement or transaction that meets a transient failure is tried again, said in `log`.
  * Call `migrate()` before use.
  */
-export function createRunStore(env: RunStoreEnv): RunStore {
+export function createRunStore(env: RunStoreEnv, log: (line: string) => void = () => {}): RunStore {
   if (isPostgresUrl(env.DATABASE_URL)) {
-    return createPostgresRunStore({ connectionString: env.DATABASE_URL, schema: env.AGENT_MUX_DB_SCHEMA || undefined });
+    return createPostgresRunStore({
+      connectionString: env.DATABASE_URL,
+      schema: env.AGENT_MUX_DB_SCHEMA || undefined,
+      onRetry: (error, attempt) =>
+        log(
+          `database: ${error instanceof Error ? error.message : String(error)}; trying again (attempt ${attempt + 1})`,
+        ),
+    });
   }
   // Checkpoints in a worker: no webhook's commit waits for the log to be copied and synced.
   return createSqliteRunStore({ file: join(env.AGENT_MUX_DATA_DIR || './data', 'agent-mux.db'), checkpoint: 'worker' });

@@ -23,6 +23,7 @@ import { CANCELLED_BEFORE_START, IN_FLIGHT_STATES, isFinalState, RECOVERED_FAILU
 import { DEFAULT_EVENT_LEASE_MS, FINAL_STATES, type Lease, type RecordOutcome, type RunStore } from './run-store.ts';
 import { StaleLeaseError } from './stale-lease-error.ts';
 import { StoreConfigError } from './store-config-error.ts';
+import { retryTransient } from './transient-error.ts';
 
 export interface PostgresRunStoreOptions {
   /** `postgres://user:password@host:5432/database` */
@@ -36,6 +37,8 @@ export interface PostgresRunStoreOptions {
    * already discarded it and opens a new one on the next query; the default ignores the error.
    */
   onIdleError?: (error: Error) => void;
+  /** Called when a statement or transaction met a transient failure and is tried again (for the log). */
+  onRetry?: (error: unknown, attempt: number) => void;
 }
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
@@ -65,10 +68,18 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
   });
   pool.on('error', (error) => options.onIdleError?.(error));
 
-  const query = async (text: string, values: unknown[] = [], client: Queryable = pool) =>
-    (await client.query<Row>(text, values)).rows;
+  // A statement on the pool, and a whole transaction, are tried again after a transient failure (the
+  // connection ended, a failover, a serialization failure): each is a unit that either committed or left
+  // nothing behind. Statements inside a transaction are not: the transaction is retried as a whole.
+  const retry = <T>(work: () => Promise<T>) => retryTransient(work, { onRetry: options.onRetry });
+  const poolQuery = (text: string, values: unknown[]) => retry(() => pool.query<Row>(text, values));
+  const query = async (text: string, values: unknown[] = [], client?: Queryable) =>
+    (client === undefined ? await poolQuery(text, values) : await client.query<Row>(text, values)).rows;
 
-  async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const transaction = <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
+    retry(() => transactionOnce(work));
+
+  async function transactionOnce<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     // A checked-out client has no listener of the pool's: keep a connection error from crashing the process.
     const ignore = () => {};
@@ -96,7 +107,7 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
       .map((row) => String(row.id));
 
   async function fenced(text: string, lease: Lease, values: unknown[]): Promise<void> {
-    const result = await pool.query(text, [...values, lease.runId, lease.fencingToken, lease.leaseToken]);
+    const result = await poolQuery(text, [...values, lease.runId, lease.fencingToken, lease.leaseToken]);
     if (result.rowCount === 0) throw new StaleLeaseError(lease.runId, lease.fencingToken);
   }
 
@@ -136,7 +147,11 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
     },
 
     async completeEvent(deliveryId) {
-      await pool.query(sql.completeEvent, [deliveryId]);
+      await poolQuery(sql.completeEvent, [deliveryId]);
+    },
+
+    async retryEvent(deliveryId, retryAt) {
+      await poolQuery(sql.retryEvent, [retryAt, deliveryId]);
     },
 
     async enqueue(input) {
@@ -241,11 +256,11 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
     },
 
     async savePendingApproval(runId, issueKey, approval) {
-      await pool.query(sql.savePendingApproval, [approval.approvalId, runId, issueKey, JSON.stringify(approval)]);
+      await poolQuery(sql.savePendingApproval, [approval.approvalId, runId, issueKey, JSON.stringify(approval)]);
     },
 
     async removePendingApproval(approvalId) {
-      await pool.query(sql.removePendingApproval, [approvalId]);
+      await poolQuery(sql.removePendingApproval, [approvalId]);
     },
 
     async pendingApprovals(filter) {
@@ -265,7 +280,7 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
     async addAnswer(answer, deliveryId) {
       const values = [answer.issueKey, answer.kind, answerBody(answer), Date.now()];
       if (deliveryId === undefined) {
-        await pool.query(sql.addAnswer, values);
+        await poolQuery(sql.addAnswer, values);
         return;
       }
       await transaction(async (client) => {
@@ -310,7 +325,7 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
     },
 
     async forgetConversations(before) {
-      return (await pool.query(sql.forgetConversations, [before])).rowCount ?? 0;
+      return (await poolQuery(sql.forgetConversations, [before])).rowCount ?? 0;
     },
   };
 }

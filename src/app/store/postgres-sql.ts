@@ -96,6 +96,7 @@ CREATE INDEX IF NOT EXISTS conversations_by_installation ON ${s}.conversations (
 ALTER TABLE ${s}.deliveries ADD COLUMN IF NOT EXISTS duplicate_of text;
 ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS order_key text;
 ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS lease_until bigint;
+ALTER TABLE ${s}.events ADD COLUMN IF NOT EXISTS attempts integer NOT NULL DEFAULT 0;
 ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS delivery_id text;
 ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS conversation_key text;
 ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS claimed_at bigint;
@@ -117,6 +118,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
         SELECT 1 FROM ${s}.events o WHERE o.order_key = e.order_key AND o.seq < e.seq))
       ORDER BY e.seq LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING *`,
     completeEvent: `DELETE FROM ${s}.events WHERE delivery_id = $1`,
+    retryEvent: `UPDATE ${s}.events SET lease_until = $1, attempts = attempts + 1 WHERE delivery_id = $2`,
     /** One delivery queues one run: concurrent enqueues of it are serialized on this lock. */
     deliveryLock: `SELECT pg_advisory_xact_lock(hashtext('agent-mux:delivery:${s}:' || $1))`,
     runByDelivery: `SELECT * FROM ${s}.runs WHERE delivery_id = $1`,

@@ -124,6 +124,7 @@ export function eventRowValues(event: StoredEvent): [string, string, string, num
 
 export function eventFromRow(row: Row): StoredEvent {
   const orderKey = optionalStr(row, 'events', 'order_key');
+  const attempts = optionalNum(row, 'events', 'attempts') ?? 0;
   return {
     deliveryId: str(row, 'events', 'delivery_id'),
     name: str(row, 'events', 'name'),
@@ -131,6 +132,7 @@ export function eventFromRow(row: Row): StoredEvent {
     installationId: optionalNum(row, 'events', 'installation_id'),
     receivedAt: num(row, 'events', 'received_at'),
     ...(orderKey === undefined ? {} : { orderKey }),
+    ...(attempts > 0 ? { attempts } : {}),
   };
 }
 

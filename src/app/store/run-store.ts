@@ -21,6 +21,8 @@ export interface StoredEvent {
    * time, oldest first; events with different keys (or none) may be dispatched concurrently.
    */
   orderKey?: string;
+  /** Dispatches of this event that failed before and were put back (`retryEvent`); 0 the first time. */
+  attempts?: number;
 }
 
 /** What `recordEvent` did: queued the event, or recognized a delivery seen before or a subject seen before. */
@@ -128,6 +130,12 @@ export interface RunStore {
   takeEvent(leaseMs?: number): Promise<StoredEvent | undefined>;
   /** Deletes a taken event whose outcome needs no store write (ignored, cancel, void). Idempotent. */
   completeEvent(deliveryId: string): Promise<void>;
+  /**
+   * Puts a taken event back after a dispatch that failed for a passing reason (its outcome was not
+   * written): it may be taken again from `retryAt` (ms), its `attempts` one higher, and the events of
+   * its order key still wait behind it. Nothing happens to an event no longer stored.
+   */
+  retryEvent(deliveryId: string, retryAt: number): Promise<void>;
 
   /**
    * Queues a run. With `perIssue: 'cancel'`, runs of the same issue that are queued or in flight

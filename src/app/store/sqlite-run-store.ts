@@ -136,6 +136,10 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       transaction(() => sql(SQLITE_SQL.completeEvent).run(deliveryId));
     },
 
+    async retryEvent(deliveryId, retryAt) {
+      transaction(() => sql(SQLITE_SQL.retryEvent).run(retryAt, deliveryId));
+    },
+
     async enqueue(input) {
       const { repoKey, issueKey } = runKeys(input.job);
       const now = Date.now();

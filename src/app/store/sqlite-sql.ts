@@ -94,6 +94,7 @@ export const SQLITE_ADDED_COLUMNS: readonly (readonly [string, string, string])[
   ['deliveries', 'duplicate_of', 'TEXT'],
   ['events', 'order_key', 'TEXT'],
   ['events', 'lease_until', 'INTEGER'],
+  ['events', 'attempts', 'INTEGER NOT NULL DEFAULT 0'],
   ['runs', 'delivery_id', 'TEXT'],
   ['runs', 'conversation_key', 'TEXT'],
   ['runs', 'claimed_at', 'INTEGER'],
@@ -121,6 +122,7 @@ export const SQLITE_SQL = {
     AND (e.order_key IS NULL OR NOT EXISTS (SELECT 1 FROM events o WHERE o.order_key = e.order_key AND o.seq < e.seq))
     ORDER BY e.seq LIMIT 1) RETURNING *`,
   completeEvent: 'DELETE FROM events WHERE delivery_id = ?',
+  retryEvent: 'UPDATE events SET lease_until = ?, attempts = attempts + 1 WHERE delivery_id = ?',
   runByDelivery: 'SELECT * FROM runs WHERE delivery_id = ?',
 
   insertRun: `INSERT INTO runs (id, job, installation_id, state, repo_key, issue_key, adapter, created_at, updated_at,

@@ -230,6 +230,26 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         await store.completeEvent('a1');
         expect((await store.takeEvent())?.deliveryId).toBe('a2');
       });
+
+      it('puts a failed event back: taken again after its wait, its attempts counted, its order key waiting behind it', async () => {
+        const keyed = (id: string, at: number): StoredEvent => ({ ...event(id, at), orderKey: 'o/r#1' });
+        await store.recordEvent(keyed('a1', 1000));
+        await store.recordEvent(keyed('a2', 1001));
+        expect((await store.takeEvent(60_000))?.attempts).toBeUndefined();
+        await store.retryEvent('a1', Date.now() + 80);
+        // Neither it (its wait) nor the next event of its issue (order) is given out meanwhile.
+        expect(await backend.open().takeEvent()).toBeUndefined();
+        await sleep(120);
+        const again = await backend.open().takeEvent(60_000);
+        expect(again).toMatchObject({ deliveryId: 'a1', attempts: 1, payload: { comment: { body: '/agent a1' } } });
+        await store.retryEvent('a1', Date.now() - 1);
+        expect(await store.takeEvent(60_000)).toMatchObject({ deliveryId: 'a1', attempts: 2 });
+        await store.completeEvent('a1');
+        // An event no longer stored is not brought back.
+        await store.retryEvent('a1', Date.now() - 1);
+        expect((await store.takeEvent())?.deliveryId).toBe('a2');
+        expect(await store.takeEvent()).toBeUndefined();
+      });
     });
 
     describe('enqueue, claim, finish', () => {

@@ -1,0 +1,119 @@
+/**
+ * PostgreSQL ends the app's connection while it queues a mention's run (as a restart, a failover or
+ * `pg_terminate_backend` ends it): the real `probot run` on a real PostgreSQL, its connection
+ * terminated by the test at the enqueue statement. The test holds the delivery's lock (the one
+ * `enqueue` takes first), waits until the app's backend is blocked on it, terminates that backend,
+ * then lets go. Once: the store tries the transaction again. Again and again for a while (a storm):
+ * the store's retries run out, the dispatch puts the event back, and a later dispatch queues it.
+ * Either way the mention runs exactly once, with one check run, and the log says what happened.
+ * Nothing here restarts the machine's PostgreSQL: only the app's own backends are ended.
+ */
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPostgresRunStore } from '../../src/app/store/postgres-run-store.ts';
+import type { RunStore } from '../../src/app/store/run-store.ts';
+import { DATABASE_URL, dropSchema, freshSchema, postgresReachable } from './fault-postgres.ts';
+import { checkName, createFaultWorld, type FaultWorld, processAgent, QUICK_AGENT, waitFor } from './fault-world.ts';
+
+const CONFIG = `
+agents:
+${processAgent('quick', QUICK_AGENT)}git:
+  pullRequests: false
+`;
+
+const available = await postgresReachable();
+
+let world: FaultWorld | undefined;
+let schema: string | undefined;
+let store: RunStore | undefined;
+let admin: pg.Client | undefined;
+afterEach(async () => {
+  await world?.close();
+  await store?.close();
+  await admin?.end().catch(() => {});
+  if (schema !== undefined) await dropSchema(schema);
+  world = undefined;
+  store = undefined;
+  admin = undefined;
+  schema = undefined;
+});
+
+/** Holds the delivery lock of `deliveryId` and ends every app backend that waits on it, `times` times. */
+async function dropAtEnqueue(client: pg.Client, schemaName: string, deliveryId: string, times: number) {
+  const ended: number[] = [];
+  await client.query('BEGIN');
+  await client.query(`SELECT pg_advisory_xact_lock(hashtext('agent-mux:delivery:${schemaName}:' || $1))`, [deliveryId]);
+  const deadline = Date.now() + 60_000;
+  while (ended.length < times && Date.now() < deadline) {
+    // Inside a transaction the activity view is one snapshot: read it afresh each time.
+    await client.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity
+        WHERE wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%' AND pid <> pg_backend_pid()`,
+    );
+    for (const { pid } of rows) {
+      await client.query('SELECT pg_terminate_backend($1)', [pid]);
+      ended.push(pid);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await client.query('COMMIT');
+  return ended;
+}
+
+describe.runIf(available)('PostgreSQL ends the app’s connection while it queues a mention', () => {
+  it.each([
+    { what: 'once: the store tries the transaction again', times: 1, logged: /trying again \(attempt 2\)/ },
+    {
+      what: 'six times in a row: the dispatch puts the event back and queues it later',
+      times: 6,
+      logged: /failed \(attempt 1\): .*dispatched again in 1 s/,
+    },
+  ])(
+    '$what; the mention runs exactly once',
+    async ({ times, logged }) => {
+      world = await createFaultWorld(CONFIG);
+      schema = freshSchema();
+      const f = world;
+      const s = createPostgresRunStore({ connectionString: DATABASE_URL, schema, maxConnections: 2 });
+      store = s;
+      admin = new pg.Client({ connectionString: DATABASE_URL });
+      admin.on('error', () => {});
+      await admin.connect();
+      const app = await f.startApp({
+        DATABASE_URL,
+        AGENT_MUX_DB_SCHEMA: schema,
+        AGENT_MUX_WORKERS: '1',
+        AGENT_MUX_GITHUB_THROTTLE: 'off',
+      });
+      const deliveryId = `connection-ended-${times}`;
+      const dropping = dropAtEnqueue(admin, schema, deliveryId, times);
+      expect((await f.send(app, 'issue_comment', f.mention(5, '@agent quick: do nothing'), deliveryId)).status).toBe(
+        200,
+      );
+      expect(await dropping, f.output().slice(-5_000)).toHaveLength(times);
+
+      let lastRuns = '';
+      const explain = () => `${f.output().slice(-20_000)}\n--- runs ---\n${lastRuns}`;
+      await waitFor(
+        'the mention’s run to succeed',
+        async () => {
+          const runs = await s.list();
+          lastRuns = JSON.stringify(runs.map(({ job: _job, ...run }) => run));
+          return runs.some((run) => run.state === 'succeeded') ? runs : undefined;
+        },
+        explain,
+        90_000,
+      );
+      const runs = await s.list();
+      expect(runs, explain()).toHaveLength(1);
+      expect(runs[0]?.job.id).toBe(deliveryId);
+      const checks = f.w.gh.state.checkRuns(f.w.repo).filter((check) => check.name === checkName('quick'));
+      expect(checks.map((check) => check.conclusion)).toEqual(['success']);
+      expect((await f.agentEvents()).filter((e) => e.what === 'start')).toHaveLength(1);
+      expect(f.output()).toMatch(logged);
+      expect(f.output()).not.toMatch(/; dropped/);
+    },
+    150_000,
+  );
+});
