@@ -33181,7 +33181,7 @@ function keysAt(schema, data, path) {
     let node = schema;
     let value = data;
     for (const segment of path) {
-        node = resolve(node, value);
+        node = config_issues_from_zod_resolve(node, value);
         if (node instanceof ZodObject)
             node = node.shape[String(segment)];
         else if (node instanceof ZodRecord)
@@ -33192,11 +33192,11 @@ function keysAt(schema, data, path) {
             return undefined;
         value = config_issues_from_zod_isRecord(value) || Array.isArray(value) ? value[segment] : undefined;
     }
-    node = resolve(node, value);
+    node = config_issues_from_zod_resolve(node, value);
     return node instanceof ZodObject ? Object.keys(node.shape) : undefined;
 }
 /** Unwraps optional and default wrappers and picks a discriminated union's option by the data. */
-function resolve(node, value) {
+function config_issues_from_zod_resolve(node, value) {
     for (let i = 0; i < 16; i++) {
         if (node instanceof ZodOptional || node instanceof ZodDefault || node instanceof ZodNullable) {
             node = node.unwrap();
@@ -90070,6 +90070,18 @@ async function pinRepository(cwd, remote) {
     if (!isRemoteUrl(remote))
         pin.remotes.set(remote, remoteUrl);
     return { ...repository, remoteUrl };
+}
+/**
+ * Forgets what was pinned of the checkouts at or under `dir` (a real path), before a new checkout
+ * is made there: a retried attempt that clones afresh into its predecessor's path gets pins of its
+ * own, instead of failing on the old `.git` ("replaced since the workspace was prepared").
+ */
+function forgetPins(dir) {
+    const top = resolve(dir);
+    for (const root of pins.keys()) {
+        if (root === top || root.startsWith(`${top}/`))
+            pins.delete(root);
+    }
 }
 /**
  * The URL to fetch from or push to for `remote`: itself when it is a URL; else the URL pinned

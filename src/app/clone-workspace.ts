@@ -1,7 +1,8 @@
-import { mkdir, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, realpath, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { runGit } from '../github/git/git.ts';
 import { protocolsFor } from '../github/git/hardened-git.ts';
+import { forgetPins } from '../github/git/open-repository.ts';
 import type { RepoRef } from '../github/github-api.ts';
 
 /** Options of `cloneWorkspace`. */
@@ -28,7 +29,8 @@ export function cloneUrlOf(gitBaseUrl: string, repo: RepoRef): string {
 /**
  * Makes a fresh clone for one run in `<workDir>/<runId>` and returns its path. The token travels in
  * the environment as `http.extraheader=AUTHORIZATION: basic …` (see `authEnv`), so `.git/config`
- * holds only the plain URL. Git runs with agent-mux's hardened configuration (`runGit`): HTTPS
+ * holds only the plain URL. What was pinned of an earlier checkout there (`pinRepository`: a
+ * retried run's first attempt) is forgotten. Git runs with agent-mux's hardened configuration (`runGit`): HTTPS
  * only, or the `file` protocol when `gitBaseUrl` is a local directory. A failed clone leaves
  * nothing behind.
  */
@@ -36,6 +38,8 @@ export async function cloneWorkspace(options: CloneWorkspaceOptions): Promise<st
   const dir = join(options.workDir, options.runId);
   await mkdir(dirname(dir), { recursive: true });
   await rm(dir, { recursive: true, force: true });
+  // A retry of the run clones into the same path: the checkout there is a new one, pinned anew.
+  forgetPins(join(await realpath(dirname(dir)), basename(dir)));
   const url = cloneUrlOf(options.gitBaseUrl, options.repo);
   const serverUrl = /^https?:\/\//.test(options.gitBaseUrl) ? options.gitBaseUrl : undefined;
   try {

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cloneUrlOf, cloneWorkspace } from '../../src/app/clone-workspace.ts';
 import { directorySize } from '../../src/app/directory-size.ts';
+import { openRepository, pinRepository } from '../../src/github/git/open-repository.ts';
 
 const TOKEN = 'ghs_cloneTokenForTests0123456789abcdef';
 let root: string | undefined;
@@ -48,6 +49,32 @@ describe('cloneWorkspace', () => {
     expect(config).not.toContain(TOKEN);
     expect(config).not.toMatch(/extraheader/i);
     expect(await directorySize(workDir)).toBeGreaterThan(0);
+  });
+
+  it('a retry that clones again into the same path pins the new checkout (issue 34: its predecessor’s pin made every retry fail)', async () => {
+    const base = await bareRepo();
+    const workDir = join(root!, 'work');
+    const options = {
+      workDir,
+      runId: 'run_retry',
+      repo: { owner: 'octo', repo: 'demo' },
+      gitBaseUrl: base,
+      token: TOKEN,
+    };
+    const first = await cloneWorkspace(options);
+    await pinRepository(first, 'origin');
+    // The first attempt died; the retry's fresh clone has another .git at the same path (held open
+    // here, so that the file system cannot hand its inode to the new one).
+    const held = await open(join(first, '.git'), 'r');
+    const again = await cloneWorkspace(options).finally(() => held.close());
+    expect(again).toBe(first);
+    const pinned = await pinRepository(again, 'origin');
+    expect(pinned.remoteUrl).toBe(`${base}/octo/demo.git`);
+    await expect(openRepository(again)).resolves.toMatchObject({ root: await realpath(again) });
+    // Tampering within one attempt is still refused.
+    await rename(join(again, '.git'), join(root!, 'moved-git'));
+    await execa('git', ['init', '-q', again]);
+    await expect(openRepository(again)).rejects.toThrow(/replaced since the workspace was prepared/);
   });
 
   it('a failed clone leaves no directory and names the repository, never the token', async () => {

@@ -84,6 +84,18 @@ export async function pinRepository(cwd: string, remote: string): Promise<Reposi
 }
 
 /**
+ * Forgets what was pinned of the checkouts at or under `dir` (a real path), before a new checkout
+ * is made there: a retried attempt that clones afresh into its predecessor's path gets pins of its
+ * own, instead of failing on the old `.git` ("replaced since the workspace was prepared").
+ */
+export function forgetPins(dir: string): void {
+  const top = resolve(dir);
+  for (const root of pins.keys()) {
+    if (root === top || root.startsWith(`${top}/`)) pins.delete(root);
+  }
+}
+
+/**
  * The URL to fetch from or push to for `remote`: itself when it is a URL; else the URL pinned
  * before the agent ran (`pinRepository`), or, for a checkout never pinned, the one its sanitized
  * configuration names now.
