@@ -12,6 +12,7 @@ import { type ApprovalBridge, bridgeApprovals } from './bridge-approvals.ts';
 import { cloneWorkspace, removeWorkspace } from './clone-workspace.ts';
 import { directorySize } from './directory-size.ts';
 import { createFenceWatch, type FenceWatch, unfencedReason } from './fence-watch.ts';
+import { finishRun } from './finish-run.ts';
 import type { InstallationAccess } from './installation-access.ts';
 import { stateOf } from './store/run-states.ts';
 import type { Lease, RunState, RunStore, StoredRun } from './store/run-store.ts';
@@ -60,6 +61,8 @@ export interface WorkerDeps {
   diskPollMs?: number;
   /** How often answers to approvals are read. Default 300 ms. */
   answerPollMs?: number;
+  /** The waits between attempts to save a finished run while the database is away. Default `FINISH_RETRY_DELAYS_MS`. */
+  finishRetryDelaysMs?: readonly number[];
   /** Called with each in-flight run's abort controller, so that a shutdown can stop it. */
   track?: (runId: string, abort: AbortController) => () => void;
   /** Where each adapter keeps its sessions (default `sessionFilesFor`): what a follow-up turn can resume. */
@@ -267,10 +270,8 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
     }
   }
 
-  try {
-    await store.finish(lease, outcome);
-  } catch (error) {
-    if (!StaleLeaseError.isInstance(error)) throw error;
+  // Tried again while the database is away (a success already on GitHub must not be left `running`).
+  if ((await finishRun(store, lease, outcome, log, deps.finishRetryDelaysMs)).stale) {
     stale = true;
     log(`run ${run.id}: not finished here, another worker took it over`);
   }
