@@ -153,7 +153,21 @@ export function createAgentMuxApp(options: AgentMuxAppOptions = {}): AgentMuxApp
       return store;
     })();
     const traffic = createWebhookTraffic();
-    recordWebhooks(webhooks, () => storeReady, log, traffic, createDeliveryTurns());
+    // While the database is away, deliveries are held in memory and acknowledged: the app stays
+    // ready (GitHub would not deliver a refused one again), and its readiness says why it waits.
+    recordWebhooks(webhooks, () => storeReady, log, traffic, createDeliveryTurns(), {
+      onBacklog: (waiting, error) => {
+        const state = readiness.state();
+        if (!state.ready) return;
+        if (waiting > 0) {
+          const why = error instanceof Error ? error.message : String(error ?? 'unreachable');
+          readiness.set(
+            true,
+            `ready; the database is unreachable (${why}): deliveries are held in memory until it is back`,
+          );
+        } else if (state.reason !== 'ready') readiness.set(true, 'ready');
+      },
+    });
 
     started = (async () => {
       const store = await storeReady;

@@ -1,6 +1,7 @@
 import type { Probot } from 'probot';
 import type { DeliveryTurns } from './delivery-turns.ts';
-import type { RunStore } from './store/run-store.ts';
+import { createRecordBacklog } from './record-backlog.ts';
+import type { RunStore, StoredEvent } from './store/run-store.ts';
 import { webhookSubjectKey } from './webhook-subject-key.ts';
 import type { WebhookTraffic } from './webhook-traffic.ts';
 
@@ -41,8 +42,11 @@ type WebhookEntries = Pick<Webhooks, 'verify' | 'receive' | 'verifyAndReceive'>;
  *   is registered on this Probot (another app loaded beside this one still gets its events).
  * With `turns`, a delivery's work (signature, parse, record) waits for a turn of the event loop of
  * its own while a burst lasts (`createDeliveryTurns`), so that a burst's connections are all accepted
- * early. A store failure rejects as `@octokit/webhooks` does (an `AggregateError`, status 500), so GitHub
- * shows the delivery as failed and it can be redelivered.
+ * early. While the database fails for a passing reason (a restart, a failover), a delivery is held in
+ * memory, acknowledged, and recorded in order once the database is back (`createRecordBacklog`;
+ * `onBacklog` is told when deliveries begin and stop waiting). Any other store failure rejects as
+ * `@octokit/webhooks` does (an `AggregateError`, status 500), so GitHub shows the delivery as failed
+ * and it can be redelivered.
  */
 export function recordWebhooks(
   webhooks: WebhookEntries,
@@ -50,8 +54,16 @@ export function recordWebhooks(
   log: (line: string) => void,
   traffic?: Pick<WebhookTraffic, 'received'>,
   turns?: Pick<DeliveryTurns, 'take'>,
+  backlogOptions: { onBacklog?: (waiting: number, error?: unknown) => void; firstDelayMs?: number } = {},
 ): void {
   const receive = webhooks.receive;
+  const backlog = createRecordBacklog<{ event: StoredEvent; subjectKey: string | undefined }>({
+    record: ({ event, subjectKey }) => recordNow(event, subjectKey),
+    describe: ({ event }) => `delivery ${event.deliveryId} (${event.name})`,
+    log,
+    onChange: backlogOptions.onBacklog,
+    firstDelayMs: backlogOptions.firstDelayMs,
+  });
   const verifyAndReceive = webhooks.verifyAndReceive;
 
   webhooks.receive = async (event) => {
@@ -88,17 +100,20 @@ export function recordWebhooks(
     const installationId = typeof installation?.id === 'number' ? installation.id : undefined;
     const subjectKey = webhookSubjectKey(name, payload);
     const orderKey = webhookOrderKey(payload);
-    const outcome = await (await store()).recordEvent(
-      {
-        deliveryId,
-        name,
-        payload,
-        installationId,
-        receivedAt: Date.now(),
-        ...(orderKey === undefined ? {} : { orderKey }),
-      },
-      subjectKey,
-    );
+    const event: StoredEvent = {
+      deliveryId,
+      name,
+      payload,
+      installationId,
+      receivedAt: Date.now(),
+      ...(orderKey === undefined ? {} : { orderKey }),
+    };
+    await backlog.record({ event, subjectKey });
+  }
+
+  async function recordNow(event: StoredEvent, subjectKey: string | undefined): Promise<void> {
+    const { deliveryId, name } = event;
+    const outcome = await (await store()).recordEvent(event, subjectKey);
     if (outcome === 'redelivery') log(`delivery ${deliveryId} (${name}) was recorded before; ignored`);
     if (outcome === 'duplicate') {
       log(`delivery ${deliveryId} (${name}) is about ${subjectKey}, which an earlier delivery carried; ignored`);

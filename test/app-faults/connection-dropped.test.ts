@@ -51,7 +51,7 @@ async function dropAtEnqueue(client: pg.Client, schemaName: string, deliveryId: 
       `SELECT pid FROM pg_stat_activity
         WHERE wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%' AND pid <> pg_backend_pid()`,
     );
-    for (const { pid } of rows) {
+    for (const { pid } of rows.slice(0, times - ended.length)) {
       await client.query('SELECT pg_terminate_backend($1)', [pid]);
       ended.push(pid);
     }
@@ -59,6 +59,16 @@ async function dropAtEnqueue(client: pg.Client, schemaName: string, deliveryId: 
   }
   await client.query('COMMIT');
   return ended;
+}
+
+/** Waits until `app` says it is ready (its store migrated). */
+async function untilReady(app: { url: string; output(): string }): Promise<void> {
+  await waitFor(
+    'the app to be ready',
+    async () => ((await fetch(`${app.url}/agent-mux/ready`)).status === 200 ? true : undefined),
+    () => app.output().slice(-5_000),
+    60_000,
+  );
 }
 
 describe.runIf(available)('PostgreSQL ends the app’s connection while it queues a mention', () => {
@@ -116,4 +126,87 @@ describe.runIf(available)('PostgreSQL ends the app’s connection while it queue
     },
     150_000,
   );
+});
+
+/**
+ * Holds the deliveries table, and ends every app backend that waits on it, for `ms`: no delivery can
+ * be recorded meanwhile, and each attempt meets a dropped connection. Calls `during` once, a second
+ * before the end.
+ */
+async function storm(client: pg.Client, schemaName: string, ms: number, during: () => Promise<void>) {
+  const ended: number[] = [];
+  await client.query('BEGIN');
+  await client.query(`LOCK TABLE ${schemaName}.deliveries IN ACCESS EXCLUSIVE MODE`);
+  const until = Date.now() + ms;
+  let asked = false;
+  while (Date.now() < until) {
+    await client.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%deliveries%' AND pid <> pg_backend_pid()`,
+    );
+    for (const { pid } of rows) {
+      await client.query('SELECT pg_terminate_backend($1)', [pid]);
+      ended.push(pid);
+    }
+    // Late in the storm: the store's own retries (about 1 s) are used up, the delivery is held.
+    if (!asked && ended.length > 0 && Date.now() > until - 1_000) {
+      asked = true;
+      await during();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await client.query('COMMIT');
+  return ended;
+}
+
+describe.runIf(available)('PostgreSQL away while a mention is delivered', () => {
+  it('acknowledges the webhook, stays ready saying why, and runs the mention once the database is back', async () => {
+    world = await createFaultWorld(CONFIG);
+    schema = freshSchema();
+    const f = world;
+    const s = createPostgresRunStore({ connectionString: DATABASE_URL, schema, maxConnections: 2 });
+    store = s;
+    admin = new pg.Client({ connectionString: DATABASE_URL });
+    admin.on('error', () => {});
+    await admin.connect();
+    const app = await f.startApp({
+      DATABASE_URL,
+      AGENT_MUX_DB_SCHEMA: schema,
+      AGENT_MUX_WORKERS: '1',
+      AGENT_MUX_GITHUB_THROTTLE: 'off',
+    });
+    await untilReady(app);
+    let readyDuring: { status: number; reason: string } | undefined;
+    const ended = storm(admin, schema, 4_000, async () => {
+      const response = await fetch(`${app.url}/agent-mux/ready`);
+      readyDuring = { status: response.status, reason: ((await response.json()) as { reason: string }).reason };
+    });
+    // Answered within GitHub's 10 s, though nothing could be recorded: held in memory.
+    const started = Date.now();
+    const response = await f.send(app, 'issue_comment', f.mention(5, '@agent quick: do nothing'), 'while-away');
+    expect(response.status, f.output().slice(-5_000)).toBe(200);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await ended).length).toBeGreaterThan(0);
+    expect(readyDuring?.status).toBe(200);
+    expect(readyDuring?.reason).toMatch(/^ready; the database is unreachable \(.*\): deliveries are held in memory/);
+
+    let lastRuns = '';
+    const explain = () => `${f.output().slice(-20_000)}\n--- runs ---\n${lastRuns}`;
+    await waitFor(
+      'the mention’s run to succeed',
+      async () => {
+        const runs = await s.list();
+        lastRuns = JSON.stringify(runs.map(({ job: _job, ...run }) => run));
+        return runs.some((run) => run.state === 'succeeded') ? runs : undefined;
+      },
+      explain,
+      90_000,
+    );
+    expect(await s.list()).toHaveLength(1);
+    expect((await f.agentEvents()).filter((e) => e.what === 'start')).toHaveLength(1);
+    expect(f.output()).toMatch(/database unreachable \(.*\): delivery while-away \(issue_comment\) acknowledged/);
+    expect(f.output()).toMatch(/database reachable again: 1 held deliveries recorded/);
+    const ready = await fetch(`${app.url}/agent-mux/ready`);
+    expect(((await ready.json()) as { reason: string }).reason).toBe('ready');
+  }, 150_000);
 });

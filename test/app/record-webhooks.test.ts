@@ -25,7 +25,7 @@ class CountingOctokit extends ProbotOctokit {
 }
 
 /** A real Probot (`createNodeMiddleware`, as a serverless host mounts it) with the app, on 127.0.0.1. */
-async function mount(options: { failRecords?: number } = {}) {
+async function mount(options: { failRecords?: number; transient?: boolean } = {}) {
   const root = await mkdtemp(join(tmpdir(), 'agent-mux-record-'));
   cleanups.push(() => rm(root, { recursive: true, force: true }));
   const sqlite = createSqliteRunStore({ file: join(root, 'agent-mux.db') });
@@ -36,7 +36,9 @@ async function mount(options: { failRecords?: number } = {}) {
     recordEvent: async (event, subjectKey) => {
       if (failures > 0) {
         failures--;
-        throw new Error('the store is unavailable');
+        throw options.transient
+          ? Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })
+          : new Error('the store is unavailable');
       }
       return sqlite.recordEvent(event, subjectKey);
     },
@@ -124,6 +126,22 @@ describe('recordWebhooks (deliveries recorded at the webhooks’ entry points)',
     expect(garbled.status).toBe(400);
     expect(garbled.text).toContain('Invalid JSON');
     expect(await store.takeEvent()).toBeUndefined();
+  });
+
+  it('while the database is away (a dropped connection), a delivery is acknowledged and recorded once it is back', async () => {
+    const { store, post } = await mount({ failRecords: 3, transient: true });
+    expect((await post('issue_comment', comment('@agent fix it'), 't-1')).status).toBe(200);
+    expect((await post('issue_comment', comment('@agent and this', 2), 't-2')).status).toBe(200);
+    // Recorded in the order they came.
+    const taken: string[] = [];
+    for (let i = 0; i < 200 && taken.length < 2; i++) {
+      const next = await store.takeEvent(60_000);
+      if (next) {
+        taken.push(next.deliveryId);
+        await store.completeEvent(next.deliveryId);
+      } else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(taken).toEqual(['t-1', 't-2']);
   });
 
   it('a store failure answers 500, so GitHub shows the delivery failed; its redelivery is recorded', async () => {
