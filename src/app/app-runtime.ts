@@ -78,9 +78,11 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
         telling = undefined;
       });
   };
+  const crashPoint = testCrashPoint();
   const workerDeps: WorkerDeps = {
     workDirBytes: createWorkDirGauge(options.settings.workDir),
     fence,
+    ...(crashPoint ? { afterPush: () => crashPoint('after-push') } : {}),
     ...options,
     track(runId, abort) {
       inFlight.set(runId, abort);
@@ -89,7 +91,7 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
   };
   const dispatchDeps: DispatchDeps = {
     repoReads: createRepoReadCache(),
-    checkpoint: testCrashPoint(),
+    checkpoint: crashPoint,
     ...options,
   };
   const dispatcher = createDispatchLoop(dispatchDeps, { leaseMs: options.settings.leaseMs });

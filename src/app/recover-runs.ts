@@ -1,4 +1,6 @@
+import type { RunConclusion } from '../github/report/run-lifecycle.ts';
 import type { InstallationAccess } from './installation-access.ts';
+import { stateOf } from './store/run-states.ts';
 import type { RunStore, StoredRun, SupersededApproval } from './store/run-store.ts';
 import { supersededApprovalBody } from './supersede-approval-comment.ts';
 
@@ -15,24 +17,54 @@ export interface RecoverDeps {
 /** One run taken over by recovery. */
 export interface RecoveredRun {
   run: StoredRun;
-  action: 'retry' | 'fail';
+  action: 'retry' | 'fail' | 'reported';
 }
 
+/** A check run conclusion GitHub may hold, as the run concluded that way. */
+const reportedConclusions: Record<string, RunConclusion> = {
+  success: 'success',
+  neutral: 'neutral',
+  skipped: 'neutral',
+  failure: 'failure',
+  action_required: 'failure',
+  stale: 'failure',
+  cancelled: 'cancelled',
+  timed_out: 'timed_out',
+};
+
 /**
- * Takes over the runs whose worker stopped renewing its lease (a crash, a lost machine): each is
- * queued again while it has retries left, then failed. Either way the fencing token moves on, so
- * the old worker's late writes are rejected, its pending approvals are superseded (their comments
- * say so, and an answer to one later is told; see `supersededApprovalBody`), and its check run
- * is concluded (`failure` with the reason when failed; `neutral` when retried, as the retry makes a
- * new one), with a note in the tracking comment: nothing stays `in_progress`.
+ * Takes over the runs whose worker stopped renewing its lease (a crash, a lost machine).
+ *
+ * A run whose worker had already concluded its check run (it died, or lost the database, between
+ * reporting on GitHub and saving the result) is recorded as GitHub shows it and left alone there:
+ * its work was done, and neither its check run nor its comment is rewritten. Any other run is queued
+ * again while it has retries left, then failed. Either way the fencing token moves on, so the old
+ * worker's late writes are rejected, its pending approvals are superseded (their comments say so,
+ * and an answer to one later is told; see `supersededApprovalBody`), and its check run is concluded
+ * (`failure` with the reason when failed; `neutral` when retried, as the retry makes a new one), with
+ * a note in the tracking comment: nothing stays `in_progress`.
  */
 export async function recoverRuns(deps: RecoverDeps): Promise<RecoveredRun[]> {
   const now = deps.now ?? Date.now;
   const retries = deps.retries ?? 1;
   const recovered: RecoveredRun[] = [];
   for (const expired of await deps.store.expiredRuns(now())) {
-    const action = expired.attempts >= retries ? 'fail' : 'retry';
     const owner = expired.leaseOwner ?? 'its worker';
+    const reported = await reportedConclusion(deps, expired);
+    if (reported !== undefined) {
+      const reason = `${owner} stopped after it concluded the check run ${reported}; recorded so, not retried`;
+      const outcome = { state: stateOf(reported), conclusion: reported };
+      const run = await deps.store.recover(expired.id, expired.fencingToken, 'reported', reason, outcome);
+      if (run === undefined) continue;
+      deps.log(`recovered run ${run.id}: reported (${reason})`);
+      recovered.push({ run, action: 'reported' });
+      await deps.store.supersedeApprovals(
+        run.id,
+        `the run had already concluded ${reported}. Answers to it do not count.`,
+      );
+      continue;
+    }
+    const action = expired.attempts >= retries ? 'fail' : 'retry';
     const reason =
       action === 'retry'
         ? `${owner} stopped renewing its lease; the run is queued again`
@@ -46,6 +78,25 @@ export async function recoverRuns(deps: RecoverDeps): Promise<RecoveredRun[]> {
     await editSuperseded(deps, expired, superseded);
   }
   return recovered;
+}
+
+/**
+ * The conclusion of the run's check run when its worker had concluded it, else undefined (none yet,
+ * still in progress, or GitHub could not be read: then the run is retried or failed as before).
+ */
+async function reportedConclusion(deps: RecoverDeps, run: StoredRun): Promise<RunConclusion | undefined> {
+  if (run.installationId === undefined || run.checkRunId === undefined) return undefined;
+  try {
+    const api = await deps.access.api(run.installationId);
+    const check = await api.getCheckRun(run.job.repo, run.checkRunId);
+    if (check.status !== 'completed' || check.conclusion === null) return undefined;
+    return reportedConclusions[check.conclusion] ?? 'failure';
+  } catch (error) {
+    deps.log(
+      `recovered run ${run.id}: could not read its check run, so it is treated as unfinished: ${error instanceof Error ? error.message : error}`,
+    );
+    return undefined;
+  }
 }
 
 async function concludeOnGitHub(

@@ -74,6 +74,8 @@ export interface WorkerDeps {
   fence?: FenceWatch;
   /** The work dir's size, shared by the process's workers (`createWorkDirGauge`). Default: measured on each call. */
   workDirBytes?: WorkDirGauge;
+  /** Called when a run has pushed its commit: the crash tests' hook (`testCrashPoint`). */
+  afterPush?: () => void;
 }
 
 /** What `workOnce` did. */
@@ -228,6 +230,9 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
         graceMs: APP_AGENT_GRACE_MS,
         ...(writes ? { liveWrites: writes } : {}),
         runId: run.id,
+        // A retry after a crash publishes the commit its predecessor pushed instead of running the agent again.
+        retried: run.attempts > 0,
+        ...(deps.afterPush ? { afterPush: deps.afterPush } : {}),
         leaseToken: lease.leaseToken,
         fencingToken: lease.fencingToken,
         onStarted: (started) => {

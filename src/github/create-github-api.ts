@@ -11,6 +11,7 @@ import type {
 import { GitHubApiError, statusOf } from './github-api-error.ts';
 import {
   checkRunResponse,
+  checkRunStateResponse,
   commentResponse,
   contentResponse,
   LAST_EDITED_QUERY,
@@ -216,6 +217,16 @@ export function createGitHubApi(octokit: OctokitLike): GitHubApi {
         { ...ref, check_run_id: checkRunId, ...checkRunBody(update) },
         checkRunResponse,
       );
+    },
+
+    async getCheckRun(ref, checkRunId) {
+      return (
+        await call(
+          'GET /repos/{owner}/{repo}/check-runs/{check_run_id}',
+          { ...ref, check_run_id: checkRunId },
+          checkRunStateResponse,
+        )
+      ).data;
     },
 
     async getPull(ref, number) {

@@ -214,6 +214,8 @@ export interface GitHubApi {
   createCheckRun(ref: RepoRef, run: CreateCheckRun): Promise<CheckRunInfo>;
   /** PATCH /repos/{owner}/{repo}/check-runs/{check_run_id} */
   updateCheckRun(ref: RepoRef, checkRunId: number, update: UpdateCheckRun): Promise<void>;
+  /** GET /repos/{owner}/{repo}/check-runs/{check_run_id}: its status, and its conclusion once completed. */
+  getCheckRun(ref: RepoRef, checkRunId: number): Promise<{ status: string; conclusion: string | null }>;
 
   /** GET /repos/{owner}/{repo}/pulls/{pull_number} */
   getPull(ref: RepoRef, number: number): Promise<PullInfo>;

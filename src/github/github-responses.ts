@@ -145,6 +145,12 @@ export const pullResponse = z
 
 export const checkRunResponse = z.object({ id: z.number(), html_url: z.string().nullish() }).loose();
 
+/** A check run's status and conclusion (`GET …/check-runs/{id}`). */
+export const checkRunStateResponse = z
+  .object({ status: z.string(), conclusion: z.string().nullish() })
+  .loose()
+  .transform((run) => ({ status: run.status, conclusion: run.conclusion ?? null }));
+
 const line = z.number().int().positive().nullish();
 const side = z
   .enum(['LEFT', 'RIGHT'])

@@ -281,11 +281,13 @@ export function describeGitHubApi(name: string, make: MakeGitHubApiHarness): voi
           output: { title: 'running', summary: 'second', text: 'log', annotations: [annotation('README.md')] },
         });
         await h.api.updateCheckRun(h.repo, run.id, { status: 'in_progress' });
+        expect(await h.api.getCheckRun(h.repo, run.id)).toEqual({ status: 'in_progress', conclusion: null });
         await h.api.updateCheckRun(h.repo, run.id, {
           conclusion: 'success',
           actions: [],
           output: { title: 'done', summary: 'third', annotations: [annotation('b.md')] },
         });
+        expect(await h.api.getCheckRun(h.repo, run.id)).toEqual({ status: 'completed', conclusion: 'success' });
         expect(h.inspect.checkRuns()).toEqual([
           expect.objectContaining({
             status: 'completed',

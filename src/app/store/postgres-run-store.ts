@@ -233,12 +233,14 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
       return (await query(sql.expiredRuns, [now])).map(runFromRow);
     },
 
-    async recover(runId, fencingToken, action, reason) {
+    async recover(runId, fencingToken, action, reason, outcome) {
       const values = [reason, Date.now(), runId, fencingToken];
       const [row] =
         action === 'retry'
           ? await query(sql.requeue, values)
-          : await query(sql.fail, [...values, RECOVERED_FAILURE_CONCLUSION]);
+          : action === 'reported' && outcome !== undefined
+            ? await query(sql.concludeReported, [...values, outcome.state, outcome.conclusion])
+            : await query(sql.fail, [...values, RECOVERED_FAILURE_CONCLUSION]);
       return row ? runFromRow(row) : undefined;
     },
 

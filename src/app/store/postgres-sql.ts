@@ -157,7 +157,10 @@ CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
 
     expiredRuns: `SELECT * FROM ${s}.runs WHERE state IN (${inFlight}) AND lease_expires_at < $1 ORDER BY seq`,
     requeue: `UPDATE ${s}.runs SET state = 'queued', attempts = attempts + 1, fencing_token = nextval('${s}.fencing_tokens'),
-      lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, reason = $1, updated_at = $2
+      check_run_id = NULL, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, reason = $1, updated_at = $2
+      WHERE id = $3 AND fencing_token = $4 AND state IN (${inFlight}) RETURNING *`,
+    concludeReported: `UPDATE ${s}.runs SET state = $5, conclusion = $6, reason = $1, fencing_token = nextval('${s}.fencing_tokens'),
+      lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $2
       WHERE id = $3 AND fencing_token = $4 AND state IN (${inFlight}) RETURNING *`,
     fail: `UPDATE ${s}.runs SET state = 'failed', conclusion = $5, reason = $1, fencing_token = nextval('${s}.fencing_tokens'),
       lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $2

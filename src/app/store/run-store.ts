@@ -180,14 +180,18 @@ export interface RunStore {
   expiredRuns(now: number): Promise<StoredRun[]>;
   /**
    * Takes over an expired run (its fencing token must still be `fencingToken`, else undefined):
-   * `retry` puts it back to `queued` (attempts + 1), `fail` concludes it `failed` with the reason.
-   * Either way the fencing token is bumped, so the old worker's writes are rejected.
+   * `retry` puts it back to `queued` (attempts + 1; its check run is forgotten, as the retry makes
+   * its own), `fail` concludes it `failed` with the reason, and `reported` concludes it as its worker
+   * had reported it on GitHub before it stopped (`outcome`: the worker concluded the check run, then
+   * died or could not save). Every way the fencing token is bumped, so the old worker's late writes
+   * are rejected.
    */
   recover(
     runId: string,
     fencingToken: number,
-    action: 'retry' | 'fail',
+    action: 'retry' | 'fail' | 'reported',
     reason: string,
+    outcome?: { state: RunState; conclusion: string },
   ): Promise<StoredRun | undefined>;
 
   /** Marks the queued or in-flight runs of an issue as to be cancelled; returns their ids. */

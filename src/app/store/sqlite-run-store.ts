@@ -226,11 +226,14 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
       return sql(SQLITE_SQL.expiredRuns).all(now).map(mapping.runFromRow);
     },
 
-    async recover(runId, fencingToken, action, reason) {
+    async recover(runId, fencingToken, action, reason, outcome) {
       const now = Date.now();
       const row: mapping.Row | undefined = transaction(() => {
         if (!sql(SQLITE_SQL.inFlightRun).get(runId, fencingToken)) return undefined;
         const next = nextFencingToken();
+        if (action === 'reported' && outcome !== undefined) {
+          return sql(SQLITE_SQL.concludeReported).get(outcome.state, outcome.conclusion, reason, next, now, runId);
+        }
         return action === 'retry'
           ? sql(SQLITE_SQL.requeue).get(next, reason, now, runId)
           : sql(SQLITE_SQL.fail).get(RECOVERED_FAILURE_CONCLUSION, reason, next, now, runId);

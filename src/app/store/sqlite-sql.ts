@@ -158,8 +158,10 @@ export const SQLITE_SQL = {
 
   expiredRuns: `SELECT * FROM runs WHERE state IN (${inFlight}) AND lease_expires_at < ? ORDER BY seq`,
   inFlightRun: `SELECT id FROM runs WHERE id = ? AND fencing_token = ? AND state IN (${inFlight})`,
-  requeue: `UPDATE runs SET state = 'queued', attempts = attempts + 1, fencing_token = ?, lease_owner = NULL,
+  requeue: `UPDATE runs SET state = 'queued', attempts = attempts + 1, fencing_token = ?, check_run_id = NULL, lease_owner = NULL,
     lease_token = NULL, lease_expires_at = NULL, reason = ?, updated_at = ? WHERE id = ? RETURNING *`,
+  concludeReported: `UPDATE runs SET state = ?, conclusion = ?, reason = ?, fencing_token = ?, lease_owner = NULL,
+    lease_token = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? RETURNING *`,
   fail: `UPDATE runs SET state = 'failed', conclusion = ?, reason = ?, fencing_token = ?, lease_owner = NULL,
     lease_token = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? RETURNING *`,
 

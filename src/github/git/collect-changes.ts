@@ -59,11 +59,12 @@ export async function collectChanges(cwd: string, options: CollectChangesOptions
   }
 }
 
-/** The staged changes of the index `env` names against `HEAD` (the empty tree on an unborn branch). */
-export async function diffIndex(root: string, env: Record<string, string>): Promise<ChangedFile[]> {
-  const head = await spawnGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root });
-  const against =
-    head.exitCode === 0 ? head.stdout : await runGit(['hash-object', '-t', 'tree', '/dev/null'], { cwd: root });
+/**
+ * The staged changes of the index `env` names against `from` (a commit; default `HEAD`, and the
+ * empty tree on an unborn branch).
+ */
+export async function diffIndex(root: string, env: Record<string, string>, from?: string): Promise<ChangedFile[]> {
+  const against = from ?? (await headOrEmptyTree(root));
   const base = [
     '-c',
     'core.quotePath=false',
@@ -97,6 +98,12 @@ export async function diffIndex(root: string, env: Record<string, string>): Prom
     if (entry.previousPath !== undefined) file.previousPath = entry.previousPath;
     return file;
   });
+}
+
+/** `HEAD`'s commit, or the empty tree on an unborn branch. */
+async function headOrEmptyTree(root: string): Promise<string> {
+  const head = await spawnGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root });
+  return head.exitCode === 0 ? head.stdout : runGit(['hash-object', '-t', 'tree', '/dev/null'], { cwd: root });
 }
 
 interface NameStatus {

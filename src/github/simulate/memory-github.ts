@@ -218,6 +218,13 @@ export function createMemoryGitHub(options: MemoryGitHubOptions): MemoryGitHub {
       run.updates += 1;
     },
 
+    async getCheckRun(ref, checkRunId) {
+      const operation = 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}';
+      checkRepo(operation, ref);
+      const run = state.checkRunsById.get(checkRunId) ?? fail(operation, 404, 'Not Found');
+      return { status: run.status, conclusion: run.conclusion ?? null };
+    },
+
     async getPull(ref, number) {
       const { issue, pull } = pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}', ref, number);
       return pullInfo(issue, pull);

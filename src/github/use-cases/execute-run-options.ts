@@ -55,6 +55,14 @@ export interface ExecuteRunOptions {
   runId?: string;
   leaseToken?: string;
   fencingToken?: number;
+  /**
+   * A later attempt of `runId` (the app's retry after its worker died): when the run's commit is
+   * already the tip of its branch (it was pushed, the result never reported), that commit is
+   * published and the agent is not run again (`earlierAttemptCommit`). Default: false.
+   */
+  retried?: boolean;
+  /** Called once the run's commit is pushed, before its pull request (the app's crash tests). */
+  afterPush?: () => void;
   /** A link for the check run's "Details" (the workflow run). */
   detailsUrl?: string;
   /** Overrides of the config's timeouts (the Action's inputs), in ms. */

@@ -30,10 +30,11 @@ import { answerInReviewThread } from './answer-in-review-thread.ts';
 import { createBufferedReporter } from './buffered-reporter.ts';
 import { commitsSince } from './commits-since.ts';
 import { conversationBranch, conversationPull } from './conversation-pull.ts';
+import { earlierAttemptCommit } from './earlier-attempt-commit.ts';
 import { errorText } from './error-text.ts';
 import type { ExecuteRunOptions, RunOutcome } from './execute-run-options.ts';
 import { humanDuration } from './human-duration.ts';
-import { publishResult } from './publish-result.ts';
+import { publishResult, pullRequestFor } from './publish-result.ts';
 import { pullNumberOf } from './pull-number-of.ts';
 import { resolveAgentAdapter } from './resolve-agent-adapter.ts';
 import { runPolicy } from './run-policy.ts';
@@ -254,6 +255,59 @@ async function runAndReport(
     note(`agent config files reset to the base branch: ${[...prepared.restored, ...prepared.removed].join(', ')}`);
   }
 
+  // A retry whose predecessor had pushed the run's commit before its worker died: that commit is
+  // the run's result; the agent is not run (and paid) again.
+  const earlier = options.retried
+    ? await earlierAttemptCommit({
+        api,
+        repo,
+        job,
+        pull,
+        branch: onBranch?.name,
+        cwd: options.workspace,
+        git: options.git,
+        runId,
+        log: note,
+      })
+    : undefined;
+  if (earlier !== undefined) {
+    let published: Awaited<ReturnType<typeof pullRequestFor>>;
+    try {
+      published = await pullRequestFor({ api, job, pull, ...earlier });
+    } catch (error) {
+      return fail('failure', `an earlier attempt's commit could not be published: ${errorText(error)}`);
+    }
+    note(
+      `an earlier attempt of this run had pushed ${earlier.commitSha.slice(0, 7)} to ${earlier.branch} before its worker stopped: published it, the agent was not run again`,
+    );
+    note(published.note);
+    const pullNumber = pull?.number ?? pullNumberOf(published.pullRequestUrl);
+    const { reporter, base } = await reporting;
+    await reporter.finish({
+      conclusion: 'success',
+      branch: published.branch,
+      pullRequestUrl: published.pullRequestUrl,
+      noChanges: false,
+      annotations: renderAnnotations(published.files),
+      record: turnRecordOf(baseRecord, {
+        conclusion: 'success',
+        finalMessage: undefined,
+        branch: published.branch,
+        pullRequest: pullNumber,
+      }),
+    });
+    return {
+      ...base,
+      conclusion: 'success',
+      end: undefined,
+      branch: published.branch,
+      pullRequestUrl: published.pullRequestUrl,
+      changedFiles: published.files,
+      approvals: approvalsOf(reporter.progress),
+      progress: reporter.progress,
+    };
+  }
+
   const approvalTimeoutMs = options.approvalTimeoutMs ?? job.config.approvals.timeout;
   const currentHead = async (): Promise<string> =>
     pull
@@ -393,7 +447,9 @@ async function runAndReport(
       git: options.git,
       ignore: [...prepared.restored, ...prepared.removed],
       secrets: secrets.values,
+      runId,
       ...(onBranch ? { branch: onBranch.name } : {}),
+      ...(options.afterPush ? { afterPush: options.afterPush } : {}),
     });
   } catch (error) {
     await keep(pull?.headRef, pull?.number);

@@ -1,6 +1,7 @@
 import { branchName } from '../git/branch-name.ts';
 import type { ChangedFile } from '../git/collect-changes.ts';
 import { collectChanges } from '../git/collect-changes.ts';
+import { runTrailer } from '../git/find-run-commit.ts';
 import { publishChanges } from '../git/publish-changes.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import type { ForkDelivery } from '../report/finish-info.ts';
@@ -38,13 +39,16 @@ export async function publishResult(input: {
   secrets?: Iterable<string | undefined>;
   /** The branch the workspace is on (a conversation's, without a pull request): the commit goes on top of it. */
   branch?: string;
+  /** The run's id: the commit carries it as its `Agent-Mux-Run` trailer (see `findRunCommit`). */
+  runId?: string;
+  /** Called once the commit is pushed, before the pull request is looked for or opened. */
+  afterPush?: () => void;
 }): Promise<PublishedResult> {
   const { api, job, pull, git } = input;
-  const settings = job.config.git;
   const files = await collectChanges(input.cwd, { ignore: [...input.ignore] });
   if (files.length === 0) return { files, note: 'the agent changed no files; nothing to commit' };
 
-  const message = commitMessage(job);
+  const message = commitMessage(job, input.runId);
   if (pull?.fromFork) {
     return deliverToFork({
       api,
@@ -60,13 +64,7 @@ export async function publishResult(input: {
   }
   const branch = pull
     ? pull.headRef
-    : (input.branch ??
-      (await unclaimedBranch({
-        api,
-        repo: job.repo,
-        base: branchName(settings.branchPrefix, job.number ?? 0, job.title || job.instruction),
-        cwd: input.cwd,
-      })));
+    : (input.branch ?? (await unclaimedBranch({ api, repo: job.repo, base: issueBranchOf(job), cwd: input.cwd })));
 
   const pushed = await publishChanges({
     cwd: input.cwd,
@@ -79,18 +77,40 @@ export async function publishResult(input: {
     secrets: input.secrets,
   });
   if (pushed.kind === 'no_changes') return { files: [], note: 'the agent changed no files; nothing to commit' };
+  input.afterPush?.();
+  return pullRequestFor({ api, job, pull, branch, commitSha: pushed.commitSha, files: pushed.files });
+}
+
+/** The branch name of a run on an issue before `unclaimedBranch` makes it free: `<prefix><issue>-<slug>`. */
+export function issueBranchOf(job: RunJob): string {
+  return branchName(job.config.git.branchPrefix, job.number ?? 0, job.title || job.instruction);
+}
+
+/**
+ * Where a commit pushed to `branch` is seen: the pull request it is on (`pull`), the branch alone
+ * (`git.pullRequests: false`), or the open pull request of the branch, opened when there is none.
+ */
+export async function pullRequestFor(input: {
+  api: Pick<GitHubApi, 'findOpenPull' | 'createPull'>;
+  job: RunJob;
+  pull: PullInfo | undefined;
+  branch: string;
+  commitSha: string;
+  files: readonly ChangedFile[];
+}): Promise<PublishedResult> {
+  const { api, job, pull, branch, files } = input;
+  const settings = job.config.git;
+  const sha = input.commitSha.slice(0, 7);
   // A turn on a pull request (a follow-up in the PR the first turn opened): its commit is on that PR.
   if (pull) {
     return {
       branch,
       pullRequestUrl: pull.htmlUrl,
-      files: pushed.files,
-      note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch} (pull request ${pull.htmlUrl})`,
+      files,
+      note: `pushed ${sha} to ${branch} (pull request ${pull.htmlUrl})`,
     };
   }
-  if (!settings.pullRequests) {
-    return { branch, files: pushed.files, note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}` };
-  }
+  if (!settings.pullRequests) return { branch, files, note: `pushed ${sha} to ${branch}` };
 
   const existing = await api.findOpenPull(job.repo, job.repo.owner, branch);
   const pr =
@@ -106,22 +126,18 @@ export async function publishResult(input: {
           '',
           `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}.`,
           '',
-          `${pushed.files.length} file${pushed.files.length === 1 ? '' : 's'} changed.`,
+          `${files.length} file${files.length === 1 ? '' : 's'} changed.`,
         ].join('\n'),
       })
       .catch((error: unknown) => {
         throw pullRequestRefused(error, branch);
       }));
-  return {
-    branch,
-    pullRequestUrl: pr.htmlUrl,
-    files: pushed.files,
-    note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}; pull request ${pr.htmlUrl}`,
-  };
+  return { branch, pullRequestUrl: pr.htmlUrl, files, note: `pushed ${sha} to ${branch}; pull request ${pr.htmlUrl}` };
 }
 
-function commitMessage(job: RunJob): string {
-  return `${commitTitle(job)}\n\nRequested by @${job.actor.login}${job.number === undefined ? '' : ` in #${job.number}`} (agent: ${job.agentName}).`;
+function commitMessage(job: RunJob, runId: string | undefined): string {
+  const requested = `Requested by @${job.actor.login}${job.number === undefined ? '' : ` in #${job.number}`} (agent: ${job.agentName}).`;
+  return `${commitTitle(job)}\n\n${requested}${runId === undefined ? '' : `\n\n${runTrailer(runId)}`}`;
 }
 
 function commitTitle(job: RunJob): string {

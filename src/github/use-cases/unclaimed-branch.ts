@@ -20,12 +20,16 @@ export async function unclaimedBranch(input: {
   cwd: string;
 }): Promise<string> {
   const { root } = await openRepository(input.cwd);
-  for (let n = 1; n <= MAX_NAMES; n++) {
-    const name = n === 1 ? input.base : `${input.base}-${n}`;
+  for (const name of branchNames(input.base)) {
     const tip = await input.api.getBranchSha(input.repo, name);
     if (tip === undefined || (await inHistory(root, tip))) return name;
   }
   return input.base;
+}
+
+/** The names `unclaimedBranch` tries, in order: `base`, `base-2`, … `base-20`. */
+export function branchNames(base: string): string[] {
+  return Array.from({ length: MAX_NAMES }, (_, i) => (i === 0 ? base : `${base}-${i + 1}`));
 }
 
 /** True when `sha` is `HEAD` or one of its ancestors (false for a commit the workspace does not have). */

@@ -639,6 +639,40 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         expect(await store.expiredRuns(Number.MAX_SAFE_INTEGER)).toEqual([]);
         expect(await claim()).toBeUndefined();
       });
+
+      it('concludes a run as its worker reported it on recover(reported), keeping its check run and comment', async () => {
+        const run = await enqueue({ number: 1 });
+        const { lease } = await mustClaim();
+        await store.update(lease, { checkRunId: 41, commentId: 42 });
+        const outcome = { state: 'succeeded' as const, conclusion: 'success' };
+        const reported = await store.recover(run.id, lease.fencingToken, 'reported', 'concluded, then lost', outcome);
+        expect(reported).toMatchObject({
+          state: 'succeeded',
+          conclusion: 'success',
+          reason: 'concluded, then lost',
+          attempts: 0,
+          checkRunId: 41,
+          commentId: 42,
+          leaseOwner: undefined,
+          leaseToken: undefined,
+        });
+        expect(reported?.fencingToken).toBeGreaterThan(lease.fencingToken);
+        await expect(store.finish(lease, { state: 'failed', conclusion: 'failure' })).rejects.toSatisfy(
+          StaleLeaseError.isInstance,
+        );
+        expect(await store.recover(run.id, lease.fencingToken, 'reported', 'again', outcome)).toBeUndefined();
+        expect(await store.expiredRuns(Number.MAX_SAFE_INTEGER)).toEqual([]);
+        expect(await claim()).toBeUndefined();
+      });
+
+      it('forgets the check run of a run queued again on recover(retry) (its next attempt makes its own), keeping its comment', async () => {
+        const run = await enqueue({ number: 1 });
+        const { lease } = await mustClaim();
+        await store.update(lease, { checkRunId: 41, commentId: 42 });
+        const requeued = await store.recover(run.id, lease.fencingToken, 'retry', 'lease expired');
+        expect(requeued).toMatchObject({ state: 'queued', checkRunId: undefined, commentId: 42 });
+        expect(await store.get(run.id)).toMatchObject({ checkRunId: undefined, commentId: 42 });
+      });
     });
 
     describe('requestCancel', () => {
