@@ -67,6 +67,12 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
     keepAlive: true,
   });
   pool.on('error', (error) => options.onIdleError?.(error));
+  // A connection ended while it is checked out emits 'error' with no listener of the pool's, which
+  // would crash the process: between two statements of a transaction, or in the very chunk of bytes
+  // that made a new connection ready, before `pool.connect()`'s caller can listen (seen under a
+  // storm of pg_terminate_backend). Every connection keeps a listener of its own for its whole life;
+  // the statement that meets the ended connection fails and is tried again.
+  pool.on('connect', (client) => client.on('error', ignoreClientError));
 
   // A statement on the pool, and a whole transaction, are tried again after a transient failure (the
   // connection ended, a failover, a serialization failure): each is a unit that either committed or left
@@ -81,9 +87,6 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
 
   async function transactionOnce<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
-    // A checked-out client has no listener of the pool's: keep a connection error from crashing the process.
-    const ignore = () => {};
-    client.on('error', ignore);
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
@@ -96,7 +99,6 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
       });
       throw error;
     } finally {
-      client.off('error', ignore);
       client.release(broken);
     }
   }
@@ -331,3 +333,6 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
     },
   };
 }
+
+/** What a connection's own 'error' listener does: nothing (see `pool.on('connect')`). */
+function ignoreClientError(): void {}

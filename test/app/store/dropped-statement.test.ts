@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createPostgresRunStore } from '../../../src/app/store/postgres-run-store.ts';
 import type { Lease, RunStore, StoredRun } from '../../../src/app/store/run-store.ts';
+import { isTransientError } from '../../../src/app/store/transient-error.ts';
 import { makeJob, NO_LIMITS } from './run-store-fixtures.ts';
 
 const url = process.env.AGENT_MUX_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -190,5 +191,69 @@ describe.runIf(available)('a connection dropped at one statement', () => {
     expect(await s.takeAnswers('octo/demo#1')).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await s.takeEvent()).toBeUndefined();
+  });
+
+  it('a storm of ended connections (every 50–150 ms for 4 s, under 8 busy callers) crashes nothing and leaves every operation done or failed with a transient error', async () => {
+    schema = `agent_mux_drop_${randomBytes(6).toString('hex')}`;
+    const applicationName = `agent-mux-storm-${schema}`;
+    const s = createPostgresRunStore({
+      connectionString: `${url}?application_name=${applicationName}`,
+      schema,
+      maxConnections: 10,
+    });
+    store = s;
+    await s.migrate();
+    // Before the fix a connection ended in the chunk that made it ready emitted 'error' with no
+    // listener: an uncaught exception here (vitest fails the file) and a crashed app in production.
+    let storming = true;
+    let ended = 0;
+    const storm = (async () => {
+      while (storming) {
+        const { rows } = await admin.query<{ ended: boolean }>(
+          'SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1',
+          [applicationName],
+        );
+        ended += rows.filter((r) => r.ended).length;
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
+      }
+    })();
+    let done = 0;
+    const failures: string[] = [];
+    const caller = async (i: number) => {
+      const until = Date.now() + 4_000;
+      for (let k = 0; Date.now() < until; k++) {
+        const deliveryId = `d-${i}-${k}`;
+        try {
+          await s.recordEvent({ deliveryId, name: 'issue_comment', payload: {}, installationId: 1, receivedAt: k });
+          await s.enqueue({
+            job: makeJob({ number: i * 10_000 + k }),
+            installationId: 1,
+            adapter: 'demo',
+            perIssue: 'queue',
+            deliveryId,
+          });
+          const claimed = await s.claim(`w${i}`, 60_000, NO_LIMITS);
+          if (claimed) {
+            const lease = await s.renew(claimed.lease, 60_000);
+            await s.update(lease, { checkRunId: k + 1 });
+            await s.finish(lease, { state: 'succeeded', conclusion: 'success' });
+          }
+          done++;
+        } catch (error) {
+          if (!isTransientError(error)) throw error;
+          failures.push(String(error));
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, i) => caller(i)));
+    storming = false;
+    await storm;
+    expect(ended).toBeGreaterThan(10);
+    expect(done).toBeGreaterThan(0);
+    // After the storm the store works at once.
+    expect(await s.recordEvent({ deliveryId: 'after', name: 'x', payload: {}, installationId: 1, receivedAt: 1 })).toBe(
+      'recorded',
+    );
+    console.info(`storm: ${ended} connections ended; ${done} sequences done, ${failures.length} failed transiently`);
   });
 });
