@@ -288,13 +288,23 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
         return;
       }
       await transaction(async (client) => {
+        // No event left: a transaction that recorded this answer committed, and only its
+        // acknowledgement was lost (or another reader completed it): nothing is recorded twice.
+        const completed = await client.query(sql.completeEvent, [deliveryId]);
+        if (completed.rowCount === 0) return;
         await client.query(sql.addAnswer, values);
-        await client.query(sql.completeEvent, [deliveryId]);
       });
     },
 
     async takeAnswers(issueKey) {
-      return (await query(sql.takeAnswers, [issueKey])).map(answerFromRow).sort((a, b) => a.id - b.id);
+      // Marked with this call's token, then deleted: a retry of the marking after its acknowledgement
+      // was lost returns the same answers (a plain DELETE … RETURNING would have lost them).
+      const token = randomUUID();
+      const now = Date.now();
+      const rows = await query(sql.takeAnswers, [issueKey, token, now]);
+      // Deleted at once, and any left by a call that could not delete them within the hour.
+      await poolQuery(sql.forgetTakenAnswers, [token, now - TAKEN_ANSWERS_KEPT_MS]).catch(() => undefined);
+      return rows.map(answerFromRow).sort((a, b) => a.id - b.id);
     },
 
     async loadConversation(key) {
@@ -336,3 +346,6 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
 
 /** What a connection's own 'error' listener does: nothing (see `pool.on('connect')`). */
 function ignoreClientError(): void {}
+
+/** How long an answer taken but not deleted (the delete met the database away) stays before any later call deletes it. */
+const TAKEN_ANSWERS_KEPT_MS = 60 * 60 * 1000;

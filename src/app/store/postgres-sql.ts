@@ -75,6 +75,9 @@ CREATE TABLE IF NOT EXISTS ${s}.answers (
   received_at bigint NOT NULL
 );
 CREATE INDEX IF NOT EXISTS answers_by_issue ON ${s}.answers (issue_key, id);
+-- takeAnswers marks what it takes before it deletes it: a retry after a lost acknowledgement gets it again.
+ALTER TABLE ${s}.answers ADD COLUMN IF NOT EXISTS taken_by text;
+ALTER TABLE ${s}.answers ADD COLUMN IF NOT EXISTS taken_at bigint;
 CREATE TABLE IF NOT EXISTS ${s}.subjects (
   subject_key text PRIMARY KEY,
   delivery_id text NOT NULL,
@@ -184,8 +187,10 @@ CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
       AND ($2::text IS NULL OR issue_key = $2) ORDER BY seq`,
 
     addAnswer: `INSERT INTO ${s}.answers (issue_key, kind, body, received_at) VALUES ($1, $2, $3, $4)`,
-    takeAnswers: `DELETE FROM ${s}.answers WHERE id IN (
-      SELECT id FROM ${s}.answers WHERE issue_key = $1 FOR UPDATE SKIP LOCKED) RETURNING *`,
+    takeAnswers: `UPDATE ${s}.answers SET taken_by = $2, taken_at = $3 WHERE id IN (
+      SELECT id FROM ${s}.answers WHERE issue_key = $1 AND (taken_by IS NULL OR taken_by = $2) FOR UPDATE SKIP LOCKED)
+      RETURNING *`,
+    forgetTakenAnswers: `DELETE FROM ${s}.answers WHERE taken_by = $1 OR taken_at < $2`,
 
     loadConversation: `SELECT state, session FROM ${s}.conversations WHERE repository = $1 AND number = $2 AND agent = $3`,
     saveConversation: `INSERT INTO ${s}.conversations (repository, number, agent, state, session, bytes, updated_at,

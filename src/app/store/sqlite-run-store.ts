@@ -292,8 +292,9 @@ export function createSqliteRunStore(options: SqliteRunStoreOptions): RunStore {
 
     async addAnswer(answer, deliveryId) {
       transaction(() => {
+        // As on PostgreSQL: a delivery whose event is gone had its answer recorded already.
+        if (deliveryId !== undefined && sql(SQLITE_SQL.completeEvent).run(deliveryId).changes === 0) return;
         sql(SQLITE_SQL.addAnswer).run(answer.issueKey, answer.kind, mapping.answerBody(answer), Date.now());
-        if (deliveryId !== undefined) sql(SQLITE_SQL.completeEvent).run(deliveryId);
       });
     },
 

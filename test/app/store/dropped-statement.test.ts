@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createPostgresRunStore } from '../../../src/app/store/postgres-run-store.ts';
 import type { Lease, RunStore, StoredRun } from '../../../src/app/store/run-store.ts';
 import { isTransientError } from '../../../src/app/store/transient-error.ts';
+import { type AckDroppingProxy, startAckDroppingProxy } from '../../support/ack-dropping-proxy.ts';
 import { makeJob, NO_LIMITS } from './run-store-fixtures.ts';
 
 const url = process.env.AGENT_MUX_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -255,5 +256,78 @@ describe.runIf(available)('a connection dropped at one statement', () => {
       'recorded',
     );
     console.info(`storm: ${ended} connections ended; ${done} sequences done, ${failures.length} failed transiently`);
+  });
+});
+
+describe.runIf(available)('an acknowledgement lost after the database did the work', () => {
+  let proxy: AckDroppingProxy | undefined;
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = undefined;
+  });
+
+  /** A store through the proxy (the one under test) and one straight to the server (the test's view). */
+  async function throughProxy(): Promise<{ s: RunStore; direct: RunStore; p: AckDroppingProxy }> {
+    const direct = await openStore();
+    proxy = await startAckDroppingProxy(url);
+    const s = createPostgresRunStore({
+      connectionString: proxy.url,
+      schema,
+      maxConnections: 2,
+      onRetry: (error, attempt) => retries.push(`${attempt}: ${error instanceof Error ? error.message : error}`),
+    });
+    const close = direct.close.bind(direct);
+    direct.close = async () => {
+      await s.close();
+      await close();
+    };
+    return { s, direct, p: proxy };
+  }
+
+  it('takeAnswers: the answers marked taken are returned by the retry, not lost; then they are gone', async () => {
+    const { s, direct, p } = await throughProxy();
+    await direct.addAnswer({ kind: 'void', issueKey: 'octo/demo#1', reason: 'pushed' });
+    const dropped = p.dropNext('UPDATE 1');
+    const taken = await s.takeAnswers('octo/demo#1');
+    await dropped;
+    expect(retries).toHaveLength(1);
+    expect(taken.map((a) => a.kind)).toEqual(['void']);
+    expect(await direct.takeAnswers('octo/demo#1')).toEqual([]);
+    const { rows } = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.answers`);
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it('addAnswer: a committed answer whose COMMIT was not acknowledged is not recorded twice', async () => {
+    const { s, direct, p } = await throughProxy();
+    await direct.recordEvent({ deliveryId: 'd-3', name: 'check_run', payload: {}, installationId: 1, receivedAt: 1 });
+    await direct.takeEvent(10);
+    const dropped = p.dropNext('COMMIT');
+    await s.addAnswer({ kind: 'void', issueKey: 'octo/demo#1', reason: 'pushed' }, 'd-3');
+    await dropped;
+    expect(retries).toHaveLength(1);
+    expect(await direct.takeAnswers('octo/demo#1')).toHaveLength(1);
+  });
+
+  it('enqueue: a queued run whose COMMIT was not acknowledged is queued once', async () => {
+    const { s, direct, p } = await throughProxy();
+    await direct.recordEvent({
+      deliveryId: 'd-4',
+      name: 'issue_comment',
+      payload: {},
+      installationId: 1,
+      receivedAt: 1,
+    });
+    await direct.takeEvent(10);
+    const dropped = p.dropNext('COMMIT');
+    const { run } = await s.enqueue({
+      job: makeJob({ number: 4 }),
+      installationId: 1,
+      adapter: 'demo',
+      perIssue: 'queue',
+      deliveryId: 'd-4',
+    });
+    await dropped;
+    expect(retries).toHaveLength(1);
+    expect((await direct.list()).map((r) => r.id)).toEqual([run.id]);
   });
 });

@@ -206,6 +206,14 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         expect(runs[0]?.cancelRequested).toBe(false);
       });
 
+      it('records no answer for a delivery whose event is gone (its answer was recorded with it)', async () => {
+        await store.recordEvent(event('d1', 1000));
+        await store.takeEvent(10);
+        await store.addAnswer({ kind: 'void', issueKey: 'o/r#7', reason: 'pushed' }, 'd1');
+        await store.addAnswer({ kind: 'void', issueKey: 'o/r#7', reason: 'pushed' }, 'd1');
+        expect(await store.takeAnswers('o/r#7')).toHaveLength(1);
+      });
+
       it('completes an event with its answer in one transaction', async () => {
         await store.recordEvent(event('d1', 1000));
         await store.takeEvent(10);
