@@ -180,8 +180,17 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
 
     async claim(workerId, leaseMs, limits) {
       const now = Date.now();
+      // Chosen before the transaction, so that its retry after a COMMIT whose reply was lost finds
+      // the run it claimed instead of claiming another and leaving this one to expire.
+      const leaseToken = randomUUID();
+      const expiresAt = now + leaseMs;
       return transaction(async (client) => {
         await client.query(sql.claimLock);
+        const [claimed] = await query(sql.runByLeaseToken, [leaseToken], client);
+        if (claimed) {
+          const run = runFromRow(claimed);
+          return { run, lease: { runId: run.id, workerId, leaseToken, fencingToken: run.fencingToken, expiresAt } };
+        }
         await client.query(sql.cancelQueued, [CANCELLED_BEFORE_START.conclusion, CANCELLED_BEFORE_START.reason, now]);
         const inFlight = (await query(sql.inFlightKeys, [], client)).map(inFlightKeysFromRow);
         const exclusions = claimExclusions(inFlight, limits);
@@ -198,8 +207,6 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): RunSto
           client,
         );
         if (!candidate) return undefined;
-        const leaseToken = randomUUID();
-        const expiresAt = now + leaseMs;
         const [row] = await query(sql.startRun, [workerId, leaseToken, expiresAt, now, candidate.id], client);
         if (!row) throw new CorruptRowError('runs', 'id', 'the claimed run was not returned');
         const run = runFromRow(row);

@@ -106,6 +106,7 @@ ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS claimed_at bigint;
 CREATE INDEX IF NOT EXISTS runs_by_installation_claim ON ${s}.runs (installation_id, claimed_at);
 CREATE INDEX IF NOT EXISTS events_by_order ON ${s}.events (order_key, seq);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
+CREATE INDEX IF NOT EXISTS runs_by_lease_token ON ${s}.runs (lease_token);
 `,
 
     insertDelivery: `INSERT INTO ${s}.deliveries (delivery_id, received_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
@@ -146,6 +147,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
       ORDER BY (SELECT max(c.claimed_at) FROM ${s}.runs c WHERE c.installation_id IS NOT DISTINCT FROM r.installation_id)
         NULLS FIRST, r.seq
       LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    runByLeaseToken: `SELECT * FROM ${s}.runs WHERE lease_token = $1`,
     startRun: `UPDATE ${s}.runs SET state = 'running', fencing_token = nextval('${s}.fencing_tokens'), lease_owner = $1,
       lease_token = $2, lease_expires_at = $3, updated_at = $4, claimed_at = $4 WHERE id = $5 RETURNING *`,
 

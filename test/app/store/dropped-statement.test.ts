@@ -330,4 +330,26 @@ describe.runIf(available)('an acknowledgement lost after the database did the wo
     expect(retries).toHaveLength(1);
     expect((await direct.list()).map((r) => r.id)).toEqual([run.id]);
   });
+
+  it('claim: a claim whose COMMIT was not acknowledged returns the run it claimed, and claims no other', async () => {
+    const { s, direct, p } = await throughProxy();
+    const first = await direct.enqueue({
+      job: makeJob({ number: 5 }),
+      installationId: 1,
+      adapter: 'demo',
+      perIssue: 'queue',
+    });
+    await direct.enqueue({ job: makeJob({ number: 6 }), installationId: 1, adapter: 'demo', perIssue: 'queue' });
+    const dropped = p.dropNext('COMMIT');
+    const claimed = await s.claim('w1', 60_000, NO_LIMITS);
+    await dropped;
+    expect(retries).toHaveLength(1);
+    expect(claimed?.run.id).toBe(first.run.id);
+    expect((await direct.list()).map((r) => [r.issueKey, r.state])).toEqual([
+      ['octo/demo#5', 'running'],
+      ['octo/demo#6', 'queued'],
+    ]);
+    // The lease returned is the one stored: the worker can renew and finish it.
+    if (claimed) await s.finish(claimed.lease, { state: 'succeeded', conclusion: 'success' });
+  });
 });
