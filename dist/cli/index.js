@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2901)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7925)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2901:
+/***/ 7925:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -86451,6 +86451,10 @@ const pullResponse = object({
     fromFork: p.head.repo?.full_name !== p.base.repo?.full_name,
 }));
 const checkRunResponse = object({ id: schemas_number(), html_url: schemas_string().nullish() }).loose();
+/** A check run's status and conclusion (`GET …/check-runs/{id}`). */
+const checkRunStateResponse = object({ status: schemas_string(), conclusion: schemas_string().nullish() })
+    .loose()
+    .transform((run) => ({ status: run.status, conclusion: run.conclusion ?? null }));
 const line = schemas_number().int().positive().nullish();
 const side = schemas_enum(['LEFT', 'RIGHT'])
     .nullish()
@@ -91333,14 +91337,238 @@ async function conversationBranch(api, repo, job, plan, log) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/github/use-cases/human-duration.ts
-/** 3_600_000 → `1 h`, 900_000 → `15 min`, 90_500 → `91 s`: a timeout as the approval comment words it. */
-function humanDuration(ms) {
-    if (ms % 3_600_000 === 0)
-        return `${ms / 3_600_000} h`;
-    if (ms % 60_000 === 0)
-        return `${ms / 60_000} min`;
-    return `${Math.round(ms / 1000)} s`;
+;// CONCATENATED MODULE: ./src/github/git/stage-changes.ts
+
+/**
+ * Stages every change in the working tree (`git add -A`: new files except ignored ones, edits,
+ * deletions) and then puts the `ignore` paths back to their `HEAD` state in the index, so they
+ * are left out of the next commit whatever the working tree holds. Paths are literal (no pathspec
+ * magic) and relative to the top of the repository. `env` may name another index (`GIT_INDEX_FILE`).
+ */
+async function stageChanges(root, ignore, env) {
+    await runGit(['add', '--all'], { cwd: root, env });
+    if (ignore.length === 0)
+        return;
+    await runGit(['--literal-pathspecs', 'reset', '--quiet', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+        cwd: root,
+        env,
+        input: `${ignore.join('\0')}\0`,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/github/git/collect-changes.ts
+
+
+
+
+
+
+/**
+ * The changes of the working tree against `HEAD`, as the next commit of `publishChanges` would
+ * hold them: edits, deletions, renames and untracked files (those `.gitignore` excludes are left
+ * out). It works on a copy of the index, so the real index is untouched. Git's `-z` output is
+ * parsed, so any file name (spaces, newlines, quotes, non-ASCII) comes back exactly. It runs after
+ * the agent, so it first opens the checkout with `openRepository` (a replaced `.git` refused, the
+ * configuration sanitized).
+ */
+async function collectChanges(cwd, options = {}) {
+    const { root } = await openRepository(cwd);
+    const scratch = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'agent-mux-index-'));
+    try {
+        const indexFile = (0,external_node_path_namespaceObject.join)(scratch, 'index');
+        const realIndex = await runGit(['rev-parse', '--git-path', 'index'], { cwd: root });
+        const source = (0,external_node_path_namespaceObject.isAbsolute)(realIndex) ? realIndex : (0,external_node_path_namespaceObject.join)(root, realIndex);
+        await (0,external_node_fs_promises_namespaceObject.copyFile)(source, indexFile).catch(() => undefined);
+        // Keep the index's mtime: git trusts a file's cached stat only when the file is older than
+        // the index ("racy git"), so a fresh mtime would hide same-size edits made in the second of
+        // the checkout.
+        await (0,external_node_fs_promises_namespaceObject.stat)(source)
+            .then((st) => (0,external_node_fs_promises_namespaceObject.utimes)(indexFile, st.atime, st.mtime))
+            .catch(() => undefined);
+        const env = { GIT_INDEX_FILE: indexFile };
+        await stageChanges(root, options.ignore ?? [], env);
+        return await diffIndex(root, env);
+    }
+    finally {
+        await (0,external_node_fs_promises_namespaceObject.rm)(scratch, { recursive: true, force: true });
+    }
+}
+/**
+ * The staged changes of the index `env` names against `from` (a commit; default `HEAD`, and the
+ * empty tree on an unborn branch).
+ */
+async function diffIndex(root, env, from) {
+    const against = from ?? (await headOrEmptyTree(root));
+    const base = [
+        '-c',
+        'core.quotePath=false',
+        'diff',
+        '--cached',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--no-color',
+        '--no-relative',
+        '--find-renames',
+        '--ignore-submodules=none',
+    ];
+    const [nameStatus, numstat, patch] = await Promise.all([
+        runGit([...base, '-z', '--name-status', against, '--'], { cwd: root, env }),
+        runGit([...base, '-z', '--numstat', against, '--'], { cwd: root, env }),
+        runGit([...base, '--unified=0', '--src-prefix=a/', '--dst-prefix=b/', against, '--'], { cwd: root, env }),
+    ]);
+    const entries = parseNameStatus(nameStatus);
+    const counts = parseNumstat(numstat);
+    const firstLines = parseFirstLines(patch);
+    const aligned = firstLines.length === entries.length;
+    return entries.map((entry, index) => {
+        const count = counts.get(entry.path);
+        const file = {
+            path: entry.path,
+            status: entry.status,
+            firstLine: entry.status === 'deleted' || !aligned ? undefined : firstLines[index],
+            additions: count?.additions ?? 0,
+            deletions: count?.deletions ?? 0,
+        };
+        if (entry.previousPath !== undefined)
+            file.previousPath = entry.previousPath;
+        return file;
+    });
+}
+/** `HEAD`'s commit, or the empty tree on an unborn branch. */
+async function headOrEmptyTree(root) {
+    const head = await spawnGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root });
+    return head.exitCode === 0 ? head.stdout : runGit(['hash-object', '-t', 'tree', '/dev/null'], { cwd: root });
+}
+/** Parses `git diff -z --name-status`: `X\0path\0`, or `R<score>\0old\0new\0` (and `C…` likewise). */
+function parseNameStatus(output) {
+    const fields = output.split('\0');
+    const entries = [];
+    let index = 0;
+    while (index < fields.length) {
+        const code = fields[index++];
+        if (code === '')
+            continue;
+        const letter = code[0];
+        if (letter === 'R' || letter === 'C') {
+            const previousPath = fields[index++];
+            const path = fields[index++];
+            entries.push(letter === 'R' ? { path, status: 'renamed', previousPath } : { path, status: 'added' });
+        }
+        else {
+            const path = fields[index++];
+            const status = letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified';
+            entries.push({ path, status });
+        }
+    }
+    return entries;
+}
+/** Parses `git diff -z --numstat`: `add\tdel\tpath\0`, or `add\tdel\t\0old\0new\0` for a rename; `-` for binary. */
+function parseNumstat(output) {
+    const fields = output.split('\0');
+    const counts = new Map();
+    let index = 0;
+    while (index < fields.length) {
+        const field = fields[index++];
+        if (field === '')
+            continue;
+        const [added = '-', deleted = '-', ...rest] = field.split('\t');
+        let path = rest.join('\t');
+        if (path === '') {
+            index++; // the old path of a rename
+            path = fields[index++] ?? '';
+        }
+        counts.set(path, { additions: toCount(added), deletions: toCount(deleted) });
+    }
+    return counts;
+}
+function toCount(text) {
+    const value = Number.parseInt(text, 10);
+    return Number.isNaN(value) ? 0 : value;
+}
+/**
+ * The first changed new-file line of each file section of a `-U0` patch, in output order (the
+ * order of `--name-status`). File names need not be parsed: git quotes any newline in them, so a
+ * section starts exactly where a line starts with `diff --git `.
+ */
+function parseFirstLines(patch) {
+    if (patch === '')
+        return [];
+    const sections = `\n${patch}`.split('\ndiff --git ').slice(1);
+    return sections.map((section) => {
+        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/m.exec(section);
+        if (!hunk)
+            return undefined;
+        const start = Number(hunk[1]);
+        const length = hunk[2] === undefined ? 1 : Number(hunk[2]);
+        // A hunk that only deletes reports the line before the deletion (0 at the top of the file).
+        return length === 0 ? Math.max(start, 1) : start;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/github/git/find-run-commit.ts
+
+
+
+
+
+
+
+/** The trailer key of the commit a run publishes: `Agent-Mux-Run: <runId>`. */
+const RUN_TRAILER = 'Agent-Mux-Run';
+/** The trailer line that marks a commit as the one run `runId` published. */
+function runTrailer(runId) {
+    return `${RUN_TRAILER}: ${runId}`;
+}
+/**
+ * The commit run `runId` published when it is the tip of one of `branches` on the remote (a worker
+ * pushed it, then died before it reported the result), else undefined. Each branch is fetched (one
+ * commit and its parent, into `refs/agent-mux/published/<branch>`), and its tip's `Agent-Mux-Run`
+ * trailers are read; a branch the remote does not have is skipped. Run before the agent, in a
+ * checkout prepared and pinned by `prepareWorkspace`: the remote's URL is the pinned one.
+ */
+async function findRunCommit(input) {
+    const repository = await openRepository(input.cwd);
+    const root = repository.root;
+    const url = remoteUrlOf(repository, input.remote ?? 'origin');
+    const protocols = protocolsFor(url);
+    // A shallow clone (the app's) fetches the tip and its parent; a full one whatever it lacks.
+    const shallow = (await runGit(['rev-parse', '--is-shallow-repository'], { cwd: root })) === 'true';
+    for (const branch of input.branches) {
+        const local = `refs/agent-mux/published/${branch}`;
+        const fetched = await spawnGit([
+            'fetch',
+            '--quiet',
+            '--no-tags',
+            '--no-recurse-submodules',
+            '--no-write-fetch-head',
+            ...(shallow ? ['--depth=2'] : []),
+            '--end-of-options',
+            url,
+            `+refs/heads/${branch}:${local}`,
+        ], { cwd: root, token: input.token, ...protocols });
+        if (fetched.exitCode !== 0)
+            continue; // no such branch (or it cannot be read): not this run's
+        const commitSha = await runGit(['rev-parse', '--verify', `${local}^{commit}`], { cwd: root });
+        const values = await runGit(['show', '-s', `--format=%(trailers:key=${RUN_TRAILER},valueonly,separator=%x00)`, commitSha], { cwd: root });
+        if (!values.split('\0').some((value) => value.trim() === input.runId))
+            continue;
+        return { branch, commitSha, files: await changesOf(root, commitSha) };
+    }
+    return undefined;
+}
+/** The changes of `commit` against its first parent (the empty tree for a root commit). */
+async function changesOf(root, commit) {
+    const scratch = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'agent-mux-index-'));
+    try {
+        const env = { GIT_INDEX_FILE: (0,external_node_path_namespaceObject.join)(scratch, 'index') };
+        await runGit(['read-tree', `${commit}^{tree}`], { cwd: root, env });
+        const parent = await spawnGit(['rev-parse', '--verify', '--quiet', `${commit}^1^{commit}`], { cwd: root });
+        const from = parent.exitCode === 0 ? parent.stdout : await runGit(['hash-object', '-t', 'tree', '/dev/null'], { cwd: root });
+        return await diffIndex(root, env, from);
+    }
+    finally {
+        await (0,external_node_fs_promises_namespaceObject.rm)(scratch, { recursive: true, force: true });
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/github/git/branch-name-error.ts
@@ -91423,167 +91651,6 @@ function branch_name_slugify(text, maxLength = maxSlugLength) {
         break;
     }
     return slug;
-}
-
-;// CONCATENATED MODULE: ./src/github/git/stage-changes.ts
-
-/**
- * Stages every change in the working tree (`git add -A`: new files except ignored ones, edits,
- * deletions) and then puts the `ignore` paths back to their `HEAD` state in the index, so they
- * are left out of the next commit whatever the working tree holds. Paths are literal (no pathspec
- * magic) and relative to the top of the repository. `env` may name another index (`GIT_INDEX_FILE`).
- */
-async function stageChanges(root, ignore, env) {
-    await runGit(['add', '--all'], { cwd: root, env });
-    if (ignore.length === 0)
-        return;
-    await runGit(['--literal-pathspecs', 'reset', '--quiet', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-        cwd: root,
-        env,
-        input: `${ignore.join('\0')}\0`,
-    });
-}
-
-;// CONCATENATED MODULE: ./src/github/git/collect-changes.ts
-
-
-
-
-
-
-/**
- * The changes of the working tree against `HEAD`, as the next commit of `publishChanges` would
- * hold them: edits, deletions, renames and untracked files (those `.gitignore` excludes are left
- * out). It works on a copy of the index, so the real index is untouched. Git's `-z` output is
- * parsed, so any file name (spaces, newlines, quotes, non-ASCII) comes back exactly. It runs after
- * the agent, so it first opens the checkout with `openRepository` (a replaced `.git` refused, the
- * configuration sanitized).
- */
-async function collectChanges(cwd, options = {}) {
-    const { root } = await openRepository(cwd);
-    const scratch = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'agent-mux-index-'));
-    try {
-        const indexFile = (0,external_node_path_namespaceObject.join)(scratch, 'index');
-        const realIndex = await runGit(['rev-parse', '--git-path', 'index'], { cwd: root });
-        const source = (0,external_node_path_namespaceObject.isAbsolute)(realIndex) ? realIndex : (0,external_node_path_namespaceObject.join)(root, realIndex);
-        await (0,external_node_fs_promises_namespaceObject.copyFile)(source, indexFile).catch(() => undefined);
-        // Keep the index's mtime: git trusts a file's cached stat only when the file is older than
-        // the index ("racy git"), so a fresh mtime would hide same-size edits made in the second of
-        // the checkout.
-        await (0,external_node_fs_promises_namespaceObject.stat)(source)
-            .then((st) => (0,external_node_fs_promises_namespaceObject.utimes)(indexFile, st.atime, st.mtime))
-            .catch(() => undefined);
-        const env = { GIT_INDEX_FILE: indexFile };
-        await stageChanges(root, options.ignore ?? [], env);
-        return await diffIndex(root, env);
-    }
-    finally {
-        await (0,external_node_fs_promises_namespaceObject.rm)(scratch, { recursive: true, force: true });
-    }
-}
-/** The staged changes of the index `env` names against `HEAD` (the empty tree on an unborn branch). */
-async function diffIndex(root, env) {
-    const head = await spawnGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root });
-    const against = head.exitCode === 0 ? head.stdout : await runGit(['hash-object', '-t', 'tree', '/dev/null'], { cwd: root });
-    const base = [
-        '-c',
-        'core.quotePath=false',
-        'diff',
-        '--cached',
-        '--no-ext-diff',
-        '--no-textconv',
-        '--no-color',
-        '--no-relative',
-        '--find-renames',
-        '--ignore-submodules=none',
-    ];
-    const [nameStatus, numstat, patch] = await Promise.all([
-        runGit([...base, '-z', '--name-status', against, '--'], { cwd: root, env }),
-        runGit([...base, '-z', '--numstat', against, '--'], { cwd: root, env }),
-        runGit([...base, '--unified=0', '--src-prefix=a/', '--dst-prefix=b/', against, '--'], { cwd: root, env }),
-    ]);
-    const entries = parseNameStatus(nameStatus);
-    const counts = parseNumstat(numstat);
-    const firstLines = parseFirstLines(patch);
-    const aligned = firstLines.length === entries.length;
-    return entries.map((entry, index) => {
-        const count = counts.get(entry.path);
-        const file = {
-            path: entry.path,
-            status: entry.status,
-            firstLine: entry.status === 'deleted' || !aligned ? undefined : firstLines[index],
-            additions: count?.additions ?? 0,
-            deletions: count?.deletions ?? 0,
-        };
-        if (entry.previousPath !== undefined)
-            file.previousPath = entry.previousPath;
-        return file;
-    });
-}
-/** Parses `git diff -z --name-status`: `X\0path\0`, or `R<score>\0old\0new\0` (and `C…` likewise). */
-function parseNameStatus(output) {
-    const fields = output.split('\0');
-    const entries = [];
-    let index = 0;
-    while (index < fields.length) {
-        const code = fields[index++];
-        if (code === '')
-            continue;
-        const letter = code[0];
-        if (letter === 'R' || letter === 'C') {
-            const previousPath = fields[index++];
-            const path = fields[index++];
-            entries.push(letter === 'R' ? { path, status: 'renamed', previousPath } : { path, status: 'added' });
-        }
-        else {
-            const path = fields[index++];
-            const status = letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified';
-            entries.push({ path, status });
-        }
-    }
-    return entries;
-}
-/** Parses `git diff -z --numstat`: `add\tdel\tpath\0`, or `add\tdel\t\0old\0new\0` for a rename; `-` for binary. */
-function parseNumstat(output) {
-    const fields = output.split('\0');
-    const counts = new Map();
-    let index = 0;
-    while (index < fields.length) {
-        const field = fields[index++];
-        if (field === '')
-            continue;
-        const [added = '-', deleted = '-', ...rest] = field.split('\t');
-        let path = rest.join('\t');
-        if (path === '') {
-            index++; // the old path of a rename
-            path = fields[index++] ?? '';
-        }
-        counts.set(path, { additions: toCount(added), deletions: toCount(deleted) });
-    }
-    return counts;
-}
-function toCount(text) {
-    const value = Number.parseInt(text, 10);
-    return Number.isNaN(value) ? 0 : value;
-}
-/**
- * The first changed new-file line of each file section of a `-U0` patch, in output order (the
- * order of `--name-status`). File names need not be parsed: git quotes any newline in them, so a
- * section starts exactly where a line starts with `diff --git `.
- */
-function parseFirstLines(patch) {
-    if (patch === '')
-        return [];
-    const sections = `\n${patch}`.split('\ndiff --git ').slice(1);
-    return sections.map((section) => {
-        const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/m.exec(section);
-        if (!hunk)
-            return undefined;
-        const start = Number(hunk[1]);
-        const length = hunk[2] === undefined ? 1 : Number(hunk[2]);
-        // A hunk that only deletes reports the line before the deletion (0 at the top of the file).
-        return length === 0 ? Math.max(start, 1) : start;
-    });
 }
 
 ;// CONCATENATED MODULE: ./src/github/git/find-secrets-in-changes.ts
@@ -91870,13 +91937,16 @@ const MAX_NAMES = 20;
  */
 async function unclaimedBranch(input) {
     const { root } = await openRepository(input.cwd);
-    for (let n = 1; n <= MAX_NAMES; n++) {
-        const name = n === 1 ? input.base : `${input.base}-${n}`;
+    for (const name of branchNames(input.base)) {
         const tip = await input.api.getBranchSha(input.repo, name);
         if (tip === undefined || (await inHistory(root, tip)))
             return name;
     }
     return input.base;
+}
+/** The names `unclaimedBranch` tries, in order: `base`, `base-2`, … `base-20`. */
+function branchNames(base) {
+    return Array.from({ length: MAX_NAMES }, (_, i) => (i === 0 ? base : `${base}-${i + 1}`));
 }
 /** True when `sha` is `HEAD` or one of its ancestors (false for a commit the workspace does not have). */
 async function inHistory(root, sha) {
@@ -92039,6 +92109,7 @@ function pullRequestRefused(error, branch) {
 
 
 
+
 /**
  * Puts a successful run's changes where they belong: the PR's own branch for a pull request of
  * this repository, a new `<prefix><issue>-<slug>` branch (and a pull request) for an issue (`-2`, `-3`, …
@@ -92049,11 +92120,10 @@ function pullRequestRefused(error, branch) {
  */
 async function publishResult(input) {
     const { api, job, pull, git } = input;
-    const settings = job.config.git;
     const files = await collectChanges(input.cwd, { ignore: [...input.ignore] });
     if (files.length === 0)
         return { files, note: 'the agent changed no files; nothing to commit' };
-    const message = commitMessage(job);
+    const message = commitMessage(job, input.runId);
     if (pull?.fromFork) {
         return deliverToFork({
             api,
@@ -92069,13 +92139,7 @@ async function publishResult(input) {
     }
     const branch = pull
         ? pull.headRef
-        : (input.branch ??
-            (await unclaimedBranch({
-                api,
-                repo: job.repo,
-                base: branchName(settings.branchPrefix, job.number ?? 0, job.title || job.instruction),
-                cwd: input.cwd,
-            })));
+        : (input.branch ?? (await unclaimedBranch({ api, repo: job.repo, base: issueBranchOf(job), cwd: input.cwd })));
     const pushed = await publishChanges({
         cwd: input.cwd,
         remote: git.remote,
@@ -92088,18 +92152,32 @@ async function publishResult(input) {
     });
     if (pushed.kind === 'no_changes')
         return { files: [], note: 'the agent changed no files; nothing to commit' };
+    input.afterPush?.();
+    return pullRequestFor({ api, job, pull, branch, commitSha: pushed.commitSha, files: pushed.files });
+}
+/** The branch name of a run on an issue before `unclaimedBranch` makes it free: `<prefix><issue>-<slug>`. */
+function issueBranchOf(job) {
+    return branchName(job.config.git.branchPrefix, job.number ?? 0, job.title || job.instruction);
+}
+/**
+ * Where a commit pushed to `branch` is seen: the pull request it is on (`pull`), the branch alone
+ * (`git.pullRequests: false`), or the open pull request of the branch, opened when there is none.
+ */
+async function pullRequestFor(input) {
+    const { api, job, pull, branch, files } = input;
+    const settings = job.config.git;
+    const sha = input.commitSha.slice(0, 7);
     // A turn on a pull request (a follow-up in the PR the first turn opened): its commit is on that PR.
     if (pull) {
         return {
             branch,
             pullRequestUrl: pull.htmlUrl,
-            files: pushed.files,
-            note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch} (pull request ${pull.htmlUrl})`,
+            files,
+            note: `pushed ${sha} to ${branch} (pull request ${pull.htmlUrl})`,
         };
     }
-    if (!settings.pullRequests) {
-        return { branch, files: pushed.files, note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}` };
-    }
+    if (!settings.pullRequests)
+        return { branch, files, note: `pushed ${sha} to ${branch}` };
     const existing = await api.findOpenPull(job.repo, job.repo.owner, branch);
     const pr = existing ??
         (await api
@@ -92113,26 +92191,80 @@ async function publishResult(input) {
                 '',
                 `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}.`,
                 '',
-                `${pushed.files.length} file${pushed.files.length === 1 ? '' : 's'} changed.`,
+                `${files.length} file${files.length === 1 ? '' : 's'} changed.`,
             ].join('\n'),
         })
             .catch((error) => {
             throw pullRequestRefused(error, branch);
         }));
-    return {
-        branch,
-        pullRequestUrl: pr.htmlUrl,
-        files: pushed.files,
-        note: `pushed ${pushed.commitSha.slice(0, 7)} to ${branch}; pull request ${pr.htmlUrl}`,
-    };
+    return { branch, pullRequestUrl: pr.htmlUrl, files, note: `pushed ${sha} to ${branch}; pull request ${pr.htmlUrl}` };
 }
-function commitMessage(job) {
-    return `${commitTitle(job)}\n\nRequested by @${job.actor.login}${job.number === undefined ? '' : ` in #${job.number}`} (agent: ${job.agentName}).`;
+function commitMessage(job, runId) {
+    const requested = `Requested by @${job.actor.login}${job.number === undefined ? '' : ` in #${job.number}`} (agent: ${job.agentName}).`;
+    return `${commitTitle(job)}\n\n${requested}${runId === undefined ? '' : `\n\n${runTrailer(runId)}`}`;
 }
 function commitTitle(job) {
     const title = (job.title || job.instruction).split('\n')[0]?.trim() ?? '';
     const short = title.length > 60 ? `${title.slice(0, 57)}…` : title;
     return `agent-mux: ${short || 'changes'}`;
+}
+
+;// CONCATENATED MODULE: ./src/github/use-cases/earlier-attempt-commit.ts
+
+
+
+
+/**
+ * The commit an earlier attempt of run `runId` pushed, when it is still the tip of the branch that
+ * attempt published to: the pull request's branch, the conversation's branch, or for an issue the
+ * first of `<prefix><issue>-<slug>`, `…-2`, … that exists (each name `unclaimedBranch` would have
+ * tried, up to the first that does not exist). Never for a pull request from a fork (nothing of the
+ * run's is pushed there). Undefined when there is none, or when the branches cannot be read (logged):
+ * then the agent runs again, as it would have without this check.
+ */
+async function earlierAttemptCommit(input) {
+    if (input.pull?.fromFork)
+        return undefined;
+    try {
+        const branches = input.pull
+            ? [input.pull.headRef]
+            : input.branch !== undefined
+                ? [input.branch]
+                : await existingNames(input.api, input.repo, issueBranchOf(input.job));
+        if (branches.length === 0)
+            return undefined;
+        return await findRunCommit({
+            cwd: input.cwd,
+            ...(input.git.remote === undefined ? {} : { remote: input.git.remote }),
+            ...(input.git.token === undefined ? {} : { token: input.git.token }),
+            runId: input.runId,
+            branches,
+        });
+    }
+    catch (error) {
+        input.log(`could not look for an earlier attempt's commit, so the agent runs again: ${error_text_errorText(error)}`);
+        return undefined;
+    }
+}
+/** The names of `branchNames(base)` that exist, up to the first that does not. */
+async function existingNames(api, repo, base) {
+    const names = [];
+    for (const name of branchNames(base)) {
+        if ((await api.getBranchSha(repo, name)) === undefined)
+            break;
+        names.push(name);
+    }
+    return names;
+}
+
+;// CONCATENATED MODULE: ./src/github/use-cases/human-duration.ts
+/** 3_600_000 → `1 h`, 900_000 → `15 min`, 90_500 → `91 s`: a timeout as the approval comment words it. */
+function humanDuration(ms) {
+    if (ms % 3_600_000 === 0)
+        return `${ms / 3_600_000} h`;
+    if (ms % 60_000 === 0)
+        return `${ms / 60_000} min`;
+    return `${Math.round(ms / 1000)} s`;
 }
 
 ;// CONCATENATED MODULE: ./src/github/use-cases/pull-number-of.ts
@@ -93513,6 +93645,7 @@ function workflowInstructions(instructions) {
 
 
 
+
 /**
  * Carries out one accepted job: check run and tracking comment, the workspace on the right
  * commit with planted agent config restored, the agent run with approvals on GitHub and live
@@ -93715,6 +93848,57 @@ async function runAndReport(options, secrets, answer) {
     if (prepared.restored.length + prepared.removed.length > 0) {
         note(`agent config files reset to the base branch: ${[...prepared.restored, ...prepared.removed].join(', ')}`);
     }
+    // A retry whose predecessor had pushed the run's commit before its worker died: that commit is
+    // the run's result; the agent is not run (and paid) again.
+    const earlier = options.retried
+        ? await earlierAttemptCommit({
+            api,
+            repo,
+            job,
+            pull,
+            branch: onBranch?.name,
+            cwd: options.workspace,
+            git: options.git,
+            runId,
+            log: note,
+        })
+        : undefined;
+    if (earlier !== undefined) {
+        let published;
+        try {
+            published = await pullRequestFor({ api, job, pull, ...earlier });
+        }
+        catch (error) {
+            return fail('failure', `an earlier attempt's commit could not be published: ${error_text_errorText(error)}`);
+        }
+        note(`an earlier attempt of this run had pushed ${earlier.commitSha.slice(0, 7)} to ${earlier.branch} before its worker stopped: published it, the agent was not run again`);
+        note(published.note);
+        const pullNumber = pull?.number ?? pullNumberOf(published.pullRequestUrl);
+        const { reporter, base } = await reporting;
+        await reporter.finish({
+            conclusion: 'success',
+            branch: published.branch,
+            pullRequestUrl: published.pullRequestUrl,
+            noChanges: false,
+            annotations: renderAnnotations(published.files),
+            record: turnRecordOf(baseRecord, {
+                conclusion: 'success',
+                finalMessage: undefined,
+                branch: published.branch,
+                pullRequest: pullNumber,
+            }),
+        });
+        return {
+            ...base,
+            conclusion: 'success',
+            end: undefined,
+            branch: published.branch,
+            pullRequestUrl: published.pullRequestUrl,
+            changedFiles: published.files,
+            approvals: approvalsOf(reporter.progress),
+            progress: reporter.progress,
+        };
+    }
     const approvalTimeoutMs = options.approvalTimeoutMs ?? job.config.approvals.timeout;
     const currentHead = async () => pull
         ? (await api.getPull(repo, pull.number)).headSha
@@ -93844,7 +94028,9 @@ async function runAndReport(options, secrets, answer) {
             git: options.git,
             ignore: [...prepared.restored, ...prepared.removed],
             secrets: secrets.values,
+            runId,
             ...(onBranch ? { branch: onBranch.name } : {}),
+            ...(options.afterPush ? { afterPush: options.afterPush } : {}),
         });
     }
     catch (error) {
@@ -94504,6 +94690,12 @@ function createMemoryGitHub(options) {
                 fail(operation, 422, refused);
             applyCheckRun(run, update, state.timestamp());
             run.updates += 1;
+        },
+        async getCheckRun(ref, checkRunId) {
+            const operation = 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}';
+            checkRepo(operation, ref);
+            const run = state.checkRunsById.get(checkRunId) ?? fail(operation, 404, 'Not Found');
+            return { status: run.status, conclusion: run.conclusion ?? null };
         },
         async getPull(ref, number) {
             const { issue, pull } = pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}', ref, number);

@@ -45495,6 +45495,10 @@ const pullResponse = object({
     fromFork: p.head.repo?.full_name !== p.base.repo?.full_name,
 }));
 const checkRunResponse = object({ id: schemas_number(), html_url: schemas_string().nullish() }).loose();
+/** A check run's status and conclusion (`GET …/check-runs/{id}`). */
+const checkRunStateResponse = object({ status: schemas_string(), conclusion: schemas_string().nullish() })
+    .loose()
+    .transform((run) => ({ status: run.status, conclusion: run.conclusion ?? null }));
 const line = schemas_number().int().positive().nullish();
 const side = schemas_enum(['LEFT', 'RIGHT'])
     .nullish()
@@ -45653,6 +45657,9 @@ function createGitHubApi(octokit) {
         },
         async updateCheckRun(ref, checkRunId, update) {
             await call('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { ...ref, check_run_id: checkRunId, ...checkRunBody(update) }, checkRunResponse);
+        },
+        async getCheckRun(ref, checkRunId) {
+            return (await call('GET /repos/{owner}/{repo}/check-runs/{check_run_id}', { ...ref, check_run_id: checkRunId }, checkRunStateResponse)).data;
         },
         async getPull(ref, number) {
             return (await call('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...ref, pull_number: number }, pullResponse)).data;
