@@ -1,3 +1,4 @@
+import { exhaustive } from '../core/events/exhaustive.ts';
 import type { AgentEvent } from '../core/events/index.ts';
 import { formatClock, truncate } from '../github/report/markdown.ts';
 import { summarize } from '../github/report/run-progress.ts';
@@ -170,7 +171,27 @@ export function createWorkflowLog(sink: WorkflowLogSink, redact: (text: string) 
             `run ended: ${event.reason}${event.message ? ` (${event.message})` : ''} after ${formatClock(event.durationMs)}`,
           );
           return;
+        // Not written to the workflow log.
+        case 'debug':
+        case 'message_start':
+        case 'thinking_start':
+        case 'thinking_delta':
+        case 'thinking_stop':
+        case 'image_output':
+        case 'notice':
+        case 'cost':
+        case 'session_resume':
+        case 'session_fork':
+        case 'turn_start':
+        case 'turn_end':
+        case 'tool_input_delta':
+        case 'skill_loaded':
+        case 'skill_invoked':
+        case 'plugin_loaded':
+        case 'plugin_invoked':
+          return;
         default:
+          exhaustive(event);
           return;
       }
     },

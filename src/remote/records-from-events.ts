@@ -1,3 +1,4 @@
+import { exhaustive } from '../core/events/exhaustive.ts';
 import type { AgentEvent, RunTotals } from '../core/events/index.ts';
 
 /** The cost Process-protocol records carry: the run's running total. */
@@ -131,7 +132,40 @@ export class RecordsFromEvents {
               },
             ];
       }
+      // No record of their own.
+      case 'auth_error':
+      case 'rate_limit_error':
+      case 'context_exceeded':
+      case 'crash':
+      case 'error':
+      case 'debug':
+      case 'log':
+      case 'message_start':
+      case 'thinking_start':
+      case 'thinking_delta':
+      case 'thinking_stop':
+      case 'image_output':
+      case 'file_output':
+      case 'notice':
+      case 'session_start':
+      case 'session_resume':
+      case 'session_fork':
+      case 'turn_start':
+      case 'turn_end':
+      case 'tool_call_start':
+      case 'tool_input_delta':
+      case 'mcp_tool_call_start':
+      case 'mcp_tool_result':
+      case 'skill_loaded':
+      case 'skill_invoked':
+      case 'plugin_loaded':
+      case 'plugin_invoked':
+      case 'approval_request':
+      case 'approval_granted':
+      case 'approval_denied':
+        return [];
       default:
+        exhaustive(event);
         return [];
     }
   }

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import { styleText } from 'node:util';
 import yoctoSpinner, { type Spinner } from 'yocto-spinner';
+import { exhaustive } from '../../core/events/exhaustive.ts';
 import type { AgentEvent } from '../../core/events/index.ts';
 
 type Style = Parameters<typeof styleText>[0];
@@ -181,7 +182,25 @@ export function prettyRenderer(options: PrettyRendererOptions): PrettyRenderer {
           line(`${mark} ${event.reason}${message} · ${summary}`);
           break;
         }
+        // Not shown by the pretty renderer.
+        case 'message_start':
+        case 'thinking_start':
+        case 'thinking_stop':
+        case 'image_output':
+        case 'notice':
+        case 'session_fork':
+        case 'turn_start':
+        case 'turn_end':
+        case 'tool_call_start':
+        case 'tool_input_delta':
+        case 'mcp_tool_result':
+        case 'skill_loaded':
+        case 'skill_invoked':
+        case 'plugin_loaded':
+        case 'plugin_invoked':
+          break;
         default:
+          exhaustive(event);
           break;
       }
     },

@@ -1,3 +1,4 @@
+import { exhaustive } from '../../core/events/exhaustive.ts';
 import type { AgentEvent } from '../../core/events/index.ts';
 import type { RunEndReason, RunTotals } from '../../core/events/run-events.ts';
 import { ApprovalLedger } from './approval-ledger.ts';
@@ -273,7 +274,21 @@ export class RunProgress {
       case 'run_end':
         this.#runEnd(at, event);
         return;
+      // Not shown in the check run's log.
+      case 'debug':
+      case 'text_delta':
+      case 'message_stop':
+      case 'thinking_start':
+      case 'thinking_delta':
+      case 'thinking_stop':
+      case 'session_fork':
+      case 'turn_start':
+      case 'tool_input_delta':
+      case 'skill_loaded':
+      case 'plugin_loaded':
+        return;
       default:
+        exhaustive(event);
         return;
     }
   }
