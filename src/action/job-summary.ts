@@ -96,7 +96,7 @@ function runTable(input: JobSummaryInput): string {
     const number = /\/pull\/(\d+)$/.exec(outcome.pullRequestUrl)?.[1];
     lines.push(row(['Pull request', md.link(number ? `#${number}` : outcome.pullRequestUrl, outcome.pullRequestUrl)]));
   }
-  if (outcome.checkRunUrl) lines.push(row(['Check run', md.link(`agent-mux / ${agent}`, outcome.checkRunUrl)]));
+  if (outcome.checkRunUrl) lines.push(row(['Check run', md.link(outcome.checkRunName, outcome.checkRunUrl)]));
   if (installMs !== undefined) lines.push(row(['Agent install', formatSpan(installMs)]));
   const where = `${trigger.repository}${trigger.number === undefined ? '' : `#${trigger.number}`}`;
   lines.push(

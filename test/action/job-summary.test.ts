@@ -63,6 +63,7 @@ function outcomeOf(progress: RunProgress, fields: Partial<RunOutcome> & Pick<Run
     runId: 'run-42',
     end: undefined,
     checkRunId: 901,
+    checkRunName: 'agent-mux / claude',
     checkRunUrl: CHECK_RUN_URL,
     commentId: 77,
     changedFiles: [],

@@ -4,11 +4,13 @@
  * webhooks. Every child gets a marker in its environment that its agents inherit, so that whatever
  * a killed app leaves behind can be found and killed.
  */
+
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkRunName } from '../../src/github/report/check-run-name.ts';
 import { APP_ENTRY, type ProbotProcess, startProbot } from '../app-e2e/probot-process.ts';
 import { sendWebhook, type WebhookResponse } from '../app-e2e/signed-webhook.ts';
 import type { FakeCheckRun } from '../support/fake-github/fake-github.ts';
@@ -18,7 +20,7 @@ import { webhookPayload } from '../support/webhook-payload.ts';
 export const SECRET = 'faults-webhook-secret';
 export const INSTALLATION_ID = 1;
 /** The check run name of runs of the agent named `name`. */
-export const checkName = (name: string) => `agent-mux / ${name}`;
+export const checkName = (name: string) => checkRunName(name);
 
 /** The test agents (Process protocol), run with this `node`. */
 export const APPROVAL_AGENT = fileURLToPath(new URL('./fixtures/approval-agent.mjs', import.meta.url));

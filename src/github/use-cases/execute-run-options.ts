@@ -108,6 +108,8 @@ export interface RunOutcome {
   reason?: string;
   end: RunEnd | undefined;
   checkRunId: number;
+  /** As GitHub lists it (`checkRunName`): `agent-mux / <agent>`, with ` (turn N)` from the second turn. */
+  checkRunName: string;
   checkRunUrl: string;
   commentId: number | undefined;
   branch?: string;

@@ -20,6 +20,7 @@ import { planTurnSafely, resumeTurn, sessionLocation, turnRecordOf } from '../co
 import { prepareWorkspace } from '../git/prepare-workspace.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import { redactingApi } from '../redacting-api.ts';
+import { turnSuffix } from '../report/check-run-name.ts';
 import { unseenChangesReason } from '../report/claimed-changes.ts';
 import { FinalMessage } from '../report/final-message.ts';
 import { changedNothingReason } from '../report/refused-changes.ts';
@@ -101,7 +102,7 @@ async function runAndReport(
     log,
   });
   const job = plan.agentName === options.job.agentName ? options.job : { ...options.job, agentName: plan.agentName };
-  const turnName = plan.turn > 1 ? ` (turn ${plan.turn})` : '';
+  const turnName = turnSuffix(plan.turn);
   const missed = options.catchUp
     ? await catchUpMentions(options.catchUp, {
         api: planning,
@@ -161,7 +162,7 @@ async function runAndReport(
       job,
       runId,
       headSha: (await target).headSha,
-      turnName,
+      turn: plan.turn,
       model: options.model ?? agentConfig?.model,
       tracking,
       baseRecord,

@@ -1,4 +1,5 @@
 import type { GitHubApi } from '../github-api.ts';
+import { CONFIG_CHECK_RUN_NAME } from '../report/check-run-name.ts';
 import { fencedBlock } from '../report/markdown.ts';
 import type { TriggerEvent } from '../trigger/trigger-event.ts';
 
@@ -29,7 +30,7 @@ export async function reportConfigError(
   if (headSha === undefined) return;
   const now = new Date().toISOString();
   await api.createCheckRun(event.repo, {
-    name: 'agent-mux / config',
+    name: CONFIG_CHECK_RUN_NAME,
     headSha,
     status: 'completed',
     conclusion: 'failure',

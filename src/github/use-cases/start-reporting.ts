@@ -3,6 +3,7 @@ import type { TurnRecord } from '../conversation/turn-record.ts';
 import { turnRecordLine } from '../conversation/turn-record.ts';
 import type { GitHubApi } from '../github-api.ts';
 import { GitHubApiError } from '../github-api-error.ts';
+import { checkRunName, turnSuffix } from '../report/check-run-name.ts';
 import type { Clock } from '../report/clock.ts';
 import { runMarker, type TrackingConversation } from '../report/render-tracking-comment.ts';
 import { createRunReporter, type RunReporter } from '../report/run-reporter.ts';
@@ -16,8 +17,8 @@ export interface StartReportingInput {
   job: RunJob;
   runId: string;
   headSha: string;
-  /** ` (turn 2)` after the agent's name for a follow-up, else empty. */
-  turnName: string;
+  /** The turn in its conversation (1 for a first run): from 2 on, the check run's name says it. */
+  turn: number;
   model: string | undefined;
   /** The turn's place in its conversation, for a run on an issue or pull request. */
   tracking: TrackingConversation | undefined;
@@ -49,7 +50,7 @@ function checkRunRefused(error: unknown): unknown {
 /** The reporter of a run and what its outcome names: its id, check run and tracking comment. */
 export interface Reporting {
   reporter: RunReporter;
-  base: { runId: string; checkRunId: number; checkRunUrl: string; commentId: number | undefined };
+  base: { runId: string; checkRunId: number; checkRunName: string; checkRunUrl: string; commentId: number | undefined };
 }
 
 /**
@@ -57,17 +58,18 @@ export interface Reporting {
  * (the validated run marker, the turn's record, a first line), then the reporter that keeps both up to date.
  */
 export async function startReporting(input: StartReportingInput): Promise<Reporting> {
-  const { api, job, runId, turnName, tracking } = input;
+  const { api, job, runId, turn, tracking } = input;
+  const name = checkRunName(job.agentName, turn);
   const repo = job.repo;
   const checkRun = await api
     .createCheckRun(repo, {
-      name: `agent-mux / ${job.agentName}${turnName}`,
+      name,
       headSha: input.headSha,
       status: 'in_progress',
       startedAt: new Date().toISOString(),
       externalId: runId,
       detailsUrl: input.detailsUrl,
-      output: { title: `${job.agentName}${turnName}: starting`, summary: `Requested by @${job.actor.login}.` },
+      output: { title: `${job.agentName}${turnSuffix(turn)}: starting`, summary: `Requested by @${job.actor.login}.` },
     })
     .catch((error: unknown) => {
       throw checkRunRefused(error);
@@ -98,6 +100,6 @@ export async function startReporting(input: StartReportingInput): Promise<Report
   });
   return {
     reporter,
-    base: { runId, checkRunId: checkRun.id, checkRunUrl: checkRun.htmlUrl, commentId: comment?.id },
+    base: { runId, checkRunId: checkRun.id, checkRunName: name, checkRunUrl: checkRun.htmlUrl, commentId: comment?.id },
   };
 }

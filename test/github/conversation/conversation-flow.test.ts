@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { renderJobSummary } from '../../../src/action/job-summary.ts';
 import { parseTurnRecord } from '../../../src/github/conversation/turn-record.ts';
 import { decideTrigger } from '../../../src/github/use-cases/decide-trigger.ts';
 import { type ExecuteRunOptions, executeRun, type RunOutcome } from '../../../src/github/use-cases/execute-run.ts';
@@ -112,6 +113,14 @@ describe('conversations: a follow-up mention continues the same session on the s
 
     const checks = w.gh.state.checkRuns(w.repo).map((c) => c.name);
     expect(checks).toEqual(['agent-mux / conv', 'agent-mux / conv (turn 2)']);
+    // One name everywhere: GitHub's check run, the outcome, and the Action's job summary.
+    expect([first.checkRunName, second.checkRunName]).toEqual(checks);
+    const summary = renderJobSummary({
+      outcome: second,
+      agent: 'conv',
+      trigger: { event: 'issue_comment', actor: 'alice', repository: 'octo/demo' },
+    });
+    expect(summary).toContain(`[agent-mux / conv (turn 2)](${second.checkRunUrl})`);
     const firstComment = w.gh.state.comments(w.repo, 7).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
     const secondComment = w.gh.state.comments(w.repo, pr).find((c) => c.body.startsWith('<!-- agent-mux:run:'));
     expect(secondComment?.body).toContain(
