@@ -12144,7 +12144,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7925)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 8093)),
 ]);
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
 // of the run core still kills the agent's process group.
@@ -12160,7 +12160,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7925:
+/***/ 8093:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -65888,7 +65888,16 @@ function yoctoSpinner(options) {
 	return new YoctoSpinner(options);
 }
 
+;// CONCATENATED MODULE: ./src/core/events/exhaustive.ts
+/**
+ * Marks the end of a switch over every event `type` (or any other union): called in its `default`,
+ * it compiles only when each member has its case, so a new event type fails to compile wherever it
+ * is not handled instead of vanishing there. It does nothing at run time.
+ */
+function exhaustive(_value) { }
+
 ;// CONCATENATED MODULE: ./src/cli/render/pretty-renderer.ts
+
 
 
 const brief = (value, max = 120) => {
@@ -66052,7 +66061,25 @@ function prettyRenderer(options) {
                     line(`${mark} ${event.reason}${message} · ${summary}`);
                     break;
                 }
+                // Not shown by the pretty renderer.
+                case 'message_start':
+                case 'thinking_start':
+                case 'thinking_stop':
+                case 'image_output':
+                case 'notice':
+                case 'session_fork':
+                case 'turn_start':
+                case 'turn_end':
+                case 'tool_call_start':
+                case 'tool_input_delta':
+                case 'mcp_tool_result':
+                case 'skill_loaded':
+                case 'skill_invoked':
+                case 'plugin_loaded':
+                case 'plugin_invoked':
+                    break;
                 default:
+                    exhaustive(event);
                     break;
             }
         },
@@ -66384,6 +66411,7 @@ class CallerToolHost {
 }
 
 ;// CONCATENATED MODULE: ./src/remote/records-from-events.ts
+
 /**
  * Turns a local run's normalized events back into Process-protocol records:
  * `progress` → progress; `comment` → comment; the `text_delta`s of a message → one progress whose
@@ -66496,7 +66524,40 @@ class RecordsFromEvents {
                         },
                     ];
             }
+            // No record of their own.
+            case 'auth_error':
+            case 'rate_limit_error':
+            case 'context_exceeded':
+            case 'crash':
+            case 'error':
+            case 'debug':
+            case 'log':
+            case 'message_start':
+            case 'thinking_start':
+            case 'thinking_delta':
+            case 'thinking_stop':
+            case 'image_output':
+            case 'file_output':
+            case 'notice':
+            case 'session_start':
+            case 'session_resume':
+            case 'session_fork':
+            case 'turn_start':
+            case 'turn_end':
+            case 'tool_call_start':
+            case 'tool_input_delta':
+            case 'mcp_tool_call_start':
+            case 'mcp_tool_result':
+            case 'skill_loaded':
+            case 'skill_invoked':
+            case 'plugin_loaded':
+            case 'plugin_invoked':
+            case 'approval_request':
+            case 'approval_granted':
+            case 'approval_denied':
+                return [];
             default:
+                exhaustive(event);
                 return [];
         }
     }
@@ -87078,6 +87139,21 @@ function allowedAgents(config, builtinAgents) {
     return [...new Set([...configured, config.defaultAgent])];
 }
 
+;// CONCATENATED MODULE: ./src/github/report/check-run-name.ts
+/** The check run of a repository config that could not be read (`reportConfigError`). */
+const CONFIG_CHECK_RUN_NAME = 'agent-mux / config';
+/**
+ * The name of a run's check run as GitHub lists it: `agent-mux / <agent>`, and ` (turn N)` from a
+ * conversation's second turn on. The check run, the Action's job summary and the tests read it here.
+ */
+function checkRunName(agentName, turn = 1) {
+    return `agent-mux / ${agentName}${turnSuffix(turn)}`;
+}
+/** ` (turn N)` from the second turn on, else nothing: what a run's titles add to the agent's name. */
+function turnSuffix(turn) {
+    return turn > 1 ? ` (turn ${turn})` : '';
+}
+
 ;// CONCATENATED MODULE: ./src/github/report/markdown.ts
 /** Small Markdown helpers for text that came from an agent or a user: nothing in it may format, mention or break out. */
 const SPECIAL = /[\\`*_[\]<>|#~&!]/g;
@@ -87203,6 +87279,7 @@ function tableCode(text) {
 
 ;// CONCATENATED MODULE: ./src/github/use-cases/report-config-error.ts
 
+
 /**
  * An invalid repository config stops the run before it starts: a comment and a failed check run
  * (`agent-mux / config`) name each bad field and its line.
@@ -87226,7 +87303,7 @@ async function reportConfigError(api, event, defaultBranch, message) {
         return;
     const now = new Date().toISOString();
     await api.createCheckRun(event.repo, {
-        name: 'agent-mux / config',
+        name: CONFIG_CHECK_RUN_NAME,
         headSha,
         status: 'completed',
         conclusion: 'failure',
@@ -92689,6 +92766,7 @@ class ApprovalLedger {
 }
 
 ;// CONCATENATED MODULE: ./src/github/report/quiet-events.ts
+
 /** True for events that change nothing a run's reports show (thinking, input deltas, debug, …). */
 function isQuiet(event) {
     switch (event.type) {
@@ -92702,7 +92780,39 @@ function isQuiet(event) {
         case 'plugin_loaded':
         case 'session_fork':
             return true;
+        // Not quiet.
+        case 'auth_error':
+        case 'rate_limit_error':
+        case 'context_exceeded':
+        case 'crash':
+        case 'error':
+        case 'log':
+        case 'message_start':
+        case 'text_delta':
+        case 'message_stop':
+        case 'image_output':
+        case 'file_output':
+        case 'progress':
+        case 'comment':
+        case 'notice':
+        case 'cost':
+        case 'run_end':
+        case 'session_start':
+        case 'session_resume':
+        case 'turn_end':
+        case 'tool_call_start':
+        case 'tool_call_ready':
+        case 'tool_result':
+        case 'mcp_tool_call_start':
+        case 'mcp_tool_result':
+        case 'skill_invoked':
+        case 'plugin_invoked':
+        case 'approval_request':
+        case 'approval_granted':
+        case 'approval_denied':
+            return false;
         default:
+            exhaustive(event);
             return false;
     }
 }
@@ -92904,6 +93014,7 @@ class WrittenFiles {
 }
 
 ;// CONCATENATED MODULE: ./src/github/report/run-progress.ts
+
 
 
 
@@ -93160,7 +93271,21 @@ class RunProgress {
             case 'run_end':
                 this.#runEnd(at, event);
                 return;
+            // Not shown in the check run's log.
+            case 'debug':
+            case 'text_delta':
+            case 'message_stop':
+            case 'thinking_start':
+            case 'thinking_delta':
+            case 'thinking_stop':
+            case 'session_fork':
+            case 'turn_start':
+            case 'tool_input_delta':
+            case 'skill_loaded':
+            case 'plugin_loaded':
+                return;
             default:
+                exhaustive(event);
                 return;
         }
     }
@@ -93526,6 +93651,7 @@ function createRunReporter(input) {
 
 
 
+
 /**
  * A 403 on creating the check run: the token may not write checks. Says what to change; nothing
  * was started (the run stops when its reporting fails). Any other error is returned as it is.
@@ -93543,17 +93669,18 @@ function checkRunRefused(error) {
  * (the validated run marker, the turn's record, a first line), then the reporter that keeps both up to date.
  */
 async function startReporting(input) {
-    const { api, job, runId, turnName, tracking } = input;
+    const { api, job, runId, turn, tracking } = input;
+    const name = checkRunName(job.agentName, turn);
     const repo = job.repo;
     const checkRun = await api
         .createCheckRun(repo, {
-        name: `agent-mux / ${job.agentName}${turnName}`,
+        name,
         headSha: input.headSha,
         status: 'in_progress',
         startedAt: new Date().toISOString(),
         externalId: runId,
         detailsUrl: input.detailsUrl,
-        output: { title: `${job.agentName}${turnName}: starting`, summary: `Requested by @${job.actor.login}.` },
+        output: { title: `${job.agentName}${turnSuffix(turn)}: starting`, summary: `Requested by @${job.actor.login}.` },
     })
         .catch((error) => {
         throw checkRunRefused(error);
@@ -93579,7 +93706,7 @@ async function startReporting(input) {
     });
     return {
         reporter,
-        base: { runId, checkRunId: checkRun.id, checkRunUrl: checkRun.htmlUrl, commentId: comment?.id },
+        base: { runId, checkRunId: checkRun.id, checkRunName: name, checkRunUrl: checkRun.htmlUrl, commentId: comment?.id },
     };
 }
 
@@ -93608,6 +93735,7 @@ function workflowInstructions(instructions) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/use-cases/execute-run.ts
+
 
 
 
@@ -93698,7 +93826,7 @@ async function runAndReport(options, secrets, answer) {
         log,
     });
     const job = plan.agentName === options.job.agentName ? options.job : { ...options.job, agentName: plan.agentName };
-    const turnName = plan.turn > 1 ? ` (turn ${plan.turn})` : '';
+    const turnName = turnSuffix(plan.turn);
     const missed = options.catchUp
         ? await catchUpMentions(options.catchUp, {
             api: planning,
@@ -93755,7 +93883,7 @@ async function runAndReport(options, secrets, answer) {
             job,
             runId,
             headSha: (await target).headSha,
-            turnName,
+            turn: plan.turn,
             model: options.model ?? agentConfig?.model,
             tracking,
             baseRecord,
