@@ -18,6 +18,19 @@ export async function postgresReachable(): Promise<boolean> {
   }
 }
 
+/**
+ * Ends every connection whose `application_name` is `applicationName` (give the app or store under
+ * test its own through `?application_name=` in its URL: other tests share the server), as a failover
+ * ends them; returns how many were ended.
+ */
+export async function endConnections(admin: pg.Pool, applicationName: string): Promise<number> {
+  const { rows } = await admin.query<{ ended: boolean }>(
+    'SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1',
+    [applicationName],
+  );
+  return rows.filter((r) => r.ended).length;
+}
+
 /** A schema name no other test uses. */
 export function freshSchema(prefix = 'agent_mux_faults'): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;

@@ -12,7 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createPostgresRunStore } from '../../src/app/store/postgres-run-store.ts';
 import type { RunStore } from '../../src/app/store/run-store.ts';
 import type { ProbotProcess } from '../app-e2e/probot-process.ts';
-import { DATABASE_URL, dropSchema, freshSchema, postgresReachable } from './fault-postgres.ts';
+import { DATABASE_URL, dropSchema, endConnections, freshSchema, postgresReachable } from './fault-postgres.ts';
 import { createFaultWorld, type FaultWorld, processAgent, QUICK_AGENT, waitFor } from './fault-world.ts';
 
 const MENTIONS = 60;
@@ -43,15 +43,6 @@ afterEach(async () => {
   store = undefined;
   schema = undefined;
 });
-
-/** Ends every connection of the apps (their `application_name`), as a failover ends them; returns how many. */
-async function endConnections(applicationName: string): Promise<number> {
-  const { rows } = await admin.query<{ ended: boolean }>(
-    'SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1',
-    [applicationName],
-  );
-  return rows.filter((r) => r.ended).length;
-}
 
 describe.runIf(available)('three app replicas while PostgreSQL drops their connections', () => {
   it(`lose none of ${MENTIONS} mentions, conclude none twice and leave nothing in progress`, async () => {
@@ -103,7 +94,7 @@ describe.runIf(available)('three app replicas while PostgreSQL drops their conne
     const storm = (async () => {
       const until = performance.now() + STORM_MS;
       while (storming && performance.now() < until) {
-        ended += await endConnections(applicationName);
+        ended += await endConnections(admin, applicationName);
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
     })();

@@ -10,25 +10,12 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createPostgresRunStore } from '../../../src/app/store/postgres-run-store.ts';
 import type { Lease, RunStore, StoredRun } from '../../../src/app/store/run-store.ts';
 import { isTransientError } from '../../../src/app/store/transient-error.ts';
+import { DATABASE_URL, endConnections, postgresReachable } from '../../app-faults/fault-postgres.ts';
 import { type AckDroppingProxy, startAckDroppingProxy } from '../../support/ack-dropping-proxy.ts';
 import { makeJob, NO_LIMITS } from './run-store-fixtures.ts';
 
-const url = process.env.AGENT_MUX_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function reachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-const available = await reachable();
+const url = DATABASE_URL;
+const available = await postgresReachable();
 const admin = new pg.Pool({ connectionString: url, max: 3 });
 admin.on('error', () => {});
 afterAll(async () => {
@@ -210,11 +197,7 @@ describe.runIf(available)('a connection dropped at one statement', () => {
     let ended = 0;
     const storm = (async () => {
       while (storming) {
-        const { rows } = await admin.query<{ ended: boolean }>(
-          'SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1',
-          [applicationName],
-        );
-        ended += rows.filter((r) => r.ended).length;
+        ended += await endConnections(admin, applicationName);
         await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
       }
     })();
