@@ -1,18 +1,14 @@
-import {
-  type AgentCapabilities,
-  type AnyMessage,
-  type ClientConnection,
-  type ContentBlock,
-  client,
-  type McpServer,
-  PROTOCOL_VERSION,
-  type Stream,
+import type {
+  AgentCapabilities,
+  AnyMessage,
+  ClientConnection,
+  ContentBlock,
+  McpServer,
+  Stream,
 } from '@agentclientprotocol/sdk';
 import type { LaunchContext, ProcessController, RunIO } from '../../../core/adapter/index.ts';
 import { createApprovalIdSource } from '../../../core/tools/create-approval-id.ts';
-import { readTextFile, writeTextFile } from './acp-files.ts';
 import { decodeAcpMessage } from './acp-message.ts';
-import { answerPermission } from './acp-permission.ts';
 import type { AcpSessionLog } from './acp-session-log.ts';
 import { reportUnreported } from './report-unreported.ts';
 
@@ -79,27 +75,28 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
 
   const log = options.sessionLog;
   const reported = new Set<string>();
-  const app = client()
-    .onRequest('session/request_permission', ({ params }) =>
-      asking(
-        answerPermission(params, {
-          ...(log ? { reasonFor: (toolCallId: string) => log.reason(ctx.env, params.sessionId, toolCallId) } : {}),
-          runId: ctx.runId,
-          approvals: io.approvals,
-          policy: ctx.policy,
-          grants,
-          createApprovalId,
-          emit: io.emit,
-          signal: turnSignal,
-          timeoutMs: options.approvalTimeoutMs ?? 120_000,
-        }),
-      ),
-    )
-    .onRequest('fs/read_text_file', ({ params }) => track(readTextFile(params, files)))
-    .onRequest('fs/write_text_file', ({ params }) => track(writeTextFile(params, files)))
-    // The translator reports updates from the same lines; they do not reach the SDK.
-    .onNotification('session/update', () => undefined);
-  const connection: ClientConnection = app.connect(stream);
+  // The SDK is loaded now (its own chunk in the bundles), while the program starts; the records
+  // the program prints meanwhile wait in `stream`.
+  const connecting = import('./acp-client-app.ts').then((m) => ({
+    protocolVersion: m.PROTOCOL_VERSION,
+    connection: m.connectAcpClient(stream, {
+      permission: {
+        ...(log ? { reasonFor: (sessionId, toolCallId) => log.reason(ctx.env, sessionId, toolCallId) } : {}),
+        runId: ctx.runId,
+        approvals: io.approvals,
+        policy: ctx.policy,
+        grants,
+        createApprovalId,
+        emit: io.emit,
+        signal: turnSignal,
+        timeoutMs: options.approvalTimeoutMs ?? 120_000,
+      },
+      files,
+      track,
+      asking,
+    }),
+  }));
+  let connection: ClientConnection | undefined;
   let sessionId: string | undefined;
   let closed = false;
 
@@ -115,9 +112,19 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
   // The program's pipes keep a run alive; this timer alone must not (a controller a test never settles).
   unanswered.unref();
   const converse = async () => {
-    const init = await connection.agent
+    const connected = await connecting.catch((error: unknown) => {
+      io.fail({ code: 'internal', message: `agent-mux could not load its ACP client: ${(error as Error).message}` });
+      throw error;
+    });
+    connection = connected.connection;
+    if (closed) {
+      connection.close();
+      return;
+    }
+    const agent = connection.agent;
+    const init = await agent
       .request('initialize', {
-        protocolVersion: PROTOCOL_VERSION,
+        protocolVersion: connected.protocolVersion,
         // `_meta.terminal_output`: the Zed convention for a command's output in tool call updates.
         clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, _meta: { terminal_output: true } },
         clientInfo: { name: 'agent-mux', version: '1' },
@@ -128,7 +135,7 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
     const cwd = ctx.request.cwd;
     const resume = ctx.request.resumeSessionId;
     if (resume && capabilities.loadSession === true) {
-      await connection.agent.request('session/load', { sessionId: resume, cwd, mcpServers });
+      await agent.request('session/load', { sessionId: resume, cwd, mcpServers });
       sessionId = resume;
     } else {
       if (resume) {
@@ -139,10 +146,10 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
           recoverable: true,
         });
       }
-      sessionId = (await connection.agent.request('session/new', { cwd, mcpServers })).sessionId;
+      sessionId = (await agent.request('session/new', { cwd, mcpServers })).sessionId;
     }
     if (cancel.signal.aborted) return;
-    await connection.agent.request('session/prompt', { sessionId, prompt: promptOf(ctx) });
+    await agent.request('session/prompt', { sessionId, prompt: promptOf(ctx) });
   };
   // Failures (an error response, the agent gone) are reported by the translator and the core.
   converse().catch(() => undefined);
@@ -167,7 +174,7 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
         if (id) {
           // Best effort: the core ends the process group right after this.
           Promise.allSettled([...questions])
-            .then(() => connection.agent.notify('session/cancel', { sessionId: id }))
+            .then(() => connection?.agent.notify('session/cancel', { sessionId: id }))
             .catch(() => undefined);
         }
       }
@@ -181,7 +188,7 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
       // The agent is gone and its log complete: what it tried and ACP never reported is shown now.
       if (log && sessionId) await reportUnreported(log, ctx.env, sessionId, reported, io.emit);
       closed = true;
-      connection.close();
+      connection?.close();
     },
   };
 }

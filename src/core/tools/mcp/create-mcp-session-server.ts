@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -18,6 +20,28 @@ export interface McpSessionServerOptions {
   approvalPrompt?: ApprovalPromptTool;
   /** Aborts every call in flight (the HTTP server is closing). */
   signal: AbortSignal;
+}
+
+/** One MCP session: its streamable HTTP transport and the SDK server bound to it. */
+export interface McpSession {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+}
+
+/**
+ * A new session's transport (its id from `randomUUID`, `onInitialized` called once `initialize` gave
+ * it one) and server. This module holds every use of the MCP SDK, so that `startMcpServer` loads it
+ * (`import()`, its own chunk in the bundles) while the agent starts, not before.
+ */
+export function createMcpSession(
+  options: McpSessionServerOptions,
+  onInitialized: (sessionId: string) => void,
+): McpSession {
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: randomUUID,
+    onsessioninitialized: onInitialized,
+  });
+  return { transport, server: createMcpSessionServer(options) };
 }
 
 /**

@@ -1,15 +1,13 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ToolHost } from '../tool-host.ts';
 import {
   approvalPromptToolName,
   createApprovalPromptTool,
   type PermissionPromptOptions,
 } from './approval-prompt-tool.ts';
-import { createMcpSessionServer } from './create-mcp-session-server.ts';
+import type { McpSession } from './create-mcp-session-server.ts';
 import { McpServerError } from './mcp-server-error.ts';
 import { readSessionlessRequest } from './read-sessionless-request.ts';
 
@@ -45,11 +43,6 @@ export interface McpServerHandle {
   close(): Promise<void>;
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-}
-
 const mcpPath = '/mcp';
 
 /**
@@ -79,10 +72,13 @@ export async function startMcpServer(options: McpServerOptions): Promise<McpServ
             toolName.startsWith(ownToolPrefix) &&
             host.list().some((tool) => tool.name === toolName.slice(ownToolPrefix.length)),
         });
+  // The MCP SDK is loaded while the agent starts: the first session waits for it, the port does not.
+  const sdk = import('./create-mcp-session-server.ts');
+  sdk.catch(() => undefined); // a failed load fails each session's request, with its reason
   const expectedToken = options.token === undefined ? undefined : digest(options.token);
   const closing = new AbortController();
-  const sessions = new Map<string, Session>();
-  const live = new Set<Session>();
+  const sessions = new Map<string, McpSession>();
+  const live = new Set<McpSession>();
   let allowedHosts = new Set<string>();
 
   const httpServer = createServer((req, res) => {
@@ -134,14 +130,12 @@ export async function startMcpServer(options: McpServerOptions): Promise<McpServ
       res.end(JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'Method not found' } }));
       return;
     }
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: (id) => {
-        sessions.set(id, session);
-      },
-    });
-    const server = createMcpSessionServer({ host, name, version, approvalPrompt, signal: closing.signal });
-    const session: Session = { transport, server };
+    const { createMcpSession } = await sdk;
+    const session: McpSession = createMcpSession(
+      { host, name, version, approvalPrompt, signal: closing.signal },
+      (id) => sessions.set(id, session),
+    );
+    const { transport, server } = session;
     transport.onclose = () => {
       live.delete(session);
       if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === session) {
