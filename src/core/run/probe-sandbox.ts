@@ -12,7 +12,7 @@ const MAX_DETAIL = 600;
  */
 export async function probeSandbox(
   plan: SpawnPlan,
-  run: { env: Record<string, string>; cwd: string; workspace: string; fence?: FenceOptions },
+  run: { env: Record<string, string>; cwd: string; workspace: string; fence?: FenceOptions; signal?: AbortSignal },
 ): Promise<string | undefined> {
   const probe = plan.sandboxProbe;
   if (!probe) return undefined;
@@ -32,6 +32,7 @@ export async function probeSandbox(
     all: true,
     stdin: 'ignore',
     timeout: 20_000,
+    ...(run.signal ? { cancelSignal: run.signal } : {}),
   });
   if (result.exitCode === 0) return undefined;
   const printed = String(result.all ?? '').trim() || String(result.message ?? 'no output');

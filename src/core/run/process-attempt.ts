@@ -17,10 +17,10 @@ import type { AttemptOptions } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import type { Child } from './child.ts';
 import { definedEnv } from './defined-env.ts';
-import { probeSandbox } from './probe-sandbox.ts';
 import { terminateGroup, trackGroup, untrackGroup } from './process-group.ts';
 import { RecordPipeline } from './record-pipeline.ts';
 import type { RunEmitter } from './run-emitter.ts';
+import { type SandboxCheck, startSandboxCheck } from './sandbox-check.ts';
 import { settleWithin } from './settle-within.ts';
 import { spawnPipes } from './spawn-pipes.ts';
 import { spawnPty } from './spawn-pty.ts';
@@ -53,8 +53,8 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   let plan: Awaited<ReturnType<ProcessLaunch['plan']>> | undefined;
   /** The fence's own program (bubblewrap) when the agent is started inside it. */
   let fenceProgram: string | undefined;
-  /** What the agent's own sandbox probe said, when it failed. */
-  let sandboxProblem: string | undefined;
+  /** The agent's own sandbox probe, when its plan has one. */
+  let sandbox: SandboxCheck | undefined;
   /** The host's half of the fence's own network, when it has one. */
   let network: FenceNetwork | undefined;
   let child: Child;
@@ -99,8 +99,14 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
         return programMissing(plan.command, options.program, emitter);
       }
     }
-    sandboxProblem = await probeSandbox(plan, { env, cwd, workspace: ctx.request.cwd, fence: options.fence });
-    if (sandboxProblem && options.sandboxUnavailable === 'fail') {
+    sandbox = startSandboxCheck(
+      plan,
+      { env, cwd, workspace: ctx.request.cwd, fence: options.fence },
+      options.sandboxUnavailable ?? 'warn',
+      options.signal,
+    );
+    const sandboxProblem = await sandbox.blocking;
+    if (sandboxProblem) {
       await network?.close();
       await runCleanup(plan, emitter);
       const message = `not started (sandboxUnavailable: fail): ${sandboxProblem}`;
@@ -111,6 +117,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     const expanded = { ...plan, command: fenced.command, args: fenced.args };
     child = plan.pty ? await spawnPty(expanded, fenced.env, cwd) : await spawnPipes(expanded, fenced.env, cwd);
   } catch (error) {
+    await sandbox?.end();
     await network?.close();
     await runCleanup(plan, emitter);
     const missing =
@@ -130,11 +137,14 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
       () => undefined,
       (error: Error) => error.message,
     );
-    if (failure !== undefined) return networkFailed(failure, { child, pgid, network, plan: started, emitter });
+    if (failure !== undefined) {
+      await sandbox?.end();
+      return networkFailed(failure, { child, pgid, network, plan: started, emitter });
+    }
   }
   options.onChild(child);
   for (const notice of plan.notices ?? []) emitter.emit({ type: 'notice', ...notice });
-  if (sandboxProblem) emitter.emit({ type: 'notice', code: 'sandbox_unavailable', message: sandboxProblem });
+  sandbox?.started(emitter);
 
   let recordSink: ((record: NativeRecord) => void) | undefined;
   const pipeline = new RecordPipeline({
@@ -245,6 +255,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   if (!plan.keepStdinOpen) child.closeStdin();
 
   const exit = await child.exited;
+  await sandbox?.end();
   if (maxRuntime) clearTimeout(maxRuntime);
   terminal.stop();
   // Stopped by the core after its terminal record: the run ends as the agent said, whatever the exit.

@@ -20,7 +20,6 @@ import { planTurnSafely, resumeTurn, sessionLocation, turnRecordOf } from '../co
 import { prepareWorkspace } from '../git/prepare-workspace.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import { redactingApi } from '../redacting-api.ts';
-import { turnSuffix } from '../report/check-run-name.ts';
 import { unseenChangesReason } from '../report/claimed-changes.ts';
 import { FinalMessage } from '../report/final-message.ts';
 import { changedNothingReason } from '../report/refused-changes.ts';
@@ -102,7 +101,6 @@ async function runAndReport(
     log,
   });
   const job = plan.agentName === options.job.agentName ? options.job : { ...options.job, agentName: plan.agentName };
-  const turnName = turnSuffix(plan.turn);
   const missed = options.catchUp
     ? await catchUpMentions(options.catchUp, {
         api: planning,
