@@ -14,7 +14,6 @@ import { createGitHubApprovalChannel } from '../approvals/github-approval-channe
 import { commentsReadOnce } from '../comments-read-once.ts';
 import { REPO_CONFIG_PATH } from '../config/load-repo-config.ts';
 import { conversationSummary } from '../conversation/conversation-summary.ts';
-import { createFinalMessage } from '../conversation/final-message.ts';
 import { catchUpMentions, missedMentionsPrompt, takenUpComments } from '../conversation/missed-mentions.ts';
 import { planTurnSafely, resumeTurn, sessionLocation, turnRecordOf } from '../conversation/run-turn.ts';
 import { prepareWorkspace } from '../git/prepare-workspace.ts';
@@ -65,7 +64,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     const text = finalMessage.text;
     return text === undefined ? undefined : secrets.redactor.redactString(text);
   };
-  const outcome = await runAndReport({ ...options, onEvent }, secrets, answer);
+  const outcome = await runAndReport({ ...options, onEvent }, secrets, { finalMessage, answer });
   const said = answer();
   if (said !== undefined) outcome.finalMessage = said;
   await answerInReviewThread({
@@ -82,8 +81,9 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
 async function runAndReport(
   options: ExecuteRunOptions,
   secrets: RunSecrets,
-  answer: () => string | undefined,
+  message: { finalMessage: FinalMessage; answer: () => string | undefined },
 ): Promise<RunOutcome> {
+  const { finalMessage, answer } = message;
   const { deps } = options;
   const runId = options.runId ?? `run_${randomUUID()}`;
   const { redactor } = secrets;
@@ -131,7 +131,6 @@ async function runAndReport(
           ...(missed.length > 0 ? { alsoTakesUp: missed.map((m) => ({ login: m.login, url: m.url })) } : {}),
           record: baseRecord,
         };
-  const finalMessage = createFinalMessage();
   const agentConfig = job.config.agents[job.agentName];
   // Stops the preparation and the agent when the reports cannot be made (the check run failed).
   const stop = new AbortController();
@@ -187,7 +186,7 @@ async function runAndReport(
       conclusion,
       reason,
       ...(said === undefined ? {} : { answer: said }),
-      record: turnRecordOf(baseRecord, { conclusion, finalMessage: finalMessage.text }),
+      record: turnRecordOf(baseRecord, { conclusion, finalMessage: finalMessage.summary }),
     });
     return {
       ...base,
@@ -417,7 +416,6 @@ async function runAndReport(
         },
       }),
     onEvent: (event) => {
-      finalMessage.onEvent(event);
       buffer.onEvent(event);
       options.onEvent?.(event);
     },
@@ -463,7 +461,7 @@ async function runAndReport(
   const didNothing =
     published.files.length === 0
       ? (changedNothingReason(reporter.progress.steps) ??
-        unseenChangesReason(reporter.progress.steps, finalMessage.text ?? '', (path) => {
+        unseenChangesReason(reporter.progress.steps, finalMessage.summary ?? '', (path) => {
           const full = resolve(options.workspace, path);
           return full.startsWith(`${options.workspace}${sep}`) && existsSync(full);
         }))
@@ -480,7 +478,7 @@ async function runAndReport(
     annotations: renderAnnotations(published.files),
     record: turnRecordOf(baseRecord, {
       conclusion: 'success',
-      finalMessage: finalMessage.text,
+      finalMessage: finalMessage.summary,
       branch: published.branch,
       pullRequest: pullNumber,
     }),
