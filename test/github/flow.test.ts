@@ -383,6 +383,34 @@ describe('who and what does not trigger', () => {
     expect(tracking, 'the tracking comment says it').toBeDefined();
     w.gh.assertNoViolations();
   });
+  it('a fork’s delivery pull request is opened the same way: a refused one names the setting and the branch', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    const head = await w.commit('fork-branch', { 'x.txt': 'x\n' });
+    w.gh.state.addPull(w.repo, {
+      number: 7,
+      title: 'From a fork',
+      headRef: 'fork-branch',
+      headSha: head,
+      baseRef: 'main',
+      fromFork: true,
+      maintainerCanModify: false,
+      user: 'alice',
+    });
+    w.gh.failNext(
+      { method: 'POST', path: '/repos/{owner}/{repo}/pulls' },
+      { status: 403, body: { message: 'GitHub Actions is not permitted to create or approve pull requests.' } },
+    );
+    const decision = await decideTrigger(w.deps, commentEvent(w, 7, 'alice', '@agent fix the typo', { pr: true }));
+    const outcome = await run(w, decision, async (_channel, id) => {
+      w.gh.state.addComment(w.repo, 7, { body: `/approve ${id}`, user: 'bob' });
+    });
+    expect(outcome.conclusion).toBe('failure');
+    expect(outcome.reason).toContain('"Allow GitHub Actions to create and approve pull requests"');
+    expect(outcome.reason).toContain('The changes were pushed to the branch agent-mux/7-from-a-fork');
+    expect(await w.git(['rev-parse', 'refs/heads/fork-branch'], w.bare)).toContain(head);
+    w.gh.assertNoViolations();
+  });
   it('the token may not write check runs (a read-only token): nothing starts, and the error says what to change', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;

@@ -7,6 +7,7 @@ import { SecretInChangesError } from '../git/secret-in-changes-error.ts';
 import { workingTreePatch } from '../git/working-tree-patch.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import type { ForkDelivery } from '../report/finish-info.ts';
+import { openPullRequest } from './open-pull-request.ts';
 import type { RunJob } from './run-job.ts';
 import { type SuggestedFileChange, type SuggestionPlan, suggestionsFromDiff } from './suggestions-from-diff.ts';
 import { unclaimedBranch } from './unclaimed-branch.ts';
@@ -107,21 +108,19 @@ export async function deliverToFork(input: {
     };
   }
   const head = pull.headRepoFullName === undefined ? `#${pull.number}` : `${pull.headRepoFullName}:${pull.headRef}`;
-  const pr =
-    (await api.findOpenPull(job.repo, job.repo.owner, branch)) ??
-    (await api.createPull(job.repo, {
-      title: `Fix for #${pull.number} (from agent-mux)`,
-      head: branch,
-      base: pull.baseRef,
-      draft: job.config.git.draft,
-      body: [
-        `For #${pull.number}, which comes from a fork (\`${head}\`): agent-mux cannot push there, so the change is here.`,
-        '',
-        `This branch is #${pull.number}'s head plus the fix. Its author can take the fix with \`git pull ${cloneUrlOf(pull)} ${branch}\`; or merge this pull request in place of #${pull.number}.`,
-        '',
-        `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}; ${pushed.files.length} file${pushed.files.length === 1 ? '' : 's'} changed.`,
-      ].join('\n'),
-    }));
+  const pr = await openPullRequest(api, job.repo, {
+    title: `Fix for #${pull.number} (from agent-mux)`,
+    head: branch,
+    base: pull.baseRef,
+    draft: job.config.git.draft,
+    body: [
+      `For #${pull.number}, which comes from a fork (\`${head}\`): agent-mux cannot push there, so the change is here.`,
+      '',
+      `This branch is #${pull.number}'s head plus the fix. Its author can take the fix with \`git pull ${cloneUrlOf(pull)} ${branch}\`; or merge this pull request in place of #${pull.number}.`,
+      '',
+      `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}; ${pushed.files.length} file${pushed.files.length === 1 ? '' : 's'} changed.`,
+    ].join('\n'),
+  });
   return {
     files: pushed.files,
     branch,

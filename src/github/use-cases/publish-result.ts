@@ -6,7 +6,7 @@ import { publishChanges } from '../git/publish-changes.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import type { ForkDelivery } from '../report/finish-info.ts';
 import { deliverToFork } from './deliver-to-fork.ts';
-import { pullRequestRefused } from './pull-request-refused.ts';
+import { openPullRequest } from './open-pull-request.ts';
 import type { RunJob } from './run-job.ts';
 import { unclaimedBranch } from './unclaimed-branch.ts';
 
@@ -112,26 +112,19 @@ export async function pullRequestFor(input: {
   }
   if (!settings.pullRequests) return { branch, files, note: `pushed ${sha} to ${branch}` };
 
-  const existing = await api.findOpenPull(job.repo, job.repo.owner, branch);
-  const pr =
-    existing ??
-    (await api
-      .createPull(job.repo, {
-        title: commitTitle(job),
-        head: branch,
-        base: job.defaultBranch,
-        draft: settings.draft,
-        body: [
-          job.number === undefined ? '' : settings.linkIssue ? `Closes #${job.number}.` : `From #${job.number}.`,
-          '',
-          `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}.`,
-          '',
-          `${files.length} file${files.length === 1 ? '' : 's'} changed.`,
-        ].join('\n'),
-      })
-      .catch((error: unknown) => {
-        throw pullRequestRefused(error, branch);
-      }));
+  const pr = await openPullRequest(api, job.repo, {
+    title: commitTitle(job),
+    head: branch,
+    base: job.defaultBranch,
+    draft: settings.draft,
+    body: [
+      job.number === undefined ? '' : settings.linkIssue ? `Closes #${job.number}.` : `From #${job.number}.`,
+      '',
+      `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}.`,
+      '',
+      `${files.length} file${files.length === 1 ? '' : 's'} changed.`,
+    ].join('\n'),
+  });
   return { branch, pullRequestUrl: pr.htmlUrl, files, note: `pushed ${sha} to ${branch}; pull request ${pr.htmlUrl}` };
 }
 
