@@ -1,3 +1,4 @@
+import { markers } from '../github/github-names.ts';
 import type { InstallationAccess } from './installation-access.ts';
 import type { RunStore } from './store/run-store.ts';
 
@@ -7,8 +8,6 @@ export interface TellUnfencedDeps {
   access: InstallationAccess;
   log: (line: string) => void;
 }
-
-const marker = (runId: string) => `<!-- agent-mux:unfenced:${runId} -->`;
 
 /**
  * Replies once to each queued run's issue or pull request that the app cannot start agents on
@@ -26,8 +25,8 @@ export async function tellUnfenced(deps: TellUnfencedDeps, reason: string, told:
       const api = await deps.access.api(run.installationId);
       const since = new Date(run.createdAt).toISOString();
       const { data } = await api.listComments(run.job.repo, issue, { since });
-      if (!data.some((comment) => comment.body.includes(marker(run.id)))) {
-        const body = `${marker(run.id)}\n⏸️ **agent-mux** cannot start this run yet: ${reason}.\n\nThe request stays queued and starts by itself once this is fixed.`;
+      if (!data.some((comment) => comment.body.includes(markers.unfenced(run.id)))) {
+        const body = `${markers.unfenced(run.id)}\n⏸️ **agent-mux** cannot start this run yet: ${reason}.\n\nThe request stays queued and starts by itself once this is fixed.`;
         await api.createComment(run.job.repo, issue, body);
         replied++;
       }

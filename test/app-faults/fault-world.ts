@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkRunName } from '../../src/github/report/check-run-name.ts';
+import { checkRunName } from '../../src/github/github-names.ts';
 import { APP_ENTRY, type ProbotProcess, startProbot } from '../app-e2e/probot-process.ts';
 import { sendWebhook, type WebhookResponse } from '../app-e2e/signed-webhook.ts';
 import type { FakeCheckRun } from '../support/fake-github/fake-github.ts';

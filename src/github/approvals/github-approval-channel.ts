@@ -1,6 +1,7 @@
 import type { ApprovalChannel, ApprovalDecision, ApprovalRequest } from '../../core/tools/approval-channel.ts';
 import { APPROVAL_ID_MIN_PREFIX } from '../../core/tools/create-approval-id.ts';
 import type { CommentRef, GitHubApi, GitHubUser, RepoRef } from '../github-api.ts';
+import { markers } from '../github-names.ts';
 import { answerName } from './answer-from.ts';
 import { type ApproverRule, checkApprover, describeApprovers, isBotOrSelf } from './approver-rule.ts';
 import { matchApprovalId } from './match-approval-id.ts';
@@ -99,7 +100,7 @@ interface Waiting {
 }
 
 /** The marker of agent-mux's replies to answers that did not count. */
-export const APPROVAL_REPLY_MARKER = '<!-- agent-mux:approval-reply -->';
+export const APPROVAL_REPLY_MARKER = markers.approvalReply;
 
 /**
  * The rules of approvals on GitHub, written once for both front ends: a request becomes a comment

@@ -1,4 +1,5 @@
 import { APPROVAL_ID_MIN_PREFIX } from '../../core/tools/create-approval-id.ts';
+import { markers } from '../github-names.ts';
 import { clip, escapeText, fencedBlock, formatCount, inlineCode } from '../report/markdown.ts';
 import { showInvisible, showInvisibleInJson } from './show-invisible.ts';
 
@@ -31,7 +32,7 @@ const OPEN_ARGUMENT_CHARS = 6_000;
 const MAX_REASON_CHARS = 1_000;
 
 /** The marker that opens every approval comment; front ends use it to recognise their own comments. */
-export const approvalMarker = (approvalId: string) => `<!-- agent-mux:approval:${approvalId} -->`;
+export const approvalMarker = markers.approval;
 
 /** Whether the whole of a request fits in an approval comment; when not, it must not be asked. */
 export type ApprovalCommentFit = { fits: true } | { fits: false; argumentChars: number; commentChars: number };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { markers } from '../github-names.ts';
 
 /** Longest instruction a turn record keeps. */
 export const MAX_RECORD_INSTRUCTION_CHARS = 2000;
@@ -31,8 +32,6 @@ export const TurnRecordSchema = z.object({
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 
-const MARKER = /^<!-- agent-mux:turn:([A-Za-z0-9_-]{1,20000}) -->$/m;
-
 /** The hidden line of a tracking comment that holds its turn record (base64url JSON: no `-->` can end it early). */
 export function turnRecordLine(record: TurnRecord): string {
   const kept: TurnRecord = {
@@ -42,12 +41,12 @@ export function turnRecordLine(record: TurnRecord): string {
       ? {}
       : { finalMessage: record.finalMessage.slice(0, MAX_RECORD_MESSAGE_CHARS) }),
   };
-  return `<!-- agent-mux:turn:${Buffer.from(JSON.stringify(kept), 'utf8').toString('base64url')} -->`;
+  return markers.turn(Buffer.from(JSON.stringify(kept), 'utf8').toString('base64url'));
 }
 
 /** The turn record of a tracking comment's body, or undefined when it has none (or a malformed one). */
 export function parseTurnRecord(body: string): TurnRecord | undefined {
-  const encoded = MARKER.exec(body)?.[1];
+  const encoded = markers.turnPattern.exec(body)?.[1];
   if (encoded === undefined) return undefined;
   try {
     const parsed = TurnRecordSchema.safeParse(JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')));

@@ -1,4 +1,5 @@
 import type { LineRange } from '../github-api.ts';
+import { markers } from '../github-names.ts';
 import { escapeText, inlineCode, link, truncate } from './markdown.ts';
 
 /** What the reply in a review thread says. */
@@ -29,7 +30,7 @@ const maxQuotedLines = 20;
  * comment and the check run. Starts with agent-mux's marker, so it never triggers a run.
  */
 export function renderThreadReply(reply: ThreadReply): string {
-  const lines = [`<!-- agent-mux:thread-reply:${reply.runId.replace(/[^A-Za-z0-9_-]/g, '')} -->`, outcome(reply)];
+  const lines = [markers.threadReply(reply.runId), outcome(reply)];
   const touched = reply.touched;
   if (touched) {
     const short = touched.commitSha.slice(0, 7);

@@ -1,4 +1,5 @@
 import { type TurnRecord, turnRecordLine } from '../conversation/turn-record.ts';
+import { markers } from '../github-names.ts';
 import type { FinishInfo, ForkDelivery } from './finish-info.ts';
 import { InvalidRunIdError } from './invalid-run-id-error.ts';
 import * as md from './markdown.ts';
@@ -16,17 +17,16 @@ const MAX_CHECKLIST = 40;
 const MAX_PENDING_SHOWN = 20;
 
 const RUN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const MARKER = /^<!-- agent-mux:run:([A-Za-z0-9._:-]{1,128}) -->/;
 
 /** The hidden first line of a run's tracking comment. Throws `InvalidRunIdError` for ids it cannot hold. */
 export function runMarker(runId: string): string {
   if (!RUN_ID.test(runId)) throw new InvalidRunIdError(runId);
-  return `<!-- agent-mux:run:${runId} -->`;
+  return markers.run(runId);
 }
 
 /** The run id of a tracking comment, read only from the marker at the very start of its body. */
 export function parseRunMarker(body: string): string | undefined {
-  return MARKER.exec(body)?.[1];
+  return markers.runPattern.exec(body)?.[1];
 }
 
 /** Information the comment needs beyond the progress. */

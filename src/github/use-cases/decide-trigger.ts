@@ -6,6 +6,7 @@ import { loadRepoConfig } from '../config/load-repo-config.ts';
 import type { RepoConfigResult } from '../config/parse-repo-config.ts';
 import type { RepoConfig } from '../config/repo-config-schema.ts';
 import type { CommentRef, GitHubApi, RepoInfo, RepoRef, ReviewCommentInfo } from '../github-api.ts';
+import { MARKER_PREFIX, markers } from '../github-names.ts';
 import { looksLikeRequest } from '../trigger/looks-like-request.ts';
 import { type Command, defaultTriggerPhrase, parseCommand } from '../trigger/parse-command.ts';
 import { readTriggerEvent } from '../trigger/read-trigger-event.ts';
@@ -69,8 +70,6 @@ export interface DecideOptions {
    */
   acknowledgeInBackground?: boolean;
 }
-
-const OWN_MARKER = '<!-- agent-mux:';
 
 /**
  * Reads one GitHub event and decides what it asks for: nothing, a run, a cancel, or an answer
@@ -163,11 +162,7 @@ export async function decideTrigger(
     const pull = await api.getPull(event.repo, event.number);
     if (pull.fromFork) {
       const reason = 'this repository’s agent-mux config refuses pull requests from forks';
-      await api.createComment(
-        event.repo,
-        event.number,
-        `${OWN_MARKER}refusal -->\nagent-mux did not start: ${reason}.`,
-      );
+      await api.createComment(event.repo, event.number, `${markers.refusal}\nagent-mux did not start: ${reason}.`);
       return { kind: 'refused', reason, event };
     }
   }
@@ -181,11 +176,7 @@ export async function decideTrigger(
         ? `the agent "${agentName}" is not one of this repository's agents (${allowed.join(', ')}): .github/agent-mux.yml lists which may run`
         : `no agent named "${agentName}" (configured: ${configured.join(', ') || 'none'})`;
     if (event.number !== undefined) {
-      await api.createComment(
-        event.repo,
-        event.number,
-        `${OWN_MARKER}refusal -->\nagent-mux did not start: ${reason}.`,
-      );
+      await api.createComment(event.repo, event.number, `${markers.refusal}\nagent-mux did not start: ${reason}.`);
     }
     return { kind: 'refused', reason, event, unknownAgent: { name: agentName, known: allowed } };
   }
@@ -298,7 +289,7 @@ function writtenIn(event: TriggerEvent): { source?: CommentRef; givenAt?: string
 /** Why an event is agent-mux's own (its account, or its comment's marker), or undefined when it is not. */
 function ownEvent(event: TriggerEvent, selfLogins: readonly string[]): string | undefined {
   if (isOwnLogin(event.actor.login, selfLogins)) return 'the event is agent-mux’s own';
-  if (event.text.includes(OWN_MARKER) && event.source.kind !== 'issue') return 'the text is an agent-mux comment';
+  if (event.text.includes(MARKER_PREFIX) && event.source.kind !== 'issue') return 'the text is an agent-mux comment';
   return undefined;
 }
 

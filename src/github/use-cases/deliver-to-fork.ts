@@ -6,6 +6,7 @@ import { publishChanges } from '../git/publish-changes.ts';
 import { SecretInChangesError } from '../git/secret-in-changes-error.ts';
 import { workingTreePatch } from '../git/working-tree-patch.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
+import { forkPullRequestTitle } from '../github-names.ts';
 import type { ForkDelivery } from '../report/finish-info.ts';
 import { openPullRequest } from './open-pull-request.ts';
 import type { RunJob } from './run-job.ts';
@@ -109,7 +110,7 @@ export async function deliverToFork(input: {
   }
   const head = pull.headRepoFullName === undefined ? `#${pull.number}` : `${pull.headRepoFullName}:${pull.headRef}`;
   const pr = await openPullRequest(api, job.repo, {
-    title: `Fix for #${pull.number} (from agent-mux)`,
+    title: forkPullRequestTitle(pull.number),
     head: branch,
     base: pull.baseRef,
     draft: job.config.git.draft,

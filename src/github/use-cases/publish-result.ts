@@ -4,6 +4,7 @@ import { collectChanges } from '../git/collect-changes.ts';
 import { runTrailer } from '../git/find-run-commit.ts';
 import { publishChanges } from '../git/publish-changes.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
+import { runTitle } from '../github-names.ts';
 import type { ForkDelivery } from '../report/finish-info.ts';
 import { deliverToFork } from './deliver-to-fork.ts';
 import { openPullRequest } from './open-pull-request.ts';
@@ -113,7 +114,7 @@ export async function pullRequestFor(input: {
   if (!settings.pullRequests) return { branch, files, note: `pushed ${sha} to ${branch}` };
 
   const pr = await openPullRequest(api, job.repo, {
-    title: commitTitle(job),
+    title: runTitle(job.title || job.instruction),
     head: branch,
     base: job.defaultBranch,
     draft: settings.draft,
@@ -130,11 +131,5 @@ export async function pullRequestFor(input: {
 
 function commitMessage(job: RunJob, runId: string | undefined): string {
   const requested = `Requested by @${job.actor.login}${job.number === undefined ? '' : ` in #${job.number}`} (agent: ${job.agentName}).`;
-  return `${commitTitle(job)}\n\n${requested}${runId === undefined ? '' : `\n\n${runTrailer(runId)}`}`;
-}
-
-function commitTitle(job: RunJob): string {
-  const title = (job.title || job.instruction).split('\n')[0]?.trim() ?? '';
-  const short = title.length > 60 ? `${title.slice(0, 57)}…` : title;
-  return `agent-mux: ${short || 'changes'}`;
+  return `${runTitle(job.title || job.instruction)}\n\n${requested}${runId === undefined ? '' : `\n\n${runTrailer(runId)}`}`;
 }

@@ -1,5 +1,5 @@
 import type { GitHubApi } from '../github-api.ts';
-import { CONFIG_CHECK_RUN_NAME } from '../report/check-run-name.ts';
+import { CONFIG_CHECK_RUN_NAME, markers } from '../github-names.ts';
 import { fencedBlock } from '../report/markdown.ts';
 import type { TriggerEvent } from '../trigger/trigger-event.ts';
 
@@ -14,7 +14,7 @@ export async function reportConfigError(
   message: string,
 ): Promise<void> {
   const body = [
-    '<!-- agent-mux:config-error -->',
+    markers.configError,
     '### agent-mux did not start: the repository config is invalid',
     '',
     fencedBlock(message),

@@ -3,7 +3,7 @@ import type { TurnRecord } from '../conversation/turn-record.ts';
 import { turnRecordLine } from '../conversation/turn-record.ts';
 import type { GitHubApi } from '../github-api.ts';
 import { GitHubApiError } from '../github-api-error.ts';
-import { checkRunName, turnSuffix } from '../report/check-run-name.ts';
+import { checkRunName, turnSuffix } from '../github-names.ts';
 import type { Clock } from '../report/clock.ts';
 import { runMarker, type TrackingConversation } from '../report/render-tracking-comment.ts';
 import { createRunReporter, type RunReporter } from '../report/run-reporter.ts';
