@@ -104,7 +104,7 @@ export function ompPlan(ctx: LaunchContext, options: OmpPlanOptions): SpawnPlan 
   }
   if (relay) {
     // pi's bridge extension works in omp too (same ExtensionAPI): the run's MCP tools, relayed asks.
-    const bridge = piBridgeLaunch(ctx, temp, OMP_TOOLS);
+    const bridge = piBridgeLaunch(ctx, temp, { extraTools: OMP_TOOLS, fileName: 'agent-mux-bridge.ts' });
     args.push(...bridge.args);
     Object.assign(env, bridge.env);
   }
