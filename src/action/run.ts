@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as core from '@actions/core';
 import { execa } from 'execa';
 import { createBuiltinRegistry } from '../adapters/builtin-registry.ts';
@@ -24,6 +22,7 @@ import { executeRun, type RunOutcome } from '../github/use-cases/execute-run.ts'
 import { resolveAgentAdapter } from '../github/use-cases/resolve-agent-adapter.ts';
 import { type ActionInputs, readActionInputs } from './action-inputs.ts';
 import { actionOutputs, setConclusion } from './action-outputs.ts';
+import { actionRoot } from './action-root.ts';
 import { STATE } from './action-state.ts';
 import { actionRunId, cancelWorkflowRuns } from './cancel-workflow-runs.ts';
 import { changedFileAnnotations } from './changed-file-annotations.ts';
@@ -37,7 +36,7 @@ import { unknownAgentMessage } from './unknown-agent-message.ts';
 import { createWorkflowLog } from './workflow-log.ts';
 
 /** agent-mux's own code: the directory above `dist/` (its checkout under the runner's `_actions`). */
-const ACTION_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+const ACTION_ROOT = actionRoot(import.meta.url);
 
 const AUTHOR = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' };
 

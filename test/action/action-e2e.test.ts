@@ -61,7 +61,7 @@ async function settledLeftovers(expected: number): Promise<number[]> {
   return found;
 }
 
-describe('the Action, bundled, run as the runner runs it (node dist/index.js)', () => {
+describe('the Action run as the runner runs it (its sources, or AGENT_MUX_ACTION_DIST’s bundle)', () => {
   it('runs the demo agent from an issue comment: approval by comment, branch, PR, outputs, job summary', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;

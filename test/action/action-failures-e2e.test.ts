@@ -61,7 +61,7 @@ async function approveAll(w: GitHubWorld, number: number, done: Promise<unknown>
 /** The `::error::` lines of a step's output. */
 const errors = (stdout: string) => stdout.split('\n').filter((line) => line.startsWith('::error::'));
 
-describe('the Action when something goes wrong, and its job log (node dist/index.js)', () => {
+describe('the Action when something goes wrong, and its job log', () => {
   it('the agent CLI cannot be installed: check run and tracking comment concluded failure with the reason, conclusion output set', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;

@@ -1,15 +1,22 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { GitHubWorld } from '../support/github-world.ts';
 import { WORLD_TOKEN } from '../support/github-world.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
-/** The bundles under test: `dist/` by default, or the directory `AGENT_MUX_ACTION_DIST` names (a bundle built elsewhere). */
-const dist = process.env.AGENT_MUX_ACTION_DIST || join(root, 'dist');
-export const ACTION_MAIN = join(dist, 'index.js');
-export const ACTION_POST = join(dist, 'post/index.js');
+/**
+ * What the Action's tests run: its sources (`src/action/index.ts`, on the Node that runs the tests,
+ * which strips the types), so that a change is tested without `npm run bundle`; or, when
+ * `AGENT_MUX_ACTION_DIST` names a directory (`dist`, or a bundle built elsewhere), its bundles.
+ * Whether the committed `dist/` is what the sources build is test/dist/check-dist.test.ts's job.
+ */
+const dist = process.env.AGENT_MUX_ACTION_DIST;
+export const ACTION_MAIN = dist ? resolve(root, dist, 'index.js') : join(root, 'src/action/index.ts');
+export const ACTION_POST = dist ? resolve(root, dist, 'post/index.js') : join(root, 'src/action/post-entry.ts');
+/** Node's compile cache for the steps the tests start (the sources are hundreds of modules): outside the temp dir. */
+const COMPILE_CACHE = join(root, 'node_modules', '.cache', 'agent-mux-action-steps');
 
 /** What the runner gives a step: the event file, the command files, the workspace, the inputs. */
 export interface RunnerFiles {
@@ -59,6 +66,7 @@ export async function runnerEnv(
     GITHUB_STATE: files.state,
     RUNNER_TOOL_CACHE: join(dir, 'tool-cache'),
     RUNNER_TEMP: dir,
+    NODE_COMPILE_CACHE: COMPILE_CACHE,
   };
   for (const [name, value] of Object.entries(allInputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   return { dir, env, output: files.output, summary: files.summary, state: files.state };
