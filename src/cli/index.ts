@@ -11,6 +11,10 @@ requireNodeVersion({
 const [{ processIO }, { main }] = await Promise.all([
   import(/* webpackMode: "eager" */ './cli-io.ts'),
   import(/* webpackMode: "eager" */ './main.ts'),
+  // The modules that hold the MCP and ACP SDKs, which the Action's bundle loads on first use from
+  // chunks of their own: here in the one file, so that dist/cli/index.js stays a single file to copy.
+  import(/* webpackMode: "eager" */ '../core/tools/mcp/create-mcp-session-server.ts'),
+  import(/* webpackMode: "eager" */ '../adapters/protocols/acp/acp-client-app.ts'),
 ]);
 
 // A closed pipe (`agent-mux run --json … | head`) ends the command quietly; the exit hook
