@@ -52,6 +52,24 @@ async function run(
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A world whose pull request #7 comes from a fork that does not allow maintainer edits; `head` is its head commit. */
+async function forkPullWithoutEdits(): Promise<{ w: GitHubWorld; head: string }> {
+  const w = await createGitHubWorld({ config: CONFIG });
+  world = w;
+  const head = await w.commit('fork-branch', { 'x.txt': 'x\n' });
+  w.gh.state.addPull(w.repo, {
+    number: 7,
+    title: 'From a fork',
+    headRef: 'fork-branch',
+    headSha: head,
+    baseRef: 'main',
+    fromFork: true,
+    maintainerCanModify: false,
+    user: 'alice',
+  });
+  return { w, head };
+}
+
 describe('the GitHub flow, against the fake GitHub and real git', () => {
   it('demo agent: trigger → eyes → check run → approval (ignored from a reader, taken from a maintainer) → branch, commit, PR → final reports', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
@@ -331,19 +349,7 @@ describe('who and what does not trigger', () => {
   });
 
   it('a fork pull request that does not allow maintainer edits runs; its change goes to a branch of this repository, never to the fork', async () => {
-    const w = await createGitHubWorld({ config: CONFIG });
-    world = w;
-    const head = await w.commit('fork-branch', { 'x.txt': 'x\n' });
-    w.gh.state.addPull(w.repo, {
-      number: 7,
-      title: 'From a fork',
-      headRef: 'fork-branch',
-      headSha: head,
-      baseRef: 'main',
-      fromFork: true,
-      maintainerCanModify: false,
-      user: 'alice',
-    });
+    const { w, head } = await forkPullWithoutEdits();
     const decision = await decideTrigger(w.deps, commentEvent(w, 7, 'alice', '@agent fix the typo', { pr: true }));
     const outcome = await run(w, decision, async (_channel, id) => {
       w.gh.state.addComment(w.repo, 7, { body: `/approve ${id}`, user: 'bob' });
@@ -384,19 +390,7 @@ describe('who and what does not trigger', () => {
     w.gh.assertNoViolations();
   });
   it('a fork’s delivery pull request is opened the same way: a refused one names the setting and the branch', async () => {
-    const w = await createGitHubWorld({ config: CONFIG });
-    world = w;
-    const head = await w.commit('fork-branch', { 'x.txt': 'x\n' });
-    w.gh.state.addPull(w.repo, {
-      number: 7,
-      title: 'From a fork',
-      headRef: 'fork-branch',
-      headSha: head,
-      baseRef: 'main',
-      fromFork: true,
-      maintainerCanModify: false,
-      user: 'alice',
-    });
+    const { w, head } = await forkPullWithoutEdits();
     w.gh.failNext(
       { method: 'POST', path: '/repos/{owner}/{repo}/pulls' },
       { status: 403, body: { message: 'GitHub Actions is not permitted to create or approve pull requests.' } },

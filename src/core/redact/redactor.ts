@@ -161,7 +161,7 @@ export class Redactor {
     // Never split a surrogate pair.
     if (cut > 0 && cut < text.length && /[\uD800-\uDBFF]/.test(text[cut - 1] as string)) cut--;
     const re = this.#re;
-    if (re === undefined || text.length < this.#minLength || this.#trigger?.test(text) === false) {
+    if (re === undefined || !this.scans(text)) {
       return [text.slice(0, cut), text.slice(cut)];
     }
     let out = '';
