@@ -43792,7 +43792,7 @@ class Redactor {
         if (cut > 0 && cut < text.length && /[\uD800-\uDBFF]/.test(text[cut - 1]))
             cut--;
         const re = this.#re;
-        if (re === undefined || text.length < this.#minLength || this.#trigger?.test(text) === false) {
+        if (re === undefined || !this.scans(text)) {
             return [text.slice(0, cut), text.slice(cut)];
         }
         let out = '';
