@@ -8,6 +8,7 @@ export default defineConfig({
     hookTimeout: 20 * 60_000,
     pool: 'forks',
     fileParallelism: false,
+    globalSetup: ['test/support/suite-temp-dir.ts'],
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest-live.json' },
   },

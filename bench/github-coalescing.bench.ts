@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../src/core/events/index.ts';
 import type { RepoRef, UpdateCheckRun } from '../src/github/github-api.ts';
-import { createFakeClock } from '../src/github/report/clock.ts';
+import { createFakeClock } from '../src/github/pacing/clock.ts';
 import { renderCheckRunOutput } from '../src/github/report/render-check-run.ts';
 import { createRunReporter } from '../src/github/report/run-reporter.ts';
 import { type Benchmark, fixed, int, type Target } from './bench-kit.ts';

@@ -1,18 +1,7 @@
 import { isNeverAgentEnv } from '../core/env/agent-environment.ts';
 import { AgentMuxError } from '../core/errors/agent-mux-error.ts';
+import { apiKeyInputs } from './api-key-inputs.ts';
 import type { FenceMode } from './runner-fence.ts';
-
-/** Inputs that carry API keys: input name → the environment variable the agents read. */
-export const apiKeyInputs = {
-  'anthropic-api-key': 'ANTHROPIC_API_KEY',
-  'openai-api-key': 'OPENAI_API_KEY',
-  'gemini-api-key': 'GEMINI_API_KEY',
-  'openrouter-api-key': 'OPENROUTER_API_KEY',
-  'cursor-api-key': 'CURSOR_API_KEY',
-  'copilot-token': 'COPILOT_GITHUB_TOKEN',
-  'claude-code-oauth-token': 'CLAUDE_CODE_OAUTH_TOKEN',
-  'remote-agent-token': 'AGENT_MUX_REMOTE_TOKEN',
-} as const;
 
 /** Every input the Action reads; `action.yml` declares exactly these (a test checks it). */
 export const ACTION_INPUTS = [
@@ -31,8 +20,8 @@ export const ACTION_INPUTS = [
   'model',
   'instructions',
   'agent-env',
-  ...Object.keys(apiKeyInputs),
-] as const;
+  ...Object.keys(apiKeyInputs()),
+];
 
 export interface ActionInputs {
   githubToken: string;
@@ -100,7 +89,7 @@ export function readActionInputs(getInput: (name: string) => string): ActionInpu
   const githubToken = text('github-token');
   if (!githubToken) throw new ActionInputError('github-token', 'is required (the default is ${{ github.token }})');
   const apiKeys: Record<string, string> = {};
-  for (const [input, envName] of Object.entries(apiKeyInputs)) {
+  for (const [input, envName] of Object.entries(apiKeyInputs())) {
     const value = text(input);
     if (value) apiKeys[envName] = value;
   }

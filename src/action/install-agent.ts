@@ -5,8 +5,8 @@ import { execa } from 'execa';
 import semver from 'semver';
 import type { ProgramInfo } from '../core/adapter/adapter.ts';
 import { parseVersion } from '../core/adapter/detect-program.ts';
+import { findOnPath } from '../core/host/find-on-path.ts';
 import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
-import { findOnPath } from '../core/runtime/find-on-path.ts';
 import { AgentInstallError } from './install-agent-error.ts';
 import {
   bestCachedInstall,

@@ -1,4 +1,4 @@
-import { requireNodeVersion } from '../core/runtime/require-node-version.ts';
+import { requireNodeVersion } from '../core/host/require-node-version.ts';
 
 /**
  * Stops a step of the Action started on a Node older than it needs with one error annotation

@@ -1,4 +1,4 @@
-import { closestName } from '../core/text/did-you-mean.ts';
+import { closestName } from '../core/errors/did-you-mean.ts';
 
 /** `unknown agent "claud" (did you mean "claude"?)`, or the list of known agents when none is near. */
 export function unknownAgentMessage(name: string, known: readonly string[]): string {

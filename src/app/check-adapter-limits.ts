@@ -1,5 +1,5 @@
 import { adapterConfigTypes } from '../core/config/adapter-config-schema.ts';
-import { closestName } from '../core/text/did-you-mean.ts';
+import { closestName } from '../core/errors/did-you-mean.ts';
 import { AppSettingsError } from './app-settings-error.ts';
 
 /** The prefix of an `AGENT_MUX_ADAPTER_LIMITS` key that names a repository's agent instead of an adapter. */

@@ -10,6 +10,12 @@ export interface CloneWorkspaceOptions {
   /** The directory holding every run's workspace. */
   workDir: string;
   runId: string;
+  /**
+   * The run's attempt (`StoredRun.attempts`): each attempt has a directory of its own, so a worker
+   * that lost its lease and has not noticed yet never shares a checkout with the attempt that took
+   * the run over (one would clone or remove the other's `.git` under it).
+   */
+  attempt: number;
   repo: RepoRef;
   /** `https://github.com` (or a GHES URL, or a local directory in tests); the clone is of `<base>/<owner>/<repo>.git`. */
   gitBaseUrl: string;
@@ -27,7 +33,7 @@ export function cloneUrlOf(gitBaseUrl: string, repo: RepoRef): string {
 }
 
 /**
- * Makes a fresh clone for one run in `<workDir>/<runId>` and returns its path. The token travels in
+ * Makes a fresh clone for one attempt of a run in `<workDir>/<runId>.<attempt>` and returns its path. The token travels in
  * the environment as `http.extraheader=AUTHORIZATION: basic …` (see `authEnv`), so `.git/config`
  * holds only the plain URL. What was pinned of an earlier checkout there (`pinRepository`: a
  * retried run's first attempt) is forgotten. Git runs with agent-mux's hardened configuration (`runGit`): HTTPS
@@ -35,7 +41,7 @@ export function cloneUrlOf(gitBaseUrl: string, repo: RepoRef): string {
  * nothing behind.
  */
 export async function cloneWorkspace(options: CloneWorkspaceOptions): Promise<string> {
-  const dir = join(options.workDir, options.runId);
+  const dir = join(options.workDir, `${options.runId}.${options.attempt}`);
   await mkdir(dirname(dir), { recursive: true });
   await rm(dir, { recursive: true, force: true });
   // A retry of the run clones into the same path: the checkout there is a new one, pinned anew.

@@ -63,7 +63,7 @@ export interface AgentMuxAppOptions {
   collectStartUpGarbage?: boolean;
   /** How long a stop on a signal may take before the process exits anyway. Default 8000 ms. */
   stopGraceMs?: number;
-  /** Where each adapter keeps its sessions. Default: the built-in declarations (`sessionFilesFor`). */
+  /** Where each adapter keeps its sessions. Default: the adapter's own `sessionFiles`. */
   sessionFiles?: WorkerDeps['sessionFiles'];
   /** The fence probe (default: `true` inside the file-system fence) and how long a failure stands (default 30 s). */
   fenceProbe?: AppRuntimeOptions['fenceProbe'];

@@ -4,7 +4,8 @@ import type { ApprovalAnswer } from '../github/approvals/github-approval-channel
 import { matchApprovalId } from '../github/approvals/match-approval-id.ts';
 import { type ApprovalEvent, readApprovalEvent } from '../github/trigger/read-approval-event.ts';
 import { TriggerPayloadError } from '../github/trigger/trigger-payload-error.ts';
-import { decideTrigger, mayAskAgent } from '../github/use-cases/decide-trigger.ts';
+import { mayAskAgent } from '../github/use-cases/decide-trigger.ts';
+import { handleTrigger } from '../github/use-cases/handle-trigger.ts';
 import { answerSuperseded } from './answer-superseded.ts';
 import { conversationKeyOf } from './conversation-key.ts';
 import type { InstallationAccess } from './installation-access.ts';
@@ -45,7 +46,7 @@ export type DispatchResult =
 /**
  * Turns one recorded webhook into store operations. What it asks is read by the shared readers the
  * Action uses too: `readApprovalEvent` (a push voids the pull request's pending approvals; a
- * check-run button and an approving or changes-requesting review are answers) and `decideTrigger`
+ * check-run button and an approving or changes-requesting review are answers) and `handleTrigger`
  * (comments, reviews with a body, issues: a run, a cancel, a `/approve` or `/deny` answer). Here a
  * run is queued (with the repository config's `concurrency.perIssue`), a cancel marks the issue's
  * runs, an answer is stored for the worker that waits on it; a button's id prefix is resolved
@@ -109,7 +110,7 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
     return reviewed ?? { kind: 'ignored', reason: 'no command for agent-mux in the comment' };
   }
   const registry = deps.registry();
-  const decision = await decideTrigger(
+  const decision = await handleTrigger(
     { api, selfLogins: deps.selfLogins, builtinAgents: registry.ids(), log: deps.log },
     { eventName: event.name, payload: event.payload, deliveryId: event.deliveryId },
   );

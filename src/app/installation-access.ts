@@ -2,7 +2,7 @@ import type { Probot } from 'probot';
 import { budgetedApi } from '../github/budgeted-api.ts';
 import { createGitHubApi } from '../github/create-github-api.ts';
 import type { GitHubApi, OctokitLike } from '../github/github-api.ts';
-import { WriteBudget } from '../github/report/write-budget.ts';
+import { WriteBudget } from '../github/pacing/write-budget.ts';
 
 /** How the app acts as one installation: its REST API and a token for git. */
 export interface InstallationAccess {

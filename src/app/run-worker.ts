@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { errorText } from '../core/errors/error-text.ts';
 import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
 import type { FenceOptions } from '../core/sandbox/index.ts';
 import type { TurnConversations } from '../github/conversation/run-turn.ts';
@@ -13,10 +14,10 @@ import { cloneWorkspace, removeWorkspace } from './clone-workspace.ts';
 import { directorySize } from './directory-size.ts';
 import { createFenceWatch, type FenceWatch, unfencedReason } from './fence-watch.ts';
 import { finishRun } from './finish-run.ts';
+import { type HeldLease, holdLease } from './held-lease.ts';
 import type { InstallationAccess } from './installation-access.ts';
 import { stateOf } from './store/run-states.ts';
 import type { Lease, RunState, RunStore, StoredRun } from './store/run-store.ts';
-import { StaleLeaseError } from './store/stale-lease-error.ts';
 import { type RunDiskWatch, watchRunDisk } from './watch-run-disk.ts';
 import type { WorkDirGauge } from './work-dir-gauge.ts';
 
@@ -65,7 +66,7 @@ export interface WorkerDeps {
   finishRetryDelaysMs?: readonly number[];
   /** Called with each in-flight run's abort controller, so that a shutdown can stop it. */
   track?: (runId: string, abort: AbortController) => () => void;
-  /** Where each adapter keeps its sessions (default `sessionFilesFor`): what a follow-up turn can resume. */
+  /** Where each adapter keeps its sessions (default: the adapter's own `sessionFiles`): what a follow-up turn can resume. */
   sessionFiles?: TurnConversations['sessionFiles'];
   /**
    * Whether the fence works, shared by the process's workers (`createFenceWatch`). Default: one per
@@ -130,42 +131,27 @@ function defaultFenceWatch(workDir: string, network: 'own' | 'host', log: (line:
   return watch;
 }
 
+/**
+ * Runs a claimed run: its lease held, the repository cloned (with a disk watch when a cap is set),
+ * `executeRun`, then everything it held released and its outcome finished in the store.
+ */
 async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promise<WorkResult> {
   const { store, settings, log } = deps;
-  let lease = first;
-  let stale = false;
   const abort = new AbortController();
   const untrack = deps.track?.(run.id, abort) ?? (() => {});
-
-  const renewer = setInterval(
-    () => {
-      store.renew(lease, settings.leaseMs).then(
-        (renewed) => {
-          lease = renewed;
-        },
-        (error: unknown) => {
-          if (StaleLeaseError.isInstance(error)) {
-            stale = true;
-            abort.abort('another worker took the run over (its lease had expired)');
-          } else log(`run ${run.id}: lease renewal failed: ${message(error)}`);
-        },
-      );
-    },
-    Math.max(1, Math.floor(settings.leaseMs / 3)),
-  );
-  const canceller = setInterval(() => {
-    store.get(run.id).then(
-      (current) => {
-        if (current?.cancelRequested) abort.abort('the run was cancelled');
-      },
-      (error: unknown) => log(`run ${run.id}: ${message(error)}`),
-    );
-  }, deps.cancelPollMs ?? 1000);
-
+  const held = holdLease({
+    store,
+    run,
+    first,
+    leaseMs: settings.leaseMs,
+    cancelPollMs: deps.cancelPollMs ?? 1000,
+    abort,
+    log,
+  });
   let workspace: string | undefined;
   let disk: RunDiskWatch | undefined;
   let bridge: ApprovalBridge | undefined;
-  let outcome: { state: RunState; conclusion: string; reason?: string };
+  let outcome: RunFinish;
   // The installation's write budget: this run's live updates share it with its other runs in flight.
   const writes = run.installationId === undefined ? undefined : deps.access.writes?.(run.installationId);
   const releaseWrites = writes?.run() ?? (() => {});
@@ -173,99 +159,39 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
     if (run.installationId === undefined) throw new Error('the run has no installation');
     const api = await deps.access.api(run.installationId);
     const token = await deps.access.token(run.installationId);
-    outcome = await (async () => {
-      try {
-        workspace = await cloneWorkspace({
-          workDir: settings.workDir,
-          runId: run.id,
-          repo: run.job.repo,
-          gitBaseUrl: settings.gitBaseUrl,
-          token,
-        });
-        if (settings.maxRunBytes !== undefined) {
-          disk = watchRunDisk({
-            dirs: [workspace, homeOf(workspace)],
-            capBytes: settings.maxRunBytes,
-            abort,
-            intervalMs: deps.diskPollMs,
-            log: (line) => log(`run ${run.id}: ${line}`),
-          });
-        }
-      } catch (error) {
-        const reason = `could not clone ${run.repoKey}: ${message(error)}`;
-        await tellIssue(api, run, reason, log);
-        return { state: 'failed' as const, conclusion: 'failure', reason };
-      }
-      const registry = deps.registry();
-      const githubDeps: GitHubDeps = { api, selfLogins: deps.selfLogins, builtinAgents: registry.ids(), log };
-      const result: RunOutcome = await executeRun({
-        deps: githubDeps,
-        job: run.job,
-        registry,
-        workspace,
-        git: { token, author: deps.author },
-        env: deps.agentEnv,
-        // A follow-up mention resumes the agent's session, kept in the store: any worker of any
-        // replica can take the next turn, though the run's clone and HOME are gone.
-        conversations: {
-          store: {
-            load: (key) => store.loadConversation(key),
-            // One installation's conversations keep at most its quota: it can crowd out only its own.
-            save: (key, c) =>
-              store.saveConversation(key, c, {
-                installationId: run.installationId,
-                ...(settings.storeQuotaBytes !== undefined ? { quotaBytes: settings.storeQuotaBytes } : {}),
-              }),
-          },
-          ...(deps.sessionFiles ? { sessionFiles: deps.sessionFiles } : {}),
-        },
-        secrets: [token, ...(deps.hostSecrets ?? [])],
-        secretEnv: deps.secretEnv,
-        isolateEnv: { extra: settings.agentEnvExtra },
-        fence: fenceFor(settings, workspace),
-        signal: abort.signal,
-        // A stopped or cancelled agent gets 2 s between the stop request, SIGTERM and SIGKILL (core
-        // default 5 s): an app stopped by its container has 10 s in all, and after the agent it still
-        // concludes the check run and comment through the write throttle.
-        graceMs: APP_AGENT_GRACE_MS,
-        ...(writes ? { liveWrites: writes } : {}),
+    try {
+      workspace = await cloneWorkspace({
+        workDir: settings.workDir,
         runId: run.id,
-        // A retry after a crash publishes the commit its predecessor pushed instead of running the agent again.
-        retried: run.attempts > 0,
-        ...(deps.afterPush ? { afterPush: deps.afterPush } : {}),
-        leaseToken: lease.leaseToken,
-        fencingToken: lease.fencingToken,
-        onStarted: (started) => {
-          store
-            .update(lease, { checkRunId: started.checkRunId, commentId: started.commentId })
-            .catch((error: unknown) => log(`run ${run.id}: ${message(error)}`));
-        },
-        attachApprovals: (channel, started) => {
-          bridge = bridgeApprovals({
-            store,
-            lease: () => lease,
-            runId: run.id,
-            issueKey: run.issueKey,
-            channel,
-            api,
-            repo: run.job.repo,
-            checkRunId: started.checkRunId,
-            intervalMs: deps.answerPollMs,
-            since: run.createdAt,
-            log,
-          });
-          return () => bridge?.detach();
-        },
+        attempt: run.attempts,
+        repo: run.job.repo,
+        gitBaseUrl: settings.gitBaseUrl,
+        token,
       });
-      return { state: stateOf(result.conclusion), conclusion: result.conclusion, reason: result.reason };
-    })();
+      disk = watchDisk(deps, run, workspace, abort);
+    } catch (error) {
+      const reason = `could not clone ${run.repoKey}: ${errorText(error)}`;
+      await tellIssue(api, run, reason, log);
+      throw new CloneFailed(reason);
+    }
+    const result = await executeClaimed(deps, run, {
+      api,
+      token,
+      workspace,
+      held,
+      signal: abort.signal,
+      writes,
+      onBridge: (b) => {
+        bridge = b;
+      },
+    });
+    outcome = { state: stateOf(result.conclusion), conclusion: result.conclusion, reason: result.reason };
   } catch (error) {
-    outcome = { state: 'failed', conclusion: 'failure', reason: message(error) };
-    log(`run ${run.id} failed: ${message(error)}`);
+    outcome = { state: 'failed', conclusion: 'failure', reason: errorText(error) };
+    if (!(error instanceof CloneFailed)) log(`run ${run.id} failed: ${errorText(error)}`);
   } finally {
     releaseWrites();
-    clearInterval(renewer);
-    clearInterval(canceller);
+    held.stop();
     disk?.stop();
     untrack();
     await bridge?.close();
@@ -276,11 +202,116 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
   }
 
   // Tried again while the database is away (a success already on GitHub must not be left `running`).
-  if ((await finishRun(store, lease, outcome, log, deps.finishRetryDelaysMs)).stale) {
-    stale = true;
+  if ((await finishRun(store, held.current(), outcome, log, deps.finishRetryDelaysMs)).stale) {
+    held.markStale();
     log(`run ${run.id}: not finished here, another worker took it over`);
   }
-  return { kind: 'ran', runId: run.id, ...outcome, stale };
+  return { kind: 'ran', runId: run.id, ...outcome, stale: held.stale };
+}
+
+/** How a run ended, as the store keeps it. */
+type RunFinish = { state: RunState; conclusion: string; reason?: string };
+
+/** The clone failed: the run fails with this reason (already said on the issue). */
+class CloneFailed extends Error {}
+
+/** The run's disk use held to `maxRunBytes` (its clone and its HOME), when a cap is set. */
+function watchDisk(
+  deps: WorkerDeps,
+  run: StoredRun,
+  workspace: string,
+  abort: AbortController,
+): RunDiskWatch | undefined {
+  if (deps.settings.maxRunBytes === undefined) return undefined;
+  return watchRunDisk({
+    dirs: [workspace, homeOf(workspace)],
+    capBytes: deps.settings.maxRunBytes,
+    abort,
+    intervalMs: deps.diskPollMs,
+    log: (line) => deps.log(`run ${run.id}: ${line}`),
+  });
+}
+
+/** `executeRun` for a claimed run in its clone: the store keeps its conversation, lease and approvals. */
+async function executeClaimed(
+  deps: WorkerDeps,
+  run: StoredRun,
+  context: {
+    api: GitHubApi;
+    token: string;
+    workspace: string;
+    held: HeldLease;
+    signal: AbortSignal;
+    writes: ReturnType<NonNullable<InstallationAccess['writes']>> | undefined;
+    onBridge: (bridge: ApprovalBridge) => void;
+  },
+): Promise<RunOutcome> {
+  const { store, settings, log } = deps;
+  const { api, token, workspace, held, writes } = context;
+  const registry = deps.registry();
+  const githubDeps: GitHubDeps = { api, selfLogins: deps.selfLogins, builtinAgents: registry.ids(), log };
+  const lease = held.current();
+  return executeRun({
+    deps: githubDeps,
+    job: run.job,
+    registry,
+    workspace,
+    git: { token, author: deps.author },
+    env: deps.agentEnv,
+    // A follow-up mention resumes the agent's session, kept in the store: any worker of any
+    // replica can take the next turn, though the run's clone and HOME are gone.
+    conversations: {
+      store: {
+        load: (key) => store.loadConversation(key),
+        // One installation's conversations keep at most its quota: it can crowd out only its own.
+        save: (key, c) =>
+          store.saveConversation(key, c, {
+            installationId: run.installationId,
+            ...(settings.storeQuotaBytes !== undefined ? { quotaBytes: settings.storeQuotaBytes } : {}),
+          }),
+      },
+      ...(deps.sessionFiles ? { sessionFiles: deps.sessionFiles } : {}),
+    },
+    secrets: [token, ...(deps.hostSecrets ?? [])],
+    secretEnv: deps.secretEnv,
+    isolateEnv: { extra: settings.agentEnvExtra },
+    fence: fenceFor(settings, workspace),
+    signal: context.signal,
+    // A stopped or cancelled agent gets 2 s between the stop request, SIGTERM and SIGKILL (core
+    // default 5 s): an app stopped by its container has 10 s in all, and after the agent it still
+    // concludes the check run and comment through the write throttle.
+    graceMs: APP_AGENT_GRACE_MS,
+    ...(writes ? { liveWrites: writes } : {}),
+    runId: run.id,
+    // A retry after a crash publishes the commit its predecessor pushed instead of running the agent again.
+    retried: run.attempts > 0,
+    ...(deps.afterPush ? { afterPush: deps.afterPush } : {}),
+    leaseToken: lease.leaseToken,
+    fencingToken: lease.fencingToken,
+    superseded: () => held.superseded(),
+    onStarted: (started) => {
+      store
+        .update(held.current(), { checkRunId: started.checkRunId, commentId: started.commentId })
+        .catch((error: unknown) => log(`run ${run.id}: ${errorText(error)}`));
+    },
+    attachApprovals: (channel, started) => {
+      const bridge = bridgeApprovals({
+        store,
+        lease: () => held.current(),
+        runId: run.id,
+        issueKey: run.issueKey,
+        channel,
+        api,
+        repo: run.job.repo,
+        checkRunId: started.checkRunId,
+        intervalMs: deps.answerPollMs,
+        since: run.createdAt,
+        log,
+      });
+      context.onBridge(bridge);
+      return () => bridge.detach();
+    },
+  });
 }
 
 /** The run's own HOME beside its workspace (`~/.claude` and the like are per run). */
@@ -308,15 +339,11 @@ async function tellIssue(api: GitHubApi, run: StoredRun, reason: string, log: (l
       `${runMarker(run.id)}\n**agent-mux** could not start **${run.job.agentName}**: ${reason}`,
     );
   } catch (error) {
-    log(`run ${run.id}: ${message(error)}`);
+    log(`run ${run.id}: ${errorText(error)}`);
   }
 }
 
 /** A worker id unique to this process and loop. */
 export function newWorkerId(index: number): string {
   return `worker-${process.pid}-${index}-${randomUUID().slice(0, 8)}`;
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

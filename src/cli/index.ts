@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { requireNodeVersion } from '../core/runtime/require-node-version.ts';
+import { requireNodeVersion } from '../core/host/require-node-version.ts';
 
 // First the Node version, before the modules that need a newer one are loaded: an old Node gets
 // one sentence instead of a stack trace. ncc bundles the eager imports into this one file.

@@ -1,5 +1,5 @@
+import { didYouMean } from '../core/errors/did-you-mean.ts';
 import { AgentMuxError, ConfigError } from '../core/errors/index.ts';
-import { didYouMean } from '../core/text/did-you-mean.ts';
 import type { CliIO } from './cli-io.ts';
 import { adaptersCommand, adaptersUsage } from './commands/adapters-command.ts';
 import { replayCommand, replayUsage } from './commands/replay-command.ts';

@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { didYouMean } from '../core/text/did-you-mean.ts';
+import { didYouMean } from '../core/errors/did-you-mean.ts';
 import { UsageError } from './usage-error.ts';
 
 /**

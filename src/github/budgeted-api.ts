@@ -1,5 +1,5 @@
 import type { GitHubApi } from './github-api.ts';
-import type { WriteBudget } from './report/write-budget.ts';
+import type { WriteBudget } from './pacing/write-budget.ts';
 
 /** The `GitHubApi` methods that write (POST, PATCH, PUT, DELETE); every other method reads. */
 export const WRITE_METHODS = [

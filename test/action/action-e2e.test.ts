@@ -5,7 +5,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stopLeftoverAgents } from '../../src/action/stop-leftover-agents.ts';
 import { probeFence } from '../../src/core/sandbox/index.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, WORLD_TOKEN } from '../support/github-world.ts';
-import { ACTION_MAIN, ACTION_POST, type RunnerFiles, readCommandFile, runnerEnv, runStep } from './run-action.ts';
+import {
+  ACTION_MAIN,
+  ACTION_POST,
+  RUNNER_RUN_ID,
+  type RunnerFiles,
+  readCommandFile,
+  runnerEnv,
+  runStep,
+} from './run-action.ts';
 
 const leakyAgent = new URL('../fixtures/bin/leaky-agent.mjs', import.meta.url).pathname;
 const stubbornAgent = new URL('../fixtures/bin/stubborn-agent.mjs', import.meta.url).pathname;
@@ -26,7 +34,7 @@ agents:
 approvals:
   timeout: 5m
 `;
-const RUN_ID = 'gha-4242-1';
+const RUN_ID = `gha-${RUNNER_RUN_ID}-1`;
 
 let world: GitHubWorld | undefined;
 afterEach(async () => {
@@ -93,7 +101,7 @@ describe('the Action run as the runner runs it (its sources, or AGENT_MUX_ACTION
     expect(result.stdout).toContain('::notice');
     const [check] = w.gh.state.checkRuns(w.repo);
     expect(check).toMatchObject({ name: 'agent-mux / demo', status: 'completed', conclusion: 'success' });
-    expect(check?.detailsUrl).toBe('https://github.com/octo/demo/actions/runs/4242');
+    expect(check?.detailsUrl).toBe(`https://github.com/octo/demo/actions/runs/${RUNNER_RUN_ID}`);
     for (const request of w.gh.requests) expect(JSON.stringify(request.body ?? '')).not.toContain(WORLD_TOKEN);
     // The runner masks what `::add-mask::` names; nothing else may print the token.
     const printed = result.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'));
@@ -117,7 +125,7 @@ describe('the Action run as the runner runs it (its sources, or AGENT_MUX_ACTION
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;
     w.gh.state.addIssue(w.repo, { number: 6, title: 'Notes', user: 'alice' });
-    w.gh.state.addWorkflowRun(w.repo, { id: 4242, status: 'in_progress' });
+    w.gh.state.addWorkflowRun(w.repo, { id: Number(RUNNER_RUN_ID), status: 'in_progress' });
     const files = await runnerEnv(w, commentEvent(w, 6, 'alice', '@agent leaky: write notes'));
     let child: { kill(signal: NodeJS.Signals): boolean } | undefined;
     const step = runStep(ACTION_MAIN, files.env, (c) => {
@@ -129,8 +137,8 @@ describe('the Action run as the runner runs it (its sources, or AGENT_MUX_ACTION
     cancelFiles.env.GITHUB_RUN_ID = '4343';
     const cancel = await runStep(ACTION_MAIN, cancelFiles.env);
     expect(cancel.code, cancel.stdout).toBe(0);
-    expect(cancel.stdout).toContain('cancelled workflow runs 4242');
-    expect(w.gh.state.workflowRun(4242)?.status).not.toBe('in_progress');
+    expect(cancel.stdout).toContain(`cancelled workflow runs ${RUNNER_RUN_ID}`);
+    expect(w.gh.state.workflowRun(Number(RUNNER_RUN_ID))?.status).not.toBe('in_progress');
     child?.kill('SIGTERM'); // what the runner does to a cancelled run
     await step;
     w.gh.assertNoViolations();

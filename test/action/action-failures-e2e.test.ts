@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stopLeftoverAgents } from '../../src/action/stop-leftover-agents.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';
 import { webhookPayload } from '../support/webhook-payload.ts';
-import { ACTION_MAIN, readCommandFile, runnerEnv, runStep } from './run-action.ts';
+import { ACTION_MAIN, RUNNER_RUN_ID, readCommandFile, runnerEnv, runStep } from './run-action.ts';
 
 const leakyAgent = new URL('../fixtures/bin/leaky-agent.mjs', import.meta.url).pathname;
 const LEAKY_SECRET = 'lk_live_workflowLogSecret_9f8e7d';
@@ -25,7 +25,7 @@ approvals:
   users: [bob]
   timeout: 5m
 `;
-const RUN_ID = 'gha-4242-1';
+const RUN_ID = `gha-${RUNNER_RUN_ID}-1`;
 
 let world: GitHubWorld | undefined;
 let scratch: string | undefined;

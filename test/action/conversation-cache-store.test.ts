@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActionsCacheConversationStore } from '../../src/action/conversation-cache-store.ts';
+import type { SessionFileDeclaration, SessionLocation } from '../../src/core/adapter/session-files.ts';
 import { Redactor } from '../../src/core/redact/redactor.ts';
 import type { ConversationKey, ConversationState } from '../../src/github/conversation/conversation-state.ts';
 import { ConversationStoreError } from '../../src/github/conversation/conversation-store-error.ts';
 import { restoreConversation } from '../../src/github/conversation/restore-conversation.ts';
 import { saveConversation } from '../../src/github/conversation/save-conversation.ts';
 import { sessionFilesFor } from '../../src/github/conversation/session-file-declarations.ts';
-import type { SessionFileDeclaration, SessionLocation } from '../../src/github/conversation/session-files.ts';
 import { type FakeActionsCache, startFakeActionsCache } from '../support/fake-actions-cache/fake-actions-cache.ts';
 
 // End to end through the real @actions/cache and the stand-in cache service: a turn's session is

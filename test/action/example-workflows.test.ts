@@ -6,7 +6,7 @@ import {
   evaluateWorkflowCondition,
   renderWorkflowTemplate,
   WorkflowExpressionError,
-} from '../helpers/evaluate-workflow-expression.ts';
+} from '../support/evaluate-workflow-expression.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 

@@ -12,8 +12,8 @@ import { claudeAdapter } from '../../src/adapters/agents/claude/index.ts';
 import { createBuiltinRegistry } from '../../src/adapters/builtin-registry.ts';
 import type { ProgramInfo } from '../../src/core/adapter/adapter.ts';
 import { AgentMuxError } from '../../src/core/errors/agent-mux-error.ts';
+import { findOnPath } from '../../src/core/host/find-on-path.ts';
 import { AdapterRegistry } from '../../src/core/registry/adapter-registry.ts';
-import { findOnPath } from '../../src/core/runtime/find-on-path.ts';
 
 const fixtureDir = fileURLToPath(new URL('../fixtures/npm/fake-agent-cli/', import.meta.url));
 /** Node and npm first, then the rest of the runner's PATH (which has no `fake-agent-cli`). */

@@ -27,6 +27,12 @@ export interface RunnerFiles {
   state: string;
 }
 
+/**
+ * The workflow run id every step of this test file runs under: its own per file, because the
+ * files run side by side and a file stops its leftover agents by this id.
+ */
+export const RUNNER_RUN_ID = String(10_000 + Math.floor(Math.random() * 89_999));
+
 /** The environment the Actions runner gives the Action for `event` (inputs as `INPUT_*`, defaults from action.yml). */
 export async function runnerEnv(
   w: GitHubWorld,
@@ -58,7 +64,7 @@ export async function runnerEnv(
     GITHUB_API_URL: w.gh.url,
     GITHUB_SERVER_URL: 'https://github.com',
     GITHUB_REPOSITORY: `${w.repo.owner}/${w.repo.repo}`,
-    GITHUB_RUN_ID: '4242',
+    GITHUB_RUN_ID: RUNNER_RUN_ID,
     GITHUB_RUN_ATTEMPT: '1',
     GITHUB_WORKSPACE: w.workspace,
     GITHUB_OUTPUT: files.output,

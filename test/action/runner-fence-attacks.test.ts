@@ -21,7 +21,7 @@ afterEach(async () => {
   world = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   try {
-    execFileSync('pkill', ['-f', '^sleep 300$']);
+    execFileSync('pkill', ['-f', '^sleep 317$']);
   } catch {
     // none left: what the fenced case expects
   }
@@ -81,7 +81,7 @@ agents:
   const untouched = [p.post, p.envFile, p.pathFile, p.toolFile].every((f) => readFileSync(f, 'utf8') === 'original\n');
   let survivors = '';
   try {
-    survivors = execFileSync('pgrep', ['-f', '^sleep 300$'], { encoding: 'utf8' }).trim();
+    survivors = execFileSync('pgrep', ['-f', '^sleep 317$'], { encoding: 'utf8' }).trim();
   } catch {
     // pgrep exits 1 when nothing matches
   }

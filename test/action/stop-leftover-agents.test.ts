@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { agentMarker, RUN_MARKER_ENV, stopLeftoverAgents } from '../../src/action/stop-leftover-agents.ts';
-import { isAlive } from '../helpers/process-alive.ts';
+import { isAlive } from '../support/process-alive.ts';
 
 // Issue 33.8: the jobs of one workflow run (a matrix) share GITHUB_RUN_ID and, on a self-hosted
 // runner, the machine. One job's post step kills its own agents only.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unknownAgentMessage } from '../../src/action/unknown-agent-message.ts';
-import { closestName } from '../../src/core/text/did-you-mean.ts';
+import { closestName } from '../../src/core/errors/did-you-mean.ts';
 
 describe('unknownAgentMessage', () => {
   it('suggests the nearest known agent', () => {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Adapter, type AgentEvent, createBuiltinRegistry, parseConfig, startRun } from '../../src/index.ts';
-import { collectRun } from '../helpers/collect-run.ts';
-import { fixtureBin } from '../helpers/with-program.ts';
+import { collectRun } from '../support/collect-run.ts';
+import { fixtureBin } from '../support/with-program.ts';
 
 const cwd = mkdtempSync(join(tmpdir(), 'agent-mux-registry-'));
 const node = JSON.stringify(process.execPath);

@@ -49,7 +49,9 @@ async function dropAtEnqueue(client: pg.Client, schemaName: string, deliveryId: 
     await client.query('SELECT pg_stat_clear_snapshot()');
     const { rows } = await client.query<{ pid: number }>(
       `SELECT pid FROM pg_stat_activity
-        WHERE wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%' AND pid <> pg_backend_pid()`,
+        WHERE wait_event_type = 'Lock' AND query LIKE $1 AND pid <> pg_backend_pid()`,
+      // Only this test's app waiting on this delivery's lock: other files' apps take locks of their own.
+      [`%agent-mux:delivery:${schemaName}:%`],
     );
     for (const { pid } of rows.slice(0, times - ended.length)) {
       await client.query('SELECT pg_terminate_backend($1)', [pid]);

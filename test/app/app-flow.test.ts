@@ -76,10 +76,10 @@ describe('the app end to end: webhooks → store → dispatcher → worker → G
     expect(pending).toHaveLength(1);
     expect(approve?.identifier).toBe(`approve:${pending[0]?.approvalId.slice(0, 12)}`);
 
-    // The workspace is a fresh clone whose .git/config holds no token.
+    // The workspace (the run's first attempt) is a fresh clone whose .git/config holds no token.
     const workspaces = await readdir(a.settings.workDir);
-    expect(workspaces).toEqual([running?.id]);
-    const gitConfig = await readFile(`${a.settings.workDir}/${running?.id}/.git/config`, 'utf8');
+    expect(workspaces).toEqual([`${running?.id}.0`]);
+    const gitConfig = await readFile(`${a.settings.workDir}/${running?.id}.0/.git/config`, 'utf8');
     expect(gitConfig).not.toMatch(/ghs_|extraheader|AUTHORIZATION/i);
 
     await pressButton(a, check, 'mallory', approve?.identifier ?? '');

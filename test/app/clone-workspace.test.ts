@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cloneUrlOf, cloneWorkspace } from '../../src/app/clone-workspace.ts';
+import { cloneUrlOf, cloneWorkspace, removeWorkspace } from '../../src/app/clone-workspace.ts';
 import { directorySize } from '../../src/app/directory-size.ts';
 import { openRepository, pinRepository } from '../../src/github/git/open-repository.ts';
 
@@ -32,17 +32,18 @@ async function bareRepo(): Promise<string> {
 }
 
 describe('cloneWorkspace', () => {
-  it('clones <base>/<owner>/<repo>.git into <workDir>/<runId> without writing the token anywhere', async () => {
+  it('clones <base>/<owner>/<repo>.git into <workDir>/<runId>.<attempt> without writing the token anywhere', async () => {
     const base = await bareRepo();
     const workDir = join(root!, 'work');
     const dir = await cloneWorkspace({
       workDir,
       runId: 'run_1',
+      attempt: 0,
       repo: { owner: 'octo', repo: 'demo' },
       gitBaseUrl: base,
       token: TOKEN,
     });
-    expect(dir).toBe(join(workDir, 'run_1'));
+    expect(dir).toBe(join(workDir, 'run_1.0'));
     expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe('hello\n');
     const config = await readFile(join(dir, '.git', 'config'), 'utf8');
     expect(config).toContain(`url = ${base}/octo/demo.git`);
@@ -57,6 +58,7 @@ describe('cloneWorkspace', () => {
     const options = {
       workDir,
       runId: 'run_retry',
+      attempt: 0,
       repo: { owner: 'octo', repo: 'demo' },
       gitBaseUrl: base,
       token: TOKEN,
@@ -77,19 +79,40 @@ describe('cloneWorkspace', () => {
     await expect(openRepository(again)).rejects.toThrow(/replaced since the workspace was prepared/);
   });
 
+  it('the attempt that took a run over clones beside the attempt that lost its lease, never over it (CI: the first attempt failed on ".git was replaced", the second on a removed .git/config)', async () => {
+    const base = await bareRepo();
+    const workDir = join(root!, 'work');
+    const options = {
+      workDir,
+      runId: 'run_taken',
+      repo: { owner: 'octo', repo: 'demo' },
+      gitBaseUrl: base,
+      token: TOKEN,
+    };
+    const first = await cloneWorkspace({ ...options, attempt: 0 });
+    await pinRepository(first, 'origin');
+    const second = await cloneWorkspace({ ...options, attempt: 1 });
+    expect(second).not.toBe(first);
+    // The first attempt, still running, publishes from its own checkout; its clean-up leaves the second's alone.
+    await expect(openRepository(first)).resolves.toMatchObject({ root: await realpath(first) });
+    await removeWorkspace(first);
+    await expect(openRepository(second)).resolves.toMatchObject({ root: await realpath(second) });
+  });
+
   it('a failed clone leaves no directory and names the repository, never the token', async () => {
     const base = await bareRepo();
     const workDir = join(root!, 'work');
     const error = await cloneWorkspace({
       workDir,
       runId: 'run_2',
+      attempt: 0,
       repo: { owner: 'octo', repo: 'missing' },
       gitBaseUrl: base,
       token: TOKEN,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(String((error as Error).message)).not.toContain(TOKEN);
-    expect(await directorySize(join(workDir, 'run_2'))).toBe(0);
+    expect(await directorySize(join(workDir, 'run_2.0'))).toBe(0);
   });
 
   it('the clone URL of a server and of a local directory', () => {

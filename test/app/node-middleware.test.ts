@@ -154,7 +154,8 @@ describe('GET /agent-mux/ready (readiness) while GET /app fails', () => {
 
   it('gives up after the start timeout: onStartFailure gets an AppStartError and readiness keeps the reason', async () => {
     const failures: unknown[] = [];
-    const { ready } = await mountOnFakeGitHub({ startTimeoutMs: 100, onStartFailure: (e) => failures.push(e) });
+    // Long enough for two attempts 20 ms apart on a loaded machine (100 ms once saw only one in CI).
+    const { ready } = await mountOnFakeGitHub({ startTimeoutMs: 1_500, onStartFailure: (e) => failures.push(e) });
     const error = await eventually(async () => failures[0], 'onStartFailure');
     expect(AppStartError.isInstance(error)).toBe(true);
     expect((error as AppStartError).step).toBe('GET /app');

@@ -274,7 +274,7 @@ describe("a retry after its predecessor pushed the run's commit", () => {
 });
 
 describe('fencing', () => {
-  it('a worker whose run was taken over stops it at the next renewal and writes nothing final', async () => {
+  it('a worker whose run was taken over stops it at the next renewal, writes nothing final to the store and leaves its check run neutral', async () => {
     const a = await createAppWorld({ config: CONFIG, leaseMs: 300 });
     world = a;
     a.w.gh.state.addIssue(a.w.repo, { number: 12, title: 'Typo', body: '', user: 'alice' });
@@ -286,9 +286,16 @@ describe('fencing', () => {
     const taken = await a.store.recover(run!.id, run!.fencingToken, 'fail', 'taken over by the test');
     expect(taken?.state).toBe('failed');
     const result = await work;
-    expect(result).toMatchObject({ kind: 'ran', runId: run!.id, conclusion: 'cancelled', stale: true });
+    expect(result).toMatchObject({ kind: 'ran', runId: run!.id, conclusion: 'neutral', stale: true });
     expect(await a.store.get(run!.id)).toMatchObject({ state: 'failed', reason: 'taken over by the test' });
-    expect(a.w.gh.state.checkRuns(a.w.repo).map((c) => c.status)).toEqual(['completed']);
+    // Not a second final conclusion beside the recovery's: neutral, saying why.
+    expect(a.w.gh.state.checkRuns(a.w.repo)).toEqual([
+      expect.objectContaining({
+        status: 'completed',
+        conclusion: 'neutral',
+        output: expect.objectContaining({ summary: expect.stringContaining('another worker took the run over') }),
+      }),
+    ]);
   });
 });
 

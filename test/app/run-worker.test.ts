@@ -20,8 +20,8 @@ afterEach(async () => {
   world = undefined;
 });
 
-async function queued(): Promise<AppWorld> {
-  const a = await createAppWorld({ config: CONFIG });
+async function queued(leaseMs?: number): Promise<AppWorld> {
+  const a = await createAppWorld({ config: CONFIG, ...(leaseMs === undefined ? {} : { leaseMs }) });
   world = a;
   a.w.gh.state.addIssue(a.w.repo, { number: 12, title: 'Typo', body: '', user: 'alice' });
   await a.receive('issue_comment', commentEvent(a.w, 12, 'alice', '@agent fix it').payload);
@@ -59,6 +59,31 @@ describe('a worker turn', () => {
       expect.objectContaining({ status: 'completed', conclusion: 'cancelled', actions: [] }),
     ]);
     expect(await a.store.pendingApprovals({ issueKey: 'octo/demo#12' })).toEqual([]);
+  });
+
+  it('an attempt whose run another worker took over concludes its check run neutral, never a second final conclusion (CI: two `failure`s for one run)', async () => {
+    const a = await queued(1_500);
+    const work = a.runtime.workOnce('w');
+    await waitFor(async () => (await a.store.pendingApprovals({ issueKey: 'octo/demo#12' }))[0], 'an approval');
+    const [run] = await a.store.list();
+    // What the recovery does to a run whose lease it saw expire: queued again, the fencing token moved on.
+    await expect(a.store.recover(run!.id, run!.fencingToken, 'retry', 'taken over in the test')).resolves.toMatchObject(
+      {
+        state: 'queued',
+        attempts: 1,
+      },
+    );
+    expect(await work).toMatchObject({
+      kind: 'ran',
+      conclusion: 'neutral',
+      stale: true,
+      reason: /another worker took the run over/,
+    });
+    expect(a.w.gh.state.checkRuns(a.w.repo)).toEqual([
+      expect.objectContaining({ status: 'completed', conclusion: 'neutral' }),
+    ]);
+    // The next attempt works in a directory of its own.
+    expect((await a.store.list())[0]).toMatchObject({ state: 'queued', attempts: 1 });
   });
 
   it('a run whose files pass its disk cap fails with the reason; a sparse file counts what it takes', async () => {

@@ -121,8 +121,10 @@ describe('approvals of a dead attempt', () => {
   });
 });
 
+/** Polls `probe` until it gives a value; 20 s at most (the suite runs files side by side on a small machine). */
 async function waitForValue<T>(probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 500; i++) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
     const value = await probe();
     if (value !== undefined) return value;
     await new Promise((resolve) => setTimeout(resolve, 20));

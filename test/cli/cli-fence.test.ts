@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { decideCliFence } from '../../src/cli/commands/cli-fence.ts';
 import { main } from '../../src/cli/main.ts';
 import { probeFence } from '../../src/core/sandbox/index.ts';
-import { memoryIO } from '../helpers/memory-io.ts';
-import { escapeCarriers } from '../helpers/process-alive.ts';
+import { memoryIO } from '../support/memory-io.ts';
+import { escapeCarriers } from '../support/process-alive.ts';
 
 // Issue 32 (round 2, item 19): `agent-mux run` promised the group kill, and a process the agent
 // detached from its group (setsid) outlived the run. Now the CLI runs the agent in its own PID

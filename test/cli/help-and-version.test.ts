@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runUsage } from '../../src/cli/commands/run-command.ts';
 import { simulateUsage } from '../../src/cli/commands/simulate-command.ts';
 import { main, usage } from '../../src/cli/main.ts';
-import { memoryIO } from '../helpers/memory-io.ts';
+import { memoryIO } from '../support/memory-io.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { type AgentEvent, agentEventSchema } from '../../src/core/events/index.ts';
-import { memoryIO } from '../helpers/memory-io.ts';
+import { memoryIO } from '../support/memory-io.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const tmp = () => mkdtempSync(join(tmpdir(), 'agent-mux-cli-'));

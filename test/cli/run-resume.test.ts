@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { type AgentEvent, agentEventSchema } from '../../src/core/events/index.ts';
-import { memoryIO } from '../helpers/memory-io.ts';
-import { fixtureBin } from '../helpers/with-program.ts';
+import { memoryIO } from '../support/memory-io.ts';
+import { fixtureBin } from '../support/with-program.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'agent-mux-cli-resume-'));
 const lines = (text: string): AgentEvent[] =>

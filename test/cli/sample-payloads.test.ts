@@ -2,9 +2,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { SIMULATED_EVENT_NAMES } from '../../src/github/simulate/simulated-event-names.ts';
-import { createSimulateFixture, type SimulateFixture } from '../github/simulate/simulate-fixture.ts';
-import { memoryIO } from '../helpers/memory-io.ts';
+import { SIMULATED_EVENT_NAMES } from '../../src/simulate/simulated-event-names.ts';
+import { createSimulateFixture, type SimulateFixture } from '../simulate/simulate-fixture.ts';
+import { memoryIO } from '../support/memory-io.ts';
 
 const dir = new URL('../../examples/payloads/', import.meta.url).pathname;
 

@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main, usage } from '../../src/cli/main.ts';
 import { agentEventSchema } from '../../src/core/events/index.ts';
-import type { SimulationReport } from '../../src/github/simulate/simulation-report.ts';
-import { createSimulateFixture, git, type SimulateFixture, TYPO_README } from '../github/simulate/simulate-fixture.ts';
-import { memoryIO } from '../helpers/memory-io.ts';
+import type { SimulationReport } from '../../src/simulate/simulation-report.ts';
+import { createSimulateFixture, git, type SimulateFixture, TYPO_README } from '../simulate/simulate-fixture.ts';
+import { memoryIO } from '../support/memory-io.ts';
 import { webhookPayload } from '../support/webhook-payload.ts';
 
 let fixture: SimulateFixture | undefined;

@@ -6,8 +6,8 @@ import type { Adapter } from '../../src/core/adapter/index.ts';
 import { type AgentEvent, agentEventSchema } from '../../src/core/events/index.ts';
 import type { RunOptions } from '../../src/core/run/run-options.ts';
 import { startRun } from '../../src/core/run/start-run.ts';
-import { collectRun, processAlive } from '../helpers/collect-run.ts';
-import { fixtureBin, withProgram } from '../helpers/with-program.ts';
+import { collectRun, processAlive } from '../support/collect-run.ts';
+import { fixtureBin, withProgram } from '../support/with-program.ts';
 
 export interface ContractSubject {
   /** The adapter under test, as its factory builds it. */

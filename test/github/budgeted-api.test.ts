@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { budgetedApi, WRITE_METHODS } from '../../src/github/budgeted-api.ts';
 import type { GitHubApi } from '../../src/github/github-api.ts';
-import { WriteBudget } from '../../src/github/report/write-budget.ts';
+import { WriteBudget } from '../../src/github/pacing/write-budget.ts';
 
 /** Each `GitHubApi` method with the HTTP method its doc comment names (`/** POST /repos/…`). */
 async function documentedMethods(): Promise<Map<string, string>> {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GitHubApprovalChannel } from '../../src/github/approvals/github-approval-channel.ts';
-import { decideTrigger, type TriggerDecision } from '../../src/github/use-cases/decide-trigger.ts';
+import type { ActedTrigger } from '../../src/github/use-cases/act-on-trigger.ts';
 import type { RunOutcome } from '../../src/github/use-cases/execute-run.ts';
+import { handleTrigger } from '../../src/github/use-cases/handle-trigger.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from '../support/github-world.ts';
 import { runInWorld } from '../support/run-in-world.ts';
 
@@ -33,7 +34,7 @@ afterEach(async () => {
 /** Runs a job the way a front end does, answering approvals through the comment poller. */
 async function run(
   w: GitHubWorld,
-  decision: TriggerDecision,
+  decision: ActedTrigger,
   answer: (channel: GitHubApprovalChannel, approvalId: string) => Promise<void>,
 ): Promise<RunOutcome> {
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}: ${JSON.stringify(decision)}`);
@@ -77,7 +78,7 @@ describe('the GitHub flow, against the fake GitHub and real git', () => {
     w.gh.state.addIssue(w.repo, { number: 12, title: 'Fix the README typo', body: 'It says projcet.', user: 'alice' });
     const event = commentEvent(w, 12, 'alice', '@agent demo: fix the typo please');
 
-    const decision = await decideTrigger(w.deps, event);
+    const decision = await handleTrigger(w.deps, event);
     expect(decision.kind).toBe('run');
     expect(w.gh.state.reactions.filter((r) => r.content === 'eyes')).toHaveLength(1);
 
@@ -126,7 +127,7 @@ describe('the GitHub flow, against the fake GitHub and real git', () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;
     w.gh.state.addIssue(w.repo, { number: 3, title: 'Write notes', body: 'Please write notes.', user: 'alice' });
-    const decision = await decideTrigger(
+    const decision = await handleTrigger(
       w.deps,
       commentEvent(w, 3, 'alice', 'Could you help? @agent leaky: write the notes'),
     );
@@ -160,7 +161,7 @@ describe('the GitHub flow, against the fake GitHub and real git', () => {
       baseRef: 'main',
       user: 'alice',
     });
-    const decision = await decideTrigger(
+    const decision = await handleTrigger(
       w.deps,
       commentEvent(w, 21, 'alice', '@agent fix the README typo', { pr: true }),
     );
@@ -186,7 +187,7 @@ describe('the GitHub flow, against the fake GitHub and real git', () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;
     w.gh.state.addIssue(w.repo, { number: 5, title: 'Typo', body: '', user: 'alice' });
-    const decision = await decideTrigger(w.deps, commentEvent(w, 5, 'alice', '@agent fix it'));
+    const decision = await handleTrigger(w.deps, commentEvent(w, 5, 'alice', '@agent fix it'));
     const outcome = await run(w, decision, async (_channel, id) => {
       await w.commit('main', { 'OTHER.md': 'pushed meanwhile\n' }, 'a new push');
       w.gh.state.addComment(w.repo, 5, { body: `/approve ${id}`, user: 'bob' });
@@ -207,7 +208,7 @@ describe('who and what does not trigger', () => {
     login: string;
     body: string;
     bot?: boolean;
-    expected: TriggerDecision['kind'];
+    expected: ActedTrigger['kind'];
     reason?: RegExp;
   }[] = [
     { name: 'a read-only actor', login: 'mallory', body: '@agent fix it', expected: 'refused', reason: /read/ },
@@ -254,7 +255,7 @@ describe('who and what does not trigger', () => {
       w.gh.state.setPermission(w.repo, 'renovate[bot]', 'write');
       w.gh.state.setPermission(w.repo, 'evil[bot]', 'admin');
       w.gh.state.addIssue(w.repo, { number: 9, title: 'x', body: '', user: 'alice' });
-      const decision = await decideTrigger(w.deps, commentEvent(w, 9, c.login, c.body, { bot: c.bot }));
+      const decision = await handleTrigger(w.deps, commentEvent(w, 9, c.login, c.body, { bot: c.bot }));
       expect(decision.kind).toBe(c.expected);
       if (c.reason && 'reason' in decision) expect(decision.reason).toMatch(c.reason);
       if (c.expected !== 'run') {
@@ -269,7 +270,7 @@ describe('who and what does not trigger', () => {
     const w = await createGitHubWorld({ config: 'trigger:\n  permission: writer\n' });
     world = w;
     w.gh.state.addIssue(w.repo, { number: 4, title: 'x', body: '', user: 'alice' });
-    const decision = await decideTrigger(w.deps, commentEvent(w, 4, 'alice', '@agent fix it'));
+    const decision = await handleTrigger(w.deps, commentEvent(w, 4, 'alice', '@agent fix it'));
     expect(decision.kind).toBe('config_error');
     const comment = w.gh.state.comments(w.repo, 4).find((c) => c.body.includes('config-error'));
     expect(comment?.body).toContain('trigger.permission');
@@ -283,7 +284,7 @@ describe('who and what does not trigger', () => {
     const w = await createGitHubWorld({ config: 'defaultAgent: mine\nagents:\n  mine:\n    adapter: claud\n' });
     world = w;
     w.gh.state.addIssue(w.repo, { number: 4, title: 'x', body: '', user: 'alice' });
-    const decision = await decideTrigger(w.deps, commentEvent(w, 4, 'alice', '@agent fix it'));
+    const decision = await handleTrigger(w.deps, commentEvent(w, 4, 'alice', '@agent fix it'));
     expect(decision.kind).toBe('config_error');
     const message = decision.kind === 'config_error' ? decision.message : '';
     expect(message).toMatch(
@@ -305,7 +306,7 @@ describe('who and what does not trigger', () => {
     });
     world = w;
     w.gh.state.addIssue(w.repo, { number: 4, title: 'x', body: '', user: 'alice' });
-    const decision = await decideTrigger(w.deps, commentEvent(w, 4, 'alice', '@agent fix it'));
+    const decision = await handleTrigger(w.deps, commentEvent(w, 4, 'alice', '@agent fix it'));
     expect(decision.kind).toBe('run');
     w.gh.assertNoViolations();
   });
@@ -322,9 +323,9 @@ describe('who and what does not trigger', () => {
       baseRef: 'main',
       user: 'alice',
     });
-    const ignored = await decideTrigger(w.deps, commentEvent(w, 8, 'alice', '@agent fix it', { pr: true }));
+    const ignored = await handleTrigger(w.deps, commentEvent(w, 8, 'alice', '@agent fix it', { pr: true }));
     expect(ignored.kind).toBe('ignore');
-    const accepted = await decideTrigger(w.deps, commentEvent(w, 8, 'alice', '@bot fix it', { pr: true }));
+    const accepted = await handleTrigger(w.deps, commentEvent(w, 8, 'alice', '@bot fix it', { pr: true }));
     expect(accepted.kind).toBe('run');
     w.gh.assertNoViolations();
   });
@@ -342,7 +343,7 @@ describe('who and what does not trigger', () => {
       fromFork: true,
       user: 'alice',
     });
-    const decision = await decideTrigger(w.deps, commentEvent(w, 6, 'alice', '@agent fix it', { pr: true }));
+    const decision = await handleTrigger(w.deps, commentEvent(w, 6, 'alice', '@agent fix it', { pr: true }));
     expect(decision.kind).toBe('refused');
     expect(w.gh.state.comments(w.repo, 6).some((c) => c.body.includes('refuses pull requests from forks'))).toBe(true);
     w.gh.assertNoViolations();
@@ -350,7 +351,7 @@ describe('who and what does not trigger', () => {
 
   it('a fork pull request that does not allow maintainer edits runs; its change goes to a branch of this repository, never to the fork', async () => {
     const { w, head } = await forkPullWithoutEdits();
-    const decision = await decideTrigger(w.deps, commentEvent(w, 7, 'alice', '@agent fix the typo', { pr: true }));
+    const decision = await handleTrigger(w.deps, commentEvent(w, 7, 'alice', '@agent fix the typo', { pr: true }));
     const outcome = await run(w, decision, async (_channel, id) => {
       w.gh.state.addComment(w.repo, 7, { body: `/approve ${id}`, user: 'bob' });
     });
@@ -376,7 +377,7 @@ describe('who and what does not trigger', () => {
         },
       },
     );
-    const decision = await decideTrigger(w.deps, commentEvent(w, 14, 'alice', '@agent demo: fix the typo'));
+    const decision = await handleTrigger(w.deps, commentEvent(w, 14, 'alice', '@agent demo: fix the typo'));
     const outcome = await run(w, decision, async (_channel, id) => {
       w.gh.state.addComment(w.repo, 14, { body: `/approve ${id}`, user: 'bob' });
     });
@@ -395,7 +396,7 @@ describe('who and what does not trigger', () => {
       { method: 'POST', path: '/repos/{owner}/{repo}/pulls' },
       { status: 403, body: { message: 'GitHub Actions is not permitted to create or approve pull requests.' } },
     );
-    const decision = await decideTrigger(w.deps, commentEvent(w, 7, 'alice', '@agent fix the typo', { pr: true }));
+    const decision = await handleTrigger(w.deps, commentEvent(w, 7, 'alice', '@agent fix the typo', { pr: true }));
     const outcome = await run(w, decision, async (_channel, id) => {
       w.gh.state.addComment(w.repo, 7, { body: `/approve ${id}`, user: 'bob' });
     });
@@ -419,7 +420,7 @@ describe('who and what does not trigger', () => {
         },
       },
     );
-    const decision = await decideTrigger(w.deps, commentEvent(w, 15, 'alice', '@agent demo: fix the typo'));
+    const decision = await handleTrigger(w.deps, commentEvent(w, 15, 'alice', '@agent demo: fix the typo'));
     await expect(run(w, decision, async () => undefined)).rejects.toThrow(
       /the token may not create check runs, so the agent was not started: give the workflow `checks: write`/,
     );
@@ -429,7 +430,7 @@ describe('who and what does not trigger', () => {
   it('issue 33.5: dispatched with no issue, a write the policy asks about is denied up front, said so, and the run is not ✅', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;
-    const decision = await decideTrigger(
+    const decision = await handleTrigger(
       w.deps,
       {
         eventName: 'workflow_dispatch',

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decideTrigger } from '../../src/github/use-cases/decide-trigger.ts';
 import type { RunOutcome } from '../../src/github/use-cases/execute-run.ts';
+import { handleTrigger } from '../../src/github/use-cases/handle-trigger.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN, TYPO_README } from '../support/github-world.ts';
 import { approveEachAs, runInWorld } from '../support/run-in-world.ts';
 
@@ -57,7 +57,7 @@ async function forkPull(w: GitHubWorld, number: number, files: Record<string, st
 
 /** Asks for a fix on pull request `number` and runs it, `bob` (maintain) approving every tool call. */
 async function fix(w: GitHubWorld, number: number): Promise<RunOutcome> {
-  const decision = await decideTrigger(w.deps, commentEvent(w, number, 'alice', '@agent fix the typo', { pr: true }));
+  const decision = await handleTrigger(w.deps, commentEvent(w, number, 'alice', '@agent fix the typo', { pr: true }));
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}`);
   return runInWorld(w, decision.job, { answer: approveEachAs(w, number, 'bob') });
 }

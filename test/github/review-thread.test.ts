@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { escapeAngleBrackets } from '../../src/github/trust/escape-angle-brackets.ts';
-import { decideTrigger, type TriggerDecision } from '../../src/github/use-cases/decide-trigger.ts';
+import { escapeAngleBrackets } from '../../src/github/sanitize/escape-angle-brackets.ts';
+import type { ActedTrigger } from '../../src/github/use-cases/act-on-trigger.ts';
 import type { RunOutcome } from '../../src/github/use-cases/execute-run.ts';
+import { handleTrigger } from '../../src/github/use-cases/handle-trigger.ts';
 import type { FakeReviewComment } from '../support/fake-github/fake-github.ts';
 import { createGitHubWorld, type GitHubWorld, SELF_LOGIN } from '../support/github-world.ts';
 import { approveEachAs, runInWorld } from '../support/run-in-world.ts';
@@ -80,7 +81,7 @@ function reviewCommentEvent(w: GitHubWorld, head: string, body: string, line: nu
 }
 
 /** Runs the job as a front end does; every approval is given by bob (maintain) on the conversation. */
-async function run(w: GitHubWorld, decision: TriggerDecision): Promise<RunOutcome> {
+async function run(w: GitHubWorld, decision: ActedTrigger): Promise<RunOutcome> {
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}`);
   return runInWorld(w, decision.job, { answer: approveEachAs(w, 21, 'bob') });
 }
@@ -96,7 +97,7 @@ describe('review comments: their place in the diff goes to the agent, the answer
     const { w, head } = await worldWithPull();
     const { event, comment } = reviewCommentEvent(w, head, '@agent demo: fix the typo on this line', 3);
 
-    const decision = await decideTrigger(w.deps, event);
+    const decision = await handleTrigger(w.deps, event);
     if (decision.kind !== 'run') throw new Error(decision.kind);
     const prompt = decision.job.prompt;
     expect(prompt).toContain('They wrote it in a review comment on lines of the pull request’s diff');
@@ -147,7 +148,7 @@ describe('review comments: their place in the diff goes to the agent, the answer
       commitId: head,
     });
     const { event, comment } = reviewCommentEvent(w, head, '@agent demo: fix the typo here', 3, root.id);
-    const outcome = await run(w, await decideTrigger(w.deps, event));
+    const outcome = await run(w, await handleTrigger(w.deps, event));
     expect(outcome.conclusion).toBe('success');
     // GitHub refuses a reply to a reply (422); the fake does too.
     expect(w.gh.state.reviewComments(w.repo, 21).filter((c) => c.inReplyToId === comment.id)).toEqual([]);
@@ -162,7 +163,7 @@ describe('review comments: their place in the diff goes to the agent, the answer
   it('a change elsewhere in the file: the reply gives the outcome but does not claim the commented line', async () => {
     const { w, head } = await worldWithPull();
     const { event, comment } = reviewCommentEvent(w, head, '@agent demo: is this heading right?', 1);
-    const outcome = await run(w, await decideTrigger(w.deps, event));
+    const outcome = await run(w, await handleTrigger(w.deps, event));
     expect(outcome.conclusion).toBe('success');
     expect(outcome.changedFiles.map((f) => f.path)).toEqual(['README.md']);
     const reply = replyTo(w, comment);
@@ -203,7 +204,7 @@ describe('review comments: their place in the diff goes to the agent, the answer
     });
     Object.assign(payload.review as object, { id: review.id, commit_id: head, submitted_at: review.submittedAt });
 
-    const decision = await decideTrigger(w.deps, { eventName: 'pull_request_review', payload });
+    const decision = await handleTrigger(w.deps, { eventName: 'pull_request_review', payload });
     if (decision.kind !== 'run') throw new Error(decision.kind);
     const prompt = decision.job.prompt;
     expect(prompt).toContain('They wrote it in the body of a review');

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decideTrigger } from '../../src/github/use-cases/decide-trigger.ts';
 import { executeRun } from '../../src/github/use-cases/execute-run.ts';
+import { handleTrigger } from '../../src/github/use-cases/handle-trigger.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, WORLD_TOKEN } from '../support/github-world.ts';
 import { WRITE_COMMAND } from './acp-write-cases.ts';
 import { answerApprovals } from './answer-approvals.ts';
@@ -21,7 +21,7 @@ import { spec as qwen } from './specs/qwen.live.ts';
 // puts it there); the fake model asks Codex to run a command that writes; Codex asks over ACP
 // (`session/request_permission`); the approval is asked on GitHub, a maintainer approves it with
 // `/approve <id>`, the command runs, and the file is committed on a branch with a pull request.
-// Then the same for the agents whose GitHub default is their ACP mode (GITHUB_DEFAULT_ADAPTERS):
+// Then the same for the agents whose GitHub default is their ACP mode (`Adapter.approvingMode`):
 // Qwen Code, OpenCode and Kilo, named in the mention and not listed in the config.
 
 const CONFIG = `
@@ -115,7 +115,7 @@ describe('GitHub flow with Codex over ACP (codex-acp 2.6.0, codex 0.169.0)', () 
       case: 'tool',
     });
     w.gh.state.addIssue(w.repo, { number: 22, title: 'Add the marker file', body: 'Please add it.', user: 'alice' });
-    const decision = await decideTrigger(w.deps, commentEvent(w, 22, 'alice', '@agent codex: add the marker file'));
+    const decision = await handleTrigger(w.deps, commentEvent(w, 22, 'alice', '@agent codex: add the marker file'));
     if (decision.kind !== 'run') throw new Error(`expected a run, got ${JSON.stringify(decision)}`);
     const outcome = await executeRun({
       deps: w.deps,
@@ -204,7 +204,7 @@ async function approvedWriteFlow(input: {
   });
 
   w.gh.state.addIssue(w.repo, { number: 21, title: 'Add the marker file', body: 'Please add it.', user: 'alice' });
-  const decision = await decideTrigger(w.deps, commentEvent(w, 21, 'alice', input.mention));
+  const decision = await handleTrigger(w.deps, commentEvent(w, 21, 'alice', input.mention));
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${JSON.stringify(decision)}`);
   const job = decision.job;
 

@@ -1,5 +1,5 @@
 import { createApprovalPoller } from '../../src/github/approvals/approval-poller.ts';
-import { systemClock } from '../../src/github/report/clock.ts';
+import { systemClock } from '../../src/github/pacing/clock.ts';
 import type { ExecuteRunOptions } from '../../src/github/use-cases/execute-run-options.ts';
 import type { RunJob } from '../../src/github/use-cases/run-job.ts';
 import { type GitHubWorld, SELF_LOGIN } from '../support/github-world.ts';

@@ -10,7 +10,6 @@ import type { ConversationKey } from '../../src/github/conversation/conversation
 import type { ConversationStore } from '../../src/github/conversation/conversation-store.ts';
 import { restoreConversation } from '../../src/github/conversation/restore-conversation.ts';
 import { saveConversation } from '../../src/github/conversation/save-conversation.ts';
-import { sessionFilesFor } from '../../src/github/conversation/session-file-declarations.ts';
 import { DATABASE_URL, dropSchema, freshSchema, postgresReachable } from '../app-faults/fault-postgres.ts';
 import { type FakeActionsCache, startFakeActionsCache } from '../support/fake-actions-cache/fake-actions-cache.ts';
 import { installCli } from './cli-cache.ts';
@@ -115,7 +114,8 @@ async function resumesAcross(
   if (!liveCase || 'skip' in liveCase || !spec.resumeRequest) throw new Error('no resume case');
   const adapter = spec.create();
   const adapterId = adapter.id;
-  const declaration = sessionFilesFor(adapterId);
+  // As a run reads it: from the adapter it runs (claude-acp is no built-in, so no lookup by id finds it).
+  const declaration = adapter.sessionFiles;
   if (!declaration) throw new Error(`no session-file declaration for ${adapterId}`);
   const server = await startFakeModelServer({ case: 'resume' });
   const workspace = freshWorkspace(spec.adapter);

@@ -6,8 +6,8 @@ import { claudeAdapter } from '../../src/adapters/agents/claude/index.ts';
 import { piAdapter } from '../../src/adapters/agents/pi/index.ts';
 import { opencodeAcpAdapter } from '../../src/adapters/protocols/acp/agents/opencode-acp.ts';
 import type { Adapter } from '../../src/core/adapter/index.ts';
-import { decideTrigger } from '../../src/github/use-cases/decide-trigger.ts';
 import { executeRun, type RunOutcome } from '../../src/github/use-cases/execute-run.ts';
+import { handleTrigger } from '../../src/github/use-cases/handle-trigger.ts';
 import { type RemoteServerHandle, startRemoteServer } from '../../src/remote/index.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, WORLD_TOKEN } from '../support/github-world.ts';
 import { answerApprovals } from './answer-approvals.ts';
@@ -115,7 +115,7 @@ approvals:
   const w = await createGitHubWorld({ config });
   world = w;
   w.gh.state.addIssue(w.repo, { number: 30, title: 'Add a greeting', body: 'Please.', user: 'alice' });
-  const decision = await decideTrigger(w.deps, commentEvent(w, 30, 'alice', '@agent gpu: please add GREETING.md'));
+  const decision = await handleTrigger(w.deps, commentEvent(w, 30, 'alice', '@agent gpu: please add GREETING.md'));
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${JSON.stringify(decision)}`);
   const job = decision.job;
   const answered: string[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { serveCommand, serveUsage } from '../../src/cli/commands/serve-command.ts';
 import { UsageError } from '../../src/cli/usage-error.ts';
-import { memoryIO } from '../helpers/memory-io.ts';
+import { memoryIO } from '../support/memory-io.ts';
 
 describe('serveCommand', () => {
   it('serves until SIGINT, then closes and exits 0', async () => {

@@ -6,16 +6,20 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { httpAdapter } from '../../src/adapters/protocols/http/http-adapter.ts';
 import { exposureWarnings } from '../../src/cli/commands/serve-command.ts';
 import { startRun } from '../../src/core/run/start-run.ts';
-import { isAlive as alive } from '../helpers/process-alive.ts';
+import { isAlive as alive } from '../support/process-alive.ts';
 import { client, readSse } from './sse-client.ts';
 
 const CLI = resolve(import.meta.dirname, '../../src/cli/index.ts');
-/** An agent that starts a grandchild in a session of its own, reports both pids and waits forever. */
+/**
+ * An agent that starts a grandchild in a session of its own, reports both pids and waits forever.
+ * Its interval (1013 ms) is no other test's: tests run side by side, and only this one's processes
+ * are counted by their command line.
+ */
 const AGENT = `
 const { spawn } = require('node:child_process');
-const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });
+const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1013)'], { detached: true, stdio: 'ignore' });
 process.stdout.write(JSON.stringify({ type: 'progress', summary: 'pids:' + process.pid + ',' + child.pid }) + '\\n');
-setInterval(() => {}, 1000);
+setInterval(() => {}, 1013);
 `;
 
 const bwrapWorks = (() => {
@@ -31,7 +35,7 @@ const bwrapWorks = (() => {
 function agentsRunning(): number {
   try {
     return Number(
-      execFileSync('pgrep', ['-fc', 'setInterval\\(\\(\\) => \\{\\}, 1000\\)'], { encoding: 'utf8' }).trim(),
+      execFileSync('pgrep', ['-fc', 'setInterval\\(\\(\\) => \\{\\}, 1013\\)'], { encoding: 'utf8' }).trim(),
     );
   } catch {
     return 0; // pgrep exits 1 when nothing matches
@@ -108,7 +112,7 @@ describe('agent-mux serve killed with SIGKILL', () => {
       }
       abort.abort();
       // Pids inside the PID namespace are not ours to check: find the real ones by their command line.
-      const real = execFileSync('pgrep', ['-f', 'setInterval\\(\\(\\) => \\{\\}, 1000\\)'], { encoding: 'utf8' })
+      const real = execFileSync('pgrep', ['-f', 'setInterval\\(\\(\\) => \\{\\}, 1013\\)'], { encoding: 'utf8' })
         .trim()
         .split('\n')
         .map(Number)

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import type { SessionFileDeclaration } from '../../src/core/adapter/session-files.ts';
 import { listFiles } from '../../src/core/files/confined-files.ts';
-import type { SessionFileDeclaration } from '../../src/github/conversation/session-files.ts';
 
 /** The ACP fixture agent that keeps its sessions on disk like a real CLI (test/fixtures/bin/conversation-agent.mjs). */
 export const CONVERSATION_AGENT = new URL('../fixtures/bin/conversation-agent.mjs', import.meta.url).pathname;

@@ -1,5 +1,5 @@
-import { createMemoryGitHub } from '../../src/github/simulate/memory-github.ts';
-import type { ReviewCommentLocation } from '../../src/github/simulate/memory-github-state.ts';
+import { createMemoryGitHub } from '../../src/simulate/memory-github.ts';
+import type { ReviewCommentLocation } from '../../src/simulate/memory-github-state.ts';
 import type { GitHubApiHarness, MakeGitHubApiHarness } from './github-api-harness.ts';
 
 /** The in-memory GitHub of `agent-mux simulate` as a contract harness: the port is called in-process. */

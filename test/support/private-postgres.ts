@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { RUNUSER } from '../helpers/runuser.ts';
+import { RUNUSER } from './runuser.ts';
 
 export interface PrivatePostgres {
   /** `postgres://postgres@127.0.0.1:PORT/postgres`. */

@@ -1,6 +1,6 @@
 import { createApprovalPoller } from '../../src/github/approvals/approval-poller.ts';
 import type { GitHubApprovalChannel } from '../../src/github/approvals/github-approval-channel.ts';
-import { systemClock } from '../../src/github/report/clock.ts';
+import { systemClock } from '../../src/github/pacing/clock.ts';
 import { executeRun, type RunOutcome } from '../../src/github/use-cases/execute-run.ts';
 import type { RunJob } from '../../src/github/use-cases/run-job.ts';
 import { type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from './github-world.ts';

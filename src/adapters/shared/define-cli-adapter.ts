@@ -8,6 +8,7 @@ import {
   type ProcessLaunch,
   type ProgramInfo,
   type SessionContext,
+  type SessionFileDeclaration,
   type SpawnPlan,
 } from '../../core/adapter/index.ts';
 import type { NativeToolNames } from '../../core/tools/policy-for-agent.ts';
@@ -71,6 +72,14 @@ export type CliAdapterDefinition<O extends CliAdapterOptions = CliAdapterOptions
   secretEnv: readonly string[];
   /** Where the agent keeps its sessions, read from the environment when the factory is called. */
   sessionDir?: (env: AdapterEnv) => string;
+  /** What it reads from the repository beyond the common set (`Adapter.readsFromRepository`): a new agent says. */
+  readsFromRepository: readonly string[];
+  /** The Action's inputs for its keys (`Adapter.keyInputs`). */
+  keyInputs?: Readonly<Record<string, string>>;
+  /** Which files make up one session (`Adapter.sessionFiles`). */
+  sessionFiles?: SessionFileDeclaration;
+  /** Its mode that can ask for approval (`Adapter.approvingMode`). */
+  approvingMode?: string;
   detectAuth?: (env: AdapterEnv) => AuthStatus;
   /** Whether it can work with only the run's tools (`Adapter.callerTools`). */
   callerTools?: 'native' | 'mcp';
@@ -122,6 +131,10 @@ export function defineCliAdapter<O extends CliAdapterOptions = CliAdapterOptions
       costModel: definition.costModel,
       secretEnv: [...definition.secretEnv],
       ...(definition.sessionDir ? { sessionDir: definition.sessionDir(process.env) } : {}),
+      readsFromRepository: [...definition.readsFromRepository],
+      ...(definition.keyInputs ? { keyInputs: definition.keyInputs } : {}),
+      ...(definition.sessionFiles ? { sessionFiles: definition.sessionFiles } : {}),
+      ...(definition.approvingMode ? { approvingMode: definition.approvingMode } : {}),
       ...(definition.detectAuth ? { detectAuth: definition.detectAuth } : {}),
       ...(definition.callerTools ? { callerTools: definition.callerTools } : {}),
       ...(definition.toolNames ? { toolNames: definition.toolNames } : {}),

@@ -1,4 +1,5 @@
 import { IN_FLIGHT_STATES } from './run-states.ts';
+import type { StoreStatements } from './store-dialect.ts';
 
 const inFlight = IN_FLIGHT_STATES.map((state) => `'${state}'`).join(', ');
 
@@ -99,6 +100,8 @@ export const SQLITE_ADDED_COLUMNS: readonly (readonly [string, string, string])[
   ['runs', 'conversation_key', 'TEXT'],
   ['runs', 'claimed_at', 'INTEGER'],
   ['conversations', 'installation_id', 'INTEGER'],
+  ['answers', 'taken_by', 'TEXT'],
+  ['answers', 'taken_at', 'INTEGER'],
 ];
 
 /** Indexes on added columns, made by `migrate` after them (idempotent). */
@@ -107,10 +110,14 @@ CREATE INDEX IF NOT EXISTS events_by_order ON events (order_key, seq);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON runs (delivery_id);
 CREATE INDEX IF NOT EXISTS runs_by_installation_claim ON runs (installation_id, claimed_at);
 CREATE INDEX IF NOT EXISTS conversations_by_installation ON conversations (installation_id, updated_at);
+CREATE INDEX IF NOT EXISTS runs_by_lease_token ON runs (lease_token);
 `;
 
-/** The SQLite statements; list parameters are JSON arrays read with `json_each`. */
-export const SQLITE_SQL = {
+/**
+ * The SQLite statements, with the parameters of PostgreSQL's in the same order (`?n` where one is
+ * used twice); list parameters are JSON arrays read with `json_each`.
+ */
+export const SQLITE_SQL: StoreStatements = {
   insertDelivery: 'INSERT INTO deliveries (delivery_id, received_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
   insertSubject: 'INSERT INTO subjects (subject_key, delivery_id, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
   subjectDelivery: 'SELECT delivery_id FROM subjects WHERE subject_key = ?',
@@ -126,7 +133,7 @@ export const SQLITE_SQL = {
   runByDelivery: 'SELECT * FROM runs WHERE delivery_id = ?',
 
   insertRun: `INSERT INTO runs (id, job, installation_id, state, repo_key, issue_key, adapter, created_at, updated_at,
-    delivery_id, conversation_key) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    delivery_id, conversation_key) VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, ?7, ?7, ?8, ?9) RETURNING *`,
   requestCancel: `UPDATE runs SET cancel_requested = 1, updated_at = ?
     WHERE issue_key = ? AND state IN ('queued', ${inFlight}) RETURNING id, seq`,
   cancelQueued: `UPDATE runs SET state = 'cancelled', conclusion = ?, reason = ?, updated_at = ?
@@ -139,10 +146,11 @@ export const SQLITE_SQL = {
     AND coalesce(conversation_key, issue_key) NOT IN (SELECT value FROM json_each(?1))
     AND repo_key NOT IN (SELECT value FROM json_each(?2))
     AND adapter NOT IN (SELECT value FROM json_each(?3))
-    AND (?4 IS NULL OR adapter IN (SELECT value FROM json_each(?5)))
-    AND coalesce(CAST(installation_id AS TEXT), '') NOT IN (SELECT value FROM json_each(?6))
+    AND (?4 IS NULL OR adapter IN (SELECT value FROM json_each(?4)))
+    AND coalesce(CAST(installation_id AS TEXT), '') NOT IN (SELECT value FROM json_each(?5))
     ORDER BY (SELECT max(c.claimed_at) FROM runs c WHERE c.installation_id IS r.installation_id) NULLS FIRST, seq
     LIMIT 1`,
+  runByLeaseToken: 'SELECT * FROM runs WHERE lease_token = ?1',
   nextFencingToken: `UPDATE counters SET value = value + 1 WHERE name = 'fencing' RETURNING value`,
   startRun: `UPDATE runs SET state = 'running', fencing_token = ?1, lease_owner = ?2, lease_token = ?3, lease_expires_at = ?4,
     updated_at = ?5, claimed_at = ?5 WHERE id = ?6 RETURNING *`,
@@ -157,17 +165,19 @@ export const SQLITE_SQL = {
     WHERE id = ? AND fencing_token = ? AND lease_token = ? AND state IN (${inFlight})`,
 
   expiredRuns: `SELECT * FROM runs WHERE state IN (${inFlight}) AND lease_expires_at < ? ORDER BY seq`,
-  inFlightRun: `SELECT id FROM runs WHERE id = ? AND fencing_token = ? AND state IN (${inFlight})`,
-  requeue: `UPDATE runs SET state = 'queued', attempts = attempts + 1, fencing_token = ?, check_run_id = NULL, lease_owner = NULL,
-    lease_token = NULL, lease_expires_at = NULL, reason = ?, updated_at = ? WHERE id = ? RETURNING *`,
-  concludeReported: `UPDATE runs SET state = ?, conclusion = ?, reason = ?, fencing_token = ?, lease_owner = NULL,
-    lease_token = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? RETURNING *`,
-  fail: `UPDATE runs SET state = 'failed', conclusion = ?, reason = ?, fencing_token = ?, lease_owner = NULL,
-    lease_token = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? RETURNING *`,
+  requeue: `UPDATE runs SET state = 'queued', attempts = attempts + 1, fencing_token = ?5, check_run_id = NULL,
+    lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, reason = ?1, updated_at = ?2
+    WHERE id = ?3 AND fencing_token = ?4 AND state IN (${inFlight}) RETURNING *`,
+  concludeReported: `UPDATE runs SET state = ?6, conclusion = ?7, reason = ?1, fencing_token = ?5, lease_owner = NULL,
+    lease_token = NULL, lease_expires_at = NULL, updated_at = ?2
+    WHERE id = ?3 AND fencing_token = ?4 AND state IN (${inFlight}) RETURNING *`,
+  fail: `UPDATE runs SET state = 'failed', conclusion = ?6, reason = ?1, fencing_token = ?5, lease_owner = NULL,
+    lease_token = NULL, lease_expires_at = NULL, updated_at = ?2
+    WHERE id = ?3 AND fencing_token = ?4 AND state IN (${inFlight}) RETURNING *`,
 
   get: 'SELECT * FROM runs WHERE id = ?',
-  list: `SELECT * FROM runs WHERE (? IS NULL OR state IN (SELECT value FROM json_each(?)))
-    AND (? IS NULL OR issue_key = ?) ORDER BY seq`,
+  list: `SELECT * FROM runs WHERE (?1 IS NULL OR state IN (SELECT value FROM json_each(?1)))
+    AND (?2 IS NULL OR issue_key = ?2) ORDER BY seq`,
 
   savePendingApproval: `INSERT INTO pending_approvals (approval_id, run_id, issue_key, approval) VALUES (?, ?, ?, ?)
     ON CONFLICT (approval_id) DO UPDATE SET run_id = excluded.run_id, issue_key = excluded.issue_key,
@@ -176,14 +186,18 @@ export const SQLITE_SQL = {
   supersedeApprovals: `INSERT INTO superseded_approvals (approval_id, run_id, issue_key, approval, reason)
     SELECT approval_id, run_id, issue_key, approval, ? FROM pending_approvals WHERE run_id = ? ORDER BY seq
     ON CONFLICT (approval_id) DO UPDATE SET reason = excluded.reason RETURNING *`,
-  removeRunApprovals: 'DELETE FROM pending_approvals WHERE run_id = ?',
-  supersededApprovals: `SELECT * FROM superseded_approvals WHERE (? IS NULL OR run_id = ?) AND (? IS NULL OR issue_key = ?)
-    ORDER BY seq`,
-  pendingApprovals: `SELECT * FROM pending_approvals WHERE (? IS NULL OR run_id = ?) AND (? IS NULL OR issue_key = ?)
-    ORDER BY seq`,
+  /** The pending approvals of the run that `supersedeApprovals` moved. */
+  removeRunApprovals: `DELETE FROM pending_approvals WHERE run_id = ?1
+    AND approval_id IN (SELECT approval_id FROM superseded_approvals WHERE run_id = ?1)`,
+  supersededApprovals: `SELECT * FROM superseded_approvals WHERE (?1 IS NULL OR run_id = ?1)
+    AND (?2 IS NULL OR issue_key = ?2) ORDER BY seq`,
+  pendingApprovals: `SELECT * FROM pending_approvals WHERE (?1 IS NULL OR run_id = ?1)
+    AND (?2 IS NULL OR issue_key = ?2) ORDER BY seq`,
 
   addAnswer: 'INSERT INTO answers (issue_key, kind, body, received_at) VALUES (?, ?, ?, ?)',
-  takeAnswers: 'DELETE FROM answers WHERE issue_key = ? RETURNING *',
+  takeAnswers: `UPDATE answers SET taken_by = ?2, taken_at = ?3
+    WHERE issue_key = ?1 AND (taken_by IS NULL OR taken_by = ?2) RETURNING *`,
+  forgetTakenAnswers: 'DELETE FROM answers WHERE taken_by = ?1 OR taken_at < ?2',
 
   loadConversation: 'SELECT state, session FROM conversations WHERE repository = ? AND number = ? AND agent = ?',
   overQuota: `DELETE FROM conversations WHERE rowid IN (
@@ -197,4 +211,4 @@ export const SQLITE_SQL = {
     SET state = excluded.state, session = excluded.session, bytes = excluded.bytes, updated_at = excluded.updated_at,
     installation_id = excluded.installation_id WHERE excluded.updated_at >= conversations.updated_at`,
   forgetConversations: 'DELETE FROM conversations WHERE updated_at < ?',
-} as const;
+};

@@ -4,6 +4,7 @@ import type { PermissionPolicy } from '../tools/permission-policy.ts';
 import type { NativeToolNames } from '../tools/policy-for-agent.ts';
 import type { ToolHost } from '../tools/tool-host.ts';
 import type { Capabilities } from './capabilities.ts';
+import type { SessionFileDeclaration } from './session-files.ts';
 
 /** Bumped when the adapter interface changes incompatibly. */
 export const ADAPTER_SPECIFICATION_VERSION = 'v1' as const;
@@ -287,6 +288,31 @@ export interface Adapter {
   readonly secretEnv?: readonly string[];
   /** Where the agent keeps its sessions, when it does. */
   readonly sessionDir?: string;
+  /**
+   * Which files make up one of its sessions, to carry a conversation to a fresh machine (checked
+   * against what the real CLI writes). Absent: a follow-up turn starts a new session.
+   */
+  readonly sessionFiles?: SessionFileDeclaration;
+  /**
+   * What the agent's CLI reads from the repository as instructions or configuration beyond the
+   * common set every agent gets (`AGENTS.md`, `.mcp.json`, … : `agentConfigPaths`), checked against
+   * the real CLI: a front end resets these to the base branch before a pull request's agent runs.
+   * `[]`: the common set alone. Absent: unknown, so every built-in agent's entries are reset.
+   * Entry syntax: a name ending in `/` is a folder, one starting with `/` is anchored at the top of
+   * the repository, any other matches at any depth; letter case is ignored.
+   */
+  readonly readsFromRepository?: readonly string[];
+  /**
+   * The GitHub Action's inputs that carry this agent's keys: input name (`anthropic-api-key`) →
+   * the variable the agent reads (`ANTHROPIC_API_KEY`, one of `secretEnv`). The Action declares the
+   * union of every built-in agent's (a test holds `action.yml` to it).
+   */
+  readonly keyInputs?: Readonly<Record<string, string>>;
+  /**
+   * The id of this agent's mode that can ask someone for approval (its ACP mode) where this one
+   * cannot: what a front end whose runs nobody watches (GitHub) runs for the agent's bare name.
+   */
+  readonly approvingMode?: string;
   /** Checks for credentials: read-only, local, no network, under 100 ms. */
   detectAuth?(env: Readonly<Record<string, string | undefined>>): AuthStatus;
   /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { closestName } from '../errors/did-you-mean.ts';
 import type { ConfigIssue } from '../errors/index.ts';
-import { closestName } from '../text/did-you-mean.ts';
 import { formatConfigPath } from './format-config-path.ts';
 import type { SourceLocator } from './source-locator.ts';
 

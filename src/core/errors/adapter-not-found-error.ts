@@ -1,5 +1,5 @@
-import { closestName } from '../text/did-you-mean.ts';
 import { AgentMuxError } from './agent-mux-error.ts';
+import { closestName } from './did-you-mean.ts';
 
 /** No built-in or configured adapter has this id. */
 export class AdapterNotFoundError extends AgentMuxError {

@@ -1,4 +1,5 @@
 import type {
+  ExitInfo,
   NativeRecord,
   ProcessController,
   ProcessLaunch,
@@ -7,23 +8,16 @@ import type {
   ShutdownReason,
   SpawnPlan,
 } from '../adapter/index.ts';
-import { separateTempDir } from '../env/separate-temp-dir.ts';
-import { SpawnError } from '../errors/index.ts';
-import { findOnPath } from '../runtime/find-on-path.ts';
-import { type FenceNetwork, type FenceOptions, fenceCommand, openNetworkFor } from '../sandbox/index.ts';
-import { expandArgs, expandEnv } from '../template/expand-template.ts';
-import { templateVarsOf } from '../template/template-vars.ts';
+import type { FenceOptions } from '../sandbox/index.ts';
+import { networkFailed, runCleanup } from './attempt-failures.ts';
 import type { AttemptOptions } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import type { Child } from './child.ts';
-import { definedEnv } from './defined-env.ts';
+import { launchProcess } from './launch-process.ts';
 import { terminateGroup, trackGroup, untrackGroup } from './process-group.ts';
 import { RecordPipeline } from './record-pipeline.ts';
 import type { RunEmitter } from './run-emitter.ts';
-import { type SandboxCheck, startSandboxCheck } from './sandbox-check.ts';
 import { settleWithin } from './settle-within.ts';
-import { spawnPipes } from './spawn-pipes.ts';
-import { spawnPty } from './spawn-pty.ts';
 import { gracefulStop } from './stop/graceful-stop.ts';
 import { TerminalGrace } from './stop/terminal-grace.ts';
 
@@ -48,87 +42,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Runs the adapter's program once: spawn, decode, translate, supervise, and end cleanly. */
 export async function runProcessAttempt(options: ProcessAttemptOptions): Promise<AttemptResult> {
   const { launch, ctx, emitter, graceMs } = options;
-  const translator = launch.translator;
 
-  let plan: Awaited<ReturnType<ProcessLaunch['plan']>> | undefined;
-  /** The fence's own program (bubblewrap) when the agent is started inside it. */
-  let fenceProgram: string | undefined;
-  /** The agent's own sandbox probe, when its plan has one. */
-  let sandbox: SandboxCheck | undefined;
-  /** The host's half of the fence's own network, when it has one. */
-  let network: FenceNetwork | undefined;
-  let child: Child;
-  try {
-    plan = await launch.plan(ctx);
-    const vars = templateVarsOf(ctx);
-    const expand = plan.expandTemplates === true;
-    const args = expand ? expandArgs(plan.args, vars, ctx.env) : [...plan.args];
-    const planEnv = expand ? expandEnv(plan.env ?? {}, vars, ctx.env) : (plan.env ?? {});
-    const planned = { ...definedEnv(ctx.env), ...planEnv, ...(ctx.request.env ?? {}) };
-    // A configuration inside the temp dir (a HOME under /tmp) gets a temp dir of its own: Codex's
-    // sandbox helpers are refused otherwise. The file-system fence makes its own (`fenceCommand`).
-    const separated = options.fence?.kind === 'filesystem' ? undefined : separateTempDir(planned);
-    const env = separated?.env ?? planned;
-    if (separated) {
-      const own = plan.cleanup;
-      plan = {
-        ...plan,
-        cleanup: async () => {
-          separated.remove();
-          await own?.();
-        },
-      };
-    }
-    const cwd = plan.cwd ?? ctx.request.cwd;
-    const target = { command: plan.command, args, cwd, workspace: ctx.request.cwd, env };
-    network = await openNetworkFor(options.fence, [...args, ...Object.values(env), ctx.mcpUrl]);
-    const fenced = options.fence
-      ? fenceCommand(
-          options.fence,
-          { ...target, planValues: [...args, ...Object.values(planEnv), ...(separated ? [separated.dir] : [])] },
-          network?.inside,
-        )
-      : target;
-    if (fenced.command !== plan.command) {
-      fenceProgram = fenced.command;
-      // Inside the fence a missing program is only bwrap's "execvp …: No such file" and exit 1:
-      // look it up first, on the PATH the agent gets, so it is the same clear "not installed".
-      if ((await findOnPath(plan.command, env.PATH ?? '/usr/local/bin:/usr/bin:/bin', { cwd })) === undefined) {
-        await network?.close();
-        await runCleanup(plan, emitter);
-        return programMissing(plan.command, options.program, emitter);
-      }
-    }
-    sandbox = startSandboxCheck(
-      plan,
-      { env, cwd, workspace: ctx.request.cwd, fence: options.fence },
-      options.sandboxUnavailable ?? 'warn',
-      options.signal,
-    );
-    const sandboxProblem = await sandbox.blocking;
-    if (sandboxProblem) {
-      await network?.close();
-      await runCleanup(plan, emitter);
-      const message = `not started (sandboxUnavailable: fail): ${sandboxProblem}`;
-      emitter.emit({ type: 'notice', code: 'sandbox_unavailable', message: sandboxProblem });
-      emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
-      return { reason: 'failed', message };
-    }
-    const expanded = { ...plan, command: fenced.command, args: fenced.args };
-    child = plan.pty ? await spawnPty(expanded, fenced.env, cwd) : await spawnPipes(expanded, fenced.env, cwd);
-  } catch (error) {
-    await sandbox?.end();
-    await network?.close();
-    await runCleanup(plan, emitter);
-    const missing =
-      SpawnError.isInstance(error) && (error.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
-    // Fenced, the program spawned is the fence's: its absence is not the agent's.
-    if (missing && fenceProgram) return fenceMissing(fenceProgram, emitter);
-    if (missing && plan) return programMissing(plan.command, options.program, emitter);
-    const message = (error as Error).message;
-    emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
-    return { reason: 'failed', message };
-  }
+  const launched = await launchProcess(options);
+  if (!('child' in launched)) return launched;
+  const { plan, child, sandbox, network } = launched;
   const started: SpawnPlan = plan;
   const pgid = child.pid;
   trackGroup(pgid);
@@ -147,23 +64,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   sandbox?.started(emitter);
 
   let recordSink: ((record: NativeRecord) => void) | undefined;
-  const pipeline = new RecordPipeline({
-    translator,
-    protocol: plan.protocol,
-    pty: plan.pty,
-    debug: ctx.debug,
-    request: ctx.request,
-    clock: ctx.clock,
-    name: options.program?.command,
-    emit: (draft, raw) => emitter.emit(draft, raw),
-    onRecord: (record) => {
-      try {
-        recordSink?.(record);
-      } catch (error) {
-        emitter.emit({ type: 'error', code: 'internal', message: (error as Error).message, recoverable: true });
-      }
-    },
-  });
+  const pipeline = recordPipelineFor(options, plan, (record) => recordSink?.(record));
   const state = pipeline.state;
   const onNative = options.onNativeOutput;
   child.onStdout((chunk) => {
@@ -180,7 +81,6 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
 
   let stopRequest: StopRequest | undefined;
   let stopping: Promise<unknown> | undefined;
-  let stdinFailure: string | undefined;
   /** Graceful stop (the controller's, e.g. `shutdown` on stdin), then SIGTERM and SIGKILL to the group. */
   const beginStop = (reason: ShutdownReason, waitMs: number) => {
     stopping ??= gracefulStop({
@@ -202,54 +102,13 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     onGraceOver: () => beginStop('completed', terminal.settleMs),
   });
 
-  const io: RunIO = {
-    writeLine: async (value) => {
-      const line = typeof value === 'string' ? value : JSON.stringify(value);
-      if (child.pendingStdinBytes() > options.maxPendingStdinBytes) {
-        stdinFailure = `the agent has not read ${child.pendingStdinBytes()} bytes written to its stdin`;
-        emitter.emit({ type: 'error', code: 'stdin_blocked', message: stdinFailure, recoverable: false });
-        stop({ reason: 'failed', shutdown: 'cancelled', message: stdinFailure });
-        throw new Error(stdinFailure);
-      }
-      await child.write(`${line}\n`);
-    },
-    emit: (draft) => emitter.emit(draft),
-    fail: (error) => {
-      if (stopRequest) return;
-      emitter.emit({ type: 'error', ...error, recoverable: false });
-      stop({ reason: 'failed', shutdown: 'cancelled', message: error.message });
-    },
-    tools: options.tools,
-    approvals: options.approvals,
-    signal: options.signal,
-  };
+  const io = runIO(child, options, { stop, stopped: () => stopRequest !== undefined });
   const controller: ProcessController | undefined = launch.controller?.(io, ctx);
   recordSink = controller?.onRecord?.bind(controller);
-  let removeListener: () => void = () => undefined;
-  if (controller?.onEvent) {
-    const onEvent = controller.onEvent.bind(controller);
-    removeListener = emitter.addListener((event) => {
-      try {
-        onEvent(event);
-      } catch (error) {
-        emitter.emit({ type: 'error', code: 'internal', message: (error as Error).message, recoverable: true });
-      }
-    });
-  }
+  const removeListener = listenToController(controller, emitter);
   options.onController(controller);
   options.onStopper(stop);
-  const maxRuntime =
-    plan.maxRuntimeMs === undefined
-      ? undefined
-      : setTimeout(
-          () => {
-            const message = `${plan.command} ran longer than its ${plan.maxRuntimeMs} ms limit`;
-            emitter.emit({ type: 'error', code: 'timeout', message, recoverable: false });
-            stop({ reason: 'timeout', shutdown: 'timeout', message });
-          },
-          // A longer delay would overflow Node's timer and fire at once (`max_runtime: 720h`).
-          Math.min(plan.maxRuntimeMs, MAX_TIMER_MS),
-        );
+  const maxRuntime = startMaxRuntime(plan, emitter, stop);
 
   if (plan.stdin !== undefined) child.write(plan.stdin).catch(() => undefined);
   if (!plan.keepStdinOpen) child.closeStdin();
@@ -279,6 +138,24 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
 
   await runCleanup(started, emitter);
   pipeline.finish(exit);
+  return attemptOutcome({ exit, state, endedByTerminal, stopRequest, pipeline, command: started.command, emitter });
+}
+
+/**
+ * How the attempt ended: as the agent said when the core stopped it after its terminal record;
+ * as the core's stop request said; failed when the agent reported a failure; crashed on a nonzero
+ * exit (with its stderr's tail); else completed.
+ */
+function attemptOutcome(input: {
+  exit: ExitInfo;
+  state: RecordPipeline['state'];
+  endedByTerminal: boolean;
+  stopRequest: StopRequest | undefined;
+  pipeline: RecordPipeline;
+  command: string;
+  emitter: RunEmitter;
+}): AttemptResult {
+  const { exit, state, endedByTerminal, stopRequest, pipeline, emitter } = input;
   const base = { exitCode: exit.exitCode, signal: exit.signal, sessionId: state.sessionId };
   if (endedByTerminal && state.outcome) {
     const { status, message, output } = state.outcome;
@@ -292,52 +169,100 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     const stderr = pipeline.stderrTail.toString();
     emitter.emit({ type: 'crash', exitCode: exit.exitCode, signal: exit.signal, stderr });
     const how = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
-    return { ...base, reason: 'crashed', message: `${started.command} ${how}` };
+    return { ...base, reason: 'crashed', message: `${input.command} ${how}` };
   }
   return { ...base, reason: 'completed', message: state.outcome?.message, output: state.outcome?.output };
 }
 
-/** The plan's own clean-up (temporary config files); its failure is reported, never thrown. */
-async function runCleanup(plan: SpawnPlan | undefined, emitter: RunEmitter): Promise<void> {
-  try {
-    await plan?.cleanup?.();
-  } catch (error) {
-    emitter.emit({
-      type: 'error',
-      code: 'internal',
-      message: `clean-up failed: ${(error as Error).message}`,
-      recoverable: true,
-    });
-  }
+/**
+ * What a controller talks to the agent through: lines on its stdin (a program that stops reading
+ * them is stopped, failed), events, a failure that stops the run (unless it is stopping), the tool
+ * host and the approvals.
+ */
+function runIO(
+  child: Child,
+  options: ProcessAttemptOptions,
+  run: { stop: (request: StopRequest) => void; stopped: () => boolean },
+): RunIO {
+  const { emitter } = options;
+  const { stop } = run;
+  return {
+    writeLine: async (value) => {
+      const line = typeof value === 'string' ? value : JSON.stringify(value);
+      if (child.pendingStdinBytes() > options.maxPendingStdinBytes) {
+        const failure = `the agent has not read ${child.pendingStdinBytes()} bytes written to its stdin`;
+        emitter.emit({ type: 'error', code: 'stdin_blocked', message: failure, recoverable: false });
+        stop({ reason: 'failed', shutdown: 'cancelled', message: failure });
+        throw new Error(failure);
+      }
+      await child.write(`${line}\n`);
+    },
+    emit: (draft) => emitter.emit(draft),
+    fail: (error) => {
+      if (run.stopped()) return;
+      emitter.emit({ type: 'error', ...error, recoverable: false });
+      stop({ reason: 'failed', shutdown: 'cancelled', message: error.message });
+    },
+    tools: options.tools,
+    approvals: options.approvals,
+    signal: options.signal,
+  };
 }
 
-/** The fence's own network could not be set up: the agent (still waiting for it) is stopped, the run fails. */
-async function networkFailed(
-  why: string,
-  run: { child: Child; pgid: number; network: FenceNetwork; plan: SpawnPlan; emitter: RunEmitter },
-): Promise<AttemptResult> {
-  await terminateGroup(run.pgid, 0);
-  untrackGroup(run.pgid);
-  await settleWithin(run.child.exited, 2000, undefined);
-  await run.network.close();
-  await runCleanup(run.plan, run.emitter);
-  const message = `the run's fence could not set up its network, the agent was not started: ${why}`;
-  run.emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
-  return { reason: 'failed', message };
+/** The controller's view of the run's events; an error it throws is reported, never the run's end. */
+function listenToController(controller: ProcessController | undefined, emitter: RunEmitter): () => void {
+  if (!controller?.onEvent) return () => undefined;
+  const onEvent = controller.onEvent.bind(controller);
+  return emitter.addListener((event) => {
+    try {
+      onEvent(event);
+    } catch (error) {
+      emitter.emit({ type: 'error', code: 'internal', message: (error as Error).message, recoverable: true });
+    }
+  });
 }
 
-/** The fence's program (bubblewrap) is not installed: the run fails with that reason, never the agent's. */
-function fenceMissing(command: string, emitter: RunEmitter): AttemptResult {
-  const message = `the run's fence needs ${command} (bubblewrap), which is not installed or not on PATH; install it (Debian/Ubuntu: apt-get install bubblewrap)`;
-  emitter.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
-  return { reason: 'failed', message };
+/** The plan's own runtime limit (`max_runtime`): past it the run is stopped, timed out. */
+function startMaxRuntime(
+  plan: SpawnPlan,
+  emitter: RunEmitter,
+  stop: (request: StopRequest) => void,
+): ReturnType<typeof setTimeout> | undefined {
+  const limit = plan.maxRuntimeMs;
+  if (limit === undefined) return undefined;
+  return setTimeout(
+    () => {
+      const message = `${plan.command} ran longer than its ${limit} ms limit`;
+      emitter.emit({ type: 'error', code: 'timeout', message, recoverable: false });
+      stop({ reason: 'timeout', shutdown: 'timeout', message });
+    },
+    // A longer delay would overflow Node's timer and fire at once (`max_runtime: 720h`).
+    Math.min(limit, MAX_TIMER_MS),
+  );
 }
 
-/** The agent's program is not installed: a crash whose message says how to install it. */
-function programMissing(command: string, program: ProgramInfo | undefined, emitter: RunEmitter): AttemptResult {
-  const install = program?.install[0];
-  const message = `${command} is not installed or not on PATH${install ? `; install it with: ${install.command}` : ''}`;
-  emitter.emit({ type: 'error', code: 'program_missing', message, recoverable: false });
-  emitter.emit({ type: 'crash', exitCode: null, signal: null, stderr: message });
-  return { reason: 'crashed', message };
+/** The decoding and translation of the program's output; a record the controller cannot take is reported. */
+function recordPipelineFor(
+  options: ProcessAttemptOptions,
+  plan: SpawnPlan,
+  toController: (record: NativeRecord) => void,
+): RecordPipeline {
+  const { ctx, emitter } = options;
+  return new RecordPipeline({
+    translator: options.launch.translator,
+    protocol: plan.protocol,
+    pty: plan.pty,
+    debug: ctx.debug,
+    request: ctx.request,
+    clock: ctx.clock,
+    name: options.program?.command,
+    emit: (draft, raw) => emitter.emit(draft, raw),
+    onRecord: (record) => {
+      try {
+        toController(record);
+      } catch (error) {
+        emitter.emit({ type: 'error', code: 'internal', message: (error as Error).message, recoverable: true });
+      }
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import type { CommentInfo, GitHubApi, RepoRef } from '../github-api.ts';
-import type { Clock } from '../report/clock.ts';
+import type { Clock } from '../pacing/clock.ts';
 import { parseCommand } from '../trigger/parse-command.ts';
 import { isOwnLogin } from '../trust/is-own-login.ts';
 import { answerFromCommand, answerFromReview } from './answer-from.ts';

@@ -114,38 +114,81 @@ export const APPROVAL_REPLY_MARKER = markers.approvalReply;
  * once per request and user, and never to bots or to agent-mux itself.
  */
 export function createGitHubApprovalChannel(options: GitHubApprovalChannelOptions): GitHubApprovalChannel {
-  const { api, repo } = options;
-  const waiting = new Map<string, Waiting>();
-  /** Requests being asked or waiting for an answer (`maxPending`). */
-  let opening = 0;
-  const note = (line: string) => options.onNote?.(line);
-  const changed = () => options.onPendingChange?.([...waiting.values()].map((w) => w.pending));
-  const approversText = describeApprovers(options.rule);
-  /** Keys of replies already posted for answers that named no approval, or several. */
-  const toldAboutIds = new Set<string>();
+  const channel = new GitHubApprovals(options);
+  return {
+    request: (req, signal) => channel.request(req, signal),
+    answer: (ans) => channel.answer(ans),
+    voidPending: (reason) => channel.voidPending(reason),
+    get pending() {
+      return channel.pending;
+    },
+  };
+}
 
-  async function tell(ans: ApprovalAnswer, text: string): Promise<void> {
-    try {
-      await api.createComment(repo, options.number, `${APPROVAL_REPLY_MARKER}\n@${ans.actor.login}, ${text}`);
-    } catch (error) {
-      note(`could not reply to @${ans.actor.login}: ${message(error)}`);
+/** The state and rules behind `createGitHubApprovalChannel`. */
+class GitHubApprovals {
+  private readonly options: GitHubApprovalChannelOptions;
+  private readonly api: GitHubApprovalChannelOptions['api'];
+  private readonly repo: GitHubApprovalChannelOptions['repo'];
+  private readonly waiting = new Map<string, Waiting>();
+  /** Requests being asked or waiting for an answer (`maxPending`). */
+  private opening = 0;
+  private readonly approversText: string;
+  /** Keys of replies already posted for answers that named no approval, or several. */
+  private readonly toldAboutIds = new Set<string>();
+
+  constructor(options: GitHubApprovalChannelOptions) {
+    this.options = options;
+    this.api = options.api;
+    this.repo = options.repo;
+    this.approversText = describeApprovers(options.rule);
+  }
+
+  private note(line: string): void {
+    this.options.onNote?.(line);
+  }
+
+  private changed(): void {
+    this.options.onPendingChange?.([...this.waiting.values()].map((w) => w.pending));
+  }
+
+  get pending(): PendingApproval[] {
+    return [...this.waiting.values()].map((w) => w.pending);
+  }
+
+  async voidPending(reason: string): Promise<void> {
+    for (const entry of [...this.waiting.values()]) {
+      this.note(`approval ${entry.pending.approvalId} void: ${reason}`);
+      await this.settle(entry, { kind: 'deny', reason }, { kind: 'voided', reason });
     }
   }
 
-  async function react(ans: ApprovalAnswer): Promise<void> {
+  private async tell(ans: ApprovalAnswer, text: string): Promise<void> {
+    try {
+      await this.api.createComment(
+        this.repo,
+        this.options.number,
+        `${APPROVAL_REPLY_MARKER}\n@${ans.actor.login}, ${text}`,
+      );
+    } catch (error) {
+      this.note(`could not reply to @${ans.actor.login}: ${message(error)}`);
+    }
+  }
+
+  private async react(ans: ApprovalAnswer): Promise<void> {
     if (ans.source === undefined) return;
     try {
-      await api.addReaction(repo, ans.source, 'confused');
+      await this.api.addReaction(this.repo, ans.source, 'confused');
     } catch (error) {
-      note(`could not react to the answer of @${ans.actor.login}: ${message(error)}`);
+      this.note(`could not react to the answer of @${ans.actor.login}: ${message(error)}`);
     }
   }
 
   /** Finds the approvals an answer is for: every pending one, the exact id, or the one id it starts. */
-  function targetsOf(ans: ApprovalAnswer): { targets: Waiting[] } | { unmatched: string } {
-    if (ans.approvalId === undefined) return { targets: [...waiting.values()] };
+  private targetsOf(ans: ApprovalAnswer): { targets: Waiting[] } | { unmatched: string } {
+    if (ans.approvalId === undefined) return { targets: [...this.waiting.values()] };
     const typed = ans.approvalId.toLowerCase();
-    const list = [...waiting.values()];
+    const list = [...this.waiting.values()];
     const named = new Set(
       matchApprovalId(
         ans.approvalId,
@@ -170,72 +213,75 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
     return { unmatched: `no pending approval has the id \`${ans.approvalId}\`${short}; ${pendingText}` };
   }
 
-  async function settle(entry: Waiting, decision: ApprovalDecision, state: ApprovalCommentView['state']) {
-    if (!waiting.delete(entry.pending.approvalId)) return;
-    changed();
+  private async settle(entry: Waiting, decision: ApprovalDecision, state: ApprovalCommentView['state']) {
+    if (!this.waiting.delete(entry.pending.approvalId)) return;
+    this.changed();
     entry.resolve(decision);
     entry.view = { ...entry.view, state };
     try {
-      await api.updateComment(repo, entry.pending.commentId, renderApprovalComment(entry.view));
+      await this.api.updateComment(this.repo, entry.pending.commentId, renderApprovalComment(entry.view));
     } catch (error) {
-      note(`could not update the approval comment: ${message(error)}`);
+      this.note(`could not update the approval comment: ${message(error)}`);
     }
   }
 
-  async function request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+  async request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     // Counted from the start (before any await), so that concurrent requests see each other.
-    const cap = options.maxPending ?? DEFAULT_MAX_PENDING;
-    if (opening >= cap) {
+    const cap = this.options.maxPending ?? DEFAULT_MAX_PENDING;
+    if (this.opening >= cap) {
       const reason = `${cap} approvals are already open: answer those first`;
-      note(`approval ${req.approvalId} for ${req.toolName} not asked: ${reason}`);
+      this.note(`approval ${req.approvalId} for ${req.toolName} not asked: ${reason}`);
       return { kind: 'deny', reason };
     }
-    opening++;
+    this.opening++;
     try {
-      return await ask(req, signal);
+      return await this.ask(req, signal);
     } finally {
-      opening--;
+      this.opening--;
     }
   }
 
-  async function ask(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    const commitSha = await options.currentHead();
-    const redactedInput = redactValue(req.input, options.redact);
+  private async ask(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    const commitSha = await this.options.currentHead();
+    const redactedInput = redactValue(req.input, this.options.redact);
     const view: ApprovalCommentView = {
       approvalId: req.approvalId,
-      agent: options.agent,
+      agent: this.options.agent,
       toolName: req.toolName,
       input: redactedInput,
-      reason: req.reason === undefined ? undefined : options.redact(req.reason),
+      reason: req.reason === undefined ? undefined : this.options.redact(req.reason),
       commitSha,
-      approvers: approversText,
-      timeoutText: options.timeoutText,
+      approvers: this.approversText,
+      timeoutText: this.options.timeoutText,
     };
     const fit = approvalCommentFits(view);
     if (!fit.fits) {
       // Never ask approval for what the approver cannot see whole: deny, and say so on GitHub.
       const reason = tooLongReason(fit);
-      note(`approval ${req.approvalId} for ${req.toolName} not asked: ${reason}`);
+      this.note(`approval ${req.approvalId} for ${req.toolName} not asked: ${reason}`);
       try {
-        await api.createComment(repo, options.number, renderTooLongNotice(view, fit));
+        await this.api.createComment(this.repo, this.options.number, renderTooLongNotice(view, fit));
       } catch (error) {
-        note(`could not post the notice of a denied call: ${message(error)}`);
+        this.note(`could not post the notice of a denied call: ${message(error)}`);
       }
       return { kind: 'deny', reason };
     }
-    const comment = await api.createComment(repo, options.number, renderApprovalComment(view));
-    if (options.isPullRequest && options.requestReview) {
-      const users = options.rule.users.filter((u) => !u.toLowerCase().endsWith('[bot]'));
-      const teams = options.rule.teams.filter((t) => !t.includes('/') || t.startsWith(`${repo.owner}/`));
+    const comment = await this.api.createComment(this.repo, this.options.number, renderApprovalComment(view));
+    if (this.options.isPullRequest && this.options.requestReview) {
+      const users = this.options.rule.users.filter((u) => !u.toLowerCase().endsWith('[bot]'));
+      const teams = this.options.rule.teams.filter((t) => !t.includes('/') || t.startsWith(`${this.repo.owner}/`));
       if (users.length + teams.length > 0) {
         try {
-          await api.requestReviewers(repo, options.number, { users, teams: teams.map((t) => t.split('/').pop() ?? t) });
+          await this.api.requestReviewers(this.repo, this.options.number, {
+            users,
+            teams: teams.map((t) => t.split('/').pop() ?? t),
+          });
         } catch (error) {
-          note(`could not request a review from the approvers: ${message(error)}`);
+          this.note(`could not request a review from the approvers: ${message(error)}`);
         }
       }
     }
-    note(`approval ${req.approvalId} for ${req.toolName} asked on GitHub`);
+    this.note(`approval ${req.approvalId} for ${req.toolName} asked on GitHub`);
     return new Promise<ApprovalDecision>((resolve) => {
       const entry: Waiting = {
         pending: {
@@ -250,28 +296,28 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
         resolve,
         refused: new Set(),
       };
-      waiting.set(req.approvalId, entry);
-      changed();
+      this.waiting.set(req.approvalId, entry);
+      this.changed();
       const onAbort = () => {
         const timedOut = signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError';
-        const reason = timedOut ? `no decision within ${options.timeoutText}` : 'the run ended before a decision';
-        void settle(entry, { kind: 'deny', reason, timedOut }, { kind: 'denied', reason });
+        const reason = timedOut ? `no decision within ${this.options.timeoutText}` : 'the run ended before a decision';
+        void this.settle(entry, { kind: 'deny', reason, timedOut }, { kind: 'denied', reason });
       };
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  async function answer(ans: ApprovalAnswer): Promise<AnswerOutcome> {
-    const quiet = isBotOrSelf(ans.actor, options.selfLogins);
-    const found = targetsOf(ans);
+  async answer(ans: ApprovalAnswer): Promise<AnswerOutcome> {
+    const quiet = isBotOrSelf(ans.actor, this.options.selfLogins);
+    const found = this.targetsOf(ans);
     if ('unmatched' in found) {
-      note(`ignored ${ans.decision} from @${ans.actor.login}: ${found.unmatched}`);
+      this.note(`ignored ${ans.decision} from @${ans.actor.login}: ${found.unmatched}`);
       const key = `${ans.actor.login.toLowerCase()}\n${(ans.approvalId ?? '').toLowerCase()}`;
-      if (!quiet && ans.approvalId !== undefined && !toldAboutIds.has(key)) {
-        toldAboutIds.add(key);
-        await react(ans);
-        await tell(ans, `your \`/${ans.decision} ${ans.approvalId}\` did not count: ${found.unmatched}.`);
+      if (!quiet && ans.approvalId !== undefined && !this.toldAboutIds.has(key)) {
+        this.toldAboutIds.add(key);
+        await this.react(ans);
+        await this.tell(ans, `your \`/${ans.decision} ${ans.approvalId}\` did not count: ${found.unmatched}.`);
       }
       return { ignored: found.unmatched };
     }
@@ -281,44 +327,44 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
       // A writer may edit an approver's comment into `/approve <id>`: an edited answer never counts.
       const reason =
         'the comment was edited after it was written, and an edited answer is not counted: write a new comment';
-      note(`ignored ${ans.decision} from @${ans.actor.login}: ${reason}`);
-      if (!quiet) await refuse(ans, targets, reason);
+      this.note(`ignored ${ans.decision} from @${ans.actor.login}: ${reason}`);
+      if (!quiet) await this.refuse(ans, targets, reason);
       return { ignored: reason };
     }
     const verdict = await checkApprover({
-      api,
-      repo,
+      api: this.api,
+      repo: this.repo,
       login: ans.actor.login,
       type: ans.actor.type,
-      rule: options.rule,
-      selfLogins: options.selfLogins,
+      rule: this.options.rule,
+      selfLogins: this.options.selfLogins,
     });
     if (!verdict.ok) {
-      note(`ignored ${ans.decision} from @${ans.actor.login}: ${verdict.reason}`);
-      if (!quiet) await refuse(ans, targets, verdict.reason);
+      this.note(`ignored ${ans.decision} from @${ans.actor.login}: ${verdict.reason}`);
+      if (!quiet) await this.refuse(ans, targets, verdict.reason);
       return { ignored: verdict.reason };
     }
     let head: string;
     try {
-      head = await options.currentHead();
+      head = await this.options.currentHead();
     } catch (error) {
-      note(`ignored ${ans.decision} from @${ans.actor.login}: could not read the head commit: ${message(error)}`);
+      this.note(`ignored ${ans.decision} from @${ans.actor.login}: could not read the head commit: ${message(error)}`);
       return { ignored: `could not read the head commit: ${message(error)}` };
     }
     const applied: string[] = [];
     for (const entry of targets) {
       if (entry.pending.commitSha !== head) {
-        await voidOne(entry, head);
+        await this.voidOne(entry, head);
         continue;
       }
       if (givenBefore(ans, entry.pending)) {
-        note(
+        this.note(
           `ignored ${ans.via} from @${ans.actor.login} given at ${ans.givenAt}: approval ${entry.pending.approvalId} was asked later`,
         );
         continue;
       }
       if (ans.commitSha !== undefined && ans.commitSha !== entry.pending.commitSha) {
-        note(
+        this.note(
           `ignored ${ans.via} from @${ans.actor.login} on ${ans.commitSha.slice(0, 7)}: approval ${entry.pending.approvalId} was asked on ${entry.pending.commitSha.slice(0, 7)}`,
         );
         continue;
@@ -326,14 +372,14 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
       const by = ans.actor.login;
       if (ans.decision === 'approve') {
         // Logged once, from the run's own event (`approval … approved (once) by @…`), not here too.
-        await settle(
+        await this.settle(
           entry,
           { kind: 'approve', scope: 'once', by },
           { kind: 'approved', by, via: verdict.via, scope: 'once' },
         );
       } else {
         const reason = ans.reason?.trim() || `denied by @${by}`;
-        await settle(entry, { kind: 'deny', reason, by }, { kind: 'denied', by, reason });
+        await this.settle(entry, { kind: 'deny', reason, by }, { kind: 'denied', by, reason });
       }
       applied.push(entry.pending.approvalId);
     }
@@ -343,15 +389,15 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
   }
 
   /** Tells a user whose answer did not count why, and who may answer: once per request and user. */
-  async function refuse(ans: ApprovalAnswer, targets: readonly Waiting[], reason: string): Promise<void> {
+  private async refuse(ans: ApprovalAnswer, targets: readonly Waiting[], reason: string): Promise<void> {
     const login = ans.actor.login.toLowerCase();
     // Every refused comment gets a reaction (no notification); the reply goes once per request and user.
-    await react(ans);
+    await this.react(ans);
     const fresh = targets.filter((entry) => !entry.refused.has(login));
     if (fresh.length === 0) return;
     const what = answerName(ans, false);
     const which = fresh.map((e) => `\`${e.pending.approvalId}\` (\`${e.pending.toolName}\`)`).join(', ');
-    await tell(ans, `your ${what} for ${which} did not count: ${reason}.\nApprovers: ${approversText}.`);
+    await this.tell(ans, `your ${what} for ${which} did not count: ${reason}.\nApprovers: ${this.approversText}.`);
     for (const entry of fresh) {
       entry.refused.add(login);
       entry.view = {
@@ -359,32 +405,18 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
         notCounted: [...(entry.view.notCounted ?? []), `@${ans.actor.login} (${reason})`],
       };
       try {
-        await api.updateComment(repo, entry.pending.commentId, renderApprovalComment(entry.view));
+        await this.api.updateComment(this.repo, entry.pending.commentId, renderApprovalComment(entry.view));
       } catch (error) {
-        note(`could not update the approval comment: ${message(error)}`);
+        this.note(`could not update the approval comment: ${message(error)}`);
       }
     }
   }
 
-  async function voidOne(entry: Waiting, head: string): Promise<void> {
+  private async voidOne(entry: Waiting, head: string): Promise<void> {
     const reason = `a new commit (${head.slice(0, 7)}) was pushed after approval was asked on ${entry.pending.commitSha.slice(0, 7)}`;
-    note(`approval ${entry.pending.approvalId} void: ${reason}`);
-    await settle(entry, { kind: 'deny', reason }, { kind: 'voided', reason });
+    this.note(`approval ${entry.pending.approvalId} void: ${reason}`);
+    await this.settle(entry, { kind: 'deny', reason }, { kind: 'voided', reason });
   }
-
-  return {
-    request,
-    answer,
-    async voidPending(reason) {
-      for (const entry of [...waiting.values()]) {
-        note(`approval ${entry.pending.approvalId} void: ${reason}`);
-        await settle(entry, { kind: 'deny', reason }, { kind: 'voided', reason });
-      }
-    },
-    get pending() {
-      return [...waiting.values()].map((w) => w.pending);
-    },
-  };
 }
 
 /**

@@ -15,20 +15,30 @@ export const repoRoles = ['read', 'triage', 'write', 'maintain', 'admin'] as con
 export const repoRoleSchema = z.enum(repoRoles);
 export type RequiredRepoRole = z.output<typeof repoRoleSchema>;
 
-/** Adapter ids agent-mux ships with; any other id is accepted and checked by the front end. */
+/**
+ * Adapter ids agent-mux ships with (the built-in registry's, which a test holds this list to); any
+ * other id is accepted and checked by the front end.
+ */
 export const builtinAdapterIds = [
   'demo',
   'claude',
   'codex',
+  'codex-acp',
   'gemini',
+  'gemini-acp',
   'qwen',
+  'qwen-acp',
   'copilot',
+  'copilot-acp',
   'cursor',
   'opencode',
+  'opencode-acp',
   'kilo',
+  'kilo-acp',
   'opencode-http',
   'pi',
   'omp',
+  'omp-acp',
   'openclaw',
   'hermes',
   'agent-mux-remote',

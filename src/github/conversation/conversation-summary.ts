@@ -1,6 +1,6 @@
-import { escapeAngleBrackets } from '../trust/escape-angle-brackets.ts';
-import { sanitizeText } from '../trust/sanitize-text.ts';
-import { untrustedTag } from '../trust/untrusted-prompt.ts';
+import { escapeAngleBrackets } from '../sanitize/escape-angle-brackets.ts';
+import { sanitizeText } from '../sanitize/sanitize-text.ts';
+import { untrustedTag } from '../sanitize/untrusted-prompt.ts';
 import type { ConversationTurn } from './read-conversation.ts';
 
 /** At most this many earlier turns, and commits, are summarized (the latest). */

@@ -1,7 +1,7 @@
 import type { GitHubApi } from '../github-api.ts';
+import { sanitizeText } from '../sanitize/sanitize-text.ts';
 import { parseCommand } from '../trigger/parse-command.ts';
 import { authorizeActor } from '../trust/authorize-actor.ts';
-import { sanitizeText } from '../trust/sanitize-text.ts';
 import type { RunJob } from '../use-cases/run-job.ts';
 import type { TurnPlan } from './plan-turn.ts';
 

@@ -1,3 +1,4 @@
+import type { SessionFileSet } from '../../core/adapter/session-files.ts';
 import {
   isInsidePath,
   isRealStore,
@@ -6,7 +7,6 @@ import {
   UnsafeSessionPathError,
 } from '../../core/files/confined-files.ts';
 import type { Redactor } from '../../core/redact/redactor.ts';
-import type { SessionFileSet } from './session-files.ts';
 import type { SessionSnapshot } from './session-snapshot.ts';
 
 /** Session files above this many bytes in all are not kept. */

@@ -1,6 +1,6 @@
 import { basename, normalize, sep } from 'node:path';
+import type { SessionFileDeclaration } from '../../core/adapter/session-files.ts';
 import { isInsidePath } from '../../core/files/confined-files.ts';
-import type { SessionFileDeclaration } from './session-files.ts';
 
 /**
  * A session id as the agents make them (UUIDs, `ses_…`): letters, digits, `_` and `-`, at least

@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { SessionCommandError } from '../../adapters/shared/session-command-error.ts';
+import type { SessionFileDeclaration, SessionLocation } from '../../core/adapter/session-files.ts';
 import { type ConversationKey, type ConversationState, isConversationExpired } from './conversation-state.ts';
 import type { ConversationStore, StoredConversation } from './conversation-store.ts';
 import { isRestorablePath, isSessionId } from './restorable-path.ts';
 import { conversationName } from './save-conversation.ts';
-import { SessionCommandError } from './session-command-error.ts';
-import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 import type { SessionSnapshotFile } from './session-snapshot.ts';
 
 export interface RestoreConversationOptions {

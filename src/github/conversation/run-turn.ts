@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import type { Adapter } from '../../core/adapter/index.ts';
+import type { SessionFileDeclaration, SessionLocation } from '../../core/adapter/session-files.ts';
 import type { Redactor } from '../../core/redact/redactor.ts';
 import type { FenceOptions } from '../../core/sandbox/index.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
@@ -9,8 +10,6 @@ import type { ConversationStore } from './conversation-store.ts';
 import { planTurn, type TurnPlan } from './plan-turn.ts';
 import { restoreConversation } from './restore-conversation.ts';
 import { saveConversation } from './save-conversation.ts';
-import { sessionFilesFor } from './session-file-declarations.ts';
-import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 import type { TurnRecord } from './turn-record.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,7 +17,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** What a front end gives `executeRun` to carry an agent's session from one turn to the next. */
 export interface TurnConversations {
   store: ConversationStore;
-  /** Where an adapter keeps its sessions; default `sessionFilesFor`. */
+  /** Where an adapter keeps its sessions; default the adapter's own `sessionFiles`. */
   sessionFiles?: (adapterId: string) => SessionFileDeclaration | undefined;
   /** Values that must not be kept in a session snapshot besides the run's (checked with a redactor). */
   secrets?: readonly string[];
@@ -103,7 +102,11 @@ export async function resumeTurn(input: {
   now?: () => Date;
 }): Promise<ResumedTurn> {
   const { conversations, job, plan, adapter, location, log } = input;
-  const declaration = conversations ? (conversations.sessionFiles ?? sessionFilesFor)(adapter.id) : undefined;
+  const declaration = conversations
+    ? conversations.sessionFiles
+      ? conversations.sessionFiles(adapter.id)
+      : adapter.sessionFiles
+    : undefined;
   if (!conversations || job.number === undefined || !declaration) {
     if (plan.turn > 1)
       log(`the agent's session is not kept between runs (${adapter.id}); it gets a summary of the earlier turns`);

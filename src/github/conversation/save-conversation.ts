@@ -1,11 +1,11 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SessionCommandError } from '../../adapters/shared/session-command-error.ts';
+import type { SessionFileDeclaration, SessionLocation } from '../../core/adapter/session-files.ts';
 import type { Redactor } from '../../core/redact/redactor.ts';
 import type { ConversationKey, ConversationState } from './conversation-state.ts';
 import type { ConversationStore } from './conversation-store.ts';
 import { readSessionSnapshot, type SnapshotRefusal } from './read-session-snapshot.ts';
-import { SessionCommandError } from './session-command-error.ts';
-import type { SessionFileDeclaration, SessionLocation } from './session-files.ts';
 
 export interface SaveConversationOptions {
   store: ConversationStore;

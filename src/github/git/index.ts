@@ -1,4 +1,9 @@
-export { adapterResetPaths, resetPathMatcher, resetPathsFor } from './adapter-reset-paths.ts';
+export {
+  builtinRepositoryReads,
+  type RepositoryReader,
+  resetPathMatcher,
+  resetPathsFor,
+} from './adapter-reset-paths.ts';
 export { agentConfigPaths, isAgentConfigPath } from './agent-config-paths.ts';
 export { branchName, maxSlugLength, slugify } from './branch-name.ts';
 export { BranchNameError } from './branch-name-error.ts';

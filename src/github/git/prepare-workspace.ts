@@ -1,6 +1,6 @@
 import { access, rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { resetPathMatcher, resetPathsFor } from './adapter-reset-paths.ts';
+import { type RepositoryReader, resetPathMatcher, resetPathsFor } from './adapter-reset-paths.ts';
 import { runGit } from './git.ts';
 import { protocolsFor } from './hardened-git.ts';
 import { HeadMovedError } from './head-moved-error.ts';
@@ -49,11 +49,10 @@ export interface PrepareWorkspaceInput {
   token?: string;
   target: WorkspaceTarget;
   /**
-   * The id of the adapter that will run (`claude`, `gemini`, `openclaw`, …): besides the common
-   * set, what that agent's CLI reads from the repository is reset (`resetPathsFor`). Default
-   * (unknown): every adapter's table.
+   * The adapter that will run: besides the common set, what it declares its agent reads from the
+   * repository is reset (`resetPathsFor`). Default (unknown): what every built-in agent reads.
    */
-  adapter?: string;
+  adapter?: RepositoryReader;
 }
 
 /**
@@ -189,7 +188,7 @@ async function restoreAgentConfig(
   root: string,
   baseSha: string,
   git: Git,
-  adapter: string | undefined,
+  adapter: RepositoryReader | undefined,
 ): Promise<{ restored: string[]; removed: string[] }> {
   const isReset = resetPathMatcher(resetPathsFor(adapter));
   // Both read only the object store: they run side by side.

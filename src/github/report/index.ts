@@ -1,4 +1,3 @@
-export * from './clock.ts';
 export * from './finish-info.ts';
 export * from './invalid-run-id-error.ts';
 export * from './markdown.ts';
@@ -8,4 +7,3 @@ export * from './rolling-log.ts';
 export * from './run-lifecycle.ts';
 export * from './run-progress.ts';
 export * from './run-reporter.ts';
-export * from './write-coalescer.ts';

@@ -1,12 +1,12 @@
 import type { AgentEvent } from '../../core/events/index.ts';
 import type { CheckRunAnnotation, CheckRunOutput, GitHubApi, RepoRef } from '../github-api.ts';
-import { type Clock, systemClock } from './clock.ts';
+import { type Clock, systemClock } from '../pacing/clock.ts';
+import type { LiveWrites } from '../pacing/write-budget.ts';
+import { createCoalescer } from '../pacing/write-coalescer.ts';
 import type { FinishInfo } from './finish-info.ts';
 import { chunkAnnotations, renderCheckRunOutput } from './render-check-run.ts';
 import { renderTrackingComment, type TrackingConversation } from './render-tracking-comment.ts';
 import { RunProgress } from './run-progress.ts';
-import type { LiveWrites } from './write-budget.ts';
-import { createCoalescer } from './write-coalescer.ts';
 
 /** What `createRunReporter` needs. */
 export interface RunReporterInput {

@@ -1,7 +1,7 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
-import { htmlVoidElements } from '../trust/html-void-elements.ts';
+import { htmlVoidElements } from '../sanitize/html-void-elements.ts';
 
 type Root = ReturnType<typeof fromMarkdown>;
 type MarkdownNode = Root | Root['children'][number];

@@ -1,6 +1,6 @@
+import { errorText } from '../../core/errors/error-text.ts';
 import type { TurnPlan } from '../conversation/plan-turn.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
-import { errorText } from './error-text.ts';
 import type { RunJob } from './run-job.ts';
 
 /** The conversation's pull request, for a mention on its issue: when still open and not from a fork. */

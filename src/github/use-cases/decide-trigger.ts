@@ -4,9 +4,11 @@ import type { ApprovalAnswer } from '../approvals/github-approval-channel.ts';
 import { checkAgentAdapters } from '../config/check-agent-adapters.ts';
 import { loadRepoConfig } from '../config/load-repo-config.ts';
 import type { RepoConfigResult } from '../config/parse-repo-config.ts';
-import type { RepoConfig } from '../config/repo-config-schema.ts';
+import { defaultRepoConfig, type RepoConfig } from '../config/repo-config-schema.ts';
 import type { CommentRef, GitHubApi, RepoInfo, RepoRef, ReviewCommentInfo } from '../github-api.ts';
-import { MARKER_PREFIX, markers } from '../github-names.ts';
+import { MARKER_PREFIX } from '../github-names.ts';
+import { sanitizeText } from '../sanitize/sanitize-text.ts';
+import { type AgentPromptInput, buildAgentPrompt } from '../sanitize/untrusted-prompt.ts';
 import { looksLikeRequest } from '../trigger/looks-like-request.ts';
 import { type Command, defaultTriggerPhrase, parseCommand } from '../trigger/parse-command.ts';
 import { readTriggerEvent } from '../trigger/read-trigger-event.ts';
@@ -14,10 +16,7 @@ import type { Actor, TriggerEvent } from '../trigger/trigger-event.ts';
 import { TriggerPayloadError } from '../trigger/trigger-payload-error.ts';
 import { authorizeActor } from '../trust/authorize-actor.ts';
 import { isBotAccount, isOwnLogin } from '../trust/is-own-login.ts';
-import { sanitizeText } from '../trust/sanitize-text.ts';
-import { type AgentPromptInput, buildAgentPrompt } from '../trust/untrusted-prompt.ts';
 import { allowedAgents } from './allowed-agents.ts';
-import { reportConfigError } from './report-config-error.ts';
 import { reviewCommentsOf } from './review-comments-of.ts';
 import type { RunJob } from './run-job.ts';
 
@@ -50,77 +49,47 @@ export type TriggerDecision =
       event: TriggerEvent;
       /** Set when the agent asked for (by the command, the front end or the config) is not one it knows. */
       unknownAgent?: { name: string; known: string[] };
+      /** Said on the issue or pull request (`actOnTrigger` posts it); a quiet refusal has none. */
+      comment?: string;
     }
-  | { kind: 'config_error'; message: string; event: TriggerEvent }
+  /** `defaultBranch`: where the config was read (the report tells the user to fix it there). */
+  | { kind: 'config_error'; message: string; event: TriggerEvent; defaultBranch: string }
   | { kind: 'cancel'; repo: RepoRef; number: number | undefined; actor: Actor; event: TriggerEvent }
   | { kind: 'answer'; repo: RepoRef; number: number | undefined; answer: ApprovalAnswer; event: TriggerEvent }
-  | {
-      kind: 'run';
-      job: RunJob;
-      event: TriggerEvent;
-      /** The `eyes` reaction; settled already unless `acknowledgeInBackground` was asked. Never rejects. */
-      acknowledged: Promise<void>;
-    };
+  | { kind: 'run'; job: RunJob; event: TriggerEvent };
 
-/** How `decideTrigger` behaves (not what it decides). */
-export interface DecideOptions {
-  /**
-   * Return a `run` decision without waiting for the `eyes` reaction (a write behind GitHub's write
-   * throttle): the Action starts the agent meanwhile. Default false.
-   */
-  acknowledgeInBackground?: boolean;
-}
+/** The one role that may be told a config is invalid when the config (and so its own role) cannot be read. */
+const INVALID_CONFIG_ROLE = defaultRepoConfig().trigger.permission;
 
 /**
- * Reads one GitHub event and decides what it asks for: nothing, a run, a cancel, or an answer
- * to an approval. Applies the trust rules on the way: own comments and unlisted bots never
- * trigger, the actor needs the configured permission, the config comes from the default branch,
- * fork pull requests follow the config. Acknowledges an accepted run with an `eyes` reaction.
+ * Reads one GitHub event and decides what it asks for: nothing, a run, a cancel, an answer to an
+ * approval, a refusal (with the text to say) or a config error to report. Applies the trust rules
+ * on the way: own comments and unlisted bots never trigger, the actor needs the configured
+ * permission, the config comes from the default branch, fork pull requests follow the config.
+ * It only reads GitHub: what the decision asks to be written (the `eyes` reaction, a refusal's
+ * comment, a config error's report) `actOnTrigger` writes.
  */
 export async function decideTrigger(
   deps: GitHubDeps,
   input: { eventName: string; payload: unknown; deliveryId?: string },
   overrides: TriggerOverrides = {},
-  options: DecideOptions = {},
 ): Promise<TriggerDecision> {
-  let event: TriggerEvent | undefined;
-  try {
-    event = readTriggerEvent(input.eventName, input.payload);
-  } catch (error) {
-    if (!TriggerPayloadError.isInstance(error)) throw error;
-    deps.log?.(error.message);
-    return { kind: 'ignore', reason: error.message, malformed: true };
-  }
-  if (event === undefined) return { kind: 'ignore', reason: `${input.eventName} does not start anything` };
-  const own = ownEvent(event, deps.selfLogins);
-  if (own !== undefined) return { kind: 'ignore', reason: own };
+  const read = readEvent(deps, input);
+  if (read.kind === 'ignore') return read;
+  const { event } = read;
 
   // Every run waits for the actor's permission: read it meanwhile when the event looks like a request.
   const api = looksLikeRequest(event, overrides.phrase ?? defaultTriggerPhrase)
     ? withPermissionAhead(deps.api, event)
     : deps.api;
-  const { repoInfo, read } = await readRepoAndConfig(api, event, overrides.configPath);
+  const { repoInfo, read: configRead } = await readRepoAndConfig(api, event, overrides.configPath);
   // An agent on an adapter this host cannot run is a config error (with its line), as a bad field is.
-  const badAdapters = read.ok ? checkAgentAdapters(read.config, deps.builtinAgents, read.path) : undefined;
-  const loaded = badAdapters === undefined ? read : { ok: false as const, error: badAdapters, path: read.path };
-  const fallbackPhrase = overrides.phrase ?? defaultTriggerPhrase;
-  if (!loaded.ok) {
-    const command = commandOf(event, fallbackPhrase, deps.builtinAgents, deps.selfLogins, undefined);
-    if (command === undefined || command.kind !== 'run') {
-      return { kind: 'ignore', reason: `no command (and ${loaded.path} is invalid)` };
-    }
-    const decision = await authorizeActor({
-      api,
-      repo: event.repo,
-      actor: event.actor,
-      selfLogins: deps.selfLogins,
-      allowedBots: overrides.allowedBots ?? [],
-      minimumRole: 'write',
-    });
-    if (!decision.allowed) return { kind: 'refused', reason: decision.reason, event };
-    await reportConfigError(api, event, repoInfo.defaultBranch, loaded.error.message);
-    return { kind: 'config_error', message: loaded.error.message, event };
-  }
+  const badAdapters = configRead.ok
+    ? checkAgentAdapters(configRead.config, deps.builtinAgents, configRead.path)
+    : undefined;
+  const loaded =
+    badAdapters === undefined ? configRead : { ok: false as const, error: badAdapters, path: configRead.path };
+  if (!loaded.ok) return decideOnInvalidConfig(deps, api, event, overrides, loaded, repoInfo.defaultBranch);
 
   const config = loaded.config;
   const phrase = overrides.phrase ?? config.trigger.phrase;
@@ -162,31 +131,105 @@ export async function decideTrigger(
     const pull = await api.getPull(event.repo, event.number);
     if (pull.fromFork) {
       const reason = 'this repository’s agent-mux config refuses pull requests from forks';
-      await api.createComment(event.repo, event.number, `${markers.refusal}\nagent-mux did not start: ${reason}.`);
-      return { kind: 'refused', reason, event };
+      return { kind: 'refused', reason, event, comment: refusalComment(reason) };
     }
   }
 
   const agentName = command.agent ?? overrides.agent ?? config.defaultAgent;
-  const allowed = allowedAgents(config, deps.builtinAgents);
-  if (!allowed.includes(agentName)) {
-    const configured = Object.keys(config.agents);
-    const reason =
-      configured.length > 0 && deps.builtinAgents.includes(agentName)
-        ? `the agent "${agentName}" is not one of this repository's agents (${allowed.join(', ')}): .github/agent-mux.yml lists which may run`
-        : `no agent named "${agentName}" (configured: ${configured.join(', ') || 'none'})`;
-    if (event.number !== undefined) {
-      await api.createComment(event.repo, event.number, `${markers.refusal}\nagent-mux did not start: ${reason}.`);
-    }
-    return { kind: 'refused', reason, event, unknownAgent: { name: agentName, known: allowed } };
-  }
+  const unknown = refusedAgent(config, agentName, deps.builtinAgents, event);
+  if (unknown) return unknown;
+  const job = await runJobOf({ api, deps, input, overrides, event, command, config, agentName, repoInfo });
+  return { kind: 'run', job, event };
+}
 
-  const acknowledged = acknowledge(api, event, deps.log);
-  if (!options.acknowledgeInBackground) await acknowledged;
+/** The event read: a decision to ignore it (malformed, nothing that starts a run, agent-mux's own), or it. */
+function readEvent(
+  deps: GitHubDeps,
+  input: { eventName: string; payload: unknown },
+): { kind: 'event'; event: TriggerEvent } | Extract<TriggerDecision, { kind: 'ignore' }> {
+  let event: TriggerEvent | undefined;
+  try {
+    event = readTriggerEvent(input.eventName, input.payload);
+  } catch (error) {
+    if (!TriggerPayloadError.isInstance(error)) throw error;
+    deps.log?.(error.message);
+    return { kind: 'ignore', reason: error.message, malformed: true };
+  }
+  if (event === undefined) return { kind: 'ignore', reason: `${input.eventName} does not start anything` };
+  const own = ownEvent(event, deps.selfLogins);
+  if (own !== undefined) return { kind: 'ignore', reason: own };
+  return { kind: 'event', event };
+}
+
+/**
+ * A request while the config cannot be read: a config error reported to a user who holds the
+ * schema's default role (anyone else is refused), judged by the default phrase and built-in agents.
+ */
+async function decideOnInvalidConfig(
+  deps: GitHubDeps,
+  api: GitHubApi,
+  event: TriggerEvent,
+  overrides: TriggerOverrides,
+  loaded: { error: { message: string }; path: string },
+  defaultBranch: string,
+): Promise<TriggerDecision> {
+  const phrase = overrides.phrase ?? defaultTriggerPhrase;
+  const command = commandOf(event, phrase, deps.builtinAgents, deps.selfLogins, undefined);
+  if (command === undefined || command.kind !== 'run') {
+    return { kind: 'ignore', reason: `no command (and ${loaded.path} is invalid)` };
+  }
+  const decision = await authorizeActor({
+    api,
+    repo: event.repo,
+    actor: event.actor,
+    selfLogins: deps.selfLogins,
+    allowedBots: overrides.allowedBots ?? [],
+    minimumRole: INVALID_CONFIG_ROLE,
+  });
+  if (!decision.allowed) return { kind: 'refused', reason: decision.reason, event };
+  return { kind: 'config_error', message: loaded.error.message, event, defaultBranch };
+}
+
+/** A refusal when `agentName` is not an agent this repository lets run (with a did-you-mean's list). */
+function refusedAgent(
+  config: RepoConfig,
+  agentName: string,
+  builtinAgents: readonly string[],
+  event: TriggerEvent,
+): TriggerDecision | undefined {
+  const allowed = allowedAgents(config, builtinAgents);
+  if (allowed.includes(agentName)) return undefined;
+  const configured = Object.keys(config.agents);
+  const reason =
+    configured.length > 0 && builtinAgents.includes(agentName)
+      ? `the agent "${agentName}" is not one of this repository's agents (${allowed.join(', ')}): .github/agent-mux.yml lists which may run`
+      : `no agent named "${agentName}" (configured: ${configured.join(', ') || 'none'})`;
+  return {
+    kind: 'refused',
+    reason,
+    event,
+    unknownAgent: { name: agentName, known: allowed },
+    comment: refusalComment(reason),
+  };
+}
+
+/** The job a run request makes: the sanitized instruction, the agent's prompt, the conversation's hints. */
+async function runJobOf(input: {
+  api: GitHubApi;
+  deps: GitHubDeps;
+  input: { deliveryId?: string };
+  overrides: TriggerOverrides;
+  event: TriggerEvent;
+  command: Extract<Command, { kind: 'run' }>;
+  config: RepoConfig;
+  agentName: string;
+  repoInfo: { defaultBranch: string };
+}): Promise<RunJob> {
+  const { api, deps, overrides, event, command, config, agentName, repoInfo } = input;
   const instruction = sanitizeText(command.prompt).trim() || defaultInstruction(event);
   const reviewComments = await reviewCommentsOf(api, event, deps.log);
-  const job: RunJob = {
-    id: input.deliveryId ?? randomUUID(),
+  return {
+    id: input.input.deliveryId ?? randomUUID(),
     repo: event.repo,
     number: event.number,
     isPullRequest: event.isPullRequest,
@@ -207,14 +250,13 @@ export async function decideTrigger(
     title: event.title,
     ...(reviewComments.length > 0 ? { reviewComments } : {}),
     conversation: {
-      ...(command.kind === 'run' && command.fresh ? { fresh: true } : {}),
+      ...(command.fresh ? { fresh: true } : {}),
       agentNamed: command.agent !== undefined || overrides.agent !== undefined,
     },
     config,
     defaultBranch: repoInfo.defaultBranch,
     requestedAt: new Date().toISOString(),
   };
-  return { kind: 'run', job, event, acknowledged };
 }
 
 /** `api`, whose `getPermission` of the event's actor on its repository is already under way. */
@@ -336,18 +378,7 @@ function defaultInstruction(event: TriggerEvent): string {
     : 'Resolve this issue: make the change it asks for in the repository.';
 }
 
-/** The `eyes` reaction on what triggered the run; a failure is only logged. */
-async function acknowledge(api: GitHubApi, event: TriggerEvent, log?: (line: string) => void): Promise<void> {
-  const source = event.source;
-  try {
-    if (source.kind === 'issue_comment') {
-      await api.addReaction(event.repo, { kind: 'issue_comment', commentId: source.commentId }, 'eyes');
-    } else if (source.kind === 'review_comment') {
-      await api.addReaction(event.repo, { kind: 'review_comment', commentId: source.commentId }, 'eyes');
-    } else if (source.kind === 'issue' && event.number !== undefined) {
-      await api.addReaction(event.repo, { kind: 'issue', issueNumber: event.number }, 'eyes');
-    }
-  } catch (error) {
-    log?.(`could not add the eyes reaction: ${error instanceof Error ? error.message : String(error)}`);
-  }
+/** What a refusal says where it was asked. */
+function refusalComment(reason: string): string {
+  return `agent-mux did not start: ${reason}.`;
 }

@@ -1,6 +1,6 @@
+import { errorText } from '../../core/errors/error-text.ts';
 import { findRunCommit, type RunCommit } from '../git/find-run-commit.ts';
 import type { GitHubApi, PullInfo, RepoRef } from '../github-api.ts';
-import { errorText } from './error-text.ts';
 import { issueBranchOf } from './publish-result.ts';
 import type { RunJob } from './run-job.ts';
 import { branchNames } from './unclaimed-branch.ts';

@@ -1,3 +1,4 @@
+import type { Adapter } from '../../core/adapter/index.ts';
 import type { AgentEvent } from '../../core/events/index.ts';
 import type { AdapterRegistry } from '../../core/registry/adapter-registry.ts';
 import type { RunEnd, RunOptions } from '../../core/run/run-options.ts';
@@ -5,7 +6,7 @@ import type { GitHubApprovalChannel } from '../approvals/github-approval-channel
 import type { CatchUpOptions } from '../conversation/missed-mentions.ts';
 import type { TurnConversations } from '../conversation/run-turn.ts';
 import type { ChangedFile } from '../git/collect-changes.ts';
-import type { Clock } from '../report/clock.ts';
+import type { Clock } from '../pacing/clock.ts';
 import type { RunConclusion } from '../report/run-lifecycle.ts';
 import type { RunProgress } from '../report/run-progress.ts';
 import type { GitHubDeps } from './decide-trigger.ts';
@@ -51,7 +52,7 @@ export interface ExecuteRunOptions {
    * The write budget the run shares (the app: its installation's): its live check-run and comment
    * updates wait for it and stretch with the runs in flight. Default: none (the Action, one run).
    */
-  liveWrites?: import('../report/write-budget.ts').LiveWrites;
+  liveWrites?: import('../pacing/write-budget.ts').LiveWrites;
   runId?: string;
   leaseToken?: string;
   fencingToken?: number;
@@ -61,6 +62,13 @@ export interface ExecuteRunOptions {
    * published and the agent is not run again (`earlierAttemptCommit`). Default: false.
    */
   retried?: boolean;
+  /**
+   * Asked before the run's conclusion is written: the reason when a later attempt has taken the run
+   * over (the app: this worker's lease was taken while the database was away), else undefined. A
+   * superseded attempt concludes its check run `neutral` with that reason, as the recovery does, so
+   * the run has one final conclusion: its last attempt's. Default: never superseded (the Action).
+   */
+  superseded?: () => Promise<string | undefined>;
   /** Called once the run's commit is pushed, before its pull request (the app's crash tests). */
   afterPush?: () => void;
   /** A link for the check run's "Details" (the workflow run). */
@@ -75,10 +83,12 @@ export interface ExecuteRunOptions {
    * alongside the workspace preparation and the check-run and comment writes. What it resolves to
    * is added to the agent's environment (`env`); `programVersion` is the version of the agent's
    * program it found or installed (the run then checks the minimum against it instead of asking
-   * the program). Its failure is the run's failure, reported like any other.
+   * the program). Its failure is the run's failure, reported like any other. It is given the
+   * run's adapter, resolved once for the run.
    */
   prepare?: (
     signal: AbortSignal,
+    adapter: Adapter,
   ) => Promise<{ env?: Record<string, string | undefined>; programVersion?: string } | undefined>;
   /**
    * Where the agent's session is kept between the turns of a conversation (the Action: the Actions

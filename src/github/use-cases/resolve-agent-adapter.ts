@@ -15,17 +15,16 @@ import { allowedAgents } from './allowed-agents.ts';
 /**
  * The adapter a built-in agent's name runs on GitHub when the repository config does not list that
  * agent: where the agent's ACP mode can ask for approval and its headless mode cannot, GitHub gets
- * the ACP mode (`agent: codex` / `@agent codex:` → `codex-acp`). Listing the agent with
- * `adapter: codex` keeps the headless mode. Gemini CLI stays headless: over ACP 0.61.0 a
- * follow-up within the first turn's minute cannot load its session, and a loaded one streams its
- * history again after the load. docs/adapters/acp.md explains the choice per agent.
+ * the ACP mode (`agent: codex` / `@agent codex:` → `codex-acp`), as the agent's adapter declares it
+ * (`Adapter.approvingMode`). Listing the agent with `adapter: codex` keeps the headless mode.
+ * Gemini CLI declares none and stays headless: over ACP 0.61.0 a follow-up within the first turn's
+ * minute cannot load its session, and a loaded one streams its history again after the load.
+ * docs/adapters/acp.md explains the choice per agent.
  */
-export const GITHUB_DEFAULT_ADAPTERS: Readonly<Record<string, string>> = {
-  codex: 'codex-acp',
-  qwen: 'qwen-acp',
-  opencode: 'opencode-acp',
-  kilo: 'kilo-acp',
-};
+export function githubDefaultAdapterId(registry: AdapterRegistry, agentName: string): string {
+  const preferred = registry.has(agentName) ? registry.get(agentName).approvingMode : undefined;
+  return preferred !== undefined && registry.has(preferred) ? preferred : agentName;
+}
 
 export interface ResolvedAgent {
   adapter: Adapter;
@@ -34,7 +33,7 @@ export interface ResolvedAgent {
 
 /**
  * The adapter for a configured agent: a built-in one by id (an unlisted built-in name through
- * `GITHUB_DEFAULT_ADAPTERS`), or one of the configurable types
+ * `githubDefaultAdapterId`), or one of the configurable types
  * (`process`, `http`, …) built from the agent's `options` (and `url` as the remote's base URL). An
  * agent the config does not list is a built-in one, and only when the config lists none (or names
  * it as `defaultAgent`): see `allowedAgents`.
@@ -56,10 +55,7 @@ export function resolveAgentAdapter(input: {
         { path: 'agents', message: `"${agentName}" is not one of this repository's agents (${listed})` },
       ]);
     }
-    const preferred = Object.hasOwn(GITHUB_DEFAULT_ADAPTERS, agentName)
-      ? GITHUB_DEFAULT_ADAPTERS[agentName]
-      : undefined;
-    const id = preferred !== undefined && registry.has(preferred) ? preferred : agentName;
+    const id = githubDefaultAdapterId(registry, agentName);
     return { adapter: getBuiltIn(registry, id, file, 'defaultAgent'), model: undefined };
   }
   if (!isConfigType(agent.adapter)) {

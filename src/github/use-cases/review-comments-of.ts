@@ -1,6 +1,6 @@
 import type { GitHubApi, ReviewCommentInfo } from '../github-api.ts';
+import { maxPromptReviewComments } from '../sanitize/untrusted-prompt.ts';
 import type { TriggerEvent } from '../trigger/trigger-event.ts';
-import { maxPromptReviewComments } from '../trust/untrusted-prompt.ts';
 
 /**
  * The review comments a request came with, each with its place in the diff: the comment it was

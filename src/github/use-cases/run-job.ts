@@ -4,7 +4,7 @@ import type { Actor, TriggerSource } from '../trigger/trigger-event.ts';
 
 /**
  * One accepted request to run an agent: plain data, so that a front end may queue and store it
- * (the app) or run it at once (the Action). Made by `decideTrigger`, carried out by `executeRun`.
+ * (the app) or run it at once (the Action). Made by `decideTrigger` (through `handleTrigger`), carried out by `executeRun`.
  */
 export interface RunJob {
   /** Unique per request: the webhook delivery id, or one made up. */

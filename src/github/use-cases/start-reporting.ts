@@ -1,13 +1,13 @@
 import { AgentMuxError } from '../../core/errors/agent-mux-error.ts';
+import { errorText } from '../../core/errors/error-text.ts';
 import type { TurnRecord } from '../conversation/turn-record.ts';
 import { turnRecordLine } from '../conversation/turn-record.ts';
 import type { GitHubApi } from '../github-api.ts';
 import { GitHubApiError } from '../github-api-error.ts';
 import { checkRunName, turnSuffix } from '../github-names.ts';
-import type { Clock } from '../report/clock.ts';
+import type { Clock } from '../pacing/clock.ts';
 import { runMarker, type TrackingConversation } from '../report/render-tracking-comment.ts';
 import { createRunReporter, type RunReporter } from '../report/run-reporter.ts';
-import { errorText } from './error-text.ts';
 import type { ExecuteRunOptions } from './execute-run-options.ts';
 import type { RunJob } from './run-job.ts';
 

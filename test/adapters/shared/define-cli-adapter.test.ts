@@ -17,6 +17,7 @@ const toyTranslator = { init: () => ({ debug: false }), translate: () => [] };
 const toyAdapter = defineCliAdapter<ToyOptions>({
   id: 'toy',
   displayName: 'Toy CLI',
+  readsFromRepository: [],
   capabilities: {
     resume: false,
     fork: false,
@@ -93,7 +94,7 @@ describe('defineCliAdapter', () => {
   it('opens a session when the definition gives `open`', async () => {
     const seen: string[] = [];
     const sessionAdapter = defineCliAdapter({
-      ...{ id: 's', displayName: 'S', capabilities: toyAdapter().capabilities, secretEnv: [] },
+      ...{ id: 's', displayName: 'S', capabilities: toyAdapter().capabilities, secretEnv: [], readsFromRepository: [] },
       program: { command: 's', minVersion: '0.0.0', verifiedLive: false },
       open: async (_ctx, { command }) => {
         seen.push(command);

@@ -6,7 +6,7 @@ import { processAdapter } from '../../../src/adapters/protocols/process/process-
 import { separateTempDir } from '../../../src/core/env/separate-temp-dir.ts';
 import { startRun } from '../../../src/core/run/start-run.ts';
 import { fenceCommand } from '../../../src/core/sandbox/index.ts';
-import { collectRun } from '../../helpers/collect-run.ts';
+import { collectRun } from '../../support/collect-run.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

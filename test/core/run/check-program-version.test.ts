@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { processAdapter } from '../../../src/adapters/protocols/process/process-adapter.ts';
 import type { Adapter } from '../../../src/core/adapter/index.ts';
 import { startRun } from '../../../src/core/run/start-run.ts';
-import { collectRun } from '../../helpers/collect-run.ts';
+import { collectRun } from '../../support/collect-run.ts';
 
 /** A fake agent CLI: `--version` prints the given version, anything else completes. */
 function fakeCli(version: string): string {

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { ExitInfo } from '../../../src/core/adapter/index.ts';
 import { SpawnError } from '../../../src/core/errors/index.ts';
 import { LongLivedProcess, type LongLivedProcessOptions } from '../../../src/core/run/long-lived-process.ts';
-import { processAlive } from '../../helpers/collect-run.ts';
-import { fixtureBin } from '../../helpers/with-program.ts';
+import { processAlive } from '../../support/collect-run.ts';
+import { fixtureBin } from '../../support/with-program.ts';
 
 const node = process.execPath;
 const cwd = mkdtempSync(join(tmpdir(), 'agent-mux-long-lived-'));

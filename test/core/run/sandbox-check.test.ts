@@ -8,7 +8,7 @@ import { startRun } from '../../../src/core/run/start-run.ts';
 import { autoApprovalChannel } from '../../../src/core/tools/auto-approval-channel.ts';
 import { builtinTools } from '../../../src/core/tools/builtin-tools.ts';
 import { createToolHost } from '../../../src/core/tools/create-tool-host.ts';
-import { collectRun } from '../../helpers/collect-run.ts';
+import { collectRun } from '../../support/collect-run.ts';
 
 const referenceAgent = new URL('../../../examples/process-agent.mjs', import.meta.url).pathname;
 const dirs: string[] = [];

@@ -13,8 +13,8 @@ import { builtinTools } from '../../../src/core/tools/builtin-tools.ts';
 import { createToolHost } from '../../../src/core/tools/create-tool-host.ts';
 import { defaultPolicy } from '../../../src/core/tools/default-policy.ts';
 import { expectWellFormedStream } from '../../contract/adapter-contract.ts';
-import { collectRun } from '../../helpers/collect-run.ts';
-import { fixtureBin, withProgram } from '../../helpers/with-program.ts';
+import { collectRun } from '../../support/collect-run.ts';
+import { fixtureBin, withProgram } from '../../support/with-program.ts';
 
 const node = process.execPath;
 const referenceAgent = new URL('../../../examples/process-agent.mjs', import.meta.url).pathname;

@@ -11,7 +11,7 @@ import {
   type ShutdownReason,
 } from '../../../src/core/adapter/index.ts';
 import { startRun } from '../../../src/core/run/start-run.ts';
-import { collectRun } from '../../helpers/collect-run.ts';
+import { collectRun } from '../../support/collect-run.ts';
 
 const workspace = () => mkdtempSync(join(tmpdir(), 'agent-mux-terminal-'));
 

@@ -7,7 +7,7 @@ import { processAdapter } from '../../../src/adapters/protocols/process/process-
 import { startRun } from '../../../src/core/run/start-run.ts';
 import type { FenceOptions } from '../../../src/core/sandbox/index.ts';
 import { probeFence } from '../../../src/core/sandbox/index.ts';
-import { escapeCarriers } from '../../helpers/process-alive.ts';
+import { escapeCarriers } from '../../support/process-alive.ts';
 
 const BIN = resolve(import.meta.dirname, '../../fixtures/bin');
 const ESCAPES = ['escape-setsid.sh', 'escape-double-fork.mjs', 'escape-detached-unref.mjs'];

@@ -9,7 +9,7 @@ import { startRun } from '../../../src/core/run/start-run.ts';
 import { type FenceOptions, loopbackPortsOf, probeFence } from '../../../src/core/sandbox/index.ts';
 import { builtinTools } from '../../../src/core/tools/builtin-tools.ts';
 import { createToolHost } from '../../../src/core/tools/create-tool-host.ts';
-import { RUNUSER } from '../../helpers/runuser.ts';
+import { RUNUSER } from '../../support/runuser.ts';
 
 const PROBE = resolve(import.meta.dirname, '../../fixtures/bin/net-probe.mjs');
 
@@ -36,7 +36,10 @@ let model: { server: Server; port: number };
 let outside: { server: Server; port: number };
 const address = outerAddress();
 
+// This file's own temporary directory (files run side by side): the relay sockets it checks are its runs'.
+const suiteTemp = process.env.TMPDIR;
 beforeAll(async () => {
+  process.env.TMPDIR = await mkdtemp(join(tmpdir(), 'amux-fence-net-tmp-'));
   workspace = await mkdtemp(join(tmpdir(), 'amux-fence-net-'));
   secret = await service('127.0.0.1', 'the app itself');
   allowed = await service('127.0.0.1', 'mcp server');
@@ -47,6 +50,9 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of [secret, allowed, model, outside]) s.server.close();
   await rm(workspace, { recursive: true, force: true });
+  await rm(tmpdir(), { recursive: true, force: true });
+  if (suiteTemp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = suiteTemp;
 });
 
 const fence = (extra: Partial<FenceOptions> = {}): FenceOptions => ({
@@ -70,9 +76,13 @@ async function probeRun(targets: string[], fenceOptions: FenceOptions | undefine
   return { end, reached: (end.output ?? {}) as Record<string, string> };
 }
 
+/** The slirp4netns processes this test process started (other files' fences run meanwhile). */
 function slirpProcesses(): string[] {
   try {
-    return execFileSync('pgrep', ['-a', 'slirp4netns'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    return execFileSync('pgrep', ['-a', '-P', String(process.pid), 'slirp4netns'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -98,9 +108,11 @@ describe('a fence with a network of its own (slirp4netns, no host loopback)', ()
 
   it('relays in only the allowed ports, and loopback endpoints named in the agent’s environment', async () => {
     const targets = [`127.0.0.1:${allowed.port}`, `localhost:${model.port}`, `127.0.0.1:${secret.port}`];
-    const { reached } = await probeRun(targets, fence({ loopbackPorts: [allowed.port] }), {
+    const { end, reached } = await probeRun(targets, fence({ loopbackPorts: [allowed.port] }), {
       ANTHROPIC_BASE_URL: `http://127.0.0.1:${model.port}/v1`,
     });
+    // Once seen failing on a loaded CI machine with nothing reached: say how the run ended.
+    expect(end.reason, end.message).toBe('completed');
     expect(reached).toEqual({
       [`127.0.0.1:${allowed.port}`]: 'mcp server',
       [`localhost:${model.port}`]: 'model endpoint',

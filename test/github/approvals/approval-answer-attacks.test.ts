@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalDecision } from '../../../src/core/tools/approval-channel.ts';
 import { createApprovalPoller } from '../../../src/github/approvals/approval-poller.ts';
 import { createGitHubApprovalChannel } from '../../../src/github/approvals/github-approval-channel.ts';
-import { systemClock } from '../../../src/github/report/clock.ts';
+import { systemClock } from '../../../src/github/pacing/clock.ts';
 import { createGitHubWorld, type GitHubWorld, SELF_LOGIN } from '../../support/github-world.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GitHubApprovalChannel } from '../../../src/github/approvals/github-approval-channel.ts';
-import { decideTrigger } from '../../../src/github/use-cases/decide-trigger.ts';
 import type { RunOutcome } from '../../../src/github/use-cases/execute-run.ts';
+import { handleTrigger } from '../../../src/github/use-cases/handle-trigger.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN } from '../../support/github-world.ts';
 import { runInWorld } from '../../support/run-in-world.ts';
 
@@ -29,7 +29,7 @@ async function runWithPoller(
   answer: (channel: GitHubApprovalChannel, approvalId: string) => Promise<void>,
 ): Promise<RunOutcome> {
   w.gh.state.addIssue(w.repo, { number, title: 'Fix the README typo', body: 'It says projcet.', user: 'alice' });
-  const decision = await decideTrigger(w.deps, commentEvent(w, number, 'alice', '@agent demo: fix the typo'));
+  const decision = await handleTrigger(w.deps, commentEvent(w, number, 'alice', '@agent demo: fix the typo'));
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}`);
   let answered = false;
   return runInWorld(w, decision.job, {

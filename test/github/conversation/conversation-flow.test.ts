@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderJobSummary } from '../../../src/action/job-summary.ts';
 import { parseTurnRecord } from '../../../src/github/conversation/turn-record.ts';
-import { decideTrigger } from '../../../src/github/use-cases/decide-trigger.ts';
 import { type ExecuteRunOptions, executeRun, type RunOutcome } from '../../../src/github/use-cases/execute-run.ts';
+import { handleTrigger } from '../../../src/github/use-cases/handle-trigger.ts';
 import { CONVERSATION_AGENT_CONFIG, conversationAgentSessions } from '../../support/conversation-agent.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, WORLD_TOKEN } from '../../support/github-world.ts';
 import { createMemoryConversationStore } from '../../support/memory-conversation-store.ts';
@@ -46,7 +46,7 @@ async function setup(config = CONFIG) {
     conversations: ExecuteRunOptions['conversations'] | null = { store, sessionFiles: () => conversationAgentSessions },
     extra: Partial<ExecuteRunOptions> = {},
   ): Promise<RunOutcome> => {
-    const decision = await decideTrigger(w.deps, event);
+    const decision = await handleTrigger(w.deps, event);
     if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}`);
     const home = join(scratch, `home-${machine++}`);
     return executeRun({

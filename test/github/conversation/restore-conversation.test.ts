@@ -2,14 +2,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { claudeProjectSlug } from '../../../src/adapters/agents/claude/claude-session-files.ts';
+import { piProjectDir } from '../../../src/adapters/agents/pi/pi-session-files.ts';
+import type { SessionFileDeclaration, SessionLocation } from '../../../src/core/adapter/session-files.ts';
 import { Redactor } from '../../../src/core/redact/redactor.ts';
-import { claudeProjectSlug } from '../../../src/github/conversation/claude-session-files.ts';
 import type { ConversationKey } from '../../../src/github/conversation/conversation-state.ts';
-import { piProjectDir } from '../../../src/github/conversation/pi-session-files.ts';
 import { restoreConversation } from '../../../src/github/conversation/restore-conversation.ts';
 import { saveConversation } from '../../../src/github/conversation/save-conversation.ts';
 import { sessionFilesFor } from '../../../src/github/conversation/session-file-declarations.ts';
-import type { SessionFileDeclaration, SessionLocation } from '../../../src/github/conversation/session-files.ts';
 import { createMemoryConversationStore } from '../../support/memory-conversation-store.ts';
 
 // The app clones each run into a directory of its own (`<workDir>/<runId>`), so a follow-up turn

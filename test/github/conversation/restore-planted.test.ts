@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claudeProjectSlug } from '../../../src/github/conversation/claude-session-files.ts';
+import { claudeProjectSlug } from '../../../src/adapters/agents/claude/claude-session-files.ts';
+import type { SessionFileDeclaration, SessionLocation } from '../../../src/core/adapter/session-files.ts';
 import type { ConversationKey } from '../../../src/github/conversation/conversation-state.ts';
 import { isRestorablePath } from '../../../src/github/conversation/restorable-path.ts';
 import { restoreConversation } from '../../../src/github/conversation/restore-conversation.ts';
 import { sessionFilesFor } from '../../../src/github/conversation/session-file-declarations.ts';
-import type { SessionFileDeclaration, SessionLocation } from '../../../src/github/conversation/session-files.ts';
 import { createMemoryConversationStore } from '../../support/memory-conversation-store.ts';
 
 // Issue 32.5: an Actions-cache entry planted under the conversation's key (anyone with the cache

@@ -2,10 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claudeProjectSlug } from '../../../src/github/conversation/claude-session-files.ts';
-import { ompSessionDirName } from '../../../src/github/conversation/omp-session-files.ts';
+import { claudeProjectSlug } from '../../../src/adapters/agents/claude/claude-session-files.ts';
+import { ompSessionDirName } from '../../../src/adapters/agents/omp/omp-session-files.ts';
+import { createBuiltinRegistry } from '../../../src/adapters/builtin-registry.ts';
+import { claudeAcpAdapter } from '../../../src/adapters/protocols/acp/agents/claude-acp.ts';
+import type { SessionLocation } from '../../../src/core/adapter/session-files.ts';
 import { sessionFilesFor } from '../../../src/github/conversation/session-file-declarations.ts';
-import type { SessionLocation } from '../../../src/github/conversation/session-files.ts';
 
 // The layouts are those the real CLIs wrote in a live run (claude 2.1.330, codex 0.169.0,
 // gemini 0.61.0; docs/conversations.md), other sessions' files beside them.
@@ -90,6 +92,12 @@ describe('session-file declarations', () => {
     expect(await omp?.find(at, id)).toEqual([
       `sessions/--srv-agent-mux-work-run-1--/2026-11-27T08-36-03-949Z_${id}.jsonl`,
     ]);
+    // A directory named after a temporary directory the run's environment does not name (omp saw
+    // another TMPDIR): found by the session id (CI: the live resume test found nothing).
+    const elsewhere = '01a21c25-1111-4000-8000-000000000000';
+    put(`.omp/agent/sessions/-tmp-run-1/2026-11-27T09-00-00-000Z_${elsewhere}.jsonl`);
+    expect(await omp?.find(at, elsewhere)).toEqual([`sessions/-tmp-run-1/2026-11-27T09-00-00-000Z_${elsewhere}.jsonl`]);
+    expect(await omp?.find(at, '01a21c25-2222')).toEqual([]);
     expect(omp?.root({ ...at, env: { PI_CODING_AGENT_DIR: '/agent' } })).toBe('/agent');
     // $XDG_DATA_HOME/omp once it exists (`omp config init-xdg`).
     expect(omp?.root({ ...at, env: { XDG_DATA_HOME: join(home, 'data') } })).toBe(join(home, '.omp', 'agent'));
@@ -99,6 +107,40 @@ describe('session-file declarations', () => {
     expect(
       omp?.relocate?.(`sessions/--srv-agent-mux-work-run-1--/x_${id}.jsonl`, cwd, { ...at, cwd: '/srv/b' }),
     ).toBeUndefined();
+  });
+
+  it('each agent declares its sessions in its own folder; its ACP mode carries the same ones', () => {
+    const declared = createBuiltinRegistry()
+      .list()
+      .filter((adapter) => adapter.sessionFiles !== undefined)
+      .map((adapter) => adapter.id);
+    expect(declared).toEqual([
+      'claude',
+      'codex',
+      'codex-acp',
+      'gemini',
+      'gemini-acp',
+      'kilo',
+      'kilo-acp',
+      'omp',
+      'omp-acp',
+      'opencode',
+      'opencode-acp',
+      'pi',
+      'qwen',
+      'qwen-acp',
+    ]);
+    for (const [acp, cli] of [
+      ['codex-acp', 'codex'],
+      ['gemini-acp', 'gemini'],
+      ['qwen-acp', 'qwen'],
+      ['omp-acp', 'omp'],
+    ] as const) {
+      expect(sessionFilesFor(acp)).toBe(sessionFilesFor(cli));
+    }
+    expect(claudeAcpAdapter().sessionFiles).toBe(sessionFilesFor('claude'));
+    // OpenCode and Kilo: one export-based declaration each, for their own program.
+    expect(sessionFilesFor('kilo')).not.toBe(sessionFilesFor('opencode'));
   });
 
   it('has no declaration for an adapter whose sessions were not checked', () => {

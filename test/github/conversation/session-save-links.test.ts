@@ -3,15 +3,15 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { claudeProjectSlug, claudeSessionFiles } from '../../../src/adapters/agents/claude/claude-session-files.ts';
+import { codexSessionFiles } from '../../../src/adapters/agents/codex/codex-session-files.ts';
+import { geminiSessionFiles } from '../../../src/adapters/agents/gemini/gemini-session-files.ts';
+import { qwenSessionFiles } from '../../../src/adapters/agents/qwen/qwen-session-files.ts';
+import type { SessionLocation } from '../../../src/core/adapter/session-files.ts';
 import { Redactor } from '../../../src/core/redact/redactor.ts';
-import { claudeProjectSlug, claudeSessionFiles } from '../../../src/github/conversation/claude-session-files.ts';
-import { codexSessionFiles } from '../../../src/github/conversation/codex-session-files.ts';
 import type { StoredConversation } from '../../../src/github/conversation/conversation-store.ts';
-import { geminiSessionFiles } from '../../../src/github/conversation/gemini-session-files.ts';
-import { qwenSessionFiles } from '../../../src/github/conversation/qwen-session-files.ts';
 import { readSessionSnapshot } from '../../../src/github/conversation/read-session-snapshot.ts';
 import { saveConversation } from '../../../src/github/conversation/save-conversation.ts';
-import type { SessionLocation } from '../../../src/github/conversation/session-files.ts';
 import { createMemoryConversationStore } from '../../support/memory-conversation-store.ts';
 
 /**

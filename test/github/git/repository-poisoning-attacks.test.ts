@@ -1,9 +1,16 @@
 import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { createBuiltinRegistry } from '../../../src/adapters/builtin-registry.ts';
 import { prepareWorkspace } from '../../../src/github/git/prepare-workspace.ts';
 import { publishChanges } from '../../../src/github/git/publish-changes.ts';
 import { createFixture, type FileChanges, type Fixture, git } from './git-fixture.ts';
+
+const registry = createBuiltinRegistry();
+/** A built-in adapter by id, as a run passes it (undefined: an adapter agent-mux does not know). */
+function builtin(id: string | undefined) {
+  return id === undefined ? undefined : registry.get(id);
+}
 
 /**
  * The red team's pull requests: files the PR's author controls that an agent reads as instructions
@@ -148,7 +155,11 @@ const contentOf = (path: string) => readFile(path, 'utf8').catch(() => null);
 describe('a pull request poisons what the agent reads', () => {
   test.each(attacks.map((attack) => [attack.name, attack] as const))('%s', async (_name, attack) => {
     const headSha = await fixture.pull(5, attack.pr);
-    const prepared = await prepareWorkspace({ cwd: fixture.clone, target: target(headSha), adapter: attack.adapter });
+    const prepared = await prepareWorkspace({
+      cwd: fixture.clone,
+      target: target(headSha),
+      adapter: builtin(attack.adapter),
+    });
     expect(prepared.baseSha).toBe(baseSha);
     const reset = [...prepared.restored, ...prepared.removed];
     for (const [path, content] of Object.entries(attack.expect)) {
@@ -172,7 +183,7 @@ describe('a pull request poisons what the agent reads', () => {
     const prepared = await prepareWorkspace({
       cwd: fixture.clone,
       target: { ...target(headSha), number: 6 },
-      adapter: 'claude',
+      adapter: builtin('claude'),
     });
     expect(await readdir(outside)).toEqual([]);
     expect((await lstat(join(fixture.clone, 'docs'))).isDirectory()).toBe(true);
@@ -186,7 +197,11 @@ describe('a pull request poisons what the agent reads', () => {
       'SOUL.md': 'A novel chapter.\n',
       'notes.md': 'Notes.\n',
     });
-    const prepared = await prepareWorkspace({ cwd: fixture.clone, target: target(headSha), adapter: 'claude' });
+    const prepared = await prepareWorkspace({
+      cwd: fixture.clone,
+      target: target(headSha),
+      adapter: builtin('claude'),
+    });
     expect(prepared.restored).toEqual([]);
     expect(prepared.removed).toEqual([]);
     expect(await contentOf(join(fixture.clone, 'src/app.ts'))).toBe('export const a = 2;\n');
@@ -198,7 +213,7 @@ describe('a pull request poisons what the agent reads', () => {
     const prepared = await prepareWorkspace({
       cwd: fixture.clone,
       target: { ...target(headSha), number: 7, fromFork: false },
-      adapter: 'gemini',
+      adapter: builtin('gemini'),
     });
     await writeFile(join(fixture.clone, 'src/app.ts'), 'export const a = 3;\n');
     const result = await publishChanges({

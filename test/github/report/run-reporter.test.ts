@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckRunAnnotation, RepoRef, UpdateCheckRun } from '../../../src/github/github-api.ts';
-import { createFakeClock, type FakeClock } from '../../../src/github/report/clock.ts';
+import { createFakeClock, type FakeClock } from '../../../src/github/pacing/clock.ts';
+import { WriteBudget } from '../../../src/github/pacing/write-budget.ts';
 import { renderAnnotations } from '../../../src/github/report/render-check-run.ts';
 import { parseRunMarker } from '../../../src/github/report/render-tracking-comment.ts';
 import { createRunReporter } from '../../../src/github/report/run-reporter.ts';
-import { WriteBudget } from '../../../src/github/report/write-budget.ts';
 import { eventMaker, T0, workingEvents } from './scenarios.ts';
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

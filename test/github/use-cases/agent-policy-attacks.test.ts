@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRepoConfig } from '../../../src/github/config/parse-repo-config.ts';
-import { decideTrigger, type TriggerOverrides } from '../../../src/github/use-cases/decide-trigger.ts';
+import type { TriggerOverrides } from '../../../src/github/use-cases/decide-trigger.ts';
+import { handleTrigger } from '../../../src/github/use-cases/handle-trigger.ts';
 import { resolveAgentAdapter } from '../../../src/github/use-cases/resolve-agent-adapter.ts';
 import { runPolicy } from '../../../src/github/use-cases/run-policy.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../../support/github-world.ts';
@@ -139,7 +140,7 @@ describe('attacks: naming another agent to escape the configured policy', () => 
   it.each(attacks)('$config: $attack', async ({ config, comment, overrides, expected }) => {
     const w = await world(config);
     const before = w.gh.state.comments(w.repo, 1).length;
-    const decision = await decideTrigger(w.deps, commentEvent(w, 1, 'alice', comment), overrides);
+    const decision = await handleTrigger(w.deps, commentEvent(w, 1, 'alice', comment), overrides);
     if ('refused' in expected) {
       expect(decision.kind).toBe('refused');
       if (decision.kind !== 'refused') return;

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/core/events/index.ts';
 import { createApprovalPoller } from '../../../src/github/approvals/approval-poller.ts';
 import type { GitHubApi } from '../../../src/github/github-api.ts';
-import { systemClock } from '../../../src/github/report/clock.ts';
-import { decideTrigger } from '../../../src/github/use-cases/decide-trigger.ts';
+import { systemClock } from '../../../src/github/pacing/clock.ts';
 import { type ExecuteRunOptions, executeRun } from '../../../src/github/use-cases/execute-run.ts';
+import { handleTrigger } from '../../../src/github/use-cases/handle-trigger.ts';
 import type { RunJob } from '../../../src/github/use-cases/run-job.ts';
 import {
   commentEvent,
@@ -36,7 +36,7 @@ afterEach(async () => {
 
 async function acceptedJob(w: GitHubWorld, number: number, text: string): Promise<RunJob> {
   w.gh.state.addIssue(w.repo, { number, title: 'Write notes', body: 'Please write notes.', user: 'alice' });
-  const decision = await decideTrigger(w.deps, commentEvent(w, number, 'alice', text));
+  const decision = await handleTrigger(w.deps, commentEvent(w, number, 'alice', text));
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}`);
   return decision.job;
 }

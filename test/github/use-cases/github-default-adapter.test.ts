@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBuiltinRegistry } from '../../../src/adapters/builtin-registry.ts';
 import { parseRepoConfig } from '../../../src/github/config/parse-repo-config.ts';
-import { GITHUB_DEFAULT_ADAPTERS, resolveAgentAdapter } from '../../../src/github/use-cases/resolve-agent-adapter.ts';
+import { githubDefaultAdapterId, resolveAgentAdapter } from '../../../src/github/use-cases/resolve-agent-adapter.ts';
 
 const FILE = '.github/agent-mux.yml';
 function resolve(configText: string, agentName: string) {
@@ -12,7 +12,7 @@ function resolve(configText: string, agentName: string) {
 
 describe('the adapter an agent name runs on GitHub', () => {
   it('codex, unlisted, runs over ACP (codex-acp): there Codex can ask for approval', () => {
-    expect(GITHUB_DEFAULT_ADAPTERS.codex).toBe('codex-acp');
+    expect(githubDefaultAdapterId(createBuiltinRegistry(), 'codex')).toBe('codex-acp');
     expect(resolve('trigger:\n  phrase: "@agent"\n', 'codex').adapter.id).toBe('codex-acp');
   });
 

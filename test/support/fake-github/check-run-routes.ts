@@ -6,8 +6,8 @@ import type {
   CreateCheckRun,
   UpdateCheckRun,
 } from '../../../src/github/github-api.ts';
-import { applyCheckRun, checkRunRefusal } from '../../../src/github/simulate/check-run-rules.ts';
-import type { MemoryCheckRun } from '../../../src/github/simulate/memory-github-state.ts';
+import { applyCheckRun, checkRunRefusal } from '../../../src/simulate/check-run-rules.ts';
+import type { MemoryCheckRun } from '../../../src/simulate/memory-github-state.ts';
 import type { FakeAnnotation } from './fake-github-records.ts';
 import { renderCheckRun } from './render.ts';
 import {

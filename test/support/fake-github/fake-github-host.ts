@@ -1,6 +1,6 @@
-import { IdCounter } from '../../../src/github/simulate/id-counter.ts';
-import { isoSeconds, MemoryGitHubState, type MemoryUser } from '../../../src/github/simulate/memory-github-state.ts';
-import { TeamRegistry } from '../../../src/github/simulate/team-registry.ts';
+import { IdCounter } from '../../../src/simulate/id-counter.ts';
+import { isoSeconds, MemoryGitHubState, type MemoryUser } from '../../../src/simulate/memory-github-state.ts';
+import { TeamRegistry } from '../../../src/simulate/team-registry.ts';
 import {
   type FakeApp,
   type FakeRepo,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TeamMember } from '../../../src/github/simulate/team-registry.ts';
+import type { TeamMember } from '../../../src/simulate/team-registry.ts';
 
 /*
  * The HTTP fake's views: what its tests seed and read back, in the shape GitHub's REST responses are

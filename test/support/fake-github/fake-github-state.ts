@@ -5,7 +5,7 @@ import type {
   MemoryIssue,
   MemoryPull,
   MemoryWorkflowRun,
-} from '../../../src/github/simulate/memory-github-state.ts';
+} from '../../../src/simulate/memory-github-state.ts';
 import { FakeGitHubHost } from './fake-github-host.ts';
 import {
   type FakeCheckRun,

@@ -7,7 +7,7 @@ import type {
   MemoryReview,
   MemoryReviewComment,
   MemoryWorkflowRun,
-} from '../../../src/github/simulate/memory-github-state.ts';
+} from '../../../src/simulate/memory-github-state.ts';
 import type {
   FakeCheckRun,
   FakeComment,

@@ -1,8 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
-import { CLAUDE_SECRET_ENV, detectClaudeAuth } from './claude-auth.ts';
+import { CLAUDE_KEY_INPUTS, CLAUDE_SECRET_ENV, detectClaudeAuth } from './claude-auth.ts';
 import { claudePlan } from './claude-plan.ts';
+import { claudeSessionFiles } from './claude-session-files.ts';
 import { claudeTranslator } from './claude-translator.ts';
 
 /** Anthropic's Claude Code, headless: `claude -p --output-format stream-json --verbose`, prompt on stdin. */
@@ -45,9 +46,13 @@ export const claudeAdapter = defineCliAdapter({
   // Claude Code reports USD itself; this prices only the per-message increments before its result.
   costModel: 'anthropic/claude-sonnet-4-5',
   secretEnv: CLAUDE_SECRET_ENV,
+  // It reads nothing from the repository beyond the common set (checked against the CLI).
+  keyInputs: CLAUDE_KEY_INPUTS,
+  readsFromRepository: [],
   // `--tools "" --strict-mcp-config` with the run's MCP server: its relayed tools are its only ones (claude-plan.ts).
   callerTools: 'mcp',
   sessionDir: () => join(homedir(), '.claude', 'projects'),
+  sessionFiles: claudeSessionFiles,
   detectAuth: detectClaudeAuth,
   plan: claudePlan,
   translator: claudeTranslator,

@@ -6,6 +6,12 @@ import { firstSetEnv } from '../../shared/first-set-env.ts';
 import { hasCredentialsFile } from '../../shared/has-credentials-file.ts';
 
 /** Environment variables that carry Claude Code credentials (secrets, redacted everywhere). */
+/** The Action's inputs for Claude Code's keys: an API key, or a subscription's OAuth token (`claude setup-token`). */
+export const CLAUDE_KEY_INPUTS = {
+  'anthropic-api-key': 'ANTHROPIC_API_KEY',
+  'claude-code-oauth-token': 'CLAUDE_CODE_OAUTH_TOKEN',
+} as const;
+
 export const CLAUDE_SECRET_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;

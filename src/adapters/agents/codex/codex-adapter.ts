@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { codexHome, detectCodexAuth } from './codex-auth.ts';
 import { type CodexSandboxMode, codexPlan } from './codex-plan.ts';
+import { codexSessionFiles } from './codex-session-files.ts';
 import { codexTranslator } from './codex-translator.ts';
 
 /** Codex CLI's npm package. */
@@ -20,6 +21,8 @@ export interface CodexAdapterOptions extends CliAdapterOptions {
 /** OpenAI's Codex CLI, headless: `codex -a never exec --json … -`, prompt on stdin. */
 export const codexAdapter = defineCliAdapter<CodexAdapterOptions>({
   id: 'codex',
+  // `codex exec` cannot ask anyone (the policy becomes sandbox flags); over ACP Codex asks.
+  approvingMode: 'codex-acp',
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
   toolNames: { shell: ['exec_command'], write_file: ['apply_patch'] },
   displayName: 'Codex CLI',
@@ -48,7 +51,11 @@ export const codexAdapter = defineCliAdapter<CodexAdapterOptions>({
   },
   costModel: 'openai/gpt-5-codex',
   secretEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+  // It reads nothing from the repository beyond the common set (checked against the CLI).
+  keyInputs: { 'openai-api-key': 'OPENAI_API_KEY' },
+  readsFromRepository: [],
   sessionDir: (env) => join(codexHome(env), 'sessions'),
+  sessionFiles: codexSessionFiles,
   detectAuth: detectCodexAuth,
   plan: (ctx, { command, sandbox }) => codexPlan(ctx, { command, sandbox }),
   translator: codexTranslator,

@@ -49,6 +49,9 @@ export const copilotAdapter = defineCliAdapter<CopilotAdapterOptions>({
     verifiedLive: true,
   },
   secretEnv: [...COPILOT_TOKEN_ENV, ...COPILOT_PROVIDER_SECRET_ENV],
+  // The repository's hooks and skills (`.github/hooks/`, `.github/skills/`).
+  keyInputs: { 'copilot-token': 'COPILOT_GITHUB_TOKEN' },
+  readsFromRepository: ['.github/hooks/', '.github/skills/'],
   sessionDir: (env) => join(copilotHome(env), 'session-state'),
   detectAuth: detectCopilotAuth,
   plan: (ctx, { command }) => copilotPlan(command, ctx),

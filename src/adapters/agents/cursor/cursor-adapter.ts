@@ -46,6 +46,9 @@ export const cursorAdapter = defineCliAdapter({
     verifiedLive: false,
   },
   secretEnv: CURSOR_KEY_ENV,
+  // It reads nothing from the repository beyond the common set (checked against the CLI).
+  keyInputs: { 'cursor-api-key': 'CURSOR_API_KEY' },
+  readsFromRepository: [],
   sessionDir: () => join(homedir(), '.cursor', 'chats'),
   detectAuth: detectCursorAuth,
   plan: (ctx, { command }) => cursorPlan(command, ctx),

@@ -33,6 +33,8 @@ export function demoAdapter(options: DemoAdapterOptions = {}): Adapter {
     specificationVersion: ADAPTER_SPECIFICATION_VERSION,
     id: 'demo',
     displayName: 'Demo (scripted, no key needed)',
+    // A script: it reads no file as instructions.
+    readsFromRepository: [],
     capabilities: cliCapabilities({
       resume: false,
       fork: false,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectGeminiAuth, GEMINI_SECRET_ENV } from './gemini-auth.ts';
 import { geminiPlan } from './gemini-plan.ts';
+import { geminiSessionFiles } from './gemini-session-files.ts';
 import { geminiTranslator } from './gemini-translator.ts';
 
 /** Google's Gemini CLI, headless: `gemini -p '' --output-format stream-json`, the prompt on stdin. */
@@ -43,7 +44,12 @@ export const geminiAdapter = defineCliAdapter({
   },
   costModel: 'google/gemini-2.5-pro',
   secretEnv: GEMINI_SECRET_ENV,
+  // `findEnvFile` loads the first `.gemini/.env` or `.env` from the working directory upwards into
+  // its environment (`GEMINI_API_KEY`, `GOOGLE_GEMINI_BASE_URL`, …).
+  keyInputs: { 'gemini-api-key': 'GEMINI_API_KEY' },
+  readsFromRepository: ['.env'],
   sessionDir: () => join(homedir(), '.gemini', 'tmp'),
+  sessionFiles: geminiSessionFiles,
   detectAuth: detectGeminiAuth,
   plan: geminiPlan,
   translator: geminiTranslator,

@@ -27,6 +27,9 @@ export function hermesAdapter(options: HermesAdapterOptions = {}): Adapter {
     {
       displayName: 'Hermes Agent',
       expandTemplates: false,
+      // Its configuration is under $HERMES_HOME, nothing from the repository beyond the common set.
+      readsFromRepository: [],
+      keyInputs: { 'openrouter-api-key': 'OPENROUTER_API_KEY' },
       capabilities: {
         // Native Windows is not supported (WSL2).
         platforms: ['darwin', 'linux'],

@@ -21,6 +21,8 @@ export function detectKiloAuth(env: Readonly<Record<string, string | undefined>>
 /** Kilo Code CLI, headless: `kilo run --format json …`, prompt on stdin. */
 export const kiloAdapter = defineCliAdapter({
   id: 'kilo',
+  // `kilo run` auto-rejects every `ask`, as OpenCode does; over ACP Kilo asks.
+  approvingMode: 'kilo-acp',
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
   toolNames: { shell: ['bash'], write_file: ['write', 'edit', 'patch'], read_file: ['read'] },
   displayName: 'Kilo Code CLI',

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectPiStyleAuth, PI_KEY_ENV } from '../pi/pi-auth.ts';
 import { ompPlan } from './omp-plan.ts';
+import { ompSessionFiles } from './omp-session-files.ts';
 import { ompTranslator } from './omp-translator.ts';
 
 /** 18.3.4 (latest) does not install: its dependency @oh-my-pi/omp-stats@18.3.4 is not published. */
@@ -47,7 +48,11 @@ export const ompAdapter = defineCliAdapter({
     verifiedLive: true,
   },
   secretEnv: OMP_KEY_ENV,
+  // It reads nothing from the repository beyond the common set (checked against the CLI).
+  keyInputs: { 'openrouter-api-key': 'OPENROUTER_API_KEY' },
+  readsFromRepository: [],
   sessionDir: () => join(homedir(), '.omp', 'agent', 'sessions'),
+  sessionFiles: ompSessionFiles,
   detectAuth: (env) =>
     detectPiStyleAuth(
       {

@@ -39,6 +39,20 @@ export const openclawAdapter = defineCliAdapter({
   },
   costModel: 'anthropic/claude-sonnet-4-6',
   secretEnv: [...OPENCLAW_KEY_ENV, OPENCLAW_MCP_TOKEN_ENV],
+  // The workspace bootstrap files injected into the system prompt on every turn, its daily memory
+  // and its workspace skills, at the top of the workspace (the run's cwd).
+  keyInputs: { 'openrouter-api-key': 'OPENROUTER_API_KEY' },
+  readsFromRepository: [
+    '/SOUL.md',
+    '/TOOLS.md',
+    '/IDENTITY.md',
+    '/USER.md',
+    '/HEARTBEAT.md',
+    '/BOOTSTRAP.md',
+    '/MEMORY.md',
+    '/memory/',
+    '/skills/',
+  ],
   sessionDir: openclawRunsDir,
   detectAuth: detectOpenclawAuth,
   plan: (ctx, { command }) => openclawPlan(ctx, command),

@@ -34,6 +34,8 @@ export const opencodeHttpAdapter = defineCliAdapter<OpenCodeHttpAdapterOptions>(
   program: OPENCODE_PROGRAM,
   costModel: undefined,
   secretEnv: ['OPENCODE_API_KEY', 'OPENCODE_SERVER_PASSWORD', ...openCodeProviderKeyEnv],
+  // It works on its server's checkout, not this one.
+  readsFromRepository: [],
   sessionDir: (env) => openCodeDataDir('opencode', env),
   detectAuth: detectOpenCodeAuth,
   open: (ctx, { command, startupTimeoutMs, approvalTimeoutMs, onRawEvent }) =>

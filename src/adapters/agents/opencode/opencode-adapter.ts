@@ -19,6 +19,8 @@ export const OPENCODE_PROGRAM: CliProgramFacts = {
 /** SST's OpenCode, headless: `opencode run --format json …`, prompt on stdin. */
 export const opencodeAdapter = defineCliAdapter({
   id: 'opencode',
+  // `opencode run` auto-rejects every `ask`; over ACP OpenCode asks.
+  approvingMode: 'opencode-acp',
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
   toolNames: { shell: ['bash'], write_file: ['write', 'edit', 'patch'], read_file: ['read'] },
   displayName: 'OpenCode',

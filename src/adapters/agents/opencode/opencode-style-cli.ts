@@ -5,17 +5,21 @@ import type {
 } from '../../shared/define-cli-adapter.ts';
 import { openCodeDataDir, openCodeProviderKeyEnv } from './opencode-auth.ts';
 import { type OpenCodeFlavor, openCodePlan } from './opencode-plan.ts';
+import { openCodeStyleSessionFiles } from './opencode-session-files.ts';
 import { openCodeTranslator } from './opencode-translator.ts';
 
 /** The part of a CLI adapter's definition that OpenCode and its forks (Kilo) share. */
-export type OpenCodeStyleCli = Pick<CliAdapterDefinition, 'capabilities' | 'secretEnv' | 'sessionDir'> &
+export type OpenCodeStyleCli = Pick<
+  CliAdapterDefinition,
+  'capabilities' | 'secretEnv' | 'sessionDir' | 'sessionFiles' | 'readsFromRepository' | 'keyInputs'
+> &
   Pick<CliProcessLaunchDefinition<CliAdapterOptions>, 'plan' | 'translator'>;
 
 /**
  * What an OpenCode-style `run --format json` CLI is, given its flavor (executable, config variable,
  * temp prefix, default agent) and its own key variables: OpenCode's capabilities (Kilo behaves
  * alike: `kilo run` auto-rejects `ask` too; `--auto` would approve them all), those keys and every
- * provider's as secrets, its data dir as the session dir, OpenCode's plan with the flavor's names, and OpenCode's translator.
+ * provider's as secrets, its data dir as the session dir (a session carried by the CLI's export and import), OpenCode's plan with the flavor's names, and OpenCode's translator.
  */
 export function openCodeStyleCli(flavor: OpenCodeFlavor, ownKeyEnv: readonly string[]): OpenCodeStyleCli {
   return {
@@ -35,7 +39,11 @@ export function openCodeStyleCli(flavor: OpenCodeFlavor, ownKeyEnv: readonly str
       streaming: 'full',
     },
     secretEnv: [...ownKeyEnv, ...openCodeProviderKeyEnv],
+    // OpenCode and Kilo read nothing from the repository beyond the common set (checked against the CLIs).
+    readsFromRepository: [],
+    keyInputs: { 'openrouter-api-key': 'OPENROUTER_API_KEY' },
     sessionDir: (env) => openCodeDataDir(flavor.command, env),
+    sessionFiles: openCodeStyleSessionFiles(flavor),
     plan: (ctx, { command }) => openCodePlan(ctx, { ...flavor, command }),
     translator: openCodeTranslator,
   };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectPiStyleAuth, PI_KEY_ENV, piAgentDir } from './pi-auth.ts';
 import { piPlan, piThinking } from './pi-plan.ts';
+import { piSessionFiles } from './pi-session-files.ts';
 import { piTranslator } from './pi-translator.ts';
 
 /** Mario Zechner's pi coding agent, headless: `pi --mode json --print`, prompt on stdin. */
@@ -31,9 +32,13 @@ export const piAdapter = defineCliAdapter({
     verifiedLive: true,
   },
   secretEnv: PI_KEY_ENV,
+  // It reads nothing from the repository beyond the common set (checked against the CLI).
+  keyInputs: { 'openrouter-api-key': 'OPENROUTER_API_KEY' },
+  readsFromRepository: [],
   // `--no-builtin-tools` with the bridge extension: the run's MCP tools are its only ones (pi-plan.ts).
   callerTools: 'mcp',
   sessionDir: () => join(homedir(), '.pi', 'agent', 'sessions'),
+  sessionFiles: piSessionFiles,
   detectAuth: (env) =>
     detectPiStyleAuth(
       { agentDir: piAgentDir(env), keyEnv: PI_KEY_ENV, modelFiles: ['models.json'], authFile: 'auth.json' },

@@ -3,11 +3,14 @@ import { join } from 'node:path';
 import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectQwenAuth, QWEN_SECRET_ENV } from './qwen-auth.ts';
 import { qwenPlan } from './qwen-plan.ts';
+import { qwenSessionFiles } from './qwen-session-files.ts';
 import { qwenTranslator } from './qwen-translator.ts';
 
 /** Alibaba's Qwen Code (a Gemini CLI fork), headless: `qwen --output-format stream-json`, the prompt on stdin. */
 export const qwenAdapter = defineCliAdapter({
   id: 'qwen',
+  // Headless, `ask` rules are refused; over ACP Qwen Code asks.
+  approvingMode: 'qwen-acp',
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
   toolNames: {
     shell: ['run_shell_command'],
@@ -42,7 +45,10 @@ export const qwenAdapter = defineCliAdapter({
   },
   costModel: 'alibaba/qwen3-coder-plus',
   secretEnv: QWEN_SECRET_ENV,
+  // `findEnvFiles` loads `.qwen/.env` and `.env` as Gemini CLI does, with the workspace trusted.
+  readsFromRepository: ['.env'],
   sessionDir: () => join(homedir(), '.qwen', 'projects'),
+  sessionFiles: qwenSessionFiles,
   detectAuth: detectQwenAuth,
   plan: qwenPlan,
   translator: qwenTranslator,

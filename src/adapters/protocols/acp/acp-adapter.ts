@@ -5,6 +5,7 @@ import type {
   Capabilities,
   LaunchContext,
   ProgramInfo,
+  SessionFileDeclaration,
   SpawnPlan,
 } from '../../../core/adapter/index.ts';
 import type { acpAdapterConfigSchema } from '../../../core/config/adapter-config-schema.ts';
@@ -37,6 +38,11 @@ export interface AcpAdapterExtras extends AcpControllerOptions {
   program?: ProgramInfo;
   /** Where the agent keeps its sessions. */
   sessionDir?: string;
+  sessionFiles?: SessionFileDeclaration;
+  /** What the agent reads from the repository beyond the common set (`Adapter.readsFromRepository`). */
+  readsFromRepository?: readonly string[];
+  /** The Action's inputs for its keys (`Adapter.keyInputs`). */
+  keyInputs?: Readonly<Record<string, string>>;
   detectAuth?: (env: Readonly<Record<string, string | undefined>>) => AuthStatus;
   /** Expand `{{runId}}`, `${NAME}`, … in `args` and `env`. Default true (a user's configuration). */
   expandTemplates?: boolean;
@@ -67,6 +73,9 @@ export function acpAdapter(id: string, config: AcpOptions, extras: AcpAdapterExt
     }),
     ...(extras.program ? { program: extras.program } : {}),
     ...(extras.sessionDir ? { sessionDir: extras.sessionDir } : {}),
+    ...(extras.sessionFiles ? { sessionFiles: extras.sessionFiles } : {}),
+    ...(extras.readsFromRepository ? { readsFromRepository: extras.readsFromRepository } : {}),
+    ...(extras.keyInputs ? { keyInputs: extras.keyInputs } : {}),
     ...(extras.detectAuth ? { detectAuth: extras.detectAuth } : {}),
     ...(extras.callerToolsArgs ? { callerTools: 'mcp' as const } : {}),
     launch: {

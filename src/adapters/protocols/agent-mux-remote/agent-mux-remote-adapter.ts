@@ -48,6 +48,8 @@ export function agentMuxRemoteAdapter(options: AgentMuxRemoteOptions = {}): Adap
       verifiedLive: invocation.mode === 'local',
     },
     secretEnv: forwardEnv,
+    // The remote agent's own adapter resets what its agent reads, on the remote host.
+    readsFromRepository: [],
     launch: {
       kind: 'process',
       plan: (ctx) => {

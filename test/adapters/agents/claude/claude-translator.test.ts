@@ -8,7 +8,7 @@ import {
 import { claudeTranslator, mcpName } from '../../../../src/adapters/agents/claude/claude-translator.ts';
 import type { NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
-import { expectEdgeCheckAgrees } from '../../../helpers/edge-check-agreement.ts';
+import { expectEdgeCheckAgrees } from '../../../support/edge-check-agreement.ts';
 
 const json = (value: unknown): NativeRecord => ({ kind: 'json', value });
 const stream = (name: string) => new URL(`../../../fixtures/streams/claude/${name}`, import.meta.url);

@@ -4,7 +4,7 @@ import { codexMalformed, codexRecord, codexRecordSchema } from '../../../../src/
 import { codexTranslator } from '../../../../src/adapters/agents/codex/codex-translator.ts';
 import type { NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
-import { expectEdgeCheckAgrees } from '../../../helpers/edge-check-agreement.ts';
+import { expectEdgeCheckAgrees } from '../../../support/edge-check-agreement.ts';
 
 const json = (value: unknown): NativeRecord => ({ kind: 'json', value });
 const stream = (name: string) => new URL(`../../../fixtures/streams/codex/${name}`, import.meta.url);

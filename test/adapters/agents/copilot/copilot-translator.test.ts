@@ -14,7 +14,7 @@ import {
 import { StreamLedger } from '../../../../src/adapters/shared/stream-ledger.ts';
 import type { NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
-import { expectEdgeCheckAgrees } from '../../../helpers/edge-check-agreement.ts';
+import { expectEdgeCheckAgrees } from '../../../support/edge-check-agreement.ts';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../fixtures/streams/copilot/${name}`, import.meta.url), 'utf8')

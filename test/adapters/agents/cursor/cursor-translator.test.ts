@@ -13,7 +13,7 @@ import {
 import { cursorAdapter } from '../../../../src/adapters/agents/cursor/index.ts';
 import type { LaunchContext, NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
-import { expectEdgeCheckAgrees } from '../../../helpers/edge-check-agreement.ts';
+import { expectEdgeCheckAgrees } from '../../../support/edge-check-agreement.ts';
 
 const S = 's-1';
 function run(records: unknown[], options: { debug?: boolean; request?: RunRequest } = {}) {

@@ -11,7 +11,7 @@ import { createToolHost } from '../../../../src/core/tools/create-tool-host.ts';
 import { defaultPolicy } from '../../../../src/core/tools/default-policy.ts';
 import type { ToolTask } from '../../../../src/core/tools/tool-registry.ts';
 import { expectWellFormedStream } from '../../../contract/adapter-contract.ts';
-import { collectRun } from '../../../helpers/collect-run.ts';
+import { collectRun } from '../../../support/collect-run.ts';
 
 const workspace = (files: Record<string, string> = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'agent-mux-demo-test-'));

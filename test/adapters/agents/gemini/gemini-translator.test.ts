@@ -10,7 +10,7 @@ import { geminiMcpName, geminiTranslator } from '../../../../src/adapters/agents
 import { retryAfterMsOf } from '../../../../src/adapters/shared/provider-error.ts';
 import type { NativeRecord, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
-import { expectEdgeCheckAgrees } from '../../../helpers/edge-check-agreement.ts';
+import { expectEdgeCheckAgrees } from '../../../support/edge-check-agreement.ts';
 
 const json = (value: unknown): NativeRecord => ({ kind: 'json', value });
 const stream = (name: string) => new URL(`../../../fixtures/streams/gemini/${name}`, import.meta.url);

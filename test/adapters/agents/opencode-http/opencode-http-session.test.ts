@@ -7,7 +7,7 @@ import type { AgentEvent } from '../../../../src/core/events/index.ts';
 import { startRun } from '../../../../src/core/run/start-run.ts';
 import type { ApprovalChannel } from '../../../../src/core/tools/approval-channel.ts';
 import { expectWellFormedStream } from '../../../contract/adapter-contract.ts';
-import { collectRun, processAlive } from '../../../helpers/collect-run.ts';
+import { collectRun, processAlive } from '../../../support/collect-run.ts';
 
 const fake = join(import.meta.dirname, 'fake-opencode-serve.mjs');
 const streams = join(import.meta.dirname, '../../../fixtures/streams/opencode-http');

@@ -12,7 +12,7 @@ import {
 } from '../../../../src/adapters/agents/pi/pi-translator.ts';
 import type { LaunchContext, RunRequest } from '../../../../src/core/adapter/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
-import { expectEdgeCheckAgrees } from '../../../helpers/edge-check-agreement.ts';
+import { expectEdgeCheckAgrees } from '../../../support/edge-check-agreement.ts';
 
 const json = (value: unknown) => ({ kind: 'json', value }) as const;
 const fresh = (debug = false, request?: RunRequest) => piTranslator.init({ debug, request });

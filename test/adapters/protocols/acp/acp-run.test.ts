@@ -11,8 +11,8 @@ import { builtinTools } from '../../../../src/core/tools/builtin-tools.ts';
 import { createToolHost } from '../../../../src/core/tools/create-tool-host.ts';
 import { createMemoryApprovalChannel } from '../../../../src/core/tools/memory-approval-channel.ts';
 import { expectWellFormedStream } from '../../../contract/adapter-contract.ts';
-import { collectRun, processAlive } from '../../../helpers/collect-run.ts';
-import { fixtureBin } from '../../../helpers/with-program.ts';
+import { collectRun, processAlive } from '../../../support/collect-run.ts';
+import { fixtureBin } from '../../../support/with-program.ts';
 
 const node = process.execPath;
 const workspace = () => mkdtempSync(join(tmpdir(), 'agent-mux-acp-'));

@@ -7,8 +7,8 @@ import { wrapInvocation } from '../../../../src/adapters/protocols/agent-mux-rem
 import type { Adapter } from '../../../../src/core/adapter/index.ts';
 import { startRun } from '../../../../src/core/run/start-run.ts';
 import { expectWellFormedStream } from '../../../contract/adapter-contract.ts';
-import { collectRun } from '../../../helpers/collect-run.ts';
-import { fixtureBin } from '../../../helpers/with-program.ts';
+import { collectRun } from '../../../support/collect-run.ts';
+import { fixtureBin } from '../../../support/with-program.ts';
 
 const root = new URL('../../../../', import.meta.url).pathname;
 const cli = [process.execPath, join(root, 'src/cli/index.ts')];

@@ -10,7 +10,7 @@ import { startRun } from '../../../../src/core/run/start-run.ts';
 import type { ApprovalChannel } from '../../../../src/core/tools/approval-channel.ts';
 import { autoApprovalChannel } from '../../../../src/core/tools/index.ts';
 import { expectWellFormedStream } from '../../../contract/adapter-contract.ts';
-import { collectRun } from '../../../helpers/collect-run.ts';
+import { collectRun } from '../../../support/collect-run.ts';
 import { type ChatScript, type ChatStandIn, chatStandIn } from './chat-sse-stand-in.ts';
 
 const cwd = mkdtempSync(join(tmpdir(), 'agent-mux-chat-sse-'));

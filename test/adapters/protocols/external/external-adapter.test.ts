@@ -9,8 +9,8 @@ import type { RunOptions } from '../../../../src/core/run/run-options.ts';
 import { startRun } from '../../../../src/core/run/start-run.ts';
 import { autoApprovalChannel, createMemoryApprovalChannel } from '../../../../src/core/tools/index.ts';
 import { expectWellFormedStream } from '../../../contract/adapter-contract.ts';
-import { collectRun, processAlive } from '../../../helpers/collect-run.ts';
-import { fixtureBin } from '../../../helpers/with-program.ts';
+import { collectRun, processAlive } from '../../../support/collect-run.ts';
+import { fixtureBin } from '../../../support/with-program.ts';
 
 const cwd = mkdtempSync(join(tmpdir(), 'agent-mux-external-'));
 const approve = autoApprovalChannel('approve');

@@ -11,8 +11,8 @@ import type { AgentEvent } from '../../../../src/core/events/index.ts';
 import type { RunOptions } from '../../../../src/core/run/run-options.ts';
 import { startRun } from '../../../../src/core/run/start-run.ts';
 import { expectWellFormedStream } from '../../../contract/adapter-contract.ts';
-import { collectRun, processAlive } from '../../../helpers/collect-run.ts';
-import { fixtureBin } from '../../../helpers/with-program.ts';
+import { collectRun, processAlive } from '../../../support/collect-run.ts';
+import { fixtureBin } from '../../../support/with-program.ts';
 
 const cwd = mkdtempSync(join(tmpdir(), 'agent-mux-generic-cli-'));
 const node = process.execPath;

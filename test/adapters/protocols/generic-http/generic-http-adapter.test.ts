@@ -12,7 +12,7 @@ import {
 import type { AgentEvent } from '../../../../src/core/events/index.ts';
 import { startRun } from '../../../../src/core/run/start-run.ts';
 import { expectWellFormedStream } from '../../../contract/adapter-contract.ts';
-import { collectRun } from '../../../helpers/collect-run.ts';
+import { collectRun } from '../../../support/collect-run.ts';
 
 const cwd = mkdtempSync(join(tmpdir(), 'agent-mux-generic-http-'));
 interface Seen {

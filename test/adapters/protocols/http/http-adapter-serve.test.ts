@@ -9,7 +9,7 @@ import { builtinTools } from '../../../../src/core/tools/builtin-tools.ts';
 import { createToolHost } from '../../../../src/core/tools/create-tool-host.ts';
 import { startRemoteServer } from '../../../../src/remote/index.ts';
 import { expectWellFormedStream } from '../../../contract/adapter-contract.ts';
-import { collectRun } from '../../../helpers/collect-run.ts';
+import { collectRun } from '../../../support/collect-run.ts';
 
 describe('http adapter against agent-mux serve', () => {
   it('runs the demo agent served remotely (bearer), its tool calls answered and its file fixed here', async () => {

@@ -11,7 +11,7 @@ import { builtinTools } from '../../../../src/core/tools/builtin-tools.ts';
 import { createToolHost } from '../../../../src/core/tools/create-tool-host.ts';
 import { createMemoryApprovalChannel } from '../../../../src/core/tools/memory-approval-channel.ts';
 import { expectWellFormedStream } from '../../../contract/adapter-contract.ts';
-import { collectRun } from '../../../helpers/collect-run.ts';
+import { collectRun } from '../../../support/collect-run.ts';
 import { type StandInRemote, startStandInRemote } from './stand-in-remote.ts';
 
 const remotes: StandInRemote[] = [];

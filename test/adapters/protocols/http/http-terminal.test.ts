@@ -6,7 +6,7 @@ import { httpAdapter } from '../../../../src/adapters/protocols/http/index.ts';
 import type { HttpAdapterConfig } from '../../../../src/core/config/index.ts';
 import { startRun } from '../../../../src/core/run/start-run.ts';
 import { expectWellFormedStream } from '../../../contract/adapter-contract.ts';
-import { collectRun } from '../../../helpers/collect-run.ts';
+import { collectRun } from '../../../support/collect-run.ts';
 import { type RemoteSession, type StandInRemote, startStandInRemote } from './stand-in-remote.ts';
 
 const remotes: StandInRemote[] = [];

@@ -10,8 +10,8 @@ import { autoApprovalChannel } from '../../../../src/core/tools/auto-approval-ch
 import { builtinTools } from '../../../../src/core/tools/builtin-tools.ts';
 import { createToolHost } from '../../../../src/core/tools/create-tool-host.ts';
 import { defaultPolicy } from '../../../../src/core/tools/default-policy.ts';
-import { collectRun } from '../../../helpers/collect-run.ts';
-import { fixtureBin } from '../../../helpers/with-program.ts';
+import { collectRun } from '../../../support/collect-run.ts';
+import { fixtureBin } from '../../../support/with-program.ts';
 
 const node = process.execPath;
 const workspace = () => mkdtempSync(join(tmpdir(), 'agent-mux-process-'));

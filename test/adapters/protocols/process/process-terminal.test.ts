@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { processAdapter } from '../../../../src/adapters/protocols/process/process-adapter.ts';
 import { startRun } from '../../../../src/core/run/start-run.ts';
-import { collectRun, processAlive } from '../../../helpers/collect-run.ts';
-import { fixtureBin } from '../../../helpers/with-program.ts';
+import { collectRun, processAlive } from '../../../support/collect-run.ts';
+import { fixtureBin } from '../../../support/with-program.ts';
 
 const node = process.execPath;
 const workspace = () => mkdtempSync(join(tmpdir(), 'agent-mux-process-terminal-'));

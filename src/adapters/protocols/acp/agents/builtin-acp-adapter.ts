@@ -1,4 +1,11 @@
-import type { Adapter, AuthStatus, Capabilities, LaunchContext, SpawnPlan } from '../../../../core/adapter/index.ts';
+import type {
+  Adapter,
+  AuthStatus,
+  Capabilities,
+  LaunchContext,
+  SessionFileDeclaration,
+  SpawnPlan,
+} from '../../../../core/adapter/index.ts';
 import { cliProgramInfo } from '../../../shared/define-cli-adapter.ts';
 import { acpAdapter } from '../acp-adapter.ts';
 import type { AcpSessionLog } from '../acp-session-log.ts';
@@ -18,6 +25,12 @@ export interface BuiltinAcpAgent {
   testedVersion: string;
   npmOverrides?: Readonly<Record<string, string>>;
   sessionDir: string;
+  /** Which files make up one session (`Adapter.sessionFiles`). */
+  sessionFiles?: SessionFileDeclaration;
+  /** What it reads from the repository beyond the common set (`Adapter.readsFromRepository`): its CLI's. */
+  readsFromRepository: readonly string[];
+  /** The Action's inputs for its keys (`Adapter.keyInputs`): its CLI's. */
+  keyInputs?: Readonly<Record<string, string>>;
   detectAuth: (env: Readonly<Record<string, string | undefined>>) => AuthStatus;
   /** Capabilities other than ACP's defaults; the platforms are darwin, linux and win32 unless given. */
   capabilities?: Partial<Capabilities>;
@@ -50,6 +63,9 @@ export function builtinAcpAdapter(agent: BuiltinAcpAgent): Adapter {
       capabilities: { platforms: ['darwin', 'linux', 'win32'], ...agent.capabilities },
       sessionDir: agent.sessionDir,
       detectAuth: agent.detectAuth,
+      ...(agent.sessionFiles ? { sessionFiles: agent.sessionFiles } : {}),
+      readsFromRepository: agent.readsFromRepository,
+      ...(agent.keyInputs ? { keyInputs: agent.keyInputs } : {}),
       ...(agent.runEnv ? { runEnv: agent.runEnv } : {}),
       ...(agent.sessionLog ? { sessionLog: agent.sessionLog } : {}),
       ...(agent.sandboxProbe ? { sandboxProbe: agent.sandboxProbe } : {}),

@@ -1,7 +1,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Adapter } from '../../../../core/adapter/index.ts';
-import { CLAUDE_SECRET_ENV, detectClaudeAuth } from '../../../agents/claude/claude-auth.ts';
+import { CLAUDE_KEY_INPUTS, CLAUDE_SECRET_ENV, detectClaudeAuth } from '../../../agents/claude/claude-auth.ts';
+import { claudeSessionFiles } from '../../../agents/claude/claude-session-files.ts';
 import { builtinAcpAdapter } from './builtin-acp-adapter.ts';
 
 /** The Claude Agent SDK's ACP launcher on npm. */
@@ -31,6 +32,10 @@ export function claudeAcpAdapter(options: ClaudeAcpAdapterOptions = {}): Adapter
     npmPackage: CLAUDE_ACP_NPM_PACKAGE,
     testedVersion: CLAUDE_ACP_TESTED_VERSION,
     sessionDir: join(homedir(), '.claude', 'projects'),
+    // claude-agent-acp drives Claude Code, which keeps its sessions where it always does.
+    sessionFiles: claudeSessionFiles,
+    readsFromRepository: [],
+    keyInputs: CLAUDE_KEY_INPUTS,
     detectAuth: detectClaudeAuth,
   });
 }

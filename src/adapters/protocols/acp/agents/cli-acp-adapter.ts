@@ -24,8 +24,8 @@ export interface CliAcpMode {
 
 /**
  * The ACP mode of a program that also has a headless CLI adapter (`gemini --acp`, `qwen --acp`,
- * `omp --mode acp`, `opencode acp`): the same executable, platforms, install entries, secrets, cost model, session directory
- * and auth check, taken from that adapter, so the two cannot disagree. The agent's own
+ * `omp --mode acp`, `opencode acp`): the same executable, platforms, install entries, secrets, cost model, session directory,
+ * session files and auth check, taken from that adapter, so the two cannot disagree. The agent's own
  * configuration is left alone (no template expansion).
  */
 export function cliAcpAdapter(cli: Adapter, mode: CliAcpMode): Adapter {
@@ -48,6 +48,9 @@ export function cliAcpAdapter(cli: Adapter, mode: CliAcpMode): Adapter {
       capabilities: { platforms: [...cli.capabilities.platforms], ...mode.capabilities },
       ...(program ? { program: minVersion ? { ...program, minVersion } : program } : {}),
       ...(cli.sessionDir ? { sessionDir: cli.sessionDir } : {}),
+      ...(cli.sessionFiles ? { sessionFiles: cli.sessionFiles } : {}),
+      ...(cli.readsFromRepository ? { readsFromRepository: cli.readsFromRepository } : {}),
+      ...(cli.keyInputs ? { keyInputs: cli.keyInputs } : {}),
       ...(cli.detectAuth ? { detectAuth: cli.detectAuth } : {}),
       ...(mode.runEnv ? { runEnv: mode.runEnv } : {}),
       ...(mode.callerToolsArgs ? { callerToolsArgs: mode.callerToolsArgs } : {}),

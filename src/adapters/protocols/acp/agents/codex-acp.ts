@@ -3,6 +3,7 @@ import type { Adapter } from '../../../../core/adapter/index.ts';
 import { CODEX_TESTED_VERSION } from '../../../agents/codex/codex-adapter.ts';
 import { codexHome, detectCodexAuth } from '../../../agents/codex/codex-auth.ts';
 import { CODEX_SANDBOX_PROBE } from '../../../agents/codex/codex-plan.ts';
+import { codexSessionFiles } from '../../../agents/codex/codex-session-files.ts';
 import { codexSessionLog } from '../../../agents/codex/codex-session-log.ts';
 import { builtinAcpAdapter } from './builtin-acp-adapter.ts';
 
@@ -66,6 +67,10 @@ export function codexAcpAdapter(options: CodexAcpAdapterOptions = {}): Adapter {
     // 0.169.0. Overriding the dependency installs one Codex (its platform binary is ~400 MB), not two.
     npmOverrides: { '@openai/codex': CODEX_TESTED_VERSION },
     sessionDir: join(codexHome(process.env), 'sessions'),
+    // codex-acp starts `codex app-server`: Codex's own rollout files.
+    sessionFiles: codexSessionFiles,
+    readsFromRepository: [],
+    keyInputs: { 'openai-api-key': 'OPENAI_API_KEY' },
     detectAuth: detectCodexAuth,
     sessionLog: codexSessionLog,
     // Every mode but full access runs Codex's commands in its sandbox: probe it as Codex runs it.

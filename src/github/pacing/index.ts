@@ -1,0 +1,3 @@
+export * from './clock.ts';
+export * from './write-budget.ts';
+export * from './write-coalescer.ts';

@@ -1,0 +1,120 @@
+import type { RunEnd } from '../../../core/run/run-options.ts';
+import { startRun } from '../../../core/run/start-run.ts';
+import { builtinTools } from '../../../core/tools/builtin-tools.ts';
+import { createToolHost } from '../../../core/tools/create-tool-host.ts';
+import { policyForAgent } from '../../../core/tools/policy-for-agent.ts';
+import { conversationSummary } from '../../conversation/conversation-summary.ts';
+import { missedMentionsPrompt } from '../../conversation/missed-mentions.ts';
+import { type ResumedTurn, resumeTurn, sessionLocation } from '../../conversation/run-turn.ts';
+import { commitsSince } from '../commits-since.ts';
+import { runPolicy } from '../run-policy.ts';
+import { workflowInstructions } from '../workflow-instructions.ts';
+import { callerShell } from './caller-shell.ts';
+import type { RunContext } from './plan-run.ts';
+import type { PreparedAgent } from './prepare-agent.ts';
+import { runApprovals } from './run-approvals.ts';
+import type { RunReports } from './run-reports.ts';
+import type { RunTarget } from './run-target.ts';
+
+/** How the agent's run ended, and how to keep its session for the conversation's next turn. */
+export interface AgentRun {
+  end: RunEnd;
+  keep(branch: string | undefined, pullRequest: number | undefined): Promise<void>;
+}
+
+/**
+ * Runs the agent: the previous turn's session resumed (or the earlier turns summarized in the
+ * prompt), the run's policy in the agent's own tool names, approvals on GitHub, the tool host,
+ * every event into the reports. Returns when the agent's run has ended and its approvals are closed.
+ */
+export async function runAgent(
+  ctx: RunContext,
+  reports: RunReports,
+  target: RunTarget,
+  agent: PreparedAgent,
+): Promise<AgentRun> {
+  const { options, job, secrets } = ctx;
+  const { adapter } = agent.resolved;
+  const approvals = runApprovals(ctx, reports, target);
+  const resumed = await resumeTurn({
+    conversations: options.conversations,
+    job,
+    plan: ctx.plan,
+    adapter,
+    location: sessionLocation(options.fence, agent.env, options.workspace, adapter.program?.command),
+    redactor: secrets.redactor,
+    log: (line) => reports.note(line),
+  });
+  const prompt = await agentPrompt(ctx, agent, resumed);
+  const model = options.model ?? agent.resolved.model;
+  // The policy's `shell` etc. also name the agent's own tools: at launch and in its approvals.
+  const policy = policyForAgent(runPolicy(job.config, job.agentName), adapter.toolNames);
+  const handle = startRun({
+    adapter,
+    request: {
+      prompt,
+      cwd: options.workspace,
+      model,
+      ...(resumed.sessionId ? { resumeSessionId: resumed.sessionId } : {}),
+    },
+    runId: ctx.runId,
+    taskId: job.id,
+    leaseToken: options.leaseToken,
+    fencingToken: options.fencingToken,
+    timeoutMs: options.timeoutMs ?? job.config.agents[job.agentName]?.timeout ?? job.config.limits.runTimeout,
+    env: agent.env,
+    ...(agent.programVersion === undefined ? {} : { programVersion: agent.programVersion }),
+    redactor: secrets.redactor,
+    secretEnv: options.secretEnv,
+    isolateEnv: options.isolateEnv,
+    fence: options.fence,
+    sandboxUnavailable: job.config.tools.sandboxUnavailable,
+    budget: job.config.limits.budget,
+    approvals: approvals.channel,
+    policy,
+    signal: reports.signal,
+    graceMs: options.graceMs,
+    tools: ({ runId, emit }) =>
+      createToolHost({
+        runId,
+        workspacePath: options.workspace,
+        tools: builtinTools(callerShell(adapter, agent.env, options)),
+        policy,
+        approvals: approvals.channel,
+        approvalTimeoutMs: approvals.timeoutMs,
+        emit,
+        signal: reports.signal,
+        // The task as the agent is run with it: the request with the earlier turns, the requests
+        // taken up and the workflow's instructions; the model when one is chosen.
+        task: {
+          prompt,
+          ...(model ? { model } : {}),
+          repository: `${job.repo.owner}/${job.repo.repo}`,
+          ...(job.isPullRequest ? { pullRequest: { number: job.number } } : { issue: { number: job.number } }),
+        },
+      }),
+    onEvent: (event) => {
+      reports.onEvent(event);
+      options.onEvent?.(event);
+    },
+  });
+  const end = await handle.result;
+  await approvals.close();
+  return {
+    end,
+    keep: (branch, pullRequest) => resumed.save({ sessionId: end.sessionId, branch, pullRequest }),
+  };
+}
+
+/**
+ * The prompt: the request (with a summary of the earlier turns and their commits when no session
+ * is resumed), the earlier mentions this run takes up, the workflow's instructions.
+ */
+async function agentPrompt(ctx: RunContext, agent: PreparedAgent, resumed: ResumedTurn): Promise<string> {
+  const { job, plan, options } = ctx;
+  const request = resumed.sessionId
+    ? job.prompt
+    : job.prompt +
+      conversationSummary(plan.earlier, await commitsSince(options.workspace, agent.prepared, plan.earlier.length));
+  return request + missedMentionsPrompt(ctx.missed) + workflowInstructions(options.instructions);
+}
