@@ -32773,7 +32773,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _require_action_node_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9894);
+/* harmony import */ var _require_action_node_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7096);
 
 // As in index.ts: the Node version first, then the modules that need it.
 (0,_require_action_node_js__WEBPACK_IMPORTED_MODULE_0__/* .requireActionNode */ .I)('post');
@@ -48256,7 +48256,7 @@ async function post(env = process.env) {
 
 /***/ }),
 
-/***/ 9894:
+/***/ 7096:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -48265,7 +48265,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   I: () => (/* binding */ requireActionNode)
 });
 
-;// CONCATENATED MODULE: ./src/core/runtime/require-node-version.ts
+;// CONCATENATED MODULE: ./src/core/host/require-node-version.ts
 // Loaded first by every entry point, before anything that needs a newer Node: keep it free of
 // imports and of syntax or built-ins that an old Node lacks.
 /** The oldest Node.js agent-mux runs on: `engines.node` in package.json says the same. */
