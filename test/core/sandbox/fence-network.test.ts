@@ -63,7 +63,12 @@ const fence = (extra: Partial<FenceOptions> = {}): FenceOptions => ({
 });
 
 async function probeRun(targets: string[], fenceOptions: FenceOptions | undefined, env: Record<string, string> = {}) {
+  // What the fence printed when the probe crashed (bwrap's own setup errors exit 1): part of every failure's message.
+  let stderr = '';
   const handle = startRun({
+    onEvent: (event) => {
+      if (event.type === 'crash') stderr = event.stderr ?? '';
+    },
     adapter: processAdapter('net-probe', { binary: PROBE }),
     request: { prompt: 'reach', cwd: workspace },
     env: { PATH: process.env.PATH, NET_PROBE: targets.join(','), ...env },
@@ -73,7 +78,8 @@ async function probeRun(targets: string[], fenceOptions: FenceOptions | undefine
     checkVersion: false,
   });
   const end = await handle.result;
-  return { end, reached: (end.output ?? {}) as Record<string, string> };
+  const why = `${end.reason}: ${end.message ?? ''}${stderr ? `; stderr: ${stderr.trim()}` : ''}`;
+  return { end, why, reached: (end.output ?? {}) as Record<string, string> };
 }
 
 /** The slirp4netns processes this test process started (other files' fences run meanwhile). */
@@ -108,11 +114,11 @@ describe('a fence with a network of its own (slirp4netns, no host loopback)', ()
 
   it('relays in only the allowed ports, and loopback endpoints named in the agent’s environment', async () => {
     const targets = [`127.0.0.1:${allowed.port}`, `localhost:${model.port}`, `127.0.0.1:${secret.port}`];
-    const { end, reached } = await probeRun(targets, fence({ loopbackPorts: [allowed.port] }), {
+    const { end, why, reached } = await probeRun(targets, fence({ loopbackPorts: [allowed.port] }), {
       ANTHROPIC_BASE_URL: `http://127.0.0.1:${model.port}/v1`,
     });
     // Once seen failing on a loaded CI machine with nothing reached: say how the run ended.
-    expect(end.reason, end.message).toBe('completed');
+    expect(end.reason, why).toBe('completed');
     expect(reached).toEqual({
       [`127.0.0.1:${allowed.port}`]: 'mcp server',
       [`localhost:${model.port}`]: 'model endpoint',
@@ -123,7 +129,8 @@ describe('a fence with a network of its own (slirp4netns, no host loopback)', ()
   it('keeps egress: a host off the loopback is reached', async () => {
     expect(address, 'this machine needs an address other than the loopback').toBeDefined();
     const target = `${address}:${outside.port}`;
-    const { reached } = await probeRun([target], fence());
+    const { end, why, reached } = await probeRun([target], fence());
+    expect(end.reason, why).toBe('completed');
     expect(reached[target]).toBe('the world');
   });
 
