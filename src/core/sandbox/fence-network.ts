@@ -58,7 +58,9 @@ export async function openFenceNetwork(options: OpenFenceNetworkOptions): Promis
   return {
     inside: { socketDir, ports },
     async attach(pid) {
-      const target = await namespaceChild(pid, timeoutMs);
+      const deadline = Date.now() + timeoutMs;
+      const target = await namespaceChild(pid, deadline, timeoutMs);
+      await loopbackConfigured(target, pid, deadline, timeoutMs);
       slirp = await startSlirp(options.slirp4netns ?? 'slirp4netns', target, timeoutMs);
     },
     async close() {
@@ -100,9 +102,8 @@ function closeServer(server: Server): Promise<void> {
  * The first process of bwrap's namespaces: bwrap's child whose network namespace is not ours.
  * Found from `/proc` (`task/PID/children`, else every process's parent), polled until it exists.
  */
-async function namespaceChild(pid: number, timeoutMs: number): Promise<number> {
+async function namespaceChild(pid: number, deadline: number, timeoutMs: number): Promise<number> {
   const ours = netnsOf('self');
-  const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const child of childrenOf(pid)) {
       const theirs = netnsOf(String(child));
@@ -113,6 +114,33 @@ async function namespaceChild(pid: number, timeoutMs: number): Promise<number> {
       throw new FenceNetworkError(`the fence's network namespace did not appear within ${timeoutMs} ms`);
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/**
+ * Waits until bwrap has set up the namespace's loopback (127.0.0.1 on `lo`, which it adds and
+ * brings up itself before it runs anything). slirp4netns's `--configure` brings `lo` up too, and
+ * the kernel then gives it 127.0.0.1: started earlier, it makes bwrap's own address request fail
+ * with EEXIST, and bwrap dies with "loopback: Failed RTM_NEWADDR" before the agent starts (seen on
+ * a loaded machine, one fenced start in a few dozen).
+ */
+async function loopbackConfigured(target: number, pid: number, deadline: number, timeoutMs: number): Promise<void> {
+  for (;;) {
+    if (hasLoopbackAddress(target)) return;
+    if (!alive(pid)) throw new FenceNetworkError(`the fence (pid ${pid}) ended before its network was set up`);
+    if (Date.now() > deadline) {
+      throw new FenceNetworkError(`the fence did not set up its loopback within ${timeoutMs} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** Whether the network namespace of `pid` has 127.0.0.1 in its routing tables (its `lo` is up with that address). */
+function hasLoopbackAddress(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/net/fib_trie`, 'utf8').includes('|-- 127.0.0.1\n');
+  } catch {
+    return false;
   }
 }
 
