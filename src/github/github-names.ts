@@ -43,6 +43,9 @@ export const markers = {
   configError: `${MARKER_PREFIX}config-error -->`,
   /** A mention agent-mux refused (not trusted, a fork, …). */
   refusal: `${MARKER_PREFIX}refusal -->`,
+  /** A review finding's inline comment (its id: how later reviews find its thread). */
+  finding: (id: string) => `${MARKER_PREFIX}finding:${id.replace(/[^A-Za-z0-9_-]/g, '')} -->`,
+  findingPattern: /^<!-- agent-mux:finding:([A-Za-z0-9_-]{1,64}) -->/,
   /** The app's one reply to a queued run it cannot start without a fence. */
   unfenced: (runId: string) => `${MARKER_PREFIX}unfenced:${runId} -->`,
 } as const;
