@@ -1,16 +1,16 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FenceProbe } from '../core/sandbox/index.ts';
 import { LONGEST_CONVERSATION_DAYS } from '../github/conversation/conversation-state.ts';
 import type { AppSettings } from './app-settings.ts';
-import type { DispatchDeps, DispatchResult } from './dispatch-event.ts';
+import type { DispatchDeps, DispatchResult } from './dispatch-deps.ts';
 import { createDispatchLoop } from './dispatch-loop.ts';
-import { createFenceWatch, type FenceWatchOptions, unfencedReason } from './fence-watch.ts';
+import { createFenceWatch, type FenceWatch, type FenceWatchOptions, unfencedReason } from './fence-watch.ts';
 import { type RecoveredRun, recoverRuns } from './recover-runs.ts';
 import { createRepoReadCache } from './repo-read-cache.ts';
 import { newWorkerId, type WorkerDeps, type WorkResult, workOnce } from './run-worker.ts';
+import { createRuntimeLoops } from './runtime-loops.ts';
 import type { RunStore } from './store/run-store.ts';
-import { tellUnfenced } from './tell-unfenced.ts';
 import { testCrashPoint } from './test-crash-point.ts';
+import { createUnfencedTeller, type UnfencedTeller } from './unfenced-teller.ts';
 import { createWorkDirGauge } from './work-dir-gauge.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -56,28 +56,9 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
   const idleMs = options.idleMs ?? 250;
   const inFlight = new Map<string, AbortController>();
   const fenceRetryMs = options.fenceRetryMs ?? 30_000;
-  const fence = createFenceWatch({
-    workDir: options.settings.workDir,
-    network: options.settings.fenceNetwork ?? 'own',
-    ...(options.fenceProbe ? { probe: options.fenceProbe } : {}),
-    retryMs: fenceRetryMs,
-    onChange:
-      options.onFence ??
-      ((probe) => log(probe.ok ? 'agent-mux: the fence works' : `agent-mux: ${unfencedReason(probe)}`)),
-  });
+  const fence = watchFence(options, fenceRetryMs);
   // Queued runs are told on GitHub why they wait, at most once per failed probe's interval.
-  const told = new Set<string>();
-  let telling: Promise<unknown> | undefined;
-  let toldAt = Number.NEGATIVE_INFINITY;
-  const tell = (probe: Extract<FenceProbe, { ok: false }>) => {
-    if (telling || Date.now() - toldAt < fenceRetryMs) return;
-    toldAt = Date.now();
-    telling = tellUnfenced({ store, access: options.access, log }, unfencedReason(probe), told)
-      .catch((error: unknown) => log(`telling queued runs why they wait: ${(error as Error).message}`))
-      .finally(() => {
-        telling = undefined;
-      });
-  };
+  const tell = createUnfencedTeller({ store, access: options.access, log }, fenceRetryMs);
   const crashPoint = testCrashPoint();
   const workerDeps: WorkerDeps = {
     workDirBytes: createWorkDirGauge(options.settings.workDir),
@@ -95,32 +76,7 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
     ...options,
   };
   const dispatcher = createDispatchLoop(dispatchDeps, { leaseMs: options.settings.leaseMs });
-  let stopping = false;
-  let wake = new AbortController();
-  const loops: Promise<void>[] = [];
-
-  const idle = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (stopping) return resolve();
-      const timer = setTimeout(resolve, ms);
-      wake.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
-    });
-
-  const guard = async (what: string, step: () => Promise<boolean>): Promise<boolean> => {
-    try {
-      return await step();
-    } catch (error) {
-      log(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-      return false;
-    }
-  };
+  const loops = createRuntimeLoops(log);
 
   const runtime: AppRuntime = {
     dispatchPending: () => dispatcher.pending(),
@@ -128,51 +84,49 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
     recover: () => recoverRuns({ store, access: options.access, log, retries: options.retries }),
     checkFence: async () => (options.settings.fence === 'off' ? undefined : fence.check()),
     start() {
-      stopping = false;
-      wake = new AbortController();
-      const loop = async (what: string, step: () => Promise<boolean>, waitMs: number) => {
-        while (!stopping) {
-          const busy = await guard(what, step);
-          // A busy loop still yields a turn of the event loop, so webhooks are acknowledged meanwhile.
-          if (busy) await nextTurn();
-          else await idle(waitMs);
-        }
-      };
-      loops.push(
-        loop(
-          'recovery',
-          async () => {
-            await runtime.recover();
-            // Sessions no repository's `conversations.expireDays` can continue any more.
-            await store.forgetConversations(Date.now() - LONGEST_CONVERSATION_DAYS * DAY_MS);
-            return false;
-          },
-          options.recoverEveryMs ?? options.settings.leaseMs,
-        ),
-        loop('dispatcher', () => dispatcher.step(), idleMs),
+      loops.open();
+      loops.add(
+        'recovery',
+        async () => {
+          await runtime.recover();
+          // Sessions no repository's `conversations.expireDays` can continue any more.
+          await store.forgetConversations(Date.now() - LONGEST_CONVERSATION_DAYS * DAY_MS);
+          return false;
+        },
+        options.recoverEveryMs ?? options.settings.leaseMs,
       );
+      loops.add('dispatcher', () => dispatcher.step(), idleMs);
       for (let index = 0; index < options.settings.workers; index++) {
         const workerId = newWorkerId(index);
-        loops.push(
-          loop(
-            `worker ${index}`,
-            async () => {
-              const result = await runtime.workOnce(workerId);
-              if (result.kind === 'unfenced') tell({ ok: false, message: result.message });
-              return result.kind === 'ran';
-            },
-            idleMs,
-          ),
-        );
+        loops.add(`worker ${index}`, () => workerTurn(runtime, workerId, tell), idleMs);
       }
     },
     async stop() {
-      stopping = true;
-      wake.abort();
+      loops.halt();
       for (const abort of inFlight.values()) abort.abort('the app was stopped');
-      await Promise.all(loops.splice(0));
+      await loops.settled();
       await dispatcher.drain();
     },
   };
   return runtime;
+}
+
+/** The workers' fence watch; its changes go to `onFence`, by default to the log. */
+function watchFence(options: AppRuntimeOptions, retryMs: number): FenceWatch {
+  return createFenceWatch({
+    workDir: options.settings.workDir,
+    network: options.settings.fenceNetwork ?? 'own',
+    ...(options.fenceProbe ? { probe: options.fenceProbe } : {}),
+    retryMs,
+    onChange:
+      options.onFence ??
+      ((probe) => options.log(probe.ok ? 'agent-mux: the fence works' : `agent-mux: ${unfencedReason(probe)}`)),
+  });
+}
+
+/** One turn of a worker loop: busy when it ran a run; a fence that does not work is told to queued runs. */
+async function workerTurn(runtime: AppRuntime, workerId: string, tell: UnfencedTeller): Promise<boolean> {
+  const result = await runtime.workOnce(workerId);
+  if (result.kind === 'unfenced') tell({ ok: false, message: result.message });
+  return result.kind === 'ran';
 }

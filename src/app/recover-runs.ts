@@ -38,7 +38,7 @@ const reportedConclusions: Record<string, RunConclusion> = {
  * A run whose worker had already concluded its check run (it died, or lost the database, between
  * reporting on GitHub and saving the result) is recorded as GitHub shows it and left alone there:
  * its work was done, and neither its check run nor its comment is rewritten. Any other run is queued
- * again while it has retries left, then failed. Either way the fencing token moves on, so the old
+ * again while it has retries left, then failed. Either way the lease epoch moves on, so the old
  * worker's late writes are rejected, its pending approvals are superseded (their comments say so,
  * and an answer to one later is told; see `supersededApprovalBody`), and its check run is concluded
  * (`failure` with the reason when failed; `neutral` when retried, as the retry makes a new one), with
@@ -54,7 +54,7 @@ export async function recoverRuns(deps: RecoverDeps): Promise<RecoveredRun[]> {
     if (reported !== undefined) {
       const reason = `${owner} stopped after it concluded the check run ${reported}; recorded so, not retried`;
       const outcome = { state: stateOf(reported), conclusion: reported };
-      const run = await deps.store.recover(expired.id, expired.fencingToken, 'reported', reason, outcome);
+      const run = await deps.store.recover(expired.id, expired.leaseEpoch, 'reported', reason, outcome);
       if (run === undefined) continue;
       deps.log(`recovered run ${run.id}: reported (${reason})`);
       recovered.push({ run, action: 'reported' });
@@ -69,7 +69,7 @@ export async function recoverRuns(deps: RecoverDeps): Promise<RecoveredRun[]> {
       action === 'retry'
         ? `${owner} stopped renewing its lease; the run is queued again`
         : `${owner} stopped renewing its lease and the run had no retry left`;
-    const run = await deps.store.recover(expired.id, expired.fencingToken, action, reason);
+    const run = await deps.store.recover(expired.id, expired.leaseEpoch, action, reason);
     if (run === undefined) continue; // another replica took it over first
     deps.log(`recovered run ${run.id}: ${action} (${reason})`);
     recovered.push({ run, action });

@@ -91,7 +91,7 @@ export type WorkResult =
  * One turn of a worker: claims the oldest run that may start (unless the work dir is over its
  * bound: the run then stays queued), keeps the lease alive (renewed every third of it; a
  * `StaleLeaseError` aborts the run, another worker owns it now), clones the repository fresh with
- * the installation token, runs `executeRun` with the lease's fencing token, and finishes the run
+ * the installation token, runs `executeRun` with the lease's epoch, and finishes the run
  * in the store with the conclusion. The clone is removed afterwards, whatever happened.
  */
 export async function workOnce(deps: WorkerDeps, workerId: string): Promise<WorkResult> {
@@ -287,7 +287,7 @@ async function executeClaimed(
     retried: run.attempts > 0,
     ...(deps.afterPush ? { afterPush: deps.afterPush } : {}),
     leaseToken: lease.leaseToken,
-    fencingToken: lease.fencingToken,
+    leaseEpoch: lease.leaseEpoch,
     superseded: () => held.superseded(),
     onStarted: (started) => {
       store

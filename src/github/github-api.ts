@@ -94,6 +94,24 @@ export interface ReviewCommentInfo {
   inReplyToId: number | undefined;
 }
 
+/** A comment of a review thread as GraphQL gives it: who wrote it and who put 👎 on it. */
+export interface ReviewThreadComment {
+  /** The REST id of the review comment (`databaseId`). */
+  id: number;
+  body: string;
+  author: string | undefined;
+  /** Logins that reacted with 👎 (`THUMBS_DOWN`), at most 20. */
+  thumbsDownBy: string[];
+}
+
+/** A review thread of a pull request (GraphQL `PullRequestReviewThread`): its comments, first the one that opened it. */
+export interface ReviewThreadInfo {
+  /** The thread's node id (what `resolveReviewThread` takes). */
+  id: string;
+  isResolved: boolean;
+  comments: ReviewThreadComment[];
+}
+
 /** One file of a pull request's diff. */
 export interface PullFile {
   path: string;
@@ -234,6 +252,14 @@ export interface GitHubApi {
   listReviewComments(ref: RepoRef, number: number, reviewId: number): Promise<ReviewCommentInfo[]>;
   /** POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies — a reply in the comment's thread. */
   replyToReviewComment(ref: RepoRef, number: number, commentId: number, body: string): Promise<ReviewCommentInfo>;
+
+  /**
+   * The pull request's review threads with their comments (GraphQL `reviewThreads`, every page of
+   * 100 threads; each thread's first 50 comments).
+   */
+  listReviewThreads(ref: RepoRef, number: number): Promise<ReviewThreadInfo[]>;
+  /** Marks a review thread resolved (GraphQL `resolveReviewThread`). */
+  resolveReviewThread(ref: RepoRef, threadId: string): Promise<void>;
 
   /** GET /repos/{owner}/{repo}/pulls/{pull_number}/files?per_page=100 — every page (GitHub lists at most 3,000 files). */
   listPullFiles(ref: RepoRef, number: number): Promise<PullFile[]>;

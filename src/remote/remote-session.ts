@@ -23,7 +23,7 @@ export interface RemoteSessionOptions {
   runId: string;
   taskId: string;
   leaseToken: string;
-  fencingToken: number;
+  leaseEpoch: number;
   heartbeatMs: number;
   idleTimeoutMs: number;
   graceMs?: number;
@@ -44,12 +44,15 @@ export interface RemoteSessionOptions {
 
 type ServerRecord = AgentRecord | { type: 'error'; message: string };
 
-/** One remote session: one local run, its SSE reader, its pending tool calls and its fencing token. */
+/**
+ * One remote session: one local run, its SSE reader, its pending tool calls and its lease epoch
+ * (ca-http-v1's fencing token).
+ */
 export class RemoteSession {
   readonly id: string;
   readonly handle: RunHandle;
   readonly result: Promise<RunEnd>;
-  #fencingToken: number;
+  #leaseEpoch: number;
   #budget: { tokens?: number; usd?: number } | undefined;
   readonly #options: RemoteSessionOptions;
   readonly #tools: CallerToolHost;
@@ -66,7 +69,7 @@ export class RemoteSession {
   constructor(options: RemoteSessionOptions) {
     this.id = options.id;
     this.#options = options;
-    this.#fencingToken = options.fencingToken;
+    this.#leaseEpoch = options.leaseEpoch;
     this.#tools = new CallerToolHost((record) => this.#push(record), options.callerTools);
     // Steps of tools the agent runs itself (here) are told to the caller; relayed ones it runs and shows itself.
     this.#records = new RecordsFromEvents({
@@ -81,7 +84,7 @@ export class RemoteSession {
       runId: options.runId,
       taskId: options.taskId,
       leaseToken: options.leaseToken,
-      fencingToken: options.fencingToken,
+      leaseEpoch: options.leaseEpoch,
       mcp: overMcp ? 'on' : 'off',
       graceMs: options.graceMs,
       env: options.env,
@@ -102,8 +105,8 @@ export class RemoteSession {
     return !this.#ended;
   }
 
-  get fencingToken(): number {
-    return this.#fencingToken;
+  get leaseEpoch(): number {
+    return this.#leaseEpoch;
   }
 
   /** The remaining budget the caller reported last (`budget_update`), if any. */
@@ -113,8 +116,8 @@ export class RemoteSession {
 
   /** Accepts a fencing token; false when it is older than the session's. A newer one replaces it. */
   checkFencing(token: number): boolean {
-    if (token < this.#fencingToken) return false;
-    this.#fencingToken = token;
+    if (token < this.#leaseEpoch) return false;
+    this.#leaseEpoch = token;
     return true;
   }
 

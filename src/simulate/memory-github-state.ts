@@ -41,6 +41,8 @@ export class MemoryGitHubState {
   readonly reviews: MemoryReview[] = [];
   readonly checkRunsById = new Map<number, MemoryCheckRun>();
   readonly reactions: MemoryReaction[] = [];
+  /** The review threads marked resolved, by the id of the comment that opened each. */
+  readonly resolvedThreads = new Set<number>();
   readonly workflowRuns = new Map<number, MemoryWorkflowRun>();
   /** Login (lower case) → role; the repository owner is an admin. */
   readonly roles = new Map<string, RepoRole>();
@@ -257,6 +259,25 @@ export class MemoryGitHubState {
    * A user's reaction on a target, as GitHub keeps it: once per user and content (`created` false
    * when it was there already).
    */
+  /**
+   * The review threads of a pull request in the order they were opened: each opening comment (one
+   * that replies to none) with its replies in order.
+   */
+  reviewThreads(
+    pullNumber: number,
+  ): { root: MemoryReviewComment; comments: MemoryReviewComment[]; resolved: boolean }[] {
+    const all = [...this.reviewComments.values()]
+      .filter((c) => c.pullNumber === pullNumber)
+      .sort((a, b) => a.id - b.id);
+    return all
+      .filter((c) => c.inReplyToId === undefined)
+      .map((root) => ({
+        root,
+        comments: [root, ...all.filter((c) => c.inReplyToId === root.id)],
+        resolved: this.resolvedThreads.has(root.id),
+      }));
+  }
+
   react(
     target: MemoryReaction['target'],
     content: string,

@@ -7,9 +7,11 @@ import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
 import type { GitHubApprovalChannel } from '../github/approvals/github-approval-channel.ts';
 import { REPO_CONFIG_PATH } from '../github/config/load-repo-config.ts';
 import type { RepoRole } from '../github/github-api.ts';
+import type { ActedTrigger } from '../github/use-cases/act-on-trigger.ts';
 import type { GitHubDeps } from '../github/use-cases/decide-trigger.ts';
 import { executeRun } from '../github/use-cases/execute-run.ts';
 import { handleTrigger } from '../github/use-cases/handle-trigger.ts';
+import type { RunJob } from '../github/use-cases/run-job.ts';
 import { createMemoryGitHub } from './memory-github.ts';
 import { actAs, payloadRepo, seedFromPayload } from './seed-from-payload.ts';
 import { collectReceived, type SimulationReport } from './simulation-report.ts';
@@ -62,10 +64,7 @@ export async function simulateEvent(options: SimulateEventOptions): Promise<Simu
   if (repo === undefined) {
     throw new SimulationSetupError('the payload names no repository (repository.owner.login and repository.name)');
   }
-  const top = await execa('git', ['rev-parse', '--show-toplevel'], { cwd: options.repoPath, reject: false }).catch(
-    (error: unknown) => ({ exitCode: 1, stdout: '', stderr: String(error) }),
-  );
-  if (top.exitCode !== 0) throw new SimulationSetupError(`${options.repoPath} is not a git checkout`);
+  const checkout = await checkoutOf(options.repoPath);
   const payload = options.as === undefined ? options.payload : actAs(options.eventName, options.payload, options.as);
 
   const root = await mkdtemp(join(tmpdir(), 'agent-mux-simulate-'));
@@ -73,13 +72,7 @@ export async function simulateEvent(options: SimulateEventOptions): Promise<Simu
   const workspace = join(root, 'workspace');
   let keep = false;
   try {
-    await git(['clone', '--bare', '--quiet', top.stdout.trim(), bare], root);
-    const defaultBranch = options.defaultBranch ?? (await defaultBranchOf(top.stdout.trim(), bare));
-    if ((await git(['rev-parse', '--verify', '--quiet', `refs/heads/${defaultBranch}`], bare, false)) === undefined) {
-      throw new SimulationSetupError(`the checkout has no branch ${defaultBranch}`);
-    }
-    await git(['clone', '--quiet', bare, workspace], root);
-
+    const defaultBranch = await cloneCheckout({ checkout, root, bare, workspace }, options.defaultBranch);
     const selfLogin = options.selfLogin ?? 'agent-mux[bot]';
     const actor = actorOf(payload);
     const gh = createMemoryGitHub({
@@ -107,7 +100,7 @@ export async function simulateEvent(options: SimulateEventOptions): Promise<Simu
       repository: `${repo.owner}/${repo.repo}`,
       actor,
       defaultBranch,
-      decision: { kind: decision.kind },
+      decision: decisionReport(decision),
       notes,
       comments: [],
       reviewReplies: [],
@@ -115,41 +108,7 @@ export async function simulateEvent(options: SimulateEventOptions): Promise<Simu
       reactions: [],
       pullRequests: [],
     };
-    if (decision.kind === 'ignore' || decision.kind === 'refused') report.decision.reason = decision.reason;
-    if (decision.kind === 'ignore' && decision.malformed) report.decision.malformed = true;
-    if (decision.kind === 'config_error') report.decision.reason = decision.message;
-    if (decision.kind === 'cancel') report.decision.reason = 'a cancel: no run is in flight in a simulation';
-    if (decision.kind === 'answer')
-      report.decision.reason = 'an answer to an approval: none is pending in a simulation';
-    if (decision.kind === 'run') {
-      report.decision.agent = decision.job.agentName;
-      report.decision.instruction = decision.job.instruction;
-      const outcome = await executeRun({
-        deps,
-        job: decision.job,
-        registry: options.registry(),
-        workspace,
-        git: { author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
-        env: options.env,
-        secrets: [],
-        signal: options.signal,
-        onEvent: options.onEvent,
-        attachApprovals: (channel) => answerApprovals(channel, options.approve),
-      });
-      report.run = {
-        runId: outcome.runId,
-        conclusion: outcome.conclusion,
-        ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
-        ...(outcome.branch === undefined ? {} : { branch: outcome.branch }),
-        ...(outcome.pullRequestUrl === undefined ? {} : { pullRequestUrl: outcome.pullRequestUrl }),
-        changedFiles: outcome.changedFiles.map((f) => f.path),
-        approvals: outcome.approvals,
-      };
-      if (outcome.branch !== undefined) {
-        const log = await git(['log', '--stat', '-1', `refs/heads/${outcome.branch}`, '--'], bare, false);
-        if (log !== undefined) report.branch = { name: outcome.branch, log };
-      }
-    }
+    if (decision.kind === 'run') await reportRun(report, { deps, job: decision.job, workspace, bare }, options);
     Object.assign(report, collectReceived(gh.state, seededComments, seededIssues, seededReviewComments));
     if (options.keep) {
       keep = true;
@@ -159,6 +118,81 @@ export async function simulateEvent(options: SimulateEventOptions): Promise<Simu
   } finally {
     if (keep) await rm(workspace, { recursive: true, force: true });
     else await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** The top folder of the git checkout at `repoPath`. */
+async function checkoutOf(repoPath: string): Promise<string> {
+  const top = await execa('git', ['rev-parse', '--show-toplevel'], { cwd: repoPath, reject: false }).catch(
+    (error: unknown) => ({ exitCode: 1, stdout: '', stderr: String(error) }),
+  );
+  if (top.exitCode !== 0) throw new SimulationSetupError(`${repoPath} is not a git checkout`);
+  return top.stdout.trim();
+}
+
+/**
+ * Clones the checkout into `bare` (GitHub's git server) and that into `workspace` (the run's
+ * checkout), both under `root`; returns the default branch, which the checkout must have.
+ */
+async function cloneCheckout(
+  paths: { checkout: string; root: string; bare: string; workspace: string },
+  defaultBranch: string | undefined,
+): Promise<string> {
+  const { checkout, root, bare, workspace } = paths;
+  await git(['clone', '--bare', '--quiet', checkout, bare], root);
+  const branch = defaultBranch ?? (await defaultBranchOf(checkout, bare));
+  if ((await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], bare, false)) === undefined) {
+    throw new SimulationSetupError(`the checkout has no branch ${branch}`);
+  }
+  await git(['clone', '--quiet', bare, workspace], root);
+  return branch;
+}
+
+/** The report's decision: its kind, and why nothing ran or what runs. */
+function decisionReport(decision: ActedTrigger): SimulationReport['decision'] {
+  const report: SimulationReport['decision'] = { kind: decision.kind };
+  if (decision.kind === 'ignore' || decision.kind === 'refused') report.reason = decision.reason;
+  if (decision.kind === 'ignore' && decision.malformed) report.malformed = true;
+  if (decision.kind === 'config_error') report.reason = decision.message;
+  if (decision.kind === 'cancel') report.reason = 'a cancel: no run is in flight in a simulation';
+  if (decision.kind === 'answer') report.reason = 'an answer to an approval: none is pending in a simulation';
+  if (decision.kind === 'run') {
+    report.agent = decision.job.agentName;
+    report.instruction = decision.job.instruction;
+  }
+  return report;
+}
+
+/** Runs the job in the workspace and adds its outcome to the report, with the log of the branch it pushed. */
+async function reportRun(
+  report: SimulationReport,
+  run: { deps: GitHubDeps; job: RunJob; workspace: string; bare: string },
+  options: SimulateEventOptions,
+): Promise<void> {
+  const outcome = await executeRun({
+    deps: run.deps,
+    job: run.job,
+    registry: options.registry(),
+    workspace: run.workspace,
+    git: { author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
+    env: options.env,
+    secrets: [],
+    signal: options.signal,
+    onEvent: options.onEvent,
+    attachApprovals: (channel) => answerApprovals(channel, options.approve),
+  });
+  report.run = {
+    runId: outcome.runId,
+    conclusion: outcome.conclusion,
+    ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
+    ...(outcome.branch === undefined ? {} : { branch: outcome.branch }),
+    ...(outcome.pullRequestUrl === undefined ? {} : { pullRequestUrl: outcome.pullRequestUrl }),
+    changedFiles: outcome.changedFiles.map((f) => f.path),
+    approvals: outcome.approvals,
+  };
+  if (outcome.branch !== undefined) {
+    const log = await git(['log', '--stat', '-1', `refs/heads/${outcome.branch}`, '--'], run.bare, false);
+    if (log !== undefined) report.branch = { name: outcome.branch, log };
   }
 }
 

@@ -149,7 +149,7 @@ describe('a PostgreSQL restart', { timeout: 90_000 }, () => {
     // Consistent: one attempt, lease released, nothing pending, nothing left to read.
     expect(finished).toMatchObject({ attempts: 0, conclusion: 'success', checkRunId: pending.id });
     expect(finished.leaseToken).toBeUndefined();
-    expect(finished.fencingToken).toBe(waiting!.fencingToken);
+    expect(finished.leaseEpoch).toBe(waiting!.leaseEpoch);
     expect(await store.list()).toHaveLength(1);
     expect(await store.pendingApprovals({ runId: finished.id })).toEqual([]);
     expect(await store.takeAnswers(finished.issueKey)).toEqual([]);

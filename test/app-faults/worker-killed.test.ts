@@ -159,7 +159,7 @@ describe.runIf(process.platform === 'linux')('a SIGKILLed app', () => {
       expect(starts.every((e) => e.runId === run!.id)).toBe(true);
       const [a, b] = starts;
       expect(b!.fencing).toBeGreaterThan(a!.fencing);
-      expect(run!.fencingToken).toBeGreaterThanOrEqual(b!.fencing);
+      expect(run!.leaseEpoch).toBeGreaterThanOrEqual(b!.fencing);
       const firstExit = events.find((e) => e.what === 'exit' && e.pid === a!.pid);
       expect(firstExit).toBeDefined();
       expect(firstExit!.at).toBeLessThanOrEqual(b!.at);

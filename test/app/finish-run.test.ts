@@ -72,7 +72,7 @@ describe('finishRun', () => {
 
   it('answers stale when another worker took the run over', async () => {
     const run = await claimedRun([]);
-    expect(await run.real.recover(run.runId, run.lease.fencingToken, 'retry', 'lease expired')).toBeDefined();
+    expect(await run.real.recover(run.runId, run.lease.leaseEpoch, 'retry', 'lease expired')).toBeDefined();
     await expect(finishRun(run.flaky, run.lease, success, () => {})).resolves.toEqual({ stale: true });
   });
 });

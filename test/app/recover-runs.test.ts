@@ -61,7 +61,7 @@ describe('recovery of runs whose worker died', () => {
     expect(a.w.gh.state.checkRun(first.checkRunId)).toMatchObject({ status: 'completed', conclusion: 'neutral' });
     expect(a.w.gh.state.comment(first.commentId)?.body).toContain('a new attempt follows');
     expect(await a.store.pendingApprovals({ runId: first.run.id })).toEqual([]);
-    // The dead worker's late write is rejected: the fencing token moved on.
+    // The dead worker's late write is rejected: the lease epoch moved on.
     await expect(a.store.finish(first.lease, { state: 'succeeded', conclusion: 'success' })).rejects.toSatisfy(
       StaleLeaseError.isInstance,
     );
@@ -283,7 +283,7 @@ describe('fencing', () => {
     const work = a.runtime.workOnce('slow');
     await waitForApproval(a);
     const [run] = await a.store.list();
-    const taken = await a.store.recover(run!.id, run!.fencingToken, 'fail', 'taken over by the test');
+    const taken = await a.store.recover(run!.id, run!.leaseEpoch, 'fail', 'taken over by the test');
     expect(taken?.state).toBe('failed');
     const result = await work;
     expect(result).toMatchObject({ kind: 'ran', runId: run!.id, conclusion: 'neutral', stale: true });

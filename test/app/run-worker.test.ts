@@ -66,13 +66,11 @@ describe('a worker turn', () => {
     const work = a.runtime.workOnce('w');
     await waitFor(async () => (await a.store.pendingApprovals({ issueKey: 'octo/demo#12' }))[0], 'an approval');
     const [run] = await a.store.list();
-    // What the recovery does to a run whose lease it saw expire: queued again, the fencing token moved on.
-    await expect(a.store.recover(run!.id, run!.fencingToken, 'retry', 'taken over in the test')).resolves.toMatchObject(
-      {
-        state: 'queued',
-        attempts: 1,
-      },
-    );
+    // What the recovery does to a run whose lease it saw expire: queued again, the lease epoch moved on.
+    await expect(a.store.recover(run!.id, run!.leaseEpoch, 'retry', 'taken over in the test')).resolves.toMatchObject({
+      state: 'queued',
+      attempts: 1,
+    });
     expect(await work).toMatchObject({
       kind: 'ran',
       conclusion: 'neutral',

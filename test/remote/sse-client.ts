@@ -28,10 +28,10 @@ export function client(baseUrl: string, token?: string) {
           ...body,
         }),
       }),
-    input: (id: string, record: unknown, fencingToken = 4) =>
+    input: (id: string, record: unknown, leaseEpoch = 4) =>
       fetch(`${baseUrl}/v1/sessions/${id}/input`, {
         method: 'POST',
-        headers: headers({ 'content-type': 'application/json', 'x-fencing-token': String(fencingToken) }),
+        headers: headers({ 'content-type': 'application/json', 'x-fencing-token': String(leaseEpoch) }),
         body: JSON.stringify(record),
       }),
     remove: (id: string) => fetch(`${baseUrl}/v1/sessions/${id}`, { method: 'DELETE', headers: headers() }),

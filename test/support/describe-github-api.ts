@@ -511,6 +511,45 @@ export function describeGitHubApi(name: string, make: MakeGitHubApiHarness): voi
       });
     });
 
+    describe('review threads', () => {
+      it('listReviewThreads: each review comment opens a thread with its replies and 👎 reactions; resolveReviewThread marks it', async () => {
+        h.seed.pull({ number: 7, title: 'p', user: 'alice', headRef: 'feature' });
+        await h.api.createReview(h.repo, 7, {
+          commitId: featureSha,
+          body: 'two findings',
+          comments: [
+            { path: 'docs/new.md', line: 2, body: 'first finding' },
+            { path: 'docs/new.md', startLine: 1, line: 3, body: 'second finding' },
+          ],
+        });
+        const [first, second] = await h.api.listReviewThreads(h.repo, 7);
+        expect(first).toMatchObject({ isResolved: false, comments: [{ body: 'first finding', author: h.selfLogin }] });
+        expect(second).toMatchObject({ isResolved: false, comments: [{ body: 'second finding', thumbsDownBy: [] }] });
+        const firstId = first?.comments[0]?.id ?? 0;
+        await h.api.replyToReviewComment(h.repo, 7, firstId, 'fixed?');
+        h.seed.reviewComment(7, { body: 'unrelated', user: 'bob', path: 'docs/new.md', line: 1 });
+        h.seed.reviewCommentReaction(second?.comments[0]?.id ?? 0, '-1', 'alice');
+        await h.api.resolveReviewThread(h.repo, first?.id ?? '');
+        const threads = await h.api.listReviewThreads(h.repo, 7);
+        expect(threads.map((t) => [t.isResolved, t.comments.map((c) => c.body)])).toEqual([
+          [true, ['first finding', 'fixed?']],
+          [false, ['second finding']],
+          [false, ['unrelated']],
+        ]);
+        expect(threads[1]?.comments[0]?.thumbsDownBy).toEqual(['alice']);
+        expect(threads[2]?.comments[0]?.author).toBe('bob');
+        expectNoViolations();
+      });
+
+      it('an unknown thread cannot be resolved; an unknown pull has no threads', async () => {
+        h.seed.pull({ number: 7, title: 'p', user: 'alice', headRef: 'feature' });
+        await expect(
+          h.api.resolveReviewThread(h.repo, Buffer.from('PullRequestReviewThread999').toString('base64')),
+        ).rejects.toThrow(/Could not resolve to a node/);
+        await expect(h.api.listReviewThreads(h.repo, 99)).rejects.toThrow();
+      });
+    });
+
     describe('reviews and review comments', () => {
       it('listReviews: one pull’s reviews, oldest first, notModified for the same etag until a review is added', async () => {
         h.seed.pull({ number: 7, title: 'p', user: 'alice', headRef: 'feature' });

@@ -52,6 +52,10 @@ export const fakeGitHubHarness: MakeGitHubApiHarness = async (bare) => {
           user: review.user,
           commitId: review.commitId,
         }).id,
+      reviewCommentReaction: (commentId, content, user) => {
+        const memory = state.memory(repo);
+        memory?.react({ kind: 'review_comment', id: commentId }, content, memory.user(user));
+      },
       workflowRun: (status) => state.addWorkflowRun(repo, status === undefined ? {} : { status }).id,
     },
     inspect: {

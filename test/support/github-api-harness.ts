@@ -40,6 +40,8 @@ export interface GitHubSeed {
   review(pullNumber: number, review: { state: string; body?: string; user: SeedLogin; commitId: string }): number;
   /** Returns the run's id. */
   workflowRun(status?: string): number;
+  /** A person's reaction on a review comment (`-1` is 👎). */
+  reviewCommentReaction(commentId: number, content: string, user: SeedLogin): void;
 }
 
 /** A check run as a stand-in keeps it, in one shape for both. */

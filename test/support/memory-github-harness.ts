@@ -38,6 +38,9 @@ export const memoryGitHubHarness: MakeGitHubApiHarness = async (bare) => {
         });
       },
       comment: (issueNumber, body, user) => state.addComment(issueNumber, { body, user }).id,
+      reviewCommentReaction: (commentId, content, user) => {
+        state.react({ kind: 'review_comment', id: commentId }, content, state.user(user));
+      },
       reviewComment: (pullNumber, comment) => {
         const line = comment.line ?? 1;
         const location: ReviewCommentLocation | undefined =

@@ -50,7 +50,7 @@ function statements(schema: string): StoreStatements {
         NULLS FIRST, r.seq
       LIMIT 1 FOR UPDATE SKIP LOCKED`,
     runByLeaseToken: `SELECT * FROM ${s}.runs WHERE lease_token = $1`,
-    nextFencingToken: `SELECT nextval('${s}.fencing_tokens') AS value`,
+    nextLeaseEpoch: `SELECT nextval('${s}.fencing_tokens') AS value`,
     startRun: `UPDATE ${s}.runs SET state = 'running', fencing_token = $1, lease_owner = $2,
       lease_token = $3, lease_expires_at = $4, updated_at = $5, claimed_at = $5 WHERE id = $6 RETURNING *`,
 

@@ -95,7 +95,7 @@ export function runFromRow(row: Row): StoredRun {
     issueKey: str(row, 'runs', 'issue_key'),
     adapter: str(row, 'runs', 'adapter'),
     attempts: num(row, 'runs', 'attempts'),
-    fencingToken: num(row, 'runs', 'fencing_token'),
+    leaseEpoch: num(row, 'runs', 'fencing_token'),
     leaseOwner: optionalStr(row, 'runs', 'lease_owner'),
     leaseToken: optionalStr(row, 'runs', 'lease_token'),
     leaseExpiresAt: optionalNum(row, 'runs', 'lease_expires_at'),

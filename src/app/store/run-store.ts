@@ -47,8 +47,11 @@ export interface StoredRun {
   /** The adapter id, for per-adapter concurrency. */
   adapter: string;
   attempts: number;
-  /** Incremented by every claim and takeover; a write carrying an older one is rejected. */
-  fencingToken: number;
+  /**
+   * The lease epoch: incremented by every claim and takeover; a write carrying an older one is
+   * rejected. Column `fencing_token`; ca-http-v1 calls it the fencing token.
+   */
+  leaseEpoch: number;
   leaseOwner: string | undefined;
   leaseToken: string | undefined;
   leaseExpiresAt: number | undefined;
@@ -66,7 +69,7 @@ export interface Lease {
   runId: string;
   workerId: string;
   leaseToken: string;
-  fencingToken: number;
+  leaseEpoch: number;
   expiresAt: number;
 }
 
@@ -162,14 +165,14 @@ export interface RunStore {
   /**
    * Claims the oldest queued run that may start: no other run of its issue in flight, and the
    * repository's and adapter's limits not reached. Sets state `running`, a new lease token and a
-   * fencing token higher than any before. PostgreSQL: `FOR UPDATE SKIP LOCKED`.
+   * lease epoch higher than any before. PostgreSQL: `FOR UPDATE SKIP LOCKED`.
    */
   claim(
     workerId: string,
     leaseMs: number,
     limits: ConcurrencyLimits,
   ): Promise<{ run: StoredRun; lease: Lease } | undefined>;
-  /** Extends a lease. Throws `StaleLeaseError` when the run's fencing token moved on (taken over). */
+  /** Extends a lease. Throws `StaleLeaseError` when the run's lease epoch moved on (taken over). */
   renew(lease: Lease, leaseMs: number): Promise<Lease>;
   /** A fenced write (state `running` ↔ `awaiting_approval`, check run and comment ids). Throws `StaleLeaseError`. */
   update(lease: Lease, patch: { state?: RunState; checkRunId?: number; commentId?: number }): Promise<void>;
@@ -179,16 +182,16 @@ export interface RunStore {
   /** Runs in flight (`running`, `awaiting_approval`) whose lease expired before `now`. */
   expiredRuns(now: number): Promise<StoredRun[]>;
   /**
-   * Takes over an expired run (its fencing token must still be `fencingToken`, else undefined):
+   * Takes over an expired run (its lease epoch must still be `leaseEpoch`, else undefined):
    * `retry` puts it back to `queued` (attempts + 1; its check run is forgotten, as the retry makes
    * its own), `fail` concludes it `failed` with the reason, and `reported` concludes it as its worker
    * had reported it on GitHub before it stopped (`outcome`: the worker concluded the check run, then
-   * died or could not save). Every way the fencing token is bumped, so the old worker's late writes
+   * died or could not save). Every way the lease epoch is bumped, so the old worker's late writes
    * are rejected.
    */
   recover(
     runId: string,
-    fencingToken: number,
+    leaseEpoch: number,
     action: 'retry' | 'fail' | 'reported',
     reason: string,
     outcome?: { state: RunState; conclusion: string },

@@ -45,13 +45,13 @@ export class SqlRunStore implements RunStore {
       .map((row) => String(row.id));
   }
 
-  private async nextFencingToken(tx: StoreSession) {
-    return Number((await this.first(tx, this.sql.nextFencingToken, []))?.value);
+  private async nextLeaseEpoch(tx: StoreSession) {
+    return Number((await this.first(tx, this.sql.nextLeaseEpoch, []))?.value);
   }
 
   private async fenced(text: string, lease: Lease, values: readonly unknown[]) {
-    const changed = await this.single.changes(text, [...values, lease.runId, lease.fencingToken, lease.leaseToken]);
-    if (changed === 0) throw new StaleLeaseError(lease.runId, lease.fencingToken);
+    const changed = await this.single.changes(text, [...values, lease.runId, lease.leaseEpoch, lease.leaseToken]);
+    if (changed === 0) throw new StaleLeaseError(lease.runId, lease.leaseEpoch);
   }
 
   private filterValues(filter: { runId?: string; issueKey?: string }) {
@@ -129,7 +129,7 @@ export class SqlRunStore implements RunStore {
     const expiresAt = now + leaseMs;
     const leased = (row: mapping.Row) => {
       const run = mapping.runFromRow(row);
-      return { run, lease: { runId: run.id, workerId, leaseToken, fencingToken: run.fencingToken, expiresAt } };
+      return { run, lease: { runId: run.id, workerId, leaseToken, leaseEpoch: run.leaseEpoch, expiresAt } };
     };
     return this.dialect.transaction(async (tx) => {
       // Claims are serialized, so that the issue, repository and adapter limits hold across replicas.
@@ -148,9 +148,9 @@ export class SqlRunStore implements RunStore {
         this.dialect.list(exclusions.installations),
       ]);
       if (!candidate) return undefined;
-      const fencingToken = await this.nextFencingToken(tx);
+      const leaseEpoch = await this.nextLeaseEpoch(tx);
       const row = await this.first(tx, this.sql.startRun, [
-        fencingToken,
+        leaseEpoch,
         workerId,
         leaseToken,
         expiresAt,
@@ -190,10 +190,10 @@ export class SqlRunStore implements RunStore {
     return (await this.single.rows(this.sql.expiredRuns, [now])).map(mapping.runFromRow);
   };
 
-  readonly recover: RunStore['recover'] = async (runId, fencingToken, action, reason, outcome) => {
+  readonly recover: RunStore['recover'] = async (runId, leaseEpoch, action, reason, outcome) => {
     const row = await this.dialect.transaction(async (tx) => {
-      // Only while the run is still in flight under `fencingToken`: the statements say so in their WHERE.
-      const values = [reason, Date.now(), runId, fencingToken, await this.nextFencingToken(tx)];
+      // Only while the run is still in flight under `leaseEpoch`: the statements say so in their WHERE.
+      const values = [reason, Date.now(), runId, leaseEpoch, await this.nextLeaseEpoch(tx)];
       if (action === 'retry') return this.first(tx, this.sql.requeue, values);
       if (action === 'reported' && outcome !== undefined) {
         return this.first(tx, this.sql.concludeReported, [...values, outcome.state, outcome.conclusion]);

@@ -151,7 +151,7 @@ export const SQLITE_SQL: StoreStatements = {
     ORDER BY (SELECT max(c.claimed_at) FROM runs c WHERE c.installation_id IS r.installation_id) NULLS FIRST, seq
     LIMIT 1`,
   runByLeaseToken: 'SELECT * FROM runs WHERE lease_token = ?1',
-  nextFencingToken: `UPDATE counters SET value = value + 1 WHERE name = 'fencing' RETURNING value`,
+  nextLeaseEpoch: `UPDATE counters SET value = value + 1 WHERE name = 'fencing' RETURNING value`,
   startRun: `UPDATE runs SET state = 'running', fencing_token = ?1, lease_owner = ?2, lease_token = ?3, lease_expires_at = ?4,
     updated_at = ?5, claimed_at = ?5 WHERE id = ?6 RETURNING *`,
 

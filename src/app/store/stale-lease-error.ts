@@ -1,15 +1,15 @@
 import { AgentMuxError } from '../../core/errors/agent-mux-error.ts';
 
-/** A worker wrote with a fencing token that is no longer the run's: another worker took the run over. */
+/** A worker wrote with a lease epoch that is no longer the run's: another worker took the run over. */
 export class StaleLeaseError extends AgentMuxError {
   readonly runId: string;
-  readonly fencingToken: number;
+  readonly leaseEpoch: number;
 
-  constructor(runId: string, fencingToken: number) {
-    super('stale_lease', `run ${runId}: fencing token ${fencingToken} is stale (the run was taken over)`);
+  constructor(runId: string, leaseEpoch: number) {
+    super('stale_lease', `run ${runId}: fencing token ${leaseEpoch} is stale (the run was taken over)`);
     this.name = 'StaleLeaseError';
     this.runId = runId;
-    this.fencingToken = fencingToken;
+    this.leaseEpoch = leaseEpoch;
   }
 
   static override isInstance(error: unknown): error is StaleLeaseError {

@@ -21,7 +21,7 @@ export interface StoreStatements {
   inFlightKeys: string;
   candidate: string;
   runByLeaseToken: string;
-  nextFencingToken: string;
+  nextLeaseEpoch: string;
   startRun: string;
   renew: string;
   update: string;

@@ -1,10 +1,12 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Adapter } from '../../core/adapter/index.ts';
 import { PricingTable } from '../../core/cost/pricing-table.ts';
 import { agentEnvironment } from '../../core/env/agent-environment.ts';
 import type { AgentEvent } from '../../core/events/index.ts';
 import { resolveRetryPolicy } from '../../core/retry/retry-policy.ts';
+import type { RunHandle } from '../../core/run/run-options.ts';
 import { startRun } from '../../core/run/start-run.ts';
 import { probeFence } from '../../core/sandbox/probe-fence.ts';
 import type { ApprovalChannel } from '../../core/tools/approval-channel.ts';
@@ -17,7 +19,7 @@ import type { CliIO } from '../cli-io.ts';
 import { exitCodeFor } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { jsonRenderer } from '../render/json-renderer.ts';
-import { prettyRenderer } from '../render/pretty-renderer.ts';
+import { type PrettyRenderer, prettyRenderer } from '../render/pretty-renderer.ts';
 import { terminalApprovalChannel } from '../terminal-approval-channel.ts';
 import { UsageError } from '../usage-error.ts';
 import { decideCliFence } from './cli-fence.ts';
@@ -59,42 +61,33 @@ const positiveSeconds = (value: string | undefined, flag: string): number | unde
   return n * 1000;
 };
 
+/** The options of `agent-mux run` (see {@link runUsage}). */
+const RUN_OPTIONS = {
+  ...AGENT_OPTIONS,
+  json: { type: 'boolean', default: false },
+  timeout: { type: 'string' },
+  inactivity: { type: 'string' },
+  cwd: { type: 'string' },
+  model: { type: 'string' },
+  resume: { type: 'string' },
+  approve: { type: 'string' },
+  fence: { type: 'string' },
+  debug: { type: 'boolean', default: false },
+} as const;
+
 /** `agent-mux run`: returns the exit code. */
 export async function runCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      ...AGENT_OPTIONS,
-      json: { type: 'boolean', default: false },
-      timeout: { type: 'string' },
-      inactivity: { type: 'string' },
-      cwd: { type: 'string' },
-      model: { type: 'string' },
-      resume: { type: 'string' },
-      approve: { type: 'string' },
-      fence: { type: 'string' },
-      debug: { type: 'boolean', default: false },
-    },
-  });
+  const { values, positionals } = parseCommandArgs({ args: argv, allowPositionals: true, options: RUN_OPTIONS });
   if (values.help) {
     io.stdout.write(`${runUsage}\n`);
     return 0;
   }
-  const fromStdin = positionals.length === 1 && positionals[0] === '-';
-  const prompt = (fromStdin ? await readAll(io.stdin) : positionals.join(' ')).trim();
-  if (!prompt) throw new UsageError(fromStdin ? 'standard input held no prompt' : 'a prompt is required');
+  const prompt = await readPrompt(positionals, io.stdin);
   const approve = values.approve ?? (io.stdin.isTTY && io.stderr.isTTY ? 'ask' : 'none');
   if (!['ask', 'all', 'none'].includes(approve)) throw new UsageError('--approve takes ask, all or none');
 
   const { adapter, config } = await loadAdapter(values, io.cwd);
-  if (values.resume !== undefined && (values.resume === '' || !adapter.capabilities.resume)) {
-    throw new UsageError(
-      values.resume === ''
-        ? '--resume takes a session id'
-        : `${adapter.id} cannot resume a session (no resume capability)`,
-    );
-  }
+  checkResume(values.resume, adapter);
   const cwd = values.cwd
     ? resolve(io.cwd, values.cwd)
     : adapter.id === 'demo'
@@ -111,22 +104,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     ? undefined
     : prettyRenderer({ out: io.stdout, status: io.stderr, color, adapter: adapter.id, verbose: values.debug });
   const render = pretty ? (event: AgentEvent) => pretty.onEvent(event) : jsonRenderer(io.stdout);
-  const approvals: ApprovalChannel =
-    approve === 'all'
-      ? autoApprovalChannel('approve', { by: '--approve all' })
-      : approve === 'none'
-        ? autoApprovalChannel('deny', {
-            by: '--approve none',
-            // Denied by default (no terminal to ask at): say how to allow them.
-            ...(values.approve === undefined ? { reason: NO_TERMINAL_DENIAL } : {}),
-          })
-        : terminalApprovalChannel({
-            input: io.stdin,
-            output: io.stderr,
-            onAsk: (asking) => (asking ? pretty?.pause() : pretty?.resume()),
-            // Ctrl-C at the question stops the run as SIGINT does (onSignal is set before any question).
-            onInterrupt: () => onSignal('SIGINT'),
-          });
+  // Ctrl-C at a question stops the run as SIGINT does (onSignal is set before any question).
+  const approvals = approvalChannel(approve, values.approve === undefined, io, pretty, () => onSignal('SIGINT'));
 
   const policy = policyForAgent(defaultPolicy, adapter.toolNames);
   const handle = startRun({
@@ -155,16 +134,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     onEvent: render,
   });
 
-  let interrupts = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupts++;
-    if (interrupts === 1) {
-      io.stderr.write(`\n${signal}: stopping the agent (again to force)\n`);
-      handle.abort(`interrupted by ${signal}`);
-    } else {
-      process.exit(130);
-    }
-  };
+  const onSignal = interruptHandler(io.stderr, handle);
   io.signals?.on('SIGINT', onSignal);
   io.signals?.on('SIGTERM', onSignal);
   try {
@@ -176,6 +146,65 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     io.signals?.off('SIGINT', onSignal);
     io.signals?.off('SIGTERM', onSignal);
   }
+}
+
+/** The prompt: the arguments, or standard input for a lone `-`. Throws UsageError when it is empty. */
+async function readPrompt(positionals: string[], stdin: NodeJS.ReadableStream): Promise<string> {
+  const fromStdin = positionals.length === 1 && positionals[0] === '-';
+  const prompt = (fromStdin ? await readAll(stdin) : positionals.join(' ')).trim();
+  if (!prompt) throw new UsageError(fromStdin ? 'standard input held no prompt' : 'a prompt is required');
+  return prompt;
+}
+
+/** Throws UsageError for a `--resume` without a session id, or one the adapter cannot resume. */
+function checkResume(resume: string | undefined, adapter: Adapter): void {
+  if (resume !== undefined && (resume === '' || !adapter.capabilities.resume)) {
+    throw new UsageError(
+      resume === '' ? '--resume takes a session id' : `${adapter.id} cannot resume a session (no resume capability)`,
+    );
+  }
+}
+
+/**
+ * Who answers the run's approvals, as `--approve` says (`approve`): every one approved, every one
+ * denied (saying how to allow them when that was not asked for, `byDefault`), or the user at the
+ * terminal, with the pretty view's spinner paused while it asks.
+ */
+function approvalChannel(
+  approve: string,
+  byDefault: boolean,
+  io: CliIO,
+  pretty: PrettyRenderer | undefined,
+  onInterrupt: () => void,
+): ApprovalChannel {
+  if (approve === 'all') return autoApprovalChannel('approve', { by: '--approve all' });
+  if (approve === 'none') {
+    return autoApprovalChannel('deny', {
+      by: '--approve none',
+      // Denied by default (no terminal to ask at): say how to allow them.
+      ...(byDefault ? { reason: NO_TERMINAL_DENIAL } : {}),
+    });
+  }
+  return terminalApprovalChannel({
+    input: io.stdin,
+    output: io.stderr,
+    onAsk: (asking) => (asking ? pretty?.pause() : pretty?.resume()),
+    onInterrupt,
+  });
+}
+
+/** What SIGINT and SIGTERM do to the run: the first stops it, the next exits at once (130). */
+function interruptHandler(stderr: CliIO['stderr'], handle: RunHandle): (signal: NodeJS.Signals) => void {
+  let interrupts = 0;
+  return (signal) => {
+    interrupts++;
+    if (interrupts === 1) {
+      stderr.write(`\n${signal}: stopping the agent (again to force)\n`);
+      handle.abort(`interrupted by ${signal}`);
+    } else {
+      process.exit(130);
+    }
+  };
 }
 
 const secondsOf = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);

@@ -5,7 +5,7 @@ import { didYouMean } from '../../core/errors/did-you-mean.ts';
 import type { AgentEvent } from '../../core/events/index.ts';
 import type { RepoRole } from '../../github/github-api.ts';
 import { renderSimulation } from '../../simulate/render-simulation.ts';
-import { simulateEvent } from '../../simulate/simulate-event.ts';
+import { type SimulateEventOptions, simulateEvent } from '../../simulate/simulate-event.ts';
 import { isSimulatedEventName, SIMULATED_EVENT_NAMES } from '../../simulate/simulated-event-names.ts';
 import { simulationExitCode } from '../../simulate/simulation-report.ts';
 import { SimulationSetupError } from '../../simulate/simulation-setup-error.ts';
@@ -63,6 +63,67 @@ const roles: readonly RepoRole[] = ['none', 'read', 'triage', 'write', 'maintain
 
 /** `agent-mux simulate`: returns the exit code. */
 export async function simulateCommand(argv: string[], io: CliIO): Promise<number> {
+  const args = simulateArgs(argv);
+  if (args === undefined) {
+    io.stdout.write(`${simulateUsage}\n`);
+    return 0;
+  }
+  const fail = (message: string) => {
+    io.stderr.write(`agent-mux simulate: ${message}\n`);
+    return exitCodes.usage;
+  };
+  const inputs = await readInputs(io.cwd, args);
+  if ('error' in inputs) return fail(inputs.error);
+
+  const { config } = await loadRegistry(args.config, io.cwd);
+  const registry = () => {
+    const r = createBuiltinRegistry();
+    if (config && args.config) r.loadConfig(config, args.config);
+    return r;
+  };
+  const view = eventView(io, args.json);
+  let report: Awaited<ReturnType<typeof simulateEvent>>;
+  const abort = new AbortController();
+  const onSignal = () => abort.abort(new Error('interrupted'));
+  io.signals?.on('SIGINT', onSignal);
+  try {
+    report = await simulateEvent({
+      eventName: args.event,
+      payload: inputs.payload,
+      repoPath: resolve(io.cwd, args.repo ?? '.'),
+      registry,
+      approve: args.approve,
+      as: args.as,
+      asRole: args.asRole,
+      repoConfigText: inputs.repoConfigText,
+      defaultBranch: args['default-branch'],
+      keep: args.keep,
+      env: io.env,
+      signal: abort.signal,
+      onEvent: view.onEvent,
+    });
+  } catch (error) {
+    if (SimulationSetupError.isInstance(error)) return fail(error.message);
+    throw error;
+  } finally {
+    view.close();
+    io.signals?.off('SIGINT', onSignal);
+  }
+  io.stdout.write(
+    args.json
+      ? `${JSON.stringify({ type: 'simulation_report', ...report })}\n`
+      : `${view.started() ? '\n' : ''}${renderSimulation(report)}`,
+  );
+  return simulationExitCode(report);
+}
+
+/**
+ * The command line, checked: the options with the event, the payload, `--approve` and `--as-role`
+ * narrowed to what they may be; undefined for `--help`.
+ *
+ * @throws UsageError for an unexpected argument, a missing or unknown event, a missing payload, or a bad mode or role.
+ */
+function simulateArgs(argv: string[]) {
   const { values, positionals } = parseCommandArgs({
     args: argv,
     allowPositionals: true,
@@ -81,10 +142,7 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  if (values.help) {
-    io.stdout.write(`${simulateUsage}\n`);
-    return 0;
-  }
+  if (values.help) return undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   if (!values.event) throw new UsageError('--event is required');
   if (!isSimulatedEventName(values.event)) {
@@ -94,81 +152,54 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
     );
   }
   if (!values.payload) throw new UsageError('--payload is required');
-  const approve = values.approve;
-  if (approve !== 'all' && approve !== 'none') throw new UsageError('--approve takes all or none');
+  const approve: SimulateEventOptions['approve'] | undefined =
+    values.approve === 'all' || values.approve === 'none' ? values.approve : undefined;
+  if (approve === undefined) throw new UsageError('--approve takes all or none');
   const asRole = values['as-role'];
   if (asRole !== undefined && !roles.includes(asRole as RepoRole)) {
     throw new UsageError(`--as-role takes one of ${roles.join(', ')}`);
   }
+  return { ...values, event: values.event, payload: values.payload, approve, asRole: asRole as RepoRole | undefined };
+}
 
-  const fail = (message: string) => {
-    io.stderr.write(`agent-mux simulate: ${message}\n`);
-    return exitCodes.usage;
-  };
-  const payloadText = await readText(io.cwd, values.payload);
-  if (typeof payloadText !== 'string') return fail(`cannot read the payload ${values.payload}: ${payloadText.error}`);
+/** The payload (JSON) and the repository config's text the options name, or why they cannot be had. */
+async function readInputs(
+  cwd: string,
+  args: { payload: string; 'repo-config'?: string },
+): Promise<{ payload: unknown; repoConfigText: string | undefined } | { error: string }> {
+  const payloadText = await readText(cwd, args.payload);
+  if (typeof payloadText !== 'string')
+    return { error: `cannot read the payload ${args.payload}: ${payloadText.error}` };
   let payload: unknown;
   try {
     payload = JSON.parse(payloadText);
   } catch (error) {
-    return fail(`the payload ${values.payload} is not JSON: ${(error as Error).message}`);
+    return { error: `the payload ${args.payload} is not JSON: ${(error as Error).message}` };
   }
-  let repoConfigText: string | undefined;
-  if (values['repo-config'] !== undefined) {
-    const text = await readText(io.cwd, values['repo-config']);
-    if (typeof text !== 'string')
-      return fail(`cannot read the repository config ${values['repo-config']}: ${text.error}`);
-    repoConfigText = text;
-  }
+  const repoConfig = args['repo-config'];
+  if (repoConfig === undefined) return { payload, repoConfigText: undefined };
+  const text = await readText(cwd, repoConfig);
+  if (typeof text !== 'string') return { error: `cannot read the repository config ${repoConfig}: ${text.error}` };
+  return { payload, repoConfigText: text };
+}
 
-  const { config } = await loadRegistry(values.config, io.cwd);
-  const registry = () => {
-    const r = createBuiltinRegistry();
-    if (config && values.config) r.loadConfig(config, values.config);
-    return r;
-  };
-  // The live view starts with the run's first event, which names the agent.
+/**
+ * Where the run's events go as they happen: JSON lines (`--json`), else the live view of
+ * `agent-mux run`, started by the run's first event (which names the agent).
+ */
+function eventView(
+  io: CliIO,
+  json: boolean,
+): { onEvent: (event: AgentEvent) => void; started: () => boolean; close: () => void } {
   let live: PrettyRenderer | undefined;
   const color = Boolean(io.stdout.isTTY) && !io.env.NO_COLOR;
-  const onEvent = values.json
+  const onEvent = json
     ? jsonRenderer(io.stdout)
     : (event: AgentEvent) => {
         live ??= prettyRenderer({ out: io.stdout, status: io.stderr, color, adapter: event.agent, verbose: false });
         live.onEvent(event);
       };
-  let report: Awaited<ReturnType<typeof simulateEvent>>;
-  const abort = new AbortController();
-  const onSignal = () => abort.abort(new Error('interrupted'));
-  io.signals?.on('SIGINT', onSignal);
-  try {
-    report = await simulateEvent({
-      eventName: values.event,
-      payload,
-      repoPath: resolve(io.cwd, values.repo ?? '.'),
-      registry,
-      approve,
-      as: values.as,
-      asRole: asRole as RepoRole | undefined,
-      repoConfigText,
-      defaultBranch: values['default-branch'],
-      keep: values.keep,
-      env: io.env,
-      signal: abort.signal,
-      onEvent,
-    });
-  } catch (error) {
-    if (SimulationSetupError.isInstance(error)) return fail(error.message);
-    throw error;
-  } finally {
-    live?.close();
-    io.signals?.off('SIGINT', onSignal);
-  }
-  io.stdout.write(
-    values.json
-      ? `${JSON.stringify({ type: 'simulation_report', ...report })}\n`
-      : `${live ? '\n' : ''}${renderSimulation(report)}`,
-  );
-  return simulationExitCode(report);
+  return { onEvent, started: () => live !== undefined, close: () => live?.close() };
 }
 
 async function readText(cwd: string, path: string): Promise<string | { error: string }> {

@@ -50,7 +50,8 @@ export interface LaunchContext {
   runId: string;
   taskId: string;
   leaseToken: string;
-  fencingToken: number;
+  /** The lease epoch: what ca-http-v1 and the Process protocol call the fencing token (`{{fencingToken}}`). */
+  leaseEpoch: number;
   /** URL of the tool host's MCP server, or empty when none runs. */
   mcpUrl: string;
   /** True when the run's MCP server offers the `approval_prompt` tool (the run has an approval channel). */

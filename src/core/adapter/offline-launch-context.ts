@@ -2,7 +2,7 @@ import type { LaunchContext, RunRequest } from './adapter.ts';
 
 /**
  * A launch context for planning a program's start outside a run (replaying a stream, a benchmark):
- * no lease, no fencing token, no MCP server, an empty environment, the workspace the request's cwd.
+ * no lease, lease epoch 0, no MCP server, an empty environment, the workspace the request's cwd.
  */
 export function offlineLaunchContext(request: RunRequest, runId: string, debug = false): LaunchContext {
   return {
@@ -10,7 +10,7 @@ export function offlineLaunchContext(request: RunRequest, runId: string, debug =
     runId,
     taskId: runId,
     leaseToken: '',
-    fencingToken: 0,
+    leaseEpoch: 0,
     mcpUrl: '',
     mcpToken: '',
     workspacePath: request.cwd,

@@ -52,7 +52,7 @@ export async function runAttempt(
     runId,
     taskId: options.taskId ?? runId,
     leaseToken: options.leaseToken ?? '',
-    fencingToken: options.fencingToken ?? 0,
+    leaseEpoch: options.leaseEpoch ?? 0,
     mcpUrl: mcp.url,
     mcpToken: mcp.token,
     mcpApprovalPrompt: mcp.server !== undefined && options.approvals !== undefined,

@@ -27,7 +27,7 @@ export interface RunOptions {
   runId?: string;
   taskId?: string;
   leaseToken?: string;
-  fencingToken?: number;
+  leaseEpoch?: number;
   /** An MCP server the agent should use instead of the run's own. */
   mcpUrl?: string;
   /**

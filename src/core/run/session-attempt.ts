@@ -1,4 +1,4 @@
-import type { AgentSession, Outcome, SessionLaunch, SessionOutcome } from '../adapter/index.ts';
+import type { AgentSession, Outcome, SessionContext, SessionLaunch, SessionOutcome } from '../adapter/index.ts';
 import type { AttemptOptions } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import { settleWithin } from './settle-within.ts';
@@ -20,7 +20,7 @@ export async function runSessionAttempt(options: SessionAttemptOptions): Promise
 }
 
 async function runSession(options: SessionAttemptOptions): Promise<AttemptResult> {
-  const { launch, ctx, emitter } = options;
+  const { launch, emitter } = options;
   const sessionAbort = new AbortController();
   const onAbort = () => sessionAbort.abort();
   options.signal.addEventListener('abort', onAbort, { once: true });
@@ -60,56 +60,20 @@ async function runSession(options: SessionAttemptOptions): Promise<AttemptResult
   options.onStopper(stop);
 
   try {
-    session = await launch.open({
-      ...ctx,
-      emit: (draft) => {
-        options.onActivity();
-        emitter.emit(draft);
-      },
-      signal: sessionAbort.signal,
-      tools: options.tools,
-      approvals: options.approvals,
-      terminalReached,
-    });
+    session = await launch.open(sessionContext(options, sessionAbort.signal, terminalReached));
     options.onSession?.(session);
     if (stopRequest) {
       const pending = stopRequest;
       stopRequest = undefined;
       stop(pending);
     }
-    const opened = session;
-    const abortedEarly = new Promise<SessionOutcome>((resolve, reject) => {
-      sessionAbort.signal.addEventListener(
-        'abort',
-        () => {
-          // Aborted after the agent said it is done: give `done` a short while to settle with it.
-          const said = terminal;
-          if (said) resolve(settleWithin(opened.done, grace.settleMs, said));
-          else reject(new Error('session aborted'));
-        },
-        { once: true },
-      );
-    });
-    abortedEarly.catch(() => undefined);
+    const abortedEarly = whenAborted(sessionAbort.signal, session, () => terminal, grace.settleMs);
     const outcome = await Promise.race([session.done, abortedEarly]);
     grace.stop();
     if (stopping) await stopping;
     const stopped = stopRequest as StopRequest | undefined;
     if (terminal && endedByTerminal) return asSaid(terminal, outcome.sessionId);
-    if (stopped) {
-      // After a lease expiry the session may say how the stop went (a remote that ignored it): keep both.
-      const detail =
-        stopped.shutdown === 'lease_expired' && outcome.status === 'failed' && outcome.message
-          ? `: ${outcome.message}`
-          : '';
-      return { reason: stopped.reason, message: `${stopped.message}${detail}`, sessionId: outcome.sessionId };
-    }
-    return {
-      reason: outcome.reason ?? (outcome.status === 'completed' ? 'completed' : 'failed'),
-      message: outcome.message,
-      output: outcome.output,
-      sessionId: outcome.sessionId,
-    };
+    return stopped ? asStopped(stopped, outcome) : asOutcome(outcome);
   } catch (error) {
     if (stopping) await stopping;
     if (terminal && endedByTerminal) return asSaid(terminal);
@@ -127,4 +91,70 @@ async function runSession(options: SessionAttemptOptions): Promise<AttemptResult
 /** The run's end as the agent's terminal event said. */
 function asSaid(outcome: Outcome, sessionId?: string): AttemptResult {
   return { reason: outcome.status, message: outcome.message, output: outcome.output, sessionId };
+}
+
+/** The context the session opens with: the launch's, with the attempt's signal, tools and approvals; what it emits counts as activity. */
+function sessionContext(
+  options: SessionAttemptOptions,
+  signal: AbortSignal,
+  terminalReached: (outcome: Outcome) => void,
+): SessionContext {
+  return {
+    ...options.ctx,
+    emit: (draft) => {
+      options.onActivity();
+      options.emitter.emit(draft);
+    },
+    signal,
+    tools: options.tools,
+    approvals: options.approvals,
+    terminalReached,
+  };
+}
+
+/**
+ * Settles when `signal` aborts: after the agent said it is done (`said()`), as `session.done` does
+ * within `settleMs`, else as the agent said; otherwise it rejects (`session aborted`). Its
+ * rejection is handled, for when the race it joins is won by `done`.
+ */
+function whenAborted(
+  signal: AbortSignal,
+  session: AgentSession,
+  said: () => Outcome | undefined,
+  settleMs: number,
+): Promise<SessionOutcome> {
+  const aborted = new Promise<SessionOutcome>((resolve, reject) => {
+    signal.addEventListener(
+      'abort',
+      () => {
+        // Aborted after the agent said it is done: give `done` a short while to settle with it.
+        const outcome = said();
+        if (outcome) resolve(settleWithin(session.done, settleMs, outcome));
+        else reject(new Error('session aborted'));
+      },
+      { once: true },
+    );
+  });
+  aborted.catch(() => undefined);
+  return aborted;
+}
+
+/** The end of a session the core stopped: the stop's reason and message. */
+function asStopped(stopped: StopRequest, outcome: SessionOutcome): AttemptResult {
+  // After a lease expiry the session may say how the stop went (a remote that ignored it): keep both.
+  const detail =
+    stopped.shutdown === 'lease_expired' && outcome.status === 'failed' && outcome.message
+      ? `: ${outcome.message}`
+      : '';
+  return { reason: stopped.reason, message: `${stopped.message}${detail}`, sessionId: outcome.sessionId };
+}
+
+/** The end of a session that ended by itself, as its outcome says. */
+function asOutcome(outcome: SessionOutcome): AttemptResult {
+  return {
+    reason: outcome.reason ?? (outcome.status === 'completed' ? 'completed' : 'failed'),
+    message: outcome.message,
+    output: outcome.output,
+    sessionId: outcome.sessionId,
+  };
 }

@@ -2,21 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { CostTracker } from '../cost/cost-tracker.ts';
 import { agentEnvironment } from '../env/agent-environment.ts';
 import { Redactor } from '../redact/redactor.ts';
-import { nextDelay, shouldRetry } from '../retry/retry-policy.ts';
-import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import { checkProgramVersion } from './check-program-version.ts';
 import { collectSecrets } from './collect-secrets.ts';
-import { type BudgetTarget, type RunParts, runAttempt } from './run-attempt.ts';
+import type { BudgetTarget, RunParts } from './run-attempt.ts';
 import { RunEmitter } from './run-emitter.ts';
 import { RunEvents } from './run-events.ts';
 import { startRunMcp } from './run-mcp.ts';
 import type { RunEnd, RunHandle, RunOptions } from './run-options.ts';
+import { type RetriesEnd, runWithRetries } from './run-with-retries.ts';
 import { armAbort } from './stop/abort.ts';
 import { armBudget } from './stop/budget.ts';
 import { leaseExpiry } from './stop/lease.ts';
 import { RunStopper } from './stop/run-stopper.ts';
-import { waitRetry } from './wait-retry.ts';
-import { withToolOutcome } from './with-tool-outcome.ts';
 
 const DEFAULT_GRACE_MS = 5000;
 const DEFAULT_TERMINAL_GRACE_MS = 2000;
@@ -61,10 +58,7 @@ export function startRun(options: RunOptions): RunHandle {
   const result = (async (): Promise<RunEnd> => {
     await new Promise((resolve) => setImmediate(resolve)); // let the caller attach to `events` first
     const mcp = await startRunMcp(options, { runId, tools, emitter, redactor });
-    if (adapter.program && adapter.launch.kind === 'process' && options.checkVersion !== false) {
-      const warning = await checkProgramVersion(adapter.program, options.programVersion);
-      if (warning) emitter.emit(warning);
-    }
+    await warnOfProgramVersion(options, emitter);
     const run: RunParts = {
       options,
       runId,
@@ -81,51 +75,16 @@ export function startRun(options: RunOptions): RunHandle {
       mcp,
       signal: abort.signal,
     };
-    const policy = options.retry;
-    let attempt = 0;
-    let last: AttemptResult = { reason: 'failed', message: 'not started' };
+    let ended: RetriesEnd;
     try {
-      for (;;) {
-        attempt++;
-        last = withToolOutcome(
-          await runAttempt(run, (value) => {
-            target = value;
-          }),
-          tools,
-        );
-        if (stopper.pending || !policy || !shouldRetry(policy, attempt, last.reason)) break;
-        const delay = nextDelay(policy, attempt);
-        emitter.emit({
-          type: 'error',
-          code: 'agent_error',
-          message: `attempt ${attempt} ended ${last.reason}${last.message ? ` (${last.message})` : ''}; retrying in ${delay} ms`,
-          recoverable: true,
-        });
-        await waitRetry(delay, [abort.signal, options.signal]);
-        const stopped = stopper.pending as StopRequest | undefined; // set while we waited
-        if (stopped) {
-          last = { reason: stopped.reason, message: stopped.message };
-          break;
-        }
-      }
-    } catch (error) {
-      emitter.emit({ type: 'error', code: 'internal', message: (error as Error).message, recoverable: false });
-      last = { reason: 'failed', message: (error as Error).message };
+      ended = await runWithRetries(run, (value) => {
+        target = value;
+      });
     } finally {
       unarmAbort();
       await mcp.server?.close().catch(() => undefined);
     }
-    const end = emitter.end({
-      type: 'run_end',
-      reason: last.reason,
-      message: last.message,
-      exitCode: last.exitCode,
-      signal: last.signal,
-      durationMs: Date.now() - startedAt,
-      sessionId: last.sessionId,
-      output: last.output,
-      attempts: attempt,
-    });
+    const end = emitter.end(runEndDraft(ended, startedAt));
     events.close();
     return end;
   })();
@@ -136,5 +95,29 @@ export function startRun(options: RunOptions): RunHandle {
     result,
     abort: (reason?: string) => abort.abort(reason ?? 'aborted'),
     expireLease: leaseExpiry(stopper.requestStop),
+  };
+}
+
+/** Emits a warning when a process agent's program is older than its adapter's minimum (unless `checkVersion` is false). */
+async function warnOfProgramVersion(options: RunOptions, emitter: RunEmitter): Promise<void> {
+  const adapter = options.adapter;
+  if (adapter.program && adapter.launch.kind === 'process' && options.checkVersion !== false) {
+    const warning = await checkProgramVersion(adapter.program, options.programVersion);
+    if (warning) emitter.emit(warning);
+  }
+}
+
+/** The run's end, as its last attempt ended. */
+function runEndDraft({ last, attempts }: RetriesEnd, startedAt: number): Parameters<RunEmitter['end']>[0] {
+  return {
+    type: 'run_end',
+    reason: last.reason,
+    message: last.message,
+    exitCode: last.exitCode,
+    signal: last.signal,
+    durationMs: Date.now() - startedAt,
+    sessionId: last.sessionId,
+    output: last.output,
+    attempts,
   };
 }

@@ -14,7 +14,7 @@ export function templateVarsOf(context: LaunchContext): Record<TemplateVarName, 
   return {
     workspacePath: context.workspacePath,
     leaseToken: context.leaseToken,
-    fencingToken: context.fencingToken,
+    fencingToken: context.leaseEpoch,
     taskId: context.taskId,
     runId: context.runId,
     mcpUrl: context.mcpUrl,

@@ -1,7 +1,8 @@
 import { exhaustive } from '../../core/events/exhaustive.ts';
-import type { AgentEvent } from '../../core/events/index.ts';
+import type { AgentEvent, EventOf } from '../../core/events/index.ts';
 import type { RunEndReason, RunTotals } from '../../core/events/run-events.ts';
 import { ApprovalLedger } from './approval-ledger.ts';
+import { failureOf, logLineOf } from './event-log-lines.ts';
 import { clip, formatClock } from './markdown.ts';
 import type { ApprovalEntry, ApprovalTimes, ProgressStep, RefusedCall, StepTimes } from './progress-types.ts';
 import { isQuiet } from './quiet-events.ts';
@@ -174,7 +175,8 @@ export class RunProgress {
     this.#applyOther(event, at);
   }
 
-  #applyOther(event: AgentEvent, at: number): void {
+  /** Applies an event other than the streamed message's text (`apply` takes those). */
+  #applyOther(event: Exclude<AgentEvent, EventOf<'text_delta' | 'message_stop'>>, at: number): void {
     switch (event.type) {
       case 'session_start':
         this.sessionId = event.sessionId;
@@ -211,34 +213,18 @@ export class RunProgress {
         this.#log(at, `file written: ${event.path}`);
         return;
       case 'image_output':
-        this.#log(at, `image ${event.mimeType}${event.path ? ` ${event.path}` : ''}`);
-        return;
       case 'comment':
-        this.#log(at, `comment: ${event.text}`);
-        return;
       case 'skill_invoked':
-        this.#log(at, `skill ${event.name}`);
-        return;
       case 'plugin_invoked':
-        this.#log(at, `plugin ${event.pluginId}${event.action ? ` ${event.action}` : ''}`);
+      case 'log':
+        this.#log(at, logLineOf(event));
         return;
       case 'approval_request':
         this.#approvalRequest(at, event.approvalId, event.toolName, event.input, event.reason);
         return;
       case 'approval_granted':
-        this.#approvalDecided(at, event.approvalId, {
-          state: 'approved',
-          scope: event.scope,
-          ...(event.by === undefined ? {} : { by: clip(event.by, MAX_TITLE_CHARS) }),
-        });
-        return;
       case 'approval_denied':
-        this.#approvalDecided(at, event.approvalId, {
-          state: 'denied',
-          denyReason: clip(event.reason, MAX_SUMMARY_CHARS),
-          ...(event.by === undefined ? {} : { by: clip(event.by, MAX_TITLE_CHARS) }),
-          ...(event.timedOut ? { timedOut: true } : {}),
-        });
+        this.#approvalDecided(at, event);
         return;
       case 'cost':
         this.#cost(event);
@@ -248,36 +234,20 @@ export class RunProgress {
         this.#log(at, `notice: ${event.message}`);
         return;
       case 'error':
-        this.#error(at, `${event.code}: ${event.message}`);
-        return;
       case 'auth_error':
-        this.#error(at, `auth: ${event.message}${event.guidance ? ` (${event.guidance})` : ''}`);
-        return;
       case 'rate_limit_error':
-        this.#error(at, `rate limited: ${event.message}`);
-        return;
       case 'context_exceeded':
-        this.#error(at, `context exceeded${event.message ? `: ${event.message}` : ''}`);
-        return;
-      case 'crash': {
-        const how = event.signal ? `signal ${event.signal}` : `exit code ${event.exitCode ?? '?'}`;
-        const tail = event.stderr.trim().split('\n').at(-1) ?? '';
-        this.#error(at, `crashed (${how})${tail ? `: ${tail}` : ''}`);
+      case 'crash':
+      case 'turn_end': {
+        const failure = failureOf(event);
+        if (failure !== undefined) this.#error(at, failure);
         return;
       }
-      case 'log':
-        this.#log(at, `${event.source}: ${event.line}`);
-        return;
-      case 'turn_end':
-        if (event.isError && event.result) this.#error(at, `turn failed: ${event.result}`);
-        return;
       case 'run_end':
         this.#runEnd(at, event);
         return;
       // Not shown in the check run's log.
       case 'debug':
-      case 'text_delta':
-      case 'message_stop':
       case 'thinking_start':
       case 'thinking_delta':
       case 'thinking_stop':
@@ -370,19 +340,29 @@ export class RunProgress {
     this.#log(at, `approval ${id} requested: ${entry.toolName} ${entry.summary}`);
   }
 
-  #approvalDecided(at: number, id: string, decision: Partial<ApprovalEntry> & Pick<ApprovalEntry, 'state'>): void {
-    this.#approvals.decide(at, id, decision);
+  #approvalDecided(at: number, event: EventOf<'approval_granted' | 'approval_denied'>): void {
+    const by = event.by === undefined ? {} : { by: clip(event.by, MAX_TITLE_CHARS) };
+    const decision: Partial<ApprovalEntry> & Pick<ApprovalEntry, 'state'> =
+      event.type === 'approval_granted'
+        ? { state: 'approved', scope: event.scope, ...by }
+        : {
+            state: 'denied',
+            denyReason: clip(event.reason, MAX_SUMMARY_CHARS),
+            ...by,
+            ...(event.timedOut ? { timedOut: true } : {}),
+          };
+    this.#approvals.decide(at, event.approvalId, decision);
     // One line per decision: the approval channel logs none of its own.
-    const by = decision.by ? ` by ${decision.by}` : '';
+    const who = decision.by ? ` by ${decision.by}` : '';
     const what =
       decision.state === 'approved'
-        ? `approved (${decision.scope ?? 'once'})${by}`
-        : `${decision.timedOut ? 'timed out' : 'denied'}${by}: ${decision.denyReason ?? ''}`;
-    this.#log(at, `approval ${id} ${what}`);
+        ? `approved (${decision.scope ?? 'once'})${who}`
+        : `${decision.timedOut ? 'timed out' : 'denied'}${who}: ${decision.denyReason ?? ''}`;
+    this.#log(at, `approval ${event.approvalId} ${what}`);
   }
 
   /** The core stamps each cost event with the run's running totals (`RunEmitter`): shown as they are. */
-  #cost(event: Extract<AgentEvent, { type: 'cost' }>): void {
+  #cost(event: EventOf<'cost'>): void {
     if (event.model && !this.model) this.model = event.model;
     this.costReported = true;
     if (event.totals) this.#totals(event.totals);
@@ -401,7 +381,7 @@ export class RunProgress {
     this.#log(at, `error ${message}`);
   }
 
-  #runEnd(at: number, event: Extract<AgentEvent, { type: 'run_end' }>): void {
+  #runEnd(at: number, event: EventOf<'run_end'>): void {
     this.endReason = event.reason;
     this.endMessage = event.message;
     this.durationMs = event.durationMs;

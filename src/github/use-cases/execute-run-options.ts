@@ -55,7 +55,7 @@ export interface ExecuteRunOptions {
   liveWrites?: import('../pacing/write-budget.ts').LiveWrites;
   runId?: string;
   leaseToken?: string;
-  fencingToken?: number;
+  leaseEpoch?: number;
   /**
    * A later attempt of `runId` (the app's retry after its worker died): when the run's commit is
    * already the tip of its branch (it was pushed, the result never reported), that commit is

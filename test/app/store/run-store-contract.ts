@@ -309,8 +309,8 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         const { run, lease } = await mustClaim();
         expect(run.id).toBe(first.id);
         expect(run).toMatchObject({ state: 'running', leaseOwner: 'w1', leaseToken: lease.leaseToken });
-        expect(run.fencingToken).toBeGreaterThan(0);
-        expect(lease).toMatchObject({ runId: first.id, workerId: 'w1', fencingToken: run.fencingToken });
+        expect(run.leaseEpoch).toBeGreaterThan(0);
+        expect(lease).toMatchObject({ runId: first.id, workerId: 'w1', leaseEpoch: run.leaseEpoch });
         expect(run.leaseExpiresAt).toBe(lease.expiresAt);
 
         await store.finish(lease, { state: 'succeeded', conclusion: 'success', reason: 'done' });
@@ -332,10 +332,10 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         expect(await claim()).toBeUndefined();
       });
 
-      it('gives every claim a fencing token higher than any before', async () => {
+      it('gives every claim a lease epoch higher than any before', async () => {
         for (let i = 0; i < 5; i++) await enqueue({ number: i });
         const tokens = [];
-        for (let i = 0; i < 5; i++) tokens.push((await mustClaim()).lease.fencingToken);
+        for (let i = 0; i < 5; i++) tokens.push((await mustClaim()).lease.leaseEpoch);
         expect(tokens).toEqual([...tokens].sort((a, b) => a - b));
         expect(new Set(tokens).size).toBe(5);
       });
@@ -591,7 +591,7 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         if (!old) throw new Error('claim failed');
         const [expired] = await store.expiredRuns(old.lease.expiresAt + 1);
         expect(expired?.id).toBe(run.id);
-        const recovered = await store.recover(run.id, old.lease.fencingToken, 'retry', 'lease expired');
+        const recovered = await store.recover(run.id, old.lease.leaseEpoch, 'retry', 'lease expired');
         expect(recovered).toMatchObject({
           id: run.id,
           state: 'queued',
@@ -600,7 +600,7 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
           leaseToken: undefined,
           leaseExpiresAt: undefined,
         });
-        expect(recovered?.fencingToken).toBeGreaterThan(old.lease.fencingToken);
+        expect(recovered?.leaseEpoch).toBeGreaterThan(old.lease.leaseEpoch);
 
         const stale: Lease = old.lease;
         await expect(store.update(stale, { commentId: 1 })).rejects.toSatisfy(StaleLeaseError.isInstance);
@@ -612,19 +612,19 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         const next = await store.claim('w2', 60_000, NO_LIMITS);
         expect(next?.run.id).toBe(run.id);
         expect(next?.run.attempts).toBe(1);
-        expect(next?.lease.fencingToken).toBeGreaterThan(recovered?.fencingToken ?? Number.POSITIVE_INFINITY);
+        expect(next?.lease.leaseEpoch).toBeGreaterThan(recovered?.leaseEpoch ?? Number.POSITIVE_INFINITY);
         await expect(store.update(stale, { commentId: 1 })).rejects.toThrow(StaleLeaseError);
         if (next) await store.update(next.lease, { commentId: 2 });
         expect((await store.get(run.id))?.commentId).toBe(2);
       });
 
-      it('returns undefined when the fencing token is stale or the run is not in flight', async () => {
+      it('returns undefined when the lease epoch is stale or the run is not in flight', async () => {
         const run = await enqueue({ number: 1 });
-        expect(await store.recover(run.id, run.fencingToken, 'retry', 'not in flight')).toBeUndefined();
+        expect(await store.recover(run.id, run.leaseEpoch, 'retry', 'not in flight')).toBeUndefined();
         const { lease } = await mustClaim();
-        expect(await store.recover(run.id, lease.fencingToken - 1, 'retry', 'stale')).toBeUndefined();
-        expect(await store.recover(run.id, lease.fencingToken, 'retry', 'expired')).toBeDefined();
-        expect(await store.recover(run.id, lease.fencingToken, 'retry', 'again')).toBeUndefined();
+        expect(await store.recover(run.id, lease.leaseEpoch - 1, 'retry', 'stale')).toBeUndefined();
+        expect(await store.recover(run.id, lease.leaseEpoch, 'retry', 'expired')).toBeDefined();
+        expect(await store.recover(run.id, lease.leaseEpoch, 'retry', 'again')).toBeUndefined();
         expect(await store.recover('no-such-run', 1, 'fail', 'missing')).toBeUndefined();
         expect((await store.get(run.id))?.attempts).toBe(1);
       });
@@ -632,7 +632,7 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
       it("concludes a run 'failed' with the reason on recover(fail)", async () => {
         const run = await enqueue({ number: 1 });
         const { lease } = await mustClaim();
-        const failed = await store.recover(run.id, lease.fencingToken, 'fail', 'worker lost after 3 attempts');
+        const failed = await store.recover(run.id, lease.leaseEpoch, 'fail', 'worker lost after 3 attempts');
         expect(failed).toMatchObject({
           state: 'failed',
           conclusion: 'failure',
@@ -640,7 +640,7 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
           attempts: 0,
           leaseToken: undefined,
         });
-        expect(failed?.fencingToken).toBeGreaterThan(lease.fencingToken);
+        expect(failed?.leaseEpoch).toBeGreaterThan(lease.leaseEpoch);
         await expect(store.finish(lease, { state: 'succeeded', conclusion: 'success' })).rejects.toSatisfy(
           StaleLeaseError.isInstance,
         );
@@ -653,7 +653,7 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         const { lease } = await mustClaim();
         await store.update(lease, { checkRunId: 41, commentId: 42 });
         const outcome = { state: 'succeeded' as const, conclusion: 'success' };
-        const reported = await store.recover(run.id, lease.fencingToken, 'reported', 'concluded, then lost', outcome);
+        const reported = await store.recover(run.id, lease.leaseEpoch, 'reported', 'concluded, then lost', outcome);
         expect(reported).toMatchObject({
           state: 'succeeded',
           conclusion: 'success',
@@ -664,11 +664,11 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
           leaseOwner: undefined,
           leaseToken: undefined,
         });
-        expect(reported?.fencingToken).toBeGreaterThan(lease.fencingToken);
+        expect(reported?.leaseEpoch).toBeGreaterThan(lease.leaseEpoch);
         await expect(store.finish(lease, { state: 'failed', conclusion: 'failure' })).rejects.toSatisfy(
           StaleLeaseError.isInstance,
         );
-        expect(await store.recover(run.id, lease.fencingToken, 'reported', 'again', outcome)).toBeUndefined();
+        expect(await store.recover(run.id, lease.leaseEpoch, 'reported', 'again', outcome)).toBeUndefined();
         expect(await store.expiredRuns(Number.MAX_SAFE_INTEGER)).toEqual([]);
         expect(await claim()).toBeUndefined();
       });
@@ -677,7 +677,7 @@ export function describeRunStore(name: string, makeBackend: () => Promise<StoreB
         const run = await enqueue({ number: 1 });
         const { lease } = await mustClaim();
         await store.update(lease, { checkRunId: 41, commentId: 42 });
-        const requeued = await store.recover(run.id, lease.fencingToken, 'retry', 'lease expired');
+        const requeued = await store.recover(run.id, lease.leaseEpoch, 'retry', 'lease expired');
         expect(requeued).toMatchObject({ state: 'queued', checkRunId: undefined, commentId: 42 });
         expect(await store.get(run.id)).toMatchObject({ checkRunId: undefined, commentId: 42 });
       });

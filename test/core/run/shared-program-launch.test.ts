@@ -8,7 +8,7 @@ const ctx = (cwd: string, env: Record<string, string | undefined>): LaunchContex
   runId: 'run-1',
   taskId: 'task-1',
   leaseToken: 'lease',
-  fencingToken: 1,
+  leaseEpoch: 1,
   mcpUrl: '',
   mcpToken: '',
   workspacePath: cwd,

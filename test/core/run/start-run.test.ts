@@ -194,7 +194,7 @@ describe('startRun with the Process protocol', () => {
         request: { prompt: 'x', cwd },
         runId: 'run_fixed',
         leaseToken: 'lease_abc',
-        fencingToken: 17,
+        leaseEpoch: 17,
         mcpUrl: 'http://127.0.0.1:4200/mcp',
         env: { ...process.env, GREETING: 'hi' },
       }),

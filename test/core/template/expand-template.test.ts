@@ -224,7 +224,7 @@ describe('template variables', () => {
       runId: 'r1',
       taskId: 't1',
       leaseToken: 'l1',
-      fencingToken: 3,
+      leaseEpoch: 3,
       mcpUrl: '',
       mcpToken: '',
       workspacePath: '/w',

@@ -64,7 +64,7 @@ describe('policyForAgent', () => {
       runId: 'r',
       taskId: 'r',
       leaseToken: '',
-      fencingToken: 0,
+      leaseEpoch: 0,
       mcpUrl: '',
       mcpToken: '',
       workspacePath: '/w',

@@ -52,7 +52,7 @@ function readOnlyRun(): AgentEvent[] {
     runId: 'run-7',
     taskId: 'run-7',
     leaseToken: '',
-    fencingToken: 0,
+    leaseEpoch: 0,
     mcpUrl: '',
     mcpToken: '',
     workspacePath: '/work',

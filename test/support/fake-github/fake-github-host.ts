@@ -192,8 +192,8 @@ export class FakeGitHubHost {
     return undefined;
   }
 
-  /** Every repository's in-memory state, by repository key. */
-  protected memories(): [string, MemoryGitHubState][] {
+  /** Every repository's in-memory state, by repository key (a GraphQL node id names no repository). */
+  memories(): [string, MemoryGitHubState][] {
     return [...this.#memories];
   }
 }

@@ -306,3 +306,21 @@ describe('pull requests from forks', () => {
     gh.assertNoViolations();
   });
 });
+
+describe('GraphQL documents are checked against GitHub’s published schema', () => {
+  it('a field GitHub does not have is answered with errors and recorded', async () => {
+    const reply = await octokit.request('POST /graphql', {
+      query: 'query { repository(owner: "acme", name: "widgets") { pullRequest(number: 1) { threads { id } } } }',
+    });
+    expect(reply.data).toMatchObject({
+      errors: [{ message: expect.stringContaining('Cannot query field "threads"') }],
+    });
+    expect(gh.violations).toHaveLength(1);
+    expect(gh.violations[0]).toMatch(/not valid against GitHub's GraphQL schema/);
+  });
+
+  it('a valid query the fake does not answer is recorded too', async () => {
+    await octokit.request('POST /graphql', { query: 'query { viewer { login } }' });
+    expect(gh.violations[0]).toMatch(/does not answer this query/);
+  });
+});

@@ -39,101 +39,129 @@ export async function openChatSseSession(ctx: SessionContext, options: ChatSseOp
     name: 'chat-sse',
     emit: (draft) => ctx.emit(draft),
   });
-  const records = pipeline.state;
-  const state = records.chat;
   const stop = new SessionStop(ctx.signal);
   const failController = new AbortController();
   const fetchSignal = AbortSignal.any([stop.signal, failController.signal]);
-  const emitAll = (drafts: readonly EventDraft[]) => {
-    for (const draft of drafts) ctx.emit(draft);
-  };
-  const fail = (code: ErrorCode, message: string, extra: Partial<SessionOutcome> = {}): SessionOutcome => {
-    emitAll(closeOpenBlock(state));
-    ctx.emit({ type: 'error', code, message, recoverable: false });
-    return { status: 'failed', message, sessionId: state.sessionId, ...extra };
-  };
-  const stopped = (): SessionOutcome => stop.outcome({ sessionId: state.sessionId });
   // Close a block in flight at once, before the run's end is recorded.
-  stop.signal.addEventListener('abort', () => emitAll(closeOpenBlock(state)), { once: true });
+  stop.signal.addEventListener('abort', () => emitAll(ctx, closeOpenBlock(pipeline.state.chat)), { once: true });
+  return stop.session(runChat({ ctx, options, pipeline, stop, failController, fetchSignal }));
+}
 
-  const answerRelay = async (relay: ChatSseRelay): Promise<void> => {
-    const decision = await decideRelay(ctx, options, relay, stop.signal);
-    if (stop.stopped) return;
-    const response =
-      decision.kind === 'approve'
-        ? { approved: true, ...(decision.scope === 'always' ? { always: true } : {}) }
-        : { approved: false, reason: decision.reason };
-    const problem = await postRelay(ctx, options, relay.relayId, state.sessionId ?? '', response, fetchSignal);
-    if (problem === undefined || stop.stopped) return;
-    state.failure ??= problem;
-    ctx.emit({ type: 'error', code: 'remote_unavailable', message: problem, recoverable: false });
-    failController.abort();
-  };
+/** What the steps of one chat-sse run share. */
+interface ChatRun {
+  readonly ctx: SessionContext;
+  readonly options: ChatSseOptions;
+  readonly pipeline: RecordPipeline<ChatSseRecords>;
+  readonly stop: SessionStop;
+  /** Aborted when answering a relay failed: the stream is dropped. */
+  readonly failController: AbortController;
+  /** The stop's signal, or the failed relay's: every request of the run takes it. */
+  readonly fetchSignal: AbortSignal;
+}
 
-  const run = async (): Promise<SessionOutcome> => {
-    const auth = authHeaders(options.auth, ctx.env);
-    if ('error' in auth) return fail('auth', auth.error);
-    let response: Response;
-    try {
-      response = await fetch(endpoint(options.baseUrl, 'chat'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...auth.headers },
-        body: JSON.stringify(chatSseRequestBody(ctx, options)),
-        signal: fetchSignal,
-      });
-    } catch (error) {
-      if (stop.stopped) return stopped();
-      return fail('remote_unavailable', `cannot reach the chat-sse server at ${options.baseUrl}: ${causeOf(error)}`);
-    }
-    if (!response.ok) {
-      const detail = await httpErrorDetail(response);
-      return fail(
-        httpStatusErrorCode(response.status),
-        `the chat-sse server rejected the request (HTTP ${response.status}): ${detail}`,
-      );
-    }
-    if (!response.body) return fail('remote_unavailable', 'the chat-sse server sent no response body');
+/** `POST /chat` and its stream read to the end, each relay answered as it comes. */
+async function runChat(run: ChatRun): Promise<SessionOutcome> {
+  const { ctx, options, pipeline, stop, fetchSignal } = run;
+  const auth = authHeaders(options.auth, ctx.env);
+  if ('error' in auth) return fail(run, 'auth', auth.error);
+  let response: Response;
+  try {
+    response = await fetch(endpoint(options.baseUrl, 'chat'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...auth.headers },
+      body: JSON.stringify(chatSseRequestBody(ctx, options)),
+      signal: fetchSignal,
+    });
+  } catch (error) {
+    if (stop.stopped) return stopped(run);
+    return fail(run, 'remote_unavailable', `cannot reach the chat-sse server at ${options.baseUrl}: ${causeOf(error)}`);
+  }
+  if (!response.ok) {
+    const detail = await httpErrorDetail(response);
+    return fail(
+      run,
+      httpStatusErrorCode(response.status),
+      `the chat-sse server rejected the request (HTTP ${response.status}): ${detail}`,
+    );
+  }
+  if (!response.body) return fail(run, 'remote_unavailable', 'the chat-sse server sent no response body');
 
-    try {
-      // A relay holds the stream: the server sends nothing more until it is answered.
-      await readSse(response.body, {
-        sink: pipeline,
-        eventAsType: true,
-        signal: fetchSignal,
-        afterRecord: () => {
-          const relay = records.relay;
-          records.relay = undefined;
-          return relay ? answerRelay(relay) : undefined;
-        },
-      });
-    } catch (error) {
-      if (stop.stopped) return stopped();
-      if (!failController.signal.aborted) {
-        return fail('remote_unavailable', `the chat-sse stream broke: ${causeOf(error)}`, { reason: 'crashed' });
-      }
+  try {
+    // A relay holds the stream: the server sends nothing more until it is answered.
+    await readSse(response.body, {
+      sink: pipeline,
+      eventAsType: true,
+      signal: fetchSignal,
+      afterRecord: () => {
+        const relay = pipeline.state.relay;
+        pipeline.state.relay = undefined;
+        return relay ? answerRelay(run, relay) : undefined;
+      },
+    });
+  } catch (error) {
+    if (stop.stopped) return stopped(run);
+    if (!run.failController.signal.aborted) {
+      return fail(run, 'remote_unavailable', `the chat-sse stream broke: ${causeOf(error)}`, { reason: 'crashed' });
     }
-    if (stop.stopped) return stopped();
-    emitAll(closeOpenBlock(state));
-    if (state.failure !== undefined) return { status: 'failed', message: state.failure, sessionId: state.sessionId };
-    if (state.end === undefined) {
-      return fail('remote_unavailable', 'the chat-sse server closed the stream before the run ended', {
-        reason: 'crashed',
-      });
-    }
-    const output = state.lastText;
-    if (state.end.reason === 'max_iterations') {
-      const after = state.end.iterations === undefined ? '' : ` after ${state.end.iterations} iterations`;
-      return {
-        status: 'completed',
-        message: `the agent stopped at its iteration limit${after} (max_iterations)`,
-        output,
-        sessionId: state.sessionId,
-      };
-    }
-    return { status: 'completed', output, sessionId: state.sessionId };
-  };
+  }
+  if (stop.stopped) return stopped(run);
+  return endOutcome(run);
+}
 
-  return stop.session(run());
+/** The outcome of a stream read to its end: the failure the server reported, its end, or none (crashed). */
+function endOutcome(run: ChatRun): SessionOutcome {
+  const state = run.pipeline.state.chat;
+  emitAll(run.ctx, closeOpenBlock(state));
+  if (state.failure !== undefined) return { status: 'failed', message: state.failure, sessionId: state.sessionId };
+  if (state.end === undefined) {
+    return fail(run, 'remote_unavailable', 'the chat-sse server closed the stream before the run ended', {
+      reason: 'crashed',
+    });
+  }
+  const output = state.lastText;
+  if (state.end.reason === 'max_iterations') {
+    const after = state.end.iterations === undefined ? '' : ` after ${state.end.iterations} iterations`;
+    return {
+      status: 'completed',
+      message: `the agent stopped at its iteration limit${after} (max_iterations)`,
+      output,
+      sessionId: state.sessionId,
+    };
+  }
+  return { status: 'completed', output, sessionId: state.sessionId };
+}
+
+/** A relay decided and answered; an answer the server did not take fails the run and drops the stream. */
+async function answerRelay(run: ChatRun, relay: ChatSseRelay): Promise<void> {
+  const { ctx, options, stop } = run;
+  const state = run.pipeline.state.chat;
+  const decision = await decideRelay(ctx, options, relay, stop.signal);
+  if (stop.stopped) return;
+  const response =
+    decision.kind === 'approve'
+      ? { approved: true, ...(decision.scope === 'always' ? { always: true } : {}) }
+      : { approved: false, reason: decision.reason };
+  const problem = await postRelay(ctx, options, relay.relayId, state.sessionId ?? '', response, run.fetchSignal);
+  if (problem === undefined || stop.stopped) return;
+  state.failure ??= problem;
+  ctx.emit({ type: 'error', code: 'remote_unavailable', message: problem, recoverable: false });
+  run.failController.abort();
+}
+
+/** Ends the run failed: the open block closed, the error emitted. */
+function fail(run: ChatRun, code: ErrorCode, message: string, extra: Partial<SessionOutcome> = {}): SessionOutcome {
+  const state = run.pipeline.state.chat;
+  emitAll(run.ctx, closeOpenBlock(state));
+  run.ctx.emit({ type: 'error', code, message, recoverable: false });
+  return { status: 'failed', message, sessionId: state.sessionId, ...extra };
+}
+
+function stopped(run: ChatRun): SessionOutcome {
+  return run.stop.outcome({ sessionId: run.pipeline.state.chat.sessionId });
+}
+
+function emitAll(ctx: SessionContext, drafts: readonly EventDraft[]): void {
+  for (const draft of drafts) ctx.emit(draft);
 }
 
 /** What the session's translator keeps: the chat's own state, and the relay the last record asked. */

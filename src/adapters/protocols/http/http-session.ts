@@ -136,7 +136,7 @@ export function sessionRequest(ctx: SessionContext, remote: HttpRemote): Record<
     runId: ctx.runId,
     taskId: ctx.taskId,
     leaseToken: ctx.leaseToken,
-    fencingToken: ctx.fencingToken,
+    fencingToken: ctx.leaseEpoch,
     mcpUrl: '',
     agent: { id: remote.agentId, name: remote.agentName, role: remote.agentRole, policy: ctx.policy ?? {} },
     task: { prompt: ctx.request.prompt, ...(ctx.request.model ? { model: ctx.request.model } : {}) },

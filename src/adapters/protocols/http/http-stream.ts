@@ -1,11 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type {
   AgentSession,
+  ProcessController,
   RunIO,
   SessionContext,
   SessionOutcome,
   ShutdownReason,
   Translator,
+  TranslatorState,
 } from '../../../core/adapter/index.ts';
 import { RecordPipeline } from '../../../core/run/record-pipeline.ts';
 import { gracefulStop } from '../../../core/run/stop/graceful-stop.ts';
@@ -55,60 +57,107 @@ const remoteTranslator: Translator = {
   },
 };
 
+/** What the steps of one streamed session share: the abort of its live calls, and why it ends. */
+interface StreamRun {
+  /** Aborts the event stream and every input call of this session. */
+  readonly live: AbortController;
+  /** Why the controller failed the run (`io.fail`), if it did. */
+  failure?: string;
+  /** The reason of the first stop. */
+  stopReason?: ShutdownReason;
+  /** The remote refused our input as stale, or the run's lease expired: tool calls are refused. */
+  fenced: boolean;
+  /** The remote kept streaming through the grace after `shutdown`. */
+  ignoredShutdown: boolean;
+  /** Why the event stream was lost, if it was. */
+  lostStream?: string;
+}
+
 /**
  * Streams a created session: its SSE events through the core's `readSse` into a `RecordPipeline`
  * with the Process translator, and the Process controller over an HTTP `RunIO` (a line written is a
  * `POST …/input`): tool calls relayed, `budget_update`, `shutdown` on stop, then `DELETE` at every end.
  */
 export function streamSession(parts: StreamParts): AgentSession {
-  const { ctx, remote, release, sessionId, sessionPath, call } = parts;
-  /** Aborts the event stream and every input call of this session. */
-  const live = new AbortController();
-  /** Why the controller failed the run (`io.fail`), if it did. */
-  let failure: string | undefined;
-  const onAbort = () => live.abort(ctx.signal.reason);
+  const { ctx, release, sessionId } = parts;
+  const run: StreamRun = { live: new AbortController(), fenced: false, ignoredShutdown: false };
+  const onAbort = () => run.live.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  let stopReason: ShutdownReason | undefined;
-  let fenced = false;
-  let ignoredShutdown = false;
-  let lostStream: string | undefined;
-  let terminalSaid = false;
+  const controller = processController(httpRunIO(parts, run), ctx);
+  const pipeline = remotePipeline(parts, controller);
+  const streamFinished = readStream(parts, run, pipeline);
 
-  const sendInput = async (record: unknown): Promise<void> => {
+  const done = (async (): Promise<SessionOutcome> => {
     try {
-      const response = await call('POST', `${sessionPath}/input`, live.signal, record, {
-        'x-fencing-token': String(ctx.fencingToken),
-      });
-      const body = await readJson(response);
-      if (response.statusCode === 409) {
-        fenced = true;
-        ctx.emit({
-          type: 'error',
-          code: 'lease_expired',
-          message: `the remote refused our input: ${isObject(body) && typeof body.message === 'string' ? body.message : 'fencing token stale'}`,
-          recoverable: true,
-        });
-      }
-    } catch {
-      // The remote is gone or the session is over; the event stream tells the run what happened.
+      await streamFinished;
+      // Answers still owed to a remote that has ended are of no use; tool calls see the abort.
+      if (pipeline.state.outcome || run.lostStream || run.ignoredShutdown) run.live.abort();
+      await controller.settle?.();
+      run.live.abort();
+      return sessionOutcome(parts, run, pipeline.state);
+    } finally {
+      await deleteSession(parts);
+      ctx.signal.removeEventListener('abort', onAbort);
+      release();
     }
-  };
+  })();
+  done.catch(() => undefined);
 
-  const io: RunIO = {
-    writeLine: sendInput,
+  ctx.emit({ type: 'session_start', sessionId });
+
+  return {
+    done,
+    onBudget: (remaining) => controller.onBudget?.(remaining),
+    stop: async (reason) => {
+      if (run.stopReason === undefined) await stopStream(parts, run, controller, streamFinished, reason);
+      await done.catch(() => undefined);
+    },
+  };
+}
+
+/** The Process controller's I/O over HTTP: a line written is a `POST …/input`, a failure aborts the live calls. */
+function httpRunIO(parts: StreamParts, run: StreamRun): RunIO {
+  const { ctx } = parts;
+  return {
+    writeLine: (record) => sendInput(parts, run, record),
     emit: (draft) => ctx.emit(draft),
     fail: (error) => {
-      if (failure !== undefined) return;
-      failure = error.message;
+      if (run.failure !== undefined) return;
+      run.failure = error.message;
       ctx.emit({ type: 'error', ...error, recoverable: false });
-      live.abort();
+      run.live.abort();
     },
-    tools: fencedTools(() => fenced, ctx.tools),
+    tools: fencedTools(() => run.fenced, ctx.tools),
     approvals: ctx.approvals,
-    signal: live.signal,
+    signal: run.live.signal,
   };
-  const controller = processController(io, ctx);
-  const pipeline = new RecordPipeline({
+}
+
+/** `POST …/input` with the run's fencing token; a 409 fences the run (its tool calls are refused from then on). */
+async function sendInput({ ctx, sessionPath, call }: StreamParts, run: StreamRun, record: unknown): Promise<void> {
+  try {
+    const response = await call('POST', `${sessionPath}/input`, run.live.signal, record, {
+      'x-fencing-token': String(ctx.leaseEpoch),
+    });
+    const body = await readJson(response);
+    if (response.statusCode === 409) {
+      run.fenced = true;
+      ctx.emit({
+        type: 'error',
+        code: 'lease_expired',
+        message: `the remote refused our input: ${isObject(body) && typeof body.message === 'string' ? body.message : 'fencing token stale'}`,
+        recoverable: true,
+      });
+    }
+  } catch {
+    // The remote is gone or the session is over; the event stream tells the run what happened.
+  }
+}
+
+/** The pipeline the remote's records go through: events emitted, ready tool calls handed to the controller. */
+function remotePipeline({ ctx, remote }: StreamParts, controller: ProcessController): RecordPipeline {
+  let terminalSaid = false;
+  const pipeline: RecordPipeline = new RecordPipeline({
     translator: remoteTranslator,
     protocol: 'json-lines',
     debug: ctx.debug,
@@ -124,112 +173,110 @@ export function streamSession(parts: StreamParts): AgentSession {
     // `complete` / `failed` end the session though the remote may hold the stream open: the core
     // aborts `ctx.signal` after its terminal grace, which closes the stream and deletes the session.
     onRecord: () => {
+      const { state } = pipeline;
       if (state.terminal && state.outcome && !terminalSaid) {
         terminalSaid = true;
         ctx.terminalReached?.(state.outcome);
       }
     },
   });
-  const state = pipeline.state;
+  return pipeline;
+}
 
-  const readStream = async (): Promise<void> => {
-    let response: IncomingMessage;
-    try {
-      response = await call('GET', `${sessionPath}/events`, live.signal);
-    } catch (error) {
-      if (!live.signal.aborted) lostStream = `cannot open the event stream: ${(error as Error).message}`;
-      return;
-    }
-    if (response.statusCode !== 200) {
-      const body = await readJson(response);
-      lostStream = `the remote answered ${response.statusCode} to GET ${sessionPath}/events${remoteMessage(body)}`;
-      return;
-    }
-    try {
-      await readSse(response, { sink: pipeline, eventAsType: true });
-      if (!state.outcome && !stopReason) lostStream = 'the event stream ended before complete or failed';
-    } catch (error) {
-      if (!live.signal.aborted && !state.outcome)
-        lostStream = `the event stream broke: ${(error as Error).message || String(error)}`;
-    } finally {
-      response.destroy();
-    }
-  };
-  const streamFinished = readStream();
+/** `GET …/events` read into the pipeline until it ends; notes in `run.lostStream` why it was lost, if it was. */
+async function readStream({ sessionPath, call }: StreamParts, run: StreamRun, pipeline: RecordPipeline): Promise<void> {
+  const { state } = pipeline;
+  let response: IncomingMessage;
+  try {
+    response = await call('GET', `${sessionPath}/events`, run.live.signal);
+  } catch (error) {
+    if (!run.live.signal.aborted) run.lostStream = `cannot open the event stream: ${(error as Error).message}`;
+    return;
+  }
+  if (response.statusCode !== 200) {
+    const body = await readJson(response);
+    run.lostStream = `the remote answered ${response.statusCode} to GET ${sessionPath}/events${remoteMessage(body)}`;
+    return;
+  }
+  try {
+    await readSse(response, { sink: pipeline, eventAsType: true });
+    if (!state.outcome && !run.stopReason) run.lostStream = 'the event stream ended before complete or failed';
+  } catch (error) {
+    if (!run.live.signal.aborted && !state.outcome)
+      run.lostStream = `the event stream broke: ${(error as Error).message || String(error)}`;
+  } finally {
+    response.destroy();
+  }
+}
 
-  const deleteSession = async (): Promise<void> => {
-    const bound = new AbortController();
-    const timer = setTimeout(() => bound.abort(), remote.deleteTimeoutMs);
-    try {
-      const response = await call('DELETE', sessionPath, bound.signal);
-      response.resume();
-      await new Promise<void>((resolve) => {
-        response.on('end', resolve);
-        response.on('close', resolve);
-        response.on('error', () => resolve());
-      });
-    } catch {
-      // DELETE is best effort: an unreachable remote reaps its own sessions.
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+/** The session's outcome once its stream is over and the controller settled. */
+function sessionOutcome(
+  { ctx, remote, sessionId }: StreamParts,
+  run: StreamRun,
+  state: TranslatorState,
+): SessionOutcome {
+  const { failure, ignoredShutdown, lostStream, stopReason } = run;
+  if (state.outcome) return { ...state.outcome, sessionId };
+  if (failure !== undefined) return { status: 'failed', message: failure, sessionId };
+  if (ignoredShutdown) return { status: 'failed', message: `${IGNORED_SHUTDOWN} (${stopReason})`, sessionId };
+  if (lostStream && !stopReason && !ctx.signal.aborted) {
+    const message = `the remote host ${hostOf(remote.config.baseUrl)} became unreachable mid-run: ${lostStream}`;
+    ctx.emit({ type: 'error', code: 'remote_unavailable', message, recoverable: false });
+    return { status: 'failed', message, sessionId };
+  }
+  if (stopReason) return { status: 'failed', message: `stopped: ${stopReason}`, sessionId };
+  return { status: 'failed', message: 'aborted', sessionId };
+}
 
-  const done = (async (): Promise<SessionOutcome> => {
-    try {
-      await streamFinished;
-      // Answers still owed to a remote that has ended are of no use; tool calls see the abort.
-      if (state.outcome || lostStream || ignoredShutdown) live.abort();
-      await controller.settle?.();
-      live.abort();
-      if (state.outcome) return { ...state.outcome, sessionId };
-      if (failure !== undefined) return { status: 'failed', message: failure, sessionId };
-      if (ignoredShutdown) return { status: 'failed', message: `${IGNORED_SHUTDOWN} (${stopReason})`, sessionId };
-      if (lostStream && !stopReason && !ctx.signal.aborted) {
-        const message = `the remote host ${hostOf(remote.config.baseUrl)} became unreachable mid-run: ${lostStream}`;
-        ctx.emit({ type: 'error', code: 'remote_unavailable', message, recoverable: false });
-        return { status: 'failed', message, sessionId };
-      }
-      if (stopReason) return { status: 'failed', message: `stopped: ${stopReason}`, sessionId };
-      return { status: 'failed', message: 'aborted', sessionId };
-    } finally {
-      await deleteSession();
-      ctx.signal.removeEventListener('abort', onAbort);
-      release();
-    }
-  })();
-  done.catch(() => undefined);
+/** `DELETE` of the session, best effort and bounded by the remote's delete timeout. */
+async function deleteSession({ remote, sessionPath, call }: StreamParts): Promise<void> {
+  const bound = new AbortController();
+  const timer = setTimeout(() => bound.abort(), remote.deleteTimeoutMs);
+  try {
+    const response = await call('DELETE', sessionPath, bound.signal);
+    response.resume();
+    await new Promise<void>((resolve) => {
+      response.on('end', resolve);
+      response.on('close', resolve);
+      response.on('error', () => resolve());
+    });
+  } catch {
+    // DELETE is best effort: an unreachable remote reaps its own sessions.
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
-  ctx.emit({ type: 'session_start', sessionId });
-
-  return {
-    done,
-    onBudget: (remaining) => controller.onBudget?.(remaining),
-    stop: async (reason) => {
-      if (stopReason === undefined) {
-        stopReason = reason;
-        if (reason === 'lease_expired') fenced = true;
-        await gracefulStop({
-          ask: () => {
-            controller.requestStop?.(reason);
-            return streamFinished;
-          },
-          waitMs: remote.shutdownGraceMs,
-          force: () => {
-            ignoredShutdown = true;
-            ctx.emit({
-              type: 'error',
-              code: 'agent_error',
-              message: `${IGNORED_SHUTDOWN} (${reason}) for ${remote.shutdownGraceMs} ms; the session was deleted`,
-              recoverable: false,
-            });
-            live.abort();
-          },
-        });
-      }
-      await done.catch(() => undefined);
+/**
+ * The first stop: `shutdown` asked through the controller, and the stream awaited for the remote's
+ * shutdown grace; a remote still streaming then is cut off (its session deleted as at every end).
+ */
+async function stopStream(
+  { ctx, remote }: StreamParts,
+  run: StreamRun,
+  controller: ProcessController,
+  streamFinished: Promise<void>,
+  reason: ShutdownReason,
+): Promise<void> {
+  run.stopReason = reason;
+  if (reason === 'lease_expired') run.fenced = true;
+  await gracefulStop({
+    ask: () => {
+      controller.requestStop?.(reason);
+      return streamFinished;
     },
-  };
+    waitMs: remote.shutdownGraceMs,
+    force: () => {
+      run.ignoredShutdown = true;
+      ctx.emit({
+        type: 'error',
+        code: 'agent_error',
+        message: `${IGNORED_SHUTDOWN} (${reason}) for ${remote.shutdownGraceMs} ms; the session was deleted`,
+        recoverable: false,
+      });
+      run.live.abort();
+    },
+  });
 }
 
 /** The run's tools as the remote may call them: refused once the run's lease has expired. */

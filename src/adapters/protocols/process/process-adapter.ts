@@ -41,7 +41,7 @@ export function processAdapter(id: string, config: ProcessOptions): Adapter {
           CA_RUN_ID: ctx.runId,
           CA_TASK_ID: ctx.taskId,
           CA_LEASE_TOKEN: ctx.leaseToken,
-          CA_FENCING_TOKEN: String(ctx.fencingToken),
+          CA_FENCING_TOKEN: String(ctx.leaseEpoch),
           MCP_SERVER_URL: ctx.mcpUrl,
           MCP_SERVER_TOKEN: ctx.mcpToken,
           CA_WORKSPACE: ctx.workspacePath,

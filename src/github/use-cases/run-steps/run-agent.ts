@@ -60,7 +60,7 @@ export async function runAgent(
     runId: ctx.runId,
     taskId: job.id,
     leaseToken: options.leaseToken,
-    fencingToken: options.fencingToken,
+    leaseEpoch: options.leaseEpoch,
     timeoutMs: options.timeoutMs ?? job.config.agents[job.agentName]?.timeout ?? job.config.limits.runTimeout,
     env: agent.env,
     ...(agent.programVersion === undefined ? {} : { programVersion: agent.programVersion }),

@@ -10,7 +10,7 @@ const ctx = (request: Partial<RunRequest> = {}, extra: Partial<LaunchContext> = 
   runId: 'r',
   taskId: 't',
   leaseToken: 'l',
-  fencingToken: 1,
+  leaseEpoch: 1,
   mcpUrl: '',
   mcpToken: '',
   workspacePath: '/work/ws',

@@ -16,7 +16,7 @@ function ctx(request: Partial<RunRequest> = {}, extra: Partial<LaunchContext> = 
     runId: 'run-1',
     taskId: 'task-1',
     leaseToken: 'lease',
-    fencingToken: 1,
+    leaseEpoch: 1,
     mcpUrl: '',
     mcpToken: '',
     workspacePath: '/work/repo',

@@ -19,7 +19,7 @@ function ctx(request: Partial<RunRequest> = {}, extra: Partial<LaunchContext> = 
     runId: 'r',
     taskId: 't',
     leaseToken: 'l',
-    fencingToken: 1,
+    leaseEpoch: 1,
     mcpUrl: '',
     mcpToken: '',
     workspacePath: '/w',

@@ -59,7 +59,7 @@ const ctx = (request: Partial<RunRequest> = {}, policy?: LaunchContext['policy']
   runId: 'r',
   taskId: 't',
   leaseToken: 'l',
-  fencingToken: 1,
+  leaseEpoch: 1,
   mcpUrl: '',
   mcpToken: '',
   workspacePath: '/work',

@@ -16,7 +16,7 @@ function context(home: string, request: Partial<RunRequest> = {}, extra: Partial
     runId: 'run_1',
     taskId: 'run_1',
     leaseToken: '',
-    fencingToken: 0,
+    leaseEpoch: 0,
     mcpUrl: '',
     mcpToken: '',
     workspacePath: '/work',

@@ -43,7 +43,7 @@ async function record(name: LiveCaseName, c: LiveCase): Promise<void> {
       runId: `rec-${name}`,
       taskId: 'task',
       leaseToken: 'lease',
-      fencingToken: 1,
+      leaseEpoch: 1,
       mcpUrl: '',
       mcpToken: '',
       workspacePath: workspace,

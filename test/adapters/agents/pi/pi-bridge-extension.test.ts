@@ -135,7 +135,7 @@ const ctx = (policy?: PermissionPolicy): LaunchContext => ({
   runId: 'r',
   taskId: 't',
   leaseToken: 'l',
-  fencingToken: 1,
+  leaseEpoch: 1,
   mcpUrl: 'http://127.0.0.1:1234/mcp',
   mcpToken: 'secret-token',
   workspacePath: '/w',

@@ -42,7 +42,7 @@ function harness(
     runId: 'r1',
     taskId: 'r1',
     leaseToken: '',
-    fencingToken: 0,
+    leaseEpoch: 0,
     mcpUrl: 'http://127.0.0.1:1/mcp',
     mcpToken: 'tok',
     workspacePath: '/w',

@@ -62,7 +62,7 @@ const ctx: LaunchContext = {
   runId: 'r',
   taskId: 'r',
   leaseToken: '',
-  fencingToken: 0,
+  leaseEpoch: 0,
   mcpUrl: '',
   mcpToken: '',
   workspacePath: '/w',

@@ -61,7 +61,7 @@ describe('agent-mux-remote', () => {
       runId: 'r',
       taskId: 't',
       leaseToken: '',
-      fencingToken: 0,
+      leaseEpoch: 0,
       mcpUrl: '',
       mcpToken: '',
       workspacePath: tmpdir(),

@@ -121,7 +121,7 @@ describe('http adapter (ca-http-v1 client)', () => {
         request: { prompt: 'write out.txt', cwd },
         taskId: 'task-1',
         leaseToken: 'lease-1',
-        fencingToken: 7,
+        leaseEpoch: 7,
         mcpUrl: 'http://127.0.0.1:9/mcp',
         approvals,
         tools: ({ runId, emit }) =>
@@ -165,7 +165,7 @@ describe('http adapter (ca-http-v1 client)', () => {
     expect(JSON.stringify(created)).not.toContain('127.0.0.1:9');
     expect((created as { context: Record<string, unknown> }).context).not.toHaveProperty('mcpToken');
     const posts = remote.requests.filter((r) => r.path.endsWith('/input'));
-    expect(posts.map((r) => r.fencingToken)).toEqual(['7', '7']);
+    expect(posts.map((r) => r.leaseEpoch)).toEqual(['7', '7']);
     expect(remote.requests.at(-1)?.method).toBe('DELETE');
     await expectClean(remote);
   });
@@ -387,7 +387,7 @@ describe('http adapter (ca-http-v1 client)', () => {
       onStale = resolve;
     });
     const remote = await standIn({
-      minFencingToken: 8,
+      minLeaseEpoch: 8,
       script: async (s) => {
         s.send('tool_call', { type: 'tool_call', id: 'a', tool: 'read_task', args: {} });
         rejected.push(await s.nextRejected());
@@ -402,7 +402,7 @@ describe('http adapter (ca-http-v1 client)', () => {
       startRun({
         adapter,
         request: { prompt: 'x', cwd },
-        fencingToken: 7,
+        leaseEpoch: 7,
         onEvent: (e) => {
           if (e.type === 'error' && e.code === 'lease_expired') onStale();
         },

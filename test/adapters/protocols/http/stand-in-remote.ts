@@ -33,7 +33,7 @@ export interface StandInOptions {
     body: Record<string, unknown>,
   ) => { status: number; body: unknown; headers?: Record<string, string> } | undefined;
   /** Inputs with a fencing token below this (or the session's own) get 409. */
-  minFencingToken?: number;
+  minLeaseEpoch?: number;
   /** Runs each session once its event stream is open. */
   script: (session: RemoteSession) => Promise<void> | void;
   tls?: { key: string; cert: string; ca: string };
@@ -42,7 +42,7 @@ export interface StandInOptions {
 export interface StandInRemote {
   readonly baseUrl: string;
   /** Every request as `METHOD path` with its Authorization header. */
-  readonly requests: { method: string; path: string; authorization?: string; fencingToken?: string }[];
+  readonly requests: { method: string; path: string; authorization?: string; leaseEpoch?: string }[];
   readonly createdBodies: Record<string, unknown>[];
   readonly deletedIds: string[];
   /** Highest number of sessions open (created, not deleted) at once. */
@@ -87,7 +87,7 @@ export async function startStandInRemote(options: StandInOptions): Promise<Stand
       method: req.method ?? '',
       path,
       authorization: req.headers.authorization,
-      fencingToken: req.headers['x-fencing-token'] as string | undefined,
+      leaseEpoch: req.headers['x-fencing-token'] as string | undefined,
     });
     const required = options.token?.();
     if (required !== undefined && req.headers.authorization !== `Bearer ${required}`) {
@@ -164,7 +164,7 @@ export async function startStandInRemote(options: StandInOptions): Promise<Stand
     if (sub === 'input' && req.method === 'POST') {
       const token = Number(req.headers['x-fencing-token']);
       const record = JSON.parse(text) as Record<string, unknown>;
-      const fencing = Math.max(Number(entry.session.created.fencingToken), options.minFencingToken ?? 0);
+      const fencing = Math.max(Number(entry.session.created.fencingToken), options.minLeaseEpoch ?? 0);
       if (!(token >= fencing)) {
         const waiter = entry.rejectedWaiters.shift();
         if (waiter) waiter(record);

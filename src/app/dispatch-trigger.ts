@@ -1,0 +1,79 @@
+import type { GitHubApi } from '../github/github-api.ts';
+import type { ActedTrigger } from '../github/use-cases/act-on-trigger.ts';
+import { mayAskAgent } from '../github/use-cases/decide-trigger.ts';
+import { handleTrigger } from '../github/use-cases/handle-trigger.ts';
+import type { DispatchDeps, DispatchResult } from './dispatch-deps.ts';
+import { issueKeyOf } from './issue-key-of.ts';
+import { queueRun } from './queue-run.ts';
+import { recordAnswer } from './record-answer.ts';
+import type { StoredEvent } from './store/run-store.ts';
+
+/** A trigger `handleTrigger` decided and acted on, with the installation it came through. */
+interface DecidedTrigger {
+  event: StoredEvent & { installationId: number };
+  api: GitHubApi;
+  decision: ActedTrigger;
+}
+
+/**
+ * A comment, a review with a body or an issue event, as `handleTrigger` reads it: a run queued, a
+ * cancel marking the issue's runs, a `/approve` or `/deny` answer stored. `reviewed`: what the
+ * event's review answer led to already, returned when the event asks for nothing more.
+ */
+export async function dispatchTrigger(
+  deps: DispatchDeps,
+  event: StoredEvent,
+  reviewed: DispatchResult | undefined,
+): Promise<DispatchResult> {
+  // Only a comment as it was written: an edit (`edited`) may be someone else's change to it.
+  const action = actionOf(event.payload);
+  if ((event.name === 'issue_comment' || event.name === 'pull_request_review_comment') && action !== 'created') {
+    return { kind: 'ignored', reason: `${event.name}.${action || '?'} starts and answers nothing` };
+  }
+  const { installationId } = event;
+  if (installationId === undefined) return reviewed ?? { kind: 'ignored', reason: 'no installation' };
+  const direct = await deps.access.api(installationId);
+  const api = deps.repoReads?.wrap(installationId, direct) ?? direct;
+  if (!(await mayAskAgent({ api, selfLogins: deps.selfLogins }, { eventName: event.name, payload: event.payload }))) {
+    return reviewed ?? { kind: 'ignored', reason: 'no command for agent-mux in the comment' };
+  }
+  const registry = deps.registry();
+  const decision = await handleTrigger(
+    { api, selfLogins: deps.selfLogins, builtinAgents: registry.ids(), log: deps.log },
+    { eventName: event.name, payload: event.payload, deliveryId: event.deliveryId },
+  );
+  deps.checkpoint?.('after-decide');
+  return dispatchDecision(deps, { event: { ...event, installationId }, api, decision }, reviewed);
+}
+
+/** The store operation a decision asks for. */
+async function dispatchDecision(
+  deps: DispatchDeps,
+  { event, api, decision }: DecidedTrigger,
+  reviewed: DispatchResult | undefined,
+): Promise<DispatchResult> {
+  switch (decision.kind) {
+    case 'ignore':
+    case 'refused':
+      return reviewed ?? { kind: 'ignored', reason: decision.reason };
+    case 'config_error':
+      return reviewed ?? { kind: 'ignored', reason: `invalid config: ${decision.message}` };
+    case 'cancel': {
+      const runIds = await deps.store.requestCancel(issueKeyOf(decision.repo, decision.number));
+      return { kind: 'cancel', runIds };
+    }
+    case 'answer': {
+      const issueKey = issueKeyOf(decision.repo, decision.number);
+      await recordAnswer(deps, event, issueKey, decision.answer, true);
+      return { kind: 'answer', issueKey };
+    }
+    case 'run':
+      return queueRun(deps, api, event, decision.job);
+  }
+}
+
+/** The webhook's `action` (`created`, `edited`, …); `''` when it has none. */
+function actionOf(payload: unknown): string {
+  const action = typeof payload === 'object' && payload !== null ? (payload as { action?: unknown }).action : undefined;
+  return typeof action === 'string' ? action : '';
+}
