@@ -109,6 +109,8 @@ export interface ReviewThreadInfo {
   /** The thread's node id (what `resolveReviewThread` takes). */
   id: string;
   isResolved: boolean;
+  /** Who resolved it, while it is resolved. */
+  resolvedBy: string | undefined;
   comments: ReviewThreadComment[];
 }
 

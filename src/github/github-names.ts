@@ -43,9 +43,13 @@ export const markers = {
   configError: `${MARKER_PREFIX}config-error -->`,
   /** A mention agent-mux refused (not trusted, a fork, …). */
   refusal: `${MARKER_PREFIX}refusal -->`,
-  /** A review finding's inline comment (its id: how later reviews find its thread). */
-  finding: (id: string) => `${MARKER_PREFIX}finding:${id.replace(/[^A-Za-z0-9_-]/g, '')} -->`,
-  findingPattern: /^<!-- agent-mux:finding:([A-Za-z0-9_-]{1,64}) -->/,
+  /**
+   * A review finding, first in its inline comment or on its line of the review's body: its id and
+   * what it was anchored to (base64url JSON, `encodeFinding`), which later reviews read back.
+   */
+  finding: (id: string, encoded: string) =>
+    `${MARKER_PREFIX}finding:${id.replace(/[^A-Za-z0-9_-]/g, '')}:${encoded.replace(/[^A-Za-z0-9_-]/g, '')} -->`,
+  findingPattern: /^<!-- agent-mux:finding:([A-Za-z0-9_-]{1,64}):([A-Za-z0-9_-]{0,8000}) -->/,
   /** The app's one reply to a queued run it cannot start without a fence. */
   unfenced: (runId: string) => `${MARKER_PREFIX}unfenced:${runId} -->`,
 } as const;

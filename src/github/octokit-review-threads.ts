@@ -41,6 +41,7 @@ export function octokitReviewThreads({
           threads.push({
             id: node.id,
             isResolved: node.isResolved,
+            resolvedBy: node.resolvedBy?.login,
             comments: node.comments.nodes
               .filter((c) => c.databaseId !== null)
               .map((c) => ({

@@ -12,6 +12,7 @@ export const REVIEW_THREADS_QUERY = `query ($owner: String!, $name: String!, $nu
         nodes {
           id
           isResolved
+          resolvedBy { login }
           comments(first: 50) {
             nodes {
               databaseId
@@ -59,6 +60,7 @@ export const reviewThreadsResponse = z
                         .object({
                           id: z.string(),
                           isResolved: z.boolean(),
+                          resolvedBy: z.object({ login: z.string() }).loose().nullable(),
                           comments: z.object({ nodes: z.array(threadComment) }).loose(),
                         })
                         .loose(),

@@ -41,8 +41,8 @@ export class MemoryGitHubState {
   readonly reviews: MemoryReview[] = [];
   readonly checkRunsById = new Map<number, MemoryCheckRun>();
   readonly reactions: MemoryReaction[] = [];
-  /** The review threads marked resolved, by the id of the comment that opened each. */
-  readonly resolvedThreads = new Set<number>();
+  /** The review threads marked resolved (by the id of the comment that opened each) and who resolved them. */
+  readonly resolvedThreads = new Map<number, string>();
   readonly workflowRuns = new Map<number, MemoryWorkflowRun>();
   /** Login (lower case) → role; the repository owner is an admin. */
   readonly roles = new Map<string, RepoRole>();
@@ -265,7 +265,7 @@ export class MemoryGitHubState {
    */
   reviewThreads(
     pullNumber: number,
-  ): { root: MemoryReviewComment; comments: MemoryReviewComment[]; resolved: boolean }[] {
+  ): { root: MemoryReviewComment; comments: MemoryReviewComment[]; resolvedBy: string | undefined }[] {
     const all = [...this.reviewComments.values()]
       .filter((c) => c.pullNumber === pullNumber)
       .sort((a, b) => a.id - b.id);
@@ -274,7 +274,7 @@ export class MemoryGitHubState {
       .map((root) => ({
         root,
         comments: [root, ...all.filter((c) => c.inReplyToId === root.id)],
-        resolved: this.resolvedThreads.has(root.id),
+        resolvedBy: this.resolvedThreads.get(root.id),
       }));
   }
 

@@ -18,7 +18,8 @@ export function memoryReviewThreads(
       return state.reviewThreads(number).map(
         (thread): ReviewThreadInfo => ({
           id: reviewThreadNodeId(thread.root.id),
-          isResolved: thread.resolved,
+          isResolved: thread.resolvedBy !== undefined,
+          resolvedBy: thread.resolvedBy,
           comments: thread.comments.slice(0, 50).map((comment) => ({
             id: comment.id,
             body: comment.body,
@@ -39,7 +40,7 @@ export function memoryReviewThreads(
       if (root === undefined || root.inReplyToId !== undefined) {
         fail('POST /graphql', 200, `Could not resolve to a node with the global id of '${threadId}'`);
       }
-      state.resolvedThreads.add(root.id);
+      state.resolvedThreads.set(root.id, state.self.login);
     },
   };
 }

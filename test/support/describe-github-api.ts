@@ -536,6 +536,8 @@ export function describeGitHubApi(name: string, make: MakeGitHubApiHarness): voi
           [false, ['second finding']],
           [false, ['unrelated']],
         ]);
+        expect(threads[0]?.resolvedBy).toBe(h.selfLogin);
+        expect(threads[1]?.resolvedBy).toBeUndefined();
         expect(threads[1]?.comments[0]?.thumbsDownBy).toEqual(['alice']);
         expect(threads[2]?.comments[0]?.author).toBe('bob');
         expectNoViolations();

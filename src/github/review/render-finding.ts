@@ -13,8 +13,8 @@ const BADGES: Record<Severity, string> = {
  * its thread), severity, title, body, and a ```` ```suggestion ```` block when the agent proposed
  * replacement lines (GitHub shows it with a button that commits it).
  */
-export function renderFindingComment(id: string, finding: Finding): string {
-  const parts = [markers.finding(id), `${BADGES[finding.severity]}: ${oneLine(finding.title)}`];
+export function renderFindingComment(id: string, finding: Finding, encoded: string): string {
+  const parts = [markers.finding(id, encoded), `${BADGES[finding.severity]}: ${oneLine(finding.title)}`];
   if (finding.body) parts.push(finding.body);
   if (finding.suggestion !== undefined) parts.push(suggestionBlock(finding.suggestion));
   return parts.join('\n\n');
@@ -27,9 +27,12 @@ export function renderBodyFinding(finding: Finding): string {
   return `- ${BADGES[finding.severity]} \`${finding.path}:${where}\`: ${oneLine(finding.title)}${body}`;
 }
 
+/** How agent-mux's reply in a thread it resolves begins (a later review reads the thread as resolved by it). */
+export const RESOLVED_REPLY_PREFIX = 'Resolved by agent-mux on ';
+
 /** The one-line reply agent-mux writes when it resolves a finding's thread. */
 export function renderResolvedReply(reason: string, headSha: string): string {
-  return `Resolved by agent-mux on ${headSha.slice(0, 7)}: ${reason}`;
+  return `${RESOLVED_REPLY_PREFIX}${headSha.slice(0, 7)}: ${reason}`;
 }
 
 function suggestionBlock(text: string): string {

@@ -19,9 +19,9 @@ const finding = findingSchema.parse({
 
 describe('a finding on GitHub', () => {
   it('is an inline comment with its marker, severity, title, body and a suggestion block', () => {
-    expect(renderFindingComment('f00d', finding)).toBe(
+    expect(renderFindingComment('f00d', finding, 'eyJ')).toBe(
       [
-        '<!-- agent-mux:finding:f00d -->',
+        '<!-- agent-mux:finding:f00d:eyJ -->',
         '',
         '🔴 **Blocker**: Null dereference of a.c',
         '',
@@ -33,12 +33,15 @@ describe('a finding on GitHub', () => {
         '```',
       ].join('\n'),
     );
-    expect(markers.findingPattern.exec(renderFindingComment('f00d', finding))?.[1]).toBe('f00d');
+    expect(markers.findingPattern.exec(renderFindingComment('f00d', finding, 'eyJ'))?.slice(1)).toEqual([
+      'f00d',
+      'eyJ',
+    ]);
   });
 
   it('uses a longer fence when the suggestion holds one', () => {
     const fenced = findingSchema.parse({ ...finding, suggestion: '```\ncode\n```' });
-    expect(renderFindingComment('x', fenced)).toContain('````suggestion\n```\ncode\n```\n````');
+    expect(renderFindingComment('x', fenced, '')).toContain('````suggestion\n```\ncode\n```\n````');
   });
 
   it('is one line of the review body when it is not on the diff', () => {

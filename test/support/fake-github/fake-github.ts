@@ -205,10 +205,11 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     if (method === 'POST' && path === '/graphql') {
       // GraphQL is not in the REST description: its one query agent-mux sends is answered here.
       const token = /^(?:token|bearer)\s+(\S+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
-      if (token === undefined || identityOf(token) === undefined) {
+      const caller = token === undefined ? undefined : identityOf(token);
+      if (caller === undefined) {
         return { reply: errorReply(401, 'Requires authentication'), record, counted: true };
       }
-      const { reply, unsupported } = graphqlReply(state, body);
+      const { reply, unsupported } = graphqlReply(state, body, caller.login);
       if (unsupported !== undefined) violations.push(`${label}: ${unsupported}`);
       record.operationId = 'graphql';
       return { reply, record, counted: true };

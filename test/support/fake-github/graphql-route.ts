@@ -12,7 +12,11 @@ import type { RouteReply } from './route-kit.ts';
  * - `resolveReviewThread(input: { threadId })`.
  * Node ids are the fake's own (`base64("IssueComment<id>")`, `base64("PullRequestReviewThread<id>")`).
  */
-export function graphqlReply(state: FakeGitHubState, body: unknown): { reply: RouteReply; unsupported?: string } {
+export function graphqlReply(
+  state: FakeGitHubState,
+  body: unknown,
+  login: string,
+): { reply: RouteReply; unsupported?: string } {
   const request = typeof body === 'object' && body !== null ? (body as { query?: unknown; variables?: unknown }) : {};
   const query = typeof request.query === 'string' ? request.query : '';
   const variables =
@@ -24,7 +28,7 @@ export function graphqlReply(state: FakeGitHubState, body: unknown): { reply: Ro
     const message = `not valid against GitHub's GraphQL schema: ${invalid.join('; ')}`;
     return { reply: { status: 200, body: { errors: invalid.map((m) => ({ message: m })) } }, unsupported: message };
   }
-  if (query.includes('resolveReviewThread')) return { reply: resolveThread(state, variables) };
+  if (query.includes('resolveReviewThread')) return { reply: resolveThread(state, variables, login) };
   if (query.includes('reviewThreads')) return { reply: reviewThreads(state, variables) };
   if (/node\(id:\s*\$id\)/.test(query) && query.includes('lastEditedAt') && typeof variables.id === 'string') {
     return { reply: lastEditedAt(state, variables.id) };
@@ -69,7 +73,8 @@ function reviewThreads(state: FakeGitHubState, variables: Record<string, unknown
   // One page: the fake's pull requests have fewer than 100 threads.
   const nodes = memory.reviewThreads(number).map((thread) => ({
     id: reviewThreadNodeId(thread.root.id),
-    isResolved: thread.resolved,
+    isResolved: thread.resolvedBy !== undefined,
+    resolvedBy: thread.resolvedBy === undefined ? null : { login: thread.resolvedBy },
     comments: {
       nodes: thread.comments.slice(0, 50).map((comment) => ({
         databaseId: comment.id,
@@ -88,13 +93,13 @@ function reviewThreads(state: FakeGitHubState, variables: Record<string, unknown
   return { status: 200, body: { data: { repository: { pullRequest: { reviewThreads: { pageInfo, nodes } } } } } };
 }
 
-function resolveThread(state: FakeGitHubState, variables: Record<string, unknown>): RouteReply {
+function resolveThread(state: FakeGitHubState, variables: Record<string, unknown>, login: string): RouteReply {
   const threadId = String(variables.threadId);
   const rootId = Number(/^PullRequestReviewThread(\d+)$/.exec(Buffer.from(threadId, 'base64').toString('utf8'))?.[1]);
   for (const [, memory] of state.memories()) {
     const root = memory.reviewComments.get(rootId);
     if (root === undefined || root.inReplyToId !== undefined) continue;
-    memory.resolvedThreads.add(root.id);
+    memory.resolvedThreads.set(root.id, login);
     return { status: 200, body: { data: { resolveReviewThread: { thread: { id: threadId, isResolved: true } } } } };
   }
   return notFound(['resolveReviewThread'], threadId);
