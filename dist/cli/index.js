@@ -17410,7 +17410,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6786)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 8538)),
     // The modules that hold the MCP and ACP SDKs, which the Action's bundle loads on first use from
     // chunks of their own: here in the one file, so that dist/cli/index.js stays a single file to copy.
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 781)),
@@ -17430,7 +17430,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6786:
+/***/ 8538:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -31053,118 +31053,145 @@ const EMPTY = {};
 /**
  * A `stream_event` record (`--include-partial-messages`): one raw Anthropic SSE event →
  * `message_start`, `text_delta`, `thinking_*`, `tool_call_start`, `tool_input_delta`,
- * `tool_call_ready`, `message_stop`, and a per-message `cost` increment.
+ * `tool_call_ready`, `message_stop`, and a per-message `cost` increment; the handlers below, one
+ * per event type, append to `out`.
  */
 function claudeStreamEvent(value, state) {
     const event = value.event;
     const out = [];
     startTurn(state, out);
-    const ledger = state.ledger;
     // Most frequent first: each case is a comparison with a string fresh from `JSON.parse`.
     switch (event.type) {
-        case 'content_block_delta': {
-            const message = ensureStreamedMessage(state, value, out);
-            const index = (0,record_fields/* num */.bu)(event.index) ?? 0;
-            const delta = (0,record_fields/* isObj */.sA)(event.delta) ? event.delta : EMPTY;
-            const block = message.blocks.get(index);
-            if (delta.type === 'text_delta') {
-                if (!block)
-                    message.blocks.set(index, { kind: 'text' });
-                ledger.text(out, (0,record_fields/* str */.gx)(delta.text) ?? '');
-            }
-            else if (delta.type === 'thinking_delta') {
-                const thinking = (0,record_fields/* str */.gx)(delta.thinking) ?? '';
-                if (block)
-                    block.thinking = (block.thinking ?? '') + thinking;
-                else
-                    message.blocks.set(index, { kind: 'thinking', thinking });
-                ledger.startThinking(out);
-                ledger.thinking(out, thinking);
-            }
-            else if (delta.type === 'input_json_delta' && block?.toolCallId) {
-                ledger.toolInput(out, block.toolCallId, (0,record_fields/* str */.gx)(delta.partial_json) ?? '');
-            }
+        case 'content_block_delta':
+            contentBlockDelta(value, state, out);
             return out;
-        }
-        case 'message_start': {
-            const message = (0,record_fields/* isObj */.sA)(event.message) ? event.message : EMPTY;
-            openMessage(state, out, {
-                id: (0,record_fields/* str */.gx)(message.id) ?? (0,record_fields/* str */.gx)(value.api_message_id) ?? `message-${state.turn}-${state.clock()}`,
-                streamed: true,
-                model: (0,record_fields/* str */.gx)(message.model),
-                usage: (0,record_fields/* isObj */.sA)(message.usage) ? message.usage : undefined,
-            });
+        case 'message_start':
+            messageStart(value, state, out);
             return out;
-        }
-        case 'content_block_start': {
-            const message = ensureStreamedMessage(state, value, out);
-            const index = (0,record_fields/* num */.bu)(event.index) ?? message.blocks.size;
-            const block = (0,record_fields/* isObj */.sA)(event.content_block) ? event.content_block : EMPTY;
-            switch (block.type) {
-                case 'text':
-                    message.blocks.set(index, { kind: 'text' });
-                    ledger.text(out, (0,record_fields/* str */.gx)(block.text) ?? '');
-                    return out;
-                case 'thinking':
-                case 'redacted_thinking':
-                    message.blocks.set(index, { kind: 'thinking', thinking: (0,record_fields/* str */.gx)(block.thinking) ?? '' });
-                    ledger.startThinking(out);
-                    return out;
-                case 'tool_use':
-                case 'server_tool_use':
-                case 'mcp_tool_use': {
-                    const id = (0,record_fields/* str */.gx)(block.id);
-                    const name = (0,record_fields/* str */.gx)(block.name);
-                    if (!id || !name) {
-                        out.push(...(0,record_fields/* malformed */.Qm)('tool_use block without an id or a name'));
-                        return out;
-                    }
-                    message.blocks.set(index, { kind: 'tool_use', toolCallId: id });
-                    ledger.startTool(out, id, name);
-                    return out;
-                }
-                default:
-                    message.blocks.set(index, { kind: 'other' });
-                    return out;
-            }
-        }
-        case 'content_block_stop': {
-            const message = state.message;
-            if (!message)
-                return out;
-            const index = (0,record_fields/* num */.bu)(event.index) ?? 0;
-            const block = message.blocks.get(index);
-            if (block?.kind === 'thinking')
-                ledger.stopThinking(out, block.thinking || null);
-            else if (block?.kind === 'tool_use' && block.toolCallId && ledger.hasTool(block.toolCallId)) {
-                ledger.readyTool(out, block.toolCallId);
-            }
-            message.blocks.delete(index);
+        case 'content_block_start':
+            contentBlockStart(value, state, out);
             return out;
-        }
-        case 'message_delta': {
-            const message = state.message;
-            if (message && (0,record_fields/* isObj */.sA)(event.usage)) {
-                const cost = messageCost(message, event.usage);
-                if (cost)
-                    out.push(cost);
-            }
+        case 'content_block_stop':
+            contentBlockStop(value, state, out);
             return out;
-        }
+        case 'message_delta':
+            messageDelta(value, state, out);
+            return out;
         case 'message_stop':
             closeMessage(state, out);
             return out;
         case 'ping':
             return out;
-        case 'error': {
-            const error = (0,record_fields/* isObj */.sA)(event.error) ? event.error : EMPTY;
-            out.push(...apiError(state, (0,record_fields/* str */.gx)(error.message) ?? 'the model API failed', undefined, (0,record_fields/* str */.gx)(error.type)));
+        case 'error':
+            streamError(value, state, out);
             return out;
-        }
         default:
             out.push(...(0,record_fields/* unknownRecord */._E)(state, `unknown stream event ${JSON.stringify(event.type)}`, value));
             return out;
     }
+}
+/** `content_block_delta`: a text, thinking or tool-input piece of the block at its index. */
+function contentBlockDelta(value, state, out) {
+    const event = value.event;
+    const message = ensureStreamedMessage(state, value, out);
+    const index = (0,record_fields/* num */.bu)(event.index) ?? 0;
+    const delta = (0,record_fields/* isObj */.sA)(event.delta) ? event.delta : EMPTY;
+    const block = message.blocks.get(index);
+    const ledger = state.ledger;
+    if (delta.type === 'text_delta') {
+        if (!block)
+            message.blocks.set(index, { kind: 'text' });
+        ledger.text(out, (0,record_fields/* str */.gx)(delta.text) ?? '');
+    }
+    else if (delta.type === 'thinking_delta') {
+        const thinking = (0,record_fields/* str */.gx)(delta.thinking) ?? '';
+        if (block)
+            block.thinking = (block.thinking ?? '') + thinking;
+        else
+            message.blocks.set(index, { kind: 'thinking', thinking });
+        ledger.startThinking(out);
+        ledger.thinking(out, thinking);
+    }
+    else if (delta.type === 'input_json_delta' && block?.toolCallId) {
+        ledger.toolInput(out, block.toolCallId, (0,record_fields/* str */.gx)(delta.partial_json) ?? '');
+    }
+}
+/** `message_start`: opens the streamed message, with its model and its starting usage. */
+function messageStart(value, state, out) {
+    const event = value.event;
+    const message = (0,record_fields/* isObj */.sA)(event.message) ? event.message : EMPTY;
+    openMessage(state, out, {
+        id: (0,record_fields/* str */.gx)(message.id) ?? (0,record_fields/* str */.gx)(value.api_message_id) ?? `message-${state.turn}-${state.clock()}`,
+        streamed: true,
+        model: (0,record_fields/* str */.gx)(message.model),
+        usage: (0,record_fields/* isObj */.sA)(message.usage) ? message.usage : undefined,
+    });
+}
+/** `content_block_start`: a text, thinking or tool-use block opens at its index (any other kind is kept as `other`). */
+function contentBlockStart(value, state, out) {
+    const event = value.event;
+    const message = ensureStreamedMessage(state, value, out);
+    const index = (0,record_fields/* num */.bu)(event.index) ?? message.blocks.size;
+    const block = (0,record_fields/* isObj */.sA)(event.content_block) ? event.content_block : EMPTY;
+    switch (block.type) {
+        case 'text':
+            message.blocks.set(index, { kind: 'text' });
+            state.ledger.text(out, (0,record_fields/* str */.gx)(block.text) ?? '');
+            return;
+        case 'thinking':
+        case 'redacted_thinking':
+            message.blocks.set(index, { kind: 'thinking', thinking: (0,record_fields/* str */.gx)(block.thinking) ?? '' });
+            state.ledger.startThinking(out);
+            return;
+        case 'tool_use':
+        case 'server_tool_use':
+        case 'mcp_tool_use': {
+            const id = (0,record_fields/* str */.gx)(block.id);
+            const name = (0,record_fields/* str */.gx)(block.name);
+            if (!id || !name) {
+                out.push(...(0,record_fields/* malformed */.Qm)('tool_use block without an id or a name'));
+                return;
+            }
+            message.blocks.set(index, { kind: 'tool_use', toolCallId: id });
+            state.ledger.startTool(out, id, name);
+            return;
+        }
+        default:
+            message.blocks.set(index, { kind: 'other' });
+            return;
+    }
+}
+/** `content_block_stop`: a thinking block stops, a tool call is ready; the block is forgotten. */
+function contentBlockStop(value, state, out) {
+    const event = value.event;
+    const message = state.message;
+    if (!message)
+        return;
+    const index = (0,record_fields/* num */.bu)(event.index) ?? 0;
+    const block = message.blocks.get(index);
+    const ledger = state.ledger;
+    if (block?.kind === 'thinking')
+        ledger.stopThinking(out, block.thinking || null);
+    else if (block?.kind === 'tool_use' && block.toolCallId && ledger.hasTool(block.toolCallId)) {
+        ledger.readyTool(out, block.toolCallId);
+    }
+    message.blocks.delete(index);
+}
+/** `message_delta`: the open message's cost, from its usage. */
+function messageDelta(value, state, out) {
+    const event = value.event;
+    const message = state.message;
+    if (message && (0,record_fields/* isObj */.sA)(event.usage)) {
+        const cost = messageCost(message, event.usage);
+        if (cost)
+            out.push(cost);
+    }
+}
+/** `error`: the model API's error, in the stream. */
+function streamError(value, state, out) {
+    const event = value.event;
+    const error = (0,record_fields/* isObj */.sA)(event.error) ? event.error : EMPTY;
+    out.push(...apiError(state, (0,record_fields/* str */.gx)(error.message) ?? 'the model API failed', undefined, (0,record_fields/* str */.gx)(error.type)));
 }
 /** The streamed message a block belongs to: the open one, or one opened for it. */
 function ensureStreamedMessage(state, value, out) {
@@ -33436,8 +33463,6 @@ const cursorAdapter = defineCliAdapter({
 
 
 
-// EXTERNAL MODULE: ./src/core/tools/call-tool-reported.ts
-var call_tool_reported = __nccwpck_require__(7168);
 ;// CONCATENATED MODULE: ./src/adapters/agents/demo/render-demo-note.ts
 /** The file the demo writes when it finds no typo to fix, so that every run changes something visible. */
 const DEMO_NOTE_FILE = 'AGENT_MUX_DEMO.md';
@@ -33478,6 +33503,138 @@ function renderDemoNote(task, fallbackPrompt) {
 const render_demo_note_isRecord = (value) => typeof value === 'object' && value !== null;
 const numberOf = (value) => render_demo_note_isRecord(value) && typeof value.number === 'number' ? value.number : undefined;
 
+;// CONCATENATED MODULE: ./src/adapters/agents/demo/demo-script.ts
+/** The demo agent's one turn, scripted: read the task and README.md, fix its typo or write a note, report. */
+
+
+
+/** The README the demo fixes when its workspace is empty (`agent-mux run --adapter demo`). */
+const DEMO_README = '# Demo project\n\nThis projcet shows how agent-mux runs an agent.\n';
+/**
+ * Runs the demo's turn in session `sessionId`: session, thinking, tool calls through the run's tool
+ * host, a write (approved or not), a cost report and a summary. Throws once the session is stopped.
+ */
+async function runDemoScript(ctx, demo, sessionId) {
+    ctx.emit({ type: 'session_start', sessionId, model: 'demo-1', cwd: ctx.request.cwd });
+    ctx.emit({ type: 'turn_start', turn: 0 });
+    if ((await (0,external_node_fs_promises_namespaceObject.readdir)(ctx.request.cwd).catch(() => ['?'])).length === 0) {
+        await (0,external_node_fs_promises_namespaceObject.writeFile)((0,external_node_path_.join)(ctx.request.cwd, 'README.md'), DEMO_README);
+    }
+    ctx.emit({ type: 'thinking_start' });
+    ctx.emit({ type: 'thinking_delta', delta: 'The task asks for a fix; read it, then look at the files.' });
+    ctx.emit({ type: 'thinking_stop' });
+    await demo.step();
+    const task = await demo.callTool('read_task', {});
+    await demo.step();
+    ctx.emit({ type: 'progress', summary: 'Reading the workspace', attempted: [] });
+    await demo.callTool('list_files', { path: '.' });
+    await demo.step();
+    const read = await demo.callTool('read_file', { path: 'README.md' });
+    const original = read.ok ? contentOf(read.value) : '';
+    await demo.step();
+    const changed = await fixReadmeOrWriteNote(ctx, demo, original, task);
+    ctx.emit({
+        type: 'cost',
+        model: 'demo-1',
+        inputTokens: 1200,
+        outputTokens: 180,
+        cacheReadTokens: 400,
+        usd: 0.0042,
+    });
+    const summary = changed[0] === 'README.md'
+        ? 'Fixed the typo in README.md.'
+        : changed[0] === DEMO_NOTE_FILE
+            ? `Wrote ${DEMO_NOTE_FILE}, restating the request.`
+            : 'Nothing changed.';
+    await demo.say('demo_msg_3', summary);
+    ctx.emit({ type: 'turn_end', turn: 0, stopReason: 'end_turn', result: summary });
+    return { status: 'completed', output: { changedFiles: changed, summary }, sessionId };
+}
+/**
+ * Fixes the typos "projcet" and "teh" in README.md (`original`); where there are none, writes
+ * {@link DEMO_NOTE_FILE}, restating the request (`task`, what `read_task` returned). The files changed.
+ */
+async function fixReadmeOrWriteNote(ctx, demo, original, task) {
+    const fixed = original.replace(/\bprojcet\b/g, 'project').replace(/\bteh\b/g, 'the');
+    if (fixed !== original) {
+        await demo.say('demo_msg_1', 'I found a typo in README.md and will fix it.');
+        return await writeReported(ctx, demo, 'README.md', fixed, {
+            summary: 'Fixed the typo in README.md',
+            attempted: ['edit README.md'],
+        });
+    }
+    await demo.say('demo_msg_1', `README.md has no typo that I know how to fix; I will write ${DEMO_NOTE_FILE} instead.`);
+    const note = renderDemoNote(task.ok ? task.value : undefined, ctx.request.prompt);
+    return await writeReported(ctx, demo, DEMO_NOTE_FILE, note, {
+        summary: `Wrote ${DEMO_NOTE_FILE}`,
+        attempted: [`write ${DEMO_NOTE_FILE}`],
+    });
+}
+/** Writes `path` through the tool host: `[path]` and the `progress` step when it did, else `[]` and says why not. */
+async function writeReported(ctx, demo, path, content, progress) {
+    const write = await demo.callTool('write_file', { path, content });
+    await demo.step();
+    if (!write.ok) {
+        await demo.say('demo_msg_2', `I could not write ${path}: ${write.error}`);
+        return [];
+    }
+    ctx.emit({ type: 'progress', ...progress });
+    return [path];
+}
+/** The text of what `read_file` returned: the string itself, or its `content`. */
+function contentOf(value) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value === 'object' && value !== null && 'content' in value) {
+        const content = value.content;
+        if (typeof content === 'string')
+            return content;
+    }
+    return '';
+}
+
+// EXTERNAL MODULE: ./src/core/tools/call-tool-reported.ts
+var call_tool_reported = __nccwpck_require__(7168);
+;// CONCATENATED MODULE: ./src/adapters/agents/demo/demo-steps.ts
+
+/**
+ * The moves of one demo session: `delay` between steps (cut short by the session's abort), and
+ * `stopped()`, the reason the core stopped the session, if it did.
+ */
+function demoSteps(ctx, delay, stopped) {
+    const sleep = (ms) => new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        ctx.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve();
+        });
+    });
+    let calls = 0;
+    return {
+        step: async () => {
+            await sleep(delay);
+            const reason = stopped();
+            if (reason || ctx.signal.aborted)
+                throw new Error(`stopped: ${reason ?? 'aborted'}`);
+        },
+        callTool: async (toolName, input) => {
+            const toolCallId = `demo_call_${++calls}`;
+            ctx.emit({ type: 'tool_call_start', toolCallId, toolName });
+            ctx.emit({ type: 'tool_input_delta', toolCallId, delta: JSON.stringify(input) });
+            ctx.emit({ type: 'tool_call_ready', toolCallId, toolName, input });
+            return await (0,call_tool_reported/* callToolReported */.y)(ctx.tools, ctx.emit, { toolCallId, toolName, input, signal: ctx.signal });
+        },
+        say: async (messageId, text) => {
+            ctx.emit({ type: 'message_start', messageId, model: 'demo-1' });
+            for (const word of text.match(/\S+\s*/g) ?? []) {
+                ctx.emit({ type: 'text_delta', messageId, delta: word });
+                await sleep(Math.min(30, delay / 5));
+            }
+            ctx.emit({ type: 'message_stop', messageId, text });
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/agents/demo/demo-adapter.ts
 
 
@@ -33486,8 +33643,6 @@ const numberOf = (value) => render_demo_note_isRecord(value) && typeof value.num
 
 
 
-/** The README the demo fixes when its workspace is empty (`agent-mux run --adapter demo`). */
-const DEMO_README = '# Demo project\n\nThis projcet shows how agent-mux runs an agent.\n';
 /**
  * A scripted agent that needs no key, program or network. It goes through what real agents
  * do — session, streamed text, tool calls through the run's tool host, an approval for a
@@ -33518,100 +33673,10 @@ function demoAdapter(options = {}) {
         launch: { kind: 'session', open: async (ctx) => openDemoSession(ctx, delay) },
     };
 }
+/** Opens a demo session: the script runs at once; a stop ends it at its next step. */
 async function openDemoSession(ctx, delay) {
     let stopped;
-    const sleep = (ms) => new Promise((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        ctx.signal.addEventListener('abort', () => {
-            clearTimeout(timer);
-            resolve();
-        });
-    });
-    const step = async () => {
-        await sleep(delay);
-        if (stopped || ctx.signal.aborted)
-            throw new Error(`stopped: ${stopped ?? 'aborted'}`);
-    };
-    let calls = 0;
-    const callTool = async (toolName, input) => {
-        const toolCallId = `demo_call_${++calls}`;
-        ctx.emit({ type: 'tool_call_start', toolCallId, toolName });
-        ctx.emit({ type: 'tool_input_delta', toolCallId, delta: JSON.stringify(input) });
-        ctx.emit({ type: 'tool_call_ready', toolCallId, toolName, input });
-        const result = await (0,call_tool_reported/* callToolReported */.y)(ctx.tools, ctx.emit, { toolCallId, toolName, input, signal: ctx.signal });
-        return result;
-    };
-    const say = async (messageId, text) => {
-        ctx.emit({ type: 'message_start', messageId, model: 'demo-1' });
-        for (const word of text.match(/\S+\s*/g) ?? []) {
-            ctx.emit({ type: 'text_delta', messageId, delta: word });
-            await sleep(Math.min(30, delay / 5));
-        }
-        ctx.emit({ type: 'message_stop', messageId, text });
-    };
-    const sessionId = `demo_${(0,external_node_crypto_.randomUUID)()}`;
-    const done = (async () => {
-        ctx.emit({ type: 'session_start', sessionId, model: 'demo-1', cwd: ctx.request.cwd });
-        ctx.emit({ type: 'turn_start', turn: 0 });
-        if ((await (0,external_node_fs_promises_namespaceObject.readdir)(ctx.request.cwd).catch(() => ['?'])).length === 0) {
-            await (0,external_node_fs_promises_namespaceObject.writeFile)((0,external_node_path_.join)(ctx.request.cwd, 'README.md'), DEMO_README);
-        }
-        ctx.emit({ type: 'thinking_start' });
-        ctx.emit({ type: 'thinking_delta', delta: 'The task asks for a fix; read it, then look at the files.' });
-        ctx.emit({ type: 'thinking_stop' });
-        await step();
-        const task = await callTool('read_task', {});
-        await step();
-        ctx.emit({ type: 'progress', summary: 'Reading the workspace', attempted: [] });
-        await callTool('list_files', { path: '.' });
-        await step();
-        const read = await callTool('read_file', { path: 'README.md' });
-        const original = read.ok ? contentOf(read.value) : '';
-        await step();
-        const fixed = original.replace(/\bprojcet\b/g, 'project').replace(/\bteh\b/g, 'the');
-        let changed = [];
-        if (fixed !== original) {
-            await say('demo_msg_1', 'I found a typo in README.md and will fix it.');
-            const write = await callTool('write_file', { path: 'README.md', content: fixed });
-            await step();
-            if (write.ok) {
-                changed = ['README.md'];
-                ctx.emit({ type: 'progress', summary: 'Fixed the typo in README.md', attempted: ['edit README.md'] });
-            }
-            else {
-                await say('demo_msg_2', `I could not write README.md: ${write.error}`);
-            }
-        }
-        else {
-            await say('demo_msg_1', `README.md has no typo that I know how to fix; I will write ${DEMO_NOTE_FILE} instead.`);
-            const note = renderDemoNote(task.ok ? task.value : undefined, ctx.request.prompt);
-            const write = await callTool('write_file', { path: DEMO_NOTE_FILE, content: note });
-            await step();
-            if (write.ok) {
-                changed = [DEMO_NOTE_FILE];
-                ctx.emit({ type: 'progress', summary: `Wrote ${DEMO_NOTE_FILE}`, attempted: [`write ${DEMO_NOTE_FILE}`] });
-            }
-            else {
-                await say('demo_msg_2', `I could not write ${DEMO_NOTE_FILE}: ${write.error}`);
-            }
-        }
-        ctx.emit({
-            type: 'cost',
-            model: 'demo-1',
-            inputTokens: 1200,
-            outputTokens: 180,
-            cacheReadTokens: 400,
-            usd: 0.0042,
-        });
-        const summary = changed[0] === 'README.md'
-            ? 'Fixed the typo in README.md.'
-            : changed[0] === DEMO_NOTE_FILE
-                ? `Wrote ${DEMO_NOTE_FILE}, restating the request.`
-                : 'Nothing changed.';
-        await say('demo_msg_3', summary);
-        ctx.emit({ type: 'turn_end', turn: 0, stopReason: 'end_turn', result: summary });
-        return { status: 'completed', output: { changedFiles: changed, summary }, sessionId };
-    })();
+    const done = runDemoScript(ctx, demoSteps(ctx, delay, () => stopped), `demo_${(0,external_node_crypto_.randomUUID)()}`);
     done.catch(() => undefined);
     return {
         done,
@@ -33620,16 +33685,6 @@ async function openDemoSession(ctx, delay) {
             await done.catch(() => undefined);
         },
     };
-}
-function contentOf(value) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value === 'object' && value !== null && 'content' in value) {
-        const content = value.content;
-        if (typeof content === 'string')
-            return content;
-    }
-    return '';
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/gemini/gemini-auth.ts
@@ -35088,125 +35143,35 @@ async function reportUnreported(log, env, sessionId, reported, emit) {
  * the process group. The translator reports what the agent says, the prompt response ends the run.
  */
 function acpController(io, ctx, options = {}) {
-    let inbound;
-    const stream = {
-        readable: new ReadableStream({
-            start(controller) {
-                inbound = controller;
-            },
-        }),
-        writable: new WritableStream({
-            write: (message) => io.writeLine(message).catch(() => undefined),
-        }),
-    };
+    const { stream, inbound } = stdioStream(io);
     const cancel = new AbortController();
-    const turnSignal = AbortSignal.any([cancel.signal, io.signal]);
-    const grants = new Set();
-    const createApprovalId = (0,create_approval_id/* createApprovalIdSource */.qd)();
-    let fsCalls = 0;
-    const files = {
-        tools: io.tools,
-        cwd: ctx.request.cwd,
-        emit: io.emit,
-        signal: turnSignal,
-        nextId: () => `acp-fs-${++fsCalls}`,
-    };
-    const inFlight = new Set();
-    const track = (work) => {
-        inFlight.add(work);
-        work.finally(() => inFlight.delete(work)).catch(() => undefined);
-        return work;
-    };
-    const questions = new Set();
-    const asking = (work) => {
-        questions.add(work);
-        work.finally(() => questions.delete(work)).catch(() => undefined);
-        return track(work);
-    };
+    const work = trackedWork();
+    const handlers = clientHandlers(io, ctx, options, AbortSignal.any([cancel.signal, io.signal]), work);
     const log = options.sessionLog;
     const reported = new Set();
     // The SDK is loaded now (its own chunk in the bundles), while the program starts; the records
     // the program prints meanwhile wait in `stream`.
     const connecting = Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 1434)).then((m) => ({
         protocolVersion: m.PROTOCOL_VERSION,
-        connection: m.connectAcpClient(stream, {
-            permission: {
-                ...(log ? { reasonFor: (sessionId, toolCallId) => log.reason(ctx.env, sessionId, toolCallId) } : {}),
-                runId: ctx.runId,
-                approvals: io.approvals,
-                policy: ctx.policy,
-                grants,
-                createApprovalId,
-                emit: io.emit,
-                signal: turnSignal,
-                timeoutMs: options.approvalTimeoutMs ?? 120_000,
-            },
-            files,
-            track,
-            asking,
-        }),
+        connection: m.connectAcpClient(stream, handlers),
     }));
-    let connection;
-    let sessionId;
-    let closed = false;
-    const initializeMs = options.initializeTimeoutMs ?? 60_000;
-    const unanswered = setTimeout(() => io.fail({
-        code: 'agent_error',
-        message: `the agent did not answer ACP initialize within ${initializeMs} ms: is it started in its ACP mode (e.g. --acp)?`,
-    }), initializeMs);
-    // The program's pipes keep a run alive; this timer alone must not (a controller a test never settles).
-    unanswered.unref();
-    const converse = async () => {
-        const connected = await connecting.catch((error) => {
-            io.fail({ code: 'internal', message: `agent-mux could not load its ACP client: ${error.message}` });
-            throw error;
-        });
-        connection = connected.connection;
-        if (closed) {
-            connection.close();
-            return;
-        }
-        const agent = connection.agent;
-        const init = await agent
-            .request('initialize', {
-            protocolVersion: connected.protocolVersion,
-            // `_meta.terminal_output`: the Zed convention for a command's output in tool call updates.
-            clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, _meta: { terminal_output: true } },
-            clientInfo: { name: 'agent-mux', version: '1' },
-        })
-            .finally(() => clearTimeout(unanswered));
-        const capabilities = init.agentCapabilities ?? {};
-        const mcpServers = mcpServersFor(ctx, capabilities, options.mcpServerName ?? 'agent-mux');
-        const cwd = ctx.request.cwd;
-        const resume = ctx.request.resumeSessionId;
-        if (resume && capabilities.loadSession === true) {
-            await agent.request('session/load', { sessionId: resume, cwd, mcpServers });
-            sessionId = resume;
-        }
-        else {
-            if (resume) {
-                io.emit({
-                    type: 'error',
-                    code: 'agent_error',
-                    message: `the agent cannot load sessions (no loadSession capability): session ${resume} is not continued, a new one starts`,
-                    recoverable: true,
-                });
-            }
-            sessionId = (await agent.request('session/new', { cwd, mcpServers })).sessionId;
-        }
-        if (cancel.signal.aborted)
-            return;
-        await agent.request('session/prompt', { sessionId, prompt: promptOf(ctx) });
+    const run = {
+        io,
+        ctx,
+        options,
+        cancel,
+        unanswered: initializeDeadline(io, options.initializeTimeoutMs ?? 60_000),
+        closed: false,
     };
     // Failures (an error response, the agent gone) are reported by the translator and the core.
-    converse().catch(() => undefined);
+    converse(run, connecting).catch(() => undefined);
     return {
         onEvent(event) {
             if (event.type === 'tool_call_start' || event.type === 'tool_call_ready')
                 reported.add(event.toolCallId);
         },
         onRecord(record) {
-            if (closed || record.kind !== 'json' || !inbound)
+            if (run.closed || record.kind !== 'json' || !inbound)
                 return;
             // Only the agent's requests and its responses reach the SDK: the translator reports the
             // notifications (session/update) and the lines that are not JSON-RPC.
@@ -35219,11 +35184,11 @@ function acpController(io, ctx, options = {}) {
             if (reason !== 'completed' && !cancel.signal.aborted) {
                 // Open permission requests are answered `cancelled` before the agent hears of the cancel.
                 cancel.abort();
-                const id = sessionId;
+                const id = run.sessionId;
                 if (id) {
                     // Best effort: the core ends the process group right after this.
-                    Promise.allSettled([...questions])
-                        .then(() => connection?.agent.notify('session/cancel', { sessionId: id }))
+                    Promise.allSettled([...work.questions])
+                        .then(() => run.connection?.agent.notify('session/cancel', { sessionId: id }))
                         .catch(() => undefined);
                 }
             }
@@ -35231,17 +35196,131 @@ function acpController(io, ctx, options = {}) {
         },
         settle: async () => {
             // The program is gone: questions still open can no longer be answered to anyone.
-            clearTimeout(unanswered);
+            clearTimeout(run.unanswered);
             cancel.abort();
-            while (inFlight.size > 0)
-                await Promise.allSettled([...inFlight]);
+            while (work.inFlight.size > 0)
+                await Promise.allSettled([...work.inFlight]);
             // The agent is gone and its log complete: what it tried and ACP never reported is shown now.
-            if (log && sessionId)
-                await reportUnreported(log, ctx.env, sessionId, reported, io.emit);
-            closed = true;
-            connection?.close();
+            if (log && run.sessionId)
+                await reportUnreported(log, ctx.env, run.sessionId, reported, io.emit);
+            run.closed = true;
+            run.connection?.close();
         },
     };
+}
+/** The agent's side of the SDK's stream: its records are enqueued to `inbound`, what the SDK writes goes to `io.writeLine`. */
+function stdioStream(io) {
+    let inbound;
+    const stream = {
+        readable: new ReadableStream({
+            start(controller) {
+                inbound = controller;
+            },
+        }),
+        writable: new WritableStream({
+            write: (message) => io.writeLine(message).catch(() => undefined),
+        }),
+    };
+    return { stream, inbound };
+}
+function trackedWork() {
+    const inFlight = new Set();
+    const questions = new Set();
+    const track = (work) => {
+        inFlight.add(work);
+        work.finally(() => inFlight.delete(work)).catch(() => undefined);
+        return work;
+    };
+    const asking = (work) => {
+        questions.add(work);
+        work.finally(() => questions.delete(work)).catch(() => undefined);
+        return track(work);
+    };
+    return { inFlight, questions, track, asking };
+}
+/** What the client answers the agent's requests with: permission questions and file requests, until `signal` aborts. */
+function clientHandlers(io, ctx, options, signal, work) {
+    const log = options.sessionLog;
+    let fsCalls = 0;
+    return {
+        permission: {
+            ...(log ? { reasonFor: (sessionId, toolCallId) => log.reason(ctx.env, sessionId, toolCallId) } : {}),
+            runId: ctx.runId,
+            approvals: io.approvals,
+            policy: ctx.policy,
+            grants: new Set(),
+            createApprovalId: (0,create_approval_id/* createApprovalIdSource */.qd)(),
+            emit: io.emit,
+            signal,
+            timeoutMs: options.approvalTimeoutMs ?? 120_000,
+        },
+        files: {
+            tools: io.tools,
+            cwd: ctx.request.cwd,
+            emit: io.emit,
+            signal,
+            nextId: () => `acp-fs-${++fsCalls}`,
+        },
+        track: work.track,
+        asking: work.asking,
+    };
+}
+/** Fails the run when the agent has not answered `initialize` within `ms`. */
+function initializeDeadline(io, ms) {
+    const unanswered = setTimeout(() => io.fail({
+        code: 'agent_error',
+        message: `the agent did not answer ACP initialize within ${ms} ms: is it started in its ACP mode (e.g. --acp)?`,
+    }), ms);
+    // The program's pipes keep a run alive; this timer alone must not (a controller a test never settles).
+    unanswered.unref();
+    return unanswered;
+}
+/** `initialize`, then `session/load` (resume, when the agent can) or `session/new`, then `session/prompt`. */
+async function converse(run, connecting) {
+    const { io, ctx } = run;
+    const connected = await connecting.catch((error) => {
+        io.fail({ code: 'internal', message: `agent-mux could not load its ACP client: ${error.message}` });
+        throw error;
+    });
+    const connection = connected.connection;
+    run.connection = connection;
+    if (run.closed) {
+        connection.close();
+        return;
+    }
+    const agent = connection.agent;
+    const init = await agent
+        .request('initialize', {
+        protocolVersion: connected.protocolVersion,
+        // `_meta.terminal_output`: the Zed convention for a command's output in tool call updates.
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, _meta: { terminal_output: true } },
+        clientInfo: { name: 'agent-mux', version: '1' },
+    })
+        .finally(() => clearTimeout(run.unanswered));
+    const capabilities = init.agentCapabilities ?? {};
+    const mcpServers = mcpServersFor(ctx, capabilities, run.options.mcpServerName ?? 'agent-mux');
+    const cwd = ctx.request.cwd;
+    const resume = ctx.request.resumeSessionId;
+    let sessionId;
+    if (resume && capabilities.loadSession === true) {
+        await agent.request('session/load', { sessionId: resume, cwd, mcpServers });
+        sessionId = resume;
+    }
+    else {
+        if (resume) {
+            io.emit({
+                type: 'error',
+                code: 'agent_error',
+                message: `the agent cannot load sessions (no loadSession capability): session ${resume} is not continued, a new one starts`,
+                recoverable: true,
+            });
+        }
+        sessionId = (await agent.request('session/new', { cwd, mcpServers })).sessionId;
+    }
+    run.sessionId = sessionId;
+    if (run.cancel.signal.aborted)
+        return;
+    await agent.request('session/prompt', { sessionId, prompt: promptOf(ctx) });
 }
 /** The run's MCP server, over http, when the agent says it takes http MCP servers. */
 function mcpServersFor(ctx, capabilities, name) {
@@ -36330,7 +36409,9 @@ async function openFenceNetwork(options) {
     return {
         inside: { socketDir, ports },
         async attach(pid) {
-            const target = await namespaceChild(pid, timeoutMs);
+            const deadline = Date.now() + timeoutMs;
+            const target = await namespaceChild(pid, deadline, timeoutMs);
+            await loopbackConfigured(target, pid, deadline, timeoutMs);
             slirp = await startSlirp(options.slirp4netns ?? 'slirp4netns', target, timeoutMs);
         },
         async close() {
@@ -36370,9 +36451,8 @@ function closeServer(server) {
  * The first process of bwrap's namespaces: bwrap's child whose network namespace is not ours.
  * Found from `/proc` (`task/PID/children`, else every process's parent), polled until it exists.
  */
-async function namespaceChild(pid, timeoutMs) {
+async function namespaceChild(pid, deadline, timeoutMs) {
     const ours = netnsOf('self');
-    const deadline = Date.now() + timeoutMs;
     for (;;) {
         for (const child of childrenOf(pid)) {
             const theirs = netnsOf(String(child));
@@ -36385,6 +36465,34 @@ async function namespaceChild(pid, timeoutMs) {
             throw new FenceNetworkError(`the fence's network namespace did not appear within ${timeoutMs} ms`);
         }
         await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+}
+/**
+ * Waits until bwrap has set up the namespace's loopback (127.0.0.1 on `lo`, which it adds and
+ * brings up itself before it runs anything). slirp4netns's `--configure` brings `lo` up too, and
+ * the kernel then gives it 127.0.0.1: started earlier, it makes bwrap's own address request fail
+ * with EEXIST, and bwrap dies with "loopback: Failed RTM_NEWADDR" before the agent starts (seen on
+ * a loaded machine, one fenced start in a few dozen).
+ */
+async function loopbackConfigured(target, pid, deadline, timeoutMs) {
+    for (;;) {
+        if (hasLoopbackAddress(target))
+            return;
+        if (!alive(pid))
+            throw new FenceNetworkError(`the fence (pid ${pid}) ended before its network was set up`);
+        if (Date.now() > deadline) {
+            throw new FenceNetworkError(`the fence did not set up its loopback within ${timeoutMs} ms`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+}
+/** Whether the network namespace of `pid` has 127.0.0.1 in its routing tables (its `lo` is up with that address). */
+function hasLoopbackAddress(pid) {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(`/proc/${pid}/net/fib_trie`, 'utf8').includes('|-- 127.0.0.1\n');
+    }
+    catch {
+        return false;
     }
 }
 function netnsOf(pid) {
@@ -41975,104 +42083,116 @@ async function openChatSseSession(ctx, options) {
         name: 'chat-sse',
         emit: (draft) => ctx.emit(draft),
     });
-    const records = pipeline.state;
-    const state = records.chat;
     const stop = new SessionStop(ctx.signal);
     const failController = new AbortController();
     const fetchSignal = AbortSignal.any([stop.signal, failController.signal]);
-    const emitAll = (drafts) => {
-        for (const draft of drafts)
-            ctx.emit(draft);
-    };
-    const fail = (code, message, extra = {}) => {
-        emitAll(closeOpenBlock(state));
-        ctx.emit({ type: 'error', code, message, recoverable: false });
-        return { status: 'failed', message, sessionId: state.sessionId, ...extra };
-    };
-    const stopped = () => stop.outcome({ sessionId: state.sessionId });
     // Close a block in flight at once, before the run's end is recorded.
-    stop.signal.addEventListener('abort', () => emitAll(closeOpenBlock(state)), { once: true });
-    const answerRelay = async (relay) => {
-        const decision = await decideRelay(ctx, options, relay, stop.signal);
+    stop.signal.addEventListener('abort', () => emitAll(ctx, closeOpenBlock(pipeline.state.chat)), { once: true });
+    return stop.session(runChat({ ctx, options, pipeline, stop, failController, fetchSignal }));
+}
+/** `POST /chat` and its stream read to the end, each relay answered as it comes. */
+async function runChat(run) {
+    const { ctx, options, pipeline, stop, fetchSignal } = run;
+    const auth = authHeaders(options.auth, ctx.env);
+    if ('error' in auth)
+        return fail(run, 'auth', auth.error);
+    let response;
+    try {
+        response = await fetch(endpoint(options.baseUrl, 'chat'), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...auth.headers },
+            body: JSON.stringify(chatSseRequestBody(ctx, options)),
+            signal: fetchSignal,
+        });
+    }
+    catch (error) {
         if (stop.stopped)
-            return;
-        const response = decision.kind === 'approve'
-            ? { approved: true, ...(decision.scope === 'always' ? { always: true } : {}) }
-            : { approved: false, reason: decision.reason };
-        const problem = await postRelay(ctx, options, relay.relayId, state.sessionId ?? '', response, fetchSignal);
-        if (problem === undefined || stop.stopped)
-            return;
-        state.failure ??= problem;
-        ctx.emit({ type: 'error', code: 'remote_unavailable', message: problem, recoverable: false });
-        failController.abort();
-    };
-    const run = async () => {
-        const auth = authHeaders(options.auth, ctx.env);
-        if ('error' in auth)
-            return fail('auth', auth.error);
-        let response;
-        try {
-            response = await fetch(endpoint(options.baseUrl, 'chat'), {
-                method: 'POST',
-                headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...auth.headers },
-                body: JSON.stringify(chatSseRequestBody(ctx, options)),
-                signal: fetchSignal,
-            });
-        }
-        catch (error) {
-            if (stop.stopped)
-                return stopped();
-            return fail('remote_unavailable', `cannot reach the chat-sse server at ${options.baseUrl}: ${causeOf(error)}`);
-        }
-        if (!response.ok) {
-            const detail = await httpErrorDetail(response);
-            return fail(httpStatusErrorCode(response.status), `the chat-sse server rejected the request (HTTP ${response.status}): ${detail}`);
-        }
-        if (!response.body)
-            return fail('remote_unavailable', 'the chat-sse server sent no response body');
-        try {
-            // A relay holds the stream: the server sends nothing more until it is answered.
-            await readSse(response.body, {
-                sink: pipeline,
-                eventAsType: true,
-                signal: fetchSignal,
-                afterRecord: () => {
-                    const relay = records.relay;
-                    records.relay = undefined;
-                    return relay ? answerRelay(relay) : undefined;
-                },
-            });
-        }
-        catch (error) {
-            if (stop.stopped)
-                return stopped();
-            if (!failController.signal.aborted) {
-                return fail('remote_unavailable', `the chat-sse stream broke: ${causeOf(error)}`, { reason: 'crashed' });
-            }
-        }
+            return stopped(run);
+        return fail(run, 'remote_unavailable', `cannot reach the chat-sse server at ${options.baseUrl}: ${causeOf(error)}`);
+    }
+    if (!response.ok) {
+        const detail = await httpErrorDetail(response);
+        return fail(run, httpStatusErrorCode(response.status), `the chat-sse server rejected the request (HTTP ${response.status}): ${detail}`);
+    }
+    if (!response.body)
+        return fail(run, 'remote_unavailable', 'the chat-sse server sent no response body');
+    try {
+        // A relay holds the stream: the server sends nothing more until it is answered.
+        await readSse(response.body, {
+            sink: pipeline,
+            eventAsType: true,
+            signal: fetchSignal,
+            afterRecord: () => {
+                const relay = pipeline.state.relay;
+                pipeline.state.relay = undefined;
+                return relay ? answerRelay(run, relay) : undefined;
+            },
+        });
+    }
+    catch (error) {
         if (stop.stopped)
-            return stopped();
-        emitAll(closeOpenBlock(state));
-        if (state.failure !== undefined)
-            return { status: 'failed', message: state.failure, sessionId: state.sessionId };
-        if (state.end === undefined) {
-            return fail('remote_unavailable', 'the chat-sse server closed the stream before the run ended', {
-                reason: 'crashed',
-            });
+            return stopped(run);
+        if (!run.failController.signal.aborted) {
+            return fail(run, 'remote_unavailable', `the chat-sse stream broke: ${causeOf(error)}`, { reason: 'crashed' });
         }
-        const output = state.lastText;
-        if (state.end.reason === 'max_iterations') {
-            const after = state.end.iterations === undefined ? '' : ` after ${state.end.iterations} iterations`;
-            return {
-                status: 'completed',
-                message: `the agent stopped at its iteration limit${after} (max_iterations)`,
-                output,
-                sessionId: state.sessionId,
-            };
-        }
-        return { status: 'completed', output, sessionId: state.sessionId };
-    };
-    return stop.session(run());
+    }
+    if (stop.stopped)
+        return stopped(run);
+    return endOutcome(run);
+}
+/** The outcome of a stream read to its end: the failure the server reported, its end, or none (crashed). */
+function endOutcome(run) {
+    const state = run.pipeline.state.chat;
+    emitAll(run.ctx, closeOpenBlock(state));
+    if (state.failure !== undefined)
+        return { status: 'failed', message: state.failure, sessionId: state.sessionId };
+    if (state.end === undefined) {
+        return fail(run, 'remote_unavailable', 'the chat-sse server closed the stream before the run ended', {
+            reason: 'crashed',
+        });
+    }
+    const output = state.lastText;
+    if (state.end.reason === 'max_iterations') {
+        const after = state.end.iterations === undefined ? '' : ` after ${state.end.iterations} iterations`;
+        return {
+            status: 'completed',
+            message: `the agent stopped at its iteration limit${after} (max_iterations)`,
+            output,
+            sessionId: state.sessionId,
+        };
+    }
+    return { status: 'completed', output, sessionId: state.sessionId };
+}
+/** A relay decided and answered; an answer the server did not take fails the run and drops the stream. */
+async function answerRelay(run, relay) {
+    const { ctx, options, stop } = run;
+    const state = run.pipeline.state.chat;
+    const decision = await decideRelay(ctx, options, relay, stop.signal);
+    if (stop.stopped)
+        return;
+    const response = decision.kind === 'approve'
+        ? { approved: true, ...(decision.scope === 'always' ? { always: true } : {}) }
+        : { approved: false, reason: decision.reason };
+    const problem = await postRelay(ctx, options, relay.relayId, state.sessionId ?? '', response, run.fetchSignal);
+    if (problem === undefined || stop.stopped)
+        return;
+    state.failure ??= problem;
+    ctx.emit({ type: 'error', code: 'remote_unavailable', message: problem, recoverable: false });
+    run.failController.abort();
+}
+/** Ends the run failed: the open block closed, the error emitted. */
+function fail(run, code, message, extra = {}) {
+    const state = run.pipeline.state.chat;
+    emitAll(run.ctx, closeOpenBlock(state));
+    run.ctx.emit({ type: 'error', code, message, recoverable: false });
+    return { status: 'failed', message, sessionId: state.sessionId, ...extra };
+}
+function stopped(run) {
+    return run.stop.outcome({ sessionId: run.pipeline.state.chat.sessionId });
+}
+function emitAll(ctx, drafts) {
+    for (const draft of drafts)
+        ctx.emit(draft);
 }
 /** llm-gateway's records through the core's pipeline: `translateChatSse`, its relay kept for the session. */
 function chatSseRecords(model) {
@@ -42617,121 +42737,47 @@ function translateExternalMessage(message, state) {
  */
 async function openExternalSession(host, ctx) {
     const sessionId = (0,external_node_crypto_.randomUUID)();
-    const state = initExternalSessionState(ctx.debug, sessionId);
     const local = new AbortController();
     const signal = AbortSignal.any([ctx.signal, local.signal]);
-    /** Tools approved with scope `always` in this run. */
-    const grants = new Set();
     let settled = false;
     let resolveDone = () => undefined;
     const done = new Promise((resolve) => {
         resolveDone = resolve;
     });
-    const emit = (draft) => {
-        if (!settled)
-            ctx.emit(draft);
-    };
-    const send = (command) => host.send(command).catch(() => undefined);
-    const finish = (outcome, after = []) => {
-        if (settled)
-            return;
-        for (const draft of [...closeTextMessage(state), ...after])
-            ctx.emit(draft);
-        settled = true;
-        host.detach(sessionId);
-        local.abort('session ended');
-        signal.removeEventListener('abort', onAbort);
-        resolveDone({ ...outcome, sessionId });
-    };
-    const answerPermission = async (message) => {
-        const approvalId = externalApprovalId(sessionId, message.request_id);
-        const toolName = message.tool || 'unknown';
-        let decision;
-        if (grants.has(toolName)) {
-            decision = { kind: 'approve', scope: 'always', by: 'an earlier "always" approval in this run' };
-        }
-        else if (!ctx.approvals) {
-            decision = { kind: 'deny', reason: 'no approval channel is configured for this run' };
-        }
-        else {
-            decision = await ctx.approvals
-                .request({
-                approvalId,
-                runId: ctx.runId,
-                toolName,
-                input: externalPermissionInput(message),
-                ...(message.description ? { reason: message.description } : {}),
-            }, signal)
-                .catch((error) => ({
-                kind: 'deny',
-                reason: `the approval channel failed: ${error?.message ?? String(error)}`,
-            }));
-        }
-        if (settled)
-            return;
-        if (decision.kind === 'approve') {
-            if (decision.scope === 'always')
-                grants.add(toolName);
-            emit({ type: 'approval_granted', approvalId, scope: decision.scope, by: decision.by });
-        }
-        else {
-            emit({
-                type: 'approval_denied',
-                approvalId,
-                reason: decision.reason,
-                by: decision.by,
-                ...(decision.timedOut === undefined ? {} : { timedOut: decision.timedOut }),
-            });
-        }
-        await send({
-            type: 'permission.response',
-            session_id: sessionId,
-            request_id: message.request_id,
-            approved: decision.kind === 'approve',
-        });
-    };
-    const sink = {
-        message(message) {
+    const run = {
+        ctx,
+        sessionId,
+        state: initExternalSessionState(ctx.debug, sessionId),
+        signal,
+        grants: new Set(),
+        settled: () => settled,
+        emit: (draft) => {
+            if (!settled)
+                ctx.emit(draft);
+        },
+        send: (command) => host.send(command).catch(() => undefined),
+        finish: (outcome, after = []) => {
             if (settled)
                 return;
-            for (const draft of translateExternalMessage(message, state))
-                emit(draft);
-            if (message.type === 'permission.request')
-                void answerPermission(message);
-            if (message.type === 'turn.complete') {
-                finish({ status: 'completed' });
-                void send({ type: 'session.close', session_id: sessionId });
-            }
-        },
-        unknown(type, value) {
-            if (ctx.debug)
-                emit({ type: 'debug', message: `unknown external adapter message type ${JSON.stringify(type)}`, data: value });
-        },
-        broadcast: emit,
-        exit(exit, stderrTail) {
-            const how = exit.signal
-                ? `was killed by ${exit.signal}`
-                : exit.exitCode === null
-                    ? 'is gone'
-                    : `exited with code ${exit.exitCode}`;
-            finish({ status: 'failed', reason: 'crashed', message: `the external adapter process ${how}` }, [
-                { type: 'crash', exitCode: exit.exitCode, signal: exit.signal, stderr: stderrTail },
-            ]);
-        },
-        disposed(message) {
-            finish({ status: 'failed', message });
+            for (const draft of [...closeTextMessage(run.state), ...after])
+                ctx.emit(draft);
+            settled = true;
+            host.detach(sessionId);
+            local.abort('session ended');
+            signal.removeEventListener('abort', onAbort);
+            resolveDone({ ...outcome, sessionId });
         },
     };
     const stop = async (why) => {
         if (settled)
             return;
-        finish({ status: 'failed', message: `stopped (${why})` });
-        await send({ type: 'stop', session_id: sessionId });
-        await send({ type: 'session.close', session_id: sessionId });
+        run.finish({ status: 'failed', message: `stopped (${why})` });
+        await run.send({ type: 'stop', session_id: sessionId });
+        await run.send({ type: 'session.close', session_id: sessionId });
     };
     const onAbort = () => void stop('aborted');
     try {
-        await host.attach(sessionId, sink, ctx);
+        await host.attach(sessionId, externalSink(run), ctx);
     }
     catch (error) {
         const message = error.message;
@@ -42743,23 +42789,121 @@ async function openExternalSession(host, ctx) {
         signal.addEventListener('abort', onAbort, { once: true });
         ctx.emit({ type: 'session_start', sessionId, cwd: ctx.request.cwd });
         ctx.emit({ type: 'turn_start', turn: 0 });
-        void (async () => {
-            await send({ type: 'session.start', session_id: sessionId });
-            for (const file of ctx.request.files ?? []) {
-                await send({
-                    type: 'file.input',
-                    session_id: sessionId,
-                    file_name: file.name,
-                    file_mime_type: file.mimeType ?? 'application/octet-stream',
-                    file_path: file.path,
-                });
-            }
-            await send({ type: 'user.input', session_id: sessionId, content: ctx.request.prompt });
-        })();
+        void sendOpening(run);
         if (signal.aborted)
             onAbort();
     }
     return { done, stop: (reason) => stop(reason) };
+}
+/** The session's opening: `session.start`, a `file.input` for each of the request's files, `user.input` with the prompt. */
+async function sendOpening({ ctx, sessionId, send }) {
+    await send({ type: 'session.start', session_id: sessionId });
+    for (const file of ctx.request.files ?? []) {
+        await send({
+            type: 'file.input',
+            session_id: sessionId,
+            file_name: file.name,
+            file_mime_type: file.mimeType ?? 'application/octet-stream',
+            file_path: file.path,
+        });
+    }
+    await send({ type: 'user.input', session_id: sessionId, content: ctx.request.prompt });
+}
+/**
+ * What the host tells this session: messages translated (a permission request answered,
+ * `turn.complete` ending the run), the process's death ending it `crashed`, the host's disposal failing it.
+ */
+function externalSink(run) {
+    const { ctx, sessionId } = run;
+    return {
+        message(message) {
+            if (run.settled())
+                return;
+            for (const draft of translateExternalMessage(message, run.state))
+                run.emit(draft);
+            if (message.type === 'permission.request')
+                void answerPermission(run, message);
+            if (message.type === 'turn.complete') {
+                run.finish({ status: 'completed' });
+                void run.send({ type: 'session.close', session_id: sessionId });
+            }
+        },
+        unknown(type, value) {
+            if (ctx.debug)
+                run.emit({
+                    type: 'debug',
+                    message: `unknown external adapter message type ${JSON.stringify(type)}`,
+                    data: value,
+                });
+        },
+        broadcast: run.emit,
+        exit(exit, stderrTail) {
+            run.finish({ status: 'failed', reason: 'crashed', message: `the external adapter process ${howItEnded(exit)}` }, [
+                { type: 'crash', exitCode: exit.exitCode, signal: exit.signal, stderr: stderrTail },
+            ]);
+        },
+        disposed(message) {
+            run.finish({ status: 'failed', message });
+        },
+    };
+}
+function howItEnded(exit) {
+    if (exit.signal)
+        return `was killed by ${exit.signal}`;
+    return exit.exitCode === null ? 'is gone' : `exited with code ${exit.exitCode}`;
+}
+/** A permission request decided, the decision emitted, and answered with `permission.response`. */
+async function answerPermission(run, message) {
+    const approvalId = externalApprovalId(run.sessionId, message.request_id);
+    const toolName = message.tool || 'unknown';
+    const channel = run.ctx.approvals;
+    let decision;
+    if (run.grants.has(toolName)) {
+        decision = { kind: 'approve', scope: 'always', by: 'an earlier "always" approval in this run' };
+    }
+    else if (!channel) {
+        decision = { kind: 'deny', reason: 'no approval channel is configured for this run' };
+    }
+    else {
+        decision = await askApproval(run, channel, approvalId, toolName, message);
+    }
+    if (run.settled())
+        return;
+    if (decision.kind === 'approve') {
+        if (decision.scope === 'always')
+            run.grants.add(toolName);
+        run.emit({ type: 'approval_granted', approvalId, scope: decision.scope, by: decision.by });
+    }
+    else {
+        run.emit({
+            type: 'approval_denied',
+            approvalId,
+            reason: decision.reason,
+            by: decision.by,
+            ...(decision.timedOut === undefined ? {} : { timedOut: decision.timedOut }),
+        });
+    }
+    await run.send({
+        type: 'permission.response',
+        session_id: run.sessionId,
+        request_id: message.request_id,
+        approved: decision.kind === 'approve',
+    });
+}
+/** The run's approval channel asked; a channel that fails denies. */
+function askApproval({ ctx, signal }, channel, approvalId, toolName, message) {
+    return channel
+        .request({
+        approvalId,
+        runId: ctx.runId,
+        toolName,
+        input: externalPermissionInput(message),
+        ...(message.description ? { reason: message.description } : {}),
+    }, signal)
+        .catch((error) => ({
+        kind: 'deny',
+        reason: `the approval channel failed: ${error?.message ?? String(error)}`,
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/protocols/external/external-adapter.ts
@@ -43615,53 +43759,83 @@ const http_stream_remoteTranslator = {
  * `POST …/input`): tool calls relayed, `budget_update`, `shutdown` on stop, then `DELETE` at every end.
  */
 function streamSession(parts) {
-    const { ctx, remote, release, sessionId, sessionPath, call } = parts;
-    /** Aborts the event stream and every input call of this session. */
-    const live = new AbortController();
-    /** Why the controller failed the run (`io.fail`), if it did. */
-    let failure;
-    const onAbort = () => live.abort(ctx.signal.reason);
+    const { ctx, release, sessionId } = parts;
+    const run = { live: new AbortController(), fenced: false, ignoredShutdown: false };
+    const onAbort = () => run.live.abort(ctx.signal.reason);
     ctx.signal.addEventListener('abort', onAbort, { once: true });
-    let stopReason;
-    let fenced = false;
-    let ignoredShutdown = false;
-    let lostStream;
-    let terminalSaid = false;
-    const sendInput = async (record) => {
+    const controller = processController(httpRunIO(parts, run), ctx);
+    const pipeline = remotePipeline(parts, controller);
+    const streamFinished = readStream(parts, run, pipeline);
+    const done = (async () => {
         try {
-            const response = await call('POST', `${sessionPath}/input`, live.signal, record, {
-                'x-fencing-token': String(ctx.fencingToken),
-            });
-            const body = await readJson(response);
-            if (response.statusCode === 409) {
-                fenced = true;
-                ctx.emit({
-                    type: 'error',
-                    code: 'lease_expired',
-                    message: `the remote refused our input: ${http_stream_isObject(body) && typeof body.message === 'string' ? body.message : 'fencing token stale'}`,
-                    recoverable: true,
-                });
-            }
+            await streamFinished;
+            // Answers still owed to a remote that has ended are of no use; tool calls see the abort.
+            if (pipeline.state.outcome || run.lostStream || run.ignoredShutdown)
+                run.live.abort();
+            await controller.settle?.();
+            run.live.abort();
+            return sessionOutcome(parts, run, pipeline.state);
         }
-        catch {
-            // The remote is gone or the session is over; the event stream tells the run what happened.
+        finally {
+            await deleteSession(parts);
+            ctx.signal.removeEventListener('abort', onAbort);
+            release();
         }
+    })();
+    done.catch(() => undefined);
+    ctx.emit({ type: 'session_start', sessionId });
+    return {
+        done,
+        onBudget: (remaining) => controller.onBudget?.(remaining),
+        stop: async (reason) => {
+            if (run.stopReason === undefined)
+                await stopStream(parts, run, controller, streamFinished, reason);
+            await done.catch(() => undefined);
+        },
     };
-    const io = {
-        writeLine: sendInput,
+}
+/** The Process controller's I/O over HTTP: a line written is a `POST …/input`, a failure aborts the live calls. */
+function httpRunIO(parts, run) {
+    const { ctx } = parts;
+    return {
+        writeLine: (record) => sendInput(parts, run, record),
         emit: (draft) => ctx.emit(draft),
         fail: (error) => {
-            if (failure !== undefined)
+            if (run.failure !== undefined)
                 return;
-            failure = error.message;
+            run.failure = error.message;
             ctx.emit({ type: 'error', ...error, recoverable: false });
-            live.abort();
+            run.live.abort();
         },
-        tools: fencedTools(() => fenced, ctx.tools),
+        tools: fencedTools(() => run.fenced, ctx.tools),
         approvals: ctx.approvals,
-        signal: live.signal,
+        signal: run.live.signal,
     };
-    const controller = processController(io, ctx);
+}
+/** `POST …/input` with the run's fencing token; a 409 fences the run (its tool calls are refused from then on). */
+async function sendInput({ ctx, sessionPath, call }, run, record) {
+    try {
+        const response = await call('POST', `${sessionPath}/input`, run.live.signal, record, {
+            'x-fencing-token': String(ctx.leaseEpoch),
+        });
+        const body = await readJson(response);
+        if (response.statusCode === 409) {
+            run.fenced = true;
+            ctx.emit({
+                type: 'error',
+                code: 'lease_expired',
+                message: `the remote refused our input: ${http_stream_isObject(body) && typeof body.message === 'string' ? body.message : 'fencing token stale'}`,
+                recoverable: true,
+            });
+        }
+    }
+    catch {
+        // The remote is gone or the session is over; the event stream tells the run what happened.
+    }
+}
+/** The pipeline the remote's records go through: events emitted, ready tool calls handed to the controller. */
+function remotePipeline({ ctx, remote }, controller) {
+    let terminalSaid = false;
     const pipeline = new RecordPipeline({
         translator: http_stream_remoteTranslator,
         protocol: 'json-lines',
@@ -43678,121 +43852,108 @@ function streamSession(parts) {
         // `complete` / `failed` end the session though the remote may hold the stream open: the core
         // aborts `ctx.signal` after its terminal grace, which closes the stream and deletes the session.
         onRecord: () => {
+            const { state } = pipeline;
             if (state.terminal && state.outcome && !terminalSaid) {
                 terminalSaid = true;
                 ctx.terminalReached?.(state.outcome);
             }
         },
     });
-    const state = pipeline.state;
-    const readStream = async () => {
-        let response;
-        try {
-            response = await call('GET', `${sessionPath}/events`, live.signal);
-        }
-        catch (error) {
-            if (!live.signal.aborted)
-                lostStream = `cannot open the event stream: ${error.message}`;
-            return;
-        }
-        if (response.statusCode !== 200) {
-            const body = await readJson(response);
-            lostStream = `the remote answered ${response.statusCode} to GET ${sessionPath}/events${remoteMessage(body)}`;
-            return;
-        }
-        try {
-            await readSse(response, { sink: pipeline, eventAsType: true });
-            if (!state.outcome && !stopReason)
-                lostStream = 'the event stream ended before complete or failed';
-        }
-        catch (error) {
-            if (!live.signal.aborted && !state.outcome)
-                lostStream = `the event stream broke: ${error.message || String(error)}`;
-        }
-        finally {
-            response.destroy();
-        }
-    };
-    const streamFinished = readStream();
-    const deleteSession = async () => {
-        const bound = new AbortController();
-        const timer = setTimeout(() => bound.abort(), remote.deleteTimeoutMs);
-        try {
-            const response = await call('DELETE', sessionPath, bound.signal);
-            response.resume();
-            await new Promise((resolve) => {
-                response.on('end', resolve);
-                response.on('close', resolve);
-                response.on('error', () => resolve());
-            });
-        }
-        catch {
-            // DELETE is best effort: an unreachable remote reaps its own sessions.
-        }
-        finally {
-            clearTimeout(timer);
-        }
-    };
-    const done = (async () => {
-        try {
-            await streamFinished;
-            // Answers still owed to a remote that has ended are of no use; tool calls see the abort.
-            if (state.outcome || lostStream || ignoredShutdown)
-                live.abort();
-            await controller.settle?.();
-            live.abort();
-            if (state.outcome)
-                return { ...state.outcome, sessionId };
-            if (failure !== undefined)
-                return { status: 'failed', message: failure, sessionId };
-            if (ignoredShutdown)
-                return { status: 'failed', message: `${IGNORED_SHUTDOWN} (${stopReason})`, sessionId };
-            if (lostStream && !stopReason && !ctx.signal.aborted) {
-                const message = `the remote host ${hostOf(remote.config.baseUrl)} became unreachable mid-run: ${lostStream}`;
-                ctx.emit({ type: 'error', code: 'remote_unavailable', message, recoverable: false });
-                return { status: 'failed', message, sessionId };
-            }
-            if (stopReason)
-                return { status: 'failed', message: `stopped: ${stopReason}`, sessionId };
-            return { status: 'failed', message: 'aborted', sessionId };
-        }
-        finally {
-            await deleteSession();
-            ctx.signal.removeEventListener('abort', onAbort);
-            release();
-        }
-    })();
-    done.catch(() => undefined);
-    ctx.emit({ type: 'session_start', sessionId });
-    return {
-        done,
-        onBudget: (remaining) => controller.onBudget?.(remaining),
-        stop: async (reason) => {
-            if (stopReason === undefined) {
-                stopReason = reason;
-                if (reason === 'lease_expired')
-                    fenced = true;
-                await gracefulStop({
-                    ask: () => {
-                        controller.requestStop?.(reason);
-                        return streamFinished;
-                    },
-                    waitMs: remote.shutdownGraceMs,
-                    force: () => {
-                        ignoredShutdown = true;
-                        ctx.emit({
-                            type: 'error',
-                            code: 'agent_error',
-                            message: `${IGNORED_SHUTDOWN} (${reason}) for ${remote.shutdownGraceMs} ms; the session was deleted`,
-                            recoverable: false,
-                        });
-                        live.abort();
-                    },
-                });
-            }
-            await done.catch(() => undefined);
+    return pipeline;
+}
+/** `GET …/events` read into the pipeline until it ends; notes in `run.lostStream` why it was lost, if it was. */
+async function readStream({ sessionPath, call }, run, pipeline) {
+    const { state } = pipeline;
+    let response;
+    try {
+        response = await call('GET', `${sessionPath}/events`, run.live.signal);
+    }
+    catch (error) {
+        if (!run.live.signal.aborted)
+            run.lostStream = `cannot open the event stream: ${error.message}`;
+        return;
+    }
+    if (response.statusCode !== 200) {
+        const body = await readJson(response);
+        run.lostStream = `the remote answered ${response.statusCode} to GET ${sessionPath}/events${remoteMessage(body)}`;
+        return;
+    }
+    try {
+        await readSse(response, { sink: pipeline, eventAsType: true });
+        if (!state.outcome && !run.stopReason)
+            run.lostStream = 'the event stream ended before complete or failed';
+    }
+    catch (error) {
+        if (!run.live.signal.aborted && !state.outcome)
+            run.lostStream = `the event stream broke: ${error.message || String(error)}`;
+    }
+    finally {
+        response.destroy();
+    }
+}
+/** The session's outcome once its stream is over and the controller settled. */
+function sessionOutcome({ ctx, remote, sessionId }, run, state) {
+    const { failure, ignoredShutdown, lostStream, stopReason } = run;
+    if (state.outcome)
+        return { ...state.outcome, sessionId };
+    if (failure !== undefined)
+        return { status: 'failed', message: failure, sessionId };
+    if (ignoredShutdown)
+        return { status: 'failed', message: `${IGNORED_SHUTDOWN} (${stopReason})`, sessionId };
+    if (lostStream && !stopReason && !ctx.signal.aborted) {
+        const message = `the remote host ${hostOf(remote.config.baseUrl)} became unreachable mid-run: ${lostStream}`;
+        ctx.emit({ type: 'error', code: 'remote_unavailable', message, recoverable: false });
+        return { status: 'failed', message, sessionId };
+    }
+    if (stopReason)
+        return { status: 'failed', message: `stopped: ${stopReason}`, sessionId };
+    return { status: 'failed', message: 'aborted', sessionId };
+}
+/** `DELETE` of the session, best effort and bounded by the remote's delete timeout. */
+async function deleteSession({ remote, sessionPath, call }) {
+    const bound = new AbortController();
+    const timer = setTimeout(() => bound.abort(), remote.deleteTimeoutMs);
+    try {
+        const response = await call('DELETE', sessionPath, bound.signal);
+        response.resume();
+        await new Promise((resolve) => {
+            response.on('end', resolve);
+            response.on('close', resolve);
+            response.on('error', () => resolve());
+        });
+    }
+    catch {
+        // DELETE is best effort: an unreachable remote reaps its own sessions.
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+/**
+ * The first stop: `shutdown` asked through the controller, and the stream awaited for the remote's
+ * shutdown grace; a remote still streaming then is cut off (its session deleted as at every end).
+ */
+async function stopStream({ ctx, remote }, run, controller, streamFinished, reason) {
+    run.stopReason = reason;
+    if (reason === 'lease_expired')
+        run.fenced = true;
+    await gracefulStop({
+        ask: () => {
+            controller.requestStop?.(reason);
+            return streamFinished;
         },
-    };
+        waitMs: remote.shutdownGraceMs,
+        force: () => {
+            run.ignoredShutdown = true;
+            ctx.emit({
+                type: 'error',
+                code: 'agent_error',
+                message: `${IGNORED_SHUTDOWN} (${reason}) for ${remote.shutdownGraceMs} ms; the session was deleted`,
+                recoverable: false,
+            });
+            run.live.abort();
+        },
+    });
 }
 /** The run's tools as the remote may call them: refused once the run's lease has expired. */
 function fencedTools(isFenced, tools) {
@@ -43939,7 +44100,7 @@ function sessionRequest(ctx, remote) {
         runId: ctx.runId,
         taskId: ctx.taskId,
         leaseToken: ctx.leaseToken,
-        fencingToken: ctx.fencingToken,
+        fencingToken: ctx.leaseEpoch,
         mcpUrl: '',
         agent: { id: remote.agentId, name: remote.agentName, role: remote.agentRole, policy: ctx.policy ?? {} },
         task: { prompt: ctx.request.prompt, ...(ctx.request.model ? { model: ctx.request.model } : {}) },
@@ -44144,7 +44305,7 @@ function processAdapter(id, config) {
                     CA_RUN_ID: ctx.runId,
                     CA_TASK_ID: ctx.taskId,
                     CA_LEASE_TOKEN: ctx.leaseToken,
-                    CA_FENCING_TOKEN: String(ctx.fencingToken),
+                    CA_FENCING_TOKEN: String(ctx.leaseEpoch),
                     MCP_SERVER_URL: ctx.mcpUrl,
                     MCP_SERVER_TOKEN: ctx.mcpToken,
                     CA_WORKSPACE: ctx.workspacePath,
@@ -44342,7 +44503,7 @@ async function adaptersCommand(argv, io) {
 ;// CONCATENATED MODULE: ./src/core/adapter/offline-launch-context.ts
 /**
  * A launch context for planning a program's start outside a run (replaying a stream, a benchmark):
- * no lease, no fencing token, no MCP server, an empty environment, the workspace the request's cwd.
+ * no lease, lease epoch 0, no MCP server, an empty environment, the workspace the request's cwd.
  */
 function offlineLaunchContext(request, runId, debug = false) {
     return {
@@ -44350,7 +44511,7 @@ function offlineLaunchContext(request, runId, debug = false) {
         runId,
         taskId: runId,
         leaseToken: '',
-        fencingToken: 0,
+        leaseEpoch: 0,
         mcpUrl: '',
         mcpToken: '',
         workspacePath: request.cwd,
@@ -45351,6 +45512,439 @@ function collectSecrets(options, env) {
     return values;
 }
 
+;// CONCATENATED MODULE: ./src/core/run/event-queue.ts
+/**
+ * A single-consumer async queue. `push` never blocks; the producer is told through
+ * `onPressure` when the unconsumed backlog crosses the high-water mark and when it falls
+ * back under the low-water mark, so it can pause its source.
+ */
+class EventQueue {
+    #items = [];
+    #head = 0;
+    #closed = false;
+    #waiter;
+    #paused = false;
+    #high;
+    #low;
+    #onPressure;
+    constructor(options = {}) {
+        this.#high = options.highWaterMark ?? 8192;
+        this.#low = options.lowWaterMark ?? 1024;
+        this.#onPressure = options.onPressure ?? (() => undefined);
+    }
+    get size() {
+        return this.#items.length - this.#head;
+    }
+    push(item) {
+        if (this.#closed)
+            return;
+        const waiter = this.#waiter;
+        if (waiter) {
+            this.#waiter = undefined;
+            waiter({ value: item, done: false });
+            return;
+        }
+        this.#items.push(item);
+        if (!this.#paused && this.size > this.#high) {
+            this.#paused = true;
+            this.#onPressure(true);
+        }
+    }
+    close() {
+        this.#closed = true;
+        const waiter = this.#waiter;
+        if (waiter && this.size === 0) {
+            this.#waiter = undefined;
+            waiter({ value: undefined, done: true });
+        }
+    }
+    #take() {
+        if (this.size === 0)
+            return this.#closed ? { value: undefined, done: true } : undefined;
+        const value = this.#items[this.#head];
+        this.#head++;
+        if (this.#head > 4096 && this.#head * 2 > this.#items.length) {
+            this.#items = this.#items.slice(this.#head);
+            this.#head = 0;
+        }
+        if (this.#paused && this.size < this.#low) {
+            this.#paused = false;
+            this.#onPressure(false);
+        }
+        return { value, done: false };
+    }
+    next() {
+        const ready = this.#take();
+        if (ready)
+            return Promise.resolve(ready);
+        return new Promise((resolve) => {
+            this.#waiter = resolve;
+        });
+    }
+    [Symbol.asyncIterator]() {
+        return {
+            next: () => this.next(),
+            return: async () => {
+                this.#closed = true;
+                this.#items = [];
+                this.#head = 0;
+                if (this.#paused) {
+                    this.#paused = false;
+                    this.#onPressure(false);
+                }
+                return { value: undefined, done: true };
+            },
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/run/run-events.ts
+
+/**
+ * A run's `events` iterable, with backpressure: the queue is made when it is first read (events are
+ * buffered from then on), and a slow reader pauses the running program until it catches up.
+ */
+class RunEvents {
+    #emitter;
+    #queue;
+    #child;
+    #paused = false;
+    constructor(emitter) {
+        this.#emitter = emitter;
+    }
+    [Symbol.asyncIterator]() {
+        if (!this.#queue) {
+            this.#queue = new EventQueue({
+                onPressure: (pause) => {
+                    this.#paused = pause;
+                    if (pause)
+                        this.#child?.pause();
+                    else
+                        this.#child?.resume();
+                },
+            });
+            this.#emitter.attachQueue(this.#queue);
+        }
+        return this.#queue[Symbol.asyncIterator]();
+    }
+    /** The program now running (undefined between attempts); it starts paused if the reader is behind. */
+    setChild(child) {
+        this.#child = child;
+        if (child && this.#paused)
+            child.pause();
+    }
+    /** Ends the iteration after the events already queued. */
+    close() {
+        this.#queue?.close();
+    }
+}
+
+// EXTERNAL MODULE: ./src/core/tools/mcp/approval-prompt-tool.ts
+var approval_prompt_tool = __nccwpck_require__(275);
+;// CONCATENATED MODULE: ./src/core/errors/coded-error.ts
+
+/**
+ * The base of an agent-mux error class with one fixed `name` and `code`: its constructor takes the
+ * message (and `cause`), and its static `isInstance` narrows to the class it is called on by that
+ * code, so it holds across two copies of the module as {@link AgentMuxError.isInstance} does.
+ *
+ * ```ts
+ * export class GitError extends codedError('GitError', 'git_failed') { … }
+ * GitError.isInstance(error); // error is GitError
+ * ```
+ */
+function codedError(name, code) {
+    class CodedError extends AgentMuxError {
+        constructor(message, options) {
+            super(code, message, options);
+            this.name = name;
+        }
+        /** True for an agent-mux error with this class's code, even from another copy of the module. */
+        static isInstance(error) {
+            return AgentMuxError.isInstance(error) && error.code === code;
+        }
+    }
+    return CodedError;
+}
+
+;// CONCATENATED MODULE: ./src/core/tools/mcp/mcp-server-error.ts
+
+/** The tool host's MCP server cannot start: its port is taken, or a host tool clashes with `approval_prompt`. */
+class McpServerError extends codedError('McpServerError', 'mcp_server_failed') {
+}
+
+;// CONCATENATED MODULE: ./src/core/tools/mcp/send-json-error.ts
+/** Answers a request of the MCP server with a JSON-RPC error (`id: null`) and an HTTP status. */
+function sendJsonError(res, status, code, message) {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+;// CONCATENATED MODULE: ./src/core/tools/mcp/read-sessionless-request.ts
+/** The largest body a request without a session may have (the SDK's own limit, 4 MB). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * Reads and parses the body of a session-less POST, so that a discovery probe is answered without
+ * building a session (its own SDK server and transport) that would only refuse it.
+ */
+async function readSessionlessRequest(req) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of req) {
+        const buffer = chunk;
+        size += buffer.length;
+        if (size > MAX_BODY_BYTES) {
+            return {
+                kind: 'invalid',
+                status: 413,
+                code: -32000,
+                message: `request body larger than ${MAX_BODY_BYTES} bytes`,
+            };
+        }
+        chunks.push(buffer);
+    }
+    let body;
+    try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    }
+    catch (error) {
+        return { kind: 'invalid', status: 400, code: -32700, message: `Parse error: ${error.message}` };
+    }
+    if (read_sessionless_request_isRecord(body) && body.method === 'server/discover') {
+        const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
+        return { kind: 'discover', id };
+    }
+    return { kind: 'message', body };
+}
+function read_sessionless_request_isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+;// CONCATENATED MODULE: ./src/core/tools/mcp/start-mcp-session.ts
+
+
+/**
+ * A POST without a session: a `server/discover` probe is answered "method not found" here; anything
+ * else goes to a new transport, which keeps a session only if it was `initialize`.
+ */
+async function startMcpSession(server, req, res) {
+    const request = await readSessionlessRequest(req);
+    if (request.kind === 'invalid')
+        return sendJsonError(res, request.status, request.code, request.message);
+    if (request.kind === 'discover') {
+        // Not offered: the probing client falls back to `initialize` at once.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'Method not found' } }));
+        return;
+    }
+    const { host, name, version, approvalPrompt, closing, sessions, live } = server;
+    const { createMcpSession } = await server.sdk;
+    const session = createMcpSession({ host, name, version, approvalPrompt, signal: closing.signal }, (id) => sessions.set(id, session));
+    const { transport, server: sdkServer } = session;
+    transport.onclose = () => {
+        live.delete(session);
+        if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === session) {
+            sessions.delete(transport.sessionId);
+        }
+    };
+    live.add(session);
+    await sdkServer.connect(transport);
+    await transport.handleRequest(req, res, request.body);
+    if (transport.sessionId === undefined || closing.signal.aborted)
+        await sdkServer.close();
+}
+
+;// CONCATENATED MODULE: ./src/core/tools/mcp/route-mcp-request.ts
+
+
+/** The path of the MCP endpoint. */
+const mcpPath = '/mcp';
+/**
+ * Routes one request of the MCP server: only `/mcp`, from this server's own `Host` and no foreign
+ * `Origin` (DNS rebinding: 403), with the bearer token when there is one (401); by its
+ * `mcp-session-id` to that session's transport (404 for an unknown or ended one), or without one to
+ * a new session.
+ */
+async function routeMcpRequest(server, req, res) {
+    const { allowedHosts } = server;
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (path !== mcpPath)
+        return sendJsonError(res, 404, -32000, `not found; the MCP endpoint is ${mcpPath}`);
+    if (!allowedHosts.has(req.headers.host ?? '')) {
+        return sendJsonError(res, 403, -32000, `invalid Host header: ${req.headers.host ?? '(none)'}`);
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedHosts.has(originHost(origin))) {
+        return sendJsonError(res, 403, -32000, `invalid Origin header: ${origin}`);
+    }
+    if (!server.authorized(req.headers.authorization)) {
+        res.setHeader('WWW-Authenticate', 'Bearer');
+        return sendJsonError(res, 401, -32000, 'unauthorized: a bearer token is required');
+    }
+    if (server.closing.signal.aborted)
+        return sendJsonError(res, 503, -32000, 'the MCP server is closing');
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+        const session = server.sessions.get(sessionId);
+        if (session === undefined)
+            return sendJsonError(res, 404, -32001, 'Session not found');
+        return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST')
+        return sendJsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    return startMcpSession(server, req, res);
+}
+function originHost(origin) {
+    try {
+        const url = new URL(origin);
+        return url.protocol === 'http:' ? url.host : '';
+    }
+    catch {
+        return '';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/tools/mcp/start-mcp-server.ts
+
+
+
+
+
+
+/**
+ * Serves a run's tool host over MCP's streamable HTTP transport on 127.0.0.1, so that agents that
+ * speak MCP get the same tools under the same policy and approvals as the json-lines relay.
+ *
+ * Each `initialize` without an `mcp-session-id` starts a session with its own transport and SDK
+ * server; later requests are routed by that header (404 for an unknown or ended one). Requests
+ * whose `Host` is not this server's loopback address, or that carry a foreign `Origin`, get 403
+ * (DNS rebinding). Rejects with `McpServerError` when the port cannot be bound or a host tool is
+ * itself named `approval_prompt` while `permissionPrompt` is given.
+ */
+async function startMcpServer(options) {
+    const { host } = options;
+    const name = options.name ?? 'agent-mux';
+    const approvalPrompt = approvalPromptFor(options.permissionPrompt, host, name);
+    // The MCP SDK is loaded while the agent starts: the first session waits for it, the port does not.
+    const sdk = Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 781));
+    sdk.catch(() => undefined); // a failed load fails each session's request, with its reason
+    const expectedToken = options.token === undefined ? undefined : digest(options.token);
+    const state = {
+        host,
+        name,
+        version: options.version ?? '0.0.0',
+        approvalPrompt,
+        sdk,
+        authorized: (header) => expectedToken === undefined || bearerMatches(header, expectedToken),
+        closing: new AbortController(),
+        sessions: new Map(),
+        live: new Set(),
+        allowedHosts: new Set(),
+    };
+    const httpServer = (0,external_node_http_.createServer)((req, res) => {
+        routeMcpRequest(state, req, res).catch((error) => {
+            if (!res.headersSent) {
+                sendJsonError(res, 500, -32603, `internal error: ${error instanceof Error ? error.message : String(error)}`);
+            }
+            else {
+                res.destroy();
+            }
+        });
+    });
+    await new Promise((resolve, reject) => {
+        const onError = (error) => {
+            reject(new McpServerError(`cannot listen on 127.0.0.1:${options.port ?? 0}: ${error.message}`, { cause: error }));
+        };
+        httpServer.once('error', onError);
+        httpServer.listen(options.port ?? 0, '127.0.0.1', () => {
+            httpServer.off('error', onError);
+            resolve();
+        });
+    });
+    const { port } = httpServer.address();
+    state.allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+    let closed;
+    async function close() {
+        state.closing.abort();
+        const stopped = new Promise((resolve) => httpServer.close(() => resolve()));
+        await Promise.allSettled([...state.live].map((session) => session.server.close()));
+        state.sessions.clear();
+        state.live.clear();
+        httpServer.closeAllConnections();
+        await stopped;
+    }
+    return {
+        url: `http://127.0.0.1:${port}${mcpPath}`,
+        port,
+        close: () => {
+            closed ??= close();
+            return closed;
+        },
+    };
+}
+/**
+ * The `approval_prompt` tool when `permissionPrompt` is given: questions about this server's own
+ * tools (`mcp__<name>__<tool>`) are allowed at once. Throws when the host has a tool of that name.
+ */
+function approvalPromptFor(permissionPrompt, host, name) {
+    if (permissionPrompt !== undefined && host.list().some((tool) => tool.name === approval_prompt_tool/* approvalPromptToolName */.T)) {
+        throw new McpServerError(`the tool host already has a tool named "${approval_prompt_tool/* approvalPromptToolName */.T}"`);
+    }
+    const ownToolPrefix = `mcp__${name.replace(/[^A-Za-z0-9_-]/g, '_')}__`;
+    return permissionPrompt === undefined
+        ? undefined
+        : (0,approval_prompt_tool/* createApprovalPromptTool */.G)({
+            ...permissionPrompt,
+            isPreapproved: (toolName) => toolName.startsWith(ownToolPrefix) &&
+                host.list().some((tool) => tool.name === toolName.slice(ownToolPrefix.length)),
+        });
+}
+function digest(text) {
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest();
+}
+/** Compares digests, so neither the token's length nor its content leaks through timing. */
+function bearerMatches(header, expected) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+    return match !== null && (0,external_node_crypto_.timingSafeEqual)(digest(match[1]), expected);
+}
+
+;// CONCATENATED MODULE: ./src/core/run/run-mcp.ts
+
+
+/**
+ * Serves the run's tools over MCP when `RunOptions.mcp` and the adapter ask for it (its token is
+ * redacted); a server that cannot start costs a recoverable error, never the run.
+ */
+async function startRunMcp(options, run) {
+    const none = { url: options.mcpUrl ?? '', token: '' };
+    const wanted = options.mcp ?? 'auto';
+    const { tools, emitter } = run;
+    if (options.mcpUrl || !tools || wanted === 'off' || (wanted === 'auto' && !options.adapter.capabilities.mcp)) {
+        return none;
+    }
+    const token = (0,external_node_crypto_.randomBytes)(24).toString('base64url');
+    run.redactor.addSecret(token);
+    try {
+        const server = await startMcpServer({
+            host: tools,
+            token,
+            permissionPrompt: options.approvals
+                ? { approvals: options.approvals, runId: run.runId, emit: (draft) => emitter.emit(draft) }
+                : undefined,
+        });
+        return { url: server.url, token, server };
+    }
+    catch (error) {
+        emitter.emit({
+            type: 'error',
+            code: 'internal',
+            message: `the run's MCP server could not start, the agent gets no MCP tools: ${error.message}`,
+            recoverable: true,
+        });
+        return none;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/core/run/attempt-failures.ts
 
 
@@ -45549,7 +46143,7 @@ function templateVarsOf(context) {
     return {
         workspacePath: context.workspacePath,
         leaseToken: context.leaseToken,
-        fencingToken: context.fencingToken,
+        fencingToken: context.leaseEpoch,
         taskId: context.taskId,
         runId: context.runId,
         mcpUrl: context.mcpUrl,
@@ -46057,7 +46651,7 @@ async function runSessionAttempt(options) {
     }
 }
 async function runSession(options) {
-    const { launch, ctx, emitter } = options;
+    const { launch, emitter } = options;
     const sessionAbort = new AbortController();
     const onAbort = () => sessionAbort.abort();
     options.signal.addEventListener('abort', onAbort, { once: true });
@@ -46097,35 +46691,14 @@ async function runSession(options) {
     };
     options.onStopper(stop);
     try {
-        session = await launch.open({
-            ...ctx,
-            emit: (draft) => {
-                options.onActivity();
-                emitter.emit(draft);
-            },
-            signal: sessionAbort.signal,
-            tools: options.tools,
-            approvals: options.approvals,
-            terminalReached,
-        });
+        session = await launch.open(sessionContext(options, sessionAbort.signal, terminalReached));
         options.onSession?.(session);
         if (stopRequest) {
             const pending = stopRequest;
             stopRequest = undefined;
             stop(pending);
         }
-        const opened = session;
-        const abortedEarly = new Promise((resolve, reject) => {
-            sessionAbort.signal.addEventListener('abort', () => {
-                // Aborted after the agent said it is done: give `done` a short while to settle with it.
-                const said = terminal;
-                if (said)
-                    resolve(settleWithin(opened.done, grace.settleMs, said));
-                else
-                    reject(new Error('session aborted'));
-            }, { once: true });
-        });
-        abortedEarly.catch(() => undefined);
+        const abortedEarly = whenAborted(sessionAbort.signal, session, () => terminal, grace.settleMs);
         const outcome = await Promise.race([session.done, abortedEarly]);
         grace.stop();
         if (stopping)
@@ -46133,19 +46706,7 @@ async function runSession(options) {
         const stopped = stopRequest;
         if (terminal && endedByTerminal)
             return asSaid(terminal, outcome.sessionId);
-        if (stopped) {
-            // After a lease expiry the session may say how the stop went (a remote that ignored it): keep both.
-            const detail = stopped.shutdown === 'lease_expired' && outcome.status === 'failed' && outcome.message
-                ? `: ${outcome.message}`
-                : '';
-            return { reason: stopped.reason, message: `${stopped.message}${detail}`, sessionId: outcome.sessionId };
-        }
-        return {
-            reason: outcome.reason ?? (outcome.status === 'completed' ? 'completed' : 'failed'),
-            message: outcome.message,
-            output: outcome.output,
-            sessionId: outcome.sessionId,
-        };
+        return stopped ? asStopped(stopped, outcome) : asOutcome(outcome);
     }
     catch (error) {
         if (stopping)
@@ -46167,6 +46728,56 @@ async function runSession(options) {
 /** The run's end as the agent's terminal event said. */
 function asSaid(outcome, sessionId) {
     return { reason: outcome.status, message: outcome.message, output: outcome.output, sessionId };
+}
+/** The context the session opens with: the launch's, with the attempt's signal, tools and approvals; what it emits counts as activity. */
+function sessionContext(options, signal, terminalReached) {
+    return {
+        ...options.ctx,
+        emit: (draft) => {
+            options.onActivity();
+            options.emitter.emit(draft);
+        },
+        signal,
+        tools: options.tools,
+        approvals: options.approvals,
+        terminalReached,
+    };
+}
+/**
+ * Settles when `signal` aborts: after the agent said it is done (`said()`), as `session.done` does
+ * within `settleMs`, else as the agent said; otherwise it rejects (`session aborted`). Its
+ * rejection is handled, for when the race it joins is won by `done`.
+ */
+function whenAborted(signal, session, said, settleMs) {
+    const aborted = new Promise((resolve, reject) => {
+        signal.addEventListener('abort', () => {
+            // Aborted after the agent said it is done: give `done` a short while to settle with it.
+            const outcome = said();
+            if (outcome)
+                resolve(settleWithin(session.done, settleMs, outcome));
+            else
+                reject(new Error('session aborted'));
+        }, { once: true });
+    });
+    aborted.catch(() => undefined);
+    return aborted;
+}
+/** The end of a session the core stopped: the stop's reason and message. */
+function asStopped(stopped, outcome) {
+    // After a lease expiry the session may say how the stop went (a remote that ignored it): keep both.
+    const detail = stopped.shutdown === 'lease_expired' && outcome.status === 'failed' && outcome.message
+        ? `: ${outcome.message}`
+        : '';
+    return { reason: stopped.reason, message: `${stopped.message}${detail}`, sessionId: outcome.sessionId };
+}
+/** The end of a session that ended by itself, as its outcome says. */
+function asOutcome(outcome) {
+    return {
+        reason: outcome.reason ?? (outcome.status === 'completed' ? 'completed' : 'failed'),
+        message: outcome.message,
+        output: outcome.output,
+        sessionId: outcome.sessionId,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/core/run/stop/inactivity.ts
@@ -46221,7 +46832,7 @@ async function runAttempt(run, onTarget) {
         runId,
         taskId: options.taskId ?? runId,
         leaseToken: options.leaseToken ?? '',
-        fencingToken: options.fencingToken ?? 0,
+        leaseEpoch: options.leaseEpoch ?? 0,
         mcpUrl: mcp.url,
         mcpToken: mcp.token,
         mcpApprovalPrompt: mcp.server !== undefined && options.approvals !== undefined,
@@ -46268,402 +46879,81 @@ async function runAttempt(run, onTarget) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/run/event-queue.ts
-/**
- * A single-consumer async queue. `push` never blocks; the producer is told through
- * `onPressure` when the unconsumed backlog crosses the high-water mark and when it falls
- * back under the low-water mark, so it can pause its source.
- */
-class EventQueue {
-    #items = [];
-    #head = 0;
-    #closed = false;
-    #waiter;
-    #paused = false;
-    #high;
-    #low;
-    #onPressure;
-    constructor(options = {}) {
-        this.#high = options.highWaterMark ?? 8192;
-        this.#low = options.lowWaterMark ?? 1024;
-        this.#onPressure = options.onPressure ?? (() => undefined);
-    }
-    get size() {
-        return this.#items.length - this.#head;
-    }
-    push(item) {
-        if (this.#closed)
-            return;
-        const waiter = this.#waiter;
-        if (waiter) {
-            this.#waiter = undefined;
-            waiter({ value: item, done: false });
-            return;
-        }
-        this.#items.push(item);
-        if (!this.#paused && this.size > this.#high) {
-            this.#paused = true;
-            this.#onPressure(true);
-        }
-    }
-    close() {
-        this.#closed = true;
-        const waiter = this.#waiter;
-        if (waiter && this.size === 0) {
-            this.#waiter = undefined;
-            waiter({ value: undefined, done: true });
-        }
-    }
-    #take() {
-        if (this.size === 0)
-            return this.#closed ? { value: undefined, done: true } : undefined;
-        const value = this.#items[this.#head];
-        this.#head++;
-        if (this.#head > 4096 && this.#head * 2 > this.#items.length) {
-            this.#items = this.#items.slice(this.#head);
-            this.#head = 0;
-        }
-        if (this.#paused && this.size < this.#low) {
-            this.#paused = false;
-            this.#onPressure(false);
-        }
-        return { value, done: false };
-    }
-    next() {
-        const ready = this.#take();
-        if (ready)
-            return Promise.resolve(ready);
-        return new Promise((resolve) => {
-            this.#waiter = resolve;
-        });
-    }
-    [Symbol.asyncIterator]() {
-        return {
-            next: () => this.next(),
-            return: async () => {
-                this.#closed = true;
-                this.#items = [];
-                this.#head = 0;
-                if (this.#paused) {
-                    this.#paused = false;
-                    this.#onPressure(false);
-                }
-                return { value: undefined, done: true };
-            },
-        };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/core/run/run-events.ts
-
-/**
- * A run's `events` iterable, with backpressure: the queue is made when it is first read (events are
- * buffered from then on), and a slow reader pauses the running program until it catches up.
- */
-class RunEvents {
-    #emitter;
-    #queue;
-    #child;
-    #paused = false;
-    constructor(emitter) {
-        this.#emitter = emitter;
-    }
-    [Symbol.asyncIterator]() {
-        if (!this.#queue) {
-            this.#queue = new EventQueue({
-                onPressure: (pause) => {
-                    this.#paused = pause;
-                    if (pause)
-                        this.#child?.pause();
-                    else
-                        this.#child?.resume();
-                },
-            });
-            this.#emitter.attachQueue(this.#queue);
-        }
-        return this.#queue[Symbol.asyncIterator]();
-    }
-    /** The program now running (undefined between attempts); it starts paused if the reader is behind. */
-    setChild(child) {
-        this.#child = child;
-        if (child && this.#paused)
-            child.pause();
-    }
-    /** Ends the iteration after the events already queued. */
-    close() {
-        this.#queue?.close();
-    }
-}
-
-// EXTERNAL MODULE: ./src/core/tools/mcp/approval-prompt-tool.ts
-var approval_prompt_tool = __nccwpck_require__(275);
-;// CONCATENATED MODULE: ./src/core/errors/coded-error.ts
-
-/**
- * The base of an agent-mux error class with one fixed `name` and `code`: its constructor takes the
- * message (and `cause`), and its static `isInstance` narrows to the class it is called on by that
- * code, so it holds across two copies of the module as {@link AgentMuxError.isInstance} does.
- *
- * ```ts
- * export class GitError extends codedError('GitError', 'git_failed') { … }
- * GitError.isInstance(error); // error is GitError
- * ```
- */
-function codedError(name, code) {
-    class CodedError extends AgentMuxError {
-        constructor(message, options) {
-            super(code, message, options);
-            this.name = name;
-        }
-        /** True for an agent-mux error with this class's code, even from another copy of the module. */
-        static isInstance(error) {
-            return AgentMuxError.isInstance(error) && error.code === code;
-        }
-    }
-    return CodedError;
-}
-
-;// CONCATENATED MODULE: ./src/core/tools/mcp/mcp-server-error.ts
-
-/** The tool host's MCP server cannot start: its port is taken, or a host tool clashes with `approval_prompt`. */
-class McpServerError extends codedError('McpServerError', 'mcp_server_failed') {
-}
-
-;// CONCATENATED MODULE: ./src/core/tools/mcp/read-sessionless-request.ts
-/** The largest body a request without a session may have (the SDK's own limit, 4 MB). */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/**
- * Reads and parses the body of a session-less POST, so that a discovery probe is answered without
- * building a session (its own SDK server and transport) that would only refuse it.
- */
-async function readSessionlessRequest(req) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of req) {
-        const buffer = chunk;
-        size += buffer.length;
-        if (size > MAX_BODY_BYTES) {
-            return {
-                kind: 'invalid',
-                status: 413,
-                code: -32000,
-                message: `request body larger than ${MAX_BODY_BYTES} bytes`,
-            };
-        }
-        chunks.push(buffer);
-    }
-    let body;
-    try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    }
-    catch (error) {
-        return { kind: 'invalid', status: 400, code: -32700, message: `Parse error: ${error.message}` };
-    }
-    if (read_sessionless_request_isRecord(body) && body.method === 'server/discover') {
-        const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
-        return { kind: 'discover', id };
-    }
-    return { kind: 'message', body };
-}
-function read_sessionless_request_isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-;// CONCATENATED MODULE: ./src/core/tools/mcp/start-mcp-server.ts
-
-
-
-
-
-const mcpPath = '/mcp';
-/**
- * Serves a run's tool host over MCP's streamable HTTP transport on 127.0.0.1, so that agents that
- * speak MCP get the same tools under the same policy and approvals as the json-lines relay.
- *
- * Each `initialize` without an `mcp-session-id` starts a session with its own transport and SDK
- * server; later requests are routed by that header (404 for an unknown or ended one). Requests
- * whose `Host` is not this server's loopback address, or that carry a foreign `Origin`, get 403
- * (DNS rebinding). Rejects with `McpServerError` when the port cannot be bound or a host tool is
- * itself named `approval_prompt` while `permissionPrompt` is given.
- */
-async function startMcpServer(options) {
-    const { host } = options;
-    const name = options.name ?? 'agent-mux';
-    const version = options.version ?? '0.0.0';
-    if (options.permissionPrompt !== undefined && host.list().some((tool) => tool.name === approval_prompt_tool/* approvalPromptToolName */.T)) {
-        throw new McpServerError(`the tool host already has a tool named "${approval_prompt_tool/* approvalPromptToolName */.T}"`);
-    }
-    const ownToolPrefix = `mcp__${name.replace(/[^A-Za-z0-9_-]/g, '_')}__`;
-    const approvalPrompt = options.permissionPrompt === undefined
-        ? undefined
-        : (0,approval_prompt_tool/* createApprovalPromptTool */.G)({
-            ...options.permissionPrompt,
-            isPreapproved: (toolName) => toolName.startsWith(ownToolPrefix) &&
-                host.list().some((tool) => tool.name === toolName.slice(ownToolPrefix.length)),
-        });
-    // The MCP SDK is loaded while the agent starts: the first session waits for it, the port does not.
-    const sdk = Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 781));
-    sdk.catch(() => undefined); // a failed load fails each session's request, with its reason
-    const expectedToken = options.token === undefined ? undefined : digest(options.token);
-    const closing = new AbortController();
-    const sessions = new Map();
-    const live = new Set();
-    let allowedHosts = new Set();
-    const httpServer = (0,external_node_http_.createServer)((req, res) => {
-        handle(req, res).catch((error) => {
-            if (!res.headersSent) {
-                sendJsonError(res, 500, -32603, `internal error: ${error instanceof Error ? error.message : String(error)}`);
-            }
-            else {
-                res.destroy();
-            }
-        });
-    });
-    async function handle(req, res) {
-        const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-        if (path !== mcpPath)
-            return sendJsonError(res, 404, -32000, `not found; the MCP endpoint is ${mcpPath}`);
-        if (!allowedHosts.has(req.headers.host ?? '')) {
-            return sendJsonError(res, 403, -32000, `invalid Host header: ${req.headers.host ?? '(none)'}`);
-        }
-        const origin = req.headers.origin;
-        if (origin !== undefined && !allowedHosts.has(originHost(origin))) {
-            return sendJsonError(res, 403, -32000, `invalid Origin header: ${origin}`);
-        }
-        if (expectedToken !== undefined && !authorized(req.headers.authorization, expectedToken)) {
-            res.setHeader('WWW-Authenticate', 'Bearer');
-            return sendJsonError(res, 401, -32000, 'unauthorized: a bearer token is required');
-        }
-        if (closing.signal.aborted)
-            return sendJsonError(res, 503, -32000, 'the MCP server is closing');
-        const sessionId = req.headers['mcp-session-id'];
-        if (typeof sessionId === 'string') {
-            const session = sessions.get(sessionId);
-            if (session === undefined)
-                return sendJsonError(res, 404, -32001, 'Session not found');
-            return session.transport.handleRequest(req, res);
-        }
-        if (req.method !== 'POST')
-            return sendJsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-        return startSession(req, res);
-    }
-    /**
-     * A POST without a session: a `server/discover` probe is answered "method not found" here; anything
-     * else goes to a new transport, which keeps a session only if it was `initialize`.
-     */
-    async function startSession(req, res) {
-        const request = await readSessionlessRequest(req);
-        if (request.kind === 'invalid')
-            return sendJsonError(res, request.status, request.code, request.message);
-        if (request.kind === 'discover') {
-            // Not offered: the probing client falls back to `initialize` at once.
-            res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'Method not found' } }));
-            return;
-        }
-        const { createMcpSession } = await sdk;
-        const session = createMcpSession({ host, name, version, approvalPrompt, signal: closing.signal }, (id) => sessions.set(id, session));
-        const { transport, server } = session;
-        transport.onclose = () => {
-            live.delete(session);
-            if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === session) {
-                sessions.delete(transport.sessionId);
-            }
-        };
-        live.add(session);
-        await server.connect(transport);
-        await transport.handleRequest(req, res, request.body);
-        if (transport.sessionId === undefined || closing.signal.aborted)
-            await server.close();
-    }
-    await new Promise((resolve, reject) => {
-        const onError = (error) => {
-            reject(new McpServerError(`cannot listen on 127.0.0.1:${options.port ?? 0}: ${error.message}`, { cause: error }));
-        };
-        httpServer.once('error', onError);
-        httpServer.listen(options.port ?? 0, '127.0.0.1', () => {
-            httpServer.off('error', onError);
+;// CONCATENATED MODULE: ./src/core/run/wait-retry.ts
+/** Waits `delayMs` before the next attempt; resolves early when any of `signals` aborts. */
+function waitRetry(delayMs, signals) {
+    return new Promise((resolve) => {
+        const timer = setTimeout(done, delayMs);
+        const live = signals.filter((signal) => signal !== undefined);
+        for (const signal of live)
+            signal.addEventListener('abort', done, { once: true });
+        function done() {
+            clearTimeout(timer);
+            for (const signal of live)
+                signal.removeEventListener('abort', done);
             resolve();
-        });
+        }
     });
-    const { port } = httpServer.address();
-    allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-    let closed;
-    async function close() {
-        closing.abort();
-        const stopped = new Promise((resolve) => httpServer.close(() => resolve()));
-        await Promise.allSettled([...live].map((session) => session.server.close()));
-        sessions.clear();
-        live.clear();
-        httpServer.closeAllConnections();
-        await stopped;
-    }
-    return {
-        url: `http://127.0.0.1:${port}${mcpPath}`,
-        port,
-        close: () => {
-            closed ??= close();
-            return closed;
-        },
-    };
-}
-function sendJsonError(res, status, code, message) {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-function digest(text) {
-    return (0,external_node_crypto_.createHash)('sha256').update(text).digest();
-}
-/** Compares digests, so neither the token's length nor its content leaks through timing. */
-function authorized(header, expected) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-    return match !== null && (0,external_node_crypto_.timingSafeEqual)(digest(match[1]), expected);
-}
-function originHost(origin) {
-    try {
-        const url = new URL(origin);
-        return url.protocol === 'http:' ? url.host : '';
-    }
-    catch {
-        return '';
-    }
 }
 
-;// CONCATENATED MODULE: ./src/core/run/run-mcp.ts
+;// CONCATENATED MODULE: ./src/core/run/with-tool-outcome.ts
+/** `mark_complete` / `mark_failed` through the tool host decide an otherwise completed attempt. */
+function withToolOutcome(result, tools) {
+    const recorded = tools?.outcome;
+    if (result.reason !== 'completed' || !recorded)
+        return result;
+    return recorded.status === 'failed'
+        ? {
+            ...result,
+            reason: 'failed',
+            message: recorded.details ? `${recorded.reason}: ${recorded.details}` : recorded.reason,
+        }
+        : { ...result, output: result.output ?? recorded.output };
+}
+
+;// CONCATENATED MODULE: ./src/core/run/run-with-retries.ts
+/** The attempts of one run: the first, then the retries `RunOptions.retry` allows. */
+
+
 
 
 /**
- * Serves the run's tools over MCP when `RunOptions.mcp` and the adapter ask for it (its token is
- * redacted); a server that cannot start costs a recoverable error, never the run.
+ * Runs attempts of `run` until one ends in a way the retry policy does not retry, or a stop is
+ * asked for (after an attempt, or while waiting to retry); each retry is announced as a
+ * recoverable `agent_error`. A throw ends the attempts `failed`, with a fatal `internal` error.
+ * `onTarget` is given what hears of budget changes while an attempt runs.
  */
-async function startRunMcp(options, run) {
-    const none = { url: options.mcpUrl ?? '', token: '' };
-    const wanted = options.mcp ?? 'auto';
-    const { tools, emitter } = run;
-    if (options.mcpUrl || !tools || wanted === 'off' || (wanted === 'auto' && !options.adapter.capabilities.mcp)) {
-        return none;
-    }
-    const token = (0,external_node_crypto_.randomBytes)(24).toString('base64url');
-    run.redactor.addSecret(token);
+async function runWithRetries(run, onTarget) {
+    const { options, emitter, stopper } = run;
+    const policy = options.retry;
+    let attempt = 0;
+    let last = { reason: 'failed', message: 'not started' };
     try {
-        const server = await startMcpServer({
-            host: tools,
-            token,
-            permissionPrompt: options.approvals
-                ? { approvals: options.approvals, runId: run.runId, emit: (draft) => emitter.emit(draft) }
-                : undefined,
-        });
-        return { url: server.url, token, server };
+        for (;;) {
+            attempt++;
+            last = withToolOutcome(await runAttempt(run, onTarget), run.tools);
+            if (stopper.pending || !policy || !shouldRetry(policy, attempt, last.reason))
+                break;
+            const delay = nextDelay(policy, attempt);
+            emitter.emit({
+                type: 'error',
+                code: 'agent_error',
+                message: `attempt ${attempt} ended ${last.reason}${last.message ? ` (${last.message})` : ''}; retrying in ${delay} ms`,
+                recoverable: true,
+            });
+            await waitRetry(delay, [run.signal, options.signal]);
+            const stopped = stopper.pending; // set while we waited
+            if (stopped) {
+                last = { reason: stopped.reason, message: stopped.message };
+                break;
+            }
+        }
     }
     catch (error) {
-        emitter.emit({
-            type: 'error',
-            code: 'internal',
-            message: `the run's MCP server could not start, the agent gets no MCP tools: ${error.message}`,
-            recoverable: true,
-        });
-        return none;
+        emitter.emit({ type: 'error', code: 'internal', message: error.message, recoverable: false });
+        last = { reason: 'failed', message: error.message };
     }
+    return { last, attempts: attempt };
 }
 
 ;// CONCATENATED MODULE: ./src/core/run/stop/abort.ts
@@ -46766,42 +47056,7 @@ class RunStopper {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/run/wait-retry.ts
-/** Waits `delayMs` before the next attempt; resolves early when any of `signals` aborts. */
-function waitRetry(delayMs, signals) {
-    return new Promise((resolve) => {
-        const timer = setTimeout(done, delayMs);
-        const live = signals.filter((signal) => signal !== undefined);
-        for (const signal of live)
-            signal.addEventListener('abort', done, { once: true });
-        function done() {
-            clearTimeout(timer);
-            for (const signal of live)
-                signal.removeEventListener('abort', done);
-            resolve();
-        }
-    });
-}
-
-;// CONCATENATED MODULE: ./src/core/run/with-tool-outcome.ts
-/** `mark_complete` / `mark_failed` through the tool host decide an otherwise completed attempt. */
-function withToolOutcome(result, tools) {
-    const recorded = tools?.outcome;
-    if (result.reason !== 'completed' || !recorded)
-        return result;
-    return recorded.status === 'failed'
-        ? {
-            ...result,
-            reason: 'failed',
-            message: recorded.details ? `${recorded.reason}: ${recorded.details}` : recorded.reason,
-        }
-        : { ...result, output: result.output ?? recorded.output };
-}
-
 ;// CONCATENATED MODULE: ./src/core/run/start-run.ts
-
-
-
 
 
 
@@ -46856,11 +47111,7 @@ function startRun(options) {
     const result = (async () => {
         await new Promise((resolve) => setImmediate(resolve)); // let the caller attach to `events` first
         const mcp = await startRunMcp(options, { runId, tools, emitter, redactor });
-        if (adapter.program && adapter.launch.kind === 'process' && options.checkVersion !== false) {
-            const warning = await checkProgramVersion(adapter.program, options.programVersion);
-            if (warning)
-                emitter.emit(warning);
-        }
+        await warnOfProgramVersion(options, emitter);
         const run = {
             options,
             runId,
@@ -46877,51 +47128,17 @@ function startRun(options) {
             mcp,
             signal: abort.signal,
         };
-        const policy = options.retry;
-        let attempt = 0;
-        let last = { reason: 'failed', message: 'not started' };
+        let ended;
         try {
-            for (;;) {
-                attempt++;
-                last = withToolOutcome(await runAttempt(run, (value) => {
-                    target = value;
-                }), tools);
-                if (stopper.pending || !policy || !shouldRetry(policy, attempt, last.reason))
-                    break;
-                const delay = nextDelay(policy, attempt);
-                emitter.emit({
-                    type: 'error',
-                    code: 'agent_error',
-                    message: `attempt ${attempt} ended ${last.reason}${last.message ? ` (${last.message})` : ''}; retrying in ${delay} ms`,
-                    recoverable: true,
-                });
-                await waitRetry(delay, [abort.signal, options.signal]);
-                const stopped = stopper.pending; // set while we waited
-                if (stopped) {
-                    last = { reason: stopped.reason, message: stopped.message };
-                    break;
-                }
-            }
-        }
-        catch (error) {
-            emitter.emit({ type: 'error', code: 'internal', message: error.message, recoverable: false });
-            last = { reason: 'failed', message: error.message };
+            ended = await runWithRetries(run, (value) => {
+                target = value;
+            });
         }
         finally {
             unarmAbort();
             await mcp.server?.close().catch(() => undefined);
         }
-        const end = emitter.end({
-            type: 'run_end',
-            reason: last.reason,
-            message: last.message,
-            exitCode: last.exitCode,
-            signal: last.signal,
-            durationMs: Date.now() - startedAt,
-            sessionId: last.sessionId,
-            output: last.output,
-            attempts: attempt,
-        });
+        const end = emitter.end(runEndDraft(ended, startedAt));
         events.close();
         return end;
     })();
@@ -46931,6 +47148,29 @@ function startRun(options) {
         result,
         abort: (reason) => abort.abort(reason ?? 'aborted'),
         expireLease: leaseExpiry(stopper.requestStop),
+    };
+}
+/** Emits a warning when a process agent's program is older than its adapter's minimum (unless `checkVersion` is false). */
+async function warnOfProgramVersion(options, emitter) {
+    const adapter = options.adapter;
+    if (adapter.program && adapter.launch.kind === 'process' && options.checkVersion !== false) {
+        const warning = await checkProgramVersion(adapter.program, options.programVersion);
+        if (warning)
+            emitter.emit(warning);
+    }
+}
+/** The run's end, as its last attempt ended. */
+function runEndDraft({ last, attempts }, startedAt) {
+    return {
+        type: 'run_end',
+        reason: last.reason,
+        message: last.message,
+        exitCode: last.exitCode,
+        signal: last.signal,
+        durationMs: Date.now() - startedAt,
+        sessionId: last.sessionId,
+        output: last.output,
+        attempts,
     };
 }
 
@@ -47699,28 +47939,28 @@ function createToolHost(options) {
             const tool = registry.get(name);
             if (tool === undefined) {
                 const known = registry.names();
-                return fail(`unknown tool "${name}"; known tools: ${known.length > 0 ? known.join(', ') : '(none)'}`);
+                return create_tool_host_fail(`unknown tool "${name}"; known tools: ${known.length > 0 ? known.join(', ') : '(none)'}`);
             }
             const parsed = tool.input.safeParse(rawInput ?? {});
             if (!parsed.success)
-                return fail(`invalid input for ${name}: ${(0,format_zod_issues/* formatZodIssues */.t)(parsed.error.issues)}`);
+                return create_tool_host_fail(`invalid input for ${name}: ${(0,format_zod_issues/* formatZodIssues */.t)(parsed.error.issues)}`);
             const input = parsed.data;
             const signal = combineSignals(options.signal, callOptions.signal);
             if (signal.aborted)
-                return fail(`${name} was not run: the run was aborted`);
+                return create_tool_host_fail(`${name} was not run: the run was aborted`);
             const verdict = (0,permission_policy/* decide */.LD)(policy, name, input);
             if (verdict.decision === 'deny') {
-                return fail(`permission denied for ${name}: ${verdict.rule?.reason ?? describeVerdict(verdict, 'denies')}`);
+                return create_tool_host_fail(`permission denied for ${name}: ${verdict.rule?.reason ?? describeVerdict(verdict, 'denies')}`);
             }
             if (verdict.decision === 'ask' && !grants.has(grantKey(name, verdict))) {
                 const decision = await askApproval(name, input, verdict, signal, callOptions.toolCallId);
                 if (decision.kind === 'deny')
-                    return fail(`permission denied for ${name}: ${decision.reason}`);
+                    return create_tool_host_fail(`permission denied for ${name}: ${decision.reason}`);
                 if (decision.scope === 'always')
                     grants.add(grantKey(name, verdict));
             }
             if (signal.aborted)
-                return fail(`${name} was not run: the run was aborted`);
+                return create_tool_host_fail(`${name} was not run: the run was aborted`);
             const ctx = {
                 runId: options.runId,
                 workspacePath: options.workspacePath,
@@ -47741,7 +47981,7 @@ function createToolHost(options) {
             return { ok: true, value: await tool.handler(input, ctx) };
         }
         catch (error) {
-            return fail(errorMessage(error));
+            return create_tool_host_fail(errorMessage(error));
         }
     }
     async function askApproval(toolName, input, verdict, signal, toolCallId) {
@@ -47770,7 +48010,7 @@ function createToolHost(options) {
         },
     };
 }
-function fail(error) {
+function create_tool_host_fail(error) {
     return { ok: false, error };
 }
 function grantKey(toolName, verdict) {
@@ -47846,6 +48086,107 @@ const exitCodes = {
     aborted: 130,
 };
 const exitCodeFor = (reason) => exitCodes[reason];
+
+;// CONCATENATED MODULE: ./src/core/events/exhaustive.ts
+/**
+ * Marks the end of a switch over every event `type` (or any other union): called in its `default`,
+ * it compiles only when each member has its case, so a new event type fails to compile wherever it
+ * is not handled instead of vanishing there. It does nothing at run time.
+ */
+function exhaustive(_value) { }
+
+;// CONCATENATED MODULE: ./src/cli/render/pretty-event-line.ts
+
+/** A value on one line, cut to `max` characters. */
+const brief = (value, max = 120) => {
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    if (text === undefined)
+        return '';
+    const oneLine = text.replace(/\s+/g, ' ');
+    return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+};
+/** A duration in seconds, to a tenth: `2.0 s`. */
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+/**
+ * The line for `event`, or undefined for an event not shown (`log` and `debug` are shown when
+ * `verbose`). Exhaustive: a new event type fails to compile here until it has its case.
+ */
+function prettyEventLine(event, paint, verbose) {
+    switch (event.type) {
+        case 'session_start':
+            return paint('dim', `● session ${event.sessionId}${event.model ? ` · ${event.model}` : ''}`);
+        case 'session_resume':
+            return paint('dim', `● resumed ${event.sessionId}`);
+        case 'tool_result':
+            return event.isError
+                ? `  ${paint('red', '✗')} ${brief(event.output)}`
+                : `  ${paint('green', '✓')} ${paint('dim', brief(event.output, 80))}`;
+        case 'mcp_tool_call_start':
+            return `${paint('yellow', '⚙')} ${event.server}/${event.toolName} ${paint('dim', brief(event.input))}`;
+        case 'approval_granted':
+            return `  ${paint('green', 'approved')} (${event.scope})${event.by ? ` by ${event.by}` : ''}`;
+        case 'approval_denied':
+            return `  ${paint('red', 'denied')}: ${event.reason}`;
+        case 'comment':
+            return `${paint('blue', '✎')} ${event.text}`;
+        case 'file_output':
+            return `${paint('blue', '▤')} wrote ${event.fileName}`;
+        case 'cost':
+            return paint('dim', `$ ${event.inputTokens} in · ${event.outputTokens} out${event.usd === undefined ? '' : ` · USD ${event.usd.toFixed(4)}`}`);
+        case 'rate_limit_error':
+            return `${paint('red', '✗ rate limited:')} ${event.message}`;
+        case 'context_exceeded':
+            return `${paint('red', '✗ context window exceeded')}`;
+        case 'log':
+            return verbose ? paint('dim', `  [${event.source}] ${event.line}`) : undefined;
+        case 'debug':
+            return verbose ? paint('dim', `  [debug] ${event.message}`) : undefined;
+        // Not shown by the pretty renderer.
+        case 'message_start':
+        case 'thinking_start':
+        case 'thinking_stop':
+        case 'image_output':
+        case 'notice':
+        case 'session_fork':
+        case 'turn_start':
+        case 'turn_end':
+        case 'tool_call_start':
+        case 'tool_input_delta':
+        case 'mcp_tool_result':
+        case 'skill_loaded':
+        case 'skill_invoked':
+        case 'plugin_loaded':
+        case 'plugin_invoked':
+            return undefined;
+        default:
+            exhaustive(event);
+            return undefined;
+    }
+}
+/**
+ * A crash's lines: how it ended and the last lines of its stderr, unless a fatal error line already
+ * showed that stderr (`shown`); none for a program that never ran (not installed), whose error line
+ * said it all.
+ */
+function crashLines(event, shown, paint) {
+    const stderr = event.stderr && !shown.has(event.stderr.trim()) ? event.stderr : '';
+    if (event.exitCode === null && event.signal === null && stderr === '')
+        return [];
+    const how = event.signal ?? (event.exitCode === null ? 'did not start' : `exit ${event.exitCode}`);
+    const lines = [`${paint('red', `✗ crashed (${how})`)}`];
+    if (stderr)
+        for (const row of stderr.split('\n').slice(-10))
+            lines.push(paint('dim', `  ${row}`));
+    return lines;
+}
+/** The run's last line: how it ended (without a message a fatal error line already showed), its time, tokens and cost. */
+function runEndLine(event, shown, paint) {
+    const t = event.totals;
+    const summary = `${seconds(event.durationMs)} · ${t.inputTokens + t.outputTokens} tokens · USD ${t.usd.toFixed(4)}`;
+    const mark = event.reason === 'completed' ? paint('green', '✔') : paint('red', '✘');
+    const message = event.message && !shown.has(event.message) ? `: ${event.message}` : '';
+    return `${mark} ${event.reason}${message} · ${summary}`;
+}
 
 ;// CONCATENATED MODULE: ./node_modules/yocto-spinner/index.js
 
@@ -48281,60 +48622,69 @@ function yoctoSpinner(options) {
 	return new YoctoSpinner(options);
 }
 
-;// CONCATENATED MODULE: ./src/core/events/exhaustive.ts
+;// CONCATENATED MODULE: ./src/cli/render/status-spinner.ts
+
 /**
- * Marks the end of a switch over every event `type` (or any other union): called in its `default`,
- * it compiles only when each member has its case, so a new event type fails to compile wherever it
- * is not handled instead of vanishing there. It does nothing at run time.
+ * A spinner on `stream` whose text, `text()`, is redrawn every 100 ms while it spins; nothing at
+ * all where `stream` is not a terminal.
  */
-function exhaustive(_value) { }
+class StatusSpinner {
+    #stream;
+    #text;
+    #spinner;
+    #ticker;
+    constructor(stream, text) {
+        this.#stream = stream;
+        this.#text = text;
+    }
+    /** Starts spinning, unless it already spins or the stream is not a terminal. */
+    start() {
+        if (!this.#stream.isTTY || this.#spinner)
+            return;
+        this.#spinner = yoctoSpinner({ stream: this.#stream, handleSignals: false });
+        this.#refresh();
+        this.#spinner.start();
+        this.#ticker = setInterval(() => this.#refresh(), 100);
+        this.#ticker.unref();
+    }
+    /** Stops spinning and erases the spinner. */
+    stop() {
+        if (this.#ticker)
+            clearInterval(this.#ticker);
+        this.#ticker = undefined;
+        this.#spinner?.stop();
+        this.#spinner?.clear();
+        this.#spinner = undefined;
+    }
+    /** Erases the spinner's line until its next redraw, so that a line can be written. */
+    clear() {
+        this.#spinner?.clear();
+    }
+    #refresh() {
+        if (this.#spinner)
+            this.#spinner.text = this.#text();
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/cli/render/pretty-renderer.ts
 
 
 
-const brief = (value, max = 120) => {
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    if (text === undefined)
-        return '';
-    const oneLine = text.replace(/\s+/g, ' ');
-    return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
-};
-const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-/** A readable live view of a run: one line per step, streamed text, a spinner with the elapsed time. */
+/**
+ * A readable live view of a run: one line per step, streamed text, a spinner with the elapsed time.
+ * The lines of the events that change nothing here are {@link prettyEventLine}'s.
+ */
 function prettyRenderer(options) {
     const { out, verbose } = options;
-    const paint = (style, text) => options.color ? (0,external_node_util_namespaceObject.styleText)(style, text, { validateStream: false }) : text;
+    const paint = (style, text) => (options.color ? (0,external_node_util_namespaceObject.styleText)(style, text, { validateStream: false }) : text);
     const started = Date.now();
     let status = 'starting';
-    let spinner;
-    let ticker;
+    const spinner = new StatusSpinner(options.status, () => `${options.adapter} · ${seconds(Date.now() - started)} · ${status}`);
     const text = new Map();
     /** Messages a fatal error line already showed: a crash or the run's end that repeats one leaves it out. */
     const shown = new Set();
-    const refresh = () => {
-        if (spinner)
-            spinner.text = `${options.adapter} · ${seconds(Date.now() - started)} · ${status}`;
-    };
-    const startSpinner = () => {
-        if (!options.status.isTTY || spinner)
-            return;
-        spinner = yoctoSpinner({ stream: options.status, handleSignals: false });
-        refresh();
-        spinner.start();
-        ticker = setInterval(refresh, 100);
-        ticker.unref();
-    };
-    const stopSpinner = () => {
-        if (ticker)
-            clearInterval(ticker);
-        ticker = undefined;
-        spinner?.stop();
-        spinner?.clear();
-        spinner = undefined;
-    };
     const line = (s) => {
-        spinner?.clear();
+        spinner.clear();
         out.write(`${s}\n`);
     };
     const flushText = (id, all) => {
@@ -48346,16 +48696,10 @@ function prettyRenderer(options) {
             line(`  ${row}`);
         text.set(id, pending.slice(cut));
     };
-    startSpinner();
+    spinner.start();
     return {
         onEvent(event) {
             switch (event.type) {
-                case 'session_start':
-                    line(paint('dim', `● session ${event.sessionId}${event.model ? ` · ${event.model}` : ''}`));
-                    break;
-                case 'session_resume':
-                    line(paint('dim', `● resumed ${event.sessionId}`));
-                    break;
                 case 'progress':
                     status = event.summary;
                     line(`${paint('cyan', '›')} ${event.summary}`);
@@ -48379,55 +48723,14 @@ function prettyRenderer(options) {
                     status = `running ${event.toolName}`;
                     line(`${paint('yellow', '⚙')} ${event.toolName} ${paint('dim', brief(event.input))}`);
                     break;
-                case 'tool_result':
-                    line(event.isError
-                        ? `  ${paint('red', '✗')} ${brief(event.output)}`
-                        : `  ${paint('green', '✓')} ${paint('dim', brief(event.output, 80))}`);
-                    break;
-                case 'mcp_tool_call_start':
-                    line(`${paint('yellow', '⚙')} ${event.server}/${event.toolName} ${paint('dim', brief(event.input))}`);
-                    break;
                 case 'approval_request':
                     status = `waiting for approval of ${event.toolName}`;
                     line(`${paint('magenta', '?')} approval ${event.approvalId}: ${event.toolName} ${brief(event.input)}`);
-                    break;
-                case 'approval_granted':
-                    line(`  ${paint('green', 'approved')} (${event.scope})${event.by ? ` by ${event.by}` : ''}`);
-                    break;
-                case 'approval_denied':
-                    line(`  ${paint('red', 'denied')}: ${event.reason}`);
-                    break;
-                case 'comment':
-                    line(`${paint('blue', '✎')} ${event.text}`);
-                    break;
-                case 'file_output':
-                    line(`${paint('blue', '▤')} wrote ${event.fileName}`);
-                    break;
-                case 'cost':
-                    line(paint('dim', `$ ${event.inputTokens} in · ${event.outputTokens} out${event.usd === undefined ? '' : ` · USD ${event.usd.toFixed(4)}`}`));
                     break;
                 case 'auth_error':
                     shown.add(event.message);
                     line(`${paint('red', '✗ auth:')} ${event.message}${event.guidance ? ` — ${event.guidance}` : ''}`);
                     break;
-                case 'rate_limit_error':
-                    line(`${paint('red', '✗ rate limited:')} ${event.message}`);
-                    break;
-                case 'context_exceeded':
-                    line(`${paint('red', '✗ context window exceeded')}`);
-                    break;
-                case 'crash': {
-                    const stderr = event.stderr && !shown.has(event.stderr.trim()) ? event.stderr : '';
-                    // A program that never ran (not installed) has no exit to tell: the error line said it all.
-                    if (event.exitCode === null && event.signal === null && stderr === '')
-                        break;
-                    const how = event.signal ?? (event.exitCode === null ? 'did not start' : `exit ${event.exitCode}`);
-                    line(`${paint('red', `✗ crashed (${how})`)}`);
-                    if (stderr)
-                        for (const row of stderr.split('\n').slice(-10))
-                            line(paint('dim', `  ${row}`));
-                    break;
-                }
                 case 'error':
                     if (event.recoverable && !verbose)
                         break;
@@ -48435,50 +48738,26 @@ function prettyRenderer(options) {
                         shown.add(event.message);
                     line(`${paint(event.recoverable ? 'yellow' : 'red', `! ${event.code}:`)} ${event.message}`);
                     break;
-                case 'log':
-                    if (verbose)
-                        line(paint('dim', `  [${event.source}] ${event.line}`));
+                case 'crash':
+                    for (const row of crashLines(event, shown, paint))
+                        line(row);
                     break;
-                case 'debug':
-                    if (verbose)
-                        line(paint('dim', `  [debug] ${event.message}`));
-                    break;
-                case 'run_end': {
+                case 'run_end':
                     for (const id of text.keys())
                         flushText(id, true);
-                    stopSpinner();
-                    const t = event.totals;
-                    const summary = `${seconds(event.durationMs)} · ${t.inputTokens + t.outputTokens} tokens · USD ${t.usd.toFixed(4)}`;
-                    const mark = event.reason === 'completed' ? paint('green', '✔') : paint('red', '✘');
-                    const message = event.message && !shown.has(event.message) ? `: ${event.message}` : '';
-                    line(`${mark} ${event.reason}${message} · ${summary}`);
+                    spinner.stop();
+                    line(runEndLine(event, shown, paint));
                     break;
+                default: {
+                    const row = prettyEventLine(event, paint, verbose);
+                    if (row !== undefined)
+                        line(row);
                 }
-                // Not shown by the pretty renderer.
-                case 'message_start':
-                case 'thinking_start':
-                case 'thinking_stop':
-                case 'image_output':
-                case 'notice':
-                case 'session_fork':
-                case 'turn_start':
-                case 'turn_end':
-                case 'tool_call_start':
-                case 'tool_input_delta':
-                case 'mcp_tool_result':
-                case 'skill_loaded':
-                case 'skill_invoked':
-                case 'plugin_loaded':
-                case 'plugin_invoked':
-                    break;
-                default:
-                    exhaustive(event);
-                    break;
             }
         },
-        pause: stopSpinner,
-        resume: startSpinner,
-        close: stopSpinner,
+        pause: () => spinner.stop(),
+        resume: () => spinner.start(),
+        close: () => spinner.stop(),
     };
 }
 
@@ -48624,41 +48903,32 @@ const positiveSeconds = (value, flag) => {
         throw new UsageError(`${flag} takes a number of seconds greater than 0`);
     return n * 1000;
 };
+/** The options of `agent-mux run` (see {@link runUsage}). */
+const RUN_OPTIONS = {
+    ...AGENT_OPTIONS,
+    json: { type: 'boolean', default: false },
+    timeout: { type: 'string' },
+    inactivity: { type: 'string' },
+    cwd: { type: 'string' },
+    model: { type: 'string' },
+    resume: { type: 'string' },
+    approve: { type: 'string' },
+    fence: { type: 'string' },
+    debug: { type: 'boolean', default: false },
+};
 /** `agent-mux run`: returns the exit code. */
 async function runCommand(argv, io) {
-    const { values, positionals } = parseCommandArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
-            ...AGENT_OPTIONS,
-            json: { type: 'boolean', default: false },
-            timeout: { type: 'string' },
-            inactivity: { type: 'string' },
-            cwd: { type: 'string' },
-            model: { type: 'string' },
-            resume: { type: 'string' },
-            approve: { type: 'string' },
-            fence: { type: 'string' },
-            debug: { type: 'boolean', default: false },
-        },
-    });
+    const { values, positionals } = parseCommandArgs({ args: argv, allowPositionals: true, options: RUN_OPTIONS });
     if (values.help) {
         io.stdout.write(`${runUsage}\n`);
         return 0;
     }
-    const fromStdin = positionals.length === 1 && positionals[0] === '-';
-    const prompt = (fromStdin ? await readAll(io.stdin) : positionals.join(' ')).trim();
-    if (!prompt)
-        throw new UsageError(fromStdin ? 'standard input held no prompt' : 'a prompt is required');
+    const prompt = await readPrompt(positionals, io.stdin);
     const approve = values.approve ?? (io.stdin.isTTY && io.stderr.isTTY ? 'ask' : 'none');
     if (!['ask', 'all', 'none'].includes(approve))
         throw new UsageError('--approve takes ask, all or none');
     const { adapter, config } = await loadAdapter(values, io.cwd);
-    if (values.resume !== undefined && (values.resume === '' || !adapter.capabilities.resume)) {
-        throw new UsageError(values.resume === ''
-            ? '--resume takes a session id'
-            : `${adapter.id} cannot resume a session (no resume capability)`);
-    }
+    checkResume(values.resume, adapter);
     const cwd = values.cwd
         ? (0,external_node_path_.resolve)(io.cwd, values.cwd)
         : adapter.id === 'demo'
@@ -48674,21 +48944,8 @@ async function runCommand(argv, io) {
         ? undefined
         : prettyRenderer({ out: io.stdout, status: io.stderr, color, adapter: adapter.id, verbose: values.debug });
     const render = pretty ? (event) => pretty.onEvent(event) : jsonRenderer(io.stdout);
-    const approvals = approve === 'all'
-        ? autoApprovalChannel('approve', { by: '--approve all' })
-        : approve === 'none'
-            ? autoApprovalChannel('deny', {
-                by: '--approve none',
-                // Denied by default (no terminal to ask at): say how to allow them.
-                ...(values.approve === undefined ? { reason: NO_TERMINAL_DENIAL } : {}),
-            })
-            : terminalApprovalChannel({
-                input: io.stdin,
-                output: io.stderr,
-                onAsk: (asking) => (asking ? pretty?.pause() : pretty?.resume()),
-                // Ctrl-C at the question stops the run as SIGINT does (onSignal is set before any question).
-                onInterrupt: () => onSignal('SIGINT'),
-            });
+    // Ctrl-C at a question stops the run as SIGINT does (onSignal is set before any question).
+    const approvals = approvalChannel(approve, values.approve === undefined, io, pretty, () => onSignal('SIGINT'));
     const policy = policyForAgent(defaultPolicy, adapter.toolNames);
     const handle = startRun({
         adapter,
@@ -48714,17 +48971,7 @@ async function runCommand(argv, io) {
         }),
         onEvent: render,
     });
-    let interrupts = 0;
-    const onSignal = (signal) => {
-        interrupts++;
-        if (interrupts === 1) {
-            io.stderr.write(`\n${signal}: stopping the agent (again to force)\n`);
-            handle.abort(`interrupted by ${signal}`);
-        }
-        else {
-            process.exit(130);
-        }
-    };
+    const onSignal = interruptHandler(io.stderr, handle);
     io.signals?.on('SIGINT', onSignal);
     io.signals?.on('SIGTERM', onSignal);
     try {
@@ -48739,12 +48986,109 @@ async function runCommand(argv, io) {
         io.signals?.off('SIGTERM', onSignal);
     }
 }
+/** The prompt: the arguments, or standard input for a lone `-`. Throws UsageError when it is empty. */
+async function readPrompt(positionals, stdin) {
+    const fromStdin = positionals.length === 1 && positionals[0] === '-';
+    const prompt = (fromStdin ? await readAll(stdin) : positionals.join(' ')).trim();
+    if (!prompt)
+        throw new UsageError(fromStdin ? 'standard input held no prompt' : 'a prompt is required');
+    return prompt;
+}
+/** Throws UsageError for a `--resume` without a session id, or one the adapter cannot resume. */
+function checkResume(resume, adapter) {
+    if (resume !== undefined && (resume === '' || !adapter.capabilities.resume)) {
+        throw new UsageError(resume === '' ? '--resume takes a session id' : `${adapter.id} cannot resume a session (no resume capability)`);
+    }
+}
+/**
+ * Who answers the run's approvals, as `--approve` says (`approve`): every one approved, every one
+ * denied (saying how to allow them when that was not asked for, `byDefault`), or the user at the
+ * terminal, with the pretty view's spinner paused while it asks.
+ */
+function approvalChannel(approve, byDefault, io, pretty, onInterrupt) {
+    if (approve === 'all')
+        return autoApprovalChannel('approve', { by: '--approve all' });
+    if (approve === 'none') {
+        return autoApprovalChannel('deny', {
+            by: '--approve none',
+            // Denied by default (no terminal to ask at): say how to allow them.
+            ...(byDefault ? { reason: NO_TERMINAL_DENIAL } : {}),
+        });
+    }
+    return terminalApprovalChannel({
+        input: io.stdin,
+        output: io.stderr,
+        onAsk: (asking) => (asking ? pretty?.pause() : pretty?.resume()),
+        onInterrupt,
+    });
+}
+/** What SIGINT and SIGTERM do to the run: the first stops it, the next exits at once (130). */
+function interruptHandler(stderr, handle) {
+    let interrupts = 0;
+    return (signal) => {
+        interrupts++;
+        if (interrupts === 1) {
+            stderr.write(`\n${signal}: stopping the agent (again to force)\n`);
+            handle.abort(`interrupted by ${signal}`);
+        }
+        else {
+            process.exit(130);
+        }
+    };
+}
 const secondsOf = (seconds) => (seconds === undefined ? undefined : seconds * 1000);
 async function readAll(stream) {
     const parts = [];
     for await (const part of stream)
         parts.push(typeof part === 'string' ? Buffer.from(part) : part);
     return Buffer.concat(parts).toString('utf8');
+}
+
+;// CONCATENATED MODULE: ./src/remote/bearer-check.ts
+
+/**
+ * The remote server's check of `Authorization: Bearer <token>`: with no token, every request
+ * passes. The token's digest is compared with the header's.
+ */
+function bearerCheck(token) {
+    const expected = token === undefined ? undefined : bearer_check_digest(token);
+    return (request) => {
+        if (!expected)
+            return true;
+        const header = request.headers.authorization ?? '';
+        const match = /^Bearer\s+(.+)$/i.exec(header);
+        return (0,external_node_crypto_.timingSafeEqual)(bearer_check_digest(match?.[1] ?? ''), expected) && match !== null;
+    };
+}
+function bearer_check_digest(value) {
+    return (0,external_node_crypto_.createHash)('sha256').update(value).digest();
+}
+
+;// CONCATENATED MODULE: ./src/remote/request-body-error.ts
+
+/** A request body the remote server cannot read: too large or not JSON (answered with 400). */
+class RequestBodyError extends codedError('RequestBodyError', 'remote_bad_request') {
+}
+
+;// CONCATENATED MODULE: ./src/remote/read-json-body.ts
+
+const read_json_body_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** A request's JSON body; a `RequestBodyError` when it is over 4 MiB or not JSON. */
+async function readJsonBody(request) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of request) {
+        size += chunk.length;
+        if (size > read_json_body_MAX_BODY_BYTES)
+            throw new RequestBodyError('the request body is too large');
+        chunks.push(chunk);
+    }
+    try {
+        return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    }
+    catch (error) {
+        throw new RequestBodyError(`the request body is not JSON: ${error.message}`, { cause: error });
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/remote/caller-tool-host.ts
@@ -48982,12 +49326,15 @@ function recordCost(totals) {
 
 
 
-/** One remote session: one local run, its SSE reader, its pending tool calls and its fencing token. */
+/**
+ * One remote session: one local run, its SSE reader, its pending tool calls and its lease epoch
+ * (ca-http-v1's fencing token).
+ */
 class RemoteSession {
     id;
     handle;
     result;
-    #fencingToken;
+    #leaseEpoch;
     #budget;
     #options;
     #tools;
@@ -49003,7 +49350,7 @@ class RemoteSession {
     constructor(options) {
         this.id = options.id;
         this.#options = options;
-        this.#fencingToken = options.fencingToken;
+        this.#leaseEpoch = options.leaseEpoch;
         this.#tools = new CallerToolHost((record) => this.#push(record), options.callerTools);
         // Steps of tools the agent runs itself (here) are told to the caller; relayed ones it runs and shows itself.
         this.#records = new RecordsFromEvents({
@@ -49018,7 +49365,7 @@ class RemoteSession {
             runId: options.runId,
             taskId: options.taskId,
             leaseToken: options.leaseToken,
-            fencingToken: options.fencingToken,
+            leaseEpoch: options.leaseEpoch,
             mcp: overMcp ? 'on' : 'off',
             graceMs: options.graceMs,
             env: options.env,
@@ -49037,8 +49384,8 @@ class RemoteSession {
     get running() {
         return !this.#ended;
     }
-    get fencingToken() {
-        return this.#fencingToken;
+    get leaseEpoch() {
+        return this.#leaseEpoch;
     }
     /** The remaining budget the caller reported last (`budget_update`), if any. */
     get budget() {
@@ -49046,9 +49393,9 @@ class RemoteSession {
     }
     /** Accepts a fencing token; false when it is older than the session's. A newer one replaces it. */
     checkFencing(token) {
-        if (token < this.#fencingToken)
+        if (token < this.#leaseEpoch)
             return false;
-        this.#fencingToken = token;
+        this.#leaseEpoch = token;
         return true;
     }
     /** Makes `response` the session's event stream (replacing an earlier reader) and sends what is queued. */
@@ -49183,10 +49530,12 @@ class RemoteSession {
     }
 }
 
-;// CONCATENATED MODULE: ./src/remote/request-body-error.ts
-
-/** A request body the remote server cannot read: too large or not JSON (answered with 400). */
-class RequestBodyError extends codedError('RequestBodyError', 'remote_bad_request') {
+;// CONCATENATED MODULE: ./src/remote/send-json.ts
+/** Answers a request of the remote server with `status` and `body` as JSON. */
+function sendJson(response, status, body) {
+    const text = JSON.stringify(body);
+    response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    response.end(text);
 }
 
 ;// CONCATENATED MODULE: ./src/remote/session-requests.ts
@@ -49267,9 +49616,7 @@ function sweep_stale_workspaces_alive(pid) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/remote/start-remote-server.ts
-
-
+;// CONCATENATED MODULE: ./src/remote/create-remote-session.ts
 
 
 
@@ -49281,194 +49628,218 @@ function sweep_stale_workspaces_alive(pid) {
 
 /** What a served agent working with the caller's tools is told about them. */
 const CALLER_TOOLS_PROMPT = "Your tools act on the caller's checkout of the repository, on another machine: use them (shell, read_file, write_file, list_files) with paths relative to the repository root. The directory you start in is empty scratch space, not the repository.";
-const start_remote_server_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * `POST /v1/sessions`: starts a session's run in its workspace and answers 201 with its id (and the
+ * caller-tools extension, when taken); 503 when the server runs its most sessions already.
+ */
+async function createRemoteSession(server, request, response) {
+    const parsed = createSessionSchema.safeParse(await readJsonBody(request));
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return sendJson(response, 400, {
+            error: 'bad_request',
+            message: `invalid session request${issue ? ` at ${issue.path.join('.') || '(root)'}: ${issue.message}` : ''}`,
+        });
+    }
+    const { options, sessions, maxSessions } = server;
+    const running = [...sessions.values()].filter((s) => s.running).length;
+    if (running >= maxSessions) {
+        response.setHeader('retry-after', server.retryAfter);
+        return sendJson(response, 503, { error: 'busy', message: `this server runs at most ${maxSessions} sessions` });
+    }
+    const body = parsed.data;
+    const offer = body.extensions?.[CALLER_TOOLS_EXTENSION];
+    const takesCallerTools = offer !== undefined && options.adapter.callerTools !== undefined;
+    if (offer?.required && !takesCallerTools) {
+        return sendJson(response, 422, {
+            error: CALLER_TOOLS_UNSUPPORTED,
+            message: `${options.adapter.id} cannot work with the caller's tools only (its own tools would change this host's files, not the caller's checkout); see docs/remote.md`,
+        });
+    }
+    const workspace = await sessionWorkspace(server.workspaceRoot, body.task.cwd);
+    if (workspace === undefined) {
+        return sendJson(response, 400, {
+            error: 'bad_request',
+            message: `task.cwd ${body.task.cwd} is outside this server's workspace root`,
+        });
+    }
+    const model = body.task.model ?? body.context?.model;
+    const id = `ses_${(0,external_node_crypto_.randomUUID)()}`;
+    const session = new RemoteSession({
+        id,
+        adapter: options.adapter,
+        request: {
+            prompt: body.task.prompt,
+            cwd: workspace.cwd,
+            ...(model ? { model } : {}),
+            ...(takesCallerTools ? { systemPrompt: CALLER_TOOLS_PROMPT } : {}),
+        },
+        ...(takesCallerTools ? { callerTools: offer.tools } : {}),
+        ...(options.fence ? { fence: options.fence } : {}),
+        runId: body.runId,
+        taskId: body.taskId,
+        leaseToken: body.leaseToken,
+        leaseEpoch: body.fencingToken,
+        heartbeatMs: server.heartbeatMs,
+        idleTimeoutMs: server.idleTimeoutMs,
+        graceMs: options.graceMs,
+        env: options.env,
+        ownedDir: workspace.ownedDir,
+        onRemoved: (removed) => {
+            if (sessions.get(removed.id) === removed)
+                sessions.delete(removed.id);
+        },
+    });
+    sessions.set(id, session);
+    return sendJson(response, 201, {
+        sessionId: id,
+        ...(takesCallerTools ? { extensions: { [CALLER_TOOLS_EXTENSION]: { version: CALLER_TOOLS_VERSION } } } : {}),
+    });
+}
+/**
+ * A session's working directory: the task's `cwd` inside the workspace root (`undefined` when it
+ * is outside), or else a fresh directory the session owns, marked with the server's pid.
+ */
+async function sessionWorkspace(root, taskCwd) {
+    if (taskCwd !== undefined) {
+        const cwd = (0,external_node_path_.resolve)(root, taskCwd);
+        const inside = (0,external_node_path_.relative)(root, cwd);
+        return inside.startsWith('..') || (0,external_node_path_.isAbsolute)(inside) ? undefined : { cwd };
+    }
+    await (0,external_node_fs_promises_namespaceObject.mkdir)(root, { recursive: true });
+    const ownedDir = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_.join)(root, OWNED_PREFIX));
+    await (0,external_node_fs_promises_namespaceObject.writeFile)((0,external_node_path_.join)(ownedDir, OWNER_FILE), `${process.pid}\n`);
+    return { cwd: ownedDir, ownedDir };
+}
+
+;// CONCATENATED MODULE: ./src/remote/post-session-input.ts
+
+
+
+/**
+ * `POST /v1/sessions/:id/input`: a `tool_result`, `budget_update` or `shutdown` record for the
+ * session, refused with 409 when its `X-Fencing-Token` is older than the session's.
+ */
+async function postSessionInput(session, request, response) {
+    const header = request.headers['x-fencing-token'];
+    if (header !== undefined) {
+        const token = Number(header);
+        if (!Number.isInteger(token)) {
+            return sendJson(response, 400, { error: 'bad_request', message: 'X-Fencing-Token must be an integer' });
+        }
+        if (!session.checkFencing(token)) {
+            return sendJson(response, 409, {
+                error: 'fencing_token_stale',
+                message: `fencing token ${token} is older than ${session.leaseEpoch}`,
+            });
+        }
+    }
+    const body = await readJsonBody(request);
+    const parsed = inputRecordSchema.safeParse(body);
+    if (!parsed.success) {
+        return sendJson(response, 400, {
+            error: 'bad_request',
+            message: 'the body is not a tool_result, budget_update or shutdown record',
+        });
+    }
+    session.input(parsed.data);
+    return sendJson(response, 202, { accepted: true });
+}
+
+;// CONCATENATED MODULE: ./src/remote/route-remote-request.ts
+
+
+
+/**
+ * Routes one request of ca-http-v1 (docs/remote.md), once its bearer token is checked:
+ * `POST /v1/sessions`, `DELETE /v1/sessions/:id`, `GET …/:id/events` and `POST …/:id/input`.
+ */
+async function routeRemoteRequest(server, request, response) {
+    if (!server.authorized(request)) {
+        return sendJson(response, 401, {
+            error: 'unauthorized',
+            message: 'a valid Authorization: Bearer token is required',
+        });
+    }
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const parts = url.pathname.split('/').filter(Boolean);
+    if (parts[0] !== 'v1' || parts[1] !== 'sessions')
+        return sendJson(response, 404, { error: 'not_found' });
+    const method = request.method ?? 'GET';
+    if (parts.length === 2) {
+        if (method !== 'POST')
+            return sendJson(response, 405, { error: 'method_not_allowed' });
+        return createRemoteSession(server, request, response);
+    }
+    const session = server.sessions.get(decodeURIComponent(parts[2] ?? ''));
+    const action = parts[3];
+    if (parts.length > 4)
+        return sendJson(response, 404, { error: 'not_found' });
+    if (!session)
+        return sendJson(response, 404, { error: 'not_found', message: 'no such session' });
+    if (action === undefined) {
+        if (method !== 'DELETE')
+            return sendJson(response, 405, { error: 'method_not_allowed' });
+        await session.remove('the caller deleted the session');
+        response.writeHead(204).end();
+        return;
+    }
+    if (action === 'events') {
+        if (method !== 'GET')
+            return sendJson(response, 405, { error: 'method_not_allowed' });
+        session.attach(response);
+        return;
+    }
+    if (action === 'input') {
+        if (method !== 'POST')
+            return sendJson(response, 405, { error: 'method_not_allowed' });
+        return postSessionInput(session, request, response);
+    }
+    return sendJson(response, 404, { error: 'not_found' });
+}
+
+;// CONCATENATED MODULE: ./src/remote/start-remote-server.ts
+
+
+
+
+
+
+
+
+
+
 /** Serves `options.adapter` over ca-http-v1 (see docs/remote.md). */
 async function startRemoteServer(options) {
     const host = options.host ?? '127.0.0.1';
-    const maxSessions = options.maxSessions ?? 4;
-    const heartbeatMs = options.heartbeatMs ?? 15_000;
-    const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
-    const retryAfter = String(options.retryAfterSeconds ?? 5);
     const workspaceRoot = (0,external_node_path_.resolve)(options.workspaceRoot ?? (0,external_node_os_namespaceObject.tmpdir)());
     // Workspaces a server that died (kill -9) left behind, and the agents still running in them.
     await sweepStaleWorkspaces(workspaceRoot);
-    const sessions = new Map();
     const auth = options.auth;
-    const expected = auth.type === 'bearer' ? start_remote_server_digest(auth.token) : undefined;
-    const authorized = (request) => {
-        if (!expected)
-            return true;
-        const header = request.headers.authorization ?? '';
-        const match = /^Bearer\s+(.+)$/i.exec(header);
-        return (0,external_node_crypto_.timingSafeEqual)(start_remote_server_digest(match?.[1] ?? ''), expected) && match !== null;
-    };
-    const handle = async (request, response) => {
-        if (!authorized(request)) {
-            return send(response, 401, {
-                error: 'unauthorized',
-                message: 'a valid Authorization: Bearer token is required',
-            });
-        }
-        const url = new URL(request.url ?? '/', 'http://localhost');
-        const parts = url.pathname.split('/').filter(Boolean);
-        if (parts[0] !== 'v1' || parts[1] !== 'sessions')
-            return send(response, 404, { error: 'not_found' });
-        const method = request.method ?? 'GET';
-        if (parts.length === 2) {
-            if (method !== 'POST')
-                return send(response, 405, { error: 'method_not_allowed' });
-            return create(request, response);
-        }
-        const session = sessions.get(decodeURIComponent(parts[2] ?? ''));
-        const action = parts[3];
-        if (parts.length > 4)
-            return send(response, 404, { error: 'not_found' });
-        if (!session)
-            return send(response, 404, { error: 'not_found', message: 'no such session' });
-        if (action === undefined) {
-            if (method !== 'DELETE')
-                return send(response, 405, { error: 'method_not_allowed' });
-            await session.remove('the caller deleted the session');
-            response.writeHead(204).end();
-            return;
-        }
-        if (action === 'events') {
-            if (method !== 'GET')
-                return send(response, 405, { error: 'method_not_allowed' });
-            session.attach(response);
-            return;
-        }
-        if (action === 'input') {
-            if (method !== 'POST')
-                return send(response, 405, { error: 'method_not_allowed' });
-            const header = request.headers['x-fencing-token'];
-            if (header !== undefined) {
-                const token = Number(header);
-                if (!Number.isInteger(token)) {
-                    return send(response, 400, { error: 'bad_request', message: 'X-Fencing-Token must be an integer' });
-                }
-                if (!session.checkFencing(token)) {
-                    return send(response, 409, {
-                        error: 'fencing_token_stale',
-                        message: `fencing token ${token} is older than ${session.fencingToken}`,
-                    });
-                }
-            }
-            const body = await start_remote_server_readJson(request);
-            const parsed = inputRecordSchema.safeParse(body);
-            if (!parsed.success) {
-                return send(response, 400, {
-                    error: 'bad_request',
-                    message: 'the body is not a tool_result, budget_update or shutdown record',
-                });
-            }
-            session.input(parsed.data);
-            return send(response, 202, { accepted: true });
-        }
-        return send(response, 404, { error: 'not_found' });
-    };
-    const create = async (request, response) => {
-        const parsed = createSessionSchema.safeParse(await start_remote_server_readJson(request));
-        if (!parsed.success) {
-            const issue = parsed.error.issues[0];
-            return send(response, 400, {
-                error: 'bad_request',
-                message: `invalid session request${issue ? ` at ${issue.path.join('.') || '(root)'}: ${issue.message}` : ''}`,
-            });
-        }
-        const running = [...sessions.values()].filter((s) => s.running).length;
-        if (running >= maxSessions) {
-            response.setHeader('retry-after', retryAfter);
-            return send(response, 503, { error: 'busy', message: `this server runs at most ${maxSessions} sessions` });
-        }
-        const body = parsed.data;
-        const offer = body.extensions?.[CALLER_TOOLS_EXTENSION];
-        const takesCallerTools = offer !== undefined && options.adapter.callerTools !== undefined;
-        if (offer?.required && !takesCallerTools) {
-            return send(response, 422, {
-                error: CALLER_TOOLS_UNSUPPORTED,
-                message: `${options.adapter.id} cannot work with the caller's tools only (its own tools would change this host's files, not the caller's checkout); see docs/remote.md`,
-            });
-        }
-        let cwd;
-        let ownedDir;
-        if (body.task.cwd !== undefined) {
-            cwd = (0,external_node_path_.resolve)(workspaceRoot, body.task.cwd);
-            const inside = (0,external_node_path_.relative)(workspaceRoot, cwd);
-            if (inside.startsWith('..') || (0,external_node_path_.isAbsolute)(inside)) {
-                return send(response, 400, {
-                    error: 'bad_request',
-                    message: `task.cwd ${body.task.cwd} is outside this server's workspace root`,
-                });
-            }
-        }
-        else {
-            await (0,external_node_fs_promises_namespaceObject.mkdir)(workspaceRoot, { recursive: true });
-            ownedDir = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_.join)(workspaceRoot, OWNED_PREFIX));
-            await (0,external_node_fs_promises_namespaceObject.writeFile)((0,external_node_path_.join)(ownedDir, OWNER_FILE), `${process.pid}\n`);
-            cwd = ownedDir;
-        }
-        const model = body.task.model ?? body.context?.model;
-        const id = `ses_${(0,external_node_crypto_.randomUUID)()}`;
-        const session = new RemoteSession({
-            id,
-            adapter: options.adapter,
-            request: {
-                prompt: body.task.prompt,
-                cwd,
-                ...(model ? { model } : {}),
-                ...(takesCallerTools ? { systemPrompt: CALLER_TOOLS_PROMPT } : {}),
-            },
-            ...(takesCallerTools ? { callerTools: offer.tools } : {}),
-            ...(options.fence ? { fence: options.fence } : {}),
-            runId: body.runId,
-            taskId: body.taskId,
-            leaseToken: body.leaseToken,
-            fencingToken: body.fencingToken,
-            heartbeatMs,
-            idleTimeoutMs,
-            graceMs: options.graceMs,
-            env: options.env,
-            ownedDir,
-            onRemoved: (removed) => {
-                if (sessions.get(removed.id) === removed)
-                    sessions.delete(removed.id);
-            },
-        });
-        sessions.set(id, session);
-        return send(response, 201, {
-            sessionId: id,
-            ...(takesCallerTools ? { extensions: { [CALLER_TOOLS_EXTENSION]: { version: CALLER_TOOLS_VERSION } } } : {}),
-        });
+    const state = {
+        options,
+        sessions: new Map(),
+        maxSessions: options.maxSessions ?? 4,
+        heartbeatMs: options.heartbeatMs ?? 15_000,
+        idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
+        retryAfter: String(options.retryAfterSeconds ?? 5),
+        workspaceRoot,
+        authorized: bearerCheck(auth.type === 'bearer' ? auth.token : undefined),
     };
     const listener = (request, response) => {
-        handle(request, response).catch((error) => {
+        routeRemoteRequest(state, request, response).catch((error) => {
             if (response.headersSent) {
                 response.end();
                 return;
             }
             const status = RequestBodyError.isInstance(error) ? 400 : 500;
-            send(response, status, {
+            sendJson(response, status, {
                 error: status === 400 ? 'bad_request' : 'internal',
                 message: error.message,
             });
         });
     };
-    let server;
-    if (auth.type === 'mtls') {
-        const [cert, key, ca] = await Promise.all([(0,external_node_fs_promises_namespaceObject.readFile)(auth.certPath), (0,external_node_fs_promises_namespaceObject.readFile)(auth.keyPath), (0,external_node_fs_promises_namespaceObject.readFile)(auth.caPath)]);
-        server = (0,external_node_https_namespaceObject.createServer)({ cert, key, ca, requestCert: true, rejectUnauthorized: true }, listener);
-    }
-    else {
-        server = (0,external_node_http_.createServer)(listener);
-    }
-    await new Promise((resolveListen, reject) => {
-        server.once('error', reject);
-        server.listen(options.port ?? 0, host, () => {
-            server.off('error', reject);
-            resolveListen();
-        });
-    });
+    const server = await listen(auth, listener, options.port ?? 0, host);
     const port = server.address().port;
     const scheme = auth.type === 'mtls' ? 'https' : 'http';
     const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -49479,7 +49850,7 @@ async function startRemoteServer(options) {
         close: () => {
             closing ??= (async () => {
                 const stopped = new Promise((resolveClose) => server.close(() => resolveClose()));
-                await Promise.all([...sessions.values()].map((session) => session.remove('the server is closing')));
+                await Promise.all([...state.sessions.values()].map((session) => session.remove('the server is closing')));
                 server.closeAllConnections();
                 await stopped;
             })();
@@ -49487,29 +49858,24 @@ async function startRemoteServer(options) {
         },
     };
 }
-function start_remote_server_digest(value) {
-    return (0,external_node_crypto_.createHash)('sha256').update(value).digest();
-}
-function send(response, status, body) {
-    const text = JSON.stringify(body);
-    response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-    response.end(text);
-}
-async function start_remote_server_readJson(request) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of request) {
-        size += chunk.length;
-        if (size > start_remote_server_MAX_BODY_BYTES)
-            throw new RequestBodyError('the request body is too large');
-        chunks.push(chunk);
+/** An HTTP server (HTTPS asking for client certificates, with mTLS) listening on `host:port`. */
+async function listen(auth, listener, port, host) {
+    let server;
+    if (auth.type === 'mtls') {
+        const [cert, key, ca] = await Promise.all([(0,external_node_fs_promises_namespaceObject.readFile)(auth.certPath), (0,external_node_fs_promises_namespaceObject.readFile)(auth.keyPath), (0,external_node_fs_promises_namespaceObject.readFile)(auth.caPath)]);
+        server = (0,external_node_https_namespaceObject.createServer)({ cert, key, ca, requestCert: true, rejectUnauthorized: true }, listener);
     }
-    try {
-        return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    else {
+        server = (0,external_node_http_.createServer)(listener);
     }
-    catch (error) {
-        throw new RequestBodyError(`the request body is not JSON: ${error.message}`, { cause: error });
-    }
+    await new Promise((resolveListen, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+            server.off('error', reject);
+            resolveListen();
+        });
+    });
+    return server;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commands/serve-command.ts
@@ -51092,6 +51458,12 @@ const github_names_markers = {
     configError: `${MARKER_PREFIX}config-error -->`,
     /** A mention agent-mux refused (not trusted, a fork, …). */
     refusal: `${MARKER_PREFIX}refusal -->`,
+    /**
+     * A review finding, first in its inline comment or on its line of the review's body: its id and
+     * what it was anchored to (base64url JSON, `encodeFinding`), which later reviews read back.
+     */
+    finding: (id, encoded) => `${MARKER_PREFIX}finding:${id.replace(/[^A-Za-z0-9_-]/g, '')}:${encoded.replace(/[^A-Za-z0-9_-]/g, '')} -->`,
+    findingPattern: /^<!-- agent-mux:finding:([A-Za-z0-9_-]{1,64}):([A-Za-z0-9_-]{0,8000}) -->/,
     /** The app's one reply to a queued run it cannot start without a fence. */
     unfenced: (runId) => `${MARKER_PREFIX}unfenced:${runId} -->`,
 };
@@ -74163,7 +74535,7 @@ async function runAgent(ctx, reports, target, agent) {
         runId: ctx.runId,
         taskId: job.id,
         leaseToken: options.leaseToken,
-        fencingToken: options.fencingToken,
+        leaseEpoch: options.leaseEpoch,
         timeoutMs: options.timeoutMs ?? job.config.agents[job.agentName]?.timeout ?? job.config.limits.runTimeout,
         env: agent.env,
         ...(agent.programVersion === undefined ? {} : { programVersion: agent.programVersion }),
@@ -74494,6 +74866,79 @@ function createFakeClock(start = 0) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/github/report/approval-heartbeat.ts
+/**
+ * The {@link ApprovalHeartbeat} of a run: every `refreshMs` while an approval waits, the progress
+ * ticks to the clock's time and `refresh` is called; nothing once `stopped` answers true.
+ */
+function approvalHeartbeat(options) {
+    const { clock, progress, refreshMs } = options;
+    let heartbeat;
+    const waiting = () => !options.stopped() && progress.pendingApprovals.length > 0;
+    const beat = () => {
+        heartbeat = undefined;
+        if (!waiting())
+            return;
+        progress.tick(clock.now());
+        options.refresh();
+        heartbeat = clock.setTimeout(beat, refreshMs);
+    };
+    return {
+        keepFresh() {
+            if (heartbeat === undefined && waiting())
+                heartbeat = clock.setTimeout(beat, refreshMs);
+        },
+        stop() {
+            if (heartbeat !== undefined)
+                clock.clearTimeout(heartbeat);
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/report/final-report-writes.ts
+
+
+/**
+ * Closes the progress and writes the final check run (completed, with its conclusion, completion
+ * time and the annotations in batches of 50 over several updates) beside the final tracking
+ * comment. Each write is tried up to `attempts` times; every failure goes to `onError`, none rejects.
+ */
+async function writeFinalReports(target, finished, attempts) {
+    const { api, repo, checkRunId, commentId, progress, clock } = target;
+    const retrying = (what) => retried(what, attempts, target.onError);
+    const { annotations = [], ...rest } = finished;
+    progress.close(finished.conclusion === 'success');
+    const output = renderCheckRunOutput(progress, { finished: rest });
+    const batches = chunkAnnotations(annotations);
+    const completedAt = new Date(clock.now()).toISOString();
+    await Promise.all([
+        (async () => {
+            await retrying(() => api.updateCheckRun(repo, checkRunId, {
+                status: 'completed',
+                conclusion: finished.conclusion,
+                completedAt,
+                output: batches[0] ? { ...output, annotations: batches[0] } : output,
+            }));
+            for (const batch of batches.slice(1)) {
+                await retrying(() => api.updateCheckRun(repo, checkRunId, { output: { ...output, annotations: batch } }));
+            }
+        })(),
+        retrying(() => api.updateComment(repo, commentId, renderTrackingComment(progress, { ...target.info, finished: rest }))),
+    ]);
+}
+/** Calls `what` until it resolves, `attempts` times at the most, each failure going to `onError`. */
+async function retried(what, attempts, onError) {
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+        try {
+            await what();
+            return;
+        }
+        catch (error) {
+            onError(error);
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/github/pacing/write-coalescer.ts
 /**
  * Writes the newest state at most once per `intervalMs`, whatever the rate of changes: the first
@@ -74578,6 +75023,51 @@ function createCoalescer(options) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/github/report/live-report-writers.ts
+
+
+
+/**
+ * The run's live writes: the progress rendered into the check run at most once per
+ * `checkRunIntervalMs` and into the tracking comment at most once per `commentIntervalMs`, each
+ * written only when its rendering changed. A write still waiting for its budget slot when `signal`
+ * aborts is dropped.
+ */
+function liveReportWriters(target, pacing, signal) {
+    const { api, repo, checkRunId, commentId, progress, info, clock, onError } = target;
+    const { liveWrites } = pacing;
+    const live = (write) => () => liveWrites === undefined ? write() : liveWrites.live(write, signal);
+    const interval = (baseMs) => (liveWrites === undefined ? baseMs : () => liveWrites.liveIntervalMs(baseMs));
+    let lastOutput;
+    let lastBody;
+    const checkRun = createCoalescer({
+        intervalMs: interval(pacing.checkRunIntervalMs ?? 3000),
+        clock,
+        onError,
+        write: live(async () => {
+            const output = renderCheckRunOutput(progress);
+            const key = JSON.stringify(output);
+            if (key === lastOutput)
+                return;
+            await api.updateCheckRun(repo, checkRunId, { status: 'in_progress', output });
+            lastOutput = key;
+        }),
+    });
+    const comment = createCoalescer({
+        intervalMs: interval(pacing.commentIntervalMs ?? 5000),
+        clock,
+        onError,
+        write: live(async () => {
+            const body = renderTrackingComment(progress, info);
+            if (body === lastBody)
+                return;
+            await api.updateComment(repo, commentId, body);
+            lastBody = body;
+        }),
+    });
+    return { checkRun, comment };
+}
+
 ;// CONCATENATED MODULE: ./src/github/report/approval-ledger.ts
 /**
  * A run's tool-permission requests in the order asked, with when each was asked and decided. A
@@ -74633,6 +75123,43 @@ class ApprovalLedger {
         const times = this.#times.get(entry);
         if (times)
             times.decidedAt = Math.max(at, times.askedAt);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/report/event-log-lines.ts
+/** The line a {@link LoggedEvent} adds to the log. */
+function logLineOf(event) {
+    switch (event.type) {
+        case 'image_output':
+            return `image ${event.mimeType}${event.path ? ` ${event.path}` : ''}`;
+        case 'comment':
+            return `comment: ${event.text}`;
+        case 'skill_invoked':
+            return `skill ${event.name}`;
+        case 'plugin_invoked':
+            return `plugin ${event.pluginId}${event.action ? ` ${event.action}` : ''}`;
+        case 'log':
+            return `${event.source}: ${event.line}`;
+    }
+}
+/** The failure a {@link FailureEvent} reports; undefined for a turn that ended well or said nothing. */
+function event_log_lines_failureOf(event) {
+    switch (event.type) {
+        case 'error':
+            return `${event.code}: ${event.message}`;
+        case 'auth_error':
+            return `auth: ${event.message}${event.guidance ? ` (${event.guidance})` : ''}`;
+        case 'rate_limit_error':
+            return `rate limited: ${event.message}`;
+        case 'context_exceeded':
+            return `context exceeded${event.message ? `: ${event.message}` : ''}`;
+        case 'crash': {
+            const how = event.signal ? `signal ${event.signal}` : `exit code ${event.exitCode ?? '?'}`;
+            const tail = event.stderr.trim().split('\n').at(-1) ?? '';
+            return `crashed (${how})${tail ? `: ${tail}` : ''}`;
+        }
+        case 'turn_end':
+            return event.isError && event.result ? `turn failed: ${event.result}` : undefined;
     }
 }
 
@@ -74897,6 +75424,7 @@ class WrittenFiles {
 
 
 
+
 /** How many refused calls are kept (the first ones). */
 const MAX_REFUSED = 20;
 /** The longest line the progress log keeps. */
@@ -75039,6 +75567,7 @@ class RunProgress {
         // nothing (a `cost` between the last delta and `message_stop`): the message stays one line.
         this.#applyOther(event, at);
     }
+    /** Applies an event other than the streamed message's text (`apply` takes those). */
     #applyOther(event, at) {
         switch (event.type) {
             case 'session_start':
@@ -75078,34 +75607,18 @@ class RunProgress {
                 this.#log(at, `file written: ${event.path}`);
                 return;
             case 'image_output':
-                this.#log(at, `image ${event.mimeType}${event.path ? ` ${event.path}` : ''}`);
-                return;
             case 'comment':
-                this.#log(at, `comment: ${event.text}`);
-                return;
             case 'skill_invoked':
-                this.#log(at, `skill ${event.name}`);
-                return;
             case 'plugin_invoked':
-                this.#log(at, `plugin ${event.pluginId}${event.action ? ` ${event.action}` : ''}`);
+            case 'log':
+                this.#log(at, logLineOf(event));
                 return;
             case 'approval_request':
                 this.#approvalRequest(at, event.approvalId, event.toolName, event.input, event.reason);
                 return;
             case 'approval_granted':
-                this.#approvalDecided(at, event.approvalId, {
-                    state: 'approved',
-                    scope: event.scope,
-                    ...(event.by === undefined ? {} : { by: markdown_clip(event.by, MAX_TITLE_CHARS) }),
-                });
-                return;
             case 'approval_denied':
-                this.#approvalDecided(at, event.approvalId, {
-                    state: 'denied',
-                    denyReason: markdown_clip(event.reason, MAX_SUMMARY_CHARS),
-                    ...(event.by === undefined ? {} : { by: markdown_clip(event.by, MAX_TITLE_CHARS) }),
-                    ...(event.timedOut ? { timedOut: true } : {}),
-                });
+                this.#approvalDecided(at, event);
                 return;
             case 'cost':
                 this.#cost(event);
@@ -75115,37 +75628,21 @@ class RunProgress {
                 this.#log(at, `notice: ${event.message}`);
                 return;
             case 'error':
-                this.#error(at, `${event.code}: ${event.message}`);
-                return;
             case 'auth_error':
-                this.#error(at, `auth: ${event.message}${event.guidance ? ` (${event.guidance})` : ''}`);
-                return;
             case 'rate_limit_error':
-                this.#error(at, `rate limited: ${event.message}`);
-                return;
             case 'context_exceeded':
-                this.#error(at, `context exceeded${event.message ? `: ${event.message}` : ''}`);
-                return;
-            case 'crash': {
-                const how = event.signal ? `signal ${event.signal}` : `exit code ${event.exitCode ?? '?'}`;
-                const tail = event.stderr.trim().split('\n').at(-1) ?? '';
-                this.#error(at, `crashed (${how})${tail ? `: ${tail}` : ''}`);
+            case 'crash':
+            case 'turn_end': {
+                const failure = event_log_lines_failureOf(event);
+                if (failure !== undefined)
+                    this.#error(at, failure);
                 return;
             }
-            case 'log':
-                this.#log(at, `${event.source}: ${event.line}`);
-                return;
-            case 'turn_end':
-                if (event.isError && event.result)
-                    this.#error(at, `turn failed: ${event.result}`);
-                return;
             case 'run_end':
                 this.#runEnd(at, event);
                 return;
             // Not shown in the check run's log.
             case 'debug':
-            case 'text_delta':
-            case 'message_stop':
             case 'thinking_start':
             case 'thinking_delta':
             case 'thinking_stop':
@@ -75238,14 +75735,23 @@ class RunProgress {
         this.#approvals.ask(at, entry);
         this.#log(at, `approval ${id} requested: ${entry.toolName} ${entry.summary}`);
     }
-    #approvalDecided(at, id, decision) {
-        this.#approvals.decide(at, id, decision);
+    #approvalDecided(at, event) {
+        const by = event.by === undefined ? {} : { by: markdown_clip(event.by, MAX_TITLE_CHARS) };
+        const decision = event.type === 'approval_granted'
+            ? { state: 'approved', scope: event.scope, ...by }
+            : {
+                state: 'denied',
+                denyReason: markdown_clip(event.reason, MAX_SUMMARY_CHARS),
+                ...by,
+                ...(event.timedOut ? { timedOut: true } : {}),
+            };
+        this.#approvals.decide(at, event.approvalId, decision);
         // One line per decision: the approval channel logs none of its own.
-        const by = decision.by ? ` by ${decision.by}` : '';
+        const who = decision.by ? ` by ${decision.by}` : '';
         const what = decision.state === 'approved'
-            ? `approved (${decision.scope ?? 'once'})${by}`
-            : `${decision.timedOut ? 'timed out' : 'denied'}${by}: ${decision.denyReason ?? ''}`;
-        this.#log(at, `approval ${id} ${what}`);
+            ? `approved (${decision.scope ?? 'once'})${who}`
+            : `${decision.timedOut ? 'timed out' : 'denied'}${who}: ${decision.denyReason ?? ''}`;
+        this.#log(at, `approval ${event.approvalId} ${what}`);
     }
     /** The core stamps each cost event with the run's running totals (`RunEmitter`): shown as they are. */
     #cost(event) {
@@ -75301,7 +75807,6 @@ function relabel(step, toolName, input) {
  * `commentIntervalMs`, each written only when its rendering changed.
  */
 function createRunReporter(input) {
-    const { api, repo, checkRunId, commentId, runId } = input;
     const clock = input.clock ?? systemClock;
     const onError = (error) => {
         try {
@@ -75312,102 +75817,41 @@ function createRunReporter(input) {
         }
     };
     const progress = new RunProgress({ agent: input.agent, ...(input.model ? { model: input.model } : {}) });
-    let lastOutput;
-    let lastBody;
+    const target = {
+        api: input.api,
+        repo: input.repo,
+        checkRunId: input.checkRunId,
+        commentId: input.commentId,
+        progress,
+        info: {
+            runId: input.runId,
+            ...(input.checkRunUrl ? { checkRunUrl: input.checkRunUrl } : {}),
+            ...(input.conversation ? { conversation: input.conversation } : {}),
+        },
+        clock,
+        onError,
+    };
     let finishing;
     // Aborted when the run finishes: a live update still waiting for its slot is dropped then.
     const abortLive = new AbortController();
-    const { liveWrites } = input;
-    const live = (write) => () => liveWrites === undefined ? write() : liveWrites.live(write, abortLive.signal);
-    const interval = (baseMs) => (liveWrites === undefined ? baseMs : () => liveWrites.liveIntervalMs(baseMs));
-    const info = {
-        runId,
-        ...(input.checkRunUrl ? { checkRunUrl: input.checkRunUrl } : {}),
-        ...(input.conversation ? { conversation: input.conversation } : {}),
-    };
-    const checkRun = createCoalescer({
-        intervalMs: interval(input.checkRunIntervalMs ?? 3000),
-        clock,
-        onError,
-        write: live(async () => {
-            const output = renderCheckRunOutput(progress);
-            const key = JSON.stringify(output);
-            if (key === lastOutput)
-                return;
-            await api.updateCheckRun(repo, checkRunId, { status: 'in_progress', output });
-            lastOutput = key;
-        }),
-    });
-    const comment = createCoalescer({
-        intervalMs: interval(input.commentIntervalMs ?? 5000),
-        clock,
-        onError,
-        write: live(async () => {
-            const body = renderTrackingComment(progress, info);
-            if (body === lastBody)
-                return;
-            await api.updateComment(repo, commentId, body);
-            lastBody = body;
-        }),
-    });
+    const { checkRun, comment } = liveReportWriters(target, input, abortLive.signal);
     const changed = () => {
         checkRun.push();
         comment.push();
     };
-    // While an approval waits, no event comes: the check run is refreshed now and then all the same,
-    // so that its elapsed time and the waiting approval read as current (issue 33.18).
-    const waitingRefreshMs = input.waitingRefreshMs ?? 15_000;
-    let heartbeat;
-    const beat = () => {
-        heartbeat = undefined;
-        if (finishing || progress.pendingApprovals.length === 0)
-            return;
-        progress.tick(clock.now());
-        checkRun.push();
-        heartbeat = clock.setTimeout(beat, waitingRefreshMs);
-    };
-    const keepFresh = () => {
-        if (heartbeat === undefined && !finishing && progress.pendingApprovals.length > 0) {
-            heartbeat = clock.setTimeout(beat, waitingRefreshMs);
-        }
-    };
-    const retrying = async (what) => {
-        const attempts = Math.max(1, input.finalAttempts ?? 3);
-        for (let attempt = 1; attempt <= attempts; attempt++) {
-            try {
-                await what();
-                return;
-            }
-            catch (error) {
-                onError(error);
-            }
-        }
-    };
+    const heartbeat = approvalHeartbeat({
+        clock,
+        progress,
+        refreshMs: input.waitingRefreshMs ?? 15_000,
+        refresh: () => checkRun.push(),
+        stopped: () => finishing !== undefined,
+    });
     const finalize = async (finished) => {
         // A live update that has not started is dropped; one that has is waited for (it must not land after the final one).
         abortLive.abort();
-        if (heartbeat !== undefined)
-            clock.clearTimeout(heartbeat);
+        heartbeat.stop();
         await Promise.all([checkRun.close(), comment.close()]);
-        const { annotations = [], ...rest } = finished;
-        progress.close(finished.conclusion === 'success');
-        const output = renderCheckRunOutput(progress, { finished: rest });
-        const batches = chunkAnnotations(annotations);
-        const completedAt = new Date(clock.now()).toISOString();
-        await Promise.all([
-            (async () => {
-                await retrying(() => api.updateCheckRun(repo, checkRunId, {
-                    status: 'completed',
-                    conclusion: finished.conclusion,
-                    completedAt,
-                    output: batches[0] ? { ...output, annotations: batches[0] } : output,
-                }));
-                for (const batch of batches.slice(1)) {
-                    await retrying(() => api.updateCheckRun(repo, checkRunId, { output: { ...output, annotations: batch } }));
-                }
-            })(),
-            retrying(() => api.updateComment(repo, commentId, renderTrackingComment(progress, { ...info, finished: rest }))),
-        ]);
+        await writeFinalReports(target, finished, Math.max(1, input.finalAttempts ?? 3));
     };
     return {
         progress,
@@ -75416,7 +75860,7 @@ function createRunReporter(input) {
                 return;
             progress.apply(event);
             changed();
-            keepFresh();
+            heartbeat.keepFresh();
         },
         note(line) {
             if (finishing)
@@ -76516,40 +76960,6 @@ async function handleTrigger(deps, input, overrides = {}, options = {}) {
     return actOnTrigger(deps.api, decision, { ...options, ...(deps.log ? { log: deps.log } : {}) });
 }
 
-;// CONCATENATED MODULE: ./src/github/git/pull-files-from-git.ts
-
-
-/**
- * The files of a pull request's diff as GitHub computes it: the head against its merge base with
- * the base (a three-dot diff), three lines of context, renames shown as a removal and an addition.
- * For the stand-ins of GitHub (the fake server, the in-memory simulation) that keep a real bare
- * repository; `gitDir` is that repository.
- */
-async function pullFilesFromGit(gitDir, baseSha, headSha) {
-    const git = (args) => runGit(args, { cwd: gitDir });
-    const mergeBase = await git(['merge-base', baseSha, headSha]);
-    const names = (await git(['diff', '--no-renames', '--name-status', '-z', mergeBase, headSha, '--'])).split('\0');
-    const entries = [];
-    for (let index = 0; index + 1 < names.length; index += 2) {
-        const code = names[index] ?? '';
-        const filename = names[index + 1] ?? '';
-        if (code === '' || filename === '')
-            continue;
-        const diff = await fileDiff(gitDir, { from: mergeBase, to: headSha, path: filename, context: 3 });
-        const at = diff.indexOf('\n@@');
-        const patch = at === -1 ? undefined : diff.slice(at + 1);
-        const lines = patch?.split('\n') ?? [];
-        entries.push({
-            filename,
-            status: code === 'A' ? 'added' : code === 'D' ? 'removed' : 'modified',
-            additions: lines.filter((l) => l.startsWith('+')).length,
-            deletions: lines.filter((l) => l.startsWith('-')).length,
-            patch,
-        });
-    }
-    return entries;
-}
-
 ;// CONCATENATED MODULE: ./src/simulate/bare-repo.ts
 
 /** A {@link BareRepo} on the repository at `path`. */
@@ -76624,6 +77034,199 @@ function applyCheckRun(run, input, now) {
         run.completedAt = input.completedAt;
     if (run.status === 'completed')
         run.completedAt ??= now;
+}
+
+;// CONCATENATED MODULE: ./src/simulate/memory-github-context.ts
+
+
+/** Fails a call as GitHub answers it: a `GitHubApiError` with the status and message. */
+function memory_github_context_fail(operation, status, message) {
+    throw new GitHubApiError(operation, status, message);
+}
+/** A list answered as GitHub answers a conditional request: not modified when `etag` is the data's own. */
+function conditional(data, etag) {
+    const current = `W/"${(0,external_node_crypto_.createHash)('sha1').update(JSON.stringify(data)).digest('hex')}"`;
+    return etag === current ? { notModified: true, etag, data: [] } : { notModified: false, etag: current, data };
+}
+/**
+ * What every group of the in-memory GitHub's methods works on: its options, state and bare
+ * repository, the lookups that fail as GitHub does (404 for another repository or what does not
+ * exist) and the records as the API answers them.
+ */
+class MemoryGitHubContext {
+    options;
+    state;
+    git;
+    /** `owner/repo`. */
+    fullName;
+    /** The repository's web address. */
+    html;
+    constructor(options, state, git) {
+        this.options = options;
+        this.state = state;
+        this.git = git;
+        this.fullName = `${options.repo.owner}/${options.repo.repo}`;
+        this.html = `https://github.com/${this.fullName}`;
+    }
+    /** A 404 unless `ref` names this repository (owner and name compared case-insensitively). */
+    checkRepo(operation, ref) {
+        if (ref.owner.toLowerCase() !== this.options.repo.owner.toLowerCase() ||
+            ref.repo.toLowerCase() !== this.options.repo.repo.toLowerCase()) {
+            memory_github_context_fail(operation, 404, 'Not Found');
+        }
+    }
+    /** An issue or pull request of this repository, or a 404. */
+    issueOf(operation, ref, number) {
+        this.checkRepo(operation, ref);
+        return this.state.issues.get(number) ?? memory_github_context_fail(operation, 404, 'Not Found');
+    }
+    /** A pull request of this repository, or a 404 (also for a plain issue). */
+    pullOf(operation, ref, number) {
+        const issue = this.issueOf(operation, ref, number);
+        return issue.pull === undefined ? memory_github_context_fail(operation, 404, 'Not Found') : { issue, pull: issue.pull };
+    }
+    commentInfo(c) {
+        return {
+            id: c.id,
+            body: c.body,
+            htmlUrl: `${this.html}/issues/${c.issueNumber}#issuecomment-${c.id}`,
+            user: { ...c.user },
+            createdAt: c.createdAt,
+            updatedAt: c.updatedAt,
+        };
+    }
+    /** A pull request as GitHub shows it: a same-repository head and the base read live from their branches. */
+    async pullInfo(issue, pull) {
+        const headSha = pull.fromFork ? pull.headSha : ((await this.git.branchSha(pull.headRef)) ?? pull.headSha);
+        const baseSha = (await this.git.branchSha(pull.baseRef)) ?? '';
+        return {
+            number: issue.number,
+            htmlUrl: `${this.html}/pull/${issue.number}`,
+            state: issue.state,
+            headSha,
+            headRef: pull.headRef,
+            headRepoFullName: pull.headOwner === undefined ? undefined : `${pull.headOwner}/${this.options.repo.repo}`,
+            headCloneUrl: pull.headOwner === undefined ? undefined : (pull.headCloneUrl ?? this.options.bareRepo),
+            baseRef: pull.baseRef,
+            baseSha,
+            maintainerCanModify: pull.maintainerCanModify,
+            fromFork: pull.fromFork,
+        };
+    }
+    /** A review comment as GitHub shows it; one seeded without a location is on line 1 of README.md. */
+    reviewCommentInfo(comment) {
+        const location = comment.location ?? {
+            path: 'README.md',
+            lines: { start: 1, end: 1 },
+            originalLines: { start: 1, end: 1 },
+            side: 'RIGHT',
+            startSide: undefined,
+            diffHunk: '',
+        };
+        return {
+            id: comment.id,
+            body: comment.body,
+            user: { ...comment.user },
+            ...location,
+            htmlUrl: `${this.html}/pull/${comment.pullNumber}#discussion_r${comment.id}`,
+            inReplyToId: comment.inReplyToId,
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/simulate/memory-check-run-methods.ts
+
+
+/** The in-memory GitHub's check-run methods: created by `selfLogin`, refused (422) as GitHub refuses them. */
+function memoryCheckRunMethods(ctx) {
+    const { state } = ctx;
+    return {
+        async createCheckRun(ref, run) {
+            const operation = 'POST /repos/{owner}/{repo}/check-runs';
+            ctx.checkRepo(operation, ref);
+            const refused = checkRunRefusal(run, undefined);
+            if (refused !== undefined)
+                memory_github_context_fail(operation, 422, refused);
+            const stored = state.addCheckRun({
+                name: run.name,
+                headSha: run.headSha,
+                creator: state.self,
+                ...(run.startedAt === undefined ? {} : { startedAt: run.startedAt }),
+                ...(run.externalId === undefined ? {} : { externalId: run.externalId }),
+                ...(run.detailsUrl === undefined ? {} : { detailsUrl: run.detailsUrl }),
+            });
+            applyCheckRun(stored, run, state.timestamp());
+            return { id: stored.id, htmlUrl: `${ctx.html}/runs/${stored.id}` };
+        },
+        async updateCheckRun(ref, checkRunId, update) {
+            const operation = 'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}';
+            ctx.checkRepo(operation, ref);
+            const run = state.checkRunsById.get(checkRunId) ?? memory_github_context_fail(operation, 404, 'Not Found');
+            const refused = checkRunRefusal(update, run);
+            if (refused !== undefined)
+                memory_github_context_fail(operation, 422, refused);
+            applyCheckRun(run, update, state.timestamp());
+            run.updates += 1;
+        },
+        async getCheckRun(ref, checkRunId) {
+            const operation = 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}';
+            ctx.checkRepo(operation, ref);
+            const run = state.checkRunsById.get(checkRunId) ?? memory_github_context_fail(operation, 404, 'Not Found');
+            return { status: run.status, conclusion: run.conclusion ?? null };
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/simulate/memory-comment-methods.ts
+
+/** The in-memory GitHub's issue-comment methods, reactions included. */
+function memoryCommentMethods(ctx) {
+    const { state } = ctx;
+    return {
+        async addReaction(ref, target, content) {
+            const operation = 'POST /repos/{owner}/{repo}/…/reactions';
+            ctx.checkRepo(operation, ref);
+            const id = target.kind === 'issue'
+                ? ctx.issueOf(operation, ref, target.issueNumber).number
+                : target.kind === 'issue_comment'
+                    ? (state.commentsById.get(target.commentId)?.id ?? memory_github_context_fail(operation, 404, 'Not Found'))
+                    : (state.reviewComments.get(target.commentId)?.id ?? memory_github_context_fail(operation, 404, 'Not Found'));
+            state.react({ kind: target.kind, id }, content, state.self);
+        },
+        async createComment(ref, issueNumber, body) {
+            ctx.issueOf('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', ref, issueNumber);
+            return ctx.commentInfo(state.addComment(issueNumber, { body, user: state.self }));
+        },
+        async updateComment(ref, commentId, body) {
+            const operation = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
+            ctx.checkRepo(operation, ref);
+            const comment = state.commentsById.get(commentId) ?? memory_github_context_fail(operation, 404, 'Not Found');
+            comment.body = body;
+            comment.updatedAt = state.timestamp();
+            comment.lastEditedAt = comment.updatedAt;
+        },
+        async commentLastEditedAt(ref, info) {
+            const operation = 'POST /graphql';
+            ctx.checkRepo(operation, ref);
+            const comment = state.commentsById.get(info.id) ?? memory_github_context_fail(operation, 404, 'Not Found');
+            return comment.lastEditedAt ?? null;
+        },
+        async getComment(ref, commentId) {
+            const operation = 'GET /repos/{owner}/{repo}/issues/comments/{comment_id}';
+            ctx.checkRepo(operation, ref);
+            return ctx.commentInfo(state.commentsById.get(commentId) ?? memory_github_context_fail(operation, 404, 'Not Found'));
+        },
+        async listComments(ref, issueNumber, opts = {}) {
+            ctx.issueOf('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', ref, issueNumber);
+            const since = opts.since === undefined ? undefined : Date.parse(opts.since);
+            const list = state
+                .comments(issueNumber)
+                .filter((c) => since === undefined || Date.parse(c.updatedAt) >= since)
+                .slice(0, 100)
+                .map((c) => ctx.commentInfo(c));
+            return conditional(list, opts.etag);
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/simulate/id-counter.ts
@@ -76708,6 +77311,8 @@ class MemoryGitHubState {
     reviews = [];
     checkRunsById = new Map();
     reactions = [];
+    /** The review threads marked resolved (by the id of the comment that opened each) and who resolved them. */
+    resolvedThreads = new Map();
     workflowRuns = new Map();
     /** Login (lower case) → role; the repository owner is an admin. */
     roles = new Map();
@@ -76879,6 +77484,22 @@ class MemoryGitHubState {
      * A user's reaction on a target, as GitHub keeps it: once per user and content (`created` false
      * when it was there already).
      */
+    /**
+     * The review threads of a pull request in the order they were opened: each opening comment (one
+     * that replies to none) with its replies in order.
+     */
+    reviewThreads(pullNumber) {
+        const all = [...this.reviewComments.values()]
+            .filter((c) => c.pullNumber === pullNumber)
+            .sort((a, b) => a.id - b.id);
+        return all
+            .filter((c) => c.inReplyToId === undefined)
+            .map((root) => ({
+            root,
+            comments: [root, ...all.filter((c) => c.inReplyToId === root.id)],
+            resolvedBy: this.resolvedThreads.get(root.id),
+        }));
+    }
     react(target, content, user) {
         const same = this.reactions.find((r) => r.target.kind === target.kind &&
             r.target.id === target.id &&
@@ -76937,7 +77558,322 @@ function isPullRecord(issue) {
     return issue.pull !== undefined;
 }
 
+;// CONCATENATED MODULE: ./src/github/git/pull-files-from-git.ts
+
+
+/**
+ * The files of a pull request's diff as GitHub computes it: the head against its merge base with
+ * the base (a three-dot diff), three lines of context, renames shown as a removal and an addition.
+ * For the stand-ins of GitHub (the fake server, the in-memory simulation) that keep a real bare
+ * repository; `gitDir` is that repository.
+ */
+async function pullFilesFromGit(gitDir, baseSha, headSha) {
+    const git = (args) => runGit(args, { cwd: gitDir });
+    const mergeBase = await git(['merge-base', baseSha, headSha]);
+    const names = (await git(['diff', '--no-renames', '--name-status', '-z', mergeBase, headSha, '--'])).split('\0');
+    const entries = [];
+    for (let index = 0; index + 1 < names.length; index += 2) {
+        const code = names[index] ?? '';
+        const filename = names[index + 1] ?? '';
+        if (code === '' || filename === '')
+            continue;
+        const diff = await fileDiff(gitDir, { from: mergeBase, to: headSha, path: filename, context: 3 });
+        const at = diff.indexOf('\n@@');
+        const patch = at === -1 ? undefined : diff.slice(at + 1);
+        const lines = patch?.split('\n') ?? [];
+        entries.push({
+            filename,
+            status: code === 'A' ? 'added' : code === 'D' ? 'removed' : 'modified',
+            additions: lines.filter((l) => l.startsWith('+')).length,
+            deletions: lines.filter((l) => l.startsWith('-')).length,
+            patch,
+        });
+    }
+    return entries;
+}
+
+;// CONCATENATED MODULE: ./src/simulate/memory-pull-methods.ts
+
+
+/** The in-memory GitHub's pull-request methods: finding, opening, asking for reviews and listing the files. */
+function memoryPullMethods(ctx) {
+    const { options, state } = ctx;
+    return {
+        async getPull(ref, number) {
+            const { issue, pull } = ctx.pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}', ref, number);
+            return ctx.pullInfo(issue, pull);
+        },
+        async findOpenPull(ref, headOwner, headBranch) {
+            ctx.checkRepo('GET /repos/{owner}/{repo}/pulls', ref);
+            const found = state
+                .pulls()
+                .reverse()
+                .find((p) => p.state === 'open' &&
+                `${p.pull.headOwner}:${p.pull.headRef}`.toLowerCase() === `${headOwner}:${headBranch}`.toLowerCase());
+            return found === undefined ? undefined : ctx.pullInfo(found, found.pull);
+        },
+        createPull: (ref, input) => openPull(ctx, ref, input),
+        async requestReviewers(ref, number, reviewers) {
+            const operation = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers';
+            const { issue, pull } = ctx.pullOf(operation, ref, number);
+            if (reviewers.users.some((u) => u.toLowerCase() === issue.user.login.toLowerCase())) {
+                memory_github_context_fail(operation, 422, 'Review cannot be requested from pull request author.');
+            }
+            const strangers = reviewers.users.filter((u) => state.roleOf(u) === 'none');
+            const unknownTeams = reviewers.teams.filter((t) => !state.teams.has(options.repo.owner, t));
+            if (strangers.length + unknownTeams.length > 0) {
+                memory_github_context_fail(operation, 422, `Reviews may only be requested from collaborators: ${[...strangers, ...unknownTeams].join(', ')}`);
+            }
+            state.requestReviews(pull, reviewers);
+        },
+        async listPullFiles(ref, number) {
+            const { issue, pull } = ctx.pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', ref, number);
+            const { headSha, baseSha } = await ctx.pullInfo(issue, pull);
+            const files = await pullFilesFromGit(options.bareRepo, baseSha, headSha);
+            return files.map((f) => ({ path: f.filename, status: f.status, patch: f.patch }));
+        },
+    };
+}
+/**
+ * Opens a pull request as GitHub does: the base must be a branch, and so must the head of this
+ * repository (a fork's is taken on trust); one open pull request per head.
+ */
+async function openPull(ctx, ref, input) {
+    const { options, state, git } = ctx;
+    const operation = 'POST /repos/{owner}/{repo}/pulls';
+    ctx.checkRepo(operation, ref);
+    const [headOwner, headRef] = input.head.includes(':')
+        ? input.head.split(':', 2)
+        : [options.repo.owner, input.head];
+    const fromFork = headOwner.toLowerCase() !== options.repo.owner.toLowerCase();
+    if ((await git.branchSha(input.base)) === undefined)
+        memory_github_context_fail(operation, 422, `Validation Failed: base ${input.base} is invalid`);
+    const headSha = fromFork ? undefined : await git.branchSha(headRef);
+    if (headSha === undefined)
+        memory_github_context_fail(operation, 422, `Validation Failed: head ${input.head} is invalid`);
+    const duplicate = state
+        .pulls()
+        .find((p) => p.state === 'open' && p.pull.headRef === headRef && p.pull.headOwner?.toLowerCase() === headOwner.toLowerCase());
+    if (duplicate !== undefined)
+        memory_github_context_fail(operation, 422, `Validation Failed: A pull request already exists for ${headOwner}:${headRef}.`);
+    const created = state.addPull({
+        title: input.title,
+        body: input.body,
+        user: state.self,
+        headRef,
+        headSha: headSha ?? '',
+        baseRef: input.base,
+        headOwner,
+        fromFork,
+        draft: input.draft ?? false,
+    });
+    return ctx.pullInfo(created, created.pull);
+}
+
+;// CONCATENATED MODULE: ./src/simulate/memory-repo-methods.ts
+
+/** The in-memory GitHub's repository methods: the repository, roles, teams, files, branches and workflow runs. */
+function memoryRepoMethods(ctx) {
+    const { options, state, git } = ctx;
+    return {
+        async getRepo(ref) {
+            ctx.checkRepo('GET /repos/{owner}/{repo}', ref);
+            return {
+                fullName: ctx.fullName,
+                defaultBranch: options.defaultBranch,
+                private: false,
+                cloneUrl: options.bareRepo,
+                htmlUrl: ctx.html,
+            };
+        },
+        async getPermission(ref, username) {
+            ctx.checkRepo('GET /repos/{owner}/{repo}/collaborators/{username}/permission', ref);
+            return state.roleOf(username);
+        },
+        async isTeamMember(org, teamSlug, username) {
+            return state.teams.isActiveMember(org, teamSlug, username);
+        },
+        async getFileText(ref, path, gitRef) {
+            ctx.checkRepo('GET /repos/{owner}/{repo}/contents/{path}', ref);
+            const override = options.files?.[path];
+            const isDefault = gitRef === options.defaultBranch || gitRef === `refs/heads/${options.defaultBranch}`;
+            if (override !== undefined && isDefault)
+                return override;
+            return git.fileText(gitRef, path);
+        },
+        async getBranchSha(ref, branch) {
+            ctx.checkRepo('GET /repos/{owner}/{repo}/git/ref/{ref}', ref);
+            return git.branchSha(branch);
+        },
+        async getWorkflowRun(ref, runId) {
+            ctx.checkRepo('GET /repos/{owner}/{repo}/actions/runs/{run_id}', ref);
+            const run = state.workflowRuns.get(runId);
+            return run === undefined ? undefined : { id: run.id, status: run.status };
+        },
+        async cancelWorkflowRun(ref, runId) {
+            const operation = 'POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel';
+            ctx.checkRepo(operation, ref);
+            const run = state.workflowRuns.get(runId) ?? memory_github_context_fail(operation, 404, 'Not Found');
+            if (run.status === 'completed')
+                memory_github_context_fail(operation, 409, 'Cannot cancel a workflow run that is completed.');
+            state.cancelWorkflowRun(run);
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/simulate/memory-review-threads.ts
+
+/** The node id the in-memory GitHub gives the thread opened by review comment `rootId`. */
+function reviewThreadNodeId(rootId) {
+    return Buffer.from(`PullRequestReviewThread${rootId}`).toString('base64');
+}
+/** The in-memory GitHub's review threads, as its GraphQL `reviewThreads` and `resolveReviewThread` give and take them. */
+function memoryReviewThreads(ctx) {
+    const { state } = ctx;
+    return {
+        async listReviewThreads(ref, number) {
+            ctx.pullOf('POST /graphql', ref, number);
+            return state.reviewThreads(number).map((thread) => ({
+                id: reviewThreadNodeId(thread.root.id),
+                isResolved: thread.resolvedBy !== undefined,
+                resolvedBy: thread.resolvedBy,
+                comments: thread.comments.slice(0, 50).map((comment) => ({
+                    id: comment.id,
+                    body: comment.body,
+                    author: comment.user.login,
+                    thumbsDownBy: state.reactions
+                        .filter((r) => r.target.kind === 'review_comment' && r.target.id === comment.id && r.content === '-1')
+                        .slice(0, 20)
+                        .map((r) => r.user.login),
+                })),
+            }));
+        },
+        async resolveReviewThread(ref, threadId) {
+            ctx.checkRepo('POST /graphql', ref);
+            const rootId = /^PullRequestReviewThread(\d+)$/.exec(Buffer.from(threadId, 'base64').toString('utf8'))?.[1];
+            const root = rootId === undefined ? undefined : state.reviewComments.get(Number(rootId));
+            if (root === undefined || root.inReplyToId !== undefined) {
+                memory_github_context_fail('POST /graphql', 200, `Could not resolve to a node with the global id of '${threadId}'`);
+            }
+            state.resolvedThreads.set(root.id, state.self.login);
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/simulate/memory-review-methods.ts
+
+
+
+
+/** The in-memory GitHub's review methods: reviews, their comments and the replies in their threads. */
+function memoryReviewMethods(ctx) {
+    const { state } = ctx;
+    return {
+        ...memoryReviewThreads(ctx),
+        async listReviews(ref, number, opts = {}) {
+            ctx.pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', ref, number);
+            const list = state.reviews
+                .filter((r) => r.pullNumber === number)
+                .slice(0, 100)
+                .map((r) => ({
+                id: r.id,
+                state: r.state,
+                body: r.body,
+                commitId: r.commitId,
+                user: { ...r.user },
+                submittedAt: r.submittedAt,
+            }));
+            return conditional(list, opts.etag);
+        },
+        async listReviewComments(ref, number, reviewId) {
+            ctx.pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', ref, number);
+            if (!state.reviews.some((r) => r.id === reviewId && r.pullNumber === number)) {
+                memory_github_context_fail('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', 404, 'Not Found');
+            }
+            return [...state.reviewComments.values()]
+                .filter((c) => c.pullNumber === number && c.reviewId === reviewId)
+                .slice(0, 100)
+                .map((c) => ctx.reviewCommentInfo(c));
+        },
+        async replyToReviewComment(ref, number, commentId, body) {
+            const operation = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies';
+            ctx.pullOf(operation, ref, number);
+            const parent = state.reviewComments.get(commentId);
+            if (parent === undefined || parent.pullNumber !== number)
+                return memory_github_context_fail(operation, 404, 'Not Found');
+            // GitHub answers only top-level comments: "Replies to replies are not supported."
+            if (parent.inReplyToId !== undefined)
+                memory_github_context_fail(operation, 422, 'Replies to replies are not supported.');
+            const reply = state.addReviewComment(number, {
+                body,
+                user: state.self,
+                ...(parent.location === undefined ? {} : { location: parent.location }),
+                inReplyToId: parent.id,
+            });
+            return ctx.reviewCommentInfo(reply);
+        },
+        createReview: (ref, number, review) => submitReview(ctx, ref, number, review),
+    };
+}
+/**
+ * Submits a `COMMENT` review as GitHub does: it needs a body, the pull's head commit, and each
+ * comment on lines the diff shows; its comments are on the right side.
+ */
+async function submitReview(ctx, ref, number, review) {
+    const { options, state } = ctx;
+    const operation = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews';
+    const { issue, pull } = ctx.pullOf(operation, ref, number);
+    // A COMMENT review needs a body; the commit must be the pull's head (the HTTP fake's reading of "part of the pull").
+    if (review.body === '')
+        memory_github_context_fail(operation, 422, 'Unprocessable Entity: body is missing');
+    const { headSha, baseSha } = await ctx.pullInfo(issue, pull);
+    if (review.commitId !== headSha)
+        memory_github_context_fail(operation, 422, 'Unprocessable Entity: commit_id is not part of the pull request');
+    const files = await pullFilesFromGit(options.bareRepo, baseSha, headSha);
+    const patchOf = (path) => files.find((f) => f.filename === path)?.patch ?? '';
+    for (const comment of review.comments) {
+        if (!resolvable(comment, patchOf(comment.path)))
+            memory_github_context_fail(operation, 422, 'Unprocessable Entity: Line could not be resolved');
+    }
+    const stored = state.addReview(number, {
+        state: 'COMMENTED',
+        body: review.body,
+        user: state.self,
+        commitId: headSha,
+    });
+    for (const comment of review.comments) {
+        state.addReviewComment(number, {
+            body: comment.body,
+            user: state.self,
+            reviewId: stored.id,
+            location: locationOf(comment, patchOf(comment.path)),
+        });
+    }
+    return { id: stored.id, htmlUrl: `${ctx.html}/pull/${number}#pullrequestreview-${stored.id}` };
+}
+/** Whether GitHub can place a new comment: its lines in order, all shown on the new side of its file's diff. */
+function resolvable(comment, patch) {
+    const start = comment.startLine ?? comment.line;
+    const inOrder = comment.startLine === undefined || comment.startLine < comment.line;
+    const ranges = newSideRanges(parseDiffHunks(patch));
+    const shown = ranges.some(([a, b]) => a <= start && comment.line <= b);
+    return inOrder && shown;
+}
+/** Where a new review comment stands: its lines on the right side, in its file's diff. */
+function locationOf(comment, patch) {
+    const lines = { start: comment.startLine ?? comment.line, end: comment.line };
+    return {
+        path: comment.path,
+        lines,
+        originalLines: lines,
+        side: 'RIGHT',
+        startSide: comment.startLine === undefined ? undefined : 'RIGHT',
+        diffHunk: patch,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/simulate/memory-github.ts
+
 
 
 
@@ -76960,342 +77896,15 @@ function createMemoryGitHub(options) {
     for (const [login, role] of Object.entries(options.roles ?? {}))
         state.setRole(login, role);
     const git = bareRepo(options.bareRepo);
-    const fullName = `${options.repo.owner}/${options.repo.repo}`;
-    const html = `https://github.com/${fullName}`;
-    const fail = (operation, status, message) => {
-        throw new GitHubApiError(operation, status, message);
-    };
-    const checkRepo = (operation, ref) => {
-        if (ref.owner.toLowerCase() !== options.repo.owner.toLowerCase() ||
-            ref.repo.toLowerCase() !== options.repo.repo.toLowerCase()) {
-            fail(operation, 404, 'Not Found');
-        }
-    };
-    const issueOf = (operation, ref, number) => {
-        checkRepo(operation, ref);
-        return state.issues.get(number) ?? fail(operation, 404, 'Not Found');
-    };
-    const pullOf = (operation, ref, number) => {
-        const issue = issueOf(operation, ref, number);
-        return issue.pull === undefined ? fail(operation, 404, 'Not Found') : { issue, pull: issue.pull };
-    };
-    const commentInfo = (c) => ({
-        id: c.id,
-        body: c.body,
-        htmlUrl: `${html}/issues/${c.issueNumber}#issuecomment-${c.id}`,
-        user: { ...c.user },
-        createdAt: c.createdAt,
-        updatedAt: c.updatedAt,
-    });
-    const pullInfo = async (issue, pull) => {
-        const headSha = pull.fromFork ? pull.headSha : ((await git.branchSha(pull.headRef)) ?? pull.headSha);
-        const baseSha = (await git.branchSha(pull.baseRef)) ?? '';
-        return {
-            number: issue.number,
-            htmlUrl: `${html}/pull/${issue.number}`,
-            state: issue.state,
-            headSha,
-            headRef: pull.headRef,
-            headRepoFullName: pull.headOwner === undefined ? undefined : `${pull.headOwner}/${options.repo.repo}`,
-            headCloneUrl: pull.headOwner === undefined ? undefined : (pull.headCloneUrl ?? options.bareRepo),
-            baseRef: pull.baseRef,
-            baseSha,
-            maintainerCanModify: pull.maintainerCanModify,
-            fromFork: pull.fromFork,
-        };
-    };
-    const conditional = (data, etag) => {
-        const current = `W/"${(0,external_node_crypto_.createHash)('sha1').update(JSON.stringify(data)).digest('hex')}"`;
-        return etag === current ? { notModified: true, etag, data: [] } : { notModified: false, etag: current, data };
-    };
+    const ctx = new MemoryGitHubContext(options, state, git);
     const api = {
-        async getRepo(ref) {
-            checkRepo('GET /repos/{owner}/{repo}', ref);
-            return {
-                fullName,
-                defaultBranch: options.defaultBranch,
-                private: false,
-                cloneUrl: options.bareRepo,
-                htmlUrl: html,
-            };
-        },
-        async getPermission(ref, username) {
-            checkRepo('GET /repos/{owner}/{repo}/collaborators/{username}/permission', ref);
-            return state.roleOf(username);
-        },
-        async isTeamMember(org, teamSlug, username) {
-            return state.teams.isActiveMember(org, teamSlug, username);
-        },
-        async getFileText(ref, path, gitRef) {
-            checkRepo('GET /repos/{owner}/{repo}/contents/{path}', ref);
-            const override = options.files?.[path];
-            const isDefault = gitRef === options.defaultBranch || gitRef === `refs/heads/${options.defaultBranch}`;
-            if (override !== undefined && isDefault)
-                return override;
-            return git.fileText(gitRef, path);
-        },
-        async getBranchSha(ref, branch) {
-            checkRepo('GET /repos/{owner}/{repo}/git/ref/{ref}', ref);
-            return git.branchSha(branch);
-        },
-        async addReaction(ref, target, content) {
-            const operation = 'POST /repos/{owner}/{repo}/…/reactions';
-            checkRepo(operation, ref);
-            const id = target.kind === 'issue'
-                ? issueOf(operation, ref, target.issueNumber).number
-                : target.kind === 'issue_comment'
-                    ? (state.commentsById.get(target.commentId)?.id ?? fail(operation, 404, 'Not Found'))
-                    : (state.reviewComments.get(target.commentId)?.id ?? fail(operation, 404, 'Not Found'));
-            state.react({ kind: target.kind, id }, content, state.self);
-        },
-        async createComment(ref, issueNumber, body) {
-            issueOf('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', ref, issueNumber);
-            return commentInfo(state.addComment(issueNumber, { body, user: state.self }));
-        },
-        async updateComment(ref, commentId, body) {
-            const operation = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
-            checkRepo(operation, ref);
-            const comment = state.commentsById.get(commentId) ?? fail(operation, 404, 'Not Found');
-            comment.body = body;
-            comment.updatedAt = state.timestamp();
-            comment.lastEditedAt = comment.updatedAt;
-        },
-        async commentLastEditedAt(ref, info) {
-            const operation = 'POST /graphql';
-            checkRepo(operation, ref);
-            const comment = state.commentsById.get(info.id) ?? fail(operation, 404, 'Not Found');
-            return comment.lastEditedAt ?? null;
-        },
-        async getComment(ref, commentId) {
-            const operation = 'GET /repos/{owner}/{repo}/issues/comments/{comment_id}';
-            checkRepo(operation, ref);
-            return commentInfo(state.commentsById.get(commentId) ?? fail(operation, 404, 'Not Found'));
-        },
-        async listComments(ref, issueNumber, opts = {}) {
-            issueOf('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', ref, issueNumber);
-            const since = opts.since === undefined ? undefined : Date.parse(opts.since);
-            const list = state
-                .comments(issueNumber)
-                .filter((c) => since === undefined || Date.parse(c.updatedAt) >= since)
-                .slice(0, 100)
-                .map(commentInfo);
-            return conditional(list, opts.etag);
-        },
-        async createCheckRun(ref, run) {
-            const operation = 'POST /repos/{owner}/{repo}/check-runs';
-            checkRepo(operation, ref);
-            const refused = checkRunRefusal(run, undefined);
-            if (refused !== undefined)
-                fail(operation, 422, refused);
-            const stored = state.addCheckRun({
-                name: run.name,
-                headSha: run.headSha,
-                creator: state.self,
-                ...(run.startedAt === undefined ? {} : { startedAt: run.startedAt }),
-                ...(run.externalId === undefined ? {} : { externalId: run.externalId }),
-                ...(run.detailsUrl === undefined ? {} : { detailsUrl: run.detailsUrl }),
-            });
-            applyCheckRun(stored, run, state.timestamp());
-            return { id: stored.id, htmlUrl: `${html}/runs/${stored.id}` };
-        },
-        async updateCheckRun(ref, checkRunId, update) {
-            const operation = 'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}';
-            checkRepo(operation, ref);
-            const run = state.checkRunsById.get(checkRunId) ?? fail(operation, 404, 'Not Found');
-            const refused = checkRunRefusal(update, run);
-            if (refused !== undefined)
-                fail(operation, 422, refused);
-            applyCheckRun(run, update, state.timestamp());
-            run.updates += 1;
-        },
-        async getCheckRun(ref, checkRunId) {
-            const operation = 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}';
-            checkRepo(operation, ref);
-            const run = state.checkRunsById.get(checkRunId) ?? fail(operation, 404, 'Not Found');
-            return { status: run.status, conclusion: run.conclusion ?? null };
-        },
-        async getPull(ref, number) {
-            const { issue, pull } = pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}', ref, number);
-            return pullInfo(issue, pull);
-        },
-        async findOpenPull(ref, headOwner, headBranch) {
-            checkRepo('GET /repos/{owner}/{repo}/pulls', ref);
-            const found = state
-                .pulls()
-                .reverse()
-                .find((p) => p.state === 'open' &&
-                `${p.pull.headOwner}:${p.pull.headRef}`.toLowerCase() === `${headOwner}:${headBranch}`.toLowerCase());
-            return found === undefined ? undefined : pullInfo(found, found.pull);
-        },
-        async createPull(ref, input) {
-            const operation = 'POST /repos/{owner}/{repo}/pulls';
-            checkRepo(operation, ref);
-            const [headOwner, headRef] = input.head.includes(':')
-                ? input.head.split(':', 2)
-                : [options.repo.owner, input.head];
-            const fromFork = headOwner.toLowerCase() !== options.repo.owner.toLowerCase();
-            if ((await git.branchSha(input.base)) === undefined)
-                fail(operation, 422, `Validation Failed: base ${input.base} is invalid`);
-            const headSha = fromFork ? undefined : await git.branchSha(headRef);
-            if (headSha === undefined)
-                fail(operation, 422, `Validation Failed: head ${input.head} is invalid`);
-            const duplicate = state
-                .pulls()
-                .find((p) => p.state === 'open' &&
-                p.pull.headRef === headRef &&
-                p.pull.headOwner?.toLowerCase() === headOwner.toLowerCase());
-            if (duplicate !== undefined)
-                fail(operation, 422, `Validation Failed: A pull request already exists for ${headOwner}:${headRef}.`);
-            const created = state.addPull({
-                title: input.title,
-                body: input.body,
-                user: state.self,
-                headRef,
-                headSha: headSha ?? '',
-                baseRef: input.base,
-                headOwner,
-                fromFork,
-                draft: input.draft ?? false,
-            });
-            return pullInfo(created, created.pull);
-        },
-        async requestReviewers(ref, number, reviewers) {
-            const operation = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers';
-            const { issue, pull } = pullOf(operation, ref, number);
-            if (reviewers.users.some((u) => u.toLowerCase() === issue.user.login.toLowerCase())) {
-                fail(operation, 422, 'Review cannot be requested from pull request author.');
-            }
-            const strangers = reviewers.users.filter((u) => state.roleOf(u) === 'none');
-            const unknownTeams = reviewers.teams.filter((t) => !state.teams.has(options.repo.owner, t));
-            if (strangers.length + unknownTeams.length > 0) {
-                fail(operation, 422, `Reviews may only be requested from collaborators: ${[...strangers, ...unknownTeams].join(', ')}`);
-            }
-            state.requestReviews(pull, reviewers);
-        },
-        async listReviews(ref, number, opts = {}) {
-            pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', ref, number);
-            const list = state.reviews
-                .filter((r) => r.pullNumber === number)
-                .slice(0, 100)
-                .map((r) => ({
-                id: r.id,
-                state: r.state,
-                body: r.body,
-                commitId: r.commitId,
-                user: { ...r.user },
-                submittedAt: r.submittedAt,
-            }));
-            return conditional(list, opts.etag);
-        },
-        async listReviewComments(ref, number, reviewId) {
-            pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', ref, number);
-            if (!state.reviews.some((r) => r.id === reviewId && r.pullNumber === number)) {
-                fail('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', 404, 'Not Found');
-            }
-            return [...state.reviewComments.values()]
-                .filter((c) => c.pullNumber === number && c.reviewId === reviewId)
-                .slice(0, 100)
-                .map(reviewCommentInfo);
-        },
-        async replyToReviewComment(ref, number, commentId, body) {
-            const operation = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies';
-            pullOf(operation, ref, number);
-            const parent = state.reviewComments.get(commentId);
-            if (parent === undefined || parent.pullNumber !== number)
-                return fail(operation, 404, 'Not Found');
-            // GitHub answers only top-level comments: "Replies to replies are not supported."
-            if (parent.inReplyToId !== undefined)
-                fail(operation, 422, 'Replies to replies are not supported.');
-            const reply = state.addReviewComment(number, {
-                body,
-                user: state.self,
-                ...(parent.location === undefined ? {} : { location: parent.location }),
-                inReplyToId: parent.id,
-            });
-            return reviewCommentInfo(reply);
-        },
-        async listPullFiles(ref, number) {
-            const { issue, pull } = pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', ref, number);
-            const { headSha, baseSha } = await pullInfo(issue, pull);
-            const files = await pullFilesFromGit(options.bareRepo, baseSha, headSha);
-            return files.map((f) => ({ path: f.filename, status: f.status, patch: f.patch }));
-        },
-        async createReview(ref, number, review) {
-            const operation = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews';
-            const { issue, pull } = pullOf(operation, ref, number);
-            // A COMMENT review needs a body; the commit must be the pull's head (the HTTP fake's reading of "part of the pull").
-            if (review.body === '')
-                fail(operation, 422, 'Unprocessable Entity: body is missing');
-            const { headSha, baseSha } = await pullInfo(issue, pull);
-            if (review.commitId !== headSha)
-                fail(operation, 422, 'Unprocessable Entity: commit_id is not part of the pull request');
-            const files = await pullFilesFromGit(options.bareRepo, baseSha, headSha);
-            const patchOf = (path) => files.find((f) => f.filename === path)?.patch ?? '';
-            for (const comment of review.comments) {
-                const start = comment.startLine ?? comment.line;
-                const inOrder = comment.startLine === undefined || comment.startLine < comment.line;
-                const ranges = newSideRanges(parseDiffHunks(patchOf(comment.path)));
-                const shown = ranges.some(([a, b]) => a <= start && comment.line <= b);
-                if (!inOrder || !shown)
-                    fail(operation, 422, 'Unprocessable Entity: Line could not be resolved');
-            }
-            const stored = state.addReview(number, {
-                state: 'COMMENTED',
-                body: review.body,
-                user: state.self,
-                commitId: headSha,
-            });
-            for (const comment of review.comments) {
-                const lines = { start: comment.startLine ?? comment.line, end: comment.line };
-                state.addReviewComment(number, {
-                    body: comment.body,
-                    user: state.self,
-                    reviewId: stored.id,
-                    location: {
-                        path: comment.path,
-                        lines,
-                        originalLines: lines,
-                        side: 'RIGHT',
-                        startSide: comment.startLine === undefined ? undefined : 'RIGHT',
-                        diffHunk: patchOf(comment.path),
-                    },
-                });
-            }
-            return { id: stored.id, htmlUrl: `${html}/pull/${number}#pullrequestreview-${stored.id}` };
-        },
-        async getWorkflowRun(ref, runId) {
-            checkRepo('GET /repos/{owner}/{repo}/actions/runs/{run_id}', ref);
-            const run = state.workflowRuns.get(runId);
-            return run === undefined ? undefined : { id: run.id, status: run.status };
-        },
-        async cancelWorkflowRun(ref, runId) {
-            const operation = 'POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel';
-            checkRepo(operation, ref);
-            const run = state.workflowRuns.get(runId) ?? fail(operation, 404, 'Not Found');
-            if (run.status === 'completed')
-                fail(operation, 409, 'Cannot cancel a workflow run that is completed.');
-            state.cancelWorkflowRun(run);
-        },
+        ...memoryRepoMethods(ctx),
+        ...memoryCommentMethods(ctx),
+        ...memoryCheckRunMethods(ctx),
+        ...memoryPullMethods(ctx),
+        ...memoryReviewMethods(ctx),
     };
     return { api, state, git };
-    function reviewCommentInfo(comment) {
-        const location = comment.location ?? {
-            path: 'README.md',
-            lines: { start: 1, end: 1 },
-            originalLines: { start: 1, end: 1 },
-            side: 'RIGHT',
-            startSide: undefined,
-            diffHunk: '',
-        };
-        return {
-            id: comment.id,
-            body: comment.body,
-            user: { ...comment.user },
-            ...location,
-            htmlUrl: `${html}/pull/${comment.pullNumber}#discussion_r${comment.id}`,
-            inReplyToId: comment.inReplyToId,
-        };
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/simulate/seed-from-payload.ts
@@ -77530,21 +78139,14 @@ async function simulateEvent(options) {
     if (repo === undefined) {
         throw new SimulationSetupError('the payload names no repository (repository.owner.login and repository.name)');
     }
-    const top = await execa('git', ['rev-parse', '--show-toplevel'], { cwd: options.repoPath, reject: false }).catch((error) => ({ exitCode: 1, stdout: '', stderr: String(error) }));
-    if (top.exitCode !== 0)
-        throw new SimulationSetupError(`${options.repoPath} is not a git checkout`);
+    const checkout = await checkoutOf(options.repoPath);
     const payload = options.as === undefined ? options.payload : actAs(options.eventName, options.payload, options.as);
     const root = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_.join)((0,external_node_os_namespaceObject.tmpdir)(), 'agent-mux-simulate-'));
     const bare = (0,external_node_path_.join)(root, 'origin.git');
     const workspace = (0,external_node_path_.join)(root, 'workspace');
     let keep = false;
     try {
-        await git(['clone', '--bare', '--quiet', top.stdout.trim(), bare], root);
-        const defaultBranch = options.defaultBranch ?? (await defaultBranchOf(top.stdout.trim(), bare));
-        if ((await git(['rev-parse', '--verify', '--quiet', `refs/heads/${defaultBranch}`], bare, false)) === undefined) {
-            throw new SimulationSetupError(`the checkout has no branch ${defaultBranch}`);
-        }
-        await git(['clone', '--quiet', bare, workspace], root);
+        const defaultBranch = await cloneCheckout({ checkout, root, bare, workspace }, options.defaultBranch);
         const selfLogin = options.selfLogin ?? 'agent-mux[bot]';
         const actor = actorOf(payload);
         const gh = createMemoryGitHub({
@@ -77571,7 +78173,7 @@ async function simulateEvent(options) {
             repository: `${repo.owner}/${repo.repo}`,
             actor,
             defaultBranch,
-            decision: { kind: decision.kind },
+            decision: decisionReport(decision),
             notes,
             comments: [],
             reviewReplies: [],
@@ -77579,46 +78181,8 @@ async function simulateEvent(options) {
             reactions: [],
             pullRequests: [],
         };
-        if (decision.kind === 'ignore' || decision.kind === 'refused')
-            report.decision.reason = decision.reason;
-        if (decision.kind === 'ignore' && decision.malformed)
-            report.decision.malformed = true;
-        if (decision.kind === 'config_error')
-            report.decision.reason = decision.message;
-        if (decision.kind === 'cancel')
-            report.decision.reason = 'a cancel: no run is in flight in a simulation';
-        if (decision.kind === 'answer')
-            report.decision.reason = 'an answer to an approval: none is pending in a simulation';
-        if (decision.kind === 'run') {
-            report.decision.agent = decision.job.agentName;
-            report.decision.instruction = decision.job.instruction;
-            const outcome = await executeRun({
-                deps,
-                job: decision.job,
-                registry: options.registry(),
-                workspace,
-                git: { author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
-                env: options.env,
-                secrets: [],
-                signal: options.signal,
-                onEvent: options.onEvent,
-                attachApprovals: (channel) => answerApprovals(channel, options.approve),
-            });
-            report.run = {
-                runId: outcome.runId,
-                conclusion: outcome.conclusion,
-                ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
-                ...(outcome.branch === undefined ? {} : { branch: outcome.branch }),
-                ...(outcome.pullRequestUrl === undefined ? {} : { pullRequestUrl: outcome.pullRequestUrl }),
-                changedFiles: outcome.changedFiles.map((f) => f.path),
-                approvals: outcome.approvals,
-            };
-            if (outcome.branch !== undefined) {
-                const log = await git(['log', '--stat', '-1', `refs/heads/${outcome.branch}`, '--'], bare, false);
-                if (log !== undefined)
-                    report.branch = { name: outcome.branch, log };
-            }
-        }
+        if (decision.kind === 'run')
+            await reportRun(report, { deps, job: decision.job, workspace, bare }, options);
         Object.assign(report, collectReceived(gh.state, seededComments, seededIssues, seededReviewComments));
         if (options.keep) {
             keep = true;
@@ -77631,6 +78195,75 @@ async function simulateEvent(options) {
             await (0,external_node_fs_promises_namespaceObject.rm)(workspace, { recursive: true, force: true });
         else
             await (0,external_node_fs_promises_namespaceObject.rm)(root, { recursive: true, force: true });
+    }
+}
+/** The top folder of the git checkout at `repoPath`. */
+async function checkoutOf(repoPath) {
+    const top = await execa('git', ['rev-parse', '--show-toplevel'], { cwd: repoPath, reject: false }).catch((error) => ({ exitCode: 1, stdout: '', stderr: String(error) }));
+    if (top.exitCode !== 0)
+        throw new SimulationSetupError(`${repoPath} is not a git checkout`);
+    return top.stdout.trim();
+}
+/**
+ * Clones the checkout into `bare` (GitHub's git server) and that into `workspace` (the run's
+ * checkout), both under `root`; returns the default branch, which the checkout must have.
+ */
+async function cloneCheckout(paths, defaultBranch) {
+    const { checkout, root, bare, workspace } = paths;
+    await git(['clone', '--bare', '--quiet', checkout, bare], root);
+    const branch = defaultBranch ?? (await defaultBranchOf(checkout, bare));
+    if ((await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], bare, false)) === undefined) {
+        throw new SimulationSetupError(`the checkout has no branch ${branch}`);
+    }
+    await git(['clone', '--quiet', bare, workspace], root);
+    return branch;
+}
+/** The report's decision: its kind, and why nothing ran or what runs. */
+function decisionReport(decision) {
+    const report = { kind: decision.kind };
+    if (decision.kind === 'ignore' || decision.kind === 'refused')
+        report.reason = decision.reason;
+    if (decision.kind === 'ignore' && decision.malformed)
+        report.malformed = true;
+    if (decision.kind === 'config_error')
+        report.reason = decision.message;
+    if (decision.kind === 'cancel')
+        report.reason = 'a cancel: no run is in flight in a simulation';
+    if (decision.kind === 'answer')
+        report.reason = 'an answer to an approval: none is pending in a simulation';
+    if (decision.kind === 'run') {
+        report.agent = decision.job.agentName;
+        report.instruction = decision.job.instruction;
+    }
+    return report;
+}
+/** Runs the job in the workspace and adds its outcome to the report, with the log of the branch it pushed. */
+async function reportRun(report, run, options) {
+    const outcome = await executeRun({
+        deps: run.deps,
+        job: run.job,
+        registry: options.registry(),
+        workspace: run.workspace,
+        git: { author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
+        env: options.env,
+        secrets: [],
+        signal: options.signal,
+        onEvent: options.onEvent,
+        attachApprovals: (channel) => answerApprovals(channel, options.approve),
+    });
+    report.run = {
+        runId: outcome.runId,
+        conclusion: outcome.conclusion,
+        ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
+        ...(outcome.branch === undefined ? {} : { branch: outcome.branch }),
+        ...(outcome.pullRequestUrl === undefined ? {} : { pullRequestUrl: outcome.pullRequestUrl }),
+        changedFiles: outcome.changedFiles.map((f) => f.path),
+        approvals: outcome.approvals,
+    };
+    if (outcome.branch !== undefined) {
+        const log = await git(['log', '--stat', '-1', `refs/heads/${outcome.branch}`, '--'], run.bare, false);
+        if (log !== undefined)
+            report.branch = { name: outcome.branch, log };
     }
 }
 /** Answers each approval once as it appears: approved by the simulated approver, or denied. */
@@ -77751,6 +78384,68 @@ payload or repository, or an invalid repository config.`;
 const roles = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
 /** `agent-mux simulate`: returns the exit code. */
 async function simulateCommand(argv, io) {
+    const args = simulateArgs(argv);
+    if (args === undefined) {
+        io.stdout.write(`${simulateUsage}\n`);
+        return 0;
+    }
+    const fail = (message) => {
+        io.stderr.write(`agent-mux simulate: ${message}\n`);
+        return exitCodes.usage;
+    };
+    const inputs = await readInputs(io.cwd, args);
+    if ('error' in inputs)
+        return fail(inputs.error);
+    const { config } = await loadRegistry(args.config, io.cwd);
+    const registry = () => {
+        const r = createBuiltinRegistry();
+        if (config && args.config)
+            r.loadConfig(config, args.config);
+        return r;
+    };
+    const view = eventView(io, args.json);
+    let report;
+    const abort = new AbortController();
+    const onSignal = () => abort.abort(new Error('interrupted'));
+    io.signals?.on('SIGINT', onSignal);
+    try {
+        report = await simulateEvent({
+            eventName: args.event,
+            payload: inputs.payload,
+            repoPath: (0,external_node_path_.resolve)(io.cwd, args.repo ?? '.'),
+            registry,
+            approve: args.approve,
+            as: args.as,
+            asRole: args.asRole,
+            repoConfigText: inputs.repoConfigText,
+            defaultBranch: args['default-branch'],
+            keep: args.keep,
+            env: io.env,
+            signal: abort.signal,
+            onEvent: view.onEvent,
+        });
+    }
+    catch (error) {
+        if (SimulationSetupError.isInstance(error))
+            return fail(error.message);
+        throw error;
+    }
+    finally {
+        view.close();
+        io.signals?.off('SIGINT', onSignal);
+    }
+    io.stdout.write(args.json
+        ? `${JSON.stringify({ type: 'simulation_report', ...report })}\n`
+        : `${view.started() ? '\n' : ''}${renderSimulation(report)}`);
+    return simulationExitCode(report);
+}
+/**
+ * The command line, checked: the options with the event, the payload, `--approve` and `--as-role`
+ * narrowed to what they may be; undefined for `--help`.
+ *
+ * @throws UsageError for an unexpected argument, a missing or unknown event, a missing payload, or a bad mode or role.
+ */
+function simulateArgs(argv) {
     const { values, positionals } = parseCommandArgs({
         args: argv,
         allowPositionals: true,
@@ -77769,10 +78464,8 @@ async function simulateCommand(argv, io) {
             help: { type: 'boolean', short: 'h', default: false },
         },
     });
-    if (values.help) {
-        io.stdout.write(`${simulateUsage}\n`);
-        return 0;
-    }
+    if (values.help)
+        return undefined;
     if (positionals.length > 0)
         throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (!values.event)
@@ -77783,84 +78476,49 @@ async function simulateCommand(argv, io) {
     }
     if (!values.payload)
         throw new UsageError('--payload is required');
-    const approve = values.approve;
-    if (approve !== 'all' && approve !== 'none')
+    const approve = values.approve === 'all' || values.approve === 'none' ? values.approve : undefined;
+    if (approve === undefined)
         throw new UsageError('--approve takes all or none');
     const asRole = values['as-role'];
     if (asRole !== undefined && !roles.includes(asRole)) {
         throw new UsageError(`--as-role takes one of ${roles.join(', ')}`);
     }
-    const fail = (message) => {
-        io.stderr.write(`agent-mux simulate: ${message}\n`);
-        return exitCodes.usage;
-    };
-    const payloadText = await readText(io.cwd, values.payload);
+    return { ...values, event: values.event, payload: values.payload, approve, asRole: asRole };
+}
+/** The payload (JSON) and the repository config's text the options name, or why they cannot be had. */
+async function readInputs(cwd, args) {
+    const payloadText = await readText(cwd, args.payload);
     if (typeof payloadText !== 'string')
-        return fail(`cannot read the payload ${values.payload}: ${payloadText.error}`);
+        return { error: `cannot read the payload ${args.payload}: ${payloadText.error}` };
     let payload;
     try {
         payload = JSON.parse(payloadText);
     }
     catch (error) {
-        return fail(`the payload ${values.payload} is not JSON: ${error.message}`);
+        return { error: `the payload ${args.payload} is not JSON: ${error.message}` };
     }
-    let repoConfigText;
-    if (values['repo-config'] !== undefined) {
-        const text = await readText(io.cwd, values['repo-config']);
-        if (typeof text !== 'string')
-            return fail(`cannot read the repository config ${values['repo-config']}: ${text.error}`);
-        repoConfigText = text;
-    }
-    const { config } = await loadRegistry(values.config, io.cwd);
-    const registry = () => {
-        const r = createBuiltinRegistry();
-        if (config && values.config)
-            r.loadConfig(config, values.config);
-        return r;
-    };
-    // The live view starts with the run's first event, which names the agent.
+    const repoConfig = args['repo-config'];
+    if (repoConfig === undefined)
+        return { payload, repoConfigText: undefined };
+    const text = await readText(cwd, repoConfig);
+    if (typeof text !== 'string')
+        return { error: `cannot read the repository config ${repoConfig}: ${text.error}` };
+    return { payload, repoConfigText: text };
+}
+/**
+ * Where the run's events go as they happen: JSON lines (`--json`), else the live view of
+ * `agent-mux run`, started by the run's first event (which names the agent).
+ */
+function eventView(io, json) {
     let live;
     const color = Boolean(io.stdout.isTTY) && !io.env.NO_COLOR;
-    const onEvent = values.json
+    const onEvent = json
         ? jsonRenderer(io.stdout)
         : (event) => {
             live ??= prettyRenderer({ out: io.stdout, status: io.stderr, color, adapter: event.agent, verbose: false });
             live.onEvent(event);
         };
-    let report;
-    const abort = new AbortController();
-    const onSignal = () => abort.abort(new Error('interrupted'));
-    io.signals?.on('SIGINT', onSignal);
-    try {
-        report = await simulateEvent({
-            eventName: values.event,
-            payload,
-            repoPath: (0,external_node_path_.resolve)(io.cwd, values.repo ?? '.'),
-            registry,
-            approve,
-            as: values.as,
-            asRole: asRole,
-            repoConfigText,
-            defaultBranch: values['default-branch'],
-            keep: values.keep,
-            env: io.env,
-            signal: abort.signal,
-            onEvent,
-        });
-    }
-    catch (error) {
-        if (SimulationSetupError.isInstance(error))
-            return fail(error.message);
-        throw error;
-    }
-    finally {
-        live?.close();
-        io.signals?.off('SIGINT', onSignal);
-    }
-    io.stdout.write(values.json
-        ? `${JSON.stringify({ type: 'simulation_report', ...report })}\n`
-        : `${live ? '\n' : ''}${renderSimulation(report)}`);
-    return simulationExitCode(report);
+    return { onEvent, started: () => live !== undefined, close: () => live?.close() };
 }
 async function readText(cwd, path) {
     try {

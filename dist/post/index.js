@@ -32777,7 +32777,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 
 // As in index.ts: the Node version first, then the modules that need it.
 (0,_require_action_node_js__WEBPACK_IMPORTED_MODULE_0__/* .requireActionNode */ .I)('post');
-const { post } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7388));
+const { post } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7415));
 await post();
 
 __webpack_async_result__();
@@ -32785,7 +32785,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7388:
+/***/ 7415:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45274,61 +45274,6 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/core/errors/agent-mux-error.ts
-/**
- * The mark every agent-mux error carries: one symbol across copies of the module (`Symbol.for`),
- * set at construction and not part of the class's type (its declaration then names no private symbol).
- */
-const mark = Symbol.for('agent-mux.error');
-/** The base of every error agent-mux throws on purpose. `cause` is always kept. */
-class AgentMuxError extends Error {
-    /** A stable machine-readable code (`config_invalid`, `template_variable_missing`, …). */
-    code;
-    constructor(code, message, options) {
-        super(message, options);
-        Object.defineProperty(this, mark, { value: true });
-        this.name = 'AgentMuxError';
-        this.code = code;
-    }
-    /** True for any agent-mux error, even one from another copy of the module (a bundle). */
-    static isInstance(error) {
-        return typeof error === 'object' && error !== null && mark in error;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/github-api-error.ts
-
-/** A GitHub REST request failed: names the operation and keeps GitHub's status and message. */
-class GitHubApiError extends AgentMuxError {
-    operation;
-    /** The HTTP status, when GitHub answered. */
-    status;
-    constructor(operation, status, message, options) {
-        super('github_api_failed', `${operation} failed${status === undefined ? '' : ` (${status})`}: ${message}`, options);
-        this.name = 'GitHubApiError';
-        this.operation = operation;
-        this.status = status;
-    }
-    static isInstance(error) {
-        return AgentMuxError.isInstance(error) && error.code === 'github_api_failed';
-    }
-    /** Wraps whatever a request threw (Octokit's RequestError carries `status`). */
-    static from(operation, error) {
-        if (GitHubApiError.isInstance(error))
-            return error;
-        const status = statusOf(error);
-        const message = error instanceof Error ? error.message : String(error);
-        return new GitHubApiError(operation, status, message, { cause: error });
-    }
-}
-/** The HTTP status of an Octokit request error, if it has one. */
-function statusOf(error) {
-    if (typeof error !== 'object' || error === null || !('status' in error))
-        return undefined;
-    const status = error.status;
-    return typeof status === 'number' ? status : undefined;
-}
-
 ;// CONCATENATED MODULE: ./src/github/trust/authorize-actor.ts
 
 /** The strength of each role: `none` 0, `read` 1, `triage` 2, `write` 3, `maintain` 4, `admin` 5. */
@@ -45543,114 +45488,11 @@ const reviewCommentResponse = object({
     inReplyToId: c.in_reply_to_id ?? undefined,
 }));
 
-;// CONCATENATED MODULE: ./src/github/create-github-api.ts
+;// CONCATENATED MODULE: ./src/github/octokit-check-run-methods.ts
 
-
-
-/** One entry of "list pull request files" (`diff-entry`). */
-const pullFileResponse = object({ filename: schemas_string(), status: schemas_string(), patch: schemas_string().nullish() })
-    .loose()
-    .transform((f) => ({ path: f.filename, status: f.status, patch: f.patch ?? undefined }));
-/**
- * The use cases' GitHub interface on any Octokit: the Action's (`createOctokit`), Probot's
- * `context.octokit`, or `createOctokit`. Every failure is a `GitHubApiError` naming the operation.
- */
-function createGitHubApi(octokit) {
-    async function call(route, params, schema) {
-        let response;
-        try {
-            response = await octokit.request(route, params);
-        }
-        catch (error) {
-            throw GitHubApiError.from(route, error);
-        }
-        const parsed = schema.safeParse(response.data);
-        if (!parsed.success) {
-            throw new GitHubApiError(route, response.status, `unexpected response: ${parsed.error.issues[0]?.message}`);
-        }
-        return { data: parsed.data, status: response.status, etag: header(response.headers, 'etag') };
-    }
-    /** A request that may answer 404 (absent) or 304 (not modified). */
-    async function maybe(route, params, schema, absentOn = [404]) {
-        try {
-            return await call(route, params, schema);
-        }
-        catch (error) {
-            const status = GitHubApiError.isInstance(error) ? error.status : statusOf(error);
-            if (status !== undefined && absentOn.includes(status))
-                return { absent: status };
-            throw error;
-        }
-    }
-    async function conditionalList(route, params, schema, etag) {
-        const headers = etag ? { 'if-none-match': etag } : {};
-        const result = await maybe(route, { ...params, headers }, array(schema), [304]);
-        if ('absent' in result)
-            return { notModified: true, etag, data: [] };
-        return { notModified: false, etag: result.etag, data: result.data };
-    }
+/** `createGitHubApi`'s check-run methods, with GitHub's snake_case bodies. */
+function octokitCheckRunMethods({ call }) {
     return {
-        async getRepo(ref) {
-            return (await call('GET /repos/{owner}/{repo}', { ...ref }, repoResponse)).data;
-        },
-        async getPermission(ref, username) {
-            const result = await maybe('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { ...ref, username }, permissionResponse);
-            return 'absent' in result ? 'none' : result.data;
-        },
-        async isTeamMember(org, teamSlug, username) {
-            const result = await maybe('GET /orgs/{org}/teams/{team_slug}/memberships/{username}', { org, team_slug: teamSlug, username }, membershipResponse);
-            return !('absent' in result) && result.data.state === 'active';
-        },
-        async getFileText(ref, path, gitRef) {
-            const result = await maybe('GET /repos/{owner}/{repo}/contents/{path}', { ...ref, path, ref: gitRef }, contentResponse);
-            if ('absent' in result)
-                return undefined;
-            const file = result.data;
-            if (file.type !== 'file' || file.content === undefined)
-                return undefined;
-            return Buffer.from(file.content, file.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
-        },
-        async getBranchSha(ref, branch) {
-            const result = await maybe('GET /repos/{owner}/{repo}/git/ref/{ref}', { owner: ref.owner, repo: ref.repo, ref: `heads/${branch}` }, refResponse);
-            return 'absent' in result ? undefined : result.data.object.sha;
-        },
-        async addReaction(ref, target, content) {
-            const any = unknown();
-            if (target.kind === 'issue_comment') {
-                await call('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', { ...ref, comment_id: target.commentId, content }, any);
-            }
-            else if (target.kind === 'review_comment') {
-                await call('POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions', { ...ref, comment_id: target.commentId, content }, any);
-            }
-            else {
-                await call('POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', { ...ref, issue_number: target.issueNumber, content }, any);
-            }
-        },
-        async createComment(ref, issueNumber, body) {
-            return (await call('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...ref, issue_number: issueNumber, body }, commentResponse)).data;
-        },
-        async updateComment(ref, commentId, body) {
-            await call('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...ref, comment_id: commentId, body }, commentResponse);
-        },
-        async commentLastEditedAt(_ref, comment) {
-            const operation = 'POST /graphql';
-            if (comment.nodeId === undefined)
-                throw new GitHubApiError(operation, undefined, 'the comment has no node_id');
-            const { data } = await call(operation, { query: LAST_EDITED_QUERY, variables: { id: comment.nodeId }, ...graphqlBase(octokit) }, lastEditedResponse);
-            if (data.errors !== undefined && data.errors.length > 0) {
-                throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
-            }
-            const node = data.data?.node;
-            if (node == null)
-                throw new GitHubApiError(operation, 200, `no comment has the node id ${comment.nodeId}`);
-            return node.lastEditedAt;
-        },
-        async getComment(ref, commentId) {
-            return (await call('GET /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...ref, comment_id: commentId }, commentResponse)).data;
-        },
-        listComments(ref, issueNumber, options = {}) {
-            return conditionalList('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...ref, issue_number: issueNumber, per_page: 100, ...(options.since ? { since: options.since } : {}) }, commentResponse, options.etag);
-        },
         async createCheckRun(ref, run) {
             const { data } = await call('POST /repos/{owner}/{repo}/check-runs', { ...ref, ...checkRunBody(run) }, checkRunResponse);
             return { id: data.id, htmlUrl: data.html_url ?? '' };
@@ -45661,76 +45503,7 @@ function createGitHubApi(octokit) {
         async getCheckRun(ref, checkRunId) {
             return (await call('GET /repos/{owner}/{repo}/check-runs/{check_run_id}', { ...ref, check_run_id: checkRunId }, checkRunStateResponse)).data;
         },
-        async getPull(ref, number) {
-            return (await call('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...ref, pull_number: number }, pullResponse)).data;
-        },
-        async findOpenPull(ref, headOwner, headBranch) {
-            const { data } = await call('GET /repos/{owner}/{repo}/pulls', { ...ref, head: `${headOwner}:${headBranch}`, state: 'open', per_page: 1 }, array(pullResponse));
-            return data[0];
-        },
-        async createPull(ref, pull) {
-            return (await call('POST /repos/{owner}/{repo}/pulls', {
-                ...ref,
-                title: pull.title,
-                head: pull.head,
-                base: pull.base,
-                body: pull.body,
-                draft: pull.draft ?? false,
-            }, pullResponse)).data;
-        },
-        async requestReviewers(ref, number, reviewers) {
-            await call('POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', { ...ref, pull_number: number, reviewers: reviewers.users, team_reviewers: reviewers.teams }, unknown());
-        },
-        listReviews(ref, number, options = {}) {
-            return conditionalList('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { ...ref, pull_number: number, per_page: 100 }, reviewResponse, options.etag);
-        },
-        async listReviewComments(ref, number, reviewId) {
-            const { data } = await call('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', { ...ref, pull_number: number, review_id: reviewId, per_page: 100 }, array(reviewCommentResponse));
-            return data;
-        },
-        async replyToReviewComment(ref, number, commentId, body) {
-            return (await call('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies', { ...ref, pull_number: number, comment_id: commentId, body }, reviewCommentResponse)).data;
-        },
-        async listPullFiles(ref, number) {
-            const files = [];
-            // GitHub lists at most 3,000 files, 100 a page.
-            for (let page = 1; page <= 30; page++) {
-                const { data } = await call('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { ...ref, pull_number: number, per_page: 100, page }, array(pullFileResponse));
-                files.push(...data);
-                if (data.length < 100)
-                    break;
-            }
-            return files;
-        },
-        async createReview(ref, number, review) {
-            const { data } = await call('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
-                ...ref,
-                pull_number: number,
-                commit_id: review.commitId,
-                body: review.body,
-                event: 'COMMENT',
-                comments: review.comments.map((c) => ({
-                    path: c.path,
-                    body: c.body,
-                    line: c.line,
-                    side: 'RIGHT',
-                    ...(c.startLine === undefined ? {} : { start_line: c.startLine, start_side: 'RIGHT' }),
-                })),
-            }, object({ id: schemas_number(), html_url: schemas_string() }).loose());
-            return { id: data.id, htmlUrl: data.html_url };
-        },
-        async getWorkflowRun(ref, runId) {
-            const result = await maybe('GET /repos/{owner}/{repo}/actions/runs/{run_id}', { ...ref, run_id: runId }, object({ id: schemas_number(), status: schemas_string().nullish() }).loose());
-            return 'absent' in result ? undefined : { id: result.data.id, status: result.data.status ?? 'unknown' };
-        },
-        async cancelWorkflowRun(ref, runId) {
-            await call('POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel', { ...ref, run_id: runId }, unknown());
-        },
     };
-}
-function header(headers, name) {
-    const value = headers[name] ?? headers[name.toLowerCase()];
-    return value === undefined ? undefined : String(value);
 }
 /** GitHub's snake_case body of a check-run create or update; absent fields are left out. */
 function checkRunBody(run) {
@@ -45776,6 +45549,63 @@ function outputBody(output) {
             : {}),
     };
 }
+
+;// CONCATENATED MODULE: ./src/core/errors/agent-mux-error.ts
+/**
+ * The mark every agent-mux error carries: one symbol across copies of the module (`Symbol.for`),
+ * set at construction and not part of the class's type (its declaration then names no private symbol).
+ */
+const mark = Symbol.for('agent-mux.error');
+/** The base of every error agent-mux throws on purpose. `cause` is always kept. */
+class AgentMuxError extends Error {
+    /** A stable machine-readable code (`config_invalid`, `template_variable_missing`, …). */
+    code;
+    constructor(code, message, options) {
+        super(message, options);
+        Object.defineProperty(this, mark, { value: true });
+        this.name = 'AgentMuxError';
+        this.code = code;
+    }
+    /** True for any agent-mux error, even one from another copy of the module (a bundle). */
+    static isInstance(error) {
+        return typeof error === 'object' && error !== null && mark in error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/github-api-error.ts
+
+/** A GitHub REST request failed: names the operation and keeps GitHub's status and message. */
+class GitHubApiError extends AgentMuxError {
+    operation;
+    /** The HTTP status, when GitHub answered. */
+    status;
+    constructor(operation, status, message, options) {
+        super('github_api_failed', `${operation} failed${status === undefined ? '' : ` (${status})`}: ${message}`, options);
+        this.name = 'GitHubApiError';
+        this.operation = operation;
+        this.status = status;
+    }
+    static isInstance(error) {
+        return AgentMuxError.isInstance(error) && error.code === 'github_api_failed';
+    }
+    /** Wraps whatever a request threw (Octokit's RequestError carries `status`). */
+    static from(operation, error) {
+        if (GitHubApiError.isInstance(error))
+            return error;
+        const status = statusOf(error);
+        const message = error instanceof Error ? error.message : String(error);
+        return new GitHubApiError(operation, status, message, { cause: error });
+    }
+}
+/** The HTTP status of an Octokit request error, if it has one. */
+function statusOf(error) {
+    if (typeof error !== 'object' || error === null || !('status' in error))
+        return undefined;
+    const status = error.status;
+    return typeof status === 'number' ? status : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/github/graphql-base.ts
 /**
  * Where GraphQL is on this Octokit's host: on GitHub Enterprise Server the REST API is under
  * `/api/v3` and GraphQL at `/api/graphql`, so `POST /graphql` needs the base URL without `/v3` (as
@@ -45786,6 +45616,380 @@ function graphqlBase(octokit) {
     if (typeof base !== 'string' || !/\/api\/v3\/?$/.test(base))
         return {};
     return { baseUrl: base.replace(/\/api\/v3\/?$/, '/api') };
+}
+
+;// CONCATENATED MODULE: ./src/github/octokit-comment-methods.ts
+
+
+
+
+/** `createGitHubApi`'s issue-comment methods, reactions included. */
+function octokitCommentMethods({ octokit, call, conditionalList }) {
+    return {
+        async addReaction(ref, target, content) {
+            const any = unknown();
+            if (target.kind === 'issue_comment') {
+                await call('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', { ...ref, comment_id: target.commentId, content }, any);
+            }
+            else if (target.kind === 'review_comment') {
+                await call('POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions', { ...ref, comment_id: target.commentId, content }, any);
+            }
+            else {
+                await call('POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', { ...ref, issue_number: target.issueNumber, content }, any);
+            }
+        },
+        async createComment(ref, issueNumber, body) {
+            return (await call('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...ref, issue_number: issueNumber, body }, commentResponse)).data;
+        },
+        async updateComment(ref, commentId, body) {
+            await call('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...ref, comment_id: commentId, body }, commentResponse);
+        },
+        async commentLastEditedAt(_ref, comment) {
+            const operation = 'POST /graphql';
+            if (comment.nodeId === undefined)
+                throw new GitHubApiError(operation, undefined, 'the comment has no node_id');
+            const { data } = await call(operation, { query: LAST_EDITED_QUERY, variables: { id: comment.nodeId }, ...graphqlBase(octokit) }, lastEditedResponse);
+            if (data.errors !== undefined && data.errors.length > 0) {
+                throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
+            }
+            const node = data.data?.node;
+            if (node == null)
+                throw new GitHubApiError(operation, 200, `no comment has the node id ${comment.nodeId}`);
+            return node.lastEditedAt;
+        },
+        async getComment(ref, commentId) {
+            return (await call('GET /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...ref, comment_id: commentId }, commentResponse)).data;
+        },
+        listComments(ref, issueNumber, options = {}) {
+            return conditionalList('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...ref, issue_number: issueNumber, per_page: 100, ...(options.since ? { since: options.since } : {}) }, commentResponse, options.etag);
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/octokit-pull-methods.ts
+
+
+/** One entry of "list pull request files" (`diff-entry`). */
+const pullFileResponse = object({ filename: schemas_string(), status: schemas_string(), patch: schemas_string().nullish() })
+    .loose()
+    .transform((f) => ({ path: f.filename, status: f.status, patch: f.patch ?? undefined }));
+/** `createGitHubApi`'s pull-request methods: finding, opening, asking for reviews and listing the files. */
+function octokitPullMethods({ call }) {
+    return {
+        async getPull(ref, number) {
+            return (await call('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...ref, pull_number: number }, pullResponse)).data;
+        },
+        async findOpenPull(ref, headOwner, headBranch) {
+            const { data } = await call('GET /repos/{owner}/{repo}/pulls', { ...ref, head: `${headOwner}:${headBranch}`, state: 'open', per_page: 1 }, array(pullResponse));
+            return data[0];
+        },
+        async createPull(ref, pull) {
+            return (await call('POST /repos/{owner}/{repo}/pulls', {
+                ...ref,
+                title: pull.title,
+                head: pull.head,
+                base: pull.base,
+                body: pull.body,
+                draft: pull.draft ?? false,
+            }, pullResponse)).data;
+        },
+        async requestReviewers(ref, number, reviewers) {
+            await call('POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', { ...ref, pull_number: number, reviewers: reviewers.users, team_reviewers: reviewers.teams }, unknown());
+        },
+        async listPullFiles(ref, number) {
+            const files = [];
+            // GitHub lists at most 3,000 files, 100 a page.
+            for (let page = 1; page <= 30; page++) {
+                const { data } = await call('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { ...ref, pull_number: number, per_page: 100, page }, array(pullFileResponse));
+                files.push(...data);
+                if (data.length < 100)
+                    break;
+            }
+            return files;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/octokit-repo-methods.ts
+
+
+/** `createGitHubApi`'s repository methods: the repository, roles, teams, files, branches and workflow runs. */
+function octokitRepoMethods({ call, maybe }) {
+    return {
+        async getRepo(ref) {
+            return (await call('GET /repos/{owner}/{repo}', { ...ref }, repoResponse)).data;
+        },
+        async getPermission(ref, username) {
+            const result = await maybe('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { ...ref, username }, permissionResponse);
+            return 'absent' in result ? 'none' : result.data;
+        },
+        async isTeamMember(org, teamSlug, username) {
+            const result = await maybe('GET /orgs/{org}/teams/{team_slug}/memberships/{username}', { org, team_slug: teamSlug, username }, membershipResponse);
+            return !('absent' in result) && result.data.state === 'active';
+        },
+        async getFileText(ref, path, gitRef) {
+            const result = await maybe('GET /repos/{owner}/{repo}/contents/{path}', { ...ref, path, ref: gitRef }, contentResponse);
+            if ('absent' in result)
+                return undefined;
+            const file = result.data;
+            if (file.type !== 'file' || file.content === undefined)
+                return undefined;
+            return Buffer.from(file.content, file.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
+        },
+        async getBranchSha(ref, branch) {
+            const result = await maybe('GET /repos/{owner}/{repo}/git/ref/{ref}', { owner: ref.owner, repo: ref.repo, ref: `heads/${branch}` }, refResponse);
+            return 'absent' in result ? undefined : result.data.object.sha;
+        },
+        async getWorkflowRun(ref, runId) {
+            const result = await maybe('GET /repos/{owner}/{repo}/actions/runs/{run_id}', { ...ref, run_id: runId }, object({ id: schemas_number(), status: schemas_string().nullish() }).loose());
+            return 'absent' in result ? undefined : { id: result.data.id, status: result.data.status ?? 'unknown' };
+        },
+        async cancelWorkflowRun(ref, runId) {
+            await call('POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel', { ...ref, run_id: runId }, unknown());
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/octokit-requests.ts
+
+
+/** The {@link OctokitRequests} on `octokit`. */
+function octokitRequests(octokit) {
+    /** A request whose answer must match `schema`; any failure is a `GitHubApiError` naming the route. */
+    async function call(route, params, schema) {
+        let response;
+        try {
+            response = await octokit.request(route, params);
+        }
+        catch (error) {
+            throw GitHubApiError.from(route, error);
+        }
+        const parsed = schema.safeParse(response.data);
+        if (!parsed.success) {
+            throw new GitHubApiError(route, response.status, `unexpected response: ${parsed.error.issues[0]?.message}`);
+        }
+        return { data: parsed.data, status: response.status, etag: header(response.headers, 'etag') };
+    }
+    /** A request that may answer 404 (absent) or 304 (not modified). */
+    async function maybe(route, params, schema, absentOn = [404]) {
+        try {
+            return await call(route, params, schema);
+        }
+        catch (error) {
+            const status = GitHubApiError.isInstance(error) ? error.status : statusOf(error);
+            if (status !== undefined && absentOn.includes(status))
+                return { absent: status };
+            throw error;
+        }
+    }
+    /** A list asked for with `if-none-match: etag`: not modified (and empty) when GitHub answers 304. */
+    async function conditionalList(route, params, schema, etag) {
+        const headers = etag ? { 'if-none-match': etag } : {};
+        const result = await maybe(route, { ...params, headers }, array(schema), [304]);
+        if ('absent' in result)
+            return { notModified: true, etag, data: [] };
+        return { notModified: false, etag: result.etag, data: result.data };
+    }
+    return { octokit, call, maybe, conditionalList };
+}
+function header(headers, name) {
+    const value = headers[name] ?? headers[name.toLowerCase()];
+    return value === undefined ? undefined : String(value);
+}
+
+;// CONCATENATED MODULE: ./src/github/review-thread-queries.ts
+
+/**
+ * The GraphQL documents agent-mux sends about review threads, and the shapes of their answers.
+ * Checked against GitHub's published schema (`@octokit/graphql-schema`) by the tests' fake GitHub.
+ */
+const REVIEW_THREADS_QUERY = `query ($owner: String!, $name: String!, $number: Int!, $cursor: String) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $cursor) {
+        pageInfo { hasNextPage endCursor }
+        nodes {
+          id
+          isResolved
+          resolvedBy { login }
+          comments(first: 50) {
+            nodes {
+              databaseId
+              body
+              author { login }
+              reactions(content: THUMBS_DOWN, first: 20) { nodes { user { login } } }
+            }
+          }
+        }
+      }
+    }
+  }
+}`;
+const RESOLVE_THREAD_MUTATION = `mutation ($threadId: ID!) {
+  resolveReviewThread(input: { threadId: $threadId }) { thread { id isResolved } }
+}`;
+const graphqlErrors = array(object({ message: schemas_string() }).loose()).optional();
+const threadComment = object({
+    databaseId: schemas_number().nullable(),
+    body: schemas_string(),
+    author: object({ login: schemas_string() }).loose().nullable(),
+    reactions: object({ nodes: array(object({ user: object({ login: schemas_string() }).loose().nullable() }).loose()) })
+        .loose(),
+})
+    .loose();
+const reviewThreadsResponse = object({
+    data: object({
+        repository: object({
+            pullRequest: object({
+                reviewThreads: object({
+                    pageInfo: object({ hasNextPage: schemas_boolean(), endCursor: schemas_string().nullable() }).loose(),
+                    nodes: array(object({
+                        id: schemas_string(),
+                        isResolved: schemas_boolean(),
+                        resolvedBy: object({ login: schemas_string() }).loose().nullable(),
+                        comments: object({ nodes: array(threadComment) }).loose(),
+                    })
+                        .loose()),
+                })
+                    .loose(),
+            })
+                .loose()
+                .nullable(),
+        })
+            .loose()
+            .nullable(),
+    })
+        .loose()
+        .nullable()
+        .optional(),
+    errors: graphqlErrors,
+})
+    .loose();
+const resolveThreadResponse = object({
+    data: object({
+        resolveReviewThread: object({ thread: object({ id: schemas_string(), isResolved: schemas_boolean() }).loose() })
+            .loose()
+            .nullable(),
+    })
+        .loose()
+        .nullable()
+        .optional(),
+    errors: graphqlErrors,
+})
+    .loose();
+
+;// CONCATENATED MODULE: ./src/github/octokit-review-threads.ts
+
+
+
+const operation = 'POST /graphql';
+/** A bound on pages: 50 pages of 100 threads is more than any pull request has. */
+const MAX_PAGES = 50;
+/** `createGitHubApi`'s review-thread methods, over GraphQL (REST has no threads). */
+function octokitReviewThreads({ octokit, call, }) {
+    return {
+        async listReviewThreads(ref, number) {
+            const threads = [];
+            let cursor = null;
+            for (let page = 0; page < MAX_PAGES; page += 1) {
+                const variables = { owner: ref.owner, name: ref.repo, number, cursor };
+                const { data } = await call(operation, { query: REVIEW_THREADS_QUERY, variables, ...graphqlBase(octokit) }, reviewThreadsResponse);
+                if (data.errors !== undefined && data.errors.length > 0) {
+                    throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
+                }
+                const list = data.data?.repository?.pullRequest?.reviewThreads;
+                if (list == null)
+                    throw new GitHubApiError(operation, 200, `no pull request #${number} in ${ref.owner}/${ref.repo}`);
+                for (const node of list.nodes) {
+                    threads.push({
+                        id: node.id,
+                        isResolved: node.isResolved,
+                        resolvedBy: node.resolvedBy?.login,
+                        comments: node.comments.nodes
+                            .filter((c) => c.databaseId !== null)
+                            .map((c) => ({
+                            id: c.databaseId ?? 0,
+                            body: c.body,
+                            author: c.author?.login,
+                            thumbsDownBy: c.reactions.nodes.flatMap((r) => (r.user ? [r.user.login] : [])),
+                        })),
+                    });
+                }
+                if (!list.pageInfo.hasNextPage || list.pageInfo.endCursor === null)
+                    break;
+                cursor = list.pageInfo.endCursor;
+            }
+            return threads;
+        },
+        async resolveReviewThread(_ref, threadId) {
+            const { data } = await call(operation, { query: RESOLVE_THREAD_MUTATION, variables: { threadId }, ...graphqlBase(octokit) }, resolveThreadResponse);
+            if (data.errors !== undefined && data.errors.length > 0) {
+                throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
+            }
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/octokit-review-methods.ts
+
+
+
+/** `createGitHubApi`'s review methods: reviews, their comments and the replies in their threads. */
+function octokitReviewMethods(requests) {
+    const { call, conditionalList } = requests;
+    return {
+        ...octokitReviewThreads(requests),
+        listReviews(ref, number, options = {}) {
+            return conditionalList('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { ...ref, pull_number: number, per_page: 100 }, reviewResponse, options.etag);
+        },
+        async listReviewComments(ref, number, reviewId) {
+            const { data } = await call('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', { ...ref, pull_number: number, review_id: reviewId, per_page: 100 }, array(reviewCommentResponse));
+            return data;
+        },
+        async replyToReviewComment(ref, number, commentId, body) {
+            return (await call('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies', { ...ref, pull_number: number, comment_id: commentId, body }, reviewCommentResponse)).data;
+        },
+        async createReview(ref, number, review) {
+            const { data } = await call('POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+                ...ref,
+                pull_number: number,
+                commit_id: review.commitId,
+                body: review.body,
+                event: 'COMMENT',
+                comments: review.comments.map((c) => ({
+                    path: c.path,
+                    body: c.body,
+                    line: c.line,
+                    side: 'RIGHT',
+                    ...(c.startLine === undefined ? {} : { start_line: c.startLine, start_side: 'RIGHT' }),
+                })),
+            }, object({ id: schemas_number(), html_url: schemas_string() }).loose());
+            return { id: data.id, htmlUrl: data.html_url };
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/create-github-api.ts
+
+
+
+
+
+
+
+/**
+ * The use cases' GitHub interface on any Octokit: the Action's (`createOctokit`), Probot's
+ * `context.octokit`, or `createOctokit`. Every failure is a `GitHubApiError` naming the operation.
+ */
+function createGitHubApi(octokit) {
+    const requests = octokitRequests(octokit);
+    return {
+        ...octokitRepoMethods(requests),
+        ...octokitCommentMethods(requests),
+        ...octokitCheckRunMethods(requests),
+        ...octokitPullMethods(requests),
+        ...octokitReviewMethods(requests),
+    };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
