@@ -5,6 +5,9 @@
  * the pull requests and commits it makes. Renaming one of them here renames it everywhere.
  */
 
+/** The check run of a pull request's review (`@agent review`): branch protection can require it. */
+export const REVIEW_CHECK_RUN_NAME = 'agent-mux / review';
+
 /** The check run of a repository config that could not be read (`reportConfigError`). */
 export const CONFIG_CHECK_RUN_NAME = 'agent-mux / config';
 

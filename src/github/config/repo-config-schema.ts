@@ -3,6 +3,7 @@ import { adapterIdSchema, httpUrlSchema } from '../../core/config/adapter-config
 import { durationSchema, parseDuration } from '../../core/config/duration.ts';
 import { permissionPolicySchema, permissionRuleSchema } from '../../core/tools/permission-policy.ts';
 import { LONGEST_CONVERSATION_DAYS } from '../conversation/conversation-state.ts';
+import { SEVERITIES } from '../review/finding.ts';
 
 /**
  * The per-repository configuration `.github/agent-mux.yml`. Every field is optional; every
@@ -287,6 +288,32 @@ const conversationsSchema = z
   })
   .describe('Conversations: how runs on one issue or pull request follow on from each other.');
 
+const reviewSchema = z
+  .strictObject({
+    threshold: z
+      .enum(SEVERITIES)
+      .default('minor')
+      .describe('Findings below this severity (blocker, major, minor, nit) are not posted.'),
+    blockOn: z
+      .enum(SEVERITIES)
+      .default('major')
+      .describe(
+        'While a finding at or above this severity is open, the check run "agent-mux / review" does not succeed.',
+      ),
+    conclusion: z
+      .enum(['failure', 'action_required'])
+      .default('failure')
+      .describe(
+        "The check run's conclusion while a blocking finding is open (require the check in branch protection).",
+      ),
+    rules: z
+      .array(z.string().min(1))
+      .default(['AGENTS.md', 'CLAUDE.md'])
+      .describe("Files read from the base branch and given to the agent as the review's rules (those that exist)."),
+    maxFindings: z.number().int().min(1).max(100).default(30).describe('The most findings one review may report.'),
+  })
+  .describe('Pull-request reviews ("@agent review" on a pull request).');
+
 const repoConfigObjectSchema = z.strictObject({
   trigger: section(triggerSchema),
   agents: section(z.record(agentNameSchema, agentSchema)).describe(
@@ -302,6 +329,7 @@ const repoConfigObjectSchema = z.strictObject({
   concurrency: section(concurrencySchema),
   forks: section(forksSchema),
   conversations: section(conversationsSchema),
+  review: section(reviewSchema),
 });
 
 /** The schema of `.github/agent-mux.yml`: defaults filled, durations in milliseconds, `defaultAgent` resolved. */

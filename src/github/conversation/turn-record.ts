@@ -28,7 +28,7 @@ export const TurnRecordSchema = z.object({
   /** The comments (mentions) this turn took up: its own, and requests no earlier run took up. */
   comments: z.array(z.number().int().positive()).max(20).optional(),
   /** The run's conclusion, once finished. */
-  conclusion: z.enum(['success', 'failure', 'cancelled', 'timed_out', 'neutral']).optional(),
+  conclusion: z.enum(['success', 'failure', 'cancelled', 'timed_out', 'neutral', 'action_required']).optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 

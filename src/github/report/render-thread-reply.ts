@@ -1,12 +1,13 @@
 import type { LineRange } from '../github-api.ts';
 import { markers } from '../github-names.ts';
 import { escapeText, inlineCode, link, truncate } from './markdown.ts';
+import type { RunConclusion } from './run-lifecycle.ts';
 
 /** What the reply in a review thread says. */
 export interface ThreadReply {
   runId: string;
   agent: string;
-  conclusion: 'success' | 'failure' | 'cancelled' | 'timed_out' | 'neutral';
+  conclusion: RunConclusion;
   reason?: string;
   /** Files the agent changed. */
   changedFiles: number;
@@ -68,6 +69,7 @@ function outcome(reply: ThreadReply): string {
     cancelled: 'was cancelled',
     timed_out: 'timed out',
     neutral: 'changed nothing',
+    action_required: 'found what blocks merging',
   }[reply.conclusion];
   return `${who} ${word}${reason}`;
 }

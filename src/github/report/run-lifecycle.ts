@@ -11,7 +11,7 @@ import type { RunEndReason } from '../../core/events/run-events.ts';
 export type RunStatus = 'queued' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
 
 /** How a run concluded once everything (git, pull request) is done: the check run's conclusion, the Action's output. */
-export type RunConclusion = 'success' | 'failure' | 'cancelled' | 'timed_out' | 'neutral';
+export type RunConclusion = 'success' | 'failure' | 'cancelled' | 'timed_out' | 'neutral' | 'action_required';
 
 /** The Action's `conclusion` output: a run's conclusion, or `skipped` when the event asked for no run. */
 export type ActionConclusion = RunConclusion | 'skipped';
@@ -38,6 +38,8 @@ const conclusions: Record<RunConclusion, { word: string; emoji: string; state: C
   timed_out: { word: 'timed out', emoji: '⏱️', state: 'timed_out' },
   // The agent ended as if done, but changed nothing while its attempts to change were refused or failed.
   neutral: { word: 'changed nothing', emoji: '⚠️', state: 'failed' },
+  // A review with a blocking finding open, where the repository's config asks for action_required.
+  action_required: { word: 'needs action', emoji: '🛑', state: 'failed' },
 };
 
 /** What a status reads as: a word (check run) and a headline after the agent's name with its emoji (tracking comment). */

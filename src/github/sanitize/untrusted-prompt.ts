@@ -131,6 +131,11 @@ function sideText(startSide: 'LEFT' | 'RIGHT' | undefined, side: 'LEFT' | 'RIGHT
     : `side ${name(side)}`;
 }
 
+/** Untrusted text as a prompt's data block: sanitized, every delimiter look-alike escaped, under `source`. */
+export function untrustedBlock(source: string, text: string): string {
+  return block(neutralize(source).replace(/["\n]/g, ' '), neutralize(text).trim());
+}
+
 function block(source: string, text: string): string {
   return `<${untrustedTag} source="${source}">\n${text}\n</${untrustedTag}>`;
 }

@@ -7,6 +7,7 @@ import type { RepoConfigResult } from '../config/parse-repo-config.ts';
 import { defaultRepoConfig, type RepoConfig } from '../config/repo-config-schema.ts';
 import type { CommentRef, GitHubApi, RepoInfo, RepoRef, ReviewCommentInfo } from '../github-api.ts';
 import { MARKER_PREFIX } from '../github-names.ts';
+import { reviewRequestOf } from '../review/review-request.ts';
 import { sanitizeText } from '../sanitize/sanitize-text.ts';
 import { type AgentPromptInput, buildAgentPrompt } from '../sanitize/untrusted-prompt.ts';
 import { looksLikeRequest } from '../trigger/looks-like-request.ts';
@@ -228,6 +229,7 @@ async function runJobOf(input: {
   const { api, deps, overrides, event, command, config, agentName, repoInfo } = input;
   const instruction = sanitizeText(command.prompt).trim() || defaultInstruction(event);
   const reviewComments = await reviewCommentsOf(api, event, deps.log);
+  const review = event.isPullRequest ? reviewRequestOf(instruction) : undefined;
   return {
     id: input.input.deliveryId ?? randomUUID(),
     repo: event.repo,
@@ -249,6 +251,7 @@ async function runJobOf(input: {
     }),
     title: event.title,
     ...(reviewComments.length > 0 ? { reviewComments } : {}),
+    ...(review ? { review } : {}),
     conversation: {
       ...(command.fresh ? { fresh: true } : {}),
       agentNamed: command.agent !== undefined || overrides.agent !== undefined,

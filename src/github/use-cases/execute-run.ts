@@ -10,6 +10,8 @@ import { concludeFailure } from './run-steps/conclude-run.ts';
 import { earlierAttemptResult } from './run-steps/earlier-attempt-result.ts';
 import { planRun, type RunMessage } from './run-steps/plan-run.ts';
 import { type PreparedAgent, prepareAgent } from './run-steps/prepare-agent.ts';
+import { prepareReview, type ReviewSession } from './run-steps/prepare-review.ts';
+import { publishReviewRun } from './run-steps/publish-review-run.ts';
 import { publishRun } from './run-steps/publish-run.ts';
 import { runAgent } from './run-steps/run-agent.ts';
 import { beginReports } from './run-steps/run-reports.ts';
@@ -74,9 +76,15 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets, mes
   if (reset.length > 0) reports.note(`agent config files reset to the base branch: ${reset.join(', ')}`);
   const earlier = await earlierAttemptResult(ctx, reports, target);
   if (earlier) return earlier;
-  const run = await runAgent(ctx, reports, target, agent);
+  let review: ReviewSession | undefined;
+  try {
+    review = ctx.job.review ? await prepareReview(ctx, target, agent.resolved.adapter) : undefined;
+  } catch (error) {
+    return concludeFailure(ctx, reports, 'failure', `could not start the review: ${errorText(error)}`);
+  }
+  const run = await runAgent(ctx, reports, target, agent, review);
   await reports.settled();
-  return publishRun(ctx, reports, target, agent, run);
+  return review ? publishReviewRun(ctx, reports, target, run, review) : publishRun(ctx, reports, target, agent, run);
 }
 
 export type { GitHubApi };

@@ -32,6 +32,12 @@ export interface RunJob {
    * starts a new one; `agentNamed`: the mention named its agent, which then wins over the last turn's.
    */
   conversation?: { fresh?: boolean; agentNamed?: boolean };
+  /**
+   * A review of the pull request (`@agent review [what to look at]` on a pull request): the agent
+   * reports findings, agent-mux posts them as a review and concludes the check run
+   * `agent-mux / review` by what is still open. Nothing is committed.
+   */
+  review?: { focus: string };
   /** The repository config as read from the default branch when the job was accepted. */
   config: RepoConfig;
   defaultBranch: string;

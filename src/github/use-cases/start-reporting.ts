@@ -4,7 +4,7 @@ import type { TurnRecord } from '../conversation/turn-record.ts';
 import { turnRecordLine } from '../conversation/turn-record.ts';
 import type { GitHubApi } from '../github-api.ts';
 import { GitHubApiError } from '../github-api-error.ts';
-import { checkRunName, turnSuffix } from '../github-names.ts';
+import { checkRunName, REVIEW_CHECK_RUN_NAME, turnSuffix } from '../github-names.ts';
 import type { Clock } from '../pacing/clock.ts';
 import { runMarker, type TrackingConversation } from '../report/render-tracking-comment.ts';
 import { createRunReporter, type RunReporter } from '../report/run-reporter.ts';
@@ -59,7 +59,7 @@ export interface Reporting {
  */
 export async function startReporting(input: StartReportingInput): Promise<Reporting> {
   const { api, job, runId, turn, tracking } = input;
-  const name = checkRunName(job.agentName, turn);
+  const name = job.review ? REVIEW_CHECK_RUN_NAME : checkRunName(job.agentName, turn);
   const repo = job.repo;
   const checkRun = await api
     .createCheckRun(repo, {

@@ -40,6 +40,13 @@ describe('defaultRepoConfig', () => {
       concurrency: { perIssue: 'queue' },
       forks: { delivery: 'auto' },
       conversations: { continue: true, expireDays: 14 },
+      review: {
+        threshold: 'minor',
+        blockOn: 'major',
+        conclusion: 'failure',
+        rules: ['AGENTS.md', 'CLAUDE.md'],
+        maxFindings: 30,
+      },
     });
   });
 

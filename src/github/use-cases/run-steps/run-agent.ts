@@ -6,12 +6,14 @@ import { policyForAgent } from '../../../core/tools/policy-for-agent.ts';
 import { conversationSummary } from '../../conversation/conversation-summary.ts';
 import { missedMentionsPrompt } from '../../conversation/missed-mentions.ts';
 import { type ResumedTurn, resumeTurn, sessionLocation } from '../../conversation/run-turn.ts';
+import { REPORT_FINDING, reportFindingTool } from '../../review/report-finding-tool.ts';
 import { commitsSince } from '../commits-since.ts';
 import { runPolicy } from '../run-policy.ts';
 import { workflowInstructions } from '../workflow-instructions.ts';
 import { callerShell } from './caller-shell.ts';
 import type { RunContext } from './plan-run.ts';
 import type { PreparedAgent } from './prepare-agent.ts';
+import type { ReviewSession } from './prepare-review.ts';
 import { runApprovals } from './run-approvals.ts';
 import type { RunReports } from './run-reports.ts';
 import type { RunTarget } from './run-target.ts';
@@ -32,6 +34,7 @@ export async function runAgent(
   reports: RunReports,
   target: RunTarget,
   agent: PreparedAgent,
+  review?: ReviewSession,
 ): Promise<AgentRun> {
   const { options, job, secrets } = ctx;
   const { adapter } = agent.resolved;
@@ -45,10 +48,15 @@ export async function runAgent(
     redactor: secrets.redactor,
     log: (line) => reports.note(line),
   });
-  const prompt = await agentPrompt(ctx, agent, resumed);
+  const prompt = (await agentPrompt(ctx, agent, resumed)) + (review?.prompt ?? '');
   const model = options.model ?? agent.resolved.model;
   // The policy's `shell` etc. also name the agent's own tools: at launch and in its approvals.
-  const policy = policyForAgent(runPolicy(job.config, job.agentName), adapter.toolNames);
+  const configured = runPolicy(job.config, job.agentName);
+  // A review's findings are only recorded: reporting one never waits for an approval.
+  const withReview = review
+    ? { ...configured, rules: [{ tool: REPORT_FINDING, decision: 'allow' as const }, ...(configured.rules ?? [])] }
+    : configured;
+  const policy = policyForAgent(withReview, adapter.toolNames);
   const handle = startRun({
     adapter,
     request: {
@@ -78,7 +86,10 @@ export async function runAgent(
       createToolHost({
         runId,
         workspacePath: options.workspace,
-        tools: builtinTools(callerShell(adapter, agent.env, options)),
+        tools: [
+          ...builtinTools(callerShell(adapter, agent.env, options)),
+          ...(review ? [reportFindingTool(review.collector)] : []),
+        ],
         policy,
         approvals: approvals.channel,
         approvalTimeoutMs: approvals.timeoutMs,
