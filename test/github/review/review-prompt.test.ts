@@ -54,7 +54,7 @@ describe('reviewPrompt', () => {
       maxFindings: 30,
       canReport: true,
     });
-    expect(text).toContain('Report each problem with the `report_finding` tool');
+    expect(text).toContain('Report each problem with the `report_finding` tool of the MCP server `agent-mux`');
     expect(text).toContain(
       '## Review rules of this repository (`AGENTS.md` on `main`)\n\nOff-by-one errors are blockers.',
     );

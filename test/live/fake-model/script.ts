@@ -54,7 +54,15 @@ export interface ShellCall {
    * Used once, when the first tool result reads as refused ({@link looksRefused}).
    */
   escalate?: Record<string, unknown>;
+  /**
+   * A review: instead of the shell, the model reports this finding with the run's `report_finding`
+   * tool (by whatever prefix the CLI gives MCP tools), then answers with a summary. Without such a
+   * tool it answers with the finding in a fenced JSON block, as agent-mux's review prompt asks.
+   */
+  finding?: Record<string, unknown>;
 }
+
+export const REVIEW_SUMMARY = 'Reviewed the change: one finding reported.';
 
 /** A tool result that says the command was refused or could not write (a sandbox, a read-only tree). */
 export function looksRefused(output: string): boolean {
@@ -100,6 +108,7 @@ export function decide(
 ): Reply {
   if (caseName === 'auth-401') return { kind: 'error', status: 401 };
   if (caseName === 'rate-429') return { kind: 'error', status: 429 };
+  if (caseName === 'tool' && call.finding) return reviewReply(tools, outputs, call.finding);
   if (caseName === 'tool' || caseName === 'denied') {
     const shell = pickShellTool(tools);
     if (hasToolResult && shell && call.escalate && outputs.length === 1 && looksRefused(outputs[0] ?? '')) {
@@ -111,6 +120,27 @@ export function decide(
     return { kind: 'tool', name: shell.name, args: shellArgs(shell, call), callId: `call_fake_${++calls}` };
   }
   return { kind: 'text', text: PLAIN_TEXT };
+}
+
+/**
+ * A reviewer, as a real model goes about it: it calls `report_finding` when the tool is in its list;
+ * when the CLI defers MCP tools behind a search tool (Claude Code's `ToolSearch`), it searches for
+ * the tool first and calls it by the name the search returned; with neither, it answers with the
+ * fenced JSON block. After the finding's result, a summary.
+ */
+function reviewReply(tools: readonly ToolInfo[], outputs: readonly string[], finding: Record<string, unknown>): Reply {
+  if (outputs.some((output) => /recorded|shownOn|not a file of the pull request/.test(output))) {
+    return { kind: 'text', text: REVIEW_SUMMARY };
+  }
+  const found = outputs.map((output) => /"name":\s*"([^"]*report_finding)"/.exec(output)?.[1]).find(Boolean);
+  const name = tools.find((t) => /report_finding$/.test(t.name))?.name ?? found;
+  if (name) return { kind: 'tool', name, args: finding, callId: `call_fake_${++calls}` };
+  const search = tools.find((t) => t.name === 'ToolSearch');
+  if (search && outputs.length === 0) {
+    const args = { query: 'report_finding', max_results: 5 };
+    return { kind: 'tool', name: search.name, args, callId: `call_fake_${++calls}` };
+  }
+  return { kind: 'text', text: `${REVIEW_SUMMARY}\n\n\`\`\`json\n${JSON.stringify({ findings: [finding] })}\n\`\`\`` };
 }
 
 /** Splits text the way a model streams it: a few words per delta. */
