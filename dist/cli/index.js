@@ -74001,7 +74001,7 @@ const MAX_REPLIES = 30;
  */
 function reviewPrompt(input) {
     const report = input.canReport
-        ? 'Report each problem with the `report_finding` tool, once per finding:'
+        ? 'Report each problem with the `report_finding` tool of the MCP server `agent-mux` (where your tools load on demand, search for it first; no other findings tool counts), once per finding:'
         : 'You cannot call tools of agent-mux: end your answer with one ```json block holding {"findings": [...]}, each finding an object with these fields:';
     const lines = [
         '',
