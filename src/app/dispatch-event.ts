@@ -32,7 +32,8 @@ export async function dispatchEvent(deps: DispatchDeps, event: StoredEvent): Pro
   if (approval?.kind === 'void') {
     const issueKey = issueKeyOf(approval.repo, approval.number);
     await deps.store.addAnswer({ kind: 'void', issueKey, reason: approval.reason }, event.deliveryId);
-    return { kind: 'void', issueKey };
+    // The push may also start an automatic review (`review.on: [synchronize]`).
+    return dispatchTrigger(deps, event, { kind: 'void', issueKey });
   }
 
   if (approval?.kind === 'button') return dispatchButtonPress(deps, event, approval);

@@ -275,3 +275,36 @@ describe('evaluateWorkflowCondition', () => {
     expect(() => evaluateWorkflowCondition("'a' == ", {})).toThrow(WorkflowExpressionError);
   });
 });
+
+describe('examples/workflows/review.yml: the automatic review', () => {
+  const workflow = parse(readFileSync(`${root}examples/workflows/review.yml`, 'utf8')) as Workflow & {
+    jobs: Record<string, { concurrency?: Workflow['concurrency']; if?: string }>;
+  };
+  const job = workflow.jobs.review;
+  const context = (head: string | null, draft: boolean) => ({
+    github: {
+      event_name: 'pull_request',
+      repository: 'octo/demo',
+      event: {
+        action: 'synchronize',
+        pull_request: { number: 8, draft, head: { repo: head === null ? null : { full_name: head } } },
+      },
+    },
+  });
+
+  it('runs for the repository’s own ready pull requests, never for a fork’s or a draft', () => {
+    expect(workflow.on).toEqual({ pull_request: { types: ['opened', 'synchronize', 'reopened', 'ready_for_review'] } });
+    expect(job?.steps.some((step) => step.uses?.startsWith('agent-mux/agent-mux@'))).toBe(true);
+    expect(evaluateWorkflowCondition(job?.if ?? '', context('octo/demo', false))).toBe(true);
+    expect(evaluateWorkflowCondition(job?.if ?? '', context('mallory/demo', false))).toBe(false);
+    expect(evaluateWorkflowCondition(job?.if ?? '', context(null, false))).toBe(false);
+    expect(evaluateWorkflowCondition(job?.if ?? '', context('octo/demo', true))).toBe(false);
+  });
+
+  it('lets a new push cancel the review of the commit before it, per pull request', () => {
+    expect(job?.concurrency?.['cancel-in-progress']).toBe(true);
+    expect(renderWorkflowTemplate(job?.concurrency?.group ?? '', context('octo/demo', false))).toBe(
+      'agent-mux-review-8',
+    );
+  });
+});

@@ -4,6 +4,7 @@ import { durationSchema, parseDuration } from '../../core/config/duration.ts';
 import { permissionPolicySchema, permissionRuleSchema } from '../../core/tools/permission-policy.ts';
 import { LONGEST_CONVERSATION_DAYS } from '../conversation/conversation-state.ts';
 import { SEVERITIES } from '../review/finding.ts';
+import { PULL_REQUEST_ACTIONS } from '../trigger/trigger-event.ts';
 
 /**
  * The per-repository configuration `.github/agent-mux.yml`. Every field is optional; every
@@ -311,6 +312,14 @@ const reviewSchema = z
       .default(['AGENTS.md', 'CLAUDE.md'])
       .describe("Files read from the base branch and given to the agent as the review's rules (those that exist)."),
     maxFindings: z.number().int().min(1).max(100).default(30).describe('The most findings one review may report.'),
+    on: z
+      .array(z.enum(PULL_REQUEST_ACTIONS))
+      .default([])
+      .describe(
+        'Review pull requests without a mention when they are opened, pushed to (synchronize), reopened or marked ' +
+          "ready for review; draft pull requests are left alone. The event's sender needs trigger.permission.",
+      ),
+    agent: agentNameSchema.optional().describe('The agent that reviews automatically; default: the default agent.'),
   })
   .describe('Pull-request reviews ("@agent review" on a pull request).');
 

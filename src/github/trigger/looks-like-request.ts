@@ -6,6 +6,6 @@ import type { TriggerEvent } from './trigger-event.ts';
  * for (the actor's permission, the fence) while the config is read; never to decide anything.
  */
 export function looksLikeRequest(event: Pick<TriggerEvent, 'source' | 'text'>, phrase: string): boolean {
-  if (event.source.kind === 'dispatch') return true;
+  if (event.source.kind === 'dispatch' || event.source.kind === 'pull_request') return true;
   return phrase !== '' && event.text.toLowerCase().includes(phrase.toLowerCase());
 }

@@ -6,7 +6,7 @@ import {
   numberSchema,
   parsePayload as parse,
 } from './payload-schemas.ts';
-import type { TriggerEvent } from './trigger-event.ts';
+import { PULL_REQUEST_ACTIONS, type PullRequestAction, type TriggerEvent } from './trigger-event.ts';
 
 const bodySchema = z.string().nullish();
 
@@ -48,6 +48,9 @@ const issuesSchema = baseSchema.extend({
   label: z.object({ name: z.string() }).loose().nullish(),
   assignee: z.object({ login: z.string() }).loose().nullish(),
 });
+const pullRequestSchema = baseSchema.extend({
+  pull_request: pullSchema.extend({ draft: z.boolean().nullish() }),
+});
 const dispatchSchema = baseSchema.extend({ inputs: z.record(z.string(), z.unknown()).nullish() });
 
 const actionSchema = z.object({ action: z.string() }).loose();
@@ -58,6 +61,7 @@ const triggeringActions: Record<string, readonly string[] | null> = {
   pull_request_review_comment: ['created'],
   pull_request_review: ['submitted'],
   issues: ['opened', 'assigned', 'labeled'],
+  pull_request: PULL_REQUEST_ACTIONS,
   workflow_dispatch: null,
 };
 
@@ -125,6 +129,16 @@ export function readTriggerEvent(eventName: string, payload: unknown): TriggerEv
           ...(label === undefined ? {} : { label }),
           ...(assignee === undefined ? {} : { assignee }),
         },
+      };
+    }
+    case 'pull_request': {
+      const p = parse(eventName, pullRequestSchema, payload);
+      return {
+        ...common(eventName, p),
+        ...onPull(p.pull_request),
+        // No text asks anything: the repository's config (`review.on`) decides.
+        text: '',
+        source: { kind: 'pull_request', action: action as PullRequestAction, draft: p.pull_request.draft === true },
       };
     }
     default: {

@@ -1,5 +1,9 @@
 import type { CommentRef, GitHubUser, RepoRef, ReviewCommentInfo } from '../github-api.ts';
 
+/** The `pull_request` actions an automatic review can follow. */
+export const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'] as const;
+export type PullRequestAction = (typeof PULL_REQUEST_ACTIONS)[number];
+
 /** Who caused the event: the webhook's `sender`. */
 export type Actor = GitHubUser;
 
@@ -8,6 +12,8 @@ export type TriggerSource =
   | CommentRef
   | { kind: 'review'; reviewId: number; state: string }
   | { kind: 'issue'; action: 'opened' | 'assigned' | 'labeled'; label?: string; assignee?: string }
+  /** A pull request opened, pushed to, reopened or marked ready: what starts an automatic review (`review.on`). */
+  | { kind: 'pull_request'; action: PullRequestAction; draft: boolean }
   | { kind: 'dispatch' };
 
 /** A GitHub event that may start (or steer) a run, reduced to what the use cases need. */

@@ -346,6 +346,12 @@ function commandOf(
   config: RepoConfig | undefined,
 ): Command | undefined {
   const source = event.source;
+  if (source.kind === 'pull_request') {
+    // An automatic review, where the repository asks for one on this action (never of a draft).
+    const review = config?.review;
+    if (!review?.on.includes(source.action) || source.draft) return undefined;
+    return { kind: 'run', prompt: 'review', ...(review.agent ? { agent: review.agent } : {}) };
+  }
   if (source.kind !== 'issue') return parseCommand(event.text, { phrase, agents });
   if (source.action === 'opened') {
     const command = parseCommand(event.text, { phrase, agents });

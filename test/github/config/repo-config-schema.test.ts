@@ -46,6 +46,7 @@ describe('defaultRepoConfig', () => {
         conclusion: 'failure',
         rules: ['AGENTS.md', 'CLAUDE.md'],
         maxFindings: 30,
+        on: [],
       },
     });
   });

@@ -6,6 +6,7 @@ import type { RunOutcome } from '../../../src/github/use-cases/execute-run.ts';
 import { handleTrigger } from '../../../src/github/use-cases/handle-trigger.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../../support/github-world.ts';
 import { runInWorld } from '../../support/run-in-world.ts';
+import { webhookPayload } from '../../support/webhook-payload.ts';
 
 // `@agent review` on a pull request, end to end: the trigger, the check run "agent-mux / review",
 // a Process-protocol agent that calls report_finding, the review on the fake GitHub (REST checked
@@ -97,5 +98,51 @@ describe('@agent review on a pull request', () => {
     expect(threads[0]?.comments[1]?.body).toContain('Resolved by agent-mux on');
     expect(w.gh.state.reviews(w.repo, 7)).toHaveLength(1);
     w.gh.assertNoViolations();
+  });
+});
+
+/** The `pull_request` webhook GitHub sends for pull request #7 of the world (`opened`, `synchronize`, …). */
+function pullRequestEvent(w: GitHubWorld, action: string, sender: string, draft = false) {
+  const payload = webhookPayload('pull_request', action, {
+    owner: w.repo.owner,
+    repo: w.repo.repo,
+    defaultBranch: 'main',
+    login: sender,
+    number: 7,
+    title: 'Add sum',
+  });
+  const pull = payload.pull_request as Record<string, unknown>;
+  pull.draft = draft;
+  pull.head = { ...(pull.head as object), sha: w.gh.state.pull(w.repo, 7)?.headSha };
+  return { eventName: 'pull_request', payload };
+}
+
+describe('automatic review (review.on)', () => {
+  const AUTO = `${CONFIG}  on: [opened, synchronize]\n`;
+
+  it('a push by a writer starts a review; a draft, an action not listed or a reader’s push does not', async () => {
+    const w = await createGitHubWorld({ config: AUTO });
+    world = w;
+    await w.commit('feature', { 'src/sum.ts': CODE }, 'add sum');
+    w.gh.state.addPull(w.repo, { number: 7, title: 'Add sum', headRef: 'feature', user: 'alice' });
+    const pushed = await handleTrigger(w.deps, pullRequestEvent(w, 'synchronize', 'alice'));
+    expect(pushed).toMatchObject({
+      kind: 'run',
+      job: { review: { focus: '' }, agentName: 'reviewer', isPullRequest: true },
+    });
+    expect((await handleTrigger(w.deps, pullRequestEvent(w, 'opened', 'alice', true))).kind).toBe('ignore');
+    expect((await handleTrigger(w.deps, pullRequestEvent(w, 'reopened', 'alice'))).kind).toBe('ignore');
+    // A reader (a fork's author, say) cannot start an agent by pushing, and is not answered on GitHub.
+    expect((await handleTrigger(w.deps, pullRequestEvent(w, 'synchronize', 'mallory'))).kind).toBe('refused');
+    expect(w.gh.state.comments(w.repo, 7)).toEqual([]);
+    w.gh.assertNoViolations();
+  });
+
+  it('without review.on nothing starts on a push', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    await w.commit('feature', { 'src/sum.ts': CODE }, 'add sum');
+    w.gh.state.addPull(w.repo, { number: 7, title: 'Add sum', headRef: 'feature', user: 'alice' });
+    expect((await handleTrigger(w.deps, pullRequestEvent(w, 'synchronize', 'alice'))).kind).toBe('ignore');
   });
 });

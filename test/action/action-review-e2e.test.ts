@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { REVIEW_CHECK_RUN_NAME } from '../../src/github/github-names.ts';
+import { createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';
+import { webhookPayload } from '../support/webhook-payload.ts';
+import { ACTION_MAIN, readCommandFile, runnerEnv, runStep } from './run-action.ts';
+
+// The Action on `pull_request.synchronize` with `review.on: [synchronize]`: the run as the runner
+// runs it (its sources, or AGENT_MUX_ACTION_DIST's bundle), fenced as by default, against the fake
+// GitHub; the agent is a Process-protocol reviewer that reports one blocker through report_finding.
+
+const reviewer = new URL('../fixtures/bin/reviewer-agent.mjs', import.meta.url).pathname;
+const FINDING = {
+  path: 'src/sum.ts',
+  line: 4,
+  severity: 'blocker',
+  title: 'Off by one',
+  body: 'The `+ 1` makes every sum wrong.',
+  suggestion: '  return total;',
+};
+const CONFIG = `
+agents:
+  reviewer:
+    adapter: process
+    options:
+      binary: ${process.execPath}
+      args: [${reviewer}]
+      env:
+        REVIEW_FINDINGS: '${JSON.stringify([FINDING])}'
+review:
+  on: [synchronize]
+`;
+const CODE = 'export function sum(xs) {\n  let total = 0;\n  for (const x of xs) total += x;\n  return total + 1;\n}\n';
+
+let world: GitHubWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('the Action reviews a pull request on a push (review.on)', () => {
+  it('posts the finding inline, concludes the review check run failure, and says so in its outputs', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    const head = await w.commit('feature', { 'src/sum.ts': CODE }, 'add sum');
+    w.gh.state.addPull(w.repo, { number: 7, title: 'Add sum', headRef: 'feature', user: 'alice' });
+    const payload = webhookPayload('pull_request', 'synchronize', {
+      owner: w.repo.owner,
+      repo: w.repo.repo,
+      defaultBranch: 'main',
+      login: 'alice',
+      number: 7,
+      title: 'Add sum',
+    });
+    const pull = payload.pull_request as Record<string, unknown>;
+    pull.draft = false;
+    pull.head = { ...(pull.head as object), sha: head, ref: 'feature' };
+    const files = await runnerEnv(w, { eventName: 'pull_request', payload });
+    const result = await runStep(ACTION_MAIN, files.env);
+    const outputs = await readCommandFile(files.output);
+    expect(outputs.conclusion, `${result.stdout}\n${result.stderr}`).toBe('failure');
+    const comments = w.gh.state.reviewComments(w.repo, 7);
+    expect(comments.map((c) => [c.path, c.line])).toEqual([['src/sum.ts', 4]]);
+    expect(comments[0]?.body).toContain('```suggestion\n  return total;\n```');
+    expect(w.gh.state.checkRuns(w.repo).at(-1)).toMatchObject({
+      name: REVIEW_CHECK_RUN_NAME,
+      headSha: head,
+      conclusion: 'failure',
+    });
+    w.gh.assertNoViolations();
+  });
+});
