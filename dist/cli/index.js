@@ -17410,7 +17410,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 5046)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 3536)),
     // The modules that hold the MCP and ACP SDKs, which the Action's bundle loads on first use from
     // chunks of their own: here in the one file, so that dist/cli/index.js stays a single file to copy.
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 781)),
@@ -17430,7 +17430,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5046:
+/***/ 3536:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -50241,7 +50241,12 @@ function firstLineOf(finding) {
     return finding.startLine ?? finding.line;
 }
 
+;// CONCATENATED MODULE: ./src/github/trigger/trigger-event.ts
+/** The `pull_request` actions an automatic review can follow. */
+const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
+
 ;// CONCATENATED MODULE: ./src/github/config/repo-config-schema.ts
+
 
 
 
@@ -50482,6 +50487,11 @@ const reviewSchema = schemas/* strictObject */.rej({
         .default(['AGENTS.md', 'CLAUDE.md'])
         .describe("Files read from the base branch and given to the agent as the review's rules (those that exist)."),
     maxFindings: schemas/* number */.aig().int().min(1).max(100).default(30).describe('The most findings one review may report.'),
+    on: schemas/* array */.YOg(schemas/* enum */.k5n(PULL_REQUEST_ACTIONS))
+        .default([])
+        .describe('Review pull requests without a mention when they are opened, pushed to (synchronize), reopened or marked ' +
+        "ready for review; draft pull requests are left alone. The event's sender needs trigger.permission."),
+    agent: agentNameSchema.optional().describe('The agent that reviews automatically; default: the default agent.'),
 })
     .describe('Pull-request reviews ("@agent review" on a pull request).');
 const repoConfigObjectSchema = schemas/* strictObject */.rej({
@@ -77283,7 +77293,7 @@ function reviewRequestOf(prompt) {
  * for (the actor's permission, the fence) while the config is read; never to decide anything.
  */
 function looksLikeRequest(event, phrase) {
-    if (event.source.kind === 'dispatch')
+    if (event.source.kind === 'dispatch' || event.source.kind === 'pull_request')
         return true;
     return phrase !== '' && event.text.toLowerCase().includes(phrase.toLowerCase());
 }
@@ -77511,6 +77521,7 @@ function parsePayload(eventName, schema, payload) {
 
 
 
+
 const bodySchema = schemas/* string */.YjP().nullish();
 const issueSchema = schemas/* object */.Ikc({ number: numberSchema, title: schemas/* string */.YjP(), body: bodySchema, pull_request: schemas/* unknown */.L5J().optional() })
     .loose();
@@ -77545,6 +77556,9 @@ const issuesSchema = basePayloadSchema.extend({
     label: schemas/* object */.Ikc({ name: schemas/* string */.YjP() }).loose().nullish(),
     assignee: schemas/* object */.Ikc({ login: schemas/* string */.YjP() }).loose().nullish(),
 });
+const pullRequestSchema = basePayloadSchema.extend({
+    pull_request: pullSchema.extend({ draft: schemas/* boolean */.zMY().nullish() }),
+});
 const dispatchSchema = basePayloadSchema.extend({ inputs: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).nullish() });
 const actionSchema = schemas/* object */.Ikc({ action: schemas/* string */.YjP() }).loose();
 /** The actions that can start something, per event; `null` for events that carry no action. */
@@ -77553,6 +77567,7 @@ const triggeringActions = {
     pull_request_review_comment: ['created'],
     pull_request_review: ['submitted'],
     issues: ['opened', 'assigned', 'labeled'],
+    pull_request: PULL_REQUEST_ACTIONS,
     workflow_dispatch: null,
 };
 /**
@@ -77621,6 +77636,16 @@ function read_trigger_event_readTriggerEvent(eventName, payload) {
                     ...(label === undefined ? {} : { label }),
                     ...(assignee === undefined ? {} : { assignee }),
                 },
+            };
+        }
+        case 'pull_request': {
+            const p = parsePayload(eventName, pullRequestSchema, payload);
+            return {
+                ...payloadCommon(eventName, p),
+                ...onPull(p.pull_request),
+                // No text asks anything: the repository's config (`review.on`) decides.
+                text: '',
+                source: { kind: 'pull_request', action: action, draft: p.pull_request.draft === true },
             };
         }
         default: {
@@ -77954,6 +77979,13 @@ function ownEvent(event, selfLogins) {
 }
 function commandOf(event, phrase, agents, selfLogins, config) {
     const source = event.source;
+    if (source.kind === 'pull_request') {
+        // An automatic review, where the repository asks for one on this action (never of a draft).
+        const review = config?.review;
+        if (!review?.on.includes(source.action) || source.draft)
+            return undefined;
+        return { kind: 'run', prompt: 'review', ...(review.agent ? { agent: review.agent } : {}) };
+    }
     if (source.kind !== 'issue')
         return parse_command_parseCommand(event.text, { phrase, agents });
     if (source.action === 'opened') {
