@@ -7,6 +7,7 @@ export const SIMULATED_EVENT_NAMES = [
   'pull_request_review_comment',
   'pull_request_review',
   'issues',
+  'pull_request',
   'workflow_dispatch',
 ] as const;
 

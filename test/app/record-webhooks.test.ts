@@ -95,16 +95,16 @@ describe('recordWebhooks (deliveries recorded at the webhooks’ entry points)',
     const { probot, store, post } = await mount();
     const before = octokitsBuilt;
     const seen: string[] = [];
-    probot.on(['issue_comment.created', 'pull_request.opened'], async (context) => {
+    probot.on(['issue_comment.created', 'pull_request.closed'], async (context) => {
       seen.push(`${context.name}:${context.id}:${typeof context.octokit.rest.issues.createComment}`);
     });
     expect((await post('issue_comment', comment('@agent fix it'), 'c-1')).status).toBe(200);
-    const opened = JSON.stringify(webhookPayload('pull_request', 'opened'));
-    expect((await post('pull_request', opened, 'p-1')).status).toBe(200);
+    const closed = JSON.stringify(webhookPayload('pull_request', 'closed'));
+    expect((await post('pull_request', closed, 'p-1')).status).toBe(200);
     expect(seen).toEqual(['issue_comment:c-1:function', 'pull_request:p-1:function']);
     expect(octokitsBuilt - before).toBe(2); // Probot's per-event Octokit, for that app's handler (the counter counts)
     expect(await store.takeEvent()).toMatchObject({ deliveryId: 'c-1' });
-    expect(await store.takeEvent()).toBeUndefined(); // an opened pull request is not the app's
+    expect(await store.takeEvent()).toBeUndefined(); // a closed pull request is not the app's
   });
 
   it('probot.receive records as the HTTP path does, and a redelivery starts nothing new', async () => {

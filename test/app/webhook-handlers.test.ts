@@ -69,7 +69,7 @@ describe('webhook handlers (probot.receive with GitHub’s example payloads)', (
       payload: () => webhookPayload('issue_comment', 'edited', { body: '@agent fix it' }),
     },
     { name: 'a locked issue', event: 'issues', payload: () => webhookPayload('issues', 'locked') },
-    { name: 'an opened pull request', event: 'pull_request', payload: () => webhookPayload('pull_request', 'opened') },
+    { name: 'a closed pull request', event: 'pull_request', payload: () => webhookPayload('pull_request', 'closed') },
   ];
   it.each(unrelated)('$name is not even recorded', async ({ event, payload }) => {
     const a = await setUp();

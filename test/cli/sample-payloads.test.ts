@@ -20,7 +20,10 @@ describe('examples/payloads: the sample payloads simulate shows in its help', ()
   });
 
   it.each(SIMULATED_EVENT_NAMES)('%s.json starts a demo run that succeeds (exit 0)', async (event) => {
-    fixture = await createSimulateFixture();
+    // A push starts a run only where the repository asks for automatic reviews.
+    fixture = await createSimulateFixture(
+      event === 'pull_request' ? { '.github/agent-mux.yml': 'review:\n  on: [synchronize]\n' } : {},
+    );
     const m = memoryIO(fixture.checkout);
     const code = await main(['simulate', '--event', event, '--payload', join(dir, `${event}.json`)], m.io);
     expect(m.stderr()).toBe('');

@@ -197,7 +197,7 @@ describe('agent-mux simulate', () => {
     [['--payload', 'payload.json', '--default-branch', 'trunk'], /the checkout has no branch trunk/],
     [
       ['--payload', 'payload.json', '--event', 'issue_coment'],
-      /unknown event "issue_coment" \(did you mean issue_comment\?\); --event takes one of issue_comment, pull_request_review_comment, pull_request_review, issues, workflow_dispatch\n/,
+      /unknown event "issue_coment" \(did you mean issue_comment\?\); --event takes one of issue_comment, pull_request_review_comment, pull_request_review, issues, pull_request, workflow_dispatch\n/,
     ],
     [['--payload', 'payload.json', '--event', 'push'], /unknown event "push"; --event takes one of issue_comment, /],
   ])('%j: exit 2 with a clear message', async (args, message) => {

@@ -10,13 +10,14 @@ import { installCli } from './cli-cache.ts';
 import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts';
 import type { LiveSpec } from './live-spec.ts';
 import { spec as claude } from './specs/claude.live.ts';
+import { spec as codex } from './specs/codex.live.ts';
 
-// `@agent review` with a real CLI: the fake model calls the run's `report_finding` tool (over the
-// MCP server agent-mux gives the CLI), and the finding lands as an inline review comment with its
-// suggestion on the fake GitHub, the check run "agent-mux / review" red for the blocker. Claude Code
-// 2.1.330 defers MCP tools: the model sees only their names and loads one with `ToolSearch` first,
-// as a real model does. Codex 0.169.0 defers them behind the Responses API's client-side
-// `tool_search`, which the fake model does not speak yet: Codex is not covered here.
+// `@agent review` with real CLIs: the fake model calls the run's `report_finding` tool (over the
+// MCP server agent-mux gives each CLI), and the finding lands as an inline review comment with its
+// suggestion on the fake GitHub, the check run "agent-mux / review" red for the blocker. Both CLIs
+// defer MCP tools, so the model searches for the tool first, as a real model does: Claude Code
+// 2.1.330 with its `ToolSearch` tool (then `mcp__agent-mux__report_finding`), Codex 0.169.0 with the
+// Responses API's client-side `tool_search` (then `report_finding` in the namespace `mcp__agent_mux`).
 
 const CODE = [
   'export function sum(xs) {',
@@ -84,7 +85,7 @@ async function reviewWith(spec: LiveSpec, adapter: string): Promise<void> {
     secrets: [WORLD_TOKEN],
     timeoutMs: 180_000,
   });
-  // The model called the tool (not a fallback): one request with the tool call, one after its result.
+  // The model called the tool (not the JSON fallback), after searching for it.
   const seen = model.requests.map((r) => [
     r.path,
     r.reply,
@@ -105,5 +106,9 @@ async function reviewWith(spec: LiveSpec, adapter: string): Promise<void> {
 describe('@agent review with real CLIs against the fake model', () => {
   it('Claude Code calls report_finding over MCP: the blocker is posted inline with its suggestion, the check is red', async () => {
     await reviewWith(claude, 'claude');
+  });
+
+  it('Codex calls report_finding over MCP: the blocker is posted inline with its suggestion, the check is red', async () => {
+    await reviewWith(codex, 'codex');
   });
 });

@@ -53,6 +53,7 @@ const triggering: Record<string, string[] | null> = {
   pull_request_review_comment: ['created'],
   pull_request_review: ['submitted'],
   issues: ['opened', 'assigned', 'labeled'],
+  pull_request: ['opened', 'synchronize', 'reopened', 'ready_for_review'],
   workflow_dispatch: null,
 };
 
@@ -91,6 +92,16 @@ function expectWellFormed(event: TriggerEvent, name: string, p: unknown): void {
     case 'issues':
       expect(event.source).toMatchObject({ kind: 'issue', action: at(p, 'action') });
       expect(event.text).toBe(at(p, 'issue.body') ?? '');
+      break;
+    case 'pull_request':
+      expect(event.source).toEqual({
+        kind: 'pull_request',
+        action: at(p, 'action'),
+        draft: at(p, 'pull_request.draft') === true,
+      });
+      expect(event.text).toBe('');
+      expect(event.isPullRequest).toBe(true);
+      expect(event.headSha).toBe(at(p, 'pull_request.head.sha'));
       break;
     default:
       expect(event.source).toEqual({ kind: 'dispatch' });

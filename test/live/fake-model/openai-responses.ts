@@ -13,6 +13,8 @@ interface ResponsesRequest {
 export function responsesTools(body: ResponsesRequest): ToolInfo[] {
   return (body.tools ?? []).flatMap((t): ToolInfo[] => {
     if (t.type === 'local_shell') return [{ name: 'local_shell', native: 'local_shell' }];
+    // Codex defers MCP tools behind a client-executed search (`tool_search_call` → `tool_search_output`).
+    if (t.type === 'tool_search') return [{ name: 'tool_search', native: 'tool_search', schema: t.parameters }];
     return t.name ? [{ name: t.name, schema: t.parameters }] : [];
   });
 }
@@ -33,6 +35,7 @@ export function responsesToolOutputs(body: ResponsesRequest): string[] {
   return body.input
     .filter((item) => typeof item.type === 'string' && item.type.endsWith('_output'))
     .map((item) => {
+      if (item.type === 'tool_search_output') return JSON.stringify((item as { tools?: unknown }).tools ?? []);
       const output = (item as { output?: unknown }).output;
       return typeof output === 'string' ? output : JSON.stringify(output ?? '');
     });
@@ -60,6 +63,15 @@ export function replyResponses(
       role: 'assistant',
       content: [{ type: 'output_text', text: reply.text, annotations: [] }],
     };
+  } else if (tools.find((t) => t.name === reply.name)?.native === 'tool_search') {
+    item = {
+      id: `ts_${id}`,
+      type: 'tool_search_call',
+      status: 'completed',
+      call_id: reply.callId,
+      execution: 'client',
+      arguments: reply.args,
+    };
   } else if (tools.find((t) => t.name === reply.name)?.native === 'local_shell') {
     item = {
       id: `lsh_${id}`,
@@ -75,6 +87,7 @@ export function replyResponses(
       status: 'completed',
       call_id: reply.callId,
       name: reply.name,
+      ...(reply.namespace ? { namespace: reply.namespace } : {}),
       arguments: JSON.stringify(reply.args),
     };
   }

@@ -3,7 +3,14 @@ import type { LiveCaseName } from '../live-spec.ts';
 /** What the fake model answers to one request, decided from the case and the request alone. */
 export type Reply =
   | { kind: 'text'; text: string }
-  | { kind: 'tool'; name: string; args: Record<string, unknown>; callId: string }
+  | {
+      kind: 'tool';
+      name: string;
+      args: Record<string, unknown>;
+      callId: string;
+      /** The namespace of a tool found by a search (Codex's MCP tools: `mcp__<server>`). */
+      namespace?: string;
+    }
   | { kind: 'error'; status: 401 | 429 };
 
 export interface ToolInfo {
@@ -132,15 +139,41 @@ function reviewReply(tools: readonly ToolInfo[], outputs: readonly string[], fin
   if (outputs.some((output) => /recorded|shownOn|not a file of the pull request/.test(output))) {
     return { kind: 'text', text: REVIEW_SUMMARY };
   }
-  const found = outputs.map((output) => /"name":\s*"([^"]*report_finding)"/.exec(output)?.[1]).find(Boolean);
-  const name = tools.find((t) => /report_finding$/.test(t.name))?.name ?? found;
-  if (name) return { kind: 'tool', name, args: finding, callId: `call_fake_${++calls}` };
-  const search = tools.find((t) => t.name === 'ToolSearch');
+  const listed = tools.find((t) => /report_finding$/.test(t.name))?.name;
+  if (listed) return { kind: 'tool', name: listed, args: finding, callId: `call_fake_${++calls}` };
+  for (const output of outputs) {
+    // Codex: the search's tools, MCP ones in a namespace. Claude Code: <function>{"name": …}</function> lines.
+    const namespaced = namespacedTool(output, 'report_finding');
+    if (namespaced) return { kind: 'tool', ...namespaced, args: finding, callId: `call_fake_${++calls}` };
+    const name = /"name":\s*"([^"]*report_finding)"/.exec(output)?.[1];
+    if (name) return { kind: 'tool', name, args: finding, callId: `call_fake_${++calls}` };
+  }
+  const search = tools.find((t) => t.name === 'ToolSearch' || t.native === 'tool_search');
   if (search && outputs.length === 0) {
-    const args = { query: 'report_finding', max_results: 5 };
+    const args =
+      search.name === 'ToolSearch'
+        ? { query: 'report_finding', max_results: 5 }
+        : { query: 'report_finding', limit: 5 };
     return { kind: 'tool', name: search.name, args, callId: `call_fake_${++calls}` };
   }
   return { kind: 'text', text: `${REVIEW_SUMMARY}\n\n\`\`\`json\n${JSON.stringify({ findings: [finding] })}\n\`\`\`` };
+}
+
+/** A tool named `name` inside a namespace of a tool search's output (JSON), with that namespace. */
+function namespacedTool(output: string, name: string): { name: string; namespace: string } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(output);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value)) return undefined;
+  for (const entry of value as { type?: string; name?: string; tools?: { name?: string }[] }[]) {
+    if (entry.type === 'namespace' && entry.name && entry.tools?.some((tool) => tool.name === name)) {
+      return { name, namespace: entry.name };
+    }
+  }
+  return undefined;
 }
 
 /** Splits text the way a model streams it: a few words per delta. */
