@@ -79394,6 +79394,7 @@ const SIMULATED_EVENT_NAMES = [
     'pull_request_review_comment',
     'pull_request_review',
     'issues',
+    'pull_request',
     'workflow_dispatch',
 ];
 const isSimulatedEventName = (name) => SIMULATED_EVENT_NAMES.includes(name);
@@ -79430,7 +79431,7 @@ Try it: agent-mux simulate --event issue_comment --payload examples/payloads/iss
 
 Options:
   --event <name>         the webhook event: issue_comment, pull_request_review_comment,
-                         pull_request_review, issues, workflow_dispatch (others never start a run)
+                         pull_request_review, issues, pull_request, workflow_dispatch (others never start a run)
   --payload <file>       the webhook payload (JSON), e.g. copied from a repository's webhook
                          deliveries, or a sample from examples/payloads/<event>.json (one per
                          event, each asking the demo agent, so it runs with no key); owner/name
