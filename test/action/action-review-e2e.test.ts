@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { REVIEW_CHECK_RUN_NAME } from '../../src/github/github-names.ts';
 import { createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';
+import { OFF_BY_ONE, REVIEWER_AGENT, SUM_CODE } from '../support/review-fixture.ts';
 import { webhookPayload } from '../support/webhook-payload.ts';
 import { ACTION_MAIN, readCommandFile, runnerEnv, runStep } from './run-action.ts';
 
@@ -8,28 +9,18 @@ import { ACTION_MAIN, readCommandFile, runnerEnv, runStep } from './run-action.t
 // runs it (its sources, or AGENT_MUX_ACTION_DIST's bundle), fenced as by default, against the fake
 // GitHub; the agent is a Process-protocol reviewer that reports one blocker through report_finding.
 
-const reviewer = new URL('../fixtures/bin/reviewer-agent.mjs', import.meta.url).pathname;
-const FINDING = {
-  path: 'src/sum.ts',
-  line: 4,
-  severity: 'blocker',
-  title: 'Off by one',
-  body: 'The `+ 1` makes every sum wrong.',
-  suggestion: '  return total;',
-};
 const CONFIG = `
 agents:
   reviewer:
     adapter: process
     options:
       binary: ${process.execPath}
-      args: [${reviewer}]
+      args: [${REVIEWER_AGENT}]
       env:
-        REVIEW_FINDINGS: '${JSON.stringify([FINDING])}'
+        REVIEW_FINDINGS: '${JSON.stringify([OFF_BY_ONE])}'
 review:
   on: [synchronize]
 `;
-const CODE = 'export function sum(xs) {\n  let total = 0;\n  for (const x of xs) total += x;\n  return total + 1;\n}\n';
 
 let world: GitHubWorld | undefined;
 afterEach(async () => {
@@ -41,7 +32,7 @@ describe('the Action reviews a pull request on a push (review.on)', () => {
   it('posts the finding inline, concludes the review check run failure, and says so in its outputs', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;
-    const head = await w.commit('feature', { 'src/sum.ts': CODE }, 'add sum');
+    const head = await w.commit('feature', { 'src/sum.ts': SUM_CODE }, 'add sum');
     w.gh.state.addPull(w.repo, { number: 7, title: 'Add sum', headRef: 'feature', user: 'alice' });
     const payload = webhookPayload('pull_request', 'synchronize', {
       owner: w.repo.owner,

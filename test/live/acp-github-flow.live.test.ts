@@ -6,6 +6,7 @@ import { executeRun } from '../../src/github/use-cases/execute-run.ts';
 import { handleTrigger } from '../../src/github/use-cases/handle-trigger.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, WORLD_TOKEN } from '../support/github-world.ts';
 import { WRITE_COMMAND } from './acp-write-cases.ts';
+import { agentEnv } from './agent-env.ts';
 import { answerApprovals } from './answer-approvals.ts';
 import { installCli } from './cli-cache.ts';
 import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts';
@@ -44,16 +45,6 @@ afterEach(async () => {
   model = undefined;
   for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
-
-/** This process's environment without credentials, with a fresh HOME: what a runner gives the agent. */
-function agentEnv(home: string, extra: Record<string, string>): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/KEY|TOKEN|SECRET|PASSWORD|BASE_URL|^GH_|^GITHUB_|^VITEST|^NODE_ENV$/i.test(key)) continue;
-    env[key] = value;
-  }
-  return { ...env, HOME: home, CI: '1', NO_COLOR: '1', ...extra };
-}
 
 describe('GitHub flow with Codex over ACP (codex-acp 2.6.0, codex 0.169.0)', () => {
   it('mention → Codex asks for its write → approval comment → maintainer approves → the command runs → commit and PR', async () => {

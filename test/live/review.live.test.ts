@@ -6,6 +6,8 @@ import { REVIEW_CHECK_RUN_NAME } from '../../src/github/github-names.ts';
 import { executeRun } from '../../src/github/use-cases/execute-run.ts';
 import { handleTrigger } from '../../src/github/use-cases/handle-trigger.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld, WORLD_TOKEN } from '../support/github-world.ts';
+import { OFF_BY_ONE, SUM_CODE } from '../support/review-fixture.ts';
+import { agentEnv } from './agent-env.ts';
 import { installCli } from './cli-cache.ts';
 import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts';
 import type { LiveSpec } from './live-spec.ts';
@@ -19,23 +21,6 @@ import { spec as codex } from './specs/codex.live.ts';
 // 2.1.330 with its `ToolSearch` tool (then `mcp__agent-mux__report_finding`), Codex 0.169.0 with the
 // Responses API's client-side `tool_search` (then `report_finding` in the namespace `mcp__agent_mux`).
 
-const CODE = [
-  'export function sum(xs) {',
-  '  let total = 0;',
-  '  for (const x of xs) total += x;',
-  '  return total + 1;',
-  '}',
-  '',
-].join('\n');
-const FINDING = {
-  path: 'src/sum.ts',
-  line: 4,
-  severity: 'blocker',
-  title: 'Off by one: the total is one too high',
-  body: 'The `+ 1` makes every sum wrong.',
-  suggestion: '  return total;',
-};
-
 let world: GitHubWorld | undefined;
 let model: FakeModelServer | undefined;
 const homes: string[] = [];
@@ -47,23 +32,13 @@ afterEach(async () => {
   for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
-/** This process's environment without credentials, with a fresh HOME: what a runner gives the agent. */
-function agentEnv(home: string, extra: Record<string, string>): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/KEY|TOKEN|SECRET|PASSWORD|BASE_URL|^GH_|^GITHUB_|^VITEST|^NODE_ENV$/i.test(key)) continue;
-    env[key] = value;
-  }
-  return { ...env, HOME: home, CI: '1', NO_COLOR: '1', ...extra };
-}
-
 async function reviewWith(spec: LiveSpec, adapter: string): Promise<void> {
   const bin = await installCli(spec);
   const w = await createGitHubWorld({ config: `agents:\n  reviewer:\n    adapter: ${adapter}\n` });
   world = w;
-  await w.commit('feature', { 'src/sum.ts': CODE }, 'add sum');
+  await w.commit('feature', { 'src/sum.ts': SUM_CODE }, 'add sum');
   w.gh.state.addPull(w.repo, { number: 7, title: 'Add sum', headRef: 'feature', user: 'mallory' });
-  model = await startFakeModelServer({ case: 'tool', shell: { finding: FINDING } });
+  model = await startFakeModelServer({ case: 'tool', shell: { finding: OFF_BY_ONE } });
   const home = mkdtempSync(join(tmpdir(), 'agent-mux-review-home-'));
   homes.push(home);
   const { env: providerEnv } = await spec.setup({

@@ -5,6 +5,7 @@ import { REVIEW_CHECK_RUN_NAME } from '../../../src/github/github-names.ts';
 import type { RunOutcome } from '../../../src/github/use-cases/execute-run.ts';
 import { handleTrigger } from '../../../src/github/use-cases/handle-trigger.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../../support/github-world.ts';
+import { OFF_BY_ONE, REVIEWER_AGENT, SUM_CODE } from '../../support/review-fixture.ts';
 import { runInWorld } from '../../support/run-in-world.ts';
 import { webhookPayload } from '../../support/webhook-payload.ts';
 
@@ -12,26 +13,17 @@ import { webhookPayload } from '../../support/webhook-payload.ts';
 // a Process-protocol agent that calls report_finding, the review on the fake GitHub (REST checked
 // against the OpenAPI description, GraphQL against GitHub's schema), and a second review after a push.
 
-const reviewer = new URL('../../fixtures/bin/reviewer-agent.mjs', import.meta.url).pathname;
 const CONFIG = `
 agents:
   reviewer:
     adapter: process
     options:
       binary: ${process.execPath}
-      args: [${reviewer}]
+      args: [${REVIEWER_AGENT}]
 review:
   blockOn: major
 `;
 
-const CODE = [
-  'export function sum(xs) {',
-  '  let total = 0;',
-  '  for (const x of xs) total += x;',
-  '  return total + 1;',
-  '}',
-  '',
-].join('\n');
 const RULES = '# Review rules\n\nOff-by-one errors are blockers.\n';
 
 let world: GitHubWorld | undefined;
@@ -52,22 +44,14 @@ describe('@agent review on a pull request', () => {
   it('posts findings inline, keeps the check red while a blocker is open, and green once a push fixed it', async () => {
     const w = await createGitHubWorld({ config: CONFIG, files: { 'AGENTS.md': RULES } });
     world = w;
-    const head1 = await w.commit('feature', { 'src/sum.ts': CODE }, 'add sum');
+    const head1 = await w.commit('feature', { 'src/sum.ts': SUM_CODE }, 'add sum');
     w.gh.state.addPull(w.repo, { number: 7, title: 'Add sum', headRef: 'feature', user: 'mallory' });
     const findingsFile = join(w.bare, '..', 'findings.json');
 
-    const offByOne = {
-      path: 'src/sum.ts',
-      line: 4,
-      severity: 'blocker',
-      title: 'Off by one: the total is one too high',
-      body: 'The `+ 1` makes every sum wrong.',
-      suggestion: '  return total;',
-    };
     const naming = { path: 'src/sum.ts', line: 2, severity: 'nit', title: 'Call it sum' };
     const first = await review(
       w,
-      [offByOne, naming, { path: 'src/none.ts', line: 1, severity: 'major', title: 'x' }],
+      [OFF_BY_ONE, naming, { path: 'src/none.ts', line: 1, severity: 'major', title: 'x' }],
       findingsFile,
     );
     expect(first.conclusion).toBe('failure');
@@ -83,7 +67,7 @@ describe('@agent review on a pull request', () => {
     expect(answers[2]).toMatch(/src\/none.ts is not a file of the pull request's head/);
 
     // The author fixes it: the thread is resolved, nothing is posted again, the check turns green.
-    const head2 = await w.commit('feature', { 'src/sum.ts': CODE.replace('total + 1', 'total') }, 'fix the sum');
+    const head2 = await w.commit('feature', { 'src/sum.ts': SUM_CODE.replace('total + 1', 'total') }, 'fix the sum');
     w.gh.state.pushHead(w.repo, 7, head2);
     const second = await review(w, [], findingsFile);
     expect(second.conclusion).toBe('success');
@@ -123,7 +107,7 @@ describe('automatic review (review.on)', () => {
   it('a push by a writer starts a review; a draft, an action not listed or a reader’s push does not', async () => {
     const w = await createGitHubWorld({ config: AUTO });
     world = w;
-    await w.commit('feature', { 'src/sum.ts': CODE }, 'add sum');
+    await w.commit('feature', { 'src/sum.ts': SUM_CODE }, 'add sum');
     w.gh.state.addPull(w.repo, { number: 7, title: 'Add sum', headRef: 'feature', user: 'alice' });
     const pushed = await handleTrigger(w.deps, pullRequestEvent(w, 'synchronize', 'alice'));
     expect(pushed).toMatchObject({
@@ -141,7 +125,7 @@ describe('automatic review (review.on)', () => {
   it('without review.on nothing starts on a push', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;
-    await w.commit('feature', { 'src/sum.ts': CODE }, 'add sum');
+    await w.commit('feature', { 'src/sum.ts': SUM_CODE }, 'add sum');
     w.gh.state.addPull(w.repo, { number: 7, title: 'Add sum', headRef: 'feature', user: 'alice' });
     expect((await handleTrigger(w.deps, pullRequestEvent(w, 'synchronize', 'alice'))).kind).toBe('ignore');
   });
