@@ -32,12 +32,20 @@ afterEach(async () => {
   world = undefined;
 });
 
-async function review(w: GitHubWorld, findings: unknown[], file: string): Promise<RunOutcome> {
+async function review(
+  w: GitHubWorld,
+  findings: unknown[],
+  file: string,
+  extraEnv: Record<string, string> = {},
+): Promise<RunOutcome> {
   const decision = await handleTrigger(w.deps, commentEvent(w, 7, 'alice', '@agent review', { pr: true }));
   if (decision.kind !== 'run') throw new Error(`expected a run, got ${decision.kind}`);
   expect(decision.job.review).toEqual({ focus: '' });
   await writeFile(file, JSON.stringify(findings));
-  return runInWorld(w, decision.job, { answer: () => undefined, env: { ...process.env, REVIEW_FINDINGS: file } });
+  return runInWorld(w, decision.job, {
+    answer: () => undefined,
+    env: { ...process.env, REVIEW_FINDINGS: file, ...extraEnv },
+  });
 }
 
 describe('@agent review on a pull request', () => {
@@ -53,6 +61,7 @@ describe('@agent review on a pull request', () => {
       w,
       [OFF_BY_ONE, naming, { path: 'src/none.ts', line: 1, severity: 'major', title: 'x' }],
       findingsFile,
+      { REVIEW_WRITE: 'src/sum.ts' },
     );
     expect(first.conclusion).toBe('failure');
     expect(first.reason).toContain('1 blocking finding(s) open: [blocker] src/sum.ts:4 Off by one');
@@ -62,7 +71,11 @@ describe('@agent review on a pull request', () => {
     // The nit is below the default threshold (minor); the finding on a missing file was refused to the agent.
     expect(comments.map((c) => [c.path, c.line])).toEqual([['src/sum.ts', 4]]);
     expect(comments[0]?.body).toContain('```suggestion\n  return total;\n```');
-    const answers = (first.end?.output as { answers: string[] } | undefined)?.answers ?? [];
+    const output = first.end?.output as { answers: string[]; wrote?: string } | undefined;
+    const answers = output?.answers ?? [];
+    // A review keeps no change: the write is refused at once, nobody is asked to approve it.
+    expect(output?.wrote).toMatch(/a review changes no file/);
+    expect(w.gh.state.comments(w.repo, 7).some((c) => c.body.includes('agent-mux:approval:'))).toBe(false);
     expect(answers[0]).toBe('ok');
     expect(answers[2]).toMatch(/src\/none.ts is not a file of the pull request's head/);
 

@@ -6,7 +6,8 @@ import { policyForAgent } from '../../../core/tools/policy-for-agent.ts';
 import { conversationSummary } from '../../conversation/conversation-summary.ts';
 import { missedMentionsPrompt } from '../../conversation/missed-mentions.ts';
 import { type ResumedTurn, resumeTurn, sessionLocation } from '../../conversation/run-turn.ts';
-import { REPORT_FINDING, reportFindingTool } from '../../review/report-finding-tool.ts';
+import { reportFindingTool } from '../../review/report-finding-tool.ts';
+import { reviewPolicy } from '../../review/review-policy.ts';
 import { commitsSince } from '../commits-since.ts';
 import { runPolicy } from '../run-policy.ts';
 import { workflowInstructions } from '../workflow-instructions.ts';
@@ -52,11 +53,7 @@ export async function runAgent(
   const model = options.model ?? agent.resolved.model;
   // The policy's `shell` etc. also name the agent's own tools: at launch and in its approvals.
   const configured = runPolicy(job.config, job.agentName);
-  // A review's findings are only recorded: reporting one never waits for an approval.
-  const withReview = review
-    ? { ...configured, rules: [{ tool: REPORT_FINDING, decision: 'allow' as const }, ...(configured.rules ?? [])] }
-    : configured;
-  const policy = policyForAgent(withReview, adapter.toolNames);
+  const policy = policyForAgent(review ? reviewPolicy(configured) : configured, adapter.toolNames);
   const handle = startRun({
     adapter,
     request: {
