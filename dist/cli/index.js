@@ -17410,7 +17410,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 3536)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2695)),
     // The modules that hold the MCP and ACP SDKs, which the Action's bundle loads on first use from
     // chunks of their own: here in the one file, so that dist/cli/index.js stays a single file to copy.
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 781)),
@@ -17430,7 +17430,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3536:
+/***/ 2695:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -74771,6 +74771,24 @@ function reportFindingTool(collector) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/github/review/review-policy.ts
+
+/**
+ * A review's policy: the run's own, with two rules first. Reporting a finding never waits for an
+ * approval, and writing a file is refused at once (a review keeps no change, so nobody is asked to
+ * approve one). `write_file` names every agent's own write tools too (`Adapter.toolNames`).
+ */
+function reviewPolicy(policy) {
+    return {
+        ...policy,
+        rules: [
+            { tool: REPORT_FINDING, decision: 'allow' },
+            { tool: 'write_file', decision: 'deny', reason: 'a review changes no file: report what should change instead' },
+            ...(policy.rules ?? []),
+        ],
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/github/use-cases/commits-since.ts
 
 /** `<sha> <subject>` of the commits the checkout has over its base, for a follow-up's summary. */
@@ -75516,6 +75534,7 @@ function runApprovals(ctx, reports, target) {
 
 
 
+
 /**
  * Runs the agent: the previous turn's session resumed (or the earlier turns summarized in the
  * prompt), the run's policy in the agent's own tool names, approvals on GitHub, the tool host,
@@ -75538,11 +75557,7 @@ async function runAgent(ctx, reports, target, agent, review) {
     const model = options.model ?? agent.resolved.model;
     // The policy's `shell` etc. also name the agent's own tools: at launch and in its approvals.
     const configured = runPolicy(job.config, job.agentName);
-    // A review's findings are only recorded: reporting one never waits for an approval.
-    const withReview = review
-        ? { ...configured, rules: [{ tool: REPORT_FINDING, decision: 'allow' }, ...(configured.rules ?? [])] }
-        : configured;
-    const policy = policyForAgent(withReview, adapter.toolNames);
+    const policy = policyForAgent(review ? reviewPolicy(configured) : configured, adapter.toolNames);
     const handle = startRun({
         adapter,
         request: {
