@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GitHubApiError } from './github-api-error.ts';
 import type { CommentMethods } from './github-api-groups.ts';
 import { commentResponse, LAST_EDITED_QUERY, lastEditedResponse } from './github-responses.ts';
-import { graphqlBase } from './graphql-base.ts';
+import { graphqlBase, throwOnGraphqlErrors } from './graphql-base.ts';
 import type { OctokitRequests } from './octokit-requests.ts';
 
 /** `createGitHubApi`'s issue-comment methods, reactions included. */
@@ -57,9 +57,7 @@ export function octokitCommentMethods({ octokit, call, conditionalList }: Octoki
         { query: LAST_EDITED_QUERY, variables: { id: comment.nodeId }, ...graphqlBase(octokit) },
         lastEditedResponse,
       );
-      if (data.errors !== undefined && data.errors.length > 0) {
-        throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
-      }
+      throwOnGraphqlErrors(operation, data.errors);
       const node = data.data?.node;
       if (node == null) throw new GitHubApiError(operation, 200, `no comment has the node id ${comment.nodeId}`);
       return node.lastEditedAt;

@@ -1,7 +1,7 @@
 import type { ReviewThreadInfo } from './github-api.ts';
 import { GitHubApiError } from './github-api-error.ts';
 import type { ReviewMethods } from './github-api-groups.ts';
-import { graphqlBase } from './graphql-base.ts';
+import { graphqlBase, throwOnGraphqlErrors } from './graphql-base.ts';
 import type { OctokitRequests } from './octokit-requests.ts';
 import {
   RESOLVE_THREAD_MUTATION,
@@ -31,9 +31,7 @@ export function octokitReviewThreads({
           { query: REVIEW_THREADS_QUERY, variables, ...graphqlBase(octokit) },
           reviewThreadsResponse,
         );
-        if (data.errors !== undefined && data.errors.length > 0) {
-          throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
-        }
+        throwOnGraphqlErrors(operation, data.errors);
         const list = data.data?.repository?.pullRequest?.reviewThreads;
         if (list == null)
           throw new GitHubApiError(operation, 200, `no pull request #${number} in ${ref.owner}/${ref.repo}`);
@@ -64,9 +62,7 @@ export function octokitReviewThreads({
         { query: RESOLVE_THREAD_MUTATION, variables: { threadId }, ...graphqlBase(octokit) },
         resolveThreadResponse,
       );
-      if (data.errors !== undefined && data.errors.length > 0) {
-        throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
-      }
+      throwOnGraphqlErrors(operation, data.errors);
     },
   };
 }
