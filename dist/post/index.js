@@ -45606,6 +45606,7 @@ function statusOf(error) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/graphql-base.ts
+
 /**
  * Where GraphQL is on this Octokit's host: on GitHub Enterprise Server the REST API is under
  * `/api/v3` and GraphQL at `/api/graphql`, so `POST /graphql` needs the base URL without `/v3` (as
@@ -45616,6 +45617,12 @@ function graphqlBase(octokit) {
     if (typeof base !== 'string' || !/\/api\/v3\/?$/.test(base))
         return {};
     return { baseUrl: base.replace(/\/api\/v3\/?$/, '/api') };
+}
+/** GraphQL answers a query it could not run with 200 and `errors`: that is a failure of `operation`. */
+function throwOnGraphqlErrors(operation, errors) {
+    if (errors !== undefined && errors.length > 0) {
+        throw new GitHubApiError(operation, 200, errors.map((e) => e.message).join('; '));
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/github/octokit-comment-methods.ts
@@ -45649,9 +45656,7 @@ function octokitCommentMethods({ octokit, call, conditionalList }) {
             if (comment.nodeId === undefined)
                 throw new GitHubApiError(operation, undefined, 'the comment has no node_id');
             const { data } = await call(operation, { query: LAST_EDITED_QUERY, variables: { id: comment.nodeId }, ...graphqlBase(octokit) }, lastEditedResponse);
-            if (data.errors !== undefined && data.errors.length > 0) {
-                throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
-            }
+            throwOnGraphqlErrors(operation, data.errors);
             const node = data.data?.node;
             if (node == null)
                 throw new GitHubApiError(operation, 200, `no comment has the node id ${comment.nodeId}`);
@@ -45894,9 +45899,7 @@ function octokitReviewThreads({ octokit, call, }) {
             for (let page = 0; page < MAX_PAGES; page += 1) {
                 const variables = { owner: ref.owner, name: ref.repo, number, cursor };
                 const { data } = await call(operation, { query: REVIEW_THREADS_QUERY, variables, ...graphqlBase(octokit) }, reviewThreadsResponse);
-                if (data.errors !== undefined && data.errors.length > 0) {
-                    throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
-                }
+                throwOnGraphqlErrors(operation, data.errors);
                 const list = data.data?.repository?.pullRequest?.reviewThreads;
                 if (list == null)
                     throw new GitHubApiError(operation, 200, `no pull request #${number} in ${ref.owner}/${ref.repo}`);
@@ -45923,9 +45926,7 @@ function octokitReviewThreads({ octokit, call, }) {
         },
         async resolveReviewThread(_ref, threadId) {
             const { data } = await call(operation, { query: RESOLVE_THREAD_MUTATION, variables: { threadId }, ...graphqlBase(octokit) }, resolveThreadResponse);
-            if (data.errors !== undefined && data.errors.length > 0) {
-                throw new GitHubApiError(operation, 200, data.errors.map((e) => e.message).join('; '));
-            }
+            throwOnGraphqlErrors(operation, data.errors);
         },
     };
 }
