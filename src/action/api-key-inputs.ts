@@ -3,7 +3,12 @@ import type { Adapter } from '../core/adapter/index.ts';
 import { AgentMuxError } from '../core/errors/agent-mux-error.ts';
 
 /** The remote agent host's bearer token: the Action's own input, for any `http` agent. */
-const REMOTE_TOKEN_INPUT = { 'remote-agent-token': 'AGENT_MUX_REMOTE_TOKEN' } as const;
+export const REMOTE_TOKEN_INPUT = { 'remote-agent-token': 'AGENT_MUX_REMOTE_TOKEN' } as const;
+
+/** What `action.yml` says of the inputs no adapter declares. */
+export const ACTION_KEY_INPUT_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  'remote-agent-token': 'Bearer token for a remote agent host (AGENT_MUX_REMOTE_TOKEN). Pass it from a secret.',
+};
 
 /** Two adapters that give one input to two different variables. */
 export class KeyInputConflictError extends AgentMuxError {

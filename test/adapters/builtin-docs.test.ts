@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createBuiltinRegistry } from '../../src/adapters/builtin-registry.ts';
 
-// Issue 35.1: the README's adapter table and the pages under docs/adapters/ are held to the
-// registry, so a new agent cannot land undocumented and a removed one leaves no row behind.
+// Issue 35.1: the README's adapter table is generated from the folders (test/generated-files.test.ts);
+// these hold it to the registry, so a new agent cannot land undocumented and a removed one leaves no
+// row behind, and every agent's folder has its page (its README.md).
 const root = new URL('../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
 const acpPage = readFileSync(new URL('docs/adapters/acp.md', root), 'utf8');
@@ -16,7 +17,7 @@ function readmeRows(): Map<string, string | undefined> {
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
     const id = /^\| `([^`]+)` \|/.exec(line)?.[1];
-    if (id) rows.set(id, /\]\((docs\/adapters\/[^)]+\.md)\)/.exec(line)?.[1]);
+    if (id) rows.set(id, /\]\(([^)]+\.md)\)/.exec(line)?.[1]);
   }
   return rows;
 }
@@ -42,7 +43,12 @@ describe('the adapters’ documentation', () => {
       if (link) expect(existsSync(new URL(link, root)), `${id}: ${link}`).toBe(true);
     }
     for (const id of ids.filter((id) => !id.endsWith('-acp') && id !== 'demo' && id !== 'agent-mux-remote')) {
-      expect(existsSync(new URL(`docs/adapters/${id}.md`, root)), `docs/adapters/${id}.md`).toBe(true);
+      const folder = existsSync(new URL(`src/adapters/agents/${id}/`, root))
+        ? `src/adapters/agents/${id}/`
+        : `src/adapters/protocols/${id}/`;
+      if (existsSync(new URL(folder, root))) {
+        expect(existsSync(new URL(`${folder}README.md`, root)), `${folder}README.md`).toBe(true);
+      }
     }
   });
 

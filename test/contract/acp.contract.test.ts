@@ -1,14 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import {
-  acpAdapter,
-  codexAcpAdapter,
-  copilotAcpAdapter,
-  geminiAcpAdapter,
-  kiloAcpAdapter,
-  ompAcpAdapter,
-  opencodeAcpAdapter,
-  qwenAcpAdapter,
-} from '../../src/adapters/protocols/acp/index.ts';
+import { codexAcpAdapter } from '../../src/adapters/agents/codex/index.ts';
+import { copilotAcpAdapter } from '../../src/adapters/agents/copilot/index.ts';
+import { geminiAcpAdapter } from '../../src/adapters/agents/gemini/index.ts';
+import { kiloAcpAdapter } from '../../src/adapters/agents/kilo/index.ts';
+import { ompAcpAdapter } from '../../src/adapters/agents/omp/index.ts';
+import { opencodeAcpAdapter } from '../../src/adapters/agents/opencode/index.ts';
+import { qwenAcpAdapter } from '../../src/adapters/agents/qwen/index.ts';
+import { acpAdapter } from '../../src/adapters/protocols/acp/index.ts';
 import type { Adapter } from '../../src/core/adapter/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { copilotAdapter } from '../../src/adapters/agents/copilot/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
-// The `tool` stream is recorded from the real @github/copilot 1.0.102 (docs/adapters/copilot.md).
+// The `tool` stream is recorded from the real @github/copilot 1.0.102 (src/adapters/agents/copilot/README.md).
 describeAdapterContract('copilot', {
   adapter: copilotAdapter(),
   stream: fileURLToPath(new URL('../fixtures/streams/copilot/tool.jsonl', import.meta.url)),

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { geminiAdapter } from '../../src/adapters/agents/gemini/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
-// The `tool` stream is recorded from the real gemini 0.61.0 (docs/adapters/gemini.md).
+// The `tool` stream is recorded from the real gemini 0.61.0 (src/adapters/agents/gemini/README.md).
 describeAdapterContract('gemini', {
   adapter: geminiAdapter(),
   stream: fileURLToPath(new URL('../fixtures/streams/gemini/tool.jsonl', import.meta.url)),

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { qwenAdapter } from '../../src/adapters/agents/qwen/index.ts';
 import { describeAdapterContract } from './adapter-contract.ts';
 
-// The `tool` stream is recorded from the real qwen 0.24.4 (docs/adapters/qwen.md).
+// The `tool` stream is recorded from the real qwen 0.24.4 (src/adapters/agents/qwen/README.md).
 describeAdapterContract('qwen', {
   adapter: qwenAdapter(),
   stream: fileURLToPath(new URL('../fixtures/streams/qwen/tool.jsonl', import.meta.url)),

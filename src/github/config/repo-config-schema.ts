@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtinAdapterIds } from '../../adapters/builtin-adapter-ids.generated.ts';
 import { adapterIdSchema, httpUrlSchema } from '../../core/config/adapter-config-schema.ts';
 import { durationSchema, parseDuration } from '../../core/config/duration.ts';
 import { permissionPolicySchema, permissionRuleSchema } from '../../core/tools/permission-policy.ts';
@@ -17,34 +18,8 @@ export const repoRoles = ['read', 'triage', 'write', 'maintain', 'admin'] as con
 export const repoRoleSchema = z.enum(repoRoles);
 export type RequiredRepoRole = z.output<typeof repoRoleSchema>;
 
-/**
- * Adapter ids agent-mux ships with (the built-in registry's, which a test holds this list to); any
- * other id is accepted and checked by the front end.
- */
-export const builtinAdapterIds = [
-  'demo',
-  'claude',
-  'codex',
-  'codex-acp',
-  'gemini',
-  'gemini-acp',
-  'qwen',
-  'qwen-acp',
-  'copilot',
-  'copilot-acp',
-  'cursor',
-  'opencode',
-  'opencode-acp',
-  'kilo',
-  'kilo-acp',
-  'opencode-http',
-  'pi',
-  'omp',
-  'omp-acp',
-  'openclaw',
-  'hermes',
-  'agent-mux-remote',
-] as const;
+/** Adapter ids agent-mux ships with: any other id is accepted and checked by the front end. */
+export { builtinAdapterIds };
 
 /** Adapter types that reach an agent on another host: for them `url` is the agent's base URL. */
 export const remoteAdapterTypes = ['http', 'chat-sse'] as const;

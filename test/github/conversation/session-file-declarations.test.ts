@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { claudeAcpAdapter } from '../../../src/adapters/agents/claude/claude-acp.ts';
 import { claudeProjectSlug } from '../../../src/adapters/agents/claude/claude-session-files.ts';
 import { ompSessionDirName } from '../../../src/adapters/agents/omp/omp-session-files.ts';
 import { createBuiltinRegistry } from '../../../src/adapters/builtin-registry.ts';
-import { claudeAcpAdapter } from '../../../src/adapters/protocols/acp/agents/claude-acp.ts';
 import type { SessionLocation } from '../../../src/core/adapter/session-files.ts';
 import { sessionFilesFor } from '../../../src/github/conversation/session-file-declarations.ts';
 

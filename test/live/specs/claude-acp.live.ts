@@ -3,7 +3,7 @@ import {
   CLAUDE_ACP_NPM_PACKAGE,
   CLAUDE_ACP_TESTED_VERSION,
   claudeAcpAdapter,
-} from '../../../src/adapters/protocols/acp/agents/claude-acp.ts';
+} from '../../../src/adapters/agents/claude/claude-acp.ts';
 import { acpWriteCases } from '../acp-write-cases.ts';
 import { cliDir } from '../cli-cache.ts';
 import type { LiveSpec } from '../live-spec.ts';

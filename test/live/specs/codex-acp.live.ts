@@ -3,7 +3,7 @@ import {
   CODEX_ACP_NPM_PACKAGE,
   CODEX_ACP_TESTED_VERSION,
   codexAcpAdapter,
-} from '../../../src/adapters/protocols/acp/agents/codex-acp.ts';
+} from '../../../src/adapters/agents/codex/codex-acp.ts';
 import { acpWriteCases, WRITE_COMMAND } from '../acp-write-cases.ts';
 import { cliDir } from '../cli-cache.ts';
 import type { LiveSpec } from '../live-spec.ts';

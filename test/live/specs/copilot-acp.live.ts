@@ -1,4 +1,4 @@
-import { copilotAcpAdapter } from '../../../src/adapters/protocols/acp/agents/copilot-acp.ts';
+import { copilotAcpAdapter } from '../../../src/adapters/agents/copilot/copilot-acp.ts';
 import { acpWriteCases } from '../acp-write-cases.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as copilot } from './copilot.live.ts';

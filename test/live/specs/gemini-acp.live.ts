@@ -1,4 +1,4 @@
-import { geminiAcpAdapter } from '../../../src/adapters/protocols/acp/agents/gemini-acp.ts';
+import { geminiAcpAdapter } from '../../../src/adapters/agents/gemini/gemini-acp.ts';
 import { acpWriteCases } from '../acp-write-cases.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as gemini } from './gemini.live.ts';

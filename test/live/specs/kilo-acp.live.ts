@@ -1,4 +1,4 @@
-import { kiloAcpAdapter } from '../../../src/adapters/protocols/acp/agents/opencode-acp.ts';
+import { kiloAcpAdapter } from '../../../src/adapters/agents/kilo/kilo-acp.ts';
 import { acpWriteCases } from '../acp-write-cases.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as kilo } from './kilo.live.ts';

@@ -1,4 +1,4 @@
-import { ompAcpAdapter } from '../../../src/adapters/protocols/acp/agents/omp-acp.ts';
+import { ompAcpAdapter } from '../../../src/adapters/agents/omp/omp-acp.ts';
 import { acpWriteCases } from '../acp-write-cases.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as omp } from './omp.live.ts';

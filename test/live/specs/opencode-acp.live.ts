@@ -1,4 +1,4 @@
-import { opencodeAcpAdapter } from '../../../src/adapters/protocols/acp/agents/opencode-acp.ts';
+import { opencodeAcpAdapter } from '../../../src/adapters/agents/opencode/opencode-acp.ts';
 import { acpWriteCases } from '../acp-write-cases.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as opencode } from './opencode.live.ts';

@@ -1,4 +1,4 @@
-import { qwenAcpAdapter } from '../../../src/adapters/protocols/acp/agents/qwen-acp.ts';
+import { qwenAcpAdapter } from '../../../src/adapters/agents/qwen/qwen-acp.ts';
 import { acpWriteCases } from '../acp-write-cases.ts';
 import type { LiveSpec } from '../live-spec.ts';
 import { spec as qwen } from './qwen.live.ts';

@@ -12,7 +12,7 @@ export const claudeAdapter = defineCliAdapter({
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
   toolNames: { shell: ['Bash'], write_file: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'], read_file: ['Read'] },
   displayName: 'Claude Code',
-  // True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md).
+  // True to Claude Code 2.1.330 as recorded live (src/adapters/agents/claude/README.md).
   capabilities: {
     // `--resume <id>`; `--fork-session` with it gives the copy a new session id.
     resume: true,

@@ -15,7 +15,7 @@ export { type ClaudeTranslatorState, mcpName } from './claude-state.ts';
 
 /**
  * Translates Claude Code's `--print --output-format stream-json --verbose` records, with or
- * without `--include-partial-messages` (recorded from claude 2.1.330, docs/adapters/claude.md):
+ * without `--include-partial-messages` (recorded from claude 2.1.330, src/adapters/agents/claude/README.md):
  *
  * - `system` → session and turn start, API retries (claude-session-records.ts);
  * - `stream_event` (raw Anthropic SSE events) → the message's events as they stream (claude-stream-events.ts);

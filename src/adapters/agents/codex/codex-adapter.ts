@@ -26,7 +26,7 @@ export const codexAdapter = defineCliAdapter<CodexAdapterOptions>({
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
   toolNames: { shell: ['exec_command'], write_file: ['apply_patch'] },
   displayName: 'Codex CLI',
-  // True to `codex` 0.169.0 as run here against a local Responses server (docs/adapters/codex.md).
+  // True to `codex` 0.169.0 as run here against a local Responses server (src/adapters/agents/codex/README.md).
   capabilities: {
     // `codex exec resume <id>` and `codex exec fork <id>`.
     resume: true,

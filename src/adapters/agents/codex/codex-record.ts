@@ -9,7 +9,7 @@ export type CodexItem = z.infer<typeof item>;
 
 /**
  * The `ThreadEvent`s of `codex exec --json` whose shape decides the translation, checked at the edge
- * (docs/adapters/codex.md): a `thread.started` cannot do without its `thread_id`, an item event
+ * (src/adapters/agents/codex/README.md): a `thread.started` cannot do without its `thread_id`, an item event
  * without its `item` and that item's `id`; the other events need nothing but their type (a
  * `turn.completed` without usage, an `error` without a message still translate), and every other
  * field is read loosely.

@@ -21,7 +21,7 @@ export const copilotAdapter = defineCliAdapter<CopilotAdapterOptions>({
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
   toolNames: { shell: ['bash'], write_file: ['write', 'create', 'edit'], read_file: ['view'] },
   displayName: 'GitHub Copilot CLI',
-  // True to `copilot` 1.0.102 as recorded live (docs/adapters/copilot.md).
+  // True to `copilot` 1.0.102 as recorded live (src/adapters/agents/copilot/README.md).
   capabilities: {
     // `--resume=<id>` continues a session; there is no fork flag.
     resume: true,

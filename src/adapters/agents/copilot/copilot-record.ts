@@ -8,7 +8,7 @@ export type CopilotCallData = z.infer<typeof call>;
 
 /**
  * The session events of `copilot --output-format json` whose shape decides the translation, checked
- * at the edge (docs/adapters/copilot.md; the fields as the CLI's `session-events.schema.json` has
+ * at the edge (src/adapters/agents/copilot/README.md; the fields as the CLI's `session-events.schema.json` has
  * them): a tool call's delta, start and result cannot do without `data.toolCallId`, `session.start`
  * without `data.sessionId`, `skill.invoked` without `data.name`; the other events need nothing but
  * their type (a message without content, a `result` without an exit code still translate), and

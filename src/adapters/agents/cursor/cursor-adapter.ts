@@ -14,7 +14,7 @@ export const cursorAdapter = defineCliAdapter({
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
   toolNames: { shell: ['shell'], write_file: ['write', 'edit', 'delete'], read_file: ['read'] },
   displayName: 'Cursor Agent CLI',
-  // Evidence-only (docs/adapters/cursor.md): Cursor's CLI is installed with `curl https://cursor.com/install`,
+  // Evidence-only (src/adapters/agents/cursor/README.md): Cursor's CLI is installed with `curl https://cursor.com/install`,
   // not from npm (the npm package `cursor-agent` is an unrelated project), so it could not be run here.
   capabilities: {
     // `--resume <chatId>`; no fork flag.

@@ -12,7 +12,7 @@ export function cursorCallId(value: Obj): string | undefined {
 
 /**
  * The records of `cursor-agent -p --output-format stream-json` whose shape decides the translation,
- * checked at the edge (docs/adapters/cursor.md): a `tool_call` cannot do without its call id and its
+ * checked at the edge (src/adapters/agents/cursor/README.md): a `tool_call` cannot do without its call id and its
  * `tool_call` object (which tool it is: `<kind>ToolCall` or `function`, read by cursor-tools.ts); the
  * other records need nothing but their type (a message without text, a result without usage still
  * translate), and every other field is read loosely.

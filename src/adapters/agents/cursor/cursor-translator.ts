@@ -16,7 +16,7 @@ import { toolOutput, toolShape } from './cursor-tools.ts';
 /**
  * What `cursor-agent -p --output-format stream-json --stream-partial-output` prints, per Cursor's
  * published reference (cursor.com/docs/cli/reference/output-format) and streams captured by others
- * from the real CLI (see docs/adapters/cursor.md; not recorded here: the CLI is not on npm):
+ * from the real CLI (see src/adapters/agents/cursor/README.md; not recorded here: the CLI is not on npm):
  * - `{type:"system",subtype:"init",apiKeySource,cwd,session_id,model,permissionMode}`
  * - `{type:"user",message:{role,content:[{type:"text",text}]},session_id}` (the prompt echoed)
  * - `{type:"assistant",message:{role,content:[{type:"text",text}]},session_id,timestamp_ms?}`: with

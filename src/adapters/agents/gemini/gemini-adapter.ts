@@ -16,7 +16,7 @@ export const geminiAdapter = defineCliAdapter({
     read_file: ['read_file', 'read_many_files'],
   },
   displayName: 'Gemini CLI',
-  // True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md).
+  // True to Gemini CLI 0.61.0 as run live (src/adapters/agents/gemini/README.md).
   capabilities: {
     // `--resume <session id>` continues a session under the same id; there is no fork flag.
     resume: true,

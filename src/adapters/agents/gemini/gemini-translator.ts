@@ -35,7 +35,7 @@ export interface GeminiTranslatorState extends TranslatorState {
 
 /**
  * Translates Gemini CLI's `--output-format stream-json` records (recorded from gemini 0.61.0,
- * docs/adapters/gemini.md):
+ * src/adapters/agents/gemini/README.md):
  *
  * - `init` {session_id, model} → `session_start` (+ `session_resume` when the request resumed), `turn_start`;
  * - `message` role `user` → nothing (the prompt echoed); role `assistant` with `delta: true` →

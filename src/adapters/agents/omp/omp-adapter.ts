@@ -23,7 +23,7 @@ export const ompAdapter = defineCliAdapter({
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
   toolNames: { shell: ['bash'], write_file: ['write', 'edit', 'ast_edit'], read_file: ['read'] },
   displayName: 'omp (oh-my-pi)',
-  // True to omp 18.2.3 as recorded live (docs/adapters/omp.md).
+  // True to omp 18.2.3 as recorded live (src/adapters/agents/omp/README.md).
   capabilities: {
     resume: true,
     fork: true,

@@ -10,7 +10,7 @@ export const openclawAdapter = defineCliAdapter({
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
   toolNames: { shell: ['exec', 'process'], write_file: ['write', 'edit', 'apply_patch'], read_file: ['read'] },
   displayName: 'OpenClaw',
-  // True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (docs/adapters/openclaw.md).
+  // True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (src/adapters/agents/openclaw/README.md).
   capabilities: {
     // A new turn runs `agent exec --state-dir <per-run dir>`; `agent --local --session-id` continues it.
     resume: true,

@@ -19,7 +19,7 @@ export interface OpenCodeHttpAdapterOptions extends CliAdapterOptions {
 export const opencodeHttpAdapter = defineCliAdapter<OpenCodeHttpAdapterOptions>({
   id: 'opencode-http',
   displayName: 'OpenCode (HTTP server)',
-  // True to `opencode serve` 1.18.33 driven over its HTTP API (docs/adapters/opencode-http.md).
+  // True to `opencode serve` 1.18.33 driven over its HTTP API (src/adapters/agents/opencode-http/README.md).
   capabilities: {
     resume: false,
     fork: false,

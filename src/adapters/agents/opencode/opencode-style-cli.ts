@@ -23,7 +23,7 @@ export type OpenCodeStyleCli = Pick<
  */
 export function openCodeStyleCli(flavor: OpenCodeFlavor, ownKeyEnv: readonly string[]): OpenCodeStyleCli {
   return {
-    // True to `opencode run` 1.18.33 as run here against a local Chat Completions server (docs/adapters/opencode.md).
+    // True to `opencode run` 1.18.33 as run here against a local Chat Completions server (src/adapters/agents/opencode/README.md).
     capabilities: {
       // `--session <id>` continues a session; `--fork` with it forks first.
       resume: true,

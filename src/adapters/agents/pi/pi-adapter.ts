@@ -12,7 +12,7 @@ export const piAdapter = defineCliAdapter({
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
   toolNames: { shell: ['bash'], write_file: ['write', 'edit'], read_file: ['read'] },
   displayName: 'Pi',
-  // True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md).
+  // True to `pi` 0.73.1 as recorded live (src/adapters/agents/pi/README.md).
   capabilities: {
     resume: true,
     fork: true,

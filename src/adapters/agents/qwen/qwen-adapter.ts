@@ -18,7 +18,7 @@ export const qwenAdapter = defineCliAdapter({
     read_file: ['read_file', 'read_many_files'],
   },
   displayName: 'Qwen Code',
-  // True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md).
+  // True to Qwen Code 0.24.4 as run live (src/adapters/agents/qwen/README.md).
   capabilities: {
     // `--resume <id>`; `--fork-session` with it.
     resume: true,

@@ -56,7 +56,7 @@ const API_ERROR = '[API Error';
 
 /**
  * Translates Qwen Code's `--output-format stream-json --include-partial-messages` records
- * (recorded from qwen 0.24.4, docs/adapters/qwen.md). Unlike its parent Gemini CLI, Qwen Code
+ * (recorded from qwen 0.24.4, src/adapters/agents/qwen/README.md). Unlike its parent Gemini CLI, Qwen Code
  * prints Claude Code's stream-json format (`system`/`init`, `stream_event` with Anthropic SSE
  * events, `assistant`, `user` tool results, `result`), so the Claude translator does the work and
  * this one adds what Qwen Code prints differently:

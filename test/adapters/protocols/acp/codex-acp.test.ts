@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
-import { acpTranslator, codexAcpAdapter, pickOption } from '../../../../src/adapters/protocols/acp/index.ts';
+import { codexAcpAdapter } from '../../../../src/adapters/agents/codex/index.ts';
+import { acpTranslator, pickOption } from '../../../../src/adapters/protocols/acp/index.ts';
 import type { EventDraft } from '../../../../src/core/events/index.ts';
 
 const streams = new URL('../../../fixtures/streams/acp-codex/', import.meta.url);

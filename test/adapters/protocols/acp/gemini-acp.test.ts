@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { acpTranslator, geminiAcpAdapter } from '../../../../src/adapters/protocols/acp/index.ts';
+import { geminiAcpAdapter } from '../../../../src/adapters/agents/gemini/index.ts';
+import { acpTranslator } from '../../../../src/adapters/protocols/acp/index.ts';
 
 const streams = new URL('../../../fixtures/streams/acp-gemini/', import.meta.url);
 const lines = (name: string) =>

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { kiloAcpAdapter, opencodeAcpAdapter, qwenAcpAdapter } from '../../../../src/adapters/protocols/acp/index.ts';
+import { kiloAcpAdapter } from '../../../../src/adapters/agents/kilo/index.ts';
+import { opencodeAcpAdapter } from '../../../../src/adapters/agents/opencode/index.ts';
+import { qwenAcpAdapter } from '../../../../src/adapters/agents/qwen/index.ts';
 import type { AgentEvent } from '../../../../src/core/events/index.ts';
 import { replayStream } from '../../../../src/core/run/replay-stream.ts';
 

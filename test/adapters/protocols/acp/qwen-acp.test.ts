@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { acpTranslator, pickOption, qwenAcpAdapter } from '../../../../src/adapters/protocols/acp/index.ts';
+import { qwenAcpAdapter } from '../../../../src/adapters/agents/qwen/index.ts';
+import { acpTranslator, pickOption } from '../../../../src/adapters/protocols/acp/index.ts';
 
 const lines = (name: string) =>
   readFileSync(new URL(`../../../fixtures/streams/acp-qwen/${name}.jsonl`, import.meta.url), 'utf8')

@@ -1,5 +1,5 @@
-import type { Adapter, Capabilities } from '../../../../core/adapter/index.ts';
-import { type AcpAdapterExtras, acpAdapter } from '../acp-adapter.ts';
+import type { Adapter, Capabilities } from '../../../core/adapter/index.ts';
+import { type AcpAdapterExtras, acpAdapter } from './acp-adapter.ts';
 
 /** What an ACP mode adds to the CLI adapter of the same program. */
 export interface CliAcpMode {

@@ -1,7 +1,7 @@
-import type { Adapter } from '../../../../core/adapter/index.ts';
-import { geminiAdapter } from '../../../agents/gemini/gemini-adapter.ts';
-import type { CliAdapterOptions } from '../../../shared/define-cli-adapter.ts';
-import { cliAcpAdapter } from './cli-acp-adapter.ts';
+import type { Adapter } from '../../../core/adapter/index.ts';
+import { cliAcpAdapter } from '../../protocols/acp/cli-acp-adapter.ts';
+import type { CliAdapterOptions } from '../../shared/define-cli-adapter.ts';
+import { geminiAdapter } from './gemini-adapter.ts';
 
 /** The options of {@link geminiAcpAdapter}: `command`, the executable (default `gemini`). */
 export type GeminiAcpAdapterOptions = CliAdapterOptions;

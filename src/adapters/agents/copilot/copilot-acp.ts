@@ -1,7 +1,7 @@
-import type { Adapter } from '../../../../core/adapter/index.ts';
-import { copilotAdapter } from '../../../agents/copilot/copilot-adapter.ts';
-import type { CliAdapterOptions } from '../../../shared/define-cli-adapter.ts';
-import { cliAcpAdapter } from './cli-acp-adapter.ts';
+import type { Adapter } from '../../../core/adapter/index.ts';
+import { cliAcpAdapter } from '../../protocols/acp/cli-acp-adapter.ts';
+import type { CliAdapterOptions } from '../../shared/define-cli-adapter.ts';
+import { copilotAdapter } from './copilot-adapter.ts';
 
 /** The options of {@link copilotAcpAdapter}: `command`, the executable (default `copilot`). */
 export type CopilotAcpAdapterOptions = CliAdapterOptions;

@@ -1,7 +1,7 @@
-import type { Adapter } from '../../../../core/adapter/index.ts';
-import { ompAdapter } from '../../../agents/omp/omp-adapter.ts';
-import type { CliAdapterOptions } from '../../../shared/define-cli-adapter.ts';
-import { cliAcpAdapter } from './cli-acp-adapter.ts';
+import type { Adapter } from '../../../core/adapter/index.ts';
+import { cliAcpAdapter } from '../../protocols/acp/cli-acp-adapter.ts';
+import type { CliAdapterOptions } from '../../shared/define-cli-adapter.ts';
+import { ompAdapter } from './omp-adapter.ts';
 
 /** The options of {@link ompAcpAdapter}: `command`, the executable (default `omp`). */
 export type OmpAcpAdapterOptions = CliAdapterOptions;

@@ -1,11 +1,10 @@
-import type { Adapter, LaunchContext } from '../../../../core/adapter/index.ts';
-import { kiloAdapter, kiloFlavor } from '../../../agents/kilo/kilo-adapter.ts';
-import { opencodeAdapter } from '../../../agents/opencode/opencode-adapter.ts';
-import { type OpenCodeFlavor, openCodePermission, opencodeFlavor } from '../../../agents/opencode/opencode-plan.ts';
-import type { CliAdapterOptions } from '../../../shared/define-cli-adapter.ts';
-import { cliAcpAdapter } from './cli-acp-adapter.ts';
+import type { Adapter, LaunchContext } from '../../../core/adapter/index.ts';
+import { cliAcpAdapter } from '../../protocols/acp/cli-acp-adapter.ts';
+import type { CliAdapterOptions } from '../../shared/define-cli-adapter.ts';
+import { opencodeAdapter } from './opencode-adapter.ts';
+import { type OpenCodeFlavor, openCodePermission, opencodeFlavor } from './opencode-plan.ts';
 
-/** The options of {@link opencodeAcpAdapter} and {@link kiloAcpAdapter}: `command`, the executable. */
+/** The options of {@link opencodeAcpAdapter} and of the other OpenCode-style ACP modes: `command`, the executable. */
 export type OpenCodeAcpAdapterOptions = CliAdapterOptions;
 
 /**
@@ -32,7 +31,7 @@ export const CALLER_TOOLS_PERMISSION: Readonly<Record<string, string>> = { '*': 
  * session dir, auth check) and its flavor's names: inline config, merged over the user's and the
  * workspace's files, with permissions only (the run's MCP server comes through `session/new`).
  */
-function openCodeStyleAcpAdapter(
+export function openCodeStyleAcpAdapter(
   cli: Adapter,
   flavor: OpenCodeFlavor,
   displayName: string,
@@ -64,9 +63,4 @@ export function opencodeAcpAdapter(options: OpenCodeAcpAdapterOptions = {}): Ada
   return openCodeStyleAcpAdapter(opencodeAdapter(options), opencodeFlavor, 'OpenCode (ACP)', {
     servedOnCallerTools: true,
   });
-}
-
-/** Kilo Code CLI over ACP (`kilo acp`), an OpenCode fork. */
-export function kiloAcpAdapter(options: OpenCodeAcpAdapterOptions = {}): Adapter {
-  return openCodeStyleAcpAdapter(kiloAdapter(options), kiloFlavor, 'Kilo Code CLI (ACP)');
 }

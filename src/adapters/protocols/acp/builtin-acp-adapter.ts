@@ -5,10 +5,10 @@ import type {
   LaunchContext,
   SessionFileDeclaration,
   SpawnPlan,
-} from '../../../../core/adapter/index.ts';
-import { cliProgramInfo } from '../../../shared/define-cli-adapter.ts';
-import { acpAdapter } from '../acp-adapter.ts';
-import type { AcpSessionLog } from '../acp-session-log.ts';
+} from '../../../core/adapter/index.ts';
+import { cliProgramInfo } from '../../shared/define-cli-adapter.ts';
+import { acpAdapter } from './acp-adapter.ts';
+import type { AcpSessionLog } from './acp-session-log.ts';
 
 /** What tells one built-in `<agent>-acp` adapter from another. */
 export interface BuiltinAcpAgent {

@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Adapter } from '../../../../core/adapter/index.ts';
-import { CLAUDE_KEY_INPUTS, CLAUDE_SECRET_ENV, detectClaudeAuth } from '../../../agents/claude/claude-auth.ts';
-import { claudeSessionFiles } from '../../../agents/claude/claude-session-files.ts';
-import { builtinAcpAdapter } from './builtin-acp-adapter.ts';
+import type { Adapter } from '../../../core/adapter/index.ts';
+import { builtinAcpAdapter } from '../../protocols/acp/builtin-acp-adapter.ts';
+import { CLAUDE_KEY_INPUTS, CLAUDE_SECRET_ENV, detectClaudeAuth } from './claude-auth.ts';
+import { claudeSessionFiles } from './claude-session-files.ts';
 
 /** The Claude Agent SDK's ACP launcher on npm. */
 export const CLAUDE_ACP_NPM_PACKAGE = '@agentclientprotocol/claude-agent-acp';

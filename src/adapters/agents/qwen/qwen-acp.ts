@@ -1,7 +1,7 @@
-import type { Adapter } from '../../../../core/adapter/index.ts';
-import { qwenAdapter } from '../../../agents/qwen/qwen-adapter.ts';
-import type { CliAdapterOptions } from '../../../shared/define-cli-adapter.ts';
-import { cliAcpAdapter } from './cli-acp-adapter.ts';
+import type { Adapter } from '../../../core/adapter/index.ts';
+import { cliAcpAdapter } from '../../protocols/acp/cli-acp-adapter.ts';
+import type { CliAdapterOptions } from '../../shared/define-cli-adapter.ts';
+import { qwenAdapter } from './qwen-adapter.ts';
 
 /** The options of {@link qwenAcpAdapter}: `command`, the executable (default `qwen`). */
 export type QwenAcpAdapterOptions = CliAdapterOptions;

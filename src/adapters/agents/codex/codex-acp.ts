@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import type { Adapter } from '../../../../core/adapter/index.ts';
-import { CODEX_TESTED_VERSION } from '../../../agents/codex/codex-adapter.ts';
-import { codexHome, detectCodexAuth } from '../../../agents/codex/codex-auth.ts';
-import { CODEX_SANDBOX_PROBE } from '../../../agents/codex/codex-plan.ts';
-import { codexSessionFiles } from '../../../agents/codex/codex-session-files.ts';
-import { codexSessionLog } from '../../../agents/codex/codex-session-log.ts';
-import { builtinAcpAdapter } from './builtin-acp-adapter.ts';
+import type { Adapter } from '../../../core/adapter/index.ts';
+import { builtinAcpAdapter } from '../../protocols/acp/builtin-acp-adapter.ts';
+import { CODEX_TESTED_VERSION } from './codex-adapter.ts';
+import { codexHome, detectCodexAuth } from './codex-auth.ts';
+import { CODEX_SANDBOX_PROBE } from './codex-plan.ts';
+import { codexSessionFiles } from './codex-session-files.ts';
+import { codexSessionLog } from './codex-session-log.ts';
 
 /**
  * Codex's sandbox probe (`codex sandbox -- true`) for the Codex codex-acp runs: `CODEX_PATH`, else the
