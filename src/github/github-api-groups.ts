@@ -18,10 +18,10 @@ export type CommentMethods = Pick<
 /** Check runs. */
 export type CheckRunMethods = Pick<GitHubApi, 'createCheckRun' | 'updateCheckRun' | 'getCheckRun'>;
 
-/** Pull requests: finding, opening, asking for reviews and listing the files. */
+/** Pull requests: finding, opening, asking for reviews, listing the files and comparing commits. */
 export type PullMethods = Pick<
   GitHubApi,
-  'getPull' | 'findOpenPull' | 'createPull' | 'requestReviewers' | 'listPullFiles'
+  'getPull' | 'findOpenPull' | 'createPull' | 'requestReviewers' | 'listPullFiles' | 'compareCommits'
 >;
 
 /** Reviews, their comments and the replies in their threads. */

@@ -123,6 +123,17 @@ export interface PullFile {
   patch: string | undefined;
 }
 
+/** How one commit relates to another, and the files between them (`GET …/compare/{base}...{head}`). */
+export interface CommitComparison {
+  /** `ahead`: head descends from base; `identical`; `behind` or `diverged`: it does not. */
+  status: 'ahead' | 'behind' | 'identical' | 'diverged';
+  /**
+   * The files changed from the merge base to head (their paths, and a renamed file's old path too);
+   * undefined when GitHub lists too many to be sure (it lists at most 300).
+   */
+  files: string[] | undefined;
+}
+
 /** A review comment on the new side (`RIGHT`) of a pull request's diff, on `line` or `startLine`..`line`. */
 export interface NewReviewComment {
   path: string;
@@ -263,6 +274,8 @@ export interface GitHubApi {
   /** Marks a review thread resolved (GraphQL `resolveReviewThread`). */
   resolveReviewThread(ref: RepoRef, threadId: string): Promise<void>;
 
+  /** GET /repos/{owner}/{repo}/compare/{base}...{head} — how head relates to base, and the files changed. */
+  compareCommits(ref: RepoRef, base: string, head: string): Promise<CommitComparison>;
   /** GET /repos/{owner}/{repo}/pulls/{pull_number}/files?per_page=100 — every page (GitHub lists at most 3,000 files). */
   listPullFiles(ref: RepoRef, number: number): Promise<PullFile[]>;
   /** POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews — a submitted `COMMENT` review on `commitId`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PullFile } from './github-api.ts';
+import type { CommitComparison, PullFile } from './github-api.ts';
 import type { PullMethods } from './github-api-groups.ts';
 import { pullResponse } from './github-responses.ts';
 import type { OctokitRequests } from './octokit-requests.ts';
@@ -10,7 +10,26 @@ const pullFileResponse = z
   .loose()
   .transform((f): PullFile => ({ path: f.filename, status: f.status, patch: f.patch ?? undefined }));
 
-/** `createGitHubApi`'s pull-request methods: finding, opening, asking for reviews and listing the files. */
+/** GitHub lists at most this many files of a comparison. */
+const COMPARE_FILES_LIMIT = 300;
+
+const comparisonResponse = z
+  .object({
+    status: z.enum(['ahead', 'behind', 'identical', 'diverged']),
+    files: z.array(z.object({ filename: z.string(), previous_filename: z.string().optional() }).loose()).optional(),
+  })
+  .loose()
+  .transform(
+    (c): CommitComparison => ({
+      status: c.status,
+      files:
+        c.files === undefined || c.files.length >= COMPARE_FILES_LIMIT
+          ? undefined
+          : c.files.flatMap((f) => (f.previous_filename ? [f.filename, f.previous_filename] : [f.filename])),
+    }),
+  );
+
+/** `createGitHubApi`'s pull-request methods: finding, opening, asking for reviews, listing the files, comparing commits. */
 export function octokitPullMethods({ call }: OctokitRequests): PullMethods {
   return {
     async getPull(ref, number) {
@@ -51,6 +70,16 @@ export function octokitPullMethods({ call }: OctokitRequests): PullMethods {
         { ...ref, pull_number: number, reviewers: reviewers.users, team_reviewers: reviewers.teams },
         z.unknown(),
       );
+    },
+
+    async compareCommits(ref, base, head) {
+      // One page of commits is enough: the files are listed in full on every page (up to 300).
+      const { data } = await call(
+        'GET /repos/{owner}/{repo}/compare/{basehead}',
+        { ...ref, basehead: `${base}...${head}`, per_page: 1 },
+        comparisonResponse,
+      );
+      return data;
     },
 
     async listPullFiles(ref, number) {

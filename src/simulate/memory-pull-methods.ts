@@ -1,11 +1,12 @@
+import { compareCommitsInGit } from '../github/git/compare-commits-in-git.ts';
 import { pullFilesFromGit } from '../github/git/pull-files-from-git.ts';
 import type { GitHubApi, PullInfo, RepoRef } from '../github/github-api.ts';
 import type { PullMethods } from '../github/github-api-groups.ts';
 import { fail, type MemoryGitHubContext } from './memory-github-context.ts';
 
-/** The in-memory GitHub's pull-request methods: finding, opening, asking for reviews and listing the files. */
+/** The in-memory GitHub's pull-request methods: finding, opening, asking for reviews, listing the files, comparing commits. */
 export function memoryPullMethods(ctx: MemoryGitHubContext): PullMethods {
-  const { options, state } = ctx;
+  const { options, state, git } = ctx;
   return {
     async getPull(ref, number) {
       const { issue, pull } = ctx.pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}', ref, number);
@@ -43,6 +44,15 @@ export function memoryPullMethods(ctx: MemoryGitHubContext): PullMethods {
         );
       }
       state.requestReviews(pull, reviewers);
+    },
+
+    async compareCommits(ref, base, head) {
+      const operation = 'GET /repos/{owner}/{repo}/compare/{basehead}';
+      ctx.checkRepo(operation, ref);
+      if ((await git.commitOf(base)) === undefined || (await git.commitOf(head)) === undefined) {
+        fail(operation, 404, 'Not Found');
+      }
+      return compareCommitsInGit(options.bareRepo, base, head);
     },
 
     async listPullFiles(ref, number) {

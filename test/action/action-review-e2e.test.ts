@@ -20,6 +20,7 @@ agents:
         REVIEW_FINDINGS: '${JSON.stringify([OFF_BY_ONE])}'
 review:
   on: [synchronize]
+  incremental: findings
 `;
 
 let world: GitHubWorld | undefined;
@@ -29,25 +30,12 @@ afterEach(async () => {
 });
 
 describe('the Action reviews a pull request on a push (review.on)', () => {
-  it('posts the finding inline, concludes the review check run failure, and says so in its outputs', async () => {
+  it('posts the finding inline, concludes the review check run failure, and says so in its outputs; a push elsewhere costs no agent run', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;
     const head = await w.commit('feature', { 'src/sum.ts': SUM_CODE }, 'add sum');
     w.gh.state.addPull(w.repo, { number: 7, title: 'Add sum', headRef: 'feature', user: 'alice' });
-    const payload = webhookPayload('pull_request', 'synchronize', {
-      owner: w.repo.owner,
-      repo: w.repo.repo,
-      defaultBranch: 'main',
-      login: 'alice',
-      number: 7,
-      title: 'Add sum',
-    });
-    const pull = payload.pull_request as Record<string, unknown>;
-    pull.draft = false;
-    pull.head = { ...(pull.head as object), sha: head, ref: 'feature' };
-    const files = await runnerEnv(w, { eventName: 'pull_request', payload });
-    const result = await runStep(ACTION_MAIN, files.env);
-    const outputs = await readCommandFile(files.output);
+    const { result, outputs } = await pushed(w, head);
     expect(outputs.conclusion, `${result.stdout}\n${result.stderr}`).toBe('failure');
     const comments = w.gh.state.reviewComments(w.repo, 7);
     expect(comments.map((c) => [c.path, c.line])).toEqual([['src/sum.ts', 4]]);
@@ -57,6 +45,33 @@ describe('the Action reviews a pull request on a push (review.on)', () => {
       headSha: head,
       conclusion: 'failure',
     });
+
+    // review.incremental: findings — a push that changes no file a finding is in: no agent run.
+    const head2 = await w.commit('feature', { 'docs/sum.md': 'How to sum.\n' }, 'document it');
+    w.gh.state.pushHead(w.repo, 7, head2);
+    const second = await pushed(w, head2);
+    expect(second.outputs.conclusion, `${second.result.stdout}\n${second.result.stderr}`).toBe('failure');
+    expect(second.result.stdout).toContain('no agent run: the commits since');
+    expect(w.gh.state.checkRuns(w.repo).at(-1)).toMatchObject({ headSha: head2, conclusion: 'failure' });
+    expect(w.gh.state.reviewComments(w.repo, 7)).toHaveLength(1);
     w.gh.assertNoViolations();
   });
 });
+
+/** The Action as the runner runs it on the `synchronize` of pull request #7 at `head`. */
+async function pushed(w: GitHubWorld, head: string) {
+  const payload = webhookPayload('pull_request', 'synchronize', {
+    owner: w.repo.owner,
+    repo: w.repo.repo,
+    defaultBranch: 'main',
+    login: 'alice',
+    number: 7,
+    title: 'Add sum',
+  });
+  const pull = payload.pull_request as Record<string, unknown>;
+  pull.draft = false;
+  pull.head = { ...(pull.head as object), sha: head, ref: 'feature' };
+  const files = await runnerEnv(w, { eventName: 'pull_request', payload });
+  const result = await runStep(ACTION_MAIN, files.env);
+  return { result, outputs: await readCommandFile(files.output) };
+}

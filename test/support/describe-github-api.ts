@@ -675,6 +675,17 @@ export function describeGitHubApi(name: string, make: MakeGitHubApiHarness): voi
         expect(await statusOf(h.api.listPullFiles(h.repo, 99))).toBe(404);
       });
 
+      it('compareCommits: ahead, behind, identical and the files changed from the merge base; an unknown commit is 404', async () => {
+        expect(await h.api.compareCommits(h.repo, mainSha, featureSha)).toEqual({
+          status: 'ahead',
+          files: ['README.md', 'docs/new.md'],
+        });
+        expect(await h.api.compareCommits(h.repo, featureSha, mainSha)).toEqual({ status: 'behind', files: [] });
+        expect(await h.api.compareCommits(h.repo, 'main', 'main')).toEqual({ status: 'identical', files: [] });
+        expectNoViolations();
+        expect(await statusOf(h.api.compareCommits(h.repo, mainSha, 'f'.repeat(40)))).toBe(404);
+      });
+
       it('createReview: a COMMENTED review by the bot with its comments on the diff’s new side', async () => {
         h.seed.pull({ number: 7, title: 'p', user: 'alice', headRef: 'feature' });
         const review = await h.api.createReview(h.repo, 7, {

@@ -5,6 +5,7 @@ import { durationSchema, parseDuration } from '../../core/config/duration.ts';
 import { permissionPolicySchema, permissionRuleSchema } from '../../core/tools/permission-policy.ts';
 import { LONGEST_CONVERSATION_DAYS } from '../conversation/conversation-state.ts';
 import { SEVERITIES } from '../review/finding.ts';
+import { INCREMENTAL_MODES } from '../review/review-scope.ts';
 import { PULL_REQUEST_ACTIONS } from '../trigger/trigger-event.ts';
 
 /**
@@ -295,6 +296,15 @@ const reviewSchema = z
           "ready for review; draft pull requests are left alone. The event's sender needs trigger.permission.",
       ),
     agent: agentNameSchema.optional().describe('The agent that reviews automatically; default: the default agent.'),
+    incremental: z
+      .enum(INCREMENTAL_MODES)
+      .default('off')
+      .describe(
+        'What a push (synchronize) to a reviewed pull request reviews. off: the whole pull request again. ' +
+          "new-commits: only the pull request's files the commits since the last review changed (none: no agent run). " +
+          'findings: only the files of open findings those commits changed (none: no agent run). Either way a ' +
+          'finding whose code is gone is resolved, and a mention reviews the whole pull request.',
+      ),
   })
   .describe('Pull-request reviews ("@agent review" on a pull request).');
 

@@ -172,9 +172,10 @@ export async function resumeTurn(input: {
 /** The turn's record as it ended. */
 export function turnRecordOf(
   base: Pick<TurnRecord, 'conversation' | 'turn' | 'job' | 'agent' | 'at' | 'instruction'>,
-  end: Pick<TurnRecord, 'conclusion' | 'finalMessage' | 'branch' | 'pullRequest'>,
+  end: Pick<TurnRecord, 'conclusion' | 'finalMessage' | 'branch' | 'pullRequest' | 'reviewed'>,
 ): TurnRecord {
   const record: TurnRecord = { ...base };
+  if (end.reviewed) record.reviewed = end.reviewed;
   if (end.conclusion) record.conclusion = end.conclusion;
   if (end.finalMessage) record.finalMessage = end.finalMessage;
   if (end.branch) record.branch = end.branch;

@@ -27,6 +27,11 @@ export const TurnRecordSchema = z.object({
   pullRequest: z.number().int().positive().optional(),
   /** The comments (mentions) this turn took up: its own, and requests no earlier run took up. */
   comments: z.array(z.number().int().positive()).max(20).optional(),
+  /** For a review run that published its review: the head commit it reviewed (`review.incremental` starts from it). */
+  reviewed: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional(),
   /** The run's conclusion, once finished. */
   conclusion: z.enum(['success', 'failure', 'cancelled', 'timed_out', 'neutral', 'action_required']).optional(),
 });

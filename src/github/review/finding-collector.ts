@@ -15,10 +15,19 @@ export class FindingCollector {
   readonly #found: LocatedFinding[] = [];
   readonly #anchors: DiffAnchors | undefined;
   readonly #max: number;
+  readonly #scope: ReadonlySet<string> | undefined;
 
-  constructor(options: { anchors?: DiffAnchors; max?: number } = {}) {
+  /** `scope`: the only files this review covers (an incremental review); absent, any file. */
+  constructor(options: { anchors?: DiffAnchors; max?: number; scope?: readonly string[] } = {}) {
     this.#anchors = options.anchors;
     this.#max = options.max ?? 50;
+    this.#scope = options.scope === undefined ? undefined : new Set(options.scope);
+  }
+
+  /** Why `finding` is outside what this review covers, or undefined when it is inside. */
+  outOfScope(finding: Finding): string | undefined {
+    if (this.#scope === undefined || this.#scope.has(finding.path)) return undefined;
+    return `this review covers only the files changed since the last review (${[...this.#scope].join(', ')}); ${finding.path} is not one of them`;
   }
 
   /** Keeps `finding` with the text of its lines in `content` (the file on the head); says where it will show. */

@@ -22,6 +22,8 @@ export function reportFindingTool(collector: FindingCollector) {
       "Reports one review finding on the pull request's head: the file (relative path), the line (or startLine..line), severity (blocker, major, minor, nit), a one-line title, an explanation, and optionally `suggestion`, the exact replacement text for those lines. Call it once per finding; don't repeat findings in your final answer.",
     input: findingSchema,
     handler: async (finding, ctx) => {
+      const outside = collector.outOfScope(finding);
+      if (outside !== undefined) throw new ToolError(REPORT_FINDING, outside);
       const opened = await openInWorkspace(ctx.workspacePath, finding.path, 'read', REPORT_FINDING).catch(
         (error: Error) => {
           throw new ToolError(

@@ -14,6 +14,8 @@ export interface ReviewPromptInput {
   maxFindings: number;
   /** Whether the agent can call `report_finding` (it takes MCP or relayed tools). */
   canReport: boolean;
+  /** An incremental review: the head the last review saw, and the only files this one covers. */
+  since?: { sha: string; files: readonly string[] };
 }
 
 const MAX_RULES_CHARS = 20_000;
@@ -40,7 +42,13 @@ export function reviewPrompt(input: ReviewPromptInput): string {
     '- `suggestion` (optional): the exact text that should replace those lines, when you have a concrete fix.',
     `Report only real problems in the changed code, at most ${input.maxFindings}, and none below \`${input.threshold}\`. When you are done, answer with a short summary of the review (two to four sentences).`,
   ];
-  if (input.files.length > 0) {
+  if (input.since !== undefined) {
+    lines.push(
+      '',
+      `This review is incremental: the last review saw \`${input.since.sha.slice(0, 7)}\`, and covers only what changed since in these files (report findings in them only; \`git diff ${input.since.sha}..HEAD\` shows the change when that commit is in your checkout):`,
+      ...input.since.files.slice(0, 200).map((path) => `- ${path.replace(/\s+/g, ' ')}`),
+    );
+  } else if (input.files.length > 0) {
     lines.push(
       '',
       'Files this pull request changes:',

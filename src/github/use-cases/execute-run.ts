@@ -82,6 +82,10 @@ async function runAndReport(options: ExecuteRunOptions, secrets: RunSecrets, mes
   } catch (error) {
     return concludeFailure(ctx, reports, 'failure', `could not start the review: ${errorText(error)}`);
   }
+  if (review?.scope.kind === 'none') {
+    reports.note(`no agent run: ${review.scope.why} (review.incremental: ${ctx.job.config.review.incremental})`);
+    return publishReviewRun(ctx, reports, target, undefined, review);
+  }
   const run = await runAgent(ctx, reports, target, agent, review);
   await reports.settled();
   return review ? publishReviewRun(ctx, reports, target, run, review) : publishRun(ctx, reports, target, agent, run);

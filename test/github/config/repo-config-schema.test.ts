@@ -47,6 +47,7 @@ describe('defaultRepoConfig', () => {
         rules: ['AGENTS.md', 'CLAUDE.md'],
         maxFindings: 30,
         on: [],
+        incremental: 'off',
       },
     });
   });

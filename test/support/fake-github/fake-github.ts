@@ -19,6 +19,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { appRoutes, jwtOperations } from './app-routes.ts';
 import { checkRunRoutes } from './check-run-routes.ts';
+import { compareRoutes } from './compare-routes.ts';
 import { conversationRoutes } from './conversation-routes.ts';
 import type { FakeToken, FakeUser } from './fake-github-records.ts';
 import { FakeGitHubState } from './fake-github-state.ts';
@@ -117,6 +118,7 @@ const routes: Record<string, RouteHandler> = {
   ...checkRunRoutes,
   ...pullRoutes,
   ...pullReviewRoutes,
+  ...compareRoutes,
   ...reviewCommentRoutes,
   ...appRoutes,
 };

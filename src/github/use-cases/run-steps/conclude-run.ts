@@ -72,6 +72,7 @@ async function finish(
       finalMessage: ctx.message.finalMessage.summary,
       branch: info.branch,
       pullRequest,
+      reviewed: ctx.reviewed,
     }),
   });
   return {

@@ -39,6 +39,8 @@ export interface RunContext {
   baseRecord: TurnRecord;
   /** The turn's place in its conversation, for the tracking comment (undefined without an issue or PR). */
   tracking: TrackingConversation | undefined;
+  /** Set by a review run once its review is published: the head it reviewed (its turn record's `reviewed`). */
+  reviewed?: string;
 }
 
 /**

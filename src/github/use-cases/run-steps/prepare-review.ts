@@ -3,7 +3,9 @@ import { checkApprover } from '../../approvals/approver-rule.ts';
 import { DiffAnchors } from '../../review/diff-anchors.ts';
 import { FindingCollector } from '../../review/finding-collector.ts';
 import { type PriorReview, readPriorReview } from '../../review/read-prior-review.ts';
+import { lastReviewedHead } from '../../review/last-reviewed-head.ts';
 import { reviewPrompt } from '../../review/review-prompt.ts';
+import { needsComparison, type ReviewScope, reviewScope } from '../../review/review-scope.ts';
 import type { RunContext } from './plan-run.ts';
 import type { RunTarget } from './run-target.ts';
 
@@ -12,6 +14,8 @@ export interface ReviewSession {
   collector: FindingCollector;
   anchors: DiffAnchors;
   prior: PriorReview;
+  /** What this review covers (`review.incremental`); `none`: no agent runs. */
+  scope: ReviewScope;
   /** What the review adds to the agent's prompt. */
   prompt: string;
 }
@@ -46,11 +50,17 @@ export async function prepareReview(ctx: RunContext, target: RunTarget, adapter:
     ),
   ]);
   const anchors = DiffAnchors.fromFiles(files.map((f) => ({ filename: f.path, patch: f.patch, status: f.status })));
+  const scope = await scopeOf(ctx, target.headSha, files.map((f) => f.path), prior);
   const capabilities = adapter.capabilities;
   return {
-    collector: new FindingCollector({ anchors, max: config.maxFindings }),
+    collector: new FindingCollector({
+      anchors,
+      max: config.maxFindings,
+      ...(scope.kind === 'files' ? { scope: scope.files } : {}),
+    }),
     anchors,
     prior,
+    scope,
     prompt: reviewPrompt({
       pull: job.number,
       baseRef: pull.baseRef,
@@ -60,6 +70,27 @@ export async function prepareReview(ctx: RunContext, target: RunTarget, adapter:
       threshold: config.threshold,
       maxFindings: config.maxFindings,
       canReport: capabilities.mcp || capabilities.approvals === 'relay',
+      ...(scope.kind === 'files' ? { since: { sha: scope.since, files: scope.files } } : {}),
     }),
   };
+}
+
+/**
+ * What this review covers: on a push with `review.incremental` on, the head the last review saw
+ * (its tracking comment's record) and what changed since (GitHub's comparison of the two).
+ */
+async function scopeOf(ctx: RunContext, headSha: string, pullFiles: string[], prior: PriorReview): Promise<ReviewScope> {
+  const { api, job } = ctx;
+  const mode = job.config.review.incremental;
+  const push = job.source.kind === 'pull_request' && job.source.action === 'synchronize';
+  const number = job.number ?? 0;
+  const selfLogins = ctx.options.deps.selfLogins;
+  const reviewedSha =
+    mode !== 'off' && push ? await lastReviewedHead({ api, repo: job.repo, pull: number, selfLogins }) : undefined;
+  const base = { mode, push, reviewedSha, headSha, pullFiles, findings: prior.state.findings };
+  const comparison =
+    reviewedSha !== undefined && needsComparison(base)
+      ? await api.compareCommits(job.repo, reviewedSha, headSha).catch(() => undefined)
+      : undefined;
+  return reviewScope({ ...base, comparison });
 }

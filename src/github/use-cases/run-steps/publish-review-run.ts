@@ -24,13 +24,13 @@ export async function publishReviewRun(
   ctx: RunContext,
   reports: RunReports,
   target: RunTarget,
-  run: AgentRun,
+  run: AgentRun | undefined,
   review: ReviewSession,
 ): Promise<RunOutcome> {
   const { job, options } = ctx;
-  const { end } = run;
-  const ended = conclusionOf(end.reason);
-  if (ended !== 'success' || job.number === undefined) {
+  const end = run?.end;
+  const ended = end === undefined ? 'success' : conclusionOf(end.reason);
+  if (end !== undefined && ended !== 'success') {
     return concludeFailure(
       ctx,
       reports,
@@ -39,13 +39,19 @@ export async function publishReviewRun(
       end,
     );
   }
+  if (job.number === undefined) return concludeFailure(ctx, reports, 'failure', 'a review needs a pull request', end);
   const config = job.config.review;
   const head = new HeadFiles(options.workspace, target.headSha);
   const reported = review.collector.findings().map((f) => f.finding);
-  if (reported.length === 0) {
+  if (reported.length === 0 && run !== undefined) {
     const fromAnswer = findingsFromMessage(ctx.message.finalMessage.text ?? '');
     for (const problem of fromAnswer.problems) reports.note(`a finding in the answer was left out: ${problem}`);
-    reported.push(...fromAnswer.findings.slice(0, config.maxFindings));
+    const inScope = fromAnswer.findings.filter((finding) => {
+      const outside = review.collector.outOfScope(finding);
+      if (outside !== undefined) reports.note(`a finding in the answer was left out: ${outside}`);
+      return outside === undefined;
+    });
+    reported.push(...inScope.slice(0, config.maxFindings));
   }
   const paths = [...new Set([...reported.map((f) => f.path), ...review.prior.state.findings.map((f) => f.path)])];
   await head.load(paths);
@@ -72,6 +78,8 @@ export async function publishReviewRun(
   } catch (error) {
     return concludeFailure(ctx, reports, 'failure', `the review could not be posted: ${errorText(error)}`, end);
   }
+  // The head this review saw, in its turn record: where the next incremental review starts.
+  ctx.reviewed = target.headSha;
   const { reconciliation: done, open, blocking } = published;
   if (published.review) reports.note(`review posted: ${published.review.htmlUrl}`);
   reports.note(
