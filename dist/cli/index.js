@@ -17410,7 +17410,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 });
 const [{ processIO }, { main }] = await Promise.all([
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6061)),
-    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2695)),
+    Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 1429)),
     // The modules that hold the MCP and ACP SDKs, which the Action's bundle loads on first use from
     // chunks of their own: here in the one file, so that dist/cli/index.js stays a single file to copy.
     Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 781)),
@@ -17430,7 +17430,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2695:
+/***/ 1429:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -29476,6 +29476,12 @@ function issue(config, path, message, at) {
     return { path: formatConfigPath(path), message, line: lineOfConfigPath(config, path, at) };
 }
 
+;// CONCATENATED MODULE: ./src/adapters/shared/builtin-adapters.ts
+/** Declares a folder's `builtin` (typed, so a field's misspelling fails to compile). */
+function defineBuiltinAdapters(builtin) {
+    return builtin;
+}
+
 ;// CONCATENATED MODULE: ./src/core/adapter/adapter.ts
 /** Bumped when the adapter interface changes incompatibly. */
 const ADAPTER_SPECIFICATION_VERSION = 'v1';
@@ -31231,7 +31237,7 @@ function messageCost(message, delta) {
 
 /**
  * Translates Claude Code's `--print --output-format stream-json --verbose` records, with or
- * without `--include-partial-messages` (recorded from claude 2.1.330, docs/adapters/claude.md):
+ * without `--include-partial-messages` (recorded from claude 2.1.330, src/adapters/agents/claude/README.md):
  *
  * - `system` → session and turn start, API retries (claude-session-records.ts);
  * - `stream_event` (raw Anthropic SSE events) → the message's events as they stream (claude-stream-events.ts);
@@ -31306,7 +31312,7 @@ const claudeAdapter = defineCliAdapter({
     // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
     toolNames: { shell: ['Bash'], write_file: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'], read_file: ['Read'] },
     displayName: 'Claude Code',
-    // True to Claude Code 2.1.330 as recorded live (docs/adapters/claude.md).
+    // True to Claude Code 2.1.330 as recorded live (src/adapters/agents/claude/README.md).
     capabilities: {
         // `--resume <id>`; `--fork-session` with it gives the copy a new session id.
         resume: true,
@@ -31352,11 +31358,865 @@ const claudeAdapter = defineCliAdapter({
     translator: claudeTranslator,
 });
 
+;// CONCATENATED MODULE: ./src/adapters/shared/configured-adapter-base.ts
+
+/**
+ * The part of an {@link Adapter} every configured adapter type (process, generic-cli, generic-job,
+ * external, acp) fills the same way: the specification version, its id, display name and
+ * capabilities, and the entry's `costModel` and `secretEnv`. The type adds its `launch` (and
+ * whatever else it has).
+ */
+function configuredAdapterBase(identity) {
+    return {
+        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
+        id: identity.id,
+        displayName: identity.displayName,
+        capabilities: identity.capabilities,
+        costModel: identity.config.costModel,
+        secretEnv: identity.config.secretEnv,
+    };
+}
+
+// EXTERNAL MODULE: ./src/core/tools/create-approval-id.ts
+var create_approval_id = __nccwpck_require__(6969);
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-message.ts
+
+/**
+ * Reads one parsed JSON value as an ACP JSON-RPC message. Pure and total: anything that is not a
+ * well-formed single message (a batch, a missing `jsonrpc`, an id of the wrong type, an error
+ * without a numeric code) gives `undefined`, never a throw.
+ */
+function decodeAcpMessage(value) {
+    if (!(0,record_fields/* isObj */.sA)(value) || value.jsonrpc !== '2.0')
+        return undefined;
+    const { id, method } = value;
+    const hasId = 'id' in value;
+    if (typeof method === 'string') {
+        if (!hasId)
+            return { kind: 'notification', method, params: value.params };
+        if (typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))) {
+            return { kind: 'request', id, method, params: value.params };
+        }
+        return undefined;
+    }
+    if (!hasId || !(id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) {
+        return undefined;
+    }
+    if ('error' in value) {
+        const error = value.error;
+        if (!(0,record_fields/* isObj */.sA)(error) || typeof error.code !== 'number')
+            return undefined;
+        const message = typeof error.message === 'string' ? error.message : `JSON-RPC error ${error.code}`;
+        return {
+            kind: 'error',
+            id,
+            error: { code: error.code, message, ...('data' in error ? { data: error.data } : {}) },
+        };
+    }
+    if ('result' in value)
+        return { kind: 'result', id, result: value.result };
+    return undefined;
+}
+/** A JSON object (not an array, not null): the record-fields reader under ACP's older name. */
+
+
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/report-unreported.ts
+/**
+ * Reports the calls the agent's log has and ACP never reported, each as the failed tool step it
+ * was (`tool_call_start`, `tool_call_ready`, `tool_result` with `isError`), in the shape the agent's
+ * own ACP tool calls take. A run whose sandbox refused every command then shows them, and does not
+ * end ✅ as if it had tried nothing. A log that cannot be read reports nothing.
+ */
+async function reportUnreported(log, env, sessionId, reported, emit) {
+    const calls = await log.unreported(env, sessionId, reported).catch(() => []);
+    for (const call of calls) {
+        const toolName = call.kind;
+        const input = { title: call.title, kind: call.kind, rawInput: { command: call.title } };
+        emit({ type: 'tool_call_start', toolCallId: call.toolCallId, toolName });
+        emit({ type: 'tool_call_ready', toolCallId: call.toolCallId, toolName, input });
+        emit({
+            type: 'tool_result',
+            toolCallId: call.toolCallId,
+            toolName,
+            output: { ...(call.exitCode !== undefined ? { exitCode: call.exitCode } : {}), output: call.output },
+            isError: true,
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-controller.ts
+
+
+
+/**
+ * The client half of ACP v1 for one run, on the SDK's `ClientApp` over the program's stdio (the
+ * core's process path: its decoded stdout records in, `io.writeLine` out):
+ * `initialize` (file system offered) → `session/load` (resume, when the agent can) or
+ * `session/new` (the run's MCP server over http when the agent takes it) → `session/prompt`.
+ * Permission requests go to the run's approval channel, file requests to its tool host. A stop
+ * answers every open permission request `cancelled` and sends `session/cancel`; the core then ends
+ * the process group. The translator reports what the agent says, the prompt response ends the run.
+ */
+function acpController(io, ctx, options = {}) {
+    const { stream, inbound } = stdioStream(io);
+    const cancel = new AbortController();
+    const work = trackedWork();
+    const handlers = clientHandlers(io, ctx, options, AbortSignal.any([cancel.signal, io.signal]), work);
+    const log = options.sessionLog;
+    const reported = new Set();
+    // The SDK is loaded now (its own chunk in the bundles), while the program starts; the records
+    // the program prints meanwhile wait in `stream`.
+    const connecting = Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 1434)).then((m) => ({
+        protocolVersion: m.PROTOCOL_VERSION,
+        connection: m.connectAcpClient(stream, handlers),
+    }));
+    const run = {
+        io,
+        ctx,
+        options,
+        cancel,
+        unanswered: initializeDeadline(io, options.initializeTimeoutMs ?? 60_000),
+        closed: false,
+    };
+    // Failures (an error response, the agent gone) are reported by the translator and the core.
+    converse(run, connecting).catch(() => undefined);
+    return {
+        onEvent(event) {
+            if (event.type === 'tool_call_start' || event.type === 'tool_call_ready')
+                reported.add(event.toolCallId);
+        },
+        onRecord(record) {
+            if (run.closed || record.kind !== 'json' || !inbound)
+                return;
+            // Only the agent's requests and its responses reach the SDK: the translator reports the
+            // notifications (session/update) and the lines that are not JSON-RPC.
+            const message = decodeAcpMessage(record.value);
+            if (message === undefined || message.kind === 'notification')
+                return;
+            inbound.enqueue(record.value);
+        },
+        requestStop(reason) {
+            if (reason !== 'completed' && !cancel.signal.aborted) {
+                // Open permission requests are answered `cancelled` before the agent hears of the cancel.
+                cancel.abort();
+                const id = run.sessionId;
+                if (id) {
+                    // Best effort: the core ends the process group right after this.
+                    Promise.allSettled([...work.questions])
+                        .then(() => run.connection?.agent.notify('session/cancel', { sessionId: id }))
+                        .catch(() => undefined);
+                }
+            }
+            return false;
+        },
+        settle: async () => {
+            // The program is gone: questions still open can no longer be answered to anyone.
+            clearTimeout(run.unanswered);
+            cancel.abort();
+            while (work.inFlight.size > 0)
+                await Promise.allSettled([...work.inFlight]);
+            // The agent is gone and its log complete: what it tried and ACP never reported is shown now.
+            if (log && run.sessionId)
+                await reportUnreported(log, ctx.env, run.sessionId, reported, io.emit);
+            run.closed = true;
+            run.connection?.close();
+        },
+    };
+}
+/** The agent's side of the SDK's stream: its records are enqueued to `inbound`, what the SDK writes goes to `io.writeLine`. */
+function stdioStream(io) {
+    let inbound;
+    const stream = {
+        readable: new ReadableStream({
+            start(controller) {
+                inbound = controller;
+            },
+        }),
+        writable: new WritableStream({
+            write: (message) => io.writeLine(message).catch(() => undefined),
+        }),
+    };
+    return { stream, inbound };
+}
+function trackedWork() {
+    const inFlight = new Set();
+    const questions = new Set();
+    const track = (work) => {
+        inFlight.add(work);
+        work.finally(() => inFlight.delete(work)).catch(() => undefined);
+        return work;
+    };
+    const asking = (work) => {
+        questions.add(work);
+        work.finally(() => questions.delete(work)).catch(() => undefined);
+        return track(work);
+    };
+    return { inFlight, questions, track, asking };
+}
+/** What the client answers the agent's requests with: permission questions and file requests, until `signal` aborts. */
+function clientHandlers(io, ctx, options, signal, work) {
+    const log = options.sessionLog;
+    let fsCalls = 0;
+    return {
+        permission: {
+            ...(log ? { reasonFor: (sessionId, toolCallId) => log.reason(ctx.env, sessionId, toolCallId) } : {}),
+            runId: ctx.runId,
+            approvals: io.approvals,
+            policy: ctx.policy,
+            grants: new Set(),
+            createApprovalId: (0,create_approval_id/* createApprovalIdSource */.qd)(),
+            emit: io.emit,
+            signal,
+            timeoutMs: options.approvalTimeoutMs ?? 120_000,
+        },
+        files: {
+            tools: io.tools,
+            cwd: ctx.request.cwd,
+            emit: io.emit,
+            signal,
+            nextId: () => `acp-fs-${++fsCalls}`,
+        },
+        track: work.track,
+        asking: work.asking,
+    };
+}
+/** Fails the run when the agent has not answered `initialize` within `ms`. */
+function initializeDeadline(io, ms) {
+    const unanswered = setTimeout(() => io.fail({
+        code: 'agent_error',
+        message: `the agent did not answer ACP initialize within ${ms} ms: is it started in its ACP mode (e.g. --acp)?`,
+    }), ms);
+    // The program's pipes keep a run alive; this timer alone must not (a controller a test never settles).
+    unanswered.unref();
+    return unanswered;
+}
+/** `initialize`, then `session/load` (resume, when the agent can) or `session/new`, then `session/prompt`. */
+async function converse(run, connecting) {
+    const { io, ctx } = run;
+    const connected = await connecting.catch((error) => {
+        io.fail({ code: 'internal', message: `agent-mux could not load its ACP client: ${error.message}` });
+        throw error;
+    });
+    const connection = connected.connection;
+    run.connection = connection;
+    if (run.closed) {
+        connection.close();
+        return;
+    }
+    const agent = connection.agent;
+    const init = await agent
+        .request('initialize', {
+        protocolVersion: connected.protocolVersion,
+        // `_meta.terminal_output`: the Zed convention for a command's output in tool call updates.
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, _meta: { terminal_output: true } },
+        clientInfo: { name: 'agent-mux', version: '1' },
+    })
+        .finally(() => clearTimeout(run.unanswered));
+    const capabilities = init.agentCapabilities ?? {};
+    const mcpServers = mcpServersFor(ctx, capabilities, run.options.mcpServerName ?? 'agent-mux');
+    const cwd = ctx.request.cwd;
+    const resume = ctx.request.resumeSessionId;
+    let sessionId;
+    if (resume && capabilities.loadSession === true) {
+        await agent.request('session/load', { sessionId: resume, cwd, mcpServers });
+        sessionId = resume;
+    }
+    else {
+        if (resume) {
+            io.emit({
+                type: 'error',
+                code: 'agent_error',
+                message: `the agent cannot load sessions (no loadSession capability): session ${resume} is not continued, a new one starts`,
+                recoverable: true,
+            });
+        }
+        sessionId = (await agent.request('session/new', { cwd, mcpServers })).sessionId;
+    }
+    run.sessionId = sessionId;
+    if (run.cancel.signal.aborted)
+        return;
+    await agent.request('session/prompt', { sessionId, prompt: promptOf(ctx) });
+}
+/** The run's MCP server, over http, when the agent says it takes http MCP servers. */
+function mcpServersFor(ctx, capabilities, name) {
+    if (!ctx.mcpUrl || capabilities.mcpCapabilities?.http !== true)
+        return [];
+    const headers = ctx.mcpToken ? [{ name: 'Authorization', value: `Bearer ${ctx.mcpToken}` }] : [];
+    return [{ type: 'http', name, url: ctx.mcpUrl, headers }];
+}
+/** The prompt as ACP content: the system prompt (ACP has no field for it) first, then the task. */
+function promptOf(ctx) {
+    const { prompt, systemPrompt } = ctx.request;
+    return [{ type: 'text', text: systemPrompt ? `${systemPrompt}\n\n${prompt}` : prompt }];
+}
+
+;// CONCATENATED MODULE: ./src/core/events/log-draft.ts
+/** Longest line a `log` event carries; the rest is cut and the event marked `truncated`. */
+const MAX_LOG_LINE = 64 * 1024;
+/** A `log` event draft for one line of a program's output. */
+function logDraft(source, line) {
+    return line.length > MAX_LOG_LINE
+        ? { type: 'log', source, line: line.slice(0, MAX_LOG_LINE), truncated: true }
+        : { type: 'log', source, line };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-provider-errors.ts
+
+/** What ACP agents say of provider failures (in JSON-RPC errors and codex-acp's `_meta`), beyond the common words. */
+const ACP_PROVIDER_ERRORS = {
+    auth: { patterns: [/\b40[13]\b|authenticat|api key|forbidden/i] },
+    rateLimit: { patterns: [/\b429\b|rate.?limit|resource.?exhausted/i] },
+};
+/**
+ * An agent's error as its typed draft; `status`: the HTTP status the agent gave with it. No wait is
+ * read from the words: the run's end decides a retry, and the recorded ACP streams carry none.
+ */
+function acpErrorDraft(message, status) {
+    switch (providerErrorKind(message, ACP_PROVIDER_ERRORS, status)) {
+        case 'auth':
+            return { type: 'auth_error', message };
+        case 'rate_limit':
+        case 'overloaded':
+            return { type: 'rate_limit_error', message };
+        case 'context':
+            return { type: 'context_exceeded', message };
+        default:
+            return { type: 'error', code: 'agent_error', message, recoverable: false };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-session-info.ts
+
+
+/**
+ * A `session_info_update`. codex-acp reports model errors in `_meta.codex`: `error` (message,
+ * `codexErrorInfo.*.httpStatusCode`, `willRetry`) while it retries, then `threadStatus: systemError`
+ * when it gives up, and ends the turn `end_turn` with the error as message text. The error becomes
+ * `auth_error` / `rate_limit_error` / `error` when the agent gives up, and the turn's end a failure.
+ */
+function acpSessionInfo(update, state) {
+    const codex = (0,record_fields/* isObj */.sA)(update._meta) && (0,record_fields/* isObj */.sA)(update._meta.codex) ? update._meta.codex : undefined;
+    if (!codex)
+        return (0,record_fields/* unknownRecord */._E)(state, 'ACP session info', update);
+    const error = codex.error;
+    if ((0,record_fields/* isObj */.sA)(error)) {
+        const message = [error.message, error.additionalDetails]
+            .filter((m) => typeof m === 'string' && m !== '')
+            .join(': ');
+        state.lastError = { message: message || 'the model request failed', ...acp_session_info_httpStatusOf(error.codexErrorInfo) };
+        if (error.willRetry !== false)
+            return (0,record_fields/* unknownRecord */._E)(state, 'ACP agent retries after an error', update);
+    }
+    const status = (0,record_fields/* isObj */.sA)(codex.threadStatus) ? codex.threadStatus.type : undefined;
+    if ((status === 'systemError' || (0,record_fields/* isObj */.sA)(error)) && state.lastError && state.failure === undefined) {
+        const { message, httpStatus } = state.lastError;
+        state.failure = message;
+        const out = [];
+        state.ledger.stopMessage(out);
+        out.push(acpErrorDraft(message, httpStatus));
+        return out;
+    }
+    return (0,record_fields/* unknownRecord */._E)(state, 'ACP session info', update);
+}
+/** The HTTP status in codex's `codexErrorInfo` (`{ <kind>: { httpStatusCode } }`), if any. */
+function acp_session_info_httpStatusOf(info) {
+    if (!(0,record_fields/* isObj */.sA)(info))
+        return {};
+    for (const value of Object.values(info)) {
+        if ((0,record_fields/* isObj */.sA)(value) && typeof value.httpStatusCode === 'number')
+            return { httpStatus: value.httpStatusCode };
+    }
+    return {};
+}
+
+// EXTERNAL MODULE: ./src/adapters/protocols/acp/acp-tool-fields.ts
+var acp_tool_fields = __nccwpck_require__(5932);
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-update-schema.ts
+
+/**
+ * The kinds of ACP `session/update` the translator maps (the update's `sessionUpdate` discriminant),
+ * checked at the edge; any other kind is reported as unknown. Only the discriminant is parsed: the
+ * chunks are most of the stream, and their few fields are read by the record-fields readers, which
+ * keeps the translation as fast as it was (bench adapter-translation). (The SDK's own zod schemas
+ * are not exported.) See {@link acpUpdateKind} for the reading.
+ */
+const acpUpdateKindSchema = schemas/* enum */.k5n([
+    'agent_message_chunk',
+    'agent_thought_chunk',
+    'tool_call',
+    'tool_call_update',
+    'plan',
+    'usage_update',
+    'session_info_update',
+]);
+/**
+ * The update's kind when the translator maps it, else undefined: checked by hand in one switch, as
+ * the schema states it (a look-up of a string fresh from `JSON.parse` in a set, and zod's parse,
+ * cost more than the switch; the translator's test holds the two together). A kind it does not map
+ * (ACP has more: `available_commands_update`, `user_message_chunk`, …) is undefined.
+ */
+function acpUpdateKind(value) {
+    switch (value) {
+        case 'agent_message_chunk':
+        case 'agent_thought_chunk':
+        case 'tool_call':
+        case 'tool_call_update':
+        case 'plan':
+        case 'usage_update':
+        case 'session_info_update':
+            return value;
+        default:
+            return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-update-drafts.ts
+
+
+
+
+/**
+ * One `session/update` (its `update` object) as normalized event drafts. Pure.
+ * Message and thought chunks stream as `message_*` / `thinking_*`; `tool_call` starts a tool call
+ * (start and ready at once: ACP sends the whole input), a `completed` / `failed` status gives its
+ * `tool_result`; `plan` is `progress`; a `usage_update` with a cost is a running-total `cost`.
+ * Other kinds are `debug` in debug mode and dropped otherwise.
+ */
+function acpUpdateDrafts(update, state) {
+    if (!(0,record_fields/* isObj */.sA)(update) || typeof update.sessionUpdate !== 'string') {
+        return (0,record_fields/* malformed */.Qm)('session/update without an update');
+    }
+    const kind = acpUpdateKind(update.sessionUpdate);
+    if (kind === undefined)
+        return (0,record_fields/* unknownRecord */._E)(state, `ACP session update ${update.sessionUpdate}`, update);
+    switch (kind) {
+        case 'agent_message_chunk':
+            return chunk('text', update, state);
+        case 'agent_thought_chunk':
+            return chunk('thinking', update, state);
+        case 'tool_call':
+        case 'tool_call_update':
+            return toolCall(update, state);
+        case 'plan':
+            return [...closeOpen(state), planDraft(update)];
+        case 'usage_update':
+            return usage(update, state);
+        case 'session_info_update':
+            return acpSessionInfo(update, state);
+        default: {
+            const never = kind;
+            return (0,record_fields/* unknownRecord */._E)(state, `ACP session update ${never}`, update);
+        }
+    }
+}
+/** Ends the message or thought being streamed, if any. */
+function closeOpen(state) {
+    const out = [];
+    state.ledger.stopMessage(out);
+    return out;
+}
+function chunk(kind, update, state) {
+    addChunkUsage(update._meta, state);
+    const content = update.content;
+    if (!(0,record_fields/* isObj */.sA)(content))
+        return (0,record_fields/* malformed */.Qm)(`${String(update.sessionUpdate)} without content`);
+    if (content.type === 'image' && kind === 'text' && typeof content.mimeType === 'string') {
+        return [
+            ...closeOpen(state),
+            {
+                type: 'image_output',
+                mimeType: content.mimeType,
+                ...(typeof content.data === 'string' ? { data: content.data } : {}),
+            },
+        ];
+    }
+    if (content.type !== 'text' || typeof content.text !== 'string') {
+        return (0,record_fields/* unknownRecord */._E)(state, `ACP ${kind} chunk of type ${String(content.type)}`, update);
+    }
+    const messageId = (0,record_fields/* str */.gx)(update.messageId);
+    const out = [];
+    // A message and a thought never overlap: either closes the other.
+    if (kind === 'text') {
+        state.ledger.stopThinking(out);
+        state.ledger.text(out, content.text, messageId);
+    }
+    else {
+        state.ledger.stopMessage(out);
+        state.ledger.thinking(out, content.text, messageId);
+    }
+    return out;
+}
+function toolCall(update, state) {
+    const toolCallId = update.toolCallId;
+    if (typeof toolCallId !== 'string' || toolCallId === '')
+        return (0,record_fields/* malformed */.Qm)(`${update.sessionUpdate} without a toolCallId`);
+    const out = [];
+    state.ledger.stopMessage(out);
+    let known = state.tools.get(toolCallId);
+    if (!known) {
+        known = { toolName: (0,acp_tool_fields/* acpToolName */.oy)(update), done: false };
+        state.tools.set(toolCallId, known);
+        // ACP sends the whole input with the call: start and ready at once.
+        state.ledger.startTool(out, toolCallId, known.toolName);
+        state.ledger.readyTool(out, toolCallId, (0,acp_tool_fields/* acpToolInput */.jA)(update));
+    }
+    const terminal = (0,acp_tool_fields/* acpTerminalMeta */.OV)(update);
+    if (terminal.output !== undefined)
+        known.terminalOutput = (known.terminalOutput ?? '') + terminal.output;
+    const status = update.status;
+    if ((status === 'completed' || status === 'failed') && !known.done) {
+        known.done = true;
+        const output = (0,acp_tool_fields/* acpToolOutput */.iG)(update);
+        if (known.terminalOutput !== undefined)
+            output.terminalOutput = known.terminalOutput;
+        if (terminal.exitCode !== undefined)
+            output.exitCode = terminal.exitCode;
+        const isError = status === 'failed' || (terminal.exitCode !== undefined && terminal.exitCode !== 0);
+        state.ledger.toolResult(out, toolCallId, output, isError, known.toolName);
+    }
+    else if (out.length === 0 && state.debug) {
+        out.push({ type: 'debug', message: `ACP tool call ${toolCallId} ${String(status ?? 'updated')}`, data: update });
+    }
+    return out;
+}
+function planDraft(update) {
+    const entries = Array.isArray(update.entries) ? update.entries.filter(record_fields/* isObj */.sA) : [];
+    const lines = entries.map((e) => `[${String(e.status ?? 'pending')}] ${String(e.content ?? '')}`);
+    return {
+        type: 'progress',
+        summary: lines.length > 0 ? `plan:\n${lines.join('\n')}` : 'plan: (empty)',
+        attempted: entries,
+    };
+}
+function usage(update, state) {
+    const cost = update.cost;
+    const amount = (0,record_fields/* isObj */.sA)(cost) ? (0,record_fields/* nonNegative */.rG)((0,record_fields/* num */.bu)(cost.amount)) : undefined;
+    if (amount !== undefined && (0,record_fields/* isObj */.sA)(cost) && cost.currency === 'USD') {
+        state.usd = amount;
+        return [{ type: 'cost', inputTokens: 0, outputTokens: 0, usd: amount, cumulative: true }];
+    }
+    return (0,record_fields/* unknownRecord */._E)(state, `ACP usage: ${String(update.used)} of ${String(update.size)} context tokens`, update);
+}
+/** Qwen Code puts each model response's tokens in `_meta.usage` of a message chunk (ACP's `usage` names). */
+function addChunkUsage(meta, state) {
+    if (!(0,record_fields/* isObj */.sA)(meta) || !(0,record_fields/* isObj */.sA)(meta.usage))
+        return;
+    const usage = meta.usage;
+    const sum = state.chunkUsage ?? { inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, thoughtTokens: 0 };
+    for (const key of Object.keys(sum)) {
+        sum[key] += (0,record_fields/* countOf */.pq)(usage[key]) ?? 0;
+    }
+    state.chunkUsage = sum;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-translator.ts
+
+
+
+
+
+
+/**
+ * Translates what an ACP agent writes on stdout (JSON-RPC 2.0, one message a line) into events.
+ * Pure: the controller answers the agent's requests; this sees the same lines and reports them.
+ *
+ * - `session/update` notifications: see `acpUpdateDrafts`. While a `session/load` replays the
+ *   conversation (updates before its response), the history is not reported again (debug only).
+ * - The `session/new` response gives `session_start`; the `session/load` response `session_resume`.
+ * - The `session/prompt` response (`stopReason`) is terminal: the run ends on it.
+ * - An error response (to initialize, session/new|load or session/prompt: the only requests the
+ *   client sends) is terminal and failed; 401/403-like errors are `auth_error`, 429-like `rate_limit_error`.
+ * - The agent's requests (`session/request_permission`, `fs/*`) are answered by the controller.
+ */
+const acpTranslator = {
+    init: ({ debug, request, clock }) => ({
+        debug,
+        responses: 0,
+        // ACP reports no tool durations; the ledger keeps the open message, thought and tool calls.
+        ledger: new StreamLedger(clock, { toolDurations: false, emptyDeltas: true }),
+        tools: new Map(),
+        ...(request?.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
+    }),
+    translate(record, state) {
+        if (record.kind !== 'json')
+            return [logDraft('stdout', record.line)];
+        const message = decodeAcpMessage(record.value);
+        if (!message) {
+            return (0,record_fields/* malformed */.Qm)('a line that is not a JSON-RPC 2.0 message');
+        }
+        switch (message.kind) {
+            case 'notification':
+                if (message.method !== 'session/update')
+                    return (0,record_fields/* unknownRecord */._E)(state, `ACP notification ${message.method}`, message.params);
+                if (!(0,record_fields/* isObj */.sA)(message.params))
+                    return (0,record_fields/* malformed */.Qm)('session/update without params');
+                if (replaying(state))
+                    return (0,record_fields/* unknownRecord */._E)(state, 'ACP history replayed by session/load', message.params);
+                return acpUpdateDrafts(message.params.update, state);
+            case 'request':
+                return (0,record_fields/* unknownRecord */._E)(state, `ACP request ${message.method}`, message.params);
+            case 'result':
+                state.responses++;
+                return resultDrafts(message.result, state);
+            case 'error':
+                state.responses++;
+                return errorDrafts(message.error, state);
+        }
+    },
+    finish(_exit, state) {
+        return closeOpen(state);
+    },
+};
+function replaying(state) {
+    return state.resumeSessionId !== undefined && state.responses < 2;
+}
+function resultDrafts(result, state) {
+    if (!(0,record_fields/* isObj */.sA)(result))
+        return (0,record_fields/* unknownRecord */._E)(state, 'ACP response', result);
+    if (typeof result.stopReason === 'string')
+        return promptEnd(result, result.stopReason, state);
+    if (typeof result.sessionId === 'string' && result.sessionId !== '' && !state.sessionId) {
+        state.sessionId = result.sessionId;
+        state.model = sessionModel(result);
+        return [{ type: 'session_start', sessionId: result.sessionId, ...(state.model ? { model: state.model } : {}) }];
+    }
+    if (state.resumeSessionId && state.responses === 2 && !state.sessionId && !('protocolVersion' in result)) {
+        state.sessionId = state.resumeSessionId;
+        state.model = sessionModel(result);
+        return [{ type: 'session_resume', sessionId: state.resumeSessionId, previousSessionId: state.resumeSessionId }];
+    }
+    return (0,record_fields/* unknownRecord */._E)(state, 'ACP response', result);
+}
+function promptEnd(result, stopReason, state) {
+    const out = [...closeOpen(state)];
+    const cost = usageCost(result.usage ?? quotaUsage(result._meta) ?? state.chunkUsage, state);
+    if (cost)
+        out.push(cost);
+    const failed = stopReason === 'refusal' || stopReason === 'cancelled' || state.failure !== undefined;
+    out.push({ type: 'turn_end', stopReason, ...(failed ? { isError: true } : {}) });
+    state.outcome = failed
+        ? {
+            status: 'failed',
+            message: state.failure ?? (stopReason === 'refusal' ? 'the agent refused to continue' : 'the turn was cancelled'),
+        }
+        : { status: 'completed', message: stopReason === 'end_turn' ? undefined : `the turn ended: ${stopReason}` };
+    state.terminal = true;
+    // The failure was this turn's: a later prompt on the same connection (a replayed stream of several
+    // turns) reports its own errors.
+    state.failure = undefined;
+    state.lastError = undefined;
+    return out;
+}
+function errorDrafts(error, state) {
+    const out = [...closeOpen(state)];
+    const detail = typeof error.data === 'string' ? error.data : (0,record_fields/* isObj */.sA)(error.data) ? JSON.stringify(error.data) : '';
+    const text = `${error.message}${detail && !error.message.includes(detail) ? ` (${detail})` : ''}`;
+    // -32000: ACP's "authentication required".
+    out.push(error.code === -32000 ? { type: 'auth_error', message: text } : acpErrorDraft(text));
+    state.outcome = { status: 'failed', message: text };
+    state.terminal = true;
+    return out;
+}
+/** Token usage of the turn (`usage` of the prompt response, where the agent sends one). */
+function usageCost(usage, state) {
+    if (!(0,record_fields/* isObj */.sA)(usage))
+        return undefined;
+    const inputTokens = (0,record_fields/* countOf */.pq)(usage.inputTokens);
+    const outputTokens = (0,record_fields/* countOf */.pq)(usage.outputTokens);
+    if (inputTokens === undefined && outputTokens === undefined)
+        return undefined;
+    const cacheRead = (0,record_fields/* countOf */.pq)(usage.cachedReadTokens);
+    const cacheWrite = (0,record_fields/* countOf */.pq)(usage.cachedWriteTokens);
+    const thinking = (0,record_fields/* countOf */.pq)(usage.thoughtTokens);
+    return {
+        type: 'cost',
+        inputTokens: inputTokens ?? 0,
+        outputTokens: outputTokens ?? 0,
+        ...(cacheRead === undefined ? {} : { cacheReadTokens: cacheRead }),
+        ...(cacheWrite === undefined ? {} : { cacheWriteTokens: cacheWrite }),
+        ...(thinking === undefined ? {} : { thinkingTokens: thinking }),
+        // The agent's own USD, when it reported one, stays the price of the run's tokens.
+        ...(state.usd === undefined ? {} : { usd: state.usd, cumulative: true }),
+        ...(state.model ? { model: state.model } : {}),
+    };
+}
+/**
+ * Gemini CLI's token counts: no `usage`, but `_meta.quota.token_count` (`input_tokens`,
+ * `output_tokens`) in the prompt response, as the ACP `usage` shape.
+ */
+function quotaUsage(meta) {
+    const tokens = (0,record_fields/* isObj */.sA)(meta) && (0,record_fields/* isObj */.sA)(meta.quota) ? meta.quota.token_count : undefined;
+    if (!(0,record_fields/* isObj */.sA)(tokens))
+        return undefined;
+    return { inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens };
+}
+/**
+ * The session's model, from the `session/new` or `session/load` response: the `model` config
+ * option's value (OpenCode, Kilo, Codex `gpt-5.5`, omp), else the unstable `models.currentModelId`
+ * (Gemini `gemini-2.5-flash`; Codex's says `gpt-5.5[medium]`). Cost events carry it, so that the
+ * run's tokens are priced by the model used where the price list knows it (OpenCode and Kilo report
+ * no USD over ACP), and by the adapter's cost model otherwise.
+ */
+function sessionModel(result) {
+    if (Array.isArray(result.configOptions)) {
+        for (const option of result.configOptions) {
+            if ((0,record_fields/* isObj */.sA)(option) &&
+                option.category === 'model' &&
+                typeof option.currentValue === 'string' &&
+                option.currentValue)
+                return option.currentValue;
+        }
+    }
+    const models = result.models;
+    return (0,record_fields/* isObj */.sA)(models) && typeof models.currentModelId === 'string' && models.currentModelId
+        ? models.currentModelId
+        : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-adapter.ts
+
+
+
+const acpCapabilities = {
+    resume: true,
+    fork: false,
+    thinking: 'model-dependent',
+    mcp: true,
+    approvals: 'native',
+    pty: 'never',
+    platforms: ['darwin', 'linux'],
+    sessionPersistence: 'file',
+    execModel: 'interactive',
+    nativeSessionIds: true,
+    turnCompletion: true,
+    streaming: 'full',
+};
+/**
+ * Any program that speaks the Agent Client Protocol (v1) on its stdio, run through the core's
+ * process path (process group, timeouts, fence): the `acp` type of a configuration, and the base of
+ * the built-in `<agent>-acp` adapters.
+ */
+function acpAdapter(id, config, extras = {}) {
+    return {
+        ...configuredAdapterBase({
+            id,
+            displayName: extras.displayName ?? `${id} (acp: ${config.binary})`,
+            capabilities: { ...acpCapabilities, ...extras.capabilities },
+            config,
+        }),
+        ...(extras.program ? { program: extras.program } : {}),
+        ...(extras.sessionDir ? { sessionDir: extras.sessionDir } : {}),
+        ...(extras.sessionFiles ? { sessionFiles: extras.sessionFiles } : {}),
+        ...(extras.readsFromRepository ? { readsFromRepository: extras.readsFromRepository } : {}),
+        ...(extras.keyInputs ? { keyInputs: extras.keyInputs } : {}),
+        ...(extras.detectAuth ? { detectAuth: extras.detectAuth } : {}),
+        ...(extras.callerToolsArgs ? { callerTools: 'mcp' } : {}),
+        launch: {
+            kind: 'process',
+            plan: (ctx) => ({
+                command: config.binary,
+                args: [...(config.args ?? []), ...(ctx.request.callerToolsOnly ? (extras.callerToolsArgs ?? []) : [])],
+                env: { ...(config.env ?? {}), ...(extras.runEnv?.(ctx) ?? {}) },
+                keepStdinOpen: true,
+                expandTemplates: extras.expandTemplates ?? true,
+                protocol: 'json-lines',
+                ...(extras.sandboxProbe ? { sandboxProbe: extras.sandboxProbe } : {}),
+            }),
+            translator: acpTranslator,
+            controller: (io, ctx) => acpController(io, ctx, extras),
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/builtin-acp-adapter.ts
+
+
+/**
+ * A built-in ACP adapter for a CLI from npm: the generic ACP adapter with the agent's own
+ * configuration left alone (no template expansion), its auth check and session directory, and a
+ * program installed with `npm install -g <package>` and verified live at the tested version.
+ */
+function builtin_acp_adapter_builtinAcpAdapter(agent) {
+    return acpAdapter(agent.id, {
+        binary: agent.command,
+        ...(agent.args ? { args: agent.args } : {}),
+        ...(agent.env ? { env: agent.env } : {}),
+        ...(agent.costModel ? { costModel: agent.costModel } : {}),
+        secretEnv: [...agent.secretEnv],
+    }, {
+        displayName: agent.displayName,
+        expandTemplates: false,
+        capabilities: { platforms: ['darwin', 'linux', 'win32'], ...agent.capabilities },
+        sessionDir: agent.sessionDir,
+        detectAuth: agent.detectAuth,
+        ...(agent.sessionFiles ? { sessionFiles: agent.sessionFiles } : {}),
+        readsFromRepository: agent.readsFromRepository,
+        ...(agent.keyInputs ? { keyInputs: agent.keyInputs } : {}),
+        ...(agent.runEnv ? { runEnv: agent.runEnv } : {}),
+        ...(agent.sessionLog ? { sessionLog: agent.sessionLog } : {}),
+        ...(agent.sandboxProbe ? { sandboxProbe: agent.sandboxProbe } : {}),
+        program: cliProgramInfo({
+            command: agent.command,
+            minVersion: agent.testedVersion,
+            npmPackage: agent.npmPackage,
+            testedVersion: agent.testedVersion,
+            ...(agent.npmOverrides ? { npmOverrides: agent.npmOverrides } : {}),
+            verifiedLive: true,
+        }, agent.command),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/adapters/agents/claude/claude-acp.ts
+
+
+
+
+
+/** The Claude Agent SDK's ACP launcher on npm. */
+const CLAUDE_ACP_NPM_PACKAGE = '@agentclientprotocol/claude-agent-acp';
+/** The claude-agent-acp version recorded live. */
+const CLAUDE_ACP_TESTED_VERSION = '0.101.0';
+/**
+ * Claude Code over ACP through `@agentclientprotocol/claude-agent-acp` (the Claude Agent SDK): its
+ * permission prompts (`default` mode unless the user's settings say otherwise) arrive as
+ * `session/request_permission`. It runs `CLAUDE_CODE_EXECUTABLE` when set, else the SDK's own
+ * platform binary (an optional dependency, ~157 MB). Configuration is Claude Code's own
+ * (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`, `~/.claude/settings.json`).
+ */
+function claudeAcpAdapter(options = {}) {
+    return builtinAcpAdapter({
+        id: 'claude-acp',
+        displayName: 'Claude Code (ACP)',
+        command: options.command ?? 'claude-agent-acp',
+        costModel: 'anthropic/claude-sonnet-4-5',
+        secretEnv: CLAUDE_SECRET_ENV,
+        npmPackage: CLAUDE_ACP_NPM_PACKAGE,
+        testedVersion: CLAUDE_ACP_TESTED_VERSION,
+        sessionDir: join(homedir(), '.claude', 'projects'),
+        // claude-agent-acp drives Claude Code, which keeps its sessions where it always does.
+        sessionFiles: claudeSessionFiles,
+        readsFromRepository: [],
+        keyInputs: CLAUDE_KEY_INPUTS,
+        detectAuth: detectClaudeAuth,
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/agents/claude/index.ts
 
 
 
 
+
+
+
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const builtin = defineBuiltinAdapters({
+    adapters: [claudeAdapter],
+    catalog: { permissions: '`--permission-prompt-tool` → approval channel', mcp: 'yes' },
+    keyInputDescriptions: {
+        'claude-code-oauth-token': 'For Claude Code with a Claude Pro or Max subscription instead of an API key (CLAUDE_CODE_OAUTH_TOKEN, made with `claude setup-token`). Pass it from a secret.',
+    },
+});
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/codex/codex-auth.ts
 
@@ -31410,16 +32270,6 @@ function detectCodexAuth(env) {
 
 // EXTERNAL MODULE: ./src/core/tools/tool-aliases.ts
 var tool_aliases = __nccwpck_require__(4464);
-;// CONCATENATED MODULE: ./src/core/events/log-draft.ts
-/** Longest line a `log` event carries; the rest is cut and the event marked `truncated`. */
-const MAX_LOG_LINE = 64 * 1024;
-/** A `log` event draft for one line of a program's output. */
-function logDraft(source, line) {
-    return line.length > MAX_LOG_LINE
-        ? { type: 'log', source, line: line.slice(0, MAX_LOG_LINE), truncated: true }
-        : { type: 'log', source, line };
-}
-
 ;// CONCATENATED MODULE: ./src/adapters/agents/codex/codex-error-table.ts
 
 
@@ -31658,7 +32508,7 @@ const id = schemas/* string */.YjP().min(1);
 const item = schemas/* object */.Ikc({ id }).loose();
 /**
  * The `ThreadEvent`s of `codex exec --json` whose shape decides the translation, checked at the edge
- * (docs/adapters/codex.md): a `thread.started` cannot do without its `thread_id`, an item event
+ * (src/adapters/agents/codex/README.md): a `thread.started` cannot do without its `thread_id`, an item event
  * without its `item` and that item's `id`; the other events need nothing but their type (a
  * `turn.completed` without usage, an `error` without a message still translate), and every other
  * field is read loosely.
@@ -32159,7 +33009,7 @@ const codexAdapter = defineCliAdapter({
     // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
     toolNames: { shell: ['exec_command'], write_file: ['apply_patch'] },
     displayName: 'Codex CLI',
-    // True to `codex` 0.169.0 as run here against a local Responses server (docs/adapters/codex.md).
+    // True to `codex` 0.169.0 as run here against a local Responses server (src/adapters/agents/codex/README.md).
     capabilities: {
         // `codex exec resume <id>` and `codex exec fork <id>`.
         resume: true,
@@ -32194,11 +33044,161 @@ const codexAdapter = defineCliAdapter({
     translator: codexTranslator,
 });
 
+;// CONCATENATED MODULE: ./src/adapters/agents/codex/codex-session-log.ts
+
+
+/** How long a permission request waits for its call to reach the rollout (Codex writes it just before asking). */
+const REASON_WAIT_MS = 1000;
+const REASON_POLL_MS = 100;
+/** The most of a refused command's output kept for the report. */
+const MAX_OUTPUT_CHARS = 2000;
+/**
+ * Codex's rollout read for codex-acp (Codex 0.169.0, codex-acp 2.6.0): the `justification` the model
+ * gave with an escalation request, and the commands its sandbox refused, which reach an ACP v1
+ * client as nothing at all (no `tool_call`) — a run would otherwise look as if it tried nothing.
+ */
+const codexSessionLog = {
+    async reason(env, sessionId, toolCallId) {
+        const home = codexHome(env);
+        const deadline = Date.now() + REASON_WAIT_MS;
+        // The rollout is looked for until it exists, then only read again: not a directory walk per poll.
+        let file;
+        for (;;) {
+            file ??= (await findCodexRollouts(home, sessionId).catch(() => []))[0];
+            const calls = file ? await readRolloutFile(home, file) : [];
+            const call = calls.find((c) => c.callId === toolCallId);
+            if (call)
+                return call.justification;
+            if (Date.now() >= deadline)
+                return undefined;
+            await new Promise((resolve) => setTimeout(resolve, REASON_POLL_MS));
+        }
+    },
+    async unreported(env, sessionId, reported) {
+        const calls = await readRolloutCalls(codexHome(env), sessionId);
+        return calls
+            .filter((call) => !reported.has(call.callId) && rolloutCallFailed(call))
+            .map((call) => ({
+            toolCallId: call.callId,
+            title: call.command ?? call.tool,
+            kind: call.command === undefined ? 'other' : 'execute',
+            output: (call.output ?? '').slice(0, MAX_OUTPUT_CHARS),
+            ...(call.exitCode !== undefined ? { exitCode: call.exitCode } : {}),
+        }));
+    },
+};
+
+;// CONCATENATED MODULE: ./src/adapters/agents/codex/codex-acp.ts
+
+
+
+
+
+
+
+/**
+ * Codex's sandbox probe (`codex sandbox -- true`) for the Codex codex-acp runs: `CODEX_PATH`, else the
+ * `@openai/codex` installed with the launcher (nested in its package or beside it), else `codex` on
+ * PATH. Where none is found nothing is probed (exit 0): no warning made up.
+ */
+const CODEX_ACP_SANDBOX_PROBE = {
+    command: 'sh',
+    args: [
+        '-c',
+        [
+            'launcher=$(command -v codex-acp) && pkg=$(dirname "$(readlink -f "$launcher")")/..',
+            'for c in "$CODEX_PATH" "$pkg/node_modules/@openai/codex/bin/codex.js" "$pkg/../../@openai/codex/bin/codex.js" "$(command -v codex)"; do',
+            '  if [ -n "$c" ] && [ -e "$c" ]; then exec "$c" sandbox -- true; fi',
+            'done',
+            'exit 0',
+        ].join('\n'),
+    ],
+    what: CODEX_SANDBOX_PROBE.what,
+    fix: CODEX_SANDBOX_PROBE.fix,
+};
+/** codex-acp's npm package. */
+const CODEX_ACP_NPM_PACKAGE = '@agentclientprotocol/codex-acp';
+/** The codex-acp version recorded live. */
+const CODEX_ACP_TESTED_VERSION = '2.6.0';
+/**
+ * OpenAI's Codex over ACP through `@agentclientprotocol/codex-acp`, which starts `codex app-server`
+ * (its bundled `@openai/codex`, or `CODEX_PATH`). Unlike `codex exec`, Codex can ask here: its
+ * approval requests arrive as `session/request_permission` and go to the run's approval channel.
+ * Configuration (model provider, keys) is Codex's own: `CODEX_HOME/config.toml`, `OPENAI_API_KEY`.
+ */
+function codexAcpAdapter(options = {}) {
+    return builtin_acp_adapter_builtinAcpAdapter({
+        id: 'codex-acp',
+        displayName: 'Codex (ACP)',
+        command: options.command ?? 'codex-acp',
+        env: { INITIAL_AGENT_MODE: options.mode ?? 'read-only', NO_BROWSER: '1' },
+        costModel: 'openai/gpt-5-codex',
+        secretEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+        npmPackage: CODEX_ACP_NPM_PACKAGE,
+        testedVersion: CODEX_ACP_TESTED_VERSION,
+        // codex-acp 2.6.0 depends on @openai/codex ^0.166.0; the Codex recorded and verified with it is
+        // 0.169.0. Overriding the dependency installs one Codex (its platform binary is ~400 MB), not two.
+        npmOverrides: { '@openai/codex': CODEX_TESTED_VERSION },
+        sessionDir: (0,external_node_path_.join)(codexHome(process.env), 'sessions'),
+        // codex-acp starts `codex app-server`: Codex's own rollout files.
+        sessionFiles: codexSessionFiles,
+        readsFromRepository: [],
+        keyInputs: { 'openai-api-key': 'OPENAI_API_KEY' },
+        detectAuth: detectCodexAuth,
+        sessionLog: codexSessionLog,
+        // Every mode but full access runs Codex's commands in its sandbox: probe it as Codex runs it.
+        ...(options.mode === 'agent-full-access' ? {} : { sandboxProbe: CODEX_ACP_SANDBOX_PROBE }),
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/agents/codex/index.ts
 
 
 
 
+
+
+
+
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const codex_builtin = defineBuiltinAdapters({
+    adapters: [codexAdapter, codexAcpAdapter],
+    catalog: { permissions: 'sandbox / tool flags', mcp: 'yes' },
+});
+
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/cli-acp-adapter.ts
+
+/**
+ * The ACP mode of a program that also has a headless CLI adapter (`gemini --acp`, `qwen --acp`,
+ * `omp --mode acp`, `opencode acp`): the same executable, platforms, install entries, secrets, cost model, session directory,
+ * session files and auth check, taken from that adapter, so the two cannot disagree. The agent's own
+ * configuration is left alone (no template expansion).
+ */
+function cliAcpAdapter(cli, mode) {
+    const program = cli.program;
+    const command = program?.command ?? cli.id;
+    const minVersion = mode.needsTestedVersion ? program?.testedVersion : undefined;
+    return acpAdapter(mode.id, {
+        binary: command,
+        args: mode.args,
+        ...(mode.env ? { env: mode.env } : {}),
+        ...(cli.costModel ? { costModel: cli.costModel } : {}),
+        secretEnv: [...(cli.secretEnv ?? [])],
+    }, {
+        displayName: mode.displayName,
+        expandTemplates: false,
+        // The platforms the program runs on; the rest are ACP's.
+        capabilities: { platforms: [...cli.capabilities.platforms], ...mode.capabilities },
+        ...(program ? { program: minVersion ? { ...program, minVersion } : program } : {}),
+        ...(cli.sessionDir ? { sessionDir: cli.sessionDir } : {}),
+        ...(cli.sessionFiles ? { sessionFiles: cli.sessionFiles } : {}),
+        ...(cli.readsFromRepository ? { readsFromRepository: cli.readsFromRepository } : {}),
+        ...(cli.keyInputs ? { keyInputs: cli.keyInputs } : {}),
+        ...(cli.detectAuth ? { detectAuth: cli.detectAuth } : {}),
+        ...(mode.runEnv ? { runEnv: mode.runEnv } : {}),
+        ...(mode.callerToolsArgs ? { callerToolsArgs: mode.callerToolsArgs } : {}),
+    });
+}
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/copilot/copilot-auth.ts
 
@@ -32574,7 +33574,7 @@ const copilot_record_id = schemas/* string */.YjP().min(1);
 const call = schemas/* object */.Ikc({ toolCallId: copilot_record_id }).loose();
 /**
  * The session events of `copilot --output-format json` whose shape decides the translation, checked
- * at the edge (docs/adapters/copilot.md; the fields as the CLI's `session-events.schema.json` has
+ * at the edge (src/adapters/agents/copilot/README.md; the fields as the CLI's `session-events.schema.json` has
  * them): a tool call's delta, start and result cannot do without `data.toolCallId`, `session.start`
  * without `data.sessionId`, `skill.invoked` without `data.name`; the other events need nothing but
  * their type (a message without content, a `result` without an exit code still translate), and
@@ -32773,7 +33773,7 @@ const copilotTranslator = {
         return copilot_translator_translateEvent(native, state);
     },
     finish(_exit, state) {
-        return closeOpen(state);
+        return copilot_translator_closeOpen(state);
     },
 };
 function copilot_translator_translateEvent(native, state) {
@@ -32802,7 +33802,7 @@ function copilot_translator_translateEvent(native, state) {
         case 'assistant.turn_start':
             return [{ type: 'turn_start', turn: turnNumber(data.turnId) }];
         case 'assistant.turn_end':
-            return [...closeOpen(state), { type: 'turn_end', turn: turnNumber(data.turnId) }];
+            return [...copilot_translator_closeOpen(state), { type: 'turn_end', turn: turnNumber(data.turnId) }];
         case 'assistant.message_start':
             ledger.startMessage(out, (0,record_fields/* str */.gx)(data.messageId));
             return out;
@@ -32828,7 +33828,7 @@ function copilot_translator_translateEvent(native, state) {
             return assistantMessage(data, state);
         case 'assistant.usage':
             state.sawUsage = true;
-            return [usageCost(data)];
+            return [copilot_translator_usageCost(data)];
         case 'tool.execution_start':
             return copilot_tools_toolStart(native.data, state);
         case 'tool.execution_complete':
@@ -32860,7 +33860,7 @@ function announce(state, sessionId, extra) {
     return [{ type: 'session_start', sessionId, ...extra }];
 }
 /** Closes whatever is still open (the turn, or the whole run, ended): reasoning, message, unready calls. */
-function closeOpen(state) {
+function copilot_translator_closeOpen(state) {
     const out = [];
     state.ledger.stopThinking(out, null);
     state.ledger.stopMessage(out, null);
@@ -32868,7 +33868,7 @@ function closeOpen(state) {
     return out;
 }
 function result(value, state) {
-    const out = closeOpen(state);
+    const out = copilot_translator_closeOpen(state);
     out.push(...announce(state, (0,record_fields/* str */.gx)(value.sessionId), {}));
     const exitCode = typeof value.exitCode === 'number' ? value.exitCode : 0;
     // `result.usage` holds timings and premium requests, no tokens: the output is the last answer.
@@ -32881,7 +33881,7 @@ function result(value, state) {
     return out;
 }
 /** One model call's usage (`assistant.usage`): an increment, not a running total. */
-function usageCost(data) {
+function copilot_translator_usageCost(data) {
     return {
         type: 'cost',
         inputTokens: (0,record_fields/* count */.U9)(data.inputTokens),
@@ -32910,7 +33910,7 @@ const copilotAdapter = defineCliAdapter({
     // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
     toolNames: { shell: ['bash'], write_file: ['write', 'create', 'edit'], read_file: ['view'] },
     displayName: 'GitHub Copilot CLI',
-    // True to `copilot` 1.0.102 as recorded live (docs/adapters/copilot.md).
+    // True to `copilot` 1.0.102 as recorded live (src/adapters/agents/copilot/README.md).
     capabilities: {
         // `--resume=<id>` continues a session; there is no fork flag.
         resume: true,
@@ -32948,9 +33948,32 @@ const copilotAdapter = defineCliAdapter({
     controller: copilotController,
 });
 
+;// CONCATENATED MODULE: ./src/adapters/agents/copilot/copilot-acp.ts
+
+
+/**
+ * GitHub Copilot CLI over ACP (`copilot --acp`, 1.0.102): the shell commands and writes it asks about
+ * arrive as `session/request_permission` and go to the run's approval channel (headless, Copilot can
+ * only be given `--allow-tool` / `--deny-tool` before the run). Configuration is Copilot's own
+ * (`COPILOT_PROVIDER_*` for a custom provider, or its GitHub login).
+ */
+function copilotAcpAdapter(options = {}) {
+    const mode = { id: 'copilot-acp', displayName: 'GitHub Copilot CLI (ACP)', needsTestedVersion: true };
+    return cliAcpAdapter(copilotAdapter(options), { ...mode, args: ['--acp'] });
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/agents/copilot/index.ts
 
 
+
+
+
+
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const copilot_builtin = defineBuiltinAdapters({
+    adapters: [copilotAdapter, copilotAcpAdapter],
+    catalog: { permissions: '`--allow-tool` / `--deny-tool`', mcp: 'yes' },
+});
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/cursor/cursor-auth.ts
 
@@ -33028,7 +34051,7 @@ function cursorCallId(value) {
 }
 /**
  * The records of `cursor-agent -p --output-format stream-json` whose shape decides the translation,
- * checked at the edge (docs/adapters/cursor.md): a `tool_call` cannot do without its call id and its
+ * checked at the edge (src/adapters/agents/cursor/README.md): a `tool_call` cannot do without its call id and its
  * `tool_call` object (which tool it is: `<kind>ToolCall` or `function`, read by cursor-tools.ts); the
  * other records need nothing but their type (a message without text, a result without usage still
  * translate), and every other field is read loosely.
@@ -33227,7 +34250,7 @@ function translateRecord(native, state) {
         case 'thinking':
             return thinking(native, state);
         case 'tool_call':
-            return toolCall(native, state);
+            return cursor_translator_toolCall(native, state);
         case 'result':
             return cursor_translator_result(native, state);
         case 'system':
@@ -33315,7 +34338,7 @@ function closeAll(state) {
     state.unanswered.clear();
     return out;
 }
-function toolCall(value, state) {
+function cursor_translator_toolCall(value, state) {
     // The schema's refinement made sure the call has an id.
     const id = cursorCallId(value);
     const shape = toolShape(value.tool_call);
@@ -33418,7 +34441,7 @@ const cursorAdapter = defineCliAdapter({
     // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
     toolNames: { shell: ['shell'], write_file: ['write', 'edit', 'delete'], read_file: ['read'] },
     displayName: 'Cursor Agent CLI',
-    // Evidence-only (docs/adapters/cursor.md): Cursor's CLI is installed with `curl https://cursor.com/install`,
+    // Evidence-only (src/adapters/agents/cursor/README.md): Cursor's CLI is installed with `curl https://cursor.com/install`,
     // not from npm (the npm package `cursor-agent` is an unrelated project), so it could not be run here.
     capabilities: {
         // `--resume <chatId>`; no fork flag.
@@ -33462,6 +34485,19 @@ const cursorAdapter = defineCliAdapter({
 ;// CONCATENATED MODULE: ./src/adapters/agents/cursor/index.ts
 
 
+
+
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const cursor_builtin = defineBuiltinAdapters({
+    adapters: [cursorAdapter],
+    catalog: {
+        name: 'Cursor Agent',
+        source: 'not on npm',
+        checkedAgainst: 'evidence only (docs, published streams)',
+        permissions: '`--force` or none',
+        mcp: 'no',
+    },
+});
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/demo/render-demo-note.ts
 /** The file the demo writes when it finds no typo to fix, so that every run changes something visible. */
@@ -33686,6 +34722,23 @@ async function openDemoSession(ctx, delay) {
         },
     };
 }
+
+;// CONCATENATED MODULE: ./src/adapters/agents/demo/index.ts
+
+
+
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const demo_builtin = defineBuiltinAdapters({
+    adapters: [demoAdapter],
+    catalog: {
+        name: 'built in',
+        source: '—',
+        checkedAgainst: '—',
+        permissions: 'tool host relay',
+        mcp: '—',
+        docs: 'none',
+    },
+});
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/gemini/gemini-auth.ts
 
@@ -34136,7 +35189,7 @@ function geminiRecord(value) {
 
 /**
  * Translates Gemini CLI's `--output-format stream-json` records (recorded from gemini 0.61.0,
- * docs/adapters/gemini.md):
+ * src/adapters/agents/gemini/README.md):
  *
  * - `init` {session_id, model} → `session_start` (+ `session_resume` when the request resumed), `turn_start`;
  * - `message` role `user` → nothing (the prompt echoed); role `assistant` with `delta: true` →
@@ -34363,7 +35416,7 @@ const geminiAdapter = defineCliAdapter({
         read_file: ['read_file', 'read_many_files'],
     },
     displayName: 'Gemini CLI',
-    // True to Gemini CLI 0.61.0 as run live (docs/adapters/gemini.md).
+    // True to Gemini CLI 0.61.0 as run live (src/adapters/agents/gemini/README.md).
     capabilities: {
         // `--resume <session id>` continues a session under the same id; there is no fork flag.
         resume: true,
@@ -34402,6 +35455,22 @@ const geminiAdapter = defineCliAdapter({
     translator: geminiTranslator,
 });
 
+;// CONCATENATED MODULE: ./src/adapters/agents/gemini/gemini-acp.ts
+
+
+/**
+ * Google's Gemini CLI over ACP (`gemini --acp --approval-mode default`). Unlike headless
+ * `gemini -p`, Gemini asks here: a shell command or a file write that its policy marks `ask_user`
+ * arrives as `session/request_permission` and goes to the run's approval channel. `default` is
+ * pinned so a user's `general.defaultApprovalMode: auto_edit` does not pass edits unasked (an
+ * untrusted folder forces `default` anyway). Read-only commands (`echo`, `ls`) run without asking.
+ * Configuration (auth, model, base URL) is Gemini's own: `~/.gemini/settings.json`, `GEMINI_API_KEY`.
+ */
+function geminiAcpAdapter(options = {}) {
+    const mode = { id: 'gemini-acp', displayName: 'Gemini CLI (ACP)', needsTestedVersion: true };
+    return cliAcpAdapter(geminiAdapter(options), { ...mode, args: ['--acp', '--approval-mode', 'default'] });
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/agents/gemini/index.ts
 
 
@@ -34410,459 +35479,14 @@ const geminiAdapter = defineCliAdapter({
 
 
 
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-message.ts
-
-/**
- * Reads one parsed JSON value as an ACP JSON-RPC message. Pure and total: anything that is not a
- * well-formed single message (a batch, a missing `jsonrpc`, an id of the wrong type, an error
- * without a numeric code) gives `undefined`, never a throw.
- */
-function decodeAcpMessage(value) {
-    if (!(0,record_fields/* isObj */.sA)(value) || value.jsonrpc !== '2.0')
-        return undefined;
-    const { id, method } = value;
-    const hasId = 'id' in value;
-    if (typeof method === 'string') {
-        if (!hasId)
-            return { kind: 'notification', method, params: value.params };
-        if (typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))) {
-            return { kind: 'request', id, method, params: value.params };
-        }
-        return undefined;
-    }
-    if (!hasId || !(id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) {
-        return undefined;
-    }
-    if ('error' in value) {
-        const error = value.error;
-        if (!(0,record_fields/* isObj */.sA)(error) || typeof error.code !== 'number')
-            return undefined;
-        const message = typeof error.message === 'string' ? error.message : `JSON-RPC error ${error.code}`;
-        return {
-            kind: 'error',
-            id,
-            error: { code: error.code, message, ...('data' in error ? { data: error.data } : {}) },
-        };
-    }
-    if ('result' in value)
-        return { kind: 'result', id, result: value.result };
-    return undefined;
-}
-/** A JSON object (not an array, not null): the record-fields reader under ACP's older name. */
-
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-provider-errors.ts
-
-/** What ACP agents say of provider failures (in JSON-RPC errors and codex-acp's `_meta`), beyond the common words. */
-const ACP_PROVIDER_ERRORS = {
-    auth: { patterns: [/\b40[13]\b|authenticat|api key|forbidden/i] },
-    rateLimit: { patterns: [/\b429\b|rate.?limit|resource.?exhausted/i] },
-};
-/**
- * An agent's error as its typed draft; `status`: the HTTP status the agent gave with it. No wait is
- * read from the words: the run's end decides a retry, and the recorded ACP streams carry none.
- */
-function acpErrorDraft(message, status) {
-    switch (providerErrorKind(message, ACP_PROVIDER_ERRORS, status)) {
-        case 'auth':
-            return { type: 'auth_error', message };
-        case 'rate_limit':
-        case 'overloaded':
-            return { type: 'rate_limit_error', message };
-        case 'context':
-            return { type: 'context_exceeded', message };
-        default:
-            return { type: 'error', code: 'agent_error', message, recoverable: false };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-session-info.ts
-
-
-/**
- * A `session_info_update`. codex-acp reports model errors in `_meta.codex`: `error` (message,
- * `codexErrorInfo.*.httpStatusCode`, `willRetry`) while it retries, then `threadStatus: systemError`
- * when it gives up, and ends the turn `end_turn` with the error as message text. The error becomes
- * `auth_error` / `rate_limit_error` / `error` when the agent gives up, and the turn's end a failure.
- */
-function acpSessionInfo(update, state) {
-    const codex = (0,record_fields/* isObj */.sA)(update._meta) && (0,record_fields/* isObj */.sA)(update._meta.codex) ? update._meta.codex : undefined;
-    if (!codex)
-        return (0,record_fields/* unknownRecord */._E)(state, 'ACP session info', update);
-    const error = codex.error;
-    if ((0,record_fields/* isObj */.sA)(error)) {
-        const message = [error.message, error.additionalDetails]
-            .filter((m) => typeof m === 'string' && m !== '')
-            .join(': ');
-        state.lastError = { message: message || 'the model request failed', ...acp_session_info_httpStatusOf(error.codexErrorInfo) };
-        if (error.willRetry !== false)
-            return (0,record_fields/* unknownRecord */._E)(state, 'ACP agent retries after an error', update);
-    }
-    const status = (0,record_fields/* isObj */.sA)(codex.threadStatus) ? codex.threadStatus.type : undefined;
-    if ((status === 'systemError' || (0,record_fields/* isObj */.sA)(error)) && state.lastError && state.failure === undefined) {
-        const { message, httpStatus } = state.lastError;
-        state.failure = message;
-        const out = [];
-        state.ledger.stopMessage(out);
-        out.push(acpErrorDraft(message, httpStatus));
-        return out;
-    }
-    return (0,record_fields/* unknownRecord */._E)(state, 'ACP session info', update);
-}
-/** The HTTP status in codex's `codexErrorInfo` (`{ <kind>: { httpStatusCode } }`), if any. */
-function acp_session_info_httpStatusOf(info) {
-    if (!(0,record_fields/* isObj */.sA)(info))
-        return {};
-    for (const value of Object.values(info)) {
-        if ((0,record_fields/* isObj */.sA)(value) && typeof value.httpStatusCode === 'number')
-            return { httpStatus: value.httpStatusCode };
-    }
-    return {};
-}
-
-// EXTERNAL MODULE: ./src/adapters/protocols/acp/acp-tool-fields.ts
-var acp_tool_fields = __nccwpck_require__(5932);
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-update-schema.ts
-
-/**
- * The kinds of ACP `session/update` the translator maps (the update's `sessionUpdate` discriminant),
- * checked at the edge; any other kind is reported as unknown. Only the discriminant is parsed: the
- * chunks are most of the stream, and their few fields are read by the record-fields readers, which
- * keeps the translation as fast as it was (bench adapter-translation). (The SDK's own zod schemas
- * are not exported.) See {@link acpUpdateKind} for the reading.
- */
-const acpUpdateKindSchema = schemas/* enum */.k5n([
-    'agent_message_chunk',
-    'agent_thought_chunk',
-    'tool_call',
-    'tool_call_update',
-    'plan',
-    'usage_update',
-    'session_info_update',
-]);
-/**
- * The update's kind when the translator maps it, else undefined: checked by hand in one switch, as
- * the schema states it (a look-up of a string fresh from `JSON.parse` in a set, and zod's parse,
- * cost more than the switch; the translator's test holds the two together). A kind it does not map
- * (ACP has more: `available_commands_update`, `user_message_chunk`, …) is undefined.
- */
-function acpUpdateKind(value) {
-    switch (value) {
-        case 'agent_message_chunk':
-        case 'agent_thought_chunk':
-        case 'tool_call':
-        case 'tool_call_update':
-        case 'plan':
-        case 'usage_update':
-        case 'session_info_update':
-            return value;
-        default:
-            return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-update-drafts.ts
 
 
 
-
-/**
- * One `session/update` (its `update` object) as normalized event drafts. Pure.
- * Message and thought chunks stream as `message_*` / `thinking_*`; `tool_call` starts a tool call
- * (start and ready at once: ACP sends the whole input), a `completed` / `failed` status gives its
- * `tool_result`; `plan` is `progress`; a `usage_update` with a cost is a running-total `cost`.
- * Other kinds are `debug` in debug mode and dropped otherwise.
- */
-function acpUpdateDrafts(update, state) {
-    if (!(0,record_fields/* isObj */.sA)(update) || typeof update.sessionUpdate !== 'string') {
-        return (0,record_fields/* malformed */.Qm)('session/update without an update');
-    }
-    const kind = acpUpdateKind(update.sessionUpdate);
-    if (kind === undefined)
-        return (0,record_fields/* unknownRecord */._E)(state, `ACP session update ${update.sessionUpdate}`, update);
-    switch (kind) {
-        case 'agent_message_chunk':
-            return chunk('text', update, state);
-        case 'agent_thought_chunk':
-            return chunk('thinking', update, state);
-        case 'tool_call':
-        case 'tool_call_update':
-            return acp_update_drafts_toolCall(update, state);
-        case 'plan':
-            return [...acp_update_drafts_closeOpen(state), planDraft(update)];
-        case 'usage_update':
-            return usage(update, state);
-        case 'session_info_update':
-            return acpSessionInfo(update, state);
-        default: {
-            const never = kind;
-            return (0,record_fields/* unknownRecord */._E)(state, `ACP session update ${never}`, update);
-        }
-    }
-}
-/** Ends the message or thought being streamed, if any. */
-function acp_update_drafts_closeOpen(state) {
-    const out = [];
-    state.ledger.stopMessage(out);
-    return out;
-}
-function chunk(kind, update, state) {
-    addChunkUsage(update._meta, state);
-    const content = update.content;
-    if (!(0,record_fields/* isObj */.sA)(content))
-        return (0,record_fields/* malformed */.Qm)(`${String(update.sessionUpdate)} without content`);
-    if (content.type === 'image' && kind === 'text' && typeof content.mimeType === 'string') {
-        return [
-            ...acp_update_drafts_closeOpen(state),
-            {
-                type: 'image_output',
-                mimeType: content.mimeType,
-                ...(typeof content.data === 'string' ? { data: content.data } : {}),
-            },
-        ];
-    }
-    if (content.type !== 'text' || typeof content.text !== 'string') {
-        return (0,record_fields/* unknownRecord */._E)(state, `ACP ${kind} chunk of type ${String(content.type)}`, update);
-    }
-    const messageId = (0,record_fields/* str */.gx)(update.messageId);
-    const out = [];
-    // A message and a thought never overlap: either closes the other.
-    if (kind === 'text') {
-        state.ledger.stopThinking(out);
-        state.ledger.text(out, content.text, messageId);
-    }
-    else {
-        state.ledger.stopMessage(out);
-        state.ledger.thinking(out, content.text, messageId);
-    }
-    return out;
-}
-function acp_update_drafts_toolCall(update, state) {
-    const toolCallId = update.toolCallId;
-    if (typeof toolCallId !== 'string' || toolCallId === '')
-        return (0,record_fields/* malformed */.Qm)(`${update.sessionUpdate} without a toolCallId`);
-    const out = [];
-    state.ledger.stopMessage(out);
-    let known = state.tools.get(toolCallId);
-    if (!known) {
-        known = { toolName: (0,acp_tool_fields/* acpToolName */.oy)(update), done: false };
-        state.tools.set(toolCallId, known);
-        // ACP sends the whole input with the call: start and ready at once.
-        state.ledger.startTool(out, toolCallId, known.toolName);
-        state.ledger.readyTool(out, toolCallId, (0,acp_tool_fields/* acpToolInput */.jA)(update));
-    }
-    const terminal = (0,acp_tool_fields/* acpTerminalMeta */.OV)(update);
-    if (terminal.output !== undefined)
-        known.terminalOutput = (known.terminalOutput ?? '') + terminal.output;
-    const status = update.status;
-    if ((status === 'completed' || status === 'failed') && !known.done) {
-        known.done = true;
-        const output = (0,acp_tool_fields/* acpToolOutput */.iG)(update);
-        if (known.terminalOutput !== undefined)
-            output.terminalOutput = known.terminalOutput;
-        if (terminal.exitCode !== undefined)
-            output.exitCode = terminal.exitCode;
-        const isError = status === 'failed' || (terminal.exitCode !== undefined && terminal.exitCode !== 0);
-        state.ledger.toolResult(out, toolCallId, output, isError, known.toolName);
-    }
-    else if (out.length === 0 && state.debug) {
-        out.push({ type: 'debug', message: `ACP tool call ${toolCallId} ${String(status ?? 'updated')}`, data: update });
-    }
-    return out;
-}
-function planDraft(update) {
-    const entries = Array.isArray(update.entries) ? update.entries.filter(record_fields/* isObj */.sA) : [];
-    const lines = entries.map((e) => `[${String(e.status ?? 'pending')}] ${String(e.content ?? '')}`);
-    return {
-        type: 'progress',
-        summary: lines.length > 0 ? `plan:\n${lines.join('\n')}` : 'plan: (empty)',
-        attempted: entries,
-    };
-}
-function usage(update, state) {
-    const cost = update.cost;
-    const amount = (0,record_fields/* isObj */.sA)(cost) ? (0,record_fields/* nonNegative */.rG)((0,record_fields/* num */.bu)(cost.amount)) : undefined;
-    if (amount !== undefined && (0,record_fields/* isObj */.sA)(cost) && cost.currency === 'USD') {
-        state.usd = amount;
-        return [{ type: 'cost', inputTokens: 0, outputTokens: 0, usd: amount, cumulative: true }];
-    }
-    return (0,record_fields/* unknownRecord */._E)(state, `ACP usage: ${String(update.used)} of ${String(update.size)} context tokens`, update);
-}
-/** Qwen Code puts each model response's tokens in `_meta.usage` of a message chunk (ACP's `usage` names). */
-function addChunkUsage(meta, state) {
-    if (!(0,record_fields/* isObj */.sA)(meta) || !(0,record_fields/* isObj */.sA)(meta.usage))
-        return;
-    const usage = meta.usage;
-    const sum = state.chunkUsage ?? { inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, thoughtTokens: 0 };
-    for (const key of Object.keys(sum)) {
-        sum[key] += (0,record_fields/* countOf */.pq)(usage[key]) ?? 0;
-    }
-    state.chunkUsage = sum;
-}
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-translator.ts
-
-
-
-
-
-
-/**
- * Translates what an ACP agent writes on stdout (JSON-RPC 2.0, one message a line) into events.
- * Pure: the controller answers the agent's requests; this sees the same lines and reports them.
- *
- * - `session/update` notifications: see `acpUpdateDrafts`. While a `session/load` replays the
- *   conversation (updates before its response), the history is not reported again (debug only).
- * - The `session/new` response gives `session_start`; the `session/load` response `session_resume`.
- * - The `session/prompt` response (`stopReason`) is terminal: the run ends on it.
- * - An error response (to initialize, session/new|load or session/prompt: the only requests the
- *   client sends) is terminal and failed; 401/403-like errors are `auth_error`, 429-like `rate_limit_error`.
- * - The agent's requests (`session/request_permission`, `fs/*`) are answered by the controller.
- */
-const acpTranslator = {
-    init: ({ debug, request, clock }) => ({
-        debug,
-        responses: 0,
-        // ACP reports no tool durations; the ledger keeps the open message, thought and tool calls.
-        ledger: new StreamLedger(clock, { toolDurations: false, emptyDeltas: true }),
-        tools: new Map(),
-        ...(request?.resumeSessionId ? { resumeSessionId: request.resumeSessionId } : {}),
-    }),
-    translate(record, state) {
-        if (record.kind !== 'json')
-            return [logDraft('stdout', record.line)];
-        const message = decodeAcpMessage(record.value);
-        if (!message) {
-            return (0,record_fields/* malformed */.Qm)('a line that is not a JSON-RPC 2.0 message');
-        }
-        switch (message.kind) {
-            case 'notification':
-                if (message.method !== 'session/update')
-                    return (0,record_fields/* unknownRecord */._E)(state, `ACP notification ${message.method}`, message.params);
-                if (!(0,record_fields/* isObj */.sA)(message.params))
-                    return (0,record_fields/* malformed */.Qm)('session/update without params');
-                if (replaying(state))
-                    return (0,record_fields/* unknownRecord */._E)(state, 'ACP history replayed by session/load', message.params);
-                return acpUpdateDrafts(message.params.update, state);
-            case 'request':
-                return (0,record_fields/* unknownRecord */._E)(state, `ACP request ${message.method}`, message.params);
-            case 'result':
-                state.responses++;
-                return resultDrafts(message.result, state);
-            case 'error':
-                state.responses++;
-                return errorDrafts(message.error, state);
-        }
-    },
-    finish(_exit, state) {
-        return acp_update_drafts_closeOpen(state);
-    },
-};
-function replaying(state) {
-    return state.resumeSessionId !== undefined && state.responses < 2;
-}
-function resultDrafts(result, state) {
-    if (!(0,record_fields/* isObj */.sA)(result))
-        return (0,record_fields/* unknownRecord */._E)(state, 'ACP response', result);
-    if (typeof result.stopReason === 'string')
-        return promptEnd(result, result.stopReason, state);
-    if (typeof result.sessionId === 'string' && result.sessionId !== '' && !state.sessionId) {
-        state.sessionId = result.sessionId;
-        state.model = sessionModel(result);
-        return [{ type: 'session_start', sessionId: result.sessionId, ...(state.model ? { model: state.model } : {}) }];
-    }
-    if (state.resumeSessionId && state.responses === 2 && !state.sessionId && !('protocolVersion' in result)) {
-        state.sessionId = state.resumeSessionId;
-        state.model = sessionModel(result);
-        return [{ type: 'session_resume', sessionId: state.resumeSessionId, previousSessionId: state.resumeSessionId }];
-    }
-    return (0,record_fields/* unknownRecord */._E)(state, 'ACP response', result);
-}
-function promptEnd(result, stopReason, state) {
-    const out = [...acp_update_drafts_closeOpen(state)];
-    const cost = acp_translator_usageCost(result.usage ?? quotaUsage(result._meta) ?? state.chunkUsage, state);
-    if (cost)
-        out.push(cost);
-    const failed = stopReason === 'refusal' || stopReason === 'cancelled' || state.failure !== undefined;
-    out.push({ type: 'turn_end', stopReason, ...(failed ? { isError: true } : {}) });
-    state.outcome = failed
-        ? {
-            status: 'failed',
-            message: state.failure ?? (stopReason === 'refusal' ? 'the agent refused to continue' : 'the turn was cancelled'),
-        }
-        : { status: 'completed', message: stopReason === 'end_turn' ? undefined : `the turn ended: ${stopReason}` };
-    state.terminal = true;
-    // The failure was this turn's: a later prompt on the same connection (a replayed stream of several
-    // turns) reports its own errors.
-    state.failure = undefined;
-    state.lastError = undefined;
-    return out;
-}
-function errorDrafts(error, state) {
-    const out = [...acp_update_drafts_closeOpen(state)];
-    const detail = typeof error.data === 'string' ? error.data : (0,record_fields/* isObj */.sA)(error.data) ? JSON.stringify(error.data) : '';
-    const text = `${error.message}${detail && !error.message.includes(detail) ? ` (${detail})` : ''}`;
-    // -32000: ACP's "authentication required".
-    out.push(error.code === -32000 ? { type: 'auth_error', message: text } : acpErrorDraft(text));
-    state.outcome = { status: 'failed', message: text };
-    state.terminal = true;
-    return out;
-}
-/** Token usage of the turn (`usage` of the prompt response, where the agent sends one). */
-function acp_translator_usageCost(usage, state) {
-    if (!(0,record_fields/* isObj */.sA)(usage))
-        return undefined;
-    const inputTokens = (0,record_fields/* countOf */.pq)(usage.inputTokens);
-    const outputTokens = (0,record_fields/* countOf */.pq)(usage.outputTokens);
-    if (inputTokens === undefined && outputTokens === undefined)
-        return undefined;
-    const cacheRead = (0,record_fields/* countOf */.pq)(usage.cachedReadTokens);
-    const cacheWrite = (0,record_fields/* countOf */.pq)(usage.cachedWriteTokens);
-    const thinking = (0,record_fields/* countOf */.pq)(usage.thoughtTokens);
-    return {
-        type: 'cost',
-        inputTokens: inputTokens ?? 0,
-        outputTokens: outputTokens ?? 0,
-        ...(cacheRead === undefined ? {} : { cacheReadTokens: cacheRead }),
-        ...(cacheWrite === undefined ? {} : { cacheWriteTokens: cacheWrite }),
-        ...(thinking === undefined ? {} : { thinkingTokens: thinking }),
-        // The agent's own USD, when it reported one, stays the price of the run's tokens.
-        ...(state.usd === undefined ? {} : { usd: state.usd, cumulative: true }),
-        ...(state.model ? { model: state.model } : {}),
-    };
-}
-/**
- * Gemini CLI's token counts: no `usage`, but `_meta.quota.token_count` (`input_tokens`,
- * `output_tokens`) in the prompt response, as the ACP `usage` shape.
- */
-function quotaUsage(meta) {
-    const tokens = (0,record_fields/* isObj */.sA)(meta) && (0,record_fields/* isObj */.sA)(meta.quota) ? meta.quota.token_count : undefined;
-    if (!(0,record_fields/* isObj */.sA)(tokens))
-        return undefined;
-    return { inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens };
-}
-/**
- * The session's model, from the `session/new` or `session/load` response: the `model` config
- * option's value (OpenCode, Kilo, Codex `gpt-5.5`, omp), else the unstable `models.currentModelId`
- * (Gemini `gemini-2.5-flash`; Codex's says `gpt-5.5[medium]`). Cost events carry it, so that the
- * run's tokens are priced by the model used where the price list knows it (OpenCode and Kilo report
- * no USD over ACP), and by the adapter's cost model otherwise.
- */
-function sessionModel(result) {
-    if (Array.isArray(result.configOptions)) {
-        for (const option of result.configOptions) {
-            if ((0,record_fields/* isObj */.sA)(option) &&
-                option.category === 'model' &&
-                typeof option.currentValue === 'string' &&
-                option.currentValue)
-                return option.currentValue;
-        }
-    }
-    const models = result.models;
-    return (0,record_fields/* isObj */.sA)(models) && typeof models.currentModelId === 'string' && models.currentModelId
-        ? models.currentModelId
-        : undefined;
-}
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const gemini_builtin = defineBuiltinAdapters({
+    adapters: [geminiAdapter, geminiAcpAdapter],
+    catalog: { permissions: 'approval mode + policy file', mcp: 'yes' },
+});
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/hermes/hermes-acp-tools.ts
 
@@ -35084,312 +35708,6 @@ const hermesAcpTranslator = {
     },
 };
 
-;// CONCATENATED MODULE: ./src/adapters/shared/configured-adapter-base.ts
-
-/**
- * The part of an {@link Adapter} every configured adapter type (process, generic-cli, generic-job,
- * external, acp) fills the same way: the specification version, its id, display name and
- * capabilities, and the entry's `costModel` and `secretEnv`. The type adds its `launch` (and
- * whatever else it has).
- */
-function configuredAdapterBase(identity) {
-    return {
-        specificationVersion: ADAPTER_SPECIFICATION_VERSION,
-        id: identity.id,
-        displayName: identity.displayName,
-        capabilities: identity.capabilities,
-        costModel: identity.config.costModel,
-        secretEnv: identity.config.secretEnv,
-    };
-}
-
-// EXTERNAL MODULE: ./src/core/tools/create-approval-id.ts
-var create_approval_id = __nccwpck_require__(6969);
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/report-unreported.ts
-/**
- * Reports the calls the agent's log has and ACP never reported, each as the failed tool step it
- * was (`tool_call_start`, `tool_call_ready`, `tool_result` with `isError`), in the shape the agent's
- * own ACP tool calls take. A run whose sandbox refused every command then shows them, and does not
- * end ✅ as if it had tried nothing. A log that cannot be read reports nothing.
- */
-async function reportUnreported(log, env, sessionId, reported, emit) {
-    const calls = await log.unreported(env, sessionId, reported).catch(() => []);
-    for (const call of calls) {
-        const toolName = call.kind;
-        const input = { title: call.title, kind: call.kind, rawInput: { command: call.title } };
-        emit({ type: 'tool_call_start', toolCallId: call.toolCallId, toolName });
-        emit({ type: 'tool_call_ready', toolCallId: call.toolCallId, toolName, input });
-        emit({
-            type: 'tool_result',
-            toolCallId: call.toolCallId,
-            toolName,
-            output: { ...(call.exitCode !== undefined ? { exitCode: call.exitCode } : {}), output: call.output },
-            isError: true,
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-controller.ts
-
-
-
-/**
- * The client half of ACP v1 for one run, on the SDK's `ClientApp` over the program's stdio (the
- * core's process path: its decoded stdout records in, `io.writeLine` out):
- * `initialize` (file system offered) → `session/load` (resume, when the agent can) or
- * `session/new` (the run's MCP server over http when the agent takes it) → `session/prompt`.
- * Permission requests go to the run's approval channel, file requests to its tool host. A stop
- * answers every open permission request `cancelled` and sends `session/cancel`; the core then ends
- * the process group. The translator reports what the agent says, the prompt response ends the run.
- */
-function acpController(io, ctx, options = {}) {
-    const { stream, inbound } = stdioStream(io);
-    const cancel = new AbortController();
-    const work = trackedWork();
-    const handlers = clientHandlers(io, ctx, options, AbortSignal.any([cancel.signal, io.signal]), work);
-    const log = options.sessionLog;
-    const reported = new Set();
-    // The SDK is loaded now (its own chunk in the bundles), while the program starts; the records
-    // the program prints meanwhile wait in `stream`.
-    const connecting = Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 1434)).then((m) => ({
-        protocolVersion: m.PROTOCOL_VERSION,
-        connection: m.connectAcpClient(stream, handlers),
-    }));
-    const run = {
-        io,
-        ctx,
-        options,
-        cancel,
-        unanswered: initializeDeadline(io, options.initializeTimeoutMs ?? 60_000),
-        closed: false,
-    };
-    // Failures (an error response, the agent gone) are reported by the translator and the core.
-    converse(run, connecting).catch(() => undefined);
-    return {
-        onEvent(event) {
-            if (event.type === 'tool_call_start' || event.type === 'tool_call_ready')
-                reported.add(event.toolCallId);
-        },
-        onRecord(record) {
-            if (run.closed || record.kind !== 'json' || !inbound)
-                return;
-            // Only the agent's requests and its responses reach the SDK: the translator reports the
-            // notifications (session/update) and the lines that are not JSON-RPC.
-            const message = decodeAcpMessage(record.value);
-            if (message === undefined || message.kind === 'notification')
-                return;
-            inbound.enqueue(record.value);
-        },
-        requestStop(reason) {
-            if (reason !== 'completed' && !cancel.signal.aborted) {
-                // Open permission requests are answered `cancelled` before the agent hears of the cancel.
-                cancel.abort();
-                const id = run.sessionId;
-                if (id) {
-                    // Best effort: the core ends the process group right after this.
-                    Promise.allSettled([...work.questions])
-                        .then(() => run.connection?.agent.notify('session/cancel', { sessionId: id }))
-                        .catch(() => undefined);
-                }
-            }
-            return false;
-        },
-        settle: async () => {
-            // The program is gone: questions still open can no longer be answered to anyone.
-            clearTimeout(run.unanswered);
-            cancel.abort();
-            while (work.inFlight.size > 0)
-                await Promise.allSettled([...work.inFlight]);
-            // The agent is gone and its log complete: what it tried and ACP never reported is shown now.
-            if (log && run.sessionId)
-                await reportUnreported(log, ctx.env, run.sessionId, reported, io.emit);
-            run.closed = true;
-            run.connection?.close();
-        },
-    };
-}
-/** The agent's side of the SDK's stream: its records are enqueued to `inbound`, what the SDK writes goes to `io.writeLine`. */
-function stdioStream(io) {
-    let inbound;
-    const stream = {
-        readable: new ReadableStream({
-            start(controller) {
-                inbound = controller;
-            },
-        }),
-        writable: new WritableStream({
-            write: (message) => io.writeLine(message).catch(() => undefined),
-        }),
-    };
-    return { stream, inbound };
-}
-function trackedWork() {
-    const inFlight = new Set();
-    const questions = new Set();
-    const track = (work) => {
-        inFlight.add(work);
-        work.finally(() => inFlight.delete(work)).catch(() => undefined);
-        return work;
-    };
-    const asking = (work) => {
-        questions.add(work);
-        work.finally(() => questions.delete(work)).catch(() => undefined);
-        return track(work);
-    };
-    return { inFlight, questions, track, asking };
-}
-/** What the client answers the agent's requests with: permission questions and file requests, until `signal` aborts. */
-function clientHandlers(io, ctx, options, signal, work) {
-    const log = options.sessionLog;
-    let fsCalls = 0;
-    return {
-        permission: {
-            ...(log ? { reasonFor: (sessionId, toolCallId) => log.reason(ctx.env, sessionId, toolCallId) } : {}),
-            runId: ctx.runId,
-            approvals: io.approvals,
-            policy: ctx.policy,
-            grants: new Set(),
-            createApprovalId: (0,create_approval_id/* createApprovalIdSource */.qd)(),
-            emit: io.emit,
-            signal,
-            timeoutMs: options.approvalTimeoutMs ?? 120_000,
-        },
-        files: {
-            tools: io.tools,
-            cwd: ctx.request.cwd,
-            emit: io.emit,
-            signal,
-            nextId: () => `acp-fs-${++fsCalls}`,
-        },
-        track: work.track,
-        asking: work.asking,
-    };
-}
-/** Fails the run when the agent has not answered `initialize` within `ms`. */
-function initializeDeadline(io, ms) {
-    const unanswered = setTimeout(() => io.fail({
-        code: 'agent_error',
-        message: `the agent did not answer ACP initialize within ${ms} ms: is it started in its ACP mode (e.g. --acp)?`,
-    }), ms);
-    // The program's pipes keep a run alive; this timer alone must not (a controller a test never settles).
-    unanswered.unref();
-    return unanswered;
-}
-/** `initialize`, then `session/load` (resume, when the agent can) or `session/new`, then `session/prompt`. */
-async function converse(run, connecting) {
-    const { io, ctx } = run;
-    const connected = await connecting.catch((error) => {
-        io.fail({ code: 'internal', message: `agent-mux could not load its ACP client: ${error.message}` });
-        throw error;
-    });
-    const connection = connected.connection;
-    run.connection = connection;
-    if (run.closed) {
-        connection.close();
-        return;
-    }
-    const agent = connection.agent;
-    const init = await agent
-        .request('initialize', {
-        protocolVersion: connected.protocolVersion,
-        // `_meta.terminal_output`: the Zed convention for a command's output in tool call updates.
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, _meta: { terminal_output: true } },
-        clientInfo: { name: 'agent-mux', version: '1' },
-    })
-        .finally(() => clearTimeout(run.unanswered));
-    const capabilities = init.agentCapabilities ?? {};
-    const mcpServers = mcpServersFor(ctx, capabilities, run.options.mcpServerName ?? 'agent-mux');
-    const cwd = ctx.request.cwd;
-    const resume = ctx.request.resumeSessionId;
-    let sessionId;
-    if (resume && capabilities.loadSession === true) {
-        await agent.request('session/load', { sessionId: resume, cwd, mcpServers });
-        sessionId = resume;
-    }
-    else {
-        if (resume) {
-            io.emit({
-                type: 'error',
-                code: 'agent_error',
-                message: `the agent cannot load sessions (no loadSession capability): session ${resume} is not continued, a new one starts`,
-                recoverable: true,
-            });
-        }
-        sessionId = (await agent.request('session/new', { cwd, mcpServers })).sessionId;
-    }
-    run.sessionId = sessionId;
-    if (run.cancel.signal.aborted)
-        return;
-    await agent.request('session/prompt', { sessionId, prompt: promptOf(ctx) });
-}
-/** The run's MCP server, over http, when the agent says it takes http MCP servers. */
-function mcpServersFor(ctx, capabilities, name) {
-    if (!ctx.mcpUrl || capabilities.mcpCapabilities?.http !== true)
-        return [];
-    const headers = ctx.mcpToken ? [{ name: 'Authorization', value: `Bearer ${ctx.mcpToken}` }] : [];
-    return [{ type: 'http', name, url: ctx.mcpUrl, headers }];
-}
-/** The prompt as ACP content: the system prompt (ACP has no field for it) first, then the task. */
-function promptOf(ctx) {
-    const { prompt, systemPrompt } = ctx.request;
-    return [{ type: 'text', text: systemPrompt ? `${systemPrompt}\n\n${prompt}` : prompt }];
-}
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/acp-adapter.ts
-
-
-
-const acpCapabilities = {
-    resume: true,
-    fork: false,
-    thinking: 'model-dependent',
-    mcp: true,
-    approvals: 'native',
-    pty: 'never',
-    platforms: ['darwin', 'linux'],
-    sessionPersistence: 'file',
-    execModel: 'interactive',
-    nativeSessionIds: true,
-    turnCompletion: true,
-    streaming: 'full',
-};
-/**
- * Any program that speaks the Agent Client Protocol (v1) on its stdio, run through the core's
- * process path (process group, timeouts, fence): the `acp` type of a configuration, and the base of
- * the built-in `<agent>-acp` adapters.
- */
-function acpAdapter(id, config, extras = {}) {
-    return {
-        ...configuredAdapterBase({
-            id,
-            displayName: extras.displayName ?? `${id} (acp: ${config.binary})`,
-            capabilities: { ...acpCapabilities, ...extras.capabilities },
-            config,
-        }),
-        ...(extras.program ? { program: extras.program } : {}),
-        ...(extras.sessionDir ? { sessionDir: extras.sessionDir } : {}),
-        ...(extras.sessionFiles ? { sessionFiles: extras.sessionFiles } : {}),
-        ...(extras.readsFromRepository ? { readsFromRepository: extras.readsFromRepository } : {}),
-        ...(extras.keyInputs ? { keyInputs: extras.keyInputs } : {}),
-        ...(extras.detectAuth ? { detectAuth: extras.detectAuth } : {}),
-        ...(extras.callerToolsArgs ? { callerTools: 'mcp' } : {}),
-        launch: {
-            kind: 'process',
-            plan: (ctx) => ({
-                command: config.binary,
-                args: [...(config.args ?? []), ...(ctx.request.callerToolsOnly ? (extras.callerToolsArgs ?? []) : [])],
-                env: { ...(config.env ?? {}), ...(extras.runEnv?.(ctx) ?? {}) },
-                keepStdinOpen: true,
-                expandTemplates: extras.expandTemplates ?? true,
-                protocol: 'json-lines',
-                ...(extras.sandboxProbe ? { sandboxProbe: extras.sandboxProbe } : {}),
-            }),
-            translator: acpTranslator,
-            controller: (io, ctx) => acpController(io, ctx, extras),
-        },
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/adapters/shared/read-small-text.ts
 
 /** How much an auth check reads of a file at most: past this it is not a credentials file worth a look. */
@@ -35525,6 +35843,18 @@ function hermesAdapter(options = {}) {
 ;// CONCATENATED MODULE: ./src/adapters/agents/hermes/index.ts
 
 
+
+
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const hermes_builtin = defineBuiltinAdapters({
+    adapters: [hermesAdapter],
+    catalog: {
+        name: 'Hermes Agent (`hermes acp`)',
+        source: 'PyPI `hermes-agent` (unreachable here; built from its 0.18.2 source)',
+        permissions: 'ACP `session/request_permission` → approval channel (Hermes asks only for commands it deems dangerous)',
+        mcp: 'no',
+    },
+});
 
 ;// CONCATENATED MODULE: ./src/adapters/shared/api-key-auth.ts
 /**
@@ -36823,7 +37153,7 @@ function openCodeStyleSessionFiles(flavor) {
  */
 function openCodeStyleCli(flavor, ownKeyEnv) {
     return {
-        // True to `opencode run` 1.18.33 as run here against a local Chat Completions server (docs/adapters/opencode.md).
+        // True to `opencode run` 1.18.33 as run here against a local Chat Completions server (src/adapters/agents/opencode/README.md).
         capabilities: {
             // `--session <id>` continues a session; `--fork` with it forks first.
             resume: true,
@@ -36847,6 +37177,92 @@ function openCodeStyleCli(flavor, ownKeyEnv) {
         plan: (ctx, { command }) => openCodePlan(ctx, { ...flavor, command }),
         translator: openCodeTranslator,
     };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/agents/opencode/opencode-adapter.ts
+
+
+
+
+/** The `opencode` program, run headless here and as a server by opencode-http. */
+const OPENCODE_PROGRAM = {
+    command: 'opencode',
+    minVersion: '1.0.0',
+    npmPackage: 'opencode-ai',
+    install: [
+        { type: 'curl', command: 'curl -fsSL https://opencode.ai/install | bash', platforms: ['darwin', 'linux'] },
+        { type: 'brew', command: 'brew install sst/tap/opencode', platforms: ['darwin', 'linux'] },
+    ],
+    testedVersion: '1.18.33',
+    verifiedLive: true,
+};
+/** SST's OpenCode, headless: `opencode run --format json …`, prompt on stdin. */
+const opencodeAdapter = defineCliAdapter({
+    id: 'opencode',
+    // `opencode run` auto-rejects every `ask`; over ACP OpenCode asks.
+    approvingMode: 'opencode-acp',
+    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
+    toolNames: { shell: ['bash'], write_file: ['write', 'edit', 'patch'], read_file: ['read'] },
+    displayName: 'OpenCode',
+    program: OPENCODE_PROGRAM,
+    // Any provider/model: no single pricing key; the CLI reports USD per step when it knows the price.
+    costModel: undefined,
+    ...openCodeStyleCli(opencodeFlavor, ['OPENCODE_API_KEY']),
+    detectAuth: detectOpenCodeAuth,
+});
+
+;// CONCATENATED MODULE: ./src/adapters/agents/opencode/opencode-acp.ts
+
+
+
+/**
+ * The permission config an OpenCode-style agent gets over ACP: every tool `ask`, so each call
+ * reaches the client as `session/request_permission` and the run's policy decides it there (allow
+ * without asking, or the approval channel); the policy's `deny` rules also remove the tool, as in
+ * the headless mode.
+ */
+function openCodeAcpPermission(ctx) {
+    const denies = (ctx.policy?.rules ?? []).filter((rule) => rule.decision === 'deny');
+    return openCodePermission({ default: 'ask', rules: denies });
+}
+/**
+ * The permission config that leaves an OpenCode-style agent the run's MCP tools only (a served run
+ * on the caller's tools): every built-in tool denied, which removes it from the model's list, and
+ * the run's MCP server's tools (`agent-mux_<tool>`) allowed without asking here (the caller's policy
+ * asks on GitHub).
+ */
+const CALLER_TOOLS_PERMISSION = { '*': 'deny', 'agent-mux_*': 'allow' };
+/**
+ * `<program> acp` of an OpenCode-style CLI, from its headless adapter (executable, install, secrets,
+ * session dir, auth check) and its flavor's names: inline config, merged over the user's and the
+ * workspace's files, with permissions only (the run's MCP server comes through `session/new`).
+ */
+function openCodeStyleAcpAdapter(cli, flavor, displayName, options = {}) {
+    return cliAcpAdapter(cli, {
+        id: `${cli.id}-acp`,
+        displayName,
+        args: ['acp'],
+        needsTestedVersion: true,
+        env: { ...flavor.env },
+        capabilities: { sessionPersistence: 'sqlite' },
+        // With the caller's tools only, the permission config (below) does the work: no arguments.
+        ...(options.servedOnCallerTools ? { callerToolsArgs: [] } : {}),
+        runEnv: (ctx) => {
+            const permission = ctx.request.callerToolsOnly ? CALLER_TOOLS_PERMISSION : openCodeAcpPermission(ctx);
+            const config = { permission, agent: { [flavor.defaultAgent]: { permission } } };
+            return { [flavor.configContentEnv]: JSON.stringify(config) };
+        },
+    });
+}
+/**
+ * OpenCode over ACP (`opencode acp`): its permission questions go to the run's approval channel.
+ * Served for a GitHub run (caller-tools) it works with the run's MCP tools only
+ * ({@link CALLER_TOOLS_PERMISSION}; checked live with OpenCode 1.18.33).
+ */
+function opencodeAcpAdapter(options = {}) {
+    return openCodeStyleAcpAdapter(opencodeAdapter(options), opencodeFlavor, 'OpenCode (ACP)', {
+        servedOnCallerTools: true,
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/kilo/kilo-adapter.ts
@@ -36886,8 +37302,25 @@ const kiloAdapter = defineCliAdapter({
     detectAuth: detectKiloAuth,
 });
 
+;// CONCATENATED MODULE: ./src/adapters/agents/kilo/kilo-acp.ts
+
+
+/** Kilo Code CLI over ACP (`kilo acp`), an OpenCode fork. */
+function kiloAcpAdapter(options = {}) {
+    return openCodeStyleAcpAdapter(kiloAdapter(options), kiloFlavor, 'Kilo Code CLI (ACP)');
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/agents/kilo/index.ts
 
+
+
+
+
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const kilo_builtin = defineBuiltinAdapters({
+    adapters: [kiloAdapter, kiloAcpAdapter],
+    catalog: { name: 'Kilo Code', permissions: '`permission` config', mcp: 'yes' },
+});
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/pi/pi-auth.ts
 
@@ -37798,7 +38231,7 @@ const ompAdapter = defineCliAdapter({
     // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
     toolNames: { shell: ['bash'], write_file: ['write', 'edit', 'ast_edit'], read_file: ['read'] },
     displayName: 'omp (oh-my-pi)',
-    // True to omp 18.2.3 as recorded live (docs/adapters/omp.md).
+    // True to omp 18.2.3 as recorded live (src/adapters/agents/omp/README.md).
     capabilities: {
         resume: true,
         fork: true,
@@ -37838,9 +38271,30 @@ const ompAdapter = defineCliAdapter({
     translator: ompTranslator,
 });
 
+;// CONCATENATED MODULE: ./src/adapters/agents/omp/omp-acp.ts
+
+
+/**
+ * omp (oh-my-pi) over ACP (`omp --mode acp`): with an ACP client connected and no explicit `yolo`,
+ * it gates its permission-required tools (bash, writes, …) through `session/request_permission`.
+ * Runs on Bun. Configuration is omp's own (`~/.omp/agent/models.yml`, `config.yml`).
+ */
+function ompAcpAdapter(options = {}) {
+    return cliAcpAdapter(ompAdapter(options), { id: 'omp-acp', displayName: 'omp (ACP)', args: ['--mode', 'acp'] });
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/agents/omp/index.ts
 
 
+
+
+
+
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const omp_builtin = defineBuiltinAdapters({
+    adapters: [ompAdapter, ompAcpAdapter],
+    catalog: { name: 'oh-my-pi', permissions: 'extension → approval channel', mcp: 'yes' },
+});
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/openclaw/openclaw-plan.ts
 
@@ -38306,7 +38760,7 @@ const openclawAdapter = defineCliAdapter({
     // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
     toolNames: { shell: ['exec', 'process'], write_file: ['write', 'edit', 'apply_patch'], read_file: ['read'] },
     displayName: 'OpenClaw',
-    // True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (docs/adapters/openclaw.md).
+    // True to `openclaw` 2026.9.6 as run here against a local Anthropic Messages server (src/adapters/agents/openclaw/README.md).
     capabilities: {
         // A new turn runs `agent exec --state-dir <per-run dir>`; `agent --local --session-id` continues it.
         resume: true,
@@ -38360,36 +38814,11 @@ const openclawAdapter = defineCliAdapter({
 
 
 
-;// CONCATENATED MODULE: ./src/adapters/agents/opencode/opencode-adapter.ts
 
-
-
-
-/** The `opencode` program, run headless here and as a server by opencode-http. */
-const OPENCODE_PROGRAM = {
-    command: 'opencode',
-    minVersion: '1.0.0',
-    npmPackage: 'opencode-ai',
-    install: [
-        { type: 'curl', command: 'curl -fsSL https://opencode.ai/install | bash', platforms: ['darwin', 'linux'] },
-        { type: 'brew', command: 'brew install sst/tap/opencode', platforms: ['darwin', 'linux'] },
-    ],
-    testedVersion: '1.18.33',
-    verifiedLive: true,
-};
-/** SST's OpenCode, headless: `opencode run --format json …`, prompt on stdin. */
-const opencodeAdapter = defineCliAdapter({
-    id: 'opencode',
-    // `opencode run` auto-rejects every `ask`; over ACP OpenCode asks.
-    approvingMode: 'opencode-acp',
-    // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
-    toolNames: { shell: ['bash'], write_file: ['write', 'edit', 'patch'], read_file: ['read'] },
-    displayName: 'OpenCode',
-    program: OPENCODE_PROGRAM,
-    // Any provider/model: no single pricing key; the CLI reports USD per step when it knows the price.
-    costModel: undefined,
-    ...openCodeStyleCli(opencodeFlavor, ['OPENCODE_API_KEY']),
-    detectAuth: detectOpenCodeAuth,
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const openclaw_builtin = defineBuiltinAdapters({
+    adapters: [openclawAdapter],
+    catalog: { permissions: '`tools.allow` / `tools.deny`', mcp: 'yes' },
 });
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/opencode/index.ts
@@ -38397,6 +38826,15 @@ const opencodeAdapter = defineCliAdapter({
 
 
 
+
+
+
+
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const opencode_builtin = defineBuiltinAdapters({
+    adapters: [opencodeAdapter, opencodeAcpAdapter],
+    catalog: { permissions: '`permission` config', mcp: 'yes' },
+});
 
 ;// CONCATENATED MODULE: ./src/core/run/defined-env.ts
 /** The variables of an environment that have a value (`process.env` may hold `undefined`). */
@@ -40320,7 +40758,7 @@ function splitModel(model) {
 const opencodeHttpAdapter = defineCliAdapter({
     id: 'opencode-http',
     displayName: 'OpenCode (HTTP server)',
-    // True to `opencode serve` 1.18.33 driven over its HTTP API (docs/adapters/opencode-http.md).
+    // True to `opencode serve` 1.18.33 driven over its HTTP API (src/adapters/agents/opencode-http/README.md).
     capabilities: {
         resume: false,
         fork: false,
@@ -40347,6 +40785,12 @@ const opencodeHttpAdapter = defineCliAdapter({
 
 
 
+
+
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const opencode_http_builtin = defineBuiltinAdapters({
+    adapters: [opencodeHttpAdapter],
+});
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/pi/pi-plan.ts
 
@@ -40488,7 +40932,7 @@ const piAdapter = defineCliAdapter({
     // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
     toolNames: { shell: ['bash'], write_file: ['write', 'edit'], read_file: ['read'] },
     displayName: 'Pi',
-    // True to `pi` 0.73.1 as recorded live (docs/adapters/pi.md).
+    // True to `pi` 0.73.1 as recorded live (src/adapters/agents/pi/README.md).
     capabilities: {
         resume: true,
         fork: true,
@@ -40523,6 +40967,13 @@ const piAdapter = defineCliAdapter({
 ;// CONCATENATED MODULE: ./src/adapters/agents/pi/index.ts
 
 
+
+
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const pi_builtin = defineBuiltinAdapters({
+    adapters: [piAdapter],
+    catalog: { permissions: 'extension → approval channel', mcp: 'yes' },
+});
 
 ;// CONCATENATED MODULE: ./src/adapters/agents/qwen/qwen-auth.ts
 
@@ -40707,7 +41158,7 @@ function apiErrorText(value) {
 const API_ERROR = '[API Error';
 /**
  * Translates Qwen Code's `--output-format stream-json --include-partial-messages` records
- * (recorded from qwen 0.24.4, docs/adapters/qwen.md). Unlike its parent Gemini CLI, Qwen Code
+ * (recorded from qwen 0.24.4, src/adapters/agents/qwen/README.md). Unlike its parent Gemini CLI, Qwen Code
  * prints Claude Code's stream-json format (`system`/`init`, `stream_event` with Anthropic SSE
  * events, `assistant`, `user` tool results, `result`), so the Claude translator does the work and
  * this one adds what Qwen Code prints differently:
@@ -40807,7 +41258,7 @@ const qwenAdapter = defineCliAdapter({
         read_file: ['read_file', 'read_many_files'],
     },
     displayName: 'Qwen Code',
-    // True to Qwen Code 0.24.4 as run live (docs/adapters/qwen.md).
+    // True to Qwen Code 0.24.4 as run live (src/adapters/agents/qwen/README.md).
     capabilities: {
         // `--resume <id>`; `--fork-session` with it.
         resume: true,
@@ -40843,330 +41294,7 @@ const qwenAdapter = defineCliAdapter({
     translator: qwenTranslator,
 });
 
-;// CONCATENATED MODULE: ./src/adapters/agents/qwen/index.ts
-
-
-
-
-
-// EXTERNAL MODULE: ./src/adapters/protocols/acp/acp-permission.ts + 1 modules
-var acp_permission = __nccwpck_require__(4367);
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/builtin-acp-adapter.ts
-
-
-/**
- * A built-in ACP adapter for a CLI from npm: the generic ACP adapter with the agent's own
- * configuration left alone (no template expansion), its auth check and session directory, and a
- * program installed with `npm install -g <package>` and verified live at the tested version.
- */
-function builtin_acp_adapter_builtinAcpAdapter(agent) {
-    return acpAdapter(agent.id, {
-        binary: agent.command,
-        ...(agent.args ? { args: agent.args } : {}),
-        ...(agent.env ? { env: agent.env } : {}),
-        ...(agent.costModel ? { costModel: agent.costModel } : {}),
-        secretEnv: [...agent.secretEnv],
-    }, {
-        displayName: agent.displayName,
-        expandTemplates: false,
-        capabilities: { platforms: ['darwin', 'linux', 'win32'], ...agent.capabilities },
-        sessionDir: agent.sessionDir,
-        detectAuth: agent.detectAuth,
-        ...(agent.sessionFiles ? { sessionFiles: agent.sessionFiles } : {}),
-        readsFromRepository: agent.readsFromRepository,
-        ...(agent.keyInputs ? { keyInputs: agent.keyInputs } : {}),
-        ...(agent.runEnv ? { runEnv: agent.runEnv } : {}),
-        ...(agent.sessionLog ? { sessionLog: agent.sessionLog } : {}),
-        ...(agent.sandboxProbe ? { sandboxProbe: agent.sandboxProbe } : {}),
-        program: cliProgramInfo({
-            command: agent.command,
-            minVersion: agent.testedVersion,
-            npmPackage: agent.npmPackage,
-            testedVersion: agent.testedVersion,
-            ...(agent.npmOverrides ? { npmOverrides: agent.npmOverrides } : {}),
-            verifiedLive: true,
-        }, agent.command),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/claude-acp.ts
-
-
-
-
-
-/** The Claude Agent SDK's ACP launcher on npm. */
-const CLAUDE_ACP_NPM_PACKAGE = '@agentclientprotocol/claude-agent-acp';
-/** The claude-agent-acp version recorded live. */
-const CLAUDE_ACP_TESTED_VERSION = '0.101.0';
-/**
- * Claude Code over ACP through `@agentclientprotocol/claude-agent-acp` (the Claude Agent SDK): its
- * permission prompts (`default` mode unless the user's settings say otherwise) arrive as
- * `session/request_permission`. It runs `CLAUDE_CODE_EXECUTABLE` when set, else the SDK's own
- * platform binary (an optional dependency, ~157 MB). Configuration is Claude Code's own
- * (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`, `~/.claude/settings.json`).
- */
-function claudeAcpAdapter(options = {}) {
-    return builtinAcpAdapter({
-        id: 'claude-acp',
-        displayName: 'Claude Code (ACP)',
-        command: options.command ?? 'claude-agent-acp',
-        costModel: 'anthropic/claude-sonnet-4-5',
-        secretEnv: CLAUDE_SECRET_ENV,
-        npmPackage: CLAUDE_ACP_NPM_PACKAGE,
-        testedVersion: CLAUDE_ACP_TESTED_VERSION,
-        sessionDir: join(homedir(), '.claude', 'projects'),
-        // claude-agent-acp drives Claude Code, which keeps its sessions where it always does.
-        sessionFiles: claudeSessionFiles,
-        readsFromRepository: [],
-        keyInputs: CLAUDE_KEY_INPUTS,
-        detectAuth: detectClaudeAuth,
-    });
-}
-
-;// CONCATENATED MODULE: ./src/adapters/agents/codex/codex-session-log.ts
-
-
-/** How long a permission request waits for its call to reach the rollout (Codex writes it just before asking). */
-const REASON_WAIT_MS = 1000;
-const REASON_POLL_MS = 100;
-/** The most of a refused command's output kept for the report. */
-const MAX_OUTPUT_CHARS = 2000;
-/**
- * Codex's rollout read for codex-acp (Codex 0.169.0, codex-acp 2.6.0): the `justification` the model
- * gave with an escalation request, and the commands its sandbox refused, which reach an ACP v1
- * client as nothing at all (no `tool_call`) — a run would otherwise look as if it tried nothing.
- */
-const codexSessionLog = {
-    async reason(env, sessionId, toolCallId) {
-        const home = codexHome(env);
-        const deadline = Date.now() + REASON_WAIT_MS;
-        // The rollout is looked for until it exists, then only read again: not a directory walk per poll.
-        let file;
-        for (;;) {
-            file ??= (await findCodexRollouts(home, sessionId).catch(() => []))[0];
-            const calls = file ? await readRolloutFile(home, file) : [];
-            const call = calls.find((c) => c.callId === toolCallId);
-            if (call)
-                return call.justification;
-            if (Date.now() >= deadline)
-                return undefined;
-            await new Promise((resolve) => setTimeout(resolve, REASON_POLL_MS));
-        }
-    },
-    async unreported(env, sessionId, reported) {
-        const calls = await readRolloutCalls(codexHome(env), sessionId);
-        return calls
-            .filter((call) => !reported.has(call.callId) && rolloutCallFailed(call))
-            .map((call) => ({
-            toolCallId: call.callId,
-            title: call.command ?? call.tool,
-            kind: call.command === undefined ? 'other' : 'execute',
-            output: (call.output ?? '').slice(0, MAX_OUTPUT_CHARS),
-            ...(call.exitCode !== undefined ? { exitCode: call.exitCode } : {}),
-        }));
-    },
-};
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/codex-acp.ts
-
-
-
-
-
-
-
-/**
- * Codex's sandbox probe (`codex sandbox -- true`) for the Codex codex-acp runs: `CODEX_PATH`, else the
- * `@openai/codex` installed with the launcher (nested in its package or beside it), else `codex` on
- * PATH. Where none is found nothing is probed (exit 0): no warning made up.
- */
-const CODEX_ACP_SANDBOX_PROBE = {
-    command: 'sh',
-    args: [
-        '-c',
-        [
-            'launcher=$(command -v codex-acp) && pkg=$(dirname "$(readlink -f "$launcher")")/..',
-            'for c in "$CODEX_PATH" "$pkg/node_modules/@openai/codex/bin/codex.js" "$pkg/../../@openai/codex/bin/codex.js" "$(command -v codex)"; do',
-            '  if [ -n "$c" ] && [ -e "$c" ]; then exec "$c" sandbox -- true; fi',
-            'done',
-            'exit 0',
-        ].join('\n'),
-    ],
-    what: CODEX_SANDBOX_PROBE.what,
-    fix: CODEX_SANDBOX_PROBE.fix,
-};
-/** codex-acp's npm package. */
-const CODEX_ACP_NPM_PACKAGE = '@agentclientprotocol/codex-acp';
-/** The codex-acp version recorded live. */
-const CODEX_ACP_TESTED_VERSION = '2.6.0';
-/**
- * OpenAI's Codex over ACP through `@agentclientprotocol/codex-acp`, which starts `codex app-server`
- * (its bundled `@openai/codex`, or `CODEX_PATH`). Unlike `codex exec`, Codex can ask here: its
- * approval requests arrive as `session/request_permission` and go to the run's approval channel.
- * Configuration (model provider, keys) is Codex's own: `CODEX_HOME/config.toml`, `OPENAI_API_KEY`.
- */
-function codexAcpAdapter(options = {}) {
-    return builtin_acp_adapter_builtinAcpAdapter({
-        id: 'codex-acp',
-        displayName: 'Codex (ACP)',
-        command: options.command ?? 'codex-acp',
-        env: { INITIAL_AGENT_MODE: options.mode ?? 'read-only', NO_BROWSER: '1' },
-        costModel: 'openai/gpt-5-codex',
-        secretEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
-        npmPackage: CODEX_ACP_NPM_PACKAGE,
-        testedVersion: CODEX_ACP_TESTED_VERSION,
-        // codex-acp 2.6.0 depends on @openai/codex ^0.166.0; the Codex recorded and verified with it is
-        // 0.169.0. Overriding the dependency installs one Codex (its platform binary is ~400 MB), not two.
-        npmOverrides: { '@openai/codex': CODEX_TESTED_VERSION },
-        sessionDir: (0,external_node_path_.join)(codexHome(process.env), 'sessions'),
-        // codex-acp starts `codex app-server`: Codex's own rollout files.
-        sessionFiles: codexSessionFiles,
-        readsFromRepository: [],
-        keyInputs: { 'openai-api-key': 'OPENAI_API_KEY' },
-        detectAuth: detectCodexAuth,
-        sessionLog: codexSessionLog,
-        // Every mode but full access runs Codex's commands in its sandbox: probe it as Codex runs it.
-        ...(options.mode === 'agent-full-access' ? {} : { sandboxProbe: CODEX_ACP_SANDBOX_PROBE }),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/cli-acp-adapter.ts
-
-/**
- * The ACP mode of a program that also has a headless CLI adapter (`gemini --acp`, `qwen --acp`,
- * `omp --mode acp`, `opencode acp`): the same executable, platforms, install entries, secrets, cost model, session directory,
- * session files and auth check, taken from that adapter, so the two cannot disagree. The agent's own
- * configuration is left alone (no template expansion).
- */
-function cliAcpAdapter(cli, mode) {
-    const program = cli.program;
-    const command = program?.command ?? cli.id;
-    const minVersion = mode.needsTestedVersion ? program?.testedVersion : undefined;
-    return acpAdapter(mode.id, {
-        binary: command,
-        args: mode.args,
-        ...(mode.env ? { env: mode.env } : {}),
-        ...(cli.costModel ? { costModel: cli.costModel } : {}),
-        secretEnv: [...(cli.secretEnv ?? [])],
-    }, {
-        displayName: mode.displayName,
-        expandTemplates: false,
-        // The platforms the program runs on; the rest are ACP's.
-        capabilities: { platforms: [...cli.capabilities.platforms], ...mode.capabilities },
-        ...(program ? { program: minVersion ? { ...program, minVersion } : program } : {}),
-        ...(cli.sessionDir ? { sessionDir: cli.sessionDir } : {}),
-        ...(cli.sessionFiles ? { sessionFiles: cli.sessionFiles } : {}),
-        ...(cli.readsFromRepository ? { readsFromRepository: cli.readsFromRepository } : {}),
-        ...(cli.keyInputs ? { keyInputs: cli.keyInputs } : {}),
-        ...(cli.detectAuth ? { detectAuth: cli.detectAuth } : {}),
-        ...(mode.runEnv ? { runEnv: mode.runEnv } : {}),
-        ...(mode.callerToolsArgs ? { callerToolsArgs: mode.callerToolsArgs } : {}),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/copilot-acp.ts
-
-
-/**
- * GitHub Copilot CLI over ACP (`copilot --acp`, 1.0.102): the shell commands and writes it asks about
- * arrive as `session/request_permission` and go to the run's approval channel (headless, Copilot can
- * only be given `--allow-tool` / `--deny-tool` before the run). Configuration is Copilot's own
- * (`COPILOT_PROVIDER_*` for a custom provider, or its GitHub login).
- */
-function copilotAcpAdapter(options = {}) {
-    const mode = { id: 'copilot-acp', displayName: 'GitHub Copilot CLI (ACP)', needsTestedVersion: true };
-    return cliAcpAdapter(copilotAdapter(options), { ...mode, args: ['--acp'] });
-}
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/gemini-acp.ts
-
-
-/**
- * Google's Gemini CLI over ACP (`gemini --acp --approval-mode default`). Unlike headless
- * `gemini -p`, Gemini asks here: a shell command or a file write that its policy marks `ask_user`
- * arrives as `session/request_permission` and goes to the run's approval channel. `default` is
- * pinned so a user's `general.defaultApprovalMode: auto_edit` does not pass edits unasked (an
- * untrusted folder forces `default` anyway). Read-only commands (`echo`, `ls`) run without asking.
- * Configuration (auth, model, base URL) is Gemini's own: `~/.gemini/settings.json`, `GEMINI_API_KEY`.
- */
-function geminiAcpAdapter(options = {}) {
-    const mode = { id: 'gemini-acp', displayName: 'Gemini CLI (ACP)', needsTestedVersion: true };
-    return cliAcpAdapter(geminiAdapter(options), { ...mode, args: ['--acp', '--approval-mode', 'default'] });
-}
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/omp-acp.ts
-
-
-/**
- * omp (oh-my-pi) over ACP (`omp --mode acp`): with an ACP client connected and no explicit `yolo`,
- * it gates its permission-required tools (bash, writes, …) through `session/request_permission`.
- * Runs on Bun. Configuration is omp's own (`~/.omp/agent/models.yml`, `config.yml`).
- */
-function ompAcpAdapter(options = {}) {
-    return cliAcpAdapter(ompAdapter(options), { id: 'omp-acp', displayName: 'omp (ACP)', args: ['--mode', 'acp'] });
-}
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/opencode-acp.ts
-
-
-
-
-/**
- * The permission config an OpenCode-style agent gets over ACP: every tool `ask`, so each call
- * reaches the client as `session/request_permission` and the run's policy decides it there (allow
- * without asking, or the approval channel); the policy's `deny` rules also remove the tool, as in
- * the headless mode.
- */
-function openCodeAcpPermission(ctx) {
-    const denies = (ctx.policy?.rules ?? []).filter((rule) => rule.decision === 'deny');
-    return openCodePermission({ default: 'ask', rules: denies });
-}
-/**
- * The permission config that leaves an OpenCode-style agent the run's MCP tools only (a served run
- * on the caller's tools): every built-in tool denied, which removes it from the model's list, and
- * the run's MCP server's tools (`agent-mux_<tool>`) allowed without asking here (the caller's policy
- * asks on GitHub).
- */
-const CALLER_TOOLS_PERMISSION = { '*': 'deny', 'agent-mux_*': 'allow' };
-/**
- * `<program> acp` of an OpenCode-style CLI, from its headless adapter (executable, install, secrets,
- * session dir, auth check) and its flavor's names: inline config, merged over the user's and the
- * workspace's files, with permissions only (the run's MCP server comes through `session/new`).
- */
-function openCodeStyleAcpAdapter(cli, flavor, displayName, options = {}) {
-    return cliAcpAdapter(cli, {
-        id: `${cli.id}-acp`,
-        displayName,
-        args: ['acp'],
-        needsTestedVersion: true,
-        env: { ...flavor.env },
-        capabilities: { sessionPersistence: 'sqlite' },
-        // With the caller's tools only, the permission config (below) does the work: no arguments.
-        ...(options.servedOnCallerTools ? { callerToolsArgs: [] } : {}),
-        runEnv: (ctx) => {
-            const permission = ctx.request.callerToolsOnly ? CALLER_TOOLS_PERMISSION : openCodeAcpPermission(ctx);
-            const config = { permission, agent: { [flavor.defaultAgent]: { permission } } };
-            return { [flavor.configContentEnv]: JSON.stringify(config) };
-        },
-    });
-}
-/**
- * OpenCode over ACP (`opencode acp`): its permission questions go to the run's approval channel.
- * Served for a GitHub run (caller-tools) it works with the run's MCP tools only
- * ({@link CALLER_TOOLS_PERMISSION}; checked live with OpenCode 1.18.33).
- */
-function opencodeAcpAdapter(options = {}) {
-    return openCodeStyleAcpAdapter(opencodeAdapter(options), opencodeFlavor, 'OpenCode (ACP)', {
-        servedOnCallerTools: true,
-    });
-}
-/** Kilo Code CLI over ACP (`kilo acp`), an OpenCode fork. */
-function kiloAcpAdapter(options = {}) {
-    return openCodeStyleAcpAdapter(kiloAdapter(options), kiloFlavor, 'Kilo Code CLI (ACP)');
-}
-
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/agents/qwen-acp.ts
+;// CONCATENATED MODULE: ./src/adapters/agents/qwen/qwen-acp.ts
 
 
 /**
@@ -41179,7 +41307,7 @@ function qwenAcpAdapter(options = {}) {
     return cliAcpAdapter(qwenAdapter(options), { ...mode, args: ['--acp', '--approval-mode', 'default'] });
 }
 
-;// CONCATENATED MODULE: ./src/adapters/protocols/acp/index.ts
+;// CONCATENATED MODULE: ./src/adapters/agents/qwen/index.ts
 
 
 
@@ -41188,10 +41316,11 @@ function qwenAcpAdapter(options = {}) {
 
 
 
-
-
-
-
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const qwen_builtin = defineBuiltinAdapters({
+    adapters: [qwenAdapter, qwenAcpAdapter],
+    catalog: { permissions: 'allowed / excluded tools', mcp: 'yes' },
+});
 
 ;// CONCATENATED MODULE: ./src/adapters/protocols/agent-mux-remote/remote-invocation.ts
 const remote_invocation_quote = (arg) => `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -41720,6 +41849,65 @@ function agentMuxRemoteAdapter(options = {}) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/protocols/agent-mux-remote/index.ts
+
+
+
+
+
+/** What this folder adds to the built-in registry (read by `npm run generate`). */
+const agent_mux_remote_builtin = defineBuiltinAdapters({
+    adapters: [agentMuxRemoteAdapter],
+    catalog: {
+        name: 'another `agent-mux run --json`',
+        source: '—',
+        checkedAgainst: 'local invocation tested',
+        permissions: 'the remote’s',
+        mcp: '—',
+        docs: { text: 'below' },
+    },
+});
+
+;// CONCATENATED MODULE: ./src/adapters/builtin-adapters.generated.ts
+// Generated by `npm run generate` from the `builtin` export of each folder of src/adapters/. Do not edit.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** What each folder of src/adapters/ adds to the built-in registry, by folder. */
+const builtinFolders = [
+    builtin,
+    codex_builtin,
+    copilot_builtin,
+    cursor_builtin,
+    demo_builtin,
+    gemini_builtin,
+    hermes_builtin,
+    kilo_builtin,
+    omp_builtin,
+    openclaw_builtin,
+    opencode_builtin,
+    opencode_http_builtin,
+    pi_builtin,
+    qwen_builtin,
+    agent_mux_remote_builtin,
+];
+
+// EXTERNAL MODULE: ./src/adapters/protocols/acp/acp-permission.ts + 1 modules
+var acp_permission = __nccwpck_require__(4367);
+;// CONCATENATED MODULE: ./src/adapters/protocols/acp/index.ts
+
+
 
 
 
@@ -44331,48 +44519,16 @@ function processAdapter(id, config) {
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 /**
- * The registry every front end starts from: the built-in adapters, plus the factories that
- * turn a configuration's `adapters` entries into adapters.
+ * The registry every front end starts from: the built-in adapters (every folder's `builtin`, as
+ * `npm run generate` lists them), plus the factories that turn a configuration's `adapters` entries
+ * into adapters.
  */
 function createBuiltinRegistry() {
     const registry = new AdapterRegistry();
-    registry.register(demoAdapter());
-    registry.register(claudeAdapter());
-    registry.register(codexAdapter());
-    registry.register(codexAcpAdapter());
-    registry.register(geminiAdapter());
-    registry.register(geminiAcpAdapter());
-    registry.register(qwenAdapter());
-    registry.register(qwenAcpAdapter());
-    registry.register(copilotAdapter());
-    registry.register(copilotAcpAdapter());
-    registry.register(cursorAdapter());
-    registry.register(opencodeAdapter());
-    registry.register(opencodeAcpAdapter());
-    registry.register(kiloAdapter());
-    registry.register(kiloAcpAdapter());
-    registry.register(opencodeHttpAdapter());
-    registry.register(piAdapter());
-    registry.register(ompAdapter());
-    registry.register(ompAcpAdapter());
-    registry.register(openclawAdapter());
-    registry.register(hermesAdapter());
-    registry.register(agentMuxRemoteAdapter());
+    for (const folder of builtinFolders)
+        for (const create of folder.adapters)
+            registry.register(create());
     registry.registerConfigType('process', (id, config) => processAdapter(id, config));
     registry.registerConfigType('generic-cli', (id, config) => genericCliAdapter(id, config));
     registry.registerConfigType('generic-job', (id, config) => genericJobAdapter(id, config));
@@ -50148,6 +50304,34 @@ function statusOf(error) {
     return typeof status === 'number' ? status : undefined;
 }
 
+;// CONCATENATED MODULE: ./src/adapters/builtin-adapter-ids.generated.ts
+// Generated by `npm run generate` from the `builtin` export of each folder of src/adapters/. Do not edit.
+/** The ids of the built-in adapters (the repository config offers them as examples). */
+const builtinAdapterIds = [
+    'agent-mux-remote',
+    'claude',
+    'codex',
+    'codex-acp',
+    'copilot',
+    'copilot-acp',
+    'cursor',
+    'demo',
+    'gemini',
+    'gemini-acp',
+    'hermes',
+    'kilo',
+    'kilo-acp',
+    'omp',
+    'omp-acp',
+    'openclaw',
+    'opencode',
+    'opencode-acp',
+    'opencode-http',
+    'pi',
+    'qwen',
+    'qwen-acp',
+];
+
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js
 var iso = __nccwpck_require__(4377);
 ;// CONCATENATED MODULE: ./src/github/conversation/conversation-state.ts
@@ -50241,11 +50425,57 @@ function firstLineOf(finding) {
     return finding.startLine ?? finding.line;
 }
 
+;// CONCATENATED MODULE: ./src/github/review/review-scope.ts
+/** What a push to a reviewed pull request reviews (`review.incremental`). */
+const INCREMENTAL_MODES = ['off', 'new-commits', 'findings'];
+/** Whether a review will want `comparison` (the caller compares the commits only then). */
+function needsComparison(input) {
+    return input.mode !== 'off' && input.push && input.reviewedSha !== undefined && input.reviewedSha !== input.headSha;
+}
+/**
+ * Decides what a review covers. With `review.incremental` off, or on a mention, or without an
+ * earlier review the head descends from, the whole pull request. Otherwise, `new-commits`: the
+ * pull request's files the new commits changed (none: no agent run); `findings`: the files of open
+ * findings the new commits changed (none: no agent run).
+ */
+function reviewScope(input) {
+    const { mode, reviewedSha, comparison } = input;
+    if (mode === 'off')
+        return { kind: 'whole', why: 'review.incremental is off' };
+    if (!input.push)
+        return { kind: 'whole', why: 'a request reviews the whole pull request' };
+    if (reviewedSha === undefined)
+        return { kind: 'whole', why: 'no earlier review of this pull request' };
+    const since = reviewedSha.slice(0, 7);
+    if (reviewedSha === input.headSha)
+        return { kind: 'none', since: reviewedSha, why: `${since} was reviewed already` };
+    if (comparison === undefined || (comparison.status !== 'ahead' && comparison.status !== 'identical')) {
+        return { kind: 'whole', why: `the head does not descend from ${since}, the last head reviewed` };
+    }
+    if (comparison.files === undefined) {
+        return { kind: 'whole', why: `too many files changed since ${since} to review them apart` };
+    }
+    const changed = new Set(comparison.files);
+    if (mode === 'new-commits') {
+        const files = input.pullFiles.filter((path) => changed.has(path));
+        return files.length === 0
+            ? { kind: 'none', since: reviewedSha, why: `the commits since ${since} change none of the pull request's files` }
+            : { kind: 'files', since: reviewedSha, files, why: `the files changed since ${since}` };
+    }
+    const open = new Set(input.findings.filter((f) => f.status === 'open').map((f) => f.path));
+    const files = [...open].filter((path) => changed.has(path)).sort();
+    return files.length === 0
+        ? { kind: 'none', since: reviewedSha, why: `the commits since ${since} change no file an open finding is in` }
+        : { kind: 'files', since: reviewedSha, files, why: `the files of open findings changed since ${since}` };
+}
+
 ;// CONCATENATED MODULE: ./src/github/trigger/trigger-event.ts
 /** The `pull_request` actions an automatic review can follow. */
 const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
 
 ;// CONCATENATED MODULE: ./src/github/config/repo-config-schema.ts
+
+
 
 
 
@@ -50261,34 +50491,8 @@ const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_re
 /** The repository roles a setting may require, weakest first. */
 const repoRoles = ['read', 'triage', 'write', 'maintain', 'admin'];
 const repoRoleSchema = schemas/* enum */.k5n(repoRoles);
-/**
- * Adapter ids agent-mux ships with (the built-in registry's, which a test holds this list to); any
- * other id is accepted and checked by the front end.
- */
-const builtinAdapterIds = [
-    'demo',
-    'claude',
-    'codex',
-    'codex-acp',
-    'gemini',
-    'gemini-acp',
-    'qwen',
-    'qwen-acp',
-    'copilot',
-    'copilot-acp',
-    'cursor',
-    'opencode',
-    'opencode-acp',
-    'kilo',
-    'kilo-acp',
-    'opencode-http',
-    'pi',
-    'omp',
-    'omp-acp',
-    'openclaw',
-    'hermes',
-    'agent-mux-remote',
-];
+/** Adapter ids agent-mux ships with: any other id is accepted and checked by the front end. */
+
 /** Adapter types that reach an agent on another host: for them `url` is the agent's base URL. */
 const remoteAdapterTypes = ['http', 'chat-sse'];
 /** Adapter types built from `options` on this host (a command, a request): they take no `url`. */
@@ -50492,6 +50696,12 @@ const reviewSchema = schemas/* strictObject */.rej({
         .describe('Review pull requests without a mention when they are opened, pushed to (synchronize), reopened or marked ' +
         "ready for review; draft pull requests are left alone. The event's sender needs trigger.permission."),
     agent: agentNameSchema.optional().describe('The agent that reviews automatically; default: the default agent.'),
+    incremental: schemas/* enum */.k5n(INCREMENTAL_MODES)
+        .default('off')
+        .describe('What a push (synchronize) to a reviewed pull request reviews. off: the whole pull request again. ' +
+        "new-commits: only the pull request's files the commits since the last review changed (none: no agent run). " +
+        'findings: only the files of open findings those commits changed (none: no agent run). Either way a ' +
+        'finding whose code is gone is resolved, and a mention reviews the whole pull request.'),
 })
     .describe('Pull-request reviews ("@agent review" on a pull request).');
 const repoConfigObjectSchema = schemas/* strictObject */.rej({
@@ -51887,6 +52097,10 @@ const TurnRecordSchema = schemas/* object */.Ikc({
     pullRequest: schemas/* number */.aig().int().positive().optional(),
     /** The comments (mentions) this turn took up: its own, and requests no earlier run took up. */
     comments: schemas/* array */.YOg(schemas/* number */.aig().int().positive()).max(20).optional(),
+    /** For a review run that published its review: the head commit it reviewed (`review.incremental` starts from it). */
+    reviewed: schemas/* string */.YjP()
+        .regex(/^[0-9a-f]{40}$/)
+        .optional(),
     /** The run's conclusion, once finished. */
     conclusion: schemas/* enum */.k5n(['success', 'failure', 'cancelled', 'timed_out', 'neutral', 'action_required']).optional(),
 });
@@ -52433,6 +52647,8 @@ async function resumeTurn(input) {
 /** The turn's record as it ended. */
 function turnRecordOf(base, end) {
     const record = { ...base };
+    if (end.reviewed)
+        record.reviewed = end.reviewed;
     if (end.conclusion)
         record.conclusion = end.conclusion;
     if (end.finalMessage)
@@ -52850,6 +53066,7 @@ async function finish(ctx, reports, info, result) {
             finalMessage: ctx.message.finalMessage.summary,
             branch: info.branch,
             pullRequest,
+            reviewed: ctx.reviewed,
         }),
     });
     return {
@@ -73504,9 +73721,18 @@ class FindingCollector {
     #found = [];
     #anchors;
     #max;
+    #scope;
+    /** `scope`: the only files this review covers (an incremental review); absent, any file. */
     constructor(options = {}) {
         this.#anchors = options.anchors;
         this.#max = options.max ?? 50;
+        this.#scope = options.scope === undefined ? undefined : new Set(options.scope);
+    }
+    /** Why `finding` is outside what this review covers, or undefined when it is inside. */
+    outOfScope(finding) {
+        if (this.#scope === undefined || this.#scope.has(finding.path))
+            return undefined;
+        return `this review covers only the files changed since the last review (${[...this.#scope].join(', ')}); ${finding.path} is not one of them`;
     }
     /** Keeps `finding` with the text of its lines in `content` (the file on the head); says where it will show. */
     add(finding, content) {
@@ -73812,6 +74038,28 @@ function memoized(check) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/github/review/last-reviewed-head.ts
+
+
+/**
+ * The head commit the last published review of a pull request reviewed, from the turn records of
+ * agent-mux's own tracking comments on it (`reviewed`); undefined when none was.
+ */
+async function lastReviewedHead(input) {
+    const { data } = await input.api.listComments(input.repo, input.pull);
+    let latest;
+    for (const comment of data) {
+        if (!comment.user || !isOwnLogin(comment.user.login, input.selfLogins))
+            continue;
+        const record = parseTurnRecord(comment.body);
+        if (record?.reviewed === undefined)
+            continue;
+        if (latest === undefined || record.at >= latest.at)
+            latest = { at: record.at, sha: record.reviewed };
+    }
+    return latest?.sha;
+}
+
 ;// CONCATENATED MODULE: ./src/github/sanitize/escape-angle-brackets.ts
 /**
  * Characters that look like `<` or `>` without folding to them: single guillemets, modifier-letter and ornamental
@@ -74025,7 +74273,10 @@ function reviewPrompt(input) {
         '- `suggestion` (optional): the exact text that should replace those lines, when you have a concrete fix.',
         `Report only real problems in the changed code, at most ${input.maxFindings}, and none below \`${input.threshold}\`. When you are done, answer with a short summary of the review (two to four sentences).`,
     ];
-    if (input.files.length > 0) {
+    if (input.since !== undefined) {
+        lines.push('', `This review is incremental: the last review saw \`${input.since.sha.slice(0, 7)}\`, and covers only what changed since in these files (report findings in them only; \`git diff ${input.since.sha}..HEAD\` shows the change when that commit is in your checkout):`, ...input.since.files.slice(0, 200).map((path) => `- ${path.replace(/\s+/g, ' ')}`));
+    }
+    else if (input.files.length > 0) {
         lines.push('', 'Files this pull request changes:', ...input.files.slice(0, 200).map((path) => `- ${path.replace(/\s+/g, ' ')}`));
     }
     let budget = MAX_RULES_CHARS;
@@ -74051,6 +74302,8 @@ function reviewPrompt(input) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/use-cases/run-steps/prepare-review.ts
+
+
 
 
 
@@ -74085,11 +74338,17 @@ async function prepareReview(ctx, target, adapter) {
         Promise.all(config.rules.map(async (path) => ({ path, text: (await api.getFileText(job.repo, path, pull.baseRef)) ?? '' }))),
     ]);
     const anchors = DiffAnchors.fromFiles(files.map((f) => ({ filename: f.path, patch: f.patch, status: f.status })));
+    const scope = await scopeOf(ctx, target.headSha, files.map((f) => f.path), prior);
     const capabilities = adapter.capabilities;
     return {
-        collector: new FindingCollector({ anchors, max: config.maxFindings }),
+        collector: new FindingCollector({
+            anchors,
+            max: config.maxFindings,
+            ...(scope.kind === 'files' ? { scope: scope.files } : {}),
+        }),
         anchors,
         prior,
+        scope,
         prompt: reviewPrompt({
             pull: job.number,
             baseRef: pull.baseRef,
@@ -74099,8 +74358,26 @@ async function prepareReview(ctx, target, adapter) {
             threshold: config.threshold,
             maxFindings: config.maxFindings,
             canReport: capabilities.mcp || capabilities.approvals === 'relay',
+            ...(scope.kind === 'files' ? { since: { sha: scope.since, files: scope.files } } : {}),
         }),
     };
+}
+/**
+ * What this review covers: on a push with `review.incremental` on, the head the last review saw
+ * (its tracking comment's record) and what changed since (GitHub's comparison of the two).
+ */
+async function scopeOf(ctx, headSha, pullFiles, prior) {
+    const { api, job } = ctx;
+    const mode = job.config.review.incremental;
+    const push = job.source.kind === 'pull_request' && job.source.action === 'synchronize';
+    const number = job.number ?? 0;
+    const selfLogins = ctx.options.deps.selfLogins;
+    const reviewedSha = mode !== 'off' && push ? await lastReviewedHead({ api, repo: job.repo, pull: number, selfLogins }) : undefined;
+    const base = { mode, push, reviewedSha, headSha, pullFiles, findings: prior.state.findings };
+    const comparison = reviewedSha !== undefined && needsComparison(base)
+        ? await api.compareCommits(job.repo, reviewedSha, headSha).catch(() => undefined)
+        : undefined;
+    return reviewScope({ ...base, comparison });
 }
 
 ;// CONCATENATED MODULE: ./src/github/review/findings-from-message.ts
@@ -74378,19 +74655,27 @@ function severityRank(severity) {
  */
 async function publishReviewRun(ctx, reports, target, run, review) {
     const { job, options } = ctx;
-    const { end } = run;
-    const ended = conclusionOf(end.reason);
-    if (ended !== 'success' || job.number === undefined) {
+    const end = run?.end;
+    const ended = end === undefined ? 'success' : conclusionOf(end.reason);
+    if (end !== undefined && ended !== 'success') {
         return concludeFailure(ctx, reports, ended, end.message ? `${end.reason}: ${end.message}` : `the run ended: ${end.reason}`, end);
     }
+    if (job.number === undefined)
+        return concludeFailure(ctx, reports, 'failure', 'a review needs a pull request', end);
     const config = job.config.review;
     const head = new HeadFiles(options.workspace, target.headSha);
     const reported = review.collector.findings().map((f) => f.finding);
-    if (reported.length === 0) {
+    if (reported.length === 0 && run !== undefined) {
         const fromAnswer = findingsFromMessage(ctx.message.finalMessage.text ?? '');
         for (const problem of fromAnswer.problems)
             reports.note(`a finding in the answer was left out: ${problem}`);
-        reported.push(...fromAnswer.findings.slice(0, config.maxFindings));
+        const inScope = fromAnswer.findings.filter((finding) => {
+            const outside = review.collector.outOfScope(finding);
+            if (outside !== undefined)
+                reports.note(`a finding in the answer was left out: ${outside}`);
+            return outside === undefined;
+        });
+        reported.push(...inScope.slice(0, config.maxFindings));
     }
     const paths = [...new Set([...reported.map((f) => f.path), ...review.prior.state.findings.map((f) => f.path)])];
     await head.load(paths);
@@ -74418,6 +74703,8 @@ async function publishReviewRun(ctx, reports, target, run, review) {
     catch (error) {
         return concludeFailure(ctx, reports, 'failure', `the review could not be posted: ${errorText(error)}`, end);
     }
+    // The head this review saw, in its turn record: where the next incremental review starts.
+    ctx.reviewed = target.headSha;
     const { reconciliation: done, open, blocking } = published;
     if (published.review)
         reports.note(`review posted: ${published.review.htmlUrl}`);
@@ -74740,6 +75027,9 @@ function reportFindingTool(collector) {
         description: "Reports one review finding on the pull request's head: the file (relative path), the line (or startLine..line), severity (blocker, major, minor, nit), a one-line title, an explanation, and optionally `suggestion`, the exact replacement text for those lines. Call it once per finding; don't repeat findings in your final answer.",
         input: findingSchema,
         handler: async (finding, ctx) => {
+            const outside = collector.outOfScope(finding);
+            if (outside !== undefined)
+                throw new tool_error_ToolError(REPORT_FINDING, outside);
             const opened = await openInWorkspace(ctx.workspacePath, finding.path, 'read', REPORT_FINDING).catch((error) => {
                 throw new tool_error_ToolError(REPORT_FINDING, `${finding.path} is not a file of the pull request's head: ${error.message}`);
             });
@@ -77161,6 +77451,10 @@ async function runAndReport(options, secrets, message) {
     catch (error) {
         return concludeFailure(ctx, reports, 'failure', `could not start the review: ${errorText(error)}`);
     }
+    if (review?.scope.kind === 'none') {
+        reports.note(`no agent run: ${review.scope.why} (review.incremental: ${ctx.job.config.review.incremental})`);
+        return publishReviewRun(ctx, reports, target, undefined, review);
+    }
     const run = await runAgent(ctx, reports, target, agent, review);
     await reports.settled();
     return review ? publishReviewRun(ctx, reports, target, run, review) : publishRun(ctx, reports, target, agent, run);
@@ -78647,6 +78941,45 @@ function isPullRecord(issue) {
     return issue.pull !== undefined;
 }
 
+;// CONCATENATED MODULE: ./src/github/git/compare-commits-in-git.ts
+
+/** Whether `ancestor` is `descendant` or one of its ancestors. */
+async function isAncestor(gitDir, ancestor, descendant) {
+    return runGit(['merge-base', '--is-ancestor', ancestor, descendant], { cwd: gitDir }).then(() => true, () => false);
+}
+/**
+ * How `head` relates to `base` and the files changed from their merge base to `head`, as GitHub's
+ * "compare two commits" says it (a renamed file by both its paths). For the stand-ins of GitHub
+ * that keep a real bare repository; `gitDir` is that repository. Throws when either commit is not
+ * in it.
+ */
+async function compareCommitsInGit(gitDir, base, head) {
+    const git = (args) => runGit(args, { cwd: gitDir });
+    const [baseSha, headSha] = [
+        await git(['rev-parse', '--verify', `${base}^{commit}`]),
+        await git(['rev-parse', '--verify', `${head}^{commit}`]),
+    ];
+    const status = baseSha === headSha
+        ? 'identical'
+        : (await isAncestor(gitDir, baseSha, headSha))
+            ? 'ahead'
+            : (await isAncestor(gitDir, headSha, baseSha))
+                ? 'behind'
+                : 'diverged';
+    const mergeBase = await git(['merge-base', baseSha, headSha]);
+    const listed = (await git(['diff', '-M', '--name-status', '-z', mergeBase, headSha, '--'])).split('\0');
+    const files = [];
+    for (let index = 0; index < listed.length;) {
+        const code = listed[index] ?? '';
+        if (code === '')
+            break;
+        const paths = code.startsWith('R') || code.startsWith('C') ? 2 : 1;
+        files.push(...listed.slice(index + 1, index + 1 + paths).reverse());
+        index += 1 + paths;
+    }
+    return { status, files };
+}
+
 ;// CONCATENATED MODULE: ./src/github/git/pull-files-from-git.ts
 
 
@@ -78684,9 +79017,10 @@ async function pullFilesFromGit(gitDir, baseSha, headSha) {
 ;// CONCATENATED MODULE: ./src/simulate/memory-pull-methods.ts
 
 
-/** The in-memory GitHub's pull-request methods: finding, opening, asking for reviews and listing the files. */
+
+/** The in-memory GitHub's pull-request methods: finding, opening, asking for reviews, listing the files, comparing commits. */
 function memoryPullMethods(ctx) {
-    const { options, state } = ctx;
+    const { options, state, git } = ctx;
     return {
         async getPull(ref, number) {
             const { issue, pull } = ctx.pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}', ref, number);
@@ -78714,6 +79048,14 @@ function memoryPullMethods(ctx) {
                 memory_github_context_fail(operation, 422, `Reviews may only be requested from collaborators: ${[...strangers, ...unknownTeams].join(', ')}`);
             }
             state.requestReviews(pull, reviewers);
+        },
+        async compareCommits(ref, base, head) {
+            const operation = 'GET /repos/{owner}/{repo}/compare/{basehead}';
+            ctx.checkRepo(operation, ref);
+            if ((await git.commitOf(base)) === undefined || (await git.commitOf(head)) === undefined) {
+                memory_github_context_fail(operation, 404, 'Not Found');
+            }
+            return compareCommitsInGit(options.bareRepo, base, head);
         },
         async listPullFiles(ref, number) {
             const { issue, pull } = ctx.pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', ref, number);

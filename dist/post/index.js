@@ -45678,7 +45678,20 @@ function octokitCommentMethods({ octokit, call, conditionalList }) {
 const pullFileResponse = object({ filename: schemas_string(), status: schemas_string(), patch: schemas_string().nullish() })
     .loose()
     .transform((f) => ({ path: f.filename, status: f.status, patch: f.patch ?? undefined }));
-/** `createGitHubApi`'s pull-request methods: finding, opening, asking for reviews and listing the files. */
+/** GitHub lists at most this many files of a comparison. */
+const COMPARE_FILES_LIMIT = 300;
+const comparisonResponse = object({
+    status: schemas_enum(['ahead', 'behind', 'identical', 'diverged']),
+    files: array(object({ filename: schemas_string(), previous_filename: schemas_string().optional() }).loose()).optional(),
+})
+    .loose()
+    .transform((c) => ({
+    status: c.status,
+    files: c.files === undefined || c.files.length >= COMPARE_FILES_LIMIT
+        ? undefined
+        : c.files.flatMap((f) => (f.previous_filename ? [f.filename, f.previous_filename] : [f.filename])),
+}));
+/** `createGitHubApi`'s pull-request methods: finding, opening, asking for reviews, listing the files, comparing commits. */
 function octokitPullMethods({ call }) {
     return {
         async getPull(ref, number) {
@@ -45700,6 +45713,11 @@ function octokitPullMethods({ call }) {
         },
         async requestReviewers(ref, number, reviewers) {
             await call('POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', { ...ref, pull_number: number, reviewers: reviewers.users, team_reviewers: reviewers.teams }, unknown());
+        },
+        async compareCommits(ref, base, head) {
+            // One page of commits is enough: the files are listed in full on every page (up to 300).
+            const { data } = await call('GET /repos/{owner}/{repo}/compare/{basehead}', { ...ref, basehead: `${base}...${head}`, per_page: 1 }, comparisonResponse);
+            return data;
         },
         async listPullFiles(ref, number) {
             const files = [];
