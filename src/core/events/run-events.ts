@@ -6,10 +6,11 @@ import { defineEvent, tokenUsageShape } from './event-base.ts';
  * (`SpawnPlan.notices`) when the program starts. `read_only`: the policy left the agent unable to
  * write (it could not ask at run time); `restricted`: another limit the agent cannot ask about;
  * `sandbox_unavailable`: the agent's own sandbox failed its probe (`SpawnPlan.sandboxProbe`), so
- * the commands it sandboxes will fail.
+ * the commands it sandboxes will fail; `budget_paused`: the run's budget is spent and the agent is
+ * paused until someone raises it; `budget_raised`: it was, and the agent goes on.
  */
 export const noticeEvent = defineEvent('notice', {
-  code: z.enum(['read_only', 'restricted', 'sandbox_unavailable']),
+  code: z.enum(['read_only', 'restricted', 'sandbox_unavailable', 'budget_paused', 'budget_raised']),
   message: z.string(),
 });
 

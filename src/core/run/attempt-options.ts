@@ -4,6 +4,13 @@ import type { ToolHost } from '../tools/tool-host.ts';
 import type { StopRequest } from './attempt-result.ts';
 import type { RunEmitter } from './run-emitter.ts';
 
+/** Pauses and resumes what an attempt runs (its process group), for a budget that waits to be raised. */
+export interface PauseControl {
+  /** Stops the agent where it is; false when it cannot be paused (it is gone). */
+  pause(): boolean;
+  resume(): void;
+}
+
 /** What one attempt of a run gets, whatever its launch (a process, a session). */
 export interface AttemptOptions<L> {
   launch: L;

@@ -10,11 +10,11 @@ import type {
 } from '../adapter/index.ts';
 import type { FenceOptions } from '../sandbox/index.ts';
 import { networkFailed, runCleanup } from './attempt-failures.ts';
-import type { AttemptOptions } from './attempt-options.ts';
+import type { AttemptOptions, PauseControl } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
 import type { Child } from './child.ts';
 import { launchProcess } from './launch-process.ts';
-import { terminateGroup, trackGroup, untrackGroup } from './process-group.ts';
+import { signalGroup, terminateGroup, trackGroup, untrackGroup } from './process-group.ts';
 import { RecordPipeline } from './record-pipeline.ts';
 import type { RunEmitter } from './run-emitter.ts';
 import { settleWithin } from './settle-within.ts';
@@ -28,6 +28,8 @@ export interface ProcessAttemptOptions extends AttemptOptions<ProcessLaunch> {
   onController: (controller: ProcessController | undefined) => void;
   /** Pause/resume hook for consumer backpressure. */
   onChild: (child: Child | undefined) => void;
+  /** Pauses and resumes the program's process group (a spent budget waiting to be raised); undefined once it is over. */
+  onPauseControl?: (control: PauseControl | undefined) => void;
   /** The adapter's program, to say how to install it when it is missing. */
   program?: ProgramInfo;
   /** Starts the program inside this fence (bubblewrap). */
@@ -60,6 +62,10 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     }
   }
   options.onChild(child);
+  options.onPauseControl?.({
+    pause: () => signalGroup(pgid, 'SIGSTOP'),
+    resume: () => void signalGroup(pgid, 'SIGCONT'),
+  });
   for (const notice of plan.notices ?? []) emitter.emit({ type: 'notice', ...notice });
   sandbox?.started(emitter);
 
@@ -128,6 +134,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   }
   child.closeStdin();
   options.onChild(undefined);
+  options.onPauseControl?.(undefined);
   options.onController(undefined);
   removeListener();
   if (stopping) await stopping;

@@ -80,6 +80,8 @@ export async function terminateGroup(pgid: number, graceMs: number): Promise<'em
     untrackGroup(pgid);
     return 'empty';
   }
+  // A group paused (SIGSTOP: a budget waiting to be raised) handles its SIGTERM only once continued.
+  signalGroup(pgid, 'SIGCONT');
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     await sleep(Math.min(25, Math.max(1, deadline - Date.now())));

@@ -1,6 +1,7 @@
 import type { AgentSession, LaunchContext, ProcessController } from '../adapter/index.ts';
 import type { ApprovalChannel } from '../tools/approval-channel.ts';
 import type { ToolHost } from '../tools/tool-host.ts';
+import type { PauseControl } from './attempt-options.ts';
 import type { AttemptResult } from './attempt-result.ts';
 import { runProcessAttempt } from './process-attempt.ts';
 import type { RunEmitter } from './run-emitter.ts';
@@ -31,6 +32,8 @@ export interface RunParts {
   mcp: RunMcp;
   /** Aborted when the run is aborted. */
   signal: AbortSignal;
+  /** Hears how to pause the running attempt (a process agent's; undefined between attempts and for sessions). */
+  onPauseControl?: (control: PauseControl | undefined) => void;
 }
 
 /** Where the running attempt's budget listener lives (its controller or session), for `armBudget`. */
@@ -88,6 +91,21 @@ export async function runAttempt(
           sandboxUnavailable: options.sandboxUnavailable ?? 'warn',
           onController: onTarget,
           onChild: (child) => run.events.setChild(child),
+          // Paused, the agent is silent by design: the inactivity limit waits with it.
+          onPauseControl: (control) =>
+            run.onPauseControl?.(
+              control && {
+                pause: () => {
+                  const paused = control.pause();
+                  if (paused) idle.hold();
+                  return paused;
+                },
+                resume: () => {
+                  control.resume();
+                  idle.release();
+                },
+              },
+            ),
         })
       : await runSessionAttempt({ ...common, launch, onSession: onTarget });
   } finally {

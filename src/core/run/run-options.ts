@@ -9,6 +9,15 @@ export interface Budget {
   usd?: number;
 }
 
+/** What a run had spent when it reached its budget. */
+export interface BudgetSpent {
+  usd: number;
+  /** Input and output tokens. */
+  tokens: number;
+  /** The budget it reached. */
+  budget: Budget;
+}
+
 export interface RetryPolicy {
   /** Total attempts including the first. 1 = no retry (the default). */
   attempts: number;
@@ -92,6 +101,13 @@ export interface RunOptions {
   /** Prices for cost events; default: the built-in list prices. */
   pricing?: import('../cost/pricing-table.ts').PricingTable;
   budget?: Budget;
+  /**
+   * Asked when `budget` is spent, with the agent's processes paused (SIGSTOP to its process group:
+   * it spends nothing more while it waits): a higher budget resumes them and the run goes on; undefined
+   * (or a budget already spent) stops the run `budget_exceeded`. Absent, or for an agent that cannot
+   * be paused (a session: remote or in-process), the run stops at once as before.
+   */
+  onBudgetSpent?: (spent: BudgetSpent, signal: AbortSignal) => Promise<Budget | undefined>;
   retry?: RetryPolicy;
   /** The run's tools; a function receives the run id and the run's emitter (for approval events). */
   tools?: ToolHost | ((run: { runId: string; emit: (draft: EventDraft) => void }) => ToolHost);

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { CostTracker } from '../cost/cost-tracker.ts';
 import { agentEnvironment } from '../env/agent-environment.ts';
+import type { EventDraft } from '../events/index.ts';
 import { Redactor } from '../redact/redactor.ts';
+import type { PauseControl } from './attempt-options.ts';
 import { checkProgramVersion } from './check-program-version.ts';
 import { collectSecrets } from './collect-secrets.ts';
 import type { BudgetTarget, RunParts } from './run-attempt.ts';
 import { RunEmitter } from './run-emitter.ts';
 import { RunEvents } from './run-events.ts';
 import { startRunMcp } from './run-mcp.ts';
-import type { RunEnd, RunHandle, RunOptions } from './run-options.ts';
+import type { BudgetSpent, RunEnd, RunHandle, RunOptions } from './run-options.ts';
 import { type RetriesEnd, runWithRetries } from './run-with-retries.ts';
 import { armAbort } from './stop/abort.ts';
 import { armBudget } from './stop/budget.ts';
@@ -52,7 +54,15 @@ export function startRun(options: RunOptions): RunHandle {
   const stopper = new RunStopper((draft) => emitter.emit(draft));
   const unarmAbort = armAbort([options.signal, abort.signal], stopper.requestStop);
   let target: BudgetTarget | undefined;
-  emitter.onCost = armBudget(options.budget, (remaining) => target?.onBudget?.(remaining), stopper.requestStop);
+  let pauseControl: PauseControl | undefined;
+  const raise = options.onBudgetSpent
+    ? {
+        ask: (spent: BudgetSpent) => options.onBudgetSpent?.(spent, abort.signal) ?? Promise.resolve(undefined),
+        control: () => pauseControl,
+        emit: (draft: EventDraft) => emitter.emit(draft),
+      }
+    : undefined;
+  emitter.onCost = armBudget(options.budget, (remaining) => target?.onBudget?.(remaining), stopper.requestStop, raise);
 
   const startedAt = Date.now();
   const result = (async (): Promise<RunEnd> => {
@@ -74,6 +84,9 @@ export function startRun(options: RunOptions): RunHandle {
       approvals: options.approvals,
       mcp,
       signal: abort.signal,
+      onPauseControl: (control) => {
+        pauseControl = control;
+      },
     };
     let ended: RetriesEnd;
     try {

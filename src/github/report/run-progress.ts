@@ -51,7 +51,7 @@ export class RunProgress {
   unpricedModels: readonly string[] = [];
   lastError: string | undefined;
   /** What the run's user should know about how the policy was applied (`notice` events), in order. */
-  readonly notices: { code: 'read_only' | 'restricted' | 'sandbox_unavailable'; message: string }[] = [];
+  readonly notices: { code: EventOf<'notice'>['code']; message: string }[] = [];
   /** Calls refused by a restriction a notice announced (`read_only`), the first ones. */
   readonly refused: RefusedCall[] = [];
   endReason: RunEndReason | undefined;

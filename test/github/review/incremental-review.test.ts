@@ -99,7 +99,7 @@ describe('review.incremental: findings', () => {
       conclusion: 'failure',
     });
     const summary = JSON.stringify(w.gh.state.checkRuns(w.repo).at(-1));
-    expect(summary).toContain("no agent run: the commits since");
+    expect(summary).toContain('no agent run: the commits since');
     expect(w.gh.state.reviews(w.repo, 7)).toHaveLength(1);
 
     // A push that fixes the sum changes the finding's file: the agent re-checks it, the thread is resolved.

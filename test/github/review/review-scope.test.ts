@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ReviewedFinding } from '../../../src/github/review/review-state.ts';
 import { needsComparison, type ReviewScopeInput, reviewScope } from '../../../src/github/review/review-scope.ts';
+import type { ReviewedFinding } from '../../../src/github/review/review-state.ts';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -60,9 +60,11 @@ describe('reviewScope', () => {
   it('new-commits: the pull request’s files the new commits changed; none of them, no agent run', () => {
     expect(reviewScope(input({ mode: 'new-commits' }))).toMatchObject({ kind: 'files', files: ['docs/x.md'] });
     // A file changed back to the base is no longer in the pull request's diff.
-    expect(reviewScope(input({ mode: 'new-commits', comparison: { status: 'ahead', files: ['gone.ts'] } }))).toEqual(
-      { kind: 'none', since: A, why: "the commits since aaaaaaa change none of the pull request's files" },
-    );
+    expect(reviewScope(input({ mode: 'new-commits', comparison: { status: 'ahead', files: ['gone.ts'] } }))).toEqual({
+      kind: 'none',
+      since: A,
+      why: "the commits since aaaaaaa change none of the pull request's files",
+    });
   });
 
   it('compares only when the scope depends on it', () => {

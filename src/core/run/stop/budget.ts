@@ -1,5 +1,6 @@
-import type { RunTotals } from '../../events/index.ts';
-import type { Budget } from '../run-options.ts';
+import type { EventDraft, RunTotals } from '../../events/index.ts';
+import type { PauseControl } from '../attempt-options.ts';
+import type { Budget, BudgetSpent } from '../run-options.ts';
 import type { RequestStop } from './stop-cause.ts';
 
 /** What is left of a budget; a field is undefined when the budget sets no such limit. */
@@ -8,23 +9,49 @@ export interface BudgetRemaining {
   usd?: number;
 }
 
+/** How a spent budget may be raised instead of ending the run (`RunOptions.onBudgetSpent`). */
+export interface BudgetRaise {
+  ask: (spent: BudgetSpent) => Promise<Budget | undefined>;
+  /** The running attempt's pause control, when it has one (a process agent). */
+  control: () => PauseControl | undefined;
+  emit: (draft: EventDraft) => void;
+}
+
+function remainingOf(budget: Budget, totals: RunTotals): BudgetRemaining {
+  return {
+    tokens: budget.tokens === undefined ? undefined : budget.tokens - totals.inputTokens - totals.outputTokens,
+    usd: budget.usd === undefined ? undefined : budget.usd - totals.usd,
+  };
+}
+
+const spentOut = (remaining: BudgetRemaining) => (remaining.tokens ?? 1) <= 0 || (remaining.usd ?? 1) <= 0;
+
+function describe(budget: Budget): string {
+  const parts = [
+    ...(budget.usd === undefined ? [] : [`$${budget.usd.toFixed(2)}`]),
+    ...(budget.tokens === undefined ? [] : [`${budget.tokens} tokens`]),
+  ];
+  return parts.join(' and ');
+}
+
 /**
  * Arms `RunOptions.budget`: returns the cost listener that tells the agent what is left (`onRemaining`)
- * and, once tokens or USD are spent, reports `budget_exceeded` and stops the run.
+ * and, once tokens or USD are spent, either pauses the agent and asks for a raise (`raise`: a process
+ * agent, with `onBudgetSpent`) or reports `budget_exceeded` and stops the run. Costs reported while
+ * paused (the last response's) count toward the raised budget.
  */
 export function armBudget(
   budget: Budget | undefined,
   onRemaining: (remaining: BudgetRemaining) => void,
   requestStop: RequestStop,
+  raise?: BudgetRaise,
 ): ((totals: RunTotals) => void) | undefined {
   if (!budget) return undefined;
-  return (totals) => {
-    const remaining: BudgetRemaining = {
-      tokens: budget.tokens === undefined ? undefined : budget.tokens - totals.inputTokens - totals.outputTokens,
-      usd: budget.usd === undefined ? undefined : budget.usd - totals.usd,
-    };
-    onRemaining(remaining);
-    if ((remaining.tokens ?? 1) > 0 && (remaining.usd ?? 1) > 0) return;
+  let current = budget;
+  let asking = false;
+  let latest: RunTotals | undefined;
+  const stop = (totals: RunTotals) => {
+    const remaining = remainingOf(current, totals);
     const spent = remaining.usd !== undefined && remaining.usd <= 0 ? `USD ${totals.usd.toFixed(4)}` : 'tokens';
     requestStop({
       reason: 'budget_exceeded',
@@ -33,4 +60,34 @@ export function armBudget(
       error: { code: 'budget_exceeded', message: `the run's budget is spent (${spent})` },
     });
   };
+  const check = (totals: RunTotals) => {
+    latest = totals;
+    if (asking) return;
+    const remaining = remainingOf(current, totals);
+    onRemaining(remaining);
+    if (!spentOut(remaining)) return;
+    const control = raise?.control();
+    if (!raise || !control?.pause()) return stop(totals);
+    asking = true;
+    raise.emit({
+      type: 'notice',
+      code: 'budget_paused',
+      message: `the run's budget (${describe(current)}) is spent: the agent is paused until it is raised`,
+    });
+    const spent = { usd: totals.usd, tokens: totals.inputTokens + totals.outputTokens, budget: current };
+    void raise.ask(spent).then(
+      (next) => settle(control, next),
+      () => settle(control, undefined),
+    );
+  };
+  const settle = (control: PauseControl, next: Budget | undefined) => {
+    asking = false;
+    const totals = latest as RunTotals;
+    control.resume();
+    if (next === undefined || spentOut(remainingOf(next, totals))) return stop(totals);
+    current = next;
+    raise?.emit({ type: 'notice', code: 'budget_raised', message: `the run's budget was raised to ${describe(next)}` });
+    check(totals);
+  };
+  return check;
 }

@@ -2,8 +2,8 @@ import type { Adapter } from '../../../core/adapter/index.ts';
 import { checkApprover } from '../../approvals/approver-rule.ts';
 import { DiffAnchors } from '../../review/diff-anchors.ts';
 import { FindingCollector } from '../../review/finding-collector.ts';
-import { type PriorReview, readPriorReview } from '../../review/read-prior-review.ts';
 import { lastReviewedHead } from '../../review/last-reviewed-head.ts';
+import { type PriorReview, readPriorReview } from '../../review/read-prior-review.ts';
 import { reviewPrompt } from '../../review/review-prompt.ts';
 import { needsComparison, type ReviewScope, reviewScope } from '../../review/review-scope.ts';
 import type { RunContext } from './plan-run.ts';
@@ -50,7 +50,12 @@ export async function prepareReview(ctx: RunContext, target: RunTarget, adapter:
     ),
   ]);
   const anchors = DiffAnchors.fromFiles(files.map((f) => ({ filename: f.path, patch: f.patch, status: f.status })));
-  const scope = await scopeOf(ctx, target.headSha, files.map((f) => f.path), prior);
+  const scope = await scopeOf(
+    ctx,
+    target.headSha,
+    files.map((f) => f.path),
+    prior,
+  );
   const capabilities = adapter.capabilities;
   return {
     collector: new FindingCollector({
@@ -79,7 +84,12 @@ export async function prepareReview(ctx: RunContext, target: RunTarget, adapter:
  * What this review covers: on a push with `review.incremental` on, the head the last review saw
  * (its tracking comment's record) and what changed since (GitHub's comparison of the two).
  */
-async function scopeOf(ctx: RunContext, headSha: string, pullFiles: string[], prior: PriorReview): Promise<ReviewScope> {
+async function scopeOf(
+  ctx: RunContext,
+  headSha: string,
+  pullFiles: string[],
+  prior: PriorReview,
+): Promise<ReviewScope> {
   const { api, job } = ctx;
   const mode = job.config.review.incremental;
   const push = job.source.kind === 'pull_request' && job.source.action === 'synchronize';
