@@ -40256,6 +40256,8 @@ async function terminateGroup(pgid, graceMs) {
         untrackGroup(pgid);
         return 'empty';
     }
+    // A group paused (SIGSTOP: a budget waiting to be raised) handles its SIGTERM only once continued.
+    signalGroup(pgid, 'SIGCONT');
     const deadline = Date.now() + graceMs;
     while (Date.now() < deadline) {
         await sleep(Math.min(25, Math.max(1, deadline - Date.now())));
@@ -41515,10 +41517,11 @@ const commentEvent = defineEvent('comment', {
  * (`SpawnPlan.notices`) when the program starts. `read_only`: the policy left the agent unable to
  * write (it could not ask at run time); `restricted`: another limit the agent cannot ask about;
  * `sandbox_unavailable`: the agent's own sandbox failed its probe (`SpawnPlan.sandboxProbe`), so
- * the commands it sandboxes will fail.
+ * the commands it sandboxes will fail; `budget_paused`: the run's budget is spent and the agent is
+ * paused until someone raises it; `budget_raised`: it was, and the agent goes on.
  */
 const noticeEvent = defineEvent('notice', {
-    code: schemas/* enum */.k5n(['read_only', 'restricted', 'sandbox_unavailable']),
+    code: schemas/* enum */.k5n(['read_only', 'restricted', 'sandbox_unavailable', 'budget_paused', 'budget_raised']),
     message: schemas/* string */.YjP(),
 });
 const runEndReasons = [
@@ -46606,6 +46609,10 @@ async function runProcessAttempt(options) {
         }
     }
     options.onChild(child);
+    options.onPauseControl?.({
+        pause: () => signalGroup(pgid, 'SIGSTOP'),
+        resume: () => void signalGroup(pgid, 'SIGCONT'),
+    });
     for (const notice of plan.notices ?? [])
         emitter.emit({ type: 'notice', ...notice });
     sandbox?.started(emitter);
@@ -46675,6 +46682,7 @@ async function runProcessAttempt(options) {
     }
     child.closeStdin();
     options.onChild(undefined);
+    options.onPauseControl?.(undefined);
     options.onController(undefined);
     removeListener();
     if (stopping)
@@ -46942,15 +46950,33 @@ function asOutcome(outcome) {
  * an `inactivity` error and stops.
  */
 function armInactivity(idleMs, requestStop) {
-    if (idleMs === undefined)
-        return { activity: () => undefined, clear: () => undefined };
-    const timer = setTimeout(() => requestStop({
+    if (idleMs === undefined) {
+        return { activity: () => undefined, clear: () => undefined, hold: () => undefined, release: () => undefined };
+    }
+    const expire = () => requestStop({
         reason: 'inactivity',
         shutdown: 'inactivity',
         message: `no output for ${idleMs} ms`,
         error: { code: 'inactivity', message: `the agent printed nothing for ${idleMs} ms` },
-    }), idleMs);
-    return { activity: () => timer.refresh(), clear: () => clearTimeout(timer) };
+    });
+    let timer = setTimeout(expire, idleMs);
+    let cleared = false;
+    return {
+        activity: () => timer?.refresh(),
+        clear: () => {
+            cleared = true;
+            clearTimeout(timer);
+            timer = undefined;
+        },
+        hold: () => {
+            clearTimeout(timer);
+            timer = undefined;
+        },
+        release: () => {
+            if (!cleared && timer === undefined)
+                timer = setTimeout(expire, idleMs);
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/core/run/stop/timeout.ts
@@ -47024,6 +47050,19 @@ async function runAttempt(run, onTarget) {
                 sandboxUnavailable: options.sandboxUnavailable ?? 'warn',
                 onController: onTarget,
                 onChild: (child) => run.events.setChild(child),
+                // Paused, the agent is silent by design: the inactivity limit waits with it.
+                onPauseControl: (control) => run.onPauseControl?.(control && {
+                    pause: () => {
+                        const paused = control.pause();
+                        if (paused)
+                            idle.hold();
+                        return paused;
+                    },
+                    resume: () => {
+                        control.resume();
+                        idle.release();
+                    },
+                }),
             })
             : await runSessionAttempt({ ...common, launch, onSession: onTarget });
     }
@@ -47141,21 +47180,34 @@ function armAbort(signals, requestStop) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/run/stop/budget.ts
+function remainingOf(budget, totals) {
+    return {
+        tokens: budget.tokens === undefined ? undefined : budget.tokens - totals.inputTokens - totals.outputTokens,
+        usd: budget.usd === undefined ? undefined : budget.usd - totals.usd,
+    };
+}
+const spentOut = (remaining) => (remaining.tokens ?? 1) <= 0 || (remaining.usd ?? 1) <= 0;
+function budget_describe(budget) {
+    const parts = [
+        ...(budget.usd === undefined ? [] : [`$${budget.usd.toFixed(2)}`]),
+        ...(budget.tokens === undefined ? [] : [`${budget.tokens} tokens`]),
+    ];
+    return parts.join(' and ');
+}
 /**
  * Arms `RunOptions.budget`: returns the cost listener that tells the agent what is left (`onRemaining`)
- * and, once tokens or USD are spent, reports `budget_exceeded` and stops the run.
+ * and, once tokens or USD are spent, either pauses the agent and asks for a raise (`raise`: a process
+ * agent, with `onBudgetSpent`) or reports `budget_exceeded` and stops the run. Costs reported while
+ * paused (the last response's) count toward the raised budget.
  */
-function armBudget(budget, onRemaining, requestStop) {
+function armBudget(budget, onRemaining, requestStop, raise) {
     if (!budget)
         return undefined;
-    return (totals) => {
-        const remaining = {
-            tokens: budget.tokens === undefined ? undefined : budget.tokens - totals.inputTokens - totals.outputTokens,
-            usd: budget.usd === undefined ? undefined : budget.usd - totals.usd,
-        };
-        onRemaining(remaining);
-        if ((remaining.tokens ?? 1) > 0 && (remaining.usd ?? 1) > 0)
-            return;
+    let current = budget;
+    let asking = false;
+    let latest;
+    const stop = (totals) => {
+        const remaining = remainingOf(current, totals);
         const spent = remaining.usd !== undefined && remaining.usd <= 0 ? `USD ${totals.usd.toFixed(4)}` : 'tokens';
         requestStop({
             reason: 'budget_exceeded',
@@ -47164,6 +47216,37 @@ function armBudget(budget, onRemaining, requestStop) {
             error: { code: 'budget_exceeded', message: `the run's budget is spent (${spent})` },
         });
     };
+    const check = (totals) => {
+        latest = totals;
+        if (asking)
+            return;
+        const remaining = remainingOf(current, totals);
+        onRemaining(remaining);
+        if (!spentOut(remaining))
+            return;
+        const control = raise?.control();
+        if (!raise || !control?.pause())
+            return stop(totals);
+        asking = true;
+        raise.emit({
+            type: 'notice',
+            code: 'budget_paused',
+            message: `the run's budget (${budget_describe(current)}) is spent: the agent is paused until it is raised`,
+        });
+        const spent = { usd: totals.usd, tokens: totals.inputTokens + totals.outputTokens, budget: current };
+        void raise.ask(spent).then((next) => settle(control, next), () => settle(control, undefined));
+    };
+    const settle = (control, next) => {
+        asking = false;
+        const totals = latest;
+        control.resume();
+        if (next === undefined || spentOut(remainingOf(next, totals)))
+            return stop(totals);
+        current = next;
+        raise?.emit({ type: 'notice', code: 'budget_raised', message: `the run's budget was raised to ${budget_describe(next)}` });
+        check(totals);
+    };
+    return check;
 }
 
 ;// CONCATENATED MODULE: ./src/core/run/stop/lease.ts
@@ -47262,7 +47345,15 @@ function startRun(options) {
     const stopper = new RunStopper((draft) => emitter.emit(draft));
     const unarmAbort = armAbort([options.signal, abort.signal], stopper.requestStop);
     let target;
-    emitter.onCost = armBudget(options.budget, (remaining) => target?.onBudget?.(remaining), stopper.requestStop);
+    let pauseControl;
+    const raise = options.onBudgetSpent
+        ? {
+            ask: (spent) => options.onBudgetSpent?.(spent, abort.signal) ?? Promise.resolve(undefined),
+            control: () => pauseControl,
+            emit: (draft) => emitter.emit(draft),
+        }
+        : undefined;
+    emitter.onCost = armBudget(options.budget, (remaining) => target?.onBudget?.(remaining), stopper.requestStop, raise);
     const startedAt = Date.now();
     const result = (async () => {
         await new Promise((resolve) => setImmediate(resolve)); // let the caller attach to `events` first
@@ -47283,6 +47374,9 @@ function startRun(options) {
             approvals: options.approvals,
             mcp,
             signal: abort.signal,
+            onPauseControl: (control) => {
+                pauseControl = control;
+            },
         };
         let ended;
         try {
@@ -73760,6 +73854,28 @@ class FindingCollector {
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/review/last-reviewed-head.ts
+
+
+/**
+ * The head commit the last published review of a pull request reviewed, from the turn records of
+ * agent-mux's own tracking comments on it (`reviewed`); undefined when none was.
+ */
+async function lastReviewedHead(input) {
+    const { data } = await input.api.listComments(input.repo, input.pull);
+    let latest;
+    for (const comment of data) {
+        if (!comment.user || !isOwnLogin(comment.user.login, input.selfLogins))
+            continue;
+        const record = parseTurnRecord(comment.body);
+        if (record?.reviewed === undefined)
+            continue;
+        if (latest === undefined || record.at >= latest.at)
+            latest = { at: record.at, sha: record.reviewed };
+    }
+    return latest?.sha;
+}
+
 ;// CONCATENATED MODULE: ./src/github/review/dismissal.ts
 /**
  * Whether a person's reply in a finding's thread dismisses it: "won't fix", "intended", "by
@@ -74036,28 +74152,6 @@ function memoized(check) {
         }
         return answer;
     };
-}
-
-;// CONCATENATED MODULE: ./src/github/review/last-reviewed-head.ts
-
-
-/**
- * The head commit the last published review of a pull request reviewed, from the turn records of
- * agent-mux's own tracking comments on it (`reviewed`); undefined when none was.
- */
-async function lastReviewedHead(input) {
-    const { data } = await input.api.listComments(input.repo, input.pull);
-    let latest;
-    for (const comment of data) {
-        if (!comment.user || !isOwnLogin(comment.user.login, input.selfLogins))
-            continue;
-        const record = parseTurnRecord(comment.body);
-        if (record?.reviewed === undefined)
-            continue;
-        if (latest === undefined || record.at >= latest.at)
-            latest = { at: record.at, sha: record.reviewed };
-    }
-    return latest?.sha;
 }
 
 ;// CONCATENATED MODULE: ./src/github/sanitize/escape-angle-brackets.ts
