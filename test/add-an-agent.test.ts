@@ -86,5 +86,5 @@ describe('adding an agent', () => {
     expect(diff).toContain('+  zed-api-key:');
     expect(diff).toContain('For Zed Agent (ZED_API_KEY). Pass it from a secret.');
     expect(diff).toMatch(/\+\s+"zed"/);
-  });
+  }, 60_000);
 });

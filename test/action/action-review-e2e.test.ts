@@ -55,7 +55,7 @@ describe('the Action reviews a pull request on a push (review.on)', () => {
     expect(w.gh.state.checkRuns(w.repo).at(-1)).toMatchObject({ headSha: head2, conclusion: 'failure' });
     expect(w.gh.state.reviewComments(w.repo, 7)).toHaveLength(1);
     w.gh.assertNoViolations();
-  });
+  }, 120_000);
 });
 
 /** The Action as the runner runs it on the `synchronize` of pull request #7 at `head`. */

@@ -93,5 +93,5 @@ describe.runIf(available)('the app reviews pull requests (review.on), on Postgre
     expect(check?.output?.text).toContain('no agent run: the commits since');
     expect(w.gh.state.reviewComments(w.repo, 7)).toHaveLength(1);
     w.gh.assertNoViolations();
-  });
+  }, 90_000);
 });

@@ -97,5 +97,5 @@ describe.runIf(available)('a conversation across two app replicas on one Postgre
     expect(await listFiles(a.settings.workDir, a.settings.workDir).catch(() => [])).toEqual([]);
     expect(await listFiles(b.settings.workDir, b.settings.workDir).catch(() => [])).toEqual([]);
     w.gh.assertNoViolations();
-  });
+  }, 120_000);
 });

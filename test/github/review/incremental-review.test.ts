@@ -109,7 +109,7 @@ describe('review.incremental: findings', () => {
     const threads = await w.api.listReviewThreads(w.repo, 7);
     expect(threads.map((t) => t.isResolved)).toEqual([true]);
     w.gh.assertNoViolations();
-  });
+  }, 120_000);
 });
 
 describe('review.incremental: new-commits', () => {
@@ -123,7 +123,7 @@ describe('review.incremental: new-commits', () => {
     expect(answers[1]).toBe('ok');
     expect(w.gh.state.reviewComments(w.repo, 7).map((c) => c.path)).toEqual(['src/sum.ts', 'src/other.ts']);
     w.gh.assertNoViolations();
-  });
+  }, 90_000);
 
   it('a mention still reviews the whole pull request', async () => {
     const w = await opened('new-commits');
@@ -138,5 +138,5 @@ describe('review.incremental: new-commits', () => {
       env: { ...process.env, REVIEW_FINDINGS: file },
     });
     expect(answersOf(outcome)).toEqual(['ok']);
-  });
+  }, 90_000);
 });
