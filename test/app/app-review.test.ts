@@ -4,26 +4,13 @@ import { createPostgresRunStore } from '../../src/app/store/postgres-run-store.t
 import { REVIEW_CHECK_RUN_NAME } from '../../src/github/github-names.ts';
 import { DATABASE_URL, dropSchema, freshSchema, postgresReachable } from '../app-faults/fault-postgres.ts';
 import { createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';
-import { OFF_BY_ONE, REVIEWER_AGENT, SUM_CODE } from '../support/review-fixture.ts';
-import { webhookPayload } from '../support/webhook-payload.ts';
+import { OFF_BY_ONE, pullRequestPayload, reviewerConfig, SUM_CODE } from '../support/review-fixture.ts';
 import { type AppWorld, createAppWorld, waitFor } from './app-world.ts';
 
 // Issue 36 in the app: pull_request webhooks through Probot, the run claimed from PostgreSQL by the
 // app's loops, the agent fenced as the app runs it; a later push with review.incremental: findings.
 
-const CONFIG = `
-agents:
-  reviewer:
-    adapter: process
-    options:
-      binary: ${process.execPath}
-      args: [${REVIEWER_AGENT}]
-      env:
-        REVIEW_FINDINGS: '${JSON.stringify([OFF_BY_ONE])}'
-review:
-  on: [opened, synchronize]
-  incremental: findings
-`;
+const CONFIG = reviewerConfig(['on: [opened, synchronize]', 'incremental: findings'], [OFF_BY_ONE]);
 
 const available = await postgresReachable();
 let world: GitHubWorld | undefined;
@@ -35,21 +22,6 @@ afterEach(async () => {
   if (schema !== undefined) await dropSchema(schema);
   [app, world, schema] = [undefined, undefined, undefined];
 });
-
-function pullRequestPayload(w: GitHubWorld, action: string) {
-  const payload = webhookPayload('pull_request', action, {
-    owner: w.repo.owner,
-    repo: w.repo.repo,
-    defaultBranch: 'main',
-    login: 'alice',
-    number: 7,
-    title: 'Add sum',
-  });
-  const pull = payload.pull_request as Record<string, unknown>;
-  pull.draft = false;
-  pull.head = { ...(pull.head as object), sha: w.gh.state.pull(w.repo, 7)?.headSha, ref: 'feature' };
-  return payload;
-}
 
 describe.runIf(available)('the app reviews pull requests (review.on), on PostgreSQL', () => {
   it('opened: the finding posted and the check red; a push elsewhere: no agent run, still red', async () => {

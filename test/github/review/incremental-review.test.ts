@@ -6,27 +6,16 @@ import { REVIEW_CHECK_RUN_NAME } from '../../../src/github/github-names.ts';
 import type { RunOutcome } from '../../../src/github/use-cases/execute-run.ts';
 import { handleTrigger } from '../../../src/github/use-cases/handle-trigger.ts';
 import { createGitHubWorld, type GitHubWorld } from '../../support/github-world.ts';
-import { OFF_BY_ONE, REVIEWER_AGENT, SUM_CODE } from '../../support/review-fixture.ts';
+import { OFF_BY_ONE, pullRequestPayload, reviewerConfig, SUM_CODE } from '../../support/review-fixture.ts';
 import { runInWorld } from '../../support/run-in-world.ts';
-import { webhookPayload } from '../../support/webhook-payload.ts';
 
 // Issue 36.4: "a push that only changes files no finding touches costs no agent run where the
 // config says so (incremental review of the new commits only)". Automatic reviews on pushes,
 // against the fake GitHub (REST checked against GitHub's OpenAPI description, the comparison of
 // two commits included), with a Process-protocol reviewer that reports what it is given.
 
-const config = (mode: string) => `
-agents:
-  reviewer:
-    adapter: process
-    options:
-      binary: ${process.execPath}
-      args: [${REVIEWER_AGENT}]
-review:
-  blockOn: major
-  on: [opened, synchronize]
-  incremental: ${mode}
-`;
+const config = (mode: string) =>
+  reviewerConfig(['blockOn: major', 'on: [opened, synchronize]', `incremental: ${mode}`]);
 
 let world: GitHubWorld | undefined;
 afterEach(async () => {
@@ -34,19 +23,8 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** GitHub's `pull_request` webhook for pull request #7, on its current head. */
 function pullRequestEvent(w: GitHubWorld, action: string) {
-  const payload = webhookPayload('pull_request', action, {
-    owner: w.repo.owner,
-    repo: w.repo.repo,
-    defaultBranch: 'main',
-    login: 'alice',
-    number: 7,
-    title: 'Add sum',
-  });
-  const pull = payload.pull_request as Record<string, unknown>;
-  pull.head = { ...(pull.head as object), sha: w.gh.state.pull(w.repo, 7)?.headSha };
-  return { eventName: 'pull_request', payload };
+  return { eventName: 'pull_request', payload: pullRequestPayload(w, action) };
 }
 
 /** Pushes `files` to the pull request's branch and runs the review its `synchronize` starts. */

@@ -5,24 +5,14 @@ import { REVIEW_CHECK_RUN_NAME } from '../../../src/github/github-names.ts';
 import type { RunOutcome } from '../../../src/github/use-cases/execute-run.ts';
 import { handleTrigger } from '../../../src/github/use-cases/handle-trigger.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../../support/github-world.ts';
-import { OFF_BY_ONE, REVIEWER_AGENT, SUM_CODE } from '../../support/review-fixture.ts';
+import { OFF_BY_ONE, pullRequestPayload, reviewerConfig, SUM_CODE } from '../../support/review-fixture.ts';
 import { runInWorld } from '../../support/run-in-world.ts';
-import { webhookPayload } from '../../support/webhook-payload.ts';
 
 // `@agent review` on a pull request, end to end: the trigger, the check run "agent-mux / review",
 // a Process-protocol agent that calls report_finding, the review on the fake GitHub (REST checked
 // against the OpenAPI description, GraphQL against GitHub's schema), and a second review after a push.
 
-const CONFIG = `
-agents:
-  reviewer:
-    adapter: process
-    options:
-      binary: ${process.execPath}
-      args: [${REVIEWER_AGENT}]
-review:
-  blockOn: major
-`;
+const CONFIG = reviewerConfig(['blockOn: major']);
 
 const RULES = '# Review rules\n\nOff-by-one errors are blockers.\n';
 
@@ -98,20 +88,9 @@ describe('@agent review on a pull request', () => {
   });
 });
 
-/** The `pull_request` webhook GitHub sends for pull request #7 of the world (`opened`, `synchronize`, …). */
+/** The `pull_request` event for pull request #7 of the world, sent by `sender`. */
 function pullRequestEvent(w: GitHubWorld, action: string, sender: string, draft = false) {
-  const payload = webhookPayload('pull_request', action, {
-    owner: w.repo.owner,
-    repo: w.repo.repo,
-    defaultBranch: 'main',
-    login: sender,
-    number: 7,
-    title: 'Add sum',
-  });
-  const pull = payload.pull_request as Record<string, unknown>;
-  pull.draft = draft;
-  pull.head = { ...(pull.head as object), sha: w.gh.state.pull(w.repo, 7)?.headSha };
-  return { eventName: 'pull_request', payload };
+  return { eventName: 'pull_request', payload: pullRequestPayload(w, action, { sender, draft }) };
 }
 
 describe('automatic review (review.on)', () => {
