@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { compareCommitsInGit } from '../../../src/github/git/compare-commits-in-git.ts';
+import { changedFiles, compareCommitsInGit } from '../../../src/github/git/compare-commits-in-git.ts';
 import type { RouteContext, RouteHandler } from './route-kit.ts';
 import { notFound, repoOf } from './route-kit.ts';
 
@@ -79,28 +79,16 @@ export const compareRoutes: Record<string, RouteHandler> = {
 
 /** The comparison's files as `diff-entry`s (a rename with its `previous_filename`). */
 async function renderFiles(gitDir: string, from: string, to: string, html: string, api: string) {
-  const { stdout } = await execa('git', ['diff', '-M', '--name-status', '-z', from, to, '--'], { cwd: gitDir });
-  const listed = stdout.split('\0');
-  const files: Record<string, unknown>[] = [];
-  for (let index = 0; index < listed.length; ) {
-    const code = listed[index] ?? '';
-    if (code === '') break;
-    const renamed = code.startsWith('R');
-    const filename = listed[index + (renamed ? 2 : 1)] ?? '';
-    const status = renamed ? 'renamed' : code === 'A' ? 'added' : code === 'D' ? 'removed' : 'modified';
-    files.push({
-      sha: null,
-      filename,
-      status,
-      additions: 0,
-      deletions: 0,
-      changes: 0,
-      blob_url: `${html}/blob/${to}/${encodeURI(filename)}`,
-      raw_url: `${html}/raw/${to}/${encodeURI(filename)}`,
-      contents_url: `${api}/contents/${encodeURI(filename)}?ref=${to}`,
-      ...(renamed ? { previous_filename: listed[index + 1] } : {}),
-    });
-    index += renamed ? 3 : 2;
-  }
-  return files;
+  return (await changedFiles(gitDir, from, to)).map((f) => ({
+    sha: null,
+    filename: f.filename,
+    status: f.status,
+    additions: 0,
+    deletions: 0,
+    changes: 0,
+    blob_url: `${html}/blob/${to}/${encodeURI(f.filename)}`,
+    raw_url: `${html}/raw/${to}/${encodeURI(f.filename)}`,
+    contents_url: `${api}/contents/${encodeURI(f.filename)}?ref=${to}`,
+    ...(f.previousFilename === undefined ? {} : { previous_filename: f.previousFilename }),
+  }));
 }
