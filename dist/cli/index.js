@@ -79041,6 +79041,24 @@ function isPullRecord(issue) {
 async function isAncestor(gitDir, ancestor, descendant) {
     return runGit(['merge-base', '--is-ancestor', ancestor, descendant], { cwd: gitDir }).then(() => true, () => false);
 }
+/** The files changed from `from` to `to` (`git diff -M --name-status`), in git's order. */
+async function changedFiles(gitDir, from, to) {
+    const listed = (await runGit(['diff', '-M', '--name-status', '-z', from, to, '--'], { cwd: gitDir })).split('\0');
+    const files = [];
+    for (let index = 0; index < listed.length;) {
+        const code = listed[index] ?? '';
+        if (code === '')
+            break;
+        const renamed = code.startsWith('R') || code.startsWith('C');
+        const filename = listed[index + (renamed ? 2 : 1)] ?? '';
+        if (renamed)
+            files.push({ filename, status: 'renamed', previousFilename: listed[index + 1] ?? '' });
+        else
+            files.push({ filename, status: code === 'A' ? 'added' : code === 'D' ? 'removed' : 'modified' });
+        index += renamed ? 3 : 2;
+    }
+    return files;
+}
 /**
  * How `head` relates to `base` and the files changed from their merge base to `head`, as GitHub's
  * "compare two commits" says it (a renamed file by both its paths). For the stand-ins of GitHub
@@ -79061,16 +79079,7 @@ async function compareCommitsInGit(gitDir, base, head) {
                 ? 'behind'
                 : 'diverged';
     const mergeBase = await git(['merge-base', baseSha, headSha]);
-    const listed = (await git(['diff', '-M', '--name-status', '-z', mergeBase, headSha, '--'])).split('\0');
-    const files = [];
-    for (let index = 0; index < listed.length;) {
-        const code = listed[index] ?? '';
-        if (code === '')
-            break;
-        const paths = code.startsWith('R') || code.startsWith('C') ? 2 : 1;
-        files.push(...listed.slice(index + 1, index + 1 + paths).reverse());
-        index += 1 + paths;
-    }
+    const files = (await changedFiles(gitDir, mergeBase, headSha)).flatMap((f) => f.previousFilename === undefined ? [f.filename] : [f.filename, f.previousFilename]);
     return { status, files };
 }
 
