@@ -100,7 +100,14 @@ describe('generic-job', () => {
   });
 
   it('SIGKILLs a job that ignores SIGTERM at max_runtime, after the grace window', async () => {
-    const adapter = job({ command: node, args: [fixtureBin('ignore-sigterm.mjs')], max_runtime: '300ms' });
+    // A shell that ignores SIGTERM before it prints a byte (an ignored signal stays ignored across exec):
+    // Node's start-up can outlast 300 ms on a loaded machine, and a SIGTERM before its handler is in
+    // place would still kill it (CI saw 'SIGTERM' here once).
+    const adapter = job({
+      command: 'sh',
+      args: ['-c', "trap '' TERM; echo started; exec sleep 30"],
+      max_runtime: '300ms',
+    });
     const started = Date.now();
     const { events, end } = await run(adapter, 'x');
     expectWellFormedStream(events, 'job');
