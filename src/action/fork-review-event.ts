@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isDecisionCommand } from '../github/approvals/answer-from.ts';
 import { parseCommand } from '../github/trigger/parse-command.ts';
 
 const forkReviewSchema = z.object({
@@ -29,7 +30,7 @@ export function forkReviewNotice(eventName: string, payload: unknown, phrase: st
   if (head === repository.full_name) return undefined;
   const text = parsed.data.comment?.body ?? parsed.data.review?.body ?? '';
   const command = parseCommand(text, { phrase, agents: [] });
-  if (command === undefined || command.kind === 'approve' || command.kind === 'deny') return undefined;
+  if (command === undefined || isDecisionCommand(command)) return undefined;
   const where = eventName === 'pull_request_review' ? 'a review' : 'a review comment';
   return (
     `${phrase} in ${where} on pull request #${pull.number}, which comes from a fork (${head ?? 'a deleted repository'}), ` +

@@ -3,8 +3,13 @@ import type { Command } from '../trigger/parse-command.ts';
 import type { ButtonPress } from './approval-buttons.ts';
 import type { ApprovalAnswer } from './github-approval-channel.ts';
 
-/** A `/approve <id>` or `/deny <id> [reason]` command. */
-export type DecisionCommand = Extract<Command, { kind: 'approve' | 'deny' }>;
+/** A `/approve <id>`, `/deny <id> [reason]` or `/budget <amount>` command. */
+export type DecisionCommand = Extract<Command, { kind: 'approve' | 'deny' | 'budget' }>;
+
+/** Whether a command answers an approval or a paused budget (rather than starting or cancelling a run). */
+export function isDecisionCommand(command: Command | undefined): command is DecisionCommand {
+  return command?.kind === 'approve' || command?.kind === 'deny' || command?.kind === 'budget';
+}
 
 /**
  * The answer a `/approve` or `/deny` command makes, wherever it was read (a webhook's comment, a
@@ -15,14 +20,20 @@ export function answerFromCommand(
   command: DecisionCommand,
   from: { actor: GitHubUser; source?: CommentRef; givenAt?: string },
 ): ApprovalAnswer {
+  const given = {
+    actor: from.actor,
+    via: 'comment' as const,
+    ...(from.source === undefined ? {} : { source: from.source }),
+    ...(from.givenAt === undefined ? {} : { givenAt: from.givenAt }),
+  };
+  if (command.kind === 'budget') {
+    return { decision: 'raise', raise: { amount: command.amount, unit: command.unit }, ...given };
+  }
   return {
     approvalId: command.approvalId,
     decision: command.kind,
     reason: command.kind === 'deny' ? command.reason : undefined,
-    actor: from.actor,
-    via: 'comment',
-    ...(from.source === undefined ? {} : { source: from.source }),
-    ...(from.givenAt === undefined ? {} : { givenAt: from.givenAt }),
+    ...given,
   };
 }
 
@@ -68,6 +79,7 @@ export function answerFromButton(press: ButtonPress, actor: GitHubUser, approval
 export function answerName(answer: ApprovalAnswer, withId: boolean): string {
   if (answer.via === 'review') return 'review';
   if (answer.via === 'check_run') return `${answer.decision} button`;
+  if (answer.decision === 'raise') return '`/budget`';
   return withId && answer.approvalId !== undefined
     ? `\`/${answer.decision} ${answer.approvalId}\``
     : `\`/${answer.decision}\``;

@@ -1,5 +1,5 @@
 import type { CheckRunAction } from '../github-api.ts';
-import type { PendingApproval } from './github-approval-channel.ts';
+import { BUDGET_TOOL_NAME, type PendingApproval } from './github-approval-channel.ts';
 
 /** How many characters of an approval id fit in a button identifier (`approve:` + id ≤ 20). */
 export const ACTION_ID_LENGTH = 12;
@@ -11,12 +11,13 @@ export interface ButtonPress {
 }
 
 /**
- * The check run's Approve / Deny buttons for the oldest pending approval (GitHub allows three
+ * The check run's Approve / Deny buttons for the oldest pending tool approval (GitHub allows three
  * buttons; the others are answered by comment or review). Identifiers are `approve:<id>` /
  * `deny:<id>` with the id cut to {@link ACTION_ID_LENGTH} characters; labels ≤ 20, descriptions ≤ 40.
  */
 export function approvalActions(pending: readonly PendingApproval[]): CheckRunAction[] {
-  const first = pending[0];
+  // A paused budget is answered with `/budget <amount>`: no button can say how much.
+  const first = pending.find((p) => p.toolName !== BUDGET_TOOL_NAME);
   if (first === undefined) return [];
   const id = first.approvalId.slice(0, ACTION_ID_LENGTH);
   const tool = first.toolName;

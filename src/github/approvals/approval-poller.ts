@@ -2,7 +2,7 @@ import type { CommentInfo, GitHubApi, RepoRef } from '../github-api.ts';
 import type { Clock } from '../pacing/clock.ts';
 import { parseCommand } from '../trigger/parse-command.ts';
 import { isOwnLogin } from '../trust/is-own-login.ts';
-import { answerFromCommand, answerFromReview } from './answer-from.ts';
+import { answerFromCommand, answerFromReview, isDecisionCommand } from './answer-from.ts';
 import type { ApprovalAnswer, GitHubApprovalChannel } from './github-approval-channel.ts';
 
 export interface ApprovalPollerOptions {
@@ -64,7 +64,7 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
         // written before the run shows up here only because it was edited since.
         if (!writtenDuringRunStart(comment, sinceMs)) continue;
         const command = parseCommand(comment.body, { phrase: options.phrase, agents: options.agents });
-        if (command?.kind === 'approve' || command?.kind === 'deny') {
+        if (isDecisionCommand(command)) {
           // Asked for answers only (one GraphQL query each): an edit in the second of writing
           // leaves `updated_at` equal to `created_at`, so the timestamps cannot be trusted alone.
           const written = await editState(comment, (c) =>

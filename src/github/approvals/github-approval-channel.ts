@@ -1,5 +1,6 @@
+import type { Budget, BudgetSpent } from '../../core/run/run-options.ts';
 import type { ApprovalChannel, ApprovalDecision, ApprovalRequest } from '../../core/tools/approval-channel.ts';
-import { APPROVAL_ID_MIN_PREFIX } from '../../core/tools/create-approval-id.ts';
+import { APPROVAL_ID_MIN_PREFIX, createApprovalId } from '../../core/tools/create-approval-id.ts';
 import type { CommentRef, GitHubApi, GitHubUser, RepoRef } from '../github-api.ts';
 import { markers } from '../github-names.ts';
 import { answerName } from './answer-from.ts';
@@ -12,12 +13,18 @@ import {
   renderTooLongNotice,
   tooLongReason,
 } from './render-approval-comment.ts';
+import { type BudgetCommentView, describeBudget, formatUsd, renderBudgetComment } from './render-budget-comment.ts';
 
-/** An answer from GitHub: a `/approve` or `/deny` comment, a review, or a check-run button. */
+/**
+ * An answer from GitHub: a `/approve` or `/deny` comment, a review, or a check-run button; or a
+ * `/budget <amount>` comment, which raises the budget of a run paused on it.
+ */
 export interface ApprovalAnswer {
-  /** Which approval; undefined answers every pending one (a review). */
+  /** Which approval; undefined answers every pending one (a review) or the paused budget (`/budget`). */
   approvalId?: string;
-  decision: 'approve' | 'deny';
+  decision: 'approve' | 'deny' | 'raise';
+  /** A raise's new total for the run (`decision: 'raise'`). */
+  raise?: { amount: number; unit: 'usd' | 'tokens' };
   reason?: string;
   actor: GitHubUser;
   /** The commit the answer was given on, when GitHub says (a review's `commit_id`). */
@@ -40,12 +47,23 @@ export type AnswerOutcome = { applied: string[] } | { ignored: string };
 /** An approval waiting on GitHub; plain data, so a front end can store it. */
 export interface PendingApproval {
   approvalId: string;
+  /** The tool asked about; {@link BUDGET_TOOL_NAME} for a run paused on its budget. */
   toolName: string;
   commitSha: string;
   commentId: number;
   askedAt: string;
   /** The approval comment's `created_at` on GitHub (GitHub's clock, whole seconds); `askedAt` when unknown. */
   postedAt?: string;
+}
+
+/** The `toolName` of the pending entry of a run paused on its budget (answered with `/budget`). */
+export const BUDGET_TOOL_NAME = '(budget)';
+
+/** A run paused on its spent budget, asking GitHub for a raise. */
+export interface BudgetAsk {
+  spent: BudgetSpent;
+  /** The day's spending against a daily limit, shown beside the run's own. */
+  daily?: string;
 }
 
 /** The default of `GitHubApprovalChannelOptions.maxPending`. */
@@ -86,15 +104,30 @@ export interface GitHubApprovalChannelOptions {
 export interface GitHubApprovalChannel extends ApprovalChannel {
   /** Applies an answer under the approver rule and the head-commit binding. Never rejects. */
   answer(answer: ApprovalAnswer): Promise<AnswerOutcome>;
+  /**
+   * Asks on GitHub for a higher budget for a run paused on its own (the `RunOptions.onBudgetSpent`
+   * of a GitHub run): resolves with the raised budget, or undefined when it is denied, voided, or
+   * `signal` aborts (the approval timeout, the run's end). Never rejects.
+   */
+  askBudget(ask: BudgetAsk, signal: AbortSignal): Promise<Budget | undefined>;
   /** Denies every pending approval (a new push, a cancelled run). */
   voidPending(reason: string): Promise<void>;
   readonly pending: readonly PendingApproval[];
 }
 
+/** How an entry is settled; a raise carries the new budget. */
+type Settled = { decision: ApprovalDecision; raised?: Budget };
+
+/** The state an entry's comment shows once settled. */
+type SettledState =
+  | NonNullable<ApprovalCommentView['state']>
+  | Extract<NonNullable<BudgetCommentView['state']>, { kind: 'raised' }>;
+
 interface Waiting {
   pending: PendingApproval;
-  view: ApprovalCommentView;
-  resolve: (decision: ApprovalDecision) => void;
+  /** The comment: a tool's approval or a budget pause. */
+  view: { kind: 'tool'; view: ApprovalCommentView } | { kind: 'budget'; view: BudgetCommentView };
+  resolve: (settled: Settled) => void;
   /** Lower-case logins whose refused answers were already told (one reply per request and user). */
   refused: Set<string>;
 }
@@ -117,6 +150,7 @@ export function createGitHubApprovalChannel(options: GitHubApprovalChannelOption
   const channel = new GitHubApprovals(options);
   return {
     request: (req, signal) => channel.request(req, signal),
+    askBudget: (ask, signal) => channel.askBudget(ask, signal),
     answer: (ans) => channel.answer(ans),
     voidPending: (reason) => channel.voidPending(reason),
     get pending() {
@@ -186,7 +220,13 @@ class GitHubApprovals {
 
   /** Finds the approvals an answer is for: every pending one, the exact id, or the one id it starts. */
   private targetsOf(ans: ApprovalAnswer): { targets: Waiting[] } | { unmatched: string } {
-    if (ans.approvalId === undefined) return { targets: [...this.waiting.values()] };
+    if (ans.decision === 'raise') {
+      const paused = [...this.waiting.values()].filter((w) => w.view.kind === 'budget');
+      return paused.length > 0 ? { targets: paused } : { unmatched: 'this run is not paused on its budget' };
+    }
+    // A review approves or denies tool calls; it cannot say how much to raise a budget to.
+    if (ans.approvalId === undefined)
+      return { targets: [...this.waiting.values()].filter((w) => w.view.kind === 'tool') };
     const typed = ans.approvalId.toLowerCase();
     const list = [...this.waiting.values()];
     const named = new Set(
@@ -213,13 +253,13 @@ class GitHubApprovals {
     return { unmatched: `no pending approval has the id \`${ans.approvalId}\`${short}; ${pendingText}` };
   }
 
-  private async settle(entry: Waiting, decision: ApprovalDecision, state: ApprovalCommentView['state']) {
+  private async settle(entry: Waiting, decision: ApprovalDecision, state: SettledState, raised?: Budget) {
     if (!this.waiting.delete(entry.pending.approvalId)) return;
     this.changed();
-    entry.resolve(decision);
-    entry.view = { ...entry.view, state };
+    entry.resolve(raised === undefined ? { decision } : { decision, raised });
+    entry.view = withState(entry.view, state);
     try {
-      await this.api.updateComment(this.repo, entry.pending.commentId, renderApprovalComment(entry.view));
+      await this.api.updateComment(this.repo, entry.pending.commentId, renderView(entry.view));
     } catch (error) {
       this.note(`could not update the approval comment: ${message(error)}`);
     }
@@ -283,28 +323,78 @@ class GitHubApprovals {
     }
     this.note(`approval ${req.approvalId} for ${req.toolName} asked on GitHub`);
     return new Promise<ApprovalDecision>((resolve) => {
-      const entry: Waiting = {
-        pending: {
-          approvalId: req.approvalId,
-          toolName: req.toolName,
-          commitSha,
-          commentId: comment.id,
-          askedAt: new Date().toISOString(),
-          ...(Number.isNaN(Date.parse(comment.createdAt)) ? {} : { postedAt: comment.createdAt }),
+      this.wait(
+        {
+          pending: {
+            approvalId: req.approvalId,
+            toolName: req.toolName,
+            commitSha,
+            commentId: comment.id,
+            askedAt: new Date().toISOString(),
+            ...(Number.isNaN(Date.parse(comment.createdAt)) ? {} : { postedAt: comment.createdAt }),
+          },
+          view: { kind: 'tool', view },
+          resolve: (settled) => resolve(settled.decision),
+          refused: new Set(),
         },
-        view,
-        resolve,
-        refused: new Set(),
-      };
-      this.waiting.set(req.approvalId, entry);
-      this.changed();
-      const onAbort = () => {
-        const timedOut = signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError';
-        const reason = timedOut ? `no decision within ${this.options.timeoutText}` : 'the run ended before a decision';
-        void this.settle(entry, { kind: 'deny', reason, timedOut }, { kind: 'denied', reason });
-      };
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
+        signal,
+      );
+    });
+  }
+
+  /** Keeps an asked entry until it is answered, voided, or `signal` aborts (a timeout or the run's end). */
+  private wait(entry: Waiting, signal: AbortSignal): void {
+    this.waiting.set(entry.pending.approvalId, entry);
+    this.changed();
+    const onAbort = () => {
+      const timedOut = signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError';
+      const reason = timedOut ? `no decision within ${this.options.timeoutText}` : 'the run ended before a decision';
+      void this.settle(entry, { kind: 'deny', reason, timedOut }, { kind: 'denied', reason });
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  }
+
+  async askBudget(ask: BudgetAsk, signal: AbortSignal): Promise<Budget | undefined> {
+    if (signal.aborted || [...this.waiting.values()].some((w) => w.view.kind === 'budget')) return undefined;
+    let commitSha: string;
+    let comment: { id: number; createdAt: string };
+    const approvalId = createApprovalId();
+    const view: BudgetCommentView = {
+      approvalId,
+      agent: this.options.agent,
+      spent: ask.spent,
+      ...(ask.daily === undefined ? {} : { daily: ask.daily }),
+      commitSha: '',
+      approvers: this.approversText,
+      timeoutText: this.options.timeoutText,
+    };
+    try {
+      commitSha = await this.options.currentHead();
+      view.commitSha = commitSha;
+      comment = await this.api.createComment(this.repo, this.options.number, renderBudgetComment(view));
+    } catch (error) {
+      this.note(`could not ask for a higher budget on GitHub: ${message(error)}`);
+      return undefined;
+    }
+    this.note(`budget of ${describeBudget(ask.spent.budget)} spent: a raise asked on GitHub (${approvalId})`);
+    return new Promise<Budget | undefined>((resolve) => {
+      this.wait(
+        {
+          pending: {
+            approvalId,
+            toolName: BUDGET_TOOL_NAME,
+            commitSha,
+            commentId: comment.id,
+            askedAt: new Date().toISOString(),
+            ...(Number.isNaN(Date.parse(comment.createdAt)) ? {} : { postedAt: comment.createdAt }),
+          },
+          view: { kind: 'budget', view },
+          resolve: (settled) => resolve(settled.raised),
+          refused: new Set(),
+        },
+        signal,
+      );
     });
   }
 
@@ -314,10 +404,10 @@ class GitHubApprovals {
     if ('unmatched' in found) {
       this.note(`ignored ${ans.decision} from @${ans.actor.login}: ${found.unmatched}`);
       const key = `${ans.actor.login.toLowerCase()}\n${(ans.approvalId ?? '').toLowerCase()}`;
-      if (!quiet && ans.approvalId !== undefined && !this.toldAboutIds.has(key)) {
+      if (!quiet && (ans.approvalId !== undefined || ans.decision === 'raise') && !this.toldAboutIds.has(key)) {
         this.toldAboutIds.add(key);
         await this.react(ans);
-        await this.tell(ans, `your \`/${ans.decision} ${ans.approvalId}\` did not count: ${found.unmatched}.`);
+        await this.tell(ans, `your ${answerName(ans, true)} did not count: ${found.unmatched}.`);
       }
       return { ignored: found.unmatched };
     }
@@ -370,6 +460,11 @@ class GitHubApprovals {
         continue;
       }
       const by = ans.actor.login;
+      if (entry.view.kind === 'budget') {
+        if (await this.answerBudget(ans, entry, entry.view.view, verdict.via)) applied.push(entry.pending.approvalId);
+        continue;
+      }
+      if (ans.decision === 'raise') continue;
       if (ans.decision === 'approve') {
         // Logged once, from the run's own event (`approval … approved (once) by @…`), not here too.
         await this.settle(
@@ -388,8 +483,50 @@ class GitHubApprovals {
       : { ignored: 'the answer did not match a pending approval on the head commit' };
   }
 
+  /**
+   * Applies a counted answer to a run paused on its budget: `/budget` raises it (to more than was
+   * spent), `/deny` stops the run; `/approve` or an approve button does not say how much, and is
+   * refused with how to raise.
+   */
+  private async answerBudget(
+    ans: ApprovalAnswer,
+    entry: Waiting,
+    view: BudgetCommentView,
+    via: string,
+  ): Promise<boolean> {
+    const by = ans.actor.login;
+    if (ans.decision === 'deny') {
+      const reason = ans.reason?.trim() || `denied by @${by}`;
+      await this.settle(entry, { kind: 'deny', reason, by }, { kind: 'denied', by, reason });
+      return true;
+    }
+    const raised = ans.decision === 'raise' && ans.raise ? raiseBudget(view.spent, ans.raise) : undefined;
+    if (raised === undefined || 'short' in raised) {
+      const reason =
+        raised === undefined
+          ? `a run paused on its budget is raised with \`/budget <amount>\` (its new total), or stopped with \`/deny ${entry.pending.approvalId}\``
+          : raised.short;
+      this.note(`ignored ${ans.decision} from @${by}: ${reason}`);
+      if (!isBotOrSelf(ans.actor, this.options.selfLogins)) await this.refuse(ans, [entry], reason, false);
+      return false;
+    }
+    this.note(`budget raised to ${describeBudget(raised.budget)} by @${by} (${via})`);
+    await this.settle(
+      entry,
+      { kind: 'approve', scope: 'once', by },
+      { kind: 'raised', by, budget: raised.budget },
+      raised.budget,
+    );
+    return true;
+  }
+
   /** Tells a user whose answer did not count why, and who may answer: once per request and user. */
-  private async refuse(ans: ApprovalAnswer, targets: readonly Waiting[], reason: string): Promise<void> {
+  private async refuse(
+    ans: ApprovalAnswer,
+    targets: readonly Waiting[],
+    reason: string,
+    nameApprovers = true,
+  ): Promise<void> {
     const login = ans.actor.login.toLowerCase();
     // Every refused comment gets a reaction (no notification); the reply goes once per request and user.
     await this.react(ans);
@@ -397,15 +534,13 @@ class GitHubApprovals {
     if (fresh.length === 0) return;
     const what = answerName(ans, false);
     const which = fresh.map((e) => `\`${e.pending.approvalId}\` (\`${e.pending.toolName}\`)`).join(', ');
-    await this.tell(ans, `your ${what} for ${which} did not count: ${reason}.\nApprovers: ${this.approversText}.`);
+    const approvers = nameApprovers ? `\nApprovers: ${this.approversText}.` : '';
+    await this.tell(ans, `your ${what} for ${which} did not count: ${reason}.${approvers}`);
     for (const entry of fresh) {
       entry.refused.add(login);
-      entry.view = {
-        ...entry.view,
-        notCounted: [...(entry.view.notCounted ?? []), `@${ans.actor.login} (${reason})`],
-      };
+      entry.view = withNotCounted(entry.view, `@${ans.actor.login} (${reason})`);
       try {
-        await this.api.updateComment(this.repo, entry.pending.commentId, renderApprovalComment(entry.view));
+        await this.api.updateComment(this.repo, entry.pending.commentId, renderView(entry.view));
       } catch (error) {
         this.note(`could not update the approval comment: ${message(error)}`);
       }
@@ -424,7 +559,8 @@ class GitHubApprovals {
  * or re-read): it cannot be about it. GitHub's times have whole seconds, so times are compared in
  * seconds. An answer that names the approval (`/approve <id>`, a check-run button) cannot predate
  * the id, so its second counts as after; one that does not (a review) must come in a later second
- * than the ask — in the same second it may have been submitted just before it (issue 32.14). An
+ * than the ask — in the same second it may have been submitted just before it (issue 32.14). A
+ * `/budget` raise answers the one paused budget, and counts from the second of the ask. An
  * answer without a time or an unreadable one is not judged here.
  */
 function givenBefore(ans: ApprovalAnswer, pending: PendingApproval): boolean {
@@ -433,7 +569,47 @@ function givenBefore(ans: ApprovalAnswer, pending: PendingApproval): boolean {
   const asked = Math.floor(Date.parse(pending.postedAt ?? pending.askedAt) / 1000);
   if (Number.isNaN(given)) return true;
   if (Number.isNaN(asked)) return false;
-  return ans.approvalId === undefined ? given <= asked : given < asked;
+  return ans.approvalId === undefined && ans.decision !== 'raise' ? given <= asked : given < asked;
+}
+
+/** The budget a raise gives a paused run, or why it does not lift the run above what it spent. */
+function raiseBudget(
+  spent: BudgetSpent,
+  raise: NonNullable<ApprovalAnswer['raise']>,
+): { budget: Budget } | { short: string } {
+  const budget: Budget = { ...spent.budget, [raise.unit]: raise.amount };
+  if (budget.usd !== undefined && spent.usd >= budget.usd) {
+    return {
+      short:
+        raise.unit === 'usd'
+          ? `the run has already spent ${formatUsd(spent.usd)}: raise its budget above that`
+          : `the run has spent its ${formatUsd(budget.usd)} in dollars: raise that (\`/budget <dollars>\`)`,
+    };
+  }
+  if (budget.tokens !== undefined && spent.tokens >= budget.tokens) {
+    return {
+      short:
+        raise.unit === 'tokens'
+          ? `the run has already used ${spent.tokens.toLocaleString('en-US')} tokens: raise its budget above that`
+          : `the run has used its ${budget.tokens.toLocaleString('en-US')} tokens: raise that (\`/budget <n> tokens\`)`,
+    };
+  }
+  return { budget };
+}
+
+function withState(view: Waiting['view'], state: SettledState): Waiting['view'] {
+  if (view.kind === 'tool') return state.kind === 'raised' ? view : { kind: 'tool', view: { ...view.view, state } };
+  return state.kind === 'approved' ? view : { kind: 'budget', view: { ...view.view, state } };
+}
+
+function withNotCounted(view: Waiting['view'], line: string): Waiting['view'] {
+  return view.kind === 'tool'
+    ? { kind: 'tool', view: { ...view.view, notCounted: [...(view.view.notCounted ?? []), line] } }
+    : { kind: 'budget', view: { ...view.view, notCounted: [...(view.view.notCounted ?? []), line] } };
+}
+
+function renderView(view: Waiting['view']): string {
+  return view.kind === 'tool' ? renderApprovalComment(view.view) : renderBudgetComment(view.view);
 }
 
 /** Redacts every string inside a JSON-like value. */

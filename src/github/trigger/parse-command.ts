@@ -11,7 +11,9 @@ export type Command =
     }
   | { kind: 'cancel' }
   | { kind: 'approve'; approvalId: string }
-  | { kind: 'deny'; approvalId: string; reason?: string };
+  | { kind: 'deny'; approvalId: string; reason?: string }
+  /** `/budget 5` (US dollars) or `/budget 400000 tokens`: raise a paused run's budget to this total. */
+  | { kind: 'budget'; amount: number; unit: 'usd' | 'tokens' };
 
 export interface ParseCommandOptions {
   /** The trigger phrase, matched as a whole word and case-insensitively. Default `@agent`. */
@@ -31,7 +33,8 @@ export const defaultTriggerPhrase = '@agent';
  * image alt text, or link URLs and titles.
  *
  * - `/approve <id>` and `/deny <id> [reason]` at the start of a line of a rendered paragraph need no phrase and win over it;
- *   the reason is the rest of the text after the id.
+ *   the reason is the rest of the text after the id. So does `/budget <amount>` (`/budget 5`, `/budget $5.50`,
+ *   `/budget 400000 tokens`), which raises a paused run's budget.
  * - Otherwise the first whole-word occurrence of the phrase (not in `@agents`, `x@agent`, `@agent-bot`,
  *   `me@agent.com`) in rendered text starts the command. Punctuation right after it is skipped.
  *   `cancel` alone (punctuation allowed) cancels; otherwise an agent may be named with `<agent>: …`,
@@ -58,7 +61,10 @@ export function parseCommand(text: string, options: ParseCommandOptions): Comman
 }
 
 const decisionLine = /^[ \t]*\/(approve|deny)[ \t]+([A-Za-z0-9_-]+)(?=$|[\s.,;:!)])/i;
-const decisionWord = /\/(?:approve|deny)/i;
+/** `/budget 5`, `/budget $5.50`, `/budget 400000 tokens`: a whole number of tokens, dollars to the cent. */
+const budgetLine =
+  /^[ \t]*\/budget[ \t]+(?:\$[ \t]?(\d{1,7}(?:\.\d{1,2})?)|(\d{1,10})[ \t]+tokens?|(\d{1,7}(?:\.\d{1,2})?)(?:[ \t]*(?:usd|dollars?|\$))?)(?=$|[\s,;:!)]|\.(?!\d))/i;
+const decisionWord = /\/(?:approve|deny|budget)/i;
 
 /**
  * False only when `source` cannot hold a command: masking blanks characters to spaces in place, so
@@ -89,6 +95,13 @@ function phraseWords(phrase: string): RegExp[] {
 function readDecision(source: string, masked: string): Command | undefined {
   let offset = 0;
   for (const line of masked.split('\n')) {
+    const budget = budgetLine.exec(line);
+    if (budget && /^[ \t]*$/.test(source.slice(offset, offset + budget[0].indexOf('/')))) {
+      const tokens = budget[2];
+      if (tokens !== undefined && Number(tokens) > 0) return { kind: 'budget', amount: Number(tokens), unit: 'tokens' };
+      const amount = Number(budget[1] ?? budget[3]);
+      if (amount > 0) return { kind: 'budget', amount, unit: 'usd' };
+    }
     const match = decisionLine.exec(line);
     const slash = match ? match[0].indexOf('/') : -1;
     if (match && /^[ \t]*$/.test(source.slice(offset, offset + slash))) {

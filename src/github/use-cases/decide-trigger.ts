@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { answerFromCommand } from '../approvals/answer-from.ts';
+import { answerFromCommand, isDecisionCommand } from '../approvals/answer-from.ts';
 import type { ApprovalAnswer } from '../approvals/github-approval-channel.ts';
 import { checkAgentAdapters } from '../config/check-agent-adapters.ts';
 import { loadRepoConfig } from '../config/load-repo-config.ts';
@@ -101,7 +101,7 @@ export async function decideTrigger(
       : commandOf(event, phrase, agents, deps.selfLogins, config);
   if (command === undefined) return { kind: 'ignore', reason: 'no command for agent-mux in the event' };
 
-  if (command.kind === 'approve' || command.kind === 'deny') {
+  if (isDecisionCommand(command)) {
     return {
       kind: 'answer',
       repo: event.repo,

@@ -49,8 +49,11 @@ export function armBudget(
   if (!budget) return undefined;
   let current = budget;
   let asking = false;
+  /** Stopped: what the agent reports while it shuts down asks nothing more. */
+  let stopped = false;
   let latest: RunTotals | undefined;
   const stop = (totals: RunTotals) => {
+    stopped = true;
     const remaining = remainingOf(current, totals);
     const spent = remaining.usd !== undefined && remaining.usd <= 0 ? `USD ${totals.usd.toFixed(4)}` : 'tokens';
     requestStop({
@@ -62,7 +65,7 @@ export function armBudget(
   };
   const check = (totals: RunTotals) => {
     latest = totals;
-    if (asking) return;
+    if (asking || stopped) return;
     const remaining = remainingOf(current, totals);
     onRemaining(remaining);
     if (!spentOut(remaining)) return;

@@ -1,8 +1,9 @@
-import type { RunEnd } from '../../../core/run/run-options.ts';
+import type { Budget, BudgetSpent, RunEnd } from '../../../core/run/run-options.ts';
 import { startRun } from '../../../core/run/start-run.ts';
 import { builtinTools } from '../../../core/tools/builtin-tools.ts';
 import { createToolHost } from '../../../core/tools/create-tool-host.ts';
 import { policyForAgent } from '../../../core/tools/policy-for-agent.ts';
+import type { GitHubApprovalChannel } from '../../approvals/github-approval-channel.ts';
 import { conversationSummary } from '../../conversation/conversation-summary.ts';
 import { missedMentionsPrompt } from '../../conversation/missed-mentions.ts';
 import { type ResumedTurn, resumeTurn, sessionLocation } from '../../conversation/run-turn.ts';
@@ -75,6 +76,8 @@ export async function runAgent(
     fence: options.fence,
     sandboxUnavailable: job.config.tools.sandboxUnavailable,
     budget: job.config.limits.budget,
+    // A spent budget pauses the agent and asks on GitHub, like an approval (same approvers, same timeout).
+    ...(approvals.github === undefined ? {} : { onBudgetSpent: askForBudget(approvals.github, approvals.timeoutMs) }),
     approvals: approvals.channel,
     policy,
     signal: reports.signal,
@@ -112,6 +115,14 @@ export async function runAgent(
     end,
     keep: (branch, pullRequest) => resumed.save({ sessionId: end.sessionId, branch, pullRequest }),
   };
+}
+
+/** Asks GitHub for a raise when the run's budget is spent; unanswered within `timeoutMs`, the run ends. */
+function askForBudget(
+  github: GitHubApprovalChannel,
+  timeoutMs: number,
+): (spent: BudgetSpent, signal: AbortSignal) => Promise<Budget | undefined> {
+  return (spent, signal) => github.askBudget({ spent }, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
 }
 
 /**
