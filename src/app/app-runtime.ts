@@ -73,6 +73,9 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
   const dispatchDeps: DispatchDeps = {
     repoReads: createRepoReadCache(),
     checkpoint: crashPoint,
+    ...(options.settings.installationDaily === undefined
+      ? {}
+      : { installationDaily: options.settings.installationDaily }),
     ...options,
   };
   const dispatcher = createDispatchLoop(dispatchDeps, { leaseMs: options.settings.leaseMs });

@@ -38,6 +38,8 @@ const envSchema = z.object({
   AGENT_MUX_MAX_RUNS_PER_ADAPTER: positiveInt(4),
   AGENT_MUX_MAX_RUNS_PER_INSTALLATION: positiveInt(4),
   AGENT_MUX_STORE_QUOTA_MB: positiveInt(1024),
+  AGENT_MUX_INSTALLATION_DAILY_USD: z.coerce.number().positive().optional(),
+  AGENT_MUX_INSTALLATION_DAILY_TOKENS: z.coerce.number().int().positive().optional(),
   AGENT_MUX_MAX_RUN_MB: positiveInt(2048),
   AGENT_MUX_ADAPTER_LIMITS: limitMap,
   AGENT_MUX_GITHUB_THROTTLE: z.enum(['on', 'off']).default('on'),
@@ -92,6 +94,11 @@ export interface AppSettings {
    * default 1024): its least recently saved ones make room. Unset here: no quota.
    */
   storeQuotaBytes?: number;
+  /**
+   * What all runs of one installation may spend per UTC day (`AGENT_MUX_INSTALLATION_DAILY_USD`,
+   * `AGENT_MUX_INSTALLATION_DAILY_TOKENS`), beside each repository's `limits.budget.daily`. Unset: none.
+   */
+  installationDaily?: { usd?: number; tokens?: number };
   /**
    * The most one run's clone and HOME may take on disk (`AGENT_MUX_MAX_RUN_MB`, default 2048), in
    * allocated blocks, measured every few seconds: past it the run fails. Unset here: no cap.
@@ -154,6 +161,16 @@ export function readAppSettings(env: Record<string, string | undefined> = proces
     defaultPerAdapter: s.AGENT_MUX_MAX_RUNS_PER_ADAPTER,
     perInstallation: s.AGENT_MUX_MAX_RUNS_PER_INSTALLATION,
     storeQuotaBytes: s.AGENT_MUX_STORE_QUOTA_MB * 1024 * 1024,
+    ...(s.AGENT_MUX_INSTALLATION_DAILY_USD === undefined && s.AGENT_MUX_INSTALLATION_DAILY_TOKENS === undefined
+      ? {}
+      : {
+          installationDaily: {
+            ...(s.AGENT_MUX_INSTALLATION_DAILY_USD === undefined ? {} : { usd: s.AGENT_MUX_INSTALLATION_DAILY_USD }),
+            ...(s.AGENT_MUX_INSTALLATION_DAILY_TOKENS === undefined
+              ? {}
+              : { tokens: s.AGENT_MUX_INSTALLATION_DAILY_TOKENS }),
+          },
+        }),
     maxRunBytes: s.AGENT_MUX_MAX_RUN_MB * 1024 * 1024,
     perAdapter: s.AGENT_MUX_ADAPTER_LIMITS,
     startTimeoutMs: s.AGENT_MUX_START_TIMEOUT_SECONDS * 1000,

@@ -1,4 +1,5 @@
 import type { AdapterRegistry } from '../core/registry/adapter-registry.ts';
+import type { AppSettings } from './app-settings.ts';
 import type { InstallationAccess } from './installation-access.ts';
 import type { RepoReadCache } from './repo-read-cache.ts';
 import type { RunStore } from './store/run-store.ts';
@@ -10,6 +11,8 @@ export interface DispatchDeps {
   selfLogins: readonly string[];
   registry: () => AdapterRegistry;
   log: (line: string) => void;
+  /** What one installation may spend per day (`AppSettings.installationDaily`); unset: no limit of its own. */
+  installationDaily?: AppSettings['installationDaily'];
   /** Shares repository and config reads between events (a burst of comments reads them once). */
   repoReads?: RepoReadCache;
   /**

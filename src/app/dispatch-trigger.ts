@@ -2,6 +2,7 @@ import type { GitHubApi } from '../github/github-api.ts';
 import type { ActedTrigger } from '../github/use-cases/act-on-trigger.ts';
 import { mayAskAgent } from '../github/use-cases/decide-trigger.ts';
 import { handleTrigger } from '../github/use-cases/handle-trigger.ts';
+import { appSpendLimits } from './app-spend-limits.ts';
 import type { DispatchDeps, DispatchResult } from './dispatch-deps.ts';
 import { issueKeyOf } from './issue-key-of.ts';
 import { queueRun } from './queue-run.ts';
@@ -39,7 +40,13 @@ export async function dispatchTrigger(
   }
   const registry = deps.registry();
   const decision = await handleTrigger(
-    { api, selfLogins: deps.selfLogins, builtinAgents: registry.ids(), log: deps.log },
+    {
+      api,
+      selfLogins: deps.selfLogins,
+      builtinAgents: registry.ids(),
+      spend: appSpendLimits(deps.store, { installationDaily: deps.installationDaily }, installationId),
+      log: deps.log,
+    },
     { eventName: event.name, payload: event.payload, deliveryId: event.deliveryId },
   );
   deps.checkpoint?.('after-decide');

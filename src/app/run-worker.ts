@@ -9,6 +9,7 @@ import { runMarker } from '../github/report/render-tracking-comment.ts';
 import type { GitHubDeps } from '../github/use-cases/decide-trigger.ts';
 import { executeRun, type RunOutcome } from '../github/use-cases/execute-run.ts';
 import type { AppSettings } from './app-settings.ts';
+import { appSpendLimits } from './app-spend-limits.ts';
 import { type ApprovalBridge, bridgeApprovals } from './bridge-approvals.ts';
 import { cloneWorkspace, removeWorkspace } from './clone-workspace.ts';
 import { directorySize } from './directory-size.ts';
@@ -38,6 +39,7 @@ export interface WorkerDeps {
     | 'defaultPerAdapter'
     | 'perInstallation'
     | 'storeQuotaBytes'
+    | 'installationDaily'
     | 'maxRunBytes'
     | 'fence'
     | 'fenceReadOnly'
@@ -249,7 +251,13 @@ async function executeClaimed(
   const { store, settings, log } = deps;
   const { api, token, workspace, held, writes } = context;
   const registry = deps.registry();
-  const githubDeps: GitHubDeps = { api, selfLogins: deps.selfLogins, builtinAgents: registry.ids(), log };
+  const githubDeps: GitHubDeps = {
+    api,
+    selfLogins: deps.selfLogins,
+    builtinAgents: registry.ids(),
+    spend: appSpendLimits(store, settings, run.installationId),
+    log,
+  };
   const lease = held.current();
   return executeRun({
     deps: githubDeps,

@@ -47,6 +47,8 @@ export interface AppWorldOptions {
   /** A stand-in for the fence probe, and how long its failure stands. */
   fenceProbe?: AgentMuxAppOptions['fenceProbe'];
   fenceRetryMs?: number;
+  /** What one installation may spend per day (`AGENT_MUX_INSTALLATION_DAILY_*`). */
+  installationDaily?: AppSettings['installationDaily'];
 }
 
 export async function createAppWorld(options: AppWorldOptions = {}) {
@@ -76,6 +78,7 @@ export async function createAppWorld(options: AppWorldOptions = {}) {
     ...(options.fence ? { fence: options.fence } : {}),
     ...(options.fenceReadOnly ? { fenceReadOnly: options.fenceReadOnly } : {}),
     ...(options.env ? { agentEnvExtra: Object.keys(options.env) } : {}),
+    ...(options.installationDaily ? { installationDaily: options.installationDaily } : {}),
   };
   const probot = new Probot({
     appId: 1,

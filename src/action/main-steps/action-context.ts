@@ -7,6 +7,7 @@ import { createOctokit } from '../../github/create-octokit.ts';
 import type { GitHubApi } from '../../github/github-api.ts';
 import type { GitHubDeps } from '../../github/use-cases/decide-trigger.ts';
 import { type ActionInputs, readActionInputs } from '../action-inputs.ts';
+import { actionSpendLimits } from '../action-spend-limits.ts';
 
 /** What every step of the Action's main reads: the runner's variables, the inputs, the event, GitHub. */
 export interface ActionContext {
@@ -43,6 +44,7 @@ export async function readActionContext(env: NodeJS.ProcessEnv): Promise<ActionC
     api,
     selfLogins: [inputs.botLogin],
     builtinAgents: registry.ids(),
+    spend: actionSpendLimits(env),
     log: (line) => core.info(line),
   };
   return { env, inputs, eventName, payload, api, registry, deps };

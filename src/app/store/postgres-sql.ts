@@ -111,6 +111,14 @@ function statements(schema: string): StoreStatements {
       WHERE t.running > $2 AND c.repository = t.repository AND c.number = t.number AND c.agent = t.agent
       RETURNING c.repository, c.number, c.agent`,
     forgetConversations: `DELETE FROM ${s}.conversations WHERE updated_at < $1`,
+
+    spentOn: `SELECT usd, tokens FROM ${s}.spend WHERE scope = $1 AND day = $2`,
+    markSpendAdd: `INSERT INTO ${s}.spend_adds (token, added_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+    /** One atomic statement: concurrent adds to a day (any replica) wait on its row, and none is lost. */
+    addSpend: `INSERT INTO ${s}.spend (scope, day, usd, tokens) VALUES ($1, $2, $3, $4) ON CONFLICT (scope, day)
+      DO UPDATE SET usd = ${s}.spend.usd + excluded.usd, tokens = ${s}.spend.tokens + excluded.tokens
+      RETURNING usd, tokens`,
+    forgetSpendAdds: `DELETE FROM ${s}.spend_adds WHERE added_at < $1`,
   };
 }
 
@@ -215,6 +223,19 @@ CREATE INDEX IF NOT EXISTS runs_by_installation_claim ON ${s}.runs (installation
 CREATE INDEX IF NOT EXISTS events_by_order ON ${s}.events (order_key, seq);
 CREATE UNIQUE INDEX IF NOT EXISTS runs_by_delivery ON ${s}.runs (delivery_id);
 CREATE INDEX IF NOT EXISTS runs_by_lease_token ON ${s}.runs (lease_token);
+CREATE TABLE IF NOT EXISTS ${s}.spend (
+  scope text NOT NULL,
+  day text NOT NULL,
+  usd double precision NOT NULL,
+  tokens bigint NOT NULL,
+  PRIMARY KEY (scope, day)
+);
+-- addSpend's tokens: the retry of an add whose COMMIT was not acknowledged finds its own and adds nothing.
+CREATE TABLE IF NOT EXISTS ${s}.spend_adds (
+  token text PRIMARY KEY,
+  added_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS spend_adds_by_age ON ${s}.spend_adds (added_at);
 `,
     /** One delivery queues one run: concurrent enqueues of it are serialized on this lock. */
     deliveryLock: `SELECT pg_advisory_xact_lock(hashtext('agent-mux:delivery:${s}:' || $1))`,

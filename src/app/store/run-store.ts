@@ -1,6 +1,7 @@
 import type { ApprovalAnswer, PendingApproval } from '../../github/approvals/github-approval-channel.ts';
 import type { ConversationKey } from '../../github/conversation/conversation-state.ts';
 import type { StoredConversation } from '../../github/conversation/conversation-store.ts';
+import type { Spend, SpendScope } from '../../github/limits/spend-ledger.ts';
 import type { RunJob } from '../../github/use-cases/run-job.ts';
 
 /**
@@ -241,4 +242,17 @@ export interface RunStore {
   saveConversation(key: ConversationKey, conversation: StoredConversation, owner?: ConversationOwner): Promise<void>;
   /** Deletes the conversations whose last turn ended before `before` (ms since the epoch); returns how many. */
   forgetConversations(before: number): Promise<number>;
+
+  /**
+   * What was spent in `scope` on `day` (`YYYY-MM-DD`, UTC), shared by every replica; nothing spent
+   * is `{ usd: 0, tokens: 0 }`. `SpendLedger.spentOn`.
+   */
+  spentOn(scope: SpendScope, day: string): Promise<Spend>;
+  /**
+   * Adds `spend` to `scope`'s `day` and returns the day's new total: one atomic upsert, so replicas
+   * adding at once lose no addition, and an add tried again after its acknowledgement was lost is
+   * counted once. Throws `SpendLedgerError` (`spend_invalid`) for a negative or non-finite amount or
+   * a fraction of a token. `SpendLedger.add`: `{ spentOn: store.spentOn, add: store.addSpend }` is one.
+   */
+  addSpend(scope: SpendScope, day: string, spend: Spend): Promise<Spend>;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { packConversation } from '../../github/conversation/pack-conversation.ts';
+import { checkSpend } from '../../github/limits/check-spend.ts';
 import { claimExclusions } from './claim-exclusions.ts';
 import { refuseOverQuota, throwIfEvicted } from './conversation-quota.ts';
 import { CorruptRowError } from './corrupt-row-error.ts';
@@ -8,17 +9,21 @@ import * as mapping from './row-mapping.ts';
 import { runKeys } from './run-keys.ts';
 import { CANCELLED_BEFORE_START, IN_FLIGHT_STATES, isFinalState, RECOVERED_FAILURE_CONCLUSION } from './run-states.ts';
 import { DEFAULT_EVENT_LEASE_MS, FINAL_STATES, type Lease, type RecordOutcome, type RunStore } from './run-store.ts';
+import { spendFromRow } from './spend-from-row.ts';
 import { StaleLeaseError } from './stale-lease-error.ts';
 import type { StoreDialect, StoreSession, StoreStatements } from './store-dialect.ts';
 
 /** How long an answer taken but not deleted (the delete met the database away) stays before any later call deletes it. */
 const TAKEN_ANSWERS_KEPT_MS = 60 * 60 * 1000;
+/** How long an add's token is kept: far longer than the retries of one add (about a second) take. */
+const SPEND_ADDS_KEPT_MS = 60 * 60 * 1000;
 
 /**
  * The `RunStore` over a SQL dialect: the one logic both backends run. Every unit of work is a
  * single statement or a transaction that is safe to run again after a transient failure (a claim
  * chooses its lease token before its transaction and finds the run it claimed if a retry follows a
- * lost COMMIT; answers are marked with a token before they are deleted).
+ * lost COMMIT; answers are marked with a token before they are deleted; an add of spend records a
+ * token with it).
  *
  * A queued run whose cancellation was requested is never claimed: `claim` concludes it `cancelled`
  * (conclusion `cancelled`) in its transaction.
@@ -306,6 +311,29 @@ export class SqlRunStore implements RunStore {
 
   readonly forgetConversations: RunStore['forgetConversations'] = async (before) => {
     return this.single.changes(this.sql.forgetConversations, [before]);
+  };
+
+  readonly spentOn: RunStore['spentOn'] = async (scope, day) => {
+    return spendFromRow(await this.first(this.single, this.sql.spentOn, [scope, day]));
+  };
+
+  readonly addSpend: RunStore['addSpend'] = async (scope, day, spend) => {
+    const { usd, tokens } = checkSpend(spend);
+    // The add itself is one upsert (`usd = spend.usd + excluded.usd`): adds of other replicas wait on
+    // the day's row and none is lost. Its token, chosen before the transaction, is recorded with it:
+    // the retry of an add whose COMMIT was applied but not acknowledged finds the token and returns
+    // the day's total instead of adding the spend a second time.
+    const token = randomUUID();
+    const now = Date.now();
+    const row = await this.dialect.transaction(async (tx) => {
+      if ((await tx.changes(this.sql.markSpendAdd, [token, now])) === 0) {
+        return this.first(tx, this.sql.spentOn, [scope, day]);
+      }
+      return this.first(tx, this.sql.addSpend, [scope, day, usd, tokens]);
+    });
+    // Tokens older than any retry are forgotten; one left by a failed delete goes with a later add.
+    await this.single.changes(this.sql.forgetSpendAdds, [now - SPEND_ADDS_KEPT_MS]).catch(() => undefined);
+    return spendFromRow(row);
   };
 }
 

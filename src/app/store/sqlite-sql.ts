@@ -88,6 +88,18 @@ CREATE TABLE IF NOT EXISTS conversations (
   PRIMARY KEY (repository, number, agent)
 );
 CREATE INDEX IF NOT EXISTS conversations_by_age ON conversations (updated_at);
+CREATE TABLE IF NOT EXISTS spend (
+  scope TEXT NOT NULL,
+  day TEXT NOT NULL,
+  usd REAL NOT NULL,
+  tokens INTEGER NOT NULL,
+  PRIMARY KEY (scope, day)
+);
+CREATE TABLE IF NOT EXISTS spend_adds (
+  token TEXT PRIMARY KEY,
+  added_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS spend_adds_by_age ON spend_adds (added_at);
 `;
 
 /** Columns added after the first release: `[table, column, definition]`, added by `migrate` when missing. */
@@ -211,4 +223,10 @@ export const SQLITE_SQL: StoreStatements = {
     SET state = excluded.state, session = excluded.session, bytes = excluded.bytes, updated_at = excluded.updated_at,
     installation_id = excluded.installation_id WHERE excluded.updated_at >= conversations.updated_at`,
   forgetConversations: 'DELETE FROM conversations WHERE updated_at < ?',
+
+  spentOn: 'SELECT usd, tokens FROM spend WHERE scope = ? AND day = ?',
+  markSpendAdd: 'INSERT INTO spend_adds (token, added_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  addSpend: `INSERT INTO spend (scope, day, usd, tokens) VALUES (?, ?, ?, ?) ON CONFLICT (scope, day)
+    DO UPDATE SET usd = spend.usd + excluded.usd, tokens = spend.tokens + excluded.tokens RETURNING usd, tokens`,
+  forgetSpendAdds: 'DELETE FROM spend_adds WHERE added_at < ?',
 };

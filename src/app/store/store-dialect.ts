@@ -45,6 +45,10 @@ export interface StoreStatements {
   saveConversation: string;
   overQuota: string;
   forgetConversations: string;
+  spentOn: string;
+  markSpendAdd: string;
+  addSpend: string;
+  forgetSpendAdds: string;
 }
 
 /** One place statements run: a connection outside any transaction, or one transaction. */

@@ -187,12 +187,29 @@ const approvalsSchema = z
   })
   .describe('Who approves the tool calls the policy asks about.');
 
+const dailyBudgetSchema = z
+  .strictObject({
+    usd: z.number().positive().optional().describe('US dollars all runs in this repository may cost per UTC day.'),
+    tokens: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Tokens all runs in this repository may use per UTC day (what agents with no known price count in).'),
+  })
+  .describe(
+    'Daily limits of this repository, kept between runs (the Actions cache; the app’s database). A run that would start over one does not start; a run that reaches one pauses and asks for a raise.',
+  );
+
 const budgetSchema = z
   .strictObject({
     usd: z.number().positive().optional().describe('Stop a run once it has cost this many US dollars.'),
     tokens: z.number().int().positive().optional().describe('Stop a run once it has used this many tokens.'),
+    daily: dailyBudgetSchema.optional(),
   })
-  .describe('Per-run spending limits; each is optional.');
+  .describe(
+    'Spending limits; each is optional. A run that reaches one is paused and asks on GitHub for a raise (`/budget <amount>`).',
+  );
 
 const limitsSchema = z
   .strictObject({

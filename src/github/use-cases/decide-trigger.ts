@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { errorText } from '../../core/errors/error-text.ts';
 import { answerFromCommand, isDecisionCommand } from '../approvals/answer-from.ts';
 import type { ApprovalAnswer } from '../approvals/github-approval-channel.ts';
 import { checkAgentAdapters } from '../config/check-agent-adapters.ts';
@@ -7,6 +8,14 @@ import type { RepoConfigResult } from '../config/parse-repo-config.ts';
 import { defaultRepoConfig, type RepoConfig } from '../config/repo-config-schema.ts';
 import type { CommentRef, GitHubApi, RepoInfo, RepoRef, ReviewCommentInfo } from '../github-api.ts';
 import { MARKER_PREFIX } from '../github-names.ts';
+import {
+  type DailyStanding,
+  dailyLimitsOf,
+  dailyStandings,
+  overLimitReason,
+  reachedLimit,
+  type SpendLimits,
+} from '../limits/daily-limits.ts';
 import { reviewRequestOf } from '../review/review-request.ts';
 import { sanitizeText } from '../sanitize/sanitize-text.ts';
 import { type AgentPromptInput, buildAgentPrompt } from '../sanitize/untrusted-prompt.ts';
@@ -28,6 +37,8 @@ export interface GitHubDeps {
   selfLogins: readonly string[];
   /** Ids of the adapters the front end can run: an agent name that is one of them needs no config entry. */
   builtinAgents: readonly string[];
+  /** Where daily spending is kept (`limits.budget.daily`, the app's per installation); absent, none is kept. */
+  spend?: SpendLimits;
   log?: (line: string) => void;
 }
 
@@ -139,8 +150,35 @@ export async function decideTrigger(
   const agentName = command.agent ?? overrides.agent ?? config.defaultAgent;
   const unknown = refusedAgent(config, agentName, deps.builtinAgents, event);
   if (unknown) return unknown;
+  const over = await overDailyLimit(deps, config, event);
+  if (over) return over;
   const job = await runJobOf({ api, deps, input, overrides, event, command, config, agentName, repoInfo });
   return { kind: 'run', job, event };
+}
+
+/**
+ * A refusal when a daily limit is already spent (it says when the limit resets), or when today's
+ * spending cannot be read: a limit that cannot be counted is not waived.
+ */
+async function overDailyLimit(
+  deps: GitHubDeps,
+  config: RepoConfig,
+  event: TriggerEvent,
+): Promise<TriggerDecision | undefined> {
+  if (deps.spend === undefined) return undefined;
+  const limits = dailyLimitsOf(deps.spend, event.repo, config.limits.budget.daily);
+  if (limits.length === 0) return undefined;
+  const now = deps.spend.now?.() ?? new Date();
+  let reached: DailyStanding | undefined;
+  try {
+    reached = reachedLimit(await dailyStandings(deps.spend, limits, now));
+  } catch (error) {
+    const reason = `today's spending against the daily limit could not be read (${errorText(error)})`;
+    return { kind: 'refused', reason, event, comment: refusalComment(reason) };
+  }
+  if (reached === undefined) return undefined;
+  const reason = overLimitReason(reached, now);
+  return { kind: 'refused', reason, event, comment: refusalComment(reason) };
 }
 
 /** The event read: a decision to ignore it (malformed, nothing that starts a run, agent-mux's own), or it. */

@@ -101,6 +101,8 @@ describe.runIf(available)('postgres', () => {
         'events',
         'pending_approvals',
         'runs',
+        'spend',
+        'spend_adds',
         'subjects',
         'superseded_approvals',
       ]);

@@ -18,6 +18,7 @@ import type { PreparedAgent } from './prepare-agent.ts';
 import type { ReviewSession } from './prepare-review.ts';
 import { runApprovals } from './run-approvals.ts';
 import type { RunReports } from './run-reports.ts';
+import { type RunSpending, runSpending } from './run-spending.ts';
 import type { RunTarget } from './run-target.ts';
 
 /** How the agent's run ended, and how to keep its session for the conversation's next turn. */
@@ -41,6 +42,7 @@ export async function runAgent(
   const { options, job, secrets } = ctx;
   const { adapter } = agent.resolved;
   const approvals = runApprovals(ctx, reports, target);
+  const spending = await runSpending(ctx, reports);
   const resumed = await resumeTurn({
     conversations: options.conversations,
     job,
@@ -75,9 +77,11 @@ export async function runAgent(
     isolateEnv: options.isolateEnv,
     fence: options.fence,
     sandboxUnavailable: job.config.tools.sandboxUnavailable,
-    budget: job.config.limits.budget,
+    ...(spending.budget === undefined ? {} : { budget: spending.budget }),
     // A spent budget pauses the agent and asks on GitHub, like an approval (same approvers, same timeout).
-    ...(approvals.github === undefined ? {} : { onBudgetSpent: askForBudget(approvals.github, approvals.timeoutMs) }),
+    ...(approvals.github === undefined
+      ? {}
+      : { onBudgetSpent: askForBudget(approvals.github, approvals.timeoutMs, spending) }),
     approvals: approvals.channel,
     policy,
     signal: reports.signal,
@@ -111,6 +115,7 @@ export async function runAgent(
   });
   const end = await handle.result;
   await approvals.close();
+  await spending.record(end);
   return {
     end,
     keep: (branch, pullRequest) => resumed.save({ sessionId: end.sessionId, branch, pullRequest }),
@@ -121,8 +126,15 @@ export async function runAgent(
 function askForBudget(
   github: GitHubApprovalChannel,
   timeoutMs: number,
+  spending: RunSpending,
 ): (spent: BudgetSpent, signal: AbortSignal) => Promise<Budget | undefined> {
-  return (spent, signal) => github.askBudget({ spent }, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
+  return (spent, signal) => {
+    const daily = spending.daily(spent);
+    return github.askBudget(
+      { spent, ...(daily === undefined ? {} : { daily }) },
+      AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+    );
+  };
 }
 
 /**

@@ -1,0 +1,68 @@
+import { errorText } from '../../../core/errors/error-text.ts';
+import type { Budget, BudgetSpent, RunEnd } from '../../../core/run/run-options.ts';
+import {
+  budgetWithin,
+  type DailyLimit,
+  type DailyStanding,
+  dailyLimitsOf,
+  dailyStandings,
+  describeStanding,
+  recordSpend,
+} from '../../limits/daily-limits.ts';
+import type { RunContext } from './plan-run.ts';
+import type { RunReports } from './run-reports.ts';
+
+/** A run's spending limits: its budget within the daily limits, and the day's count kept up. */
+export interface RunSpending {
+  /** The run's budget: `limits.budget` lowered to what the daily limits have left. */
+  budget: Budget | undefined;
+  /** How the day stands with this run's spending so far, for the comment that asks for a raise. */
+  daily(spent: BudgetSpent): string | undefined;
+  /** Adds what the run spent to the day of each limit. Never rejects: a failure is noted. */
+  record(end: RunEnd): Promise<void>;
+}
+
+/**
+ * Reads today's spending for the run's daily limits (the repository's `limits.budget.daily`, the
+ * front end's own) and lowers the run's budget to what is left; at the end, counts what it spent.
+ * A run with no daily limit, or whose front end keeps no spending, has its own budget only.
+ */
+export async function runSpending(ctx: RunContext, reports: RunReports): Promise<RunSpending> {
+  const { job } = ctx;
+  const { daily, ...own } = job.config.limits.budget;
+  const runBudget = own.usd === undefined && own.tokens === undefined ? undefined : own;
+  const spend = ctx.options.deps.spend;
+  const limits: DailyLimit[] = spend === undefined ? [] : dailyLimitsOf(spend, job.repo, daily);
+  if (spend === undefined || limits.length === 0) {
+    return { budget: runBudget, daily: () => undefined, record: async () => {} };
+  }
+  const now = () => spend.now?.() ?? new Date();
+  let standings: DailyStanding[] = [];
+  try {
+    standings = await dailyStandings(spend, limits, now());
+  } catch (error) {
+    reports.note(`could not read today's spending (${errorText(error)}): this run counts against its own budget only`);
+  }
+  for (const standing of standings) reports.note(describeStanding(standing));
+  return {
+    budget: budgetWithin(runBudget, standings),
+    daily: (spent) => {
+      const first = standings[0];
+      if (first === undefined) return undefined;
+      return describeStanding({
+        limit: first.limit,
+        spent: { usd: first.spent.usd + spent.usd, tokens: first.spent.tokens + spent.tokens },
+      });
+    },
+    async record(end) {
+      const totals = end.totals;
+      if (totals === undefined) return;
+      const spent = { usd: totals.usd, tokens: totals.inputTokens + totals.outputTokens };
+      try {
+        await recordSpend(spend, limits, spent, now());
+      } catch (error) {
+        reports.note(`could not count this run's spending against the daily limit: ${errorText(error)}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPostgresRunStore } from '../../src/app/store/postgres-run-store.ts';
+import { utcDay } from '../../src/github/limits/spend-ledger.ts';
+import { DATABASE_URL, dropSchema, freshSchema, postgresReachable } from '../app-faults/fault-postgres.ts';
+import { commentEvent, createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';
+import { type AppWorld, createAppWorld, INSTALLATION_ID, waitFor } from './app-world.ts';
+
+// Issue 37.2 in the app: daily limits kept in PostgreSQL, shared by two replicas. The reference
+// Process-protocol agent reports 1,150 tokens and then 1,100 a step (2 steps: 3,350 in all); the
+// repository's day allows 3,000, the installation's 50,000.
+const referenceAgent = fileURLToPath(new URL('../../examples/process-agent.mjs', import.meta.url));
+const CONFIG = `
+agents:
+  worker:
+    adapter: process
+    options:
+      binary: ${process.execPath}
+      args: [${referenceAgent}]
+      env: { REFERENCE_AGENT_STEPS: '2' }
+tools:
+  policy: { default: allow }
+limits:
+  budget:
+    daily: { tokens: 3000 }
+`;
+
+const available = await postgresReachable();
+let world: GitHubWorld | undefined;
+const replicas: AppWorld[] = [];
+let schema: string | undefined;
+afterEach(async () => {
+  for (const replica of replicas.splice(0)) await replica.close();
+  await world?.close();
+  if (schema !== undefined) await dropSchema(schema);
+  world = undefined;
+  schema = undefined;
+});
+
+describe.runIf(available)('daily limits across two app replicas on one PostgreSQL', () => {
+  it('a run paused at the day’s limit is raised through the other replica; the day is counted once for both; the next mention is refused', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    const s = freshSchema('agent_mux_daily');
+    schema = s;
+    const replica = async (workers: boolean) => {
+      const store = createPostgresRunStore({ connectionString: DATABASE_URL, schema: s, maxConnections: 3 });
+      const app = await createAppWorld({
+        world: w,
+        store,
+        startLoops: workers,
+        installationDaily: { tokens: 50_000 },
+        fenceReadOnly: [fileURLToPath(new URL('../..', import.meta.url))],
+      });
+      replicas.push(app);
+      return app;
+    };
+    const a = await replica(true);
+    const b = await replica(false);
+
+    w.gh.state.addIssue(w.repo, { number: 51, title: 'First', body: '', user: 'alice' });
+    await a.receive('issue_comment', commentEvent(w, 51, 'alice', '@agent worker: say hello').payload);
+    const asked = await waitFor(
+      () => w.gh.state.comments(w.repo, 51).find((c) => c.body.includes('reached its budget'))?.body,
+      'the budget pause',
+    );
+    expect(asked).toContain('of its **3,000 tokens** budget (today: ');
+    // A reader's raise, then a writer's, each received by replica B: A's run takes them from the store.
+    await b.receive('issue_comment', commentEvent(w, 51, 'mallory', '/budget 10000 tokens').payload);
+    await b.receive('issue_comment', commentEvent(w, 51, 'alice', '/budget 10000 tokens').payload);
+    const [run] = await waitFor(async () => {
+      const runs = await a.store.list({ states: ['succeeded', 'failed', 'cancelled', 'timed_out'] });
+      return runs.length > 0 ? runs : undefined;
+    }, 'the first run');
+    expect(run?.conclusion, run?.reason).toBe('success');
+    const raised = w.gh.state.comments(w.repo, 51).find((c) => c.body.includes('reached its budget'))?.body;
+    expect(raised).toContain('✅ Raised to **10,000 tokens** by @alice');
+    expect(raised).toContain('Not counted: @\u200bmallory');
+
+    // Both scopes hold the run's 3,350 tokens, as either replica reads them.
+    const day = utcDay(new Date());
+    expect(await b.store.spentOn('repo:octo/demo', day)).toEqual({ usd: 0, tokens: 3350 });
+    expect(await b.store.spentOn(`installation:${INSTALLATION_ID}`, day)).toEqual({ usd: 0, tokens: 3350 });
+
+    w.gh.state.addIssue(w.repo, { number: 61, title: 'Second', body: '', user: 'alice' });
+    await b.receive('issue_comment', commentEvent(w, 61, 'alice', '@agent worker: again').payload);
+    const refusal = await waitFor(
+      () => w.gh.state.comments(w.repo, 61).find((c) => c.body.includes('did not start'))?.body,
+      'the refusal',
+    );
+    expect(refusal).toMatch(
+      /this repository has spent 3,350 of its 3,000 daily tokens today; the limit resets at 00:00 UTC/,
+    );
+    expect(await a.store.list({})).toHaveLength(1);
+    w.gh.assertNoViolations();
+  }, 120_000);
+});
