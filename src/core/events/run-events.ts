@@ -7,10 +7,19 @@ import { defineEvent, tokenUsageShape } from './event-base.ts';
  * write (it could not ask at run time); `restricted`: another limit the agent cannot ask about;
  * `sandbox_unavailable`: the agent's own sandbox failed its probe (`SpawnPlan.sandboxProbe`), so
  * the commands it sandboxes will fail; `budget_paused`: the run's budget is spent and the agent is
- * paused until someone raises it; `budget_raised`: it was, and the agent goes on.
+ * paused until someone raises it; `budget_raised`: it was, and the agent goes on;
+ * `budget_by_tokens`: a run with a dollar budget met tokens without a known price (an agent that
+ * reports no cost, an unknown model): they count as $0, so its token budget is what holds it.
  */
 export const noticeEvent = defineEvent('notice', {
-  code: z.enum(['read_only', 'restricted', 'sandbox_unavailable', 'budget_paused', 'budget_raised']),
+  code: z.enum([
+    'read_only',
+    'restricted',
+    'sandbox_unavailable',
+    'budget_paused',
+    'budget_raised',
+    'budget_by_tokens',
+  ]),
   message: z.string(),
 });
 

@@ -16,6 +16,8 @@ export interface BudgetSpent {
   tokens: number;
   /** The budget it reached. */
   budget: Budget;
+  /** Models whose tokens had no known price (counted as $0): the run is held by tokens. */
+  unpriced?: readonly string[];
 }
 
 export interface RetryPolicy {

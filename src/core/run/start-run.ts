@@ -59,10 +59,15 @@ export function startRun(options: RunOptions): RunHandle {
     ? {
         ask: (spent: BudgetSpent) => options.onBudgetSpent?.(spent, abort.signal) ?? Promise.resolve(undefined),
         control: () => pauseControl,
-        emit: (draft: EventDraft) => emitter.emit(draft),
       }
     : undefined;
-  emitter.onCost = armBudget(options.budget, (remaining) => target?.onBudget?.(remaining), stopper.requestStop, raise);
+  emitter.onCost = armBudget(
+    options.budget,
+    (remaining) => target?.onBudget?.(remaining),
+    stopper.requestStop,
+    (draft: EventDraft) => emitter.emit(draft),
+    raise,
+  );
 
   const startedAt = Date.now();
   const result = (async (): Promise<RunEnd> => {

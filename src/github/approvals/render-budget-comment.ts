@@ -67,6 +67,12 @@ export function renderBudgetComment(view: BudgetCommentView): string {
     '',
     `This run reached **${reached}** of its **${limit}** budget${view.daily ? ` (${view.daily})` : ''}.`,
   ];
+  if (spent.unpriced !== undefined && spent.unpriced.length > 0) {
+    lines.push(
+      '',
+      `ℹ️ No price is known for ${spent.unpriced.map((m) => inlineCode(m)).join(', ')}: its tokens count as $0, so this run is counted by tokens.`,
+    );
+  }
   if (view.state === undefined) {
     lines.push(
       'The agent is paused: it spends nothing while it waits.',

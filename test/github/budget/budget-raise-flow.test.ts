@@ -9,7 +9,7 @@ import { runInWorld } from '../../support/run-in-world.ts';
 // reference Process-protocol agent (~1,100 tokens a step, 30 steps, then a write), a budget of
 // 6,000 tokens, and answers read by the comment poller. The agent is paused (SIGSTOP) while it asks.
 const referenceAgent = new URL('../../../examples/process-agent.mjs', import.meta.url).pathname;
-const config = (timeout: string) => `
+const config = (timeout: string, budget = 'tokens: 6000') => `
 agents:
   worker:
     adapter: process
@@ -18,8 +18,7 @@ agents:
       args: [${referenceAgent}]
       env: { REFERENCE_AGENT_STEPS: '30' }
 limits:
-  budget:
-    tokens: 6000
+  budget: { ${budget} }
 approvals:
   timeout: ${timeout}
 `;
@@ -111,5 +110,24 @@ describe('a run that reaches its budget asks GitHub for a raise (Action: poller,
     expect(outcome.end?.reason).toBe('budget_exceeded');
     expect(budgetComment(w, 43)).toContain('⛔ Not raised by @bob: enough for today. The run ends.');
     expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('an agent whose model has no known price is counted by tokens against a dollar budget, and the comment says so', async () => {
+    const w = await createGitHubWorld({ config: config('20s', 'usd: 1, tokens: 6000') });
+    world = w;
+    const { outcome } = await run(w, 44, (id) => {
+      w.gh.state.addComment(w.repo, 44, { body: `/deny ${id}`, user: 'bob' });
+    });
+    expect(outcome.end?.reason).toBe('budget_exceeded');
+    const asked = budgetComment(w, 44);
+    expect(asked).toContain('of its **6,000 tokens** budget');
+    expect(asked).toContain(
+      'No price is known for `demo-1`: its tokens count as $0, so this run is counted by tokens.',
+    );
+    expect(outcome.progress.notices).toContainEqual({
+      code: 'budget_by_tokens',
+      message:
+        'no price is known for demo-1: its tokens count as $0 toward the $1.00 budget; it is counted by tokens against its token budget (6000 tokens)',
+    });
   });
 });

@@ -14,7 +14,6 @@ export interface BudgetRaise {
   ask: (spent: BudgetSpent) => Promise<Budget | undefined>;
   /** The running attempt's pause control, when it has one (a process agent). */
   control: () => PauseControl | undefined;
-  emit: (draft: EventDraft) => void;
 }
 
 function remainingOf(budget: Budget, totals: RunTotals): BudgetRemaining {
@@ -25,6 +24,19 @@ function remainingOf(budget: Budget, totals: RunTotals): BudgetRemaining {
 }
 
 const spentOut = (remaining: BudgetRemaining) => (remaining.tokens ?? 1) <= 0 || (remaining.usd ?? 1) <= 0;
+
+/**
+ * What a run with a dollar budget is told when its agent reports no cost, or a model without a known
+ * price: those tokens count as $0, so the run is held by its token budget (when it has one).
+ */
+function unpricedNotice(budget: Budget, totals: RunTotals): string {
+  const models = (totals.unpricedModels ?? []).join(', ');
+  const held =
+    budget.tokens === undefined
+      ? 'it has no token budget, so its dollar budget counts only what is priced'
+      : `it is counted by tokens against its token budget (${budget.tokens} tokens)`;
+  return `no price is known for ${models}: its tokens count as $0 toward the $${(budget.usd ?? 0).toFixed(2)} budget; ${held}`;
+}
 
 function describe(budget: Budget): string {
   const parts = [
@@ -44,10 +56,12 @@ export function armBudget(
   budget: Budget | undefined,
   onRemaining: (remaining: BudgetRemaining) => void,
   requestStop: RequestStop,
+  emit: (draft: EventDraft) => void,
   raise?: BudgetRaise,
 ): ((totals: RunTotals) => void) | undefined {
   if (!budget) return undefined;
   let current = budget;
+  let toldUnpriced = false;
   let asking = false;
   /** Stopped: what the agent reports while it shuts down asks nothing more. */
   let stopped = false;
@@ -66,18 +80,27 @@ export function armBudget(
   const check = (totals: RunTotals) => {
     latest = totals;
     if (asking || stopped) return;
+    if (!toldUnpriced && current.usd !== undefined && (totals.unpricedModels?.length ?? 0) > 0) {
+      toldUnpriced = true;
+      emit({ type: 'notice', code: 'budget_by_tokens', message: unpricedNotice(current, totals) });
+    }
     const remaining = remainingOf(current, totals);
     onRemaining(remaining);
     if (!spentOut(remaining)) return;
     const control = raise?.control();
     if (!raise || !control?.pause()) return stop(totals);
     asking = true;
-    raise.emit({
+    emit({
       type: 'notice',
       code: 'budget_paused',
       message: `the run's budget (${describe(current)}) is spent: the agent is paused until it is raised`,
     });
-    const spent = { usd: totals.usd, tokens: totals.inputTokens + totals.outputTokens, budget: current };
+    const spent = {
+      usd: totals.usd,
+      tokens: totals.inputTokens + totals.outputTokens,
+      budget: current,
+      ...(totals.unpricedModels?.length ? { unpriced: totals.unpricedModels } : {}),
+    };
     void raise.ask(spent).then(
       (next) => settle(control, next),
       () => settle(control, undefined),
@@ -89,7 +112,7 @@ export function armBudget(
     control.resume();
     if (next === undefined || spentOut(remainingOf(next, totals))) return stop(totals);
     current = next;
-    raise?.emit({ type: 'notice', code: 'budget_raised', message: `the run's budget was raised to ${describe(next)}` });
+    emit({ type: 'notice', code: 'budget_raised', message: `the run's budget was raised to ${describe(next)}` });
     check(totals);
   };
   return check;

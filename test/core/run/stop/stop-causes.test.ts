@@ -80,9 +80,21 @@ describe('stop causes', () => {
   });
 
   it('budget: reports what is left on every cost, and stops once tokens or USD are spent', () => {
-    expect(armBudget(undefined, () => undefined, requestStop)).toBeUndefined();
+    expect(
+      armBudget(
+        undefined,
+        () => undefined,
+        requestStop,
+        () => {},
+      ),
+    ).toBeUndefined();
     const remaining: BudgetRemaining[] = [];
-    const onCost = armBudget({ tokens: 1000, usd: 1 }, (r) => remaining.push(r), requestStop);
+    const onCost = armBudget(
+      { tokens: 1000, usd: 1 },
+      (r) => remaining.push(r),
+      requestStop,
+      () => {},
+    );
     onCost?.(totals(600, 100, 0.5));
     expect(causes).toEqual([]);
     onCost?.(totals(600, 100, 1.25));
