@@ -44,6 +44,11 @@ if (!task.ok) {
 cost.inputTokens += 1000;
 cost.outputTokens += 150;
 say({ type: 'progress', summary: `working on: ${task.value.prompt}`, attempted: ['read_task'], cost });
+// REFERENCE_AGENT_WRITE_FIRST=1 writes hello.txt before the steps rather than after them, so a run
+// stopped during the steps (its budget spent) has changed a file.
+const writeFirst = process.env.REFERENCE_AGENT_WRITE_FIRST === '1';
+const writeHello = () => call('write_file', { path: 'hello.txt', content: `${task.value.prompt}\n` });
+const early = writeFirst ? await writeHello() : undefined;
 const steps = Number(process.env.REFERENCE_AGENT_STEPS ?? 0);
 for (let i = 0; i < steps; i++) {
   cost.inputTokens += 1000;
@@ -51,7 +56,7 @@ for (let i = 0; i < steps; i++) {
   say({ type: 'progress', summary: `step ${i + 1}`, cost });
   await new Promise((r) => setTimeout(r, 20));
 }
-const written = await call('write_file', { path: 'hello.txt', content: `${task.value.prompt}\n` });
+const written = early ?? (await writeHello());
 say({
   type: 'comment',
   text: written.ok ? 'Wrote hello.txt.' : `Could not write hello.txt: ${written.error}`,

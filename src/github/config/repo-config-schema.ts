@@ -206,6 +206,13 @@ const budgetSchema = z
     usd: z.number().positive().optional().describe('Stop a run once it has cost this many US dollars.'),
     tokens: z.number().int().positive().optional().describe('Stop a run once it has used this many tokens.'),
     daily: dailyBudgetSchema.optional(),
+    keepWork: z
+      .boolean()
+      .default(true)
+      .describe(
+        'When a run ends because its budget is spent, commit and push what it changed so far (its branch and ' +
+          "pull request, as a finished run's), and conclude the check run as failed.",
+      ),
   })
   .describe(
     'Spending limits; each is optional. A run that reaches one is paused and asks on GitHub for a raise (`/budget <amount>`).',

@@ -44,6 +44,11 @@ export async function publishResult(input: {
   runId?: string;
   /** Called once the commit is pushed, before the pull request is looked for or opened. */
   afterPush?: () => void;
+  /**
+   * The run did not finish (its budget was spent) and this is its work so far: a pull request it
+   * opens is a draft that says so and links the issue without closing it.
+   */
+  unfinished?: string;
 }): Promise<PublishedResult> {
   const { api, job, pull, git } = input;
   const files = await collectChanges(input.cwd, { ignore: [...input.ignore] });
@@ -79,7 +84,15 @@ export async function publishResult(input: {
   });
   if (pushed.kind === 'no_changes') return { files: [], note: 'the agent changed no files; nothing to commit' };
   input.afterPush?.();
-  return pullRequestFor({ api, job, pull, branch, commitSha: pushed.commitSha, files: pushed.files });
+  return pullRequestFor({
+    api,
+    job,
+    pull,
+    branch,
+    commitSha: pushed.commitSha,
+    files: pushed.files,
+    ...(input.unfinished === undefined ? {} : { unfinished: input.unfinished }),
+  });
 }
 
 /** The branch name of a run on an issue before `unclaimedBranch` makes it free: `<prefix><issue>-<slug>`. */
@@ -98,6 +111,8 @@ export async function pullRequestFor(input: {
   branch: string;
   commitSha: string;
   files: readonly ChangedFile[];
+  /** Why the run's work is unfinished: the pull request is a draft that says so and closes nothing. */
+  unfinished?: string;
 }): Promise<PublishedResult> {
   const { api, job, pull, branch, files } = input;
   const settings = job.config.git;
@@ -117,10 +132,15 @@ export async function pullRequestFor(input: {
     title: runTitle(job.title || job.instruction),
     head: branch,
     base: job.defaultBranch,
-    draft: settings.draft,
+    draft: settings.draft || input.unfinished !== undefined,
     body: [
-      job.number === undefined ? '' : settings.linkIssue ? `Closes #${job.number}.` : `From #${job.number}.`,
+      job.number === undefined
+        ? ''
+        : settings.linkIssue && input.unfinished === undefined
+          ? `Closes #${job.number}.`
+          : `From #${job.number}.`,
       '',
+      ...(input.unfinished === undefined ? [] : [`⚠️ Unfinished: ${input.unfinished}.`, '']),
       `Made by agent-mux (agent **${job.agentName}**) at the request of @${job.actor.login}.`,
       '',
       `${files.length} file${files.length === 1 ? '' : 's'} changed.`,

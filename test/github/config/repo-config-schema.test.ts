@@ -35,7 +35,7 @@ describe('defaultRepoConfig', () => {
       defaultAgent: 'demo',
       tools: { sandboxUnavailable: 'warn' },
       approvals: { users: [], teams: [], permission: 'write', timeout: 1_800_000, requestReview: true },
-      limits: { runTimeout: 1_800_000, budget: {} },
+      limits: { runTimeout: 1_800_000, budget: { keepWork: true } },
       git: { branchPrefix: 'agent-mux/', pullRequests: true, linkIssue: true, draft: false },
       concurrency: { perIssue: 'queue' },
       forks: { delivery: 'auto' },
@@ -162,12 +162,17 @@ describe('repoConfigSchema: valid configs', () => {
     {
       name: 'limits',
       yaml: 'limits: { runTimeout: 2h, budget: { usd: 0.5, tokens: 100000 } }',
-      expected: { limits: { runTimeout: 7_200_000, budget: { usd: 0.5, tokens: 100_000 } } },
+      expected: { limits: { runTimeout: 7_200_000, budget: { usd: 0.5, tokens: 100_000, keepWork: true } } },
     },
     {
       name: 'only one budget',
       yaml: 'limits: { budget: { usd: 5 } }',
-      expected: { limits: { runTimeout: 1_800_000, budget: { usd: 5 } } },
+      expected: { limits: { runTimeout: 1_800_000, budget: { usd: 5, keepWork: true } } },
+    },
+    {
+      name: 'a spent run that keeps no work',
+      yaml: 'limits: { budget: { tokens: 3000, keepWork: false } }',
+      expected: { limits: { budget: { tokens: 3000, keepWork: false } } },
     },
     {
       name: 'git',

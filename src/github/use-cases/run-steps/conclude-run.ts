@@ -10,8 +10,9 @@ import type { RunReports } from './run-reports.ts';
 
 /**
  * Ends a run that did not succeed (or, with `neutral`, did nothing): the reason in the check run
- * and the comment, the agent's answer if it gave one. A run another attempt took over (the
- * front end's `superseded`) concludes neutral with that reason, so a run has one conclusion.
+ * and the comment, the agent's answer if it gave one, and the branch and pull request its work so
+ * far was `published` to, if it was (a run whose budget was spent). A run another attempt took
+ * over (the front end's `superseded`) concludes neutral with that reason, so a run has one conclusion.
  */
 export async function concludeFailure(
   ctx: RunContext,
@@ -19,12 +20,19 @@ export async function concludeFailure(
   wanted: RunOutcome['conclusion'],
   why: string,
   end?: RunEnd,
+  published?: PublishedResult & { pullRequest: number | undefined },
 ): Promise<RunOutcome> {
   const superseded = wanted === 'neutral' ? undefined : await ctx.options.superseded?.();
   const conclusion = superseded === undefined ? wanted : 'neutral';
   const reason = superseded === undefined ? why : `${why}; ${superseded}`;
   reports.note(reason);
-  return finish(ctx, reports, { conclusion, reason }, { end, changedFiles: [] });
+  if (published === undefined) return finish(ctx, reports, { conclusion, reason }, { end, changedFiles: [] });
+  return finish(
+    ctx,
+    reports,
+    { conclusion, reason, ...whereItWent(published) },
+    { end, ...publishedOutcome(published) },
+  );
 }
 
 /** Ends a run that succeeded: its branch and pull request, the files it changed, its answer. */
@@ -37,21 +45,27 @@ export async function concludeSuccess(
   return finish(
     ctx,
     reports,
-    {
-      conclusion: 'success',
-      branch: published.branch,
-      pullRequestUrl: published.pullRequestUrl,
-      noChanges: published.noChanges,
-      ...(published.fork ? { fork: published.fork } : {}),
-    },
-    {
-      end,
-      branch: published.branch,
-      pullRequestUrl: published.pullRequestUrl,
-      changedFiles: published.files,
-      pullRequest: published.pullRequest,
-    },
+    { conclusion: 'success', ...whereItWent(published), noChanges: published.noChanges },
+    { end, ...publishedOutcome(published) },
   );
+}
+
+/** The branch, pull request and fork delivery a run's changes went to, for its check run and comment. */
+function whereItWent(published: PublishedResult): Pick<FinishInfo, 'branch' | 'pullRequestUrl' | 'fork'> {
+  return {
+    branch: published.branch,
+    pullRequestUrl: published.pullRequestUrl,
+    ...(published.fork ? { fork: published.fork } : {}),
+  };
+}
+
+function publishedOutcome(published: PublishedResult & { pullRequest: number | undefined }) {
+  return {
+    branch: published.branch,
+    pullRequestUrl: published.pullRequestUrl,
+    changedFiles: published.files,
+    pullRequest: published.pullRequest,
+  };
 }
 
 async function finish(

@@ -6,10 +6,12 @@ import { unseenChangesReason } from '../../report/claimed-changes.ts';
 import { changedNothingReason } from '../../report/refused-changes.ts';
 import { conclusionOf } from '../../report/run-lifecycle.ts';
 import type { RunOutcome } from '../execute-run-options.ts';
-import { type PublishedResult, publishResult } from '../publish-result.ts';
+import type { PublishedResult } from '../publish-result.ts';
 import { concludeFailure, concludeSuccess } from './conclude-run.ts';
 import type { RunContext } from './plan-run.ts';
 import type { PreparedAgent } from './prepare-agent.ts';
+import { publishSpentRun } from './publish-spent-run.ts';
+import { publishWork } from './publish-work.ts';
 import type { AgentRun } from './run-agent.ts';
 import type { RunReports } from './run-reports.ts';
 import type { RunTarget } from './run-target.ts';
@@ -17,7 +19,8 @@ import type { RunTarget } from './run-target.ts';
 /**
  * The last step: a run that ended well has its changes committed, pushed and put in a pull
  * request, its session kept for the next turn, and its check run concluded; one that did not, or
- * did nothing, or was taken over by another attempt, concludes with the reason.
+ * did nothing, or was taken over by another attempt, concludes with the reason. One whose budget
+ * was spent keeps its work so far when `limits.budget.keepWork` says so (`publishSpentRun`).
  */
 export async function publishRun(
   ctx: RunContext,
@@ -30,6 +33,9 @@ export async function publishRun(
   const { pull } = target;
   const { end } = run;
   const conclusion = conclusionOf(end.reason);
+  if (end.reason === 'budget_exceeded' && job.config.limits.budget.keepWork) {
+    return publishSpentRun(ctx, reports, target, agent, run);
+  }
   if (conclusion !== 'success') {
     await run.keep(pull?.headRef, pull?.number);
     return concludeFailure(
@@ -42,18 +48,7 @@ export async function publishRun(
   }
   let published: PublishedResult;
   try {
-    published = await publishResult({
-      api: ctx.api,
-      job,
-      pull,
-      cwd: options.workspace,
-      git: options.git,
-      ignore: [...agent.prepared.restored, ...agent.prepared.removed],
-      secrets: ctx.secrets.values,
-      runId: ctx.runId,
-      ...(target.branch ? { branch: target.branch.name } : {}),
-      ...(options.afterPush ? { afterPush: options.afterPush } : {}),
-    });
+    published = await publishWork(ctx, target, agent);
   } catch (error) {
     await run.keep(pull?.headRef, pull?.number);
     return concludeFailure(

@@ -29,7 +29,8 @@ export interface RunSpending {
  */
 export async function runSpending(ctx: RunContext, reports: RunReports): Promise<RunSpending> {
   const { job } = ctx;
-  const { daily, ...own } = job.config.limits.budget;
+  // `keepWork` is what the front end does with a spent run's work, not a limit the run is given.
+  const { daily, keepWork: _keepWork, ...own } = job.config.limits.budget;
   const runBudget = own.usd === undefined && own.tokens === undefined ? undefined : own;
   const spend = ctx.options.deps.spend;
   const limits: DailyLimit[] = spend === undefined ? [] : dailyLimitsOf(spend, job.repo, daily);
