@@ -23,7 +23,7 @@ export interface LiveCaseResult {
 }
 
 /** The same adapter, running the CLI installed at `bin` instead of whatever is on PATH. */
-function atBin(adapter: Adapter, bin: string, seen: (args: readonly string[]) => void): Adapter {
+export function atBin(adapter: Adapter, bin: string, seen: (args: readonly string[]) => void): Adapter {
   const launch = adapter.launch;
   if (launch.kind !== 'process') return adapter;
   return {
@@ -40,7 +40,7 @@ function atBin(adapter: Adapter, bin: string, seen: (args: readonly string[]) =>
 }
 
 /** The environment a live CLI gets: this one without credentials, plus the spec's (dummy key, base URL). */
-function liveEnv(home: string, extra: Record<string, string>): Record<string, string | undefined> {
+export function liveEnv(home: string, extra: Record<string, string>): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (/KEY|TOKEN|SECRET|PASSWORD|BASE_URL|^GH_|^GITHUB_/i.test(key)) continue;
@@ -117,7 +117,7 @@ export async function oneTurn(
  * "execvp codex-linux-sandbox: No such file or directory". A real runner's or the app's HOME is not
  * under /tmp either.
  */
-function liveHomeRoot(): string {
+export function liveHomeRoot(): string {
   const root = process.env.AGENT_MUX_LIVE_HOME_ROOT ?? join(homedir(), '.cache', 'agent-mux', 'live-homes');
   mkdirSync(root, { recursive: true });
   return root;

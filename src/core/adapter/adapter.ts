@@ -83,6 +83,15 @@ export interface SpawnPlan {
   stdin?: string;
   /** Keep stdin open for later writes (interactive protocols). Default false. */
   keepStdinOpen?: boolean;
+  /**
+   * The program takes user messages on stdin while it runs (Claude Code's `--input-format
+   * stream-json`): `RunHandle.steer` writes each as `message(text)`, one JSON line. The plan keeps
+   * stdin open; the core closes it at the run's terminal record once every message written has
+   * been taken (the translator lists what the program took in `TranslatorState.takenInputs`), so
+   * the program ends by itself. A terminal record while a message waits does not end the run:
+   * the program answers it in another turn.
+   */
+  input?: { message(text: string): unknown };
   /** Run under a pseudo-terminal (node-pty). Output then has VT sequences stripped. */
   pty?: boolean;
   /**
@@ -135,6 +144,12 @@ export interface TranslatorState {
    * within the grace ends the run exactly as it would without the flag.
    */
   terminal?: boolean;
+  /**
+   * The user messages the program says it took since the core last looked (a CLI that echoes them,
+   * such as Claude Code's `--replay-user-messages`), by their text: the core matches them with what
+   * `RunHandle.steer` wrote (see `SpawnPlan.input`) and empties the list.
+   */
+  takenInputs?: string[];
 }
 
 export interface ExitInfo {

@@ -26,5 +26,10 @@ export const capabilitiesSchema = z.object({
   turnCompletion: z.boolean(),
   /** What streams: text, tool calls and thinking (`full`), text only, or nothing until the end. */
   streaming: z.enum(['full', 'text', 'none']),
+  /**
+   * The agent takes a user's message while it runs (`RunHandle.steer`, `SpawnPlan.input`): a comment
+   * made during a run reaches it. Absent: such messages wait for the next turn.
+   */
+  steering: z.boolean().optional(),
 });
 export type Capabilities = z.infer<typeof capabilitiesSchema>;

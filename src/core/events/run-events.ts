@@ -9,7 +9,8 @@ import { defineEvent, tokenUsageShape } from './event-base.ts';
  * the commands it sandboxes will fail; `budget_paused`: the run's budget is spent and the agent is
  * paused until someone raises it; `budget_raised`: it was, and the agent goes on;
  * `budget_by_tokens`: a run with a dollar budget met tokens without a known price (an agent that
- * reports no cost, an unknown model): they count as $0, so its token budget is what holds it.
+ * reports no cost, an unknown model): they count as $0, so its token budget is what holds it;
+ * `steered`: a user's message (`RunHandle.steer`) entered the running agent's input, here in the stream.
  */
 export const noticeEvent = defineEvent('notice', {
   code: z.enum([
@@ -19,6 +20,7 @@ export const noticeEvent = defineEvent('notice', {
     'budget_paused',
     'budget_raised',
     'budget_by_tokens',
+    'steered',
   ]),
   message: z.string(),
 });

@@ -9,6 +9,7 @@ import type {
   SpawnPlan,
 } from '../adapter/index.ts';
 import type { FenceOptions } from '../sandbox/index.ts';
+import { AgentInput } from './agent-input.ts';
 import { networkFailed, runCleanup } from './attempt-failures.ts';
 import type { AttemptOptions, PauseControl } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
@@ -30,6 +31,10 @@ export interface ProcessAttemptOptions extends AttemptOptions<ProcessLaunch> {
   onChild: (child: Child | undefined) => void;
   /** Pauses and resumes the program's process group (a spent budget waiting to be raised); undefined once it is over. */
   onPauseControl?: (control: PauseControl | undefined) => void;
+  /** The program's input for messages mid-run (`SpawnPlan.input`); undefined when it takes none, or once it is over. */
+  onInput?: (input: AgentInput | undefined) => void;
+  /** When the run started: a message's notice says when in the run it was taken. */
+  startedAt?: number;
   /** The adapter's program, to say how to install it when it is missing. */
   program?: ProgramInfo;
   /** Starts the program inside this fence (bubblewrap). */
@@ -70,14 +75,22 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   sandbox?.started(emitter);
 
   let recordSink: ((record: NativeRecord) => void) | undefined;
-  const pipeline = recordPipelineFor(options, plan, (record) => recordSink?.(record));
+  let input: AgentInput | undefined;
+  const pipeline = recordPipelineFor(options, plan, (record) => {
+    recordSink?.(record);
+    // Right after the record that says so: the notice stands where the agent took the message.
+    input?.observe(state.takenInputs);
+  });
   const state = pipeline.state;
   const onNative = options.onNativeOutput;
   child.onStdout((chunk) => {
     options.onActivity();
     onNative?.('stdout', chunk);
     pipeline.pushStdout(chunk);
-    if (state.terminal) terminal.reach();
+    if (!state.terminal) return;
+    // A message written to the agent and not yet taken: it answers it in another turn.
+    if (input && !input.mayEnd()) state.terminal = false;
+    else terminal.reach();
   });
   child.onStderr((chunk) => {
     options.onActivity();
@@ -98,6 +111,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   const stop = (request: StopRequest) => {
     if (stopRequest) return;
     stopRequest = request;
+    input?.close('the run is stopping');
     terminal.stop();
     beginStop(request.shutdown, graceMs);
   };
@@ -109,6 +123,17 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   });
 
   const io = runIO(child, options, { stop, stopped: () => stopRequest !== undefined });
+  const takes = plan.input;
+  if (takes) {
+    input = new AgentInput({
+      message: (text) => takes.message(text),
+      write: (line) => io.writeLine(line),
+      closeStdin: () => child.closeStdin(),
+      emit: (draft) => emitter.emit(draft),
+      startedAt: options.startedAt ?? Date.now(),
+    });
+    options.onInput?.(input);
+  }
   const controller: ProcessController | undefined = launch.controller?.(io, ctx);
   recordSink = controller?.onRecord?.bind(controller);
   const removeListener = listenToController(controller, emitter);
@@ -120,6 +145,8 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   if (!plan.keepStdinOpen) child.closeStdin();
 
   const exit = await child.exited;
+  input?.close('the agent has ended');
+  options.onInput?.(undefined);
   await sandbox?.end();
   if (maxRuntime) clearTimeout(maxRuntime);
   terminal.stop();

@@ -1,6 +1,7 @@
 import type { AgentSession, LaunchContext, ProcessController } from '../adapter/index.ts';
 import type { ApprovalChannel } from '../tools/approval-channel.ts';
 import type { ToolHost } from '../tools/tool-host.ts';
+import type { AgentInput } from './agent-input.ts';
 import type { PauseControl } from './attempt-options.ts';
 import type { AttemptResult } from './attempt-result.ts';
 import { runProcessAttempt } from './process-attempt.ts';
@@ -34,6 +35,8 @@ export interface RunParts {
   signal: AbortSignal;
   /** Hears how to pause the running attempt (a process agent's; undefined between attempts and for sessions). */
   onPauseControl?: (control: PauseControl | undefined) => void;
+  /** Hears the running attempt's input for messages mid-run (`SpawnPlan.input`). */
+  onInput?: (input: AgentInput | undefined) => void;
 }
 
 /** Where the running attempt's budget listener lives (its controller or session), for `armBudget`. */
@@ -90,6 +93,8 @@ export async function runAttempt(
           fence: options.fence,
           sandboxUnavailable: options.sandboxUnavailable ?? 'warn',
           onController: onTarget,
+          onInput: run.onInput,
+          startedAt: run.startedAt,
           onChild: (child) => run.events.setChild(child),
           // Paused, the agent is silent by design: the inactivity limit waits with it.
           onPauseControl: (control) =>

@@ -137,4 +137,11 @@ export interface RunHandle {
    * down (`lease_expired`), stopped if it does not, and the run ends `failed`.
    */
   expireLease(): void;
+  /**
+   * Gives the running agent a user's message mid-run, where its adapter can (`SpawnPlan.input`):
+   * `delivered` when it was written to the agent's input (a `steered` notice follows where the agent
+   * took it), else `queued` with why (the agent takes no input while it runs, it has finished its
+   * turn, the run is ending): the caller keeps the message for the next turn.
+   */
+  steer(message: import('./agent-input.ts').SteerMessage): import('./agent-input.ts').SteerOutcome;
 }

@@ -3,6 +3,7 @@ import { CostTracker } from '../cost/cost-tracker.ts';
 import { agentEnvironment } from '../env/agent-environment.ts';
 import type { EventDraft } from '../events/index.ts';
 import { Redactor } from '../redact/redactor.ts';
+import type { AgentInput } from './agent-input.ts';
 import type { PauseControl } from './attempt-options.ts';
 import { checkProgramVersion } from './check-program-version.ts';
 import { collectSecrets } from './collect-secrets.ts';
@@ -55,6 +56,7 @@ export function startRun(options: RunOptions): RunHandle {
   const unarmAbort = armAbort([options.signal, abort.signal], stopper.requestStop);
   let target: BudgetTarget | undefined;
   let pauseControl: PauseControl | undefined;
+  let agentInput: AgentInput | undefined;
   const raise = options.onBudgetSpent
     ? {
         ask: (spent: BudgetSpent) => options.onBudgetSpent?.(spent, abort.signal) ?? Promise.resolve(undefined),
@@ -92,6 +94,9 @@ export function startRun(options: RunOptions): RunHandle {
       onPauseControl: (control) => {
         pauseControl = control;
       },
+      onInput: (input) => {
+        agentInput = input;
+      },
     };
     let ended: RetriesEnd;
     try {
@@ -113,7 +118,19 @@ export function startRun(options: RunOptions): RunHandle {
     result,
     abort: (reason?: string) => abort.abort(reason ?? 'aborted'),
     expireLease: leaseExpiry(stopper.requestStop),
+    steer: (message) =>
+      agentInput?.send(message) ?? {
+        kind: 'queued',
+        reason: takesInput(options.adapter)
+          ? 'the agent is not running now'
+          : 'this agent takes no message while it runs',
+      },
   };
+}
+
+/** Whether the adapter's agent may take messages mid-run at all (a plan with `input`, or a session that steers). */
+function takesInput(adapter: RunOptions['adapter']): boolean {
+  return adapter.capabilities?.steering === true;
 }
 
 /** Emits a warning when a process agent's program is older than its adapter's minimum (unless `checkVersion` is false). */

@@ -29,6 +29,8 @@ export const claudeAdapter = defineCliAdapter({
     execModel: 'run-to-completion',
     // Text, thinking and tool input deltas (`--include-partial-messages`).
     streaming: 'full',
+    // `--input-format stream-json`: a message during the run is taken at its next step (claude-plan.ts).
+    steering: true,
   },
   program: {
     command: 'claude',

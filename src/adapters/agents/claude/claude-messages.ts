@@ -70,9 +70,19 @@ export function claudeAssistant(value: ClaudeRecordOf<'assistant'>, state: Claud
   return out;
 }
 
-/** A `user` record with `tool_result` blocks → `tool_result` (and `mcp_tool_result` for `mcp__<server>__<tool>`). */
+/**
+ * A `user` record with `tool_result` blocks → `tool_result` (and `mcp_tool_result` for
+ * `mcp__<server>__<tool>`). One with text is a user message Claude Code took from stdin and echoes
+ * (`--replay-user-messages`): its text goes to `state.takenInputs`, for the core to match with the
+ * messages it wrote.
+ */
 export function claudeUser(value: ClaudeRecordOf<'user'>, state: ClaudeTranslatorState): EventDraft[] {
   const out: EventDraft[] = [];
+  const text = userText(value.message);
+  if (text !== undefined) {
+    (state.takenInputs ??= []).push(text);
+    return [];
+  }
   closeMessage(state, out);
   for (const block of blocksOf(value.message)) {
     if (block.type !== 'tool_result') continue;
@@ -87,6 +97,14 @@ export function claudeUser(value: ClaudeRecordOf<'user'>, state: ClaudeTranslato
     state.ledger.toolResult(out, id, output, isError, name);
   }
   return out.length > 0 ? out : unknownRecord(state, 'a user message without tool results', value);
+}
+
+/** The text of a user message (a string, or text blocks only), undefined for one with tool results. */
+function userText(message: Obj): string | undefined {
+  if (typeof message.content === 'string') return message.content;
+  const blocks = blocksOf(message);
+  if (blocks.length === 0 || !blocks.every((b) => b.type === 'text' && typeof b.text === 'string')) return undefined;
+  return blocks.map((b) => b.text as string).join('\n');
 }
 
 /** A tool result's content: its text blocks joined, else as it is. */

@@ -60,13 +60,25 @@ export interface ClaudePlanOptions {
 }
 
 /**
- * `claude -p --output-format stream-json --verbose --include-partial-messages [flags]`, the prompt on
- * stdin (closed after it: Claude Code reads all of stdin as the prompt in `--input-format text`).
+ * `claude -p --input-format stream-json --output-format stream-json --verbose --include-partial-messages
+ * --replay-user-messages [flags]`, the prompt on stdin as the first user message. Stdin stays open:
+ * a user's message during the run (`RunHandle.steer`) is another such line, which Claude Code
+ * 2.1.330 takes at its next step (after the tool call in flight) and echoes back on stdout where it
+ * took it; the core closes stdin at the `result` that leaves nothing waiting, and Claude Code exits.
  * Config files (the MCP server with its bearer token) go to a temp dir that `cleanup` removes.
  */
 export async function claudePlan(ctx: LaunchContext, options: ClaudePlanOptions): Promise<SpawnPlan> {
   const { request } = ctx;
-  const args = ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
+  const args = [
+    '-p',
+    '--input-format',
+    'stream-json',
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--include-partial-messages',
+    '--replay-user-messages',
+  ];
   const env: Record<string, string> = {
     // No telemetry, error reporting or auto-update in a headless run (a run's env may override it).
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -116,10 +128,17 @@ export async function claudePlan(ctx: LaunchContext, options: ClaudePlanOptions)
     args,
     env,
     cwd: request.cwd,
-    stdin: withFiles(request.prompt, request.files),
+    stdin: `${JSON.stringify(claudeUserMessage(withFiles(request.prompt, request.files)))}\n`,
+    keepStdinOpen: true,
+    input: { message: claudeUserMessage },
     protocol: 'json-lines',
     cleanup: temp.cleanup(),
   };
+}
+
+/** A user message on Claude Code's stream-json input. */
+export function claudeUserMessage(text: string): unknown {
+  return { type: 'user', message: { role: 'user', content: [{ type: 'text', text }] } };
 }
 
 function withFiles(prompt: string, files: LaunchContext['request']['files']): string {

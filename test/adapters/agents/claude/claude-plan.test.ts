@@ -22,18 +22,27 @@ const ctx = (request: Partial<RunRequest> = {}, extra: Partial<LaunchContext> = 
 const opts = { command: 'claude', isRoot: () => false };
 
 describe('claudePlan', () => {
-  it('runs claude -p with stream-json, partial messages and the prompt on stdin', async () => {
+  it('runs claude -p with stream-json in and out, partial messages, and the prompt as the first user message', async () => {
     const plan = await claudePlan(ctx(), opts);
     expect(plan.command).toBe('claude');
-    expect(plan.args.slice(0, 6)).toEqual([
+    expect(plan.args.slice(0, 8)).toEqual([
       '-p',
+      '--input-format',
+      'stream-json',
       '--output-format',
       'stream-json',
       '--verbose',
       '--include-partial-messages',
+      '--replay-user-messages',
     ]);
-    expect(plan.stdin).toBe('do it');
-    expect(plan.keepStdinOpen).toBeUndefined();
+    const message = { type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'do it' }] } };
+    expect(plan.stdin).toBe(`${JSON.stringify(message)}\n`);
+    // Open for messages during the run, each a user message like the first.
+    expect(plan.keepStdinOpen).toBe(true);
+    expect(plan.input?.message('also this')).toEqual({
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'text', text: 'also this' }] },
+    });
     expect(plan.protocol).toBe('json-lines');
     expect(plan.cwd).toBe('/work/ws');
     expect(plan.env).toMatchObject({ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
