@@ -1,7 +1,10 @@
 import * as core from '@actions/core';
+import { errorText } from '../core/errors/error-text.ts';
 import { REPO_CONFIG_PATH } from '../github/config/load-repo-config.ts';
+import { steeredEarlier } from '../github/steering/steered-earlier.ts';
 import { defaultTriggerPhrase } from '../github/trigger/parse-command.ts';
 import { handleTrigger } from '../github/use-cases/handle-trigger.ts';
+import type { RunJob } from '../github/use-cases/run-job.ts';
 import type { ActionInputs } from './action-inputs.ts';
 import { setConclusion } from './action-outputs.ts';
 import { forkReviewNotice } from './fork-review-event.ts';
@@ -47,11 +50,32 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   );
   if (decision.kind !== 'run') return concludeWithoutRun(ctx, decision);
   const { job } = decision;
+  if (await deliveredEarlier(ctx, job)) return;
   core.info(`agent-mux: running ${job.agentName}${job.number === undefined ? '' : ` on #${job.number}`}`);
   const setup = actionRunSetup(ctx, await fenceDecision());
   const program = agentProgramStep(ctx, setup);
   const outcome = await executeActionRun(ctx, job, setup, program);
   await reportActionOutcome(ctx, job, setup, outcome, program.installMs());
+}
+
+/**
+ * A mention delivered to the run that was in progress when it was written (steering, `steered` in
+ * that turn's record): the run it started too has nothing left to do. Says so and ends, skipped.
+ */
+async function deliveredEarlier(ctx: ActionContext, job: RunJob): Promise<boolean> {
+  let url: string | undefined;
+  try {
+    url = await steeredEarlier(ctx.api, job, ctx.deps.selfLogins);
+  } catch (error) {
+    core.warning(`agent-mux: could not read whether an earlier run took this request: ${errorText(error)}`);
+    return false;
+  }
+  if (url === undefined) return false;
+  const text = `this request was delivered to the run that was in progress when it was written (${url}); nothing is left to do`;
+  core.info(`agent-mux: ${text}`);
+  if (ctx.env.GITHUB_STEP_SUMMARY) await core.summary.addHeading('agent-mux did not run', 3).addRaw(text).write();
+  setConclusion('skipped');
+  return true;
 }
 
 /**

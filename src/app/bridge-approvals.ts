@@ -1,6 +1,7 @@
 import { approvalActions } from '../github/approvals/approval-buttons.ts';
 import type { GitHubApprovalChannel, PendingApproval } from '../github/approvals/github-approval-channel.ts';
 import type { GitHubApi, RepoRef } from '../github/github-api.ts';
+import type { RunSteering } from '../github/steering/run-steering.ts';
 import type { Lease, RunStore } from './store/run-store.ts';
 import { linkSupersededComment } from './supersede-approval-comment.ts';
 
@@ -15,6 +16,8 @@ export interface BridgeApprovalsOptions {
   api: Pick<GitHubApi, 'updateCheckRun' | 'getComment' | 'updateComment'>;
   repo: RepoRef;
   checkRunId: number;
+  /** Where mentions made during the run go (the running agent); absent, they are dropped here. */
+  steering?: Pick<RunSteering, 'offer'>;
   /** How often answers are read from the store. Default 300 ms. */
   intervalMs?: number;
   /** Answers recorded before this time (ms) belong to an earlier run and are dropped. Default: now. */
@@ -91,6 +94,11 @@ export function bridgeApprovals(options: BridgeApprovalsOptions): ApprovalBridge
       if (stored.receivedAt < since) continue;
       if (stored.kind === 'void') {
         await channel.voidPending(stored.reason);
+        continue;
+      }
+      if (stored.kind === 'steer') {
+        const result = (await options.steering?.offer(stored.steer)) ?? { kind: 'ignored', reason: 'no steering' };
+        log(`mention ${stored.steer.commentId} offered to the running agent: ${result.kind}`);
         continue;
       }
       const answer = stored.answer;

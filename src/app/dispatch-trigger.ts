@@ -1,4 +1,5 @@
 import type { GitHubApi } from '../github/github-api.ts';
+import type { SteerCandidate } from '../github/steering/run-steering.ts';
 import type { ActedTrigger } from '../github/use-cases/act-on-trigger.ts';
 import { mayAskAgent } from '../github/use-cases/decide-trigger.ts';
 import { handleTrigger } from '../github/use-cases/handle-trigger.ts';
@@ -75,8 +76,35 @@ async function dispatchDecision(
       return { kind: 'answer', issueKey };
     }
     case 'run':
+      await offerToRunningAgent(deps, decision);
       return queueRun(deps, api, event, decision.job);
   }
+}
+
+/**
+ * A mention on an issue or pull request whose run is in progress (and whose config queues rather
+ * than cancels): offered to that run's agent too, through the store, to whichever worker holds it
+ * (steering). The mention's own run is queued as ever: it waits for that run and, when the
+ * running agent took the mention, ends at once (`steeredEarlier`).
+ */
+async function offerToRunningAgent(
+  deps: DispatchDeps,
+  decision: Extract<ActedTrigger, { kind: 'run' }>,
+): Promise<void> {
+  const { job, event } = decision;
+  if (event.source.kind !== 'issue_comment' || job.number === undefined) return;
+  if (job.config.concurrency.perIssue !== 'queue') return;
+  const issueKey = issueKeyOf(job.repo, job.number);
+  const running = await deps.store.list({ states: ['running', 'awaiting_approval'], issueKey });
+  if (running.length === 0) return;
+  const steer: SteerCandidate = {
+    commentId: event.source.commentId,
+    body: event.text,
+    actor: { login: event.actor.login, type: event.actor.type },
+    source: { kind: 'issue_comment', commentId: event.source.commentId },
+  };
+  await deps.store.addAnswer({ kind: 'steer', issueKey, steer });
+  deps.log(`mention ${steer.commentId} offered to the run in progress on ${issueKey}`);
 }
 
 /** The webhook's `action` (`created`, `edited`, …); `''` when it has none. */

@@ -6,6 +6,7 @@ import type { FenceOptions } from '../core/sandbox/index.ts';
 import type { TurnConversations } from '../github/conversation/run-turn.ts';
 import type { GitHubApi } from '../github/github-api.ts';
 import { runMarker } from '../github/report/render-tracking-comment.ts';
+import { steeredEarlier } from '../github/steering/steered-earlier.ts';
 import type { GitHubDeps } from '../github/use-cases/decide-trigger.ts';
 import { executeRun, type RunOutcome } from '../github/use-cases/execute-run.ts';
 import type { AppSettings } from './app-settings.ts';
@@ -160,6 +161,16 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
   try {
     if (run.installationId === undefined) throw new Error('the run has no installation');
     const api = await deps.access.api(run.installationId);
+    const steered = await steeredEarlier(api, run.job, deps.selfLogins).catch((error: unknown) => {
+      log(`run ${run.id}: could not read whether an earlier run took its request: ${errorText(error)}`);
+      return undefined;
+    });
+    if (steered !== undefined) {
+      // Delivered to the run that was in progress when it was written (steering): nothing is left to do.
+      const reason = `the request was delivered to the run in progress when it was written (${steered})`;
+      log(`run ${run.id}: ${reason}`);
+      throw new AlreadyTaken(reason);
+    }
     const token = await deps.access.token(run.installationId);
     try {
       workspace = await cloneWorkspace({
@@ -189,8 +200,13 @@ async function runClaimed(deps: WorkerDeps, run: StoredRun, first: Lease): Promi
     });
     outcome = { state: stateOf(result.conclusion), conclusion: result.conclusion, reason: result.reason };
   } catch (error) {
-    outcome = { state: 'failed', conclusion: 'failure', reason: errorText(error) };
-    if (!(error instanceof CloneFailed)) log(`run ${run.id} failed: ${errorText(error)}`);
+    outcome =
+      error instanceof AlreadyTaken
+        ? { state: 'succeeded', conclusion: 'skipped', reason: error.message }
+        : { state: 'failed', conclusion: 'failure', reason: errorText(error) };
+    if (!(error instanceof CloneFailed) && !(error instanceof AlreadyTaken)) {
+      log(`run ${run.id} failed: ${errorText(error)}`);
+    }
   } finally {
     releaseWrites();
     held.stop();
@@ -216,6 +232,9 @@ type RunFinish = { state: RunState; conclusion: string; reason?: string };
 
 /** The clone failed: the run fails with this reason (already said on the issue). */
 class CloneFailed extends Error {}
+
+/** The run's request was delivered to an earlier run while it ran: this one ends without running. */
+class AlreadyTaken extends Error {}
 
 /** The run's disk use held to `maxRunBytes` (its clone and its HOME), when a cap is set. */
 function watchDisk(
@@ -312,6 +331,7 @@ async function executeClaimed(
         api,
         repo: run.job.repo,
         checkRunId: started.checkRunId,
+        ...(started.steering ? { steering: started.steering } : {}),
         intervalMs: deps.answerPollMs,
         since: run.createdAt,
         log,

@@ -1,3 +1,4 @@
+import type { AdapterRegistry } from '../../src/core/registry/adapter-registry.ts';
 import { createApprovalPoller } from '../../src/github/approvals/approval-poller.ts';
 import type { GitHubApprovalChannel } from '../../src/github/approvals/github-approval-channel.ts';
 import { systemClock } from '../../src/github/pacing/clock.ts';
@@ -15,18 +16,23 @@ import { type GitHubWorld, SELF_LOGIN, WORLD_TOKEN } from './github-world.ts';
 export function runInWorld(
   w: GitHubWorld,
   job: RunJob,
-  options: { answer: (channel: GitHubApprovalChannel) => void; env?: Record<string, string | undefined> },
+  options: {
+    answer: (channel: GitHubApprovalChannel) => void;
+    env?: Record<string, string | undefined>;
+    registry?: () => AdapterRegistry;
+  },
 ): Promise<RunOutcome> {
   return executeRun({
     deps: w.deps,
     job,
-    registry: w.registry(),
+    registry: (options.registry ?? w.registry)(),
     workspace: w.workspace,
     git: { token: WORLD_TOKEN, author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
     env: options.env ?? { ...process.env },
     secrets: [WORLD_TOKEN],
-    attachApprovals: (channel) => {
+    attachApprovals: (channel, run) => {
       const poller = createApprovalPoller({
+        ...(run.steering ? { steering: run.steering } : {}),
         api: w.api,
         repo: w.repo,
         number: job.number ?? 0,

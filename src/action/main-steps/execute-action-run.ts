@@ -77,8 +77,10 @@ export async function executeActionRun(
         core.saveState(STATE.checkRunId, String(started.checkRunId));
         if (started.commentId !== undefined) core.saveState(STATE.commentId, String(started.commentId));
       },
-      attachApprovals: (channel) => {
+      attachApprovals: (channel, run) => {
         const poller = createApprovalPoller({
+          // The thread is read for the whole run: a mention in it goes to the running agent.
+          ...(run.steering ? { steering: run.steering } : {}),
           api,
           repo: job.repo,
           number: job.number ?? 0,

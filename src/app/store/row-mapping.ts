@@ -3,6 +3,7 @@ import type { ConversationKey } from '../../github/conversation/conversation-sta
 import type { StoredConversation } from '../../github/conversation/conversation-store.ts';
 import { unpackConversation } from '../../github/conversation/pack-conversation.ts';
 import { conversationName } from '../../github/conversation/save-conversation.ts';
+import type { SteerCandidate } from '../../github/steering/run-steering.ts';
 import type { RunJob } from '../../github/use-cases/run-job.ts';
 import type { InFlightKeys } from './claim-exclusions.ts';
 import { CorruptRowError } from './corrupt-row-error.ts';
@@ -136,7 +137,10 @@ export function eventFromRow(row: Row): StoredEvent {
   };
 }
 
-/** An `answers` row as a `StoredAnswer`; `body` holds the answer (kind `answer`) or the reason (kind `void`). */
+/**
+ * An `answers` row as a `StoredAnswer`; `body` holds the answer (kind `answer`), the reason (kind
+ * `void`) or the comment (kind `steer`).
+ */
 export function answerFromRow(row: Row): StoredAnswer {
   const id = num(row, 'answers', 'id');
   const issueKey = str(row, 'answers', 'issue_key');
@@ -151,13 +155,23 @@ export function answerFromRow(row: Row): StoredAnswer {
     if (typeof body !== 'string') throw new CorruptRowError('answers', 'body', 'not a string');
     return { id, kind, issueKey, reason: body, receivedAt };
   }
+  if (kind === 'steer') {
+    if (!isObject(body) || typeof body.commentId !== 'number' || typeof body.body !== 'string') {
+      throw new CorruptRowError('answers', 'body', 'not a comment to steer with');
+    }
+    return { id, kind, issueKey, steer: body as unknown as SteerCandidate, receivedAt };
+  }
   throw new CorruptRowError('answers', 'kind', `unknown kind: ${kind}`);
 }
 
 /** The `body` column of an answer. */
 export function answerBody(
-  answer: { kind: 'answer'; answer: ApprovalAnswer } | { kind: 'void'; reason: string },
+  answer:
+    | { kind: 'answer'; answer: ApprovalAnswer }
+    | { kind: 'void'; reason: string }
+    | { kind: 'steer'; steer: SteerCandidate },
 ): string {
+  if (answer.kind === 'steer') return JSON.stringify(answer.steer);
   return JSON.stringify(answer.kind === 'answer' ? answer.answer : answer.reason);
 }
 

@@ -2,6 +2,7 @@ import type { ApprovalAnswer, PendingApproval } from '../../github/approvals/git
 import type { ConversationKey } from '../../github/conversation/conversation-state.ts';
 import type { StoredConversation } from '../../github/conversation/conversation-store.ts';
 import type { Spend, SpendScope } from '../../github/limits/spend-ledger.ts';
+import type { SteerCandidate } from '../../github/steering/run-steering.ts';
 import type { RunJob } from '../../github/use-cases/run-job.ts';
 
 /**
@@ -103,7 +104,9 @@ export type SupersededApproval = PendingApproval & { runId: string; issueKey: st
 export type StoredAnswer =
   | { id: number; kind: 'answer'; issueKey: string; answer: ApprovalAnswer; receivedAt: number }
   /** A new push: every pending approval of the issue's run is void. */
-  | { id: number; kind: 'void'; issueKey: string; reason: string; receivedAt: number };
+  | { id: number; kind: 'void'; issueKey: string; reason: string; receivedAt: number }
+  /** A mention made while the issue's run is in progress: offered to its running agent (steering). */
+  | { id: number; kind: 'steer'; issueKey: string; steer: SteerCandidate; receivedAt: number };
 
 /** A `StoredAnswer` before the store gives it an id and a time (`Omit` applied to each member of the union). */
 export type NewStoredAnswer = StoredAnswer extends infer A

@@ -10,7 +10,9 @@ import { defineEvent, tokenUsageShape } from './event-base.ts';
  * paused until someone raises it; `budget_raised`: it was, and the agent goes on;
  * `budget_by_tokens`: a run with a dollar budget met tokens without a known price (an agent that
  * reports no cost, an unknown model): they count as $0, so its token budget is what holds it;
- * `steered`: a user's message (`RunHandle.steer`) entered the running agent's input, here in the stream.
+ * `steered`: a user's message (`RunHandle.steer`) entered the running agent's input, here in the
+ * stream; `steer_queued`: one could not (the agent takes none while it runs, the run is ending), and
+ * waits for the next turn.
  */
 export const noticeEvent = defineEvent('notice', {
   code: z.enum([
@@ -21,6 +23,7 @@ export const noticeEvent = defineEvent('notice', {
     'budget_raised',
     'budget_by_tokens',
     'steered',
+    'steer_queued',
   ]),
   message: z.string(),
 });

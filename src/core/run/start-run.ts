@@ -3,7 +3,7 @@ import { CostTracker } from '../cost/cost-tracker.ts';
 import { agentEnvironment } from '../env/agent-environment.ts';
 import type { EventDraft } from '../events/index.ts';
 import { Redactor } from '../redact/redactor.ts';
-import type { AgentInput } from './agent-input.ts';
+import type { AgentInput, SteerMessage } from './agent-input.ts';
 import type { PauseControl } from './attempt-options.ts';
 import { checkProgramVersion } from './check-program-version.ts';
 import { collectSecrets } from './collect-secrets.ts';
@@ -57,6 +57,10 @@ export function startRun(options: RunOptions): RunHandle {
   let target: BudgetTarget | undefined;
   let pauseControl: PauseControl | undefined;
   let agentInput: AgentInput | undefined;
+  /** Messages for an agent that takes them, given before it started (or between attempts). */
+  const early: SteerMessage[] = [];
+  let finished = false;
+  let inputOpened = false;
   const raise = options.onBudgetSpent
     ? {
         ask: (spent: BudgetSpent) => options.onBudgetSpent?.(spent, abort.signal) ?? Promise.resolve(undefined),
@@ -96,6 +100,10 @@ export function startRun(options: RunOptions): RunHandle {
       },
       onInput: (input) => {
         agentInput = input;
+        if (input === undefined) return;
+        inputOpened = true;
+        // Messages given before the agent started go in right after its prompt.
+        for (const message of early.splice(0)) input.send(message);
       },
     };
     let ended: RetriesEnd;
@@ -107,6 +115,7 @@ export function startRun(options: RunOptions): RunHandle {
       unarmAbort();
       await mcp.server?.close().catch(() => undefined);
     }
+    finished = true;
     const end = emitter.end(runEndDraft(ended, startedAt));
     events.close();
     return end;
@@ -118,14 +127,29 @@ export function startRun(options: RunOptions): RunHandle {
     result,
     abort: (reason?: string) => abort.abort(reason ?? 'aborted'),
     expireLease: leaseExpiry(stopper.requestStop),
-    steer: (message) =>
-      agentInput?.send(message) ?? {
+    steer: (message) => {
+      // Before the agent's first start only: once an attempt has ended, a message waits for the next turn.
+      if (agentInput === undefined && !inputOpened && !finished && takesInput(options.adapter)) {
+        early.push(message);
+        return { kind: 'delivered' };
+      }
+      const outcome = agentInput?.send(message) ?? {
         kind: 'queued',
         reason: takesInput(options.adapter)
           ? 'the agent is not running now'
           : 'this agent takes no message while it runs',
-      },
+      };
+      // Said in the run (ignored once it has ended): where the message would have entered it.
+      if (outcome.kind === 'queued') emitter.emit(queuedNotice(message, outcome.reason));
+      return outcome;
+    },
   };
+}
+
+/** The notice of a message that waits for the next turn. */
+function queuedNotice(message: SteerMessage, reason: string): EventDraft {
+  const from = message.from ? ` from ${message.from}` : '';
+  return { type: 'notice', code: 'steer_queued', message: `a message${from} is queued for the next turn: ${reason}` };
 }
 
 /** Whether the adapter's agent may take messages mid-run at all (a plan with `input`, or a session that steers). */

@@ -1,5 +1,6 @@
 import type { CommentInfo, GitHubApi, RepoRef } from '../github-api.ts';
 import type { Clock } from '../pacing/clock.ts';
+import type { RunSteering, SteerCandidate } from '../steering/run-steering.ts';
 import { parseCommand } from '../trigger/parse-command.ts';
 import { isOwnLogin } from '../trust/is-own-login.ts';
 import { answerFromCommand, answerFromReview, isDecisionCommand } from './answer-from.ts';
@@ -17,7 +18,12 @@ export interface ApprovalPollerOptions {
   selfLogins: readonly string[];
   /** Only comments and reviews from this time on are read (ISO 8601): the run's start. */
   since: string;
-  /** Between polls while approvals are pending. Default 5000 ms. */
+  /**
+   * Mentions made during the run go to the running agent (steering): polled for the whole run,
+   * not only while approvals are pending.
+   */
+  steering?: Pick<RunSteering, 'offer'>;
+  /** Between polls while approvals are pending (or, with `steering`, the whole run). Default 5000 ms. */
   intervalMs?: number;
   clock: Clock;
   onError?: (error: unknown) => void;
@@ -50,8 +56,9 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
   let stopped = true;
 
   async function pollOnce(): Promise<void> {
-    if (channel.pending.length === 0) return;
+    if (channel.pending.length === 0 && options.steering === undefined) return;
     const answers: ApprovalAnswer[] = [];
+    const mentions: SteerCandidate[] = [];
     const comments = await api.listComments(repo, options.number, { since, etag: commentsEtag });
     if (!comments.notModified) {
       commentsEtag = comments.etag;
@@ -64,6 +71,18 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
         // written before the run shows up here only because it was edited since.
         if (!writtenDuringRunStart(comment, sinceMs)) continue;
         const command = parseCommand(comment.body, { phrase: options.phrase, agents: options.agents });
+        if (command?.kind === 'run' && options.steering) {
+          const written = await editState(comment, (c) =>
+            api.commentLastEditedAt ? api.commentLastEditedAt(repo, c) : undefined,
+          );
+          mentions.push({
+            commentId: comment.id,
+            body: comment.body,
+            actor: comment.user,
+            edited: written === 'edited',
+            source: { kind: 'issue_comment', commentId: comment.id },
+          });
+        }
         if (isDecisionCommand(command)) {
           // Asked for answers only (one GraphQL query each): an edit in the second of writing
           // leaves `updated_at` equal to `created_at`, so the timestamps cannot be trusted alone.
@@ -101,6 +120,7 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
       }
     }
     for (const answer of answers) await channel.answer(answer);
+    for (const mention of mentions) await options.steering?.offer(mention);
   }
 
   const schedule = () => {

@@ -153,7 +153,10 @@ export async function catchUpMentions(
       agents: [...new Set([...Object.keys(job.config.agents), ...context.builtinAgents])],
       allowedBots: options.allowedBots,
       // Every earlier turn's, also for a fresh start (`new:`): what they took up was answered.
-      answered: new Set(plan.previous.flatMap((turn) => turn.record.comments ?? [])),
+      // Also those delivered to a turn's agent while it ran (steering).
+      answered: new Set(
+        plan.previous.flatMap((turn) => [...(turn.record.comments ?? []), ...(turn.record.steered ?? [])]),
+      ),
       ...(plan.previous.length > 0 ? { lastTurnAt: plan.previous.at(-1)?.record.at } : {}),
       log: context.log,
     });

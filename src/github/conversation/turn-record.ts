@@ -27,6 +27,11 @@ export const TurnRecordSchema = z.object({
   pullRequest: z.number().int().positive().optional(),
   /** The comments (mentions) this turn took up: its own, and requests no earlier run took up. */
   comments: z.array(z.number().int().positive()).max(20).optional(),
+  /**
+   * The mentions delivered to this turn's agent while it ran (steering): taken, so the run each
+   * of them started too ends at once, and no later turn takes them up again.
+   */
+  steered: z.array(z.number().int().positive()).max(50).optional(),
   /** For a review run that published its review: the head commit it reviewed (`review.incremental` starts from it). */
   reviewed: z
     .string()

@@ -9,6 +9,7 @@ import type { ChangedFile } from '../git/collect-changes.ts';
 import type { Clock } from '../pacing/clock.ts';
 import type { RunConclusion } from '../report/run-lifecycle.ts';
 import type { RunProgress } from '../report/run-progress.ts';
+import type { RunSteering } from '../steering/run-steering.ts';
 import type { GitHubDeps } from './decide-trigger.ts';
 import type { RunJob } from './run-job.ts';
 
@@ -77,7 +78,10 @@ export interface ExecuteRunOptions {
   timeoutMs?: number;
   approvalTimeoutMs?: number;
   /** Connects the front end's way of delivering answers; returns how to disconnect. */
-  attachApprovals?: (channel: GitHubApprovalChannel, run: { runId: string; checkRunId: number }) => () => void;
+  attachApprovals?: (
+    channel: GitHubApprovalChannel,
+    run: { runId: string; checkRunId: number; steering?: RunSteering },
+  ) => () => void;
   /**
    * Work of the front end's that the agent needs before it starts (installing its program), run
    * alongside the workspace preparation and the check-run and comment writes. What it resolves to

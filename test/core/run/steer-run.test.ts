@@ -73,6 +73,15 @@ describe('steering a running agent (RunHandle.steer)', () => {
     expect(steered(events)).toHaveLength(1);
   });
 
+  it('a message given before the agent started goes in right after its prompt', async () => {
+    const { handle, events, result } = run({ STEP_MS: '10' });
+    expect(handle.steer({ text: 'before you start', from: '@bob' })).toEqual({ kind: 'delivered' });
+    const end = await result;
+    expect(end.reason, end.message).toBe('completed');
+    expect(answers(events).join('\n')).toContain('before you start');
+    expect(steered(events)).toHaveLength(1);
+  });
+
   it('a message once the run is over, or to an agent that takes none, is queued with the reason', async () => {
     const { handle, result } = run({ STEP_MS: '10' });
     await result;

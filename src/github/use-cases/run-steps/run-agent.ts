@@ -1,4 +1,4 @@
-import type { Budget, BudgetSpent, RunEnd } from '../../../core/run/run-options.ts';
+import type { Budget, BudgetSpent, RunEnd, RunHandle } from '../../../core/run/run-options.ts';
 import { startRun } from '../../../core/run/start-run.ts';
 import { builtinTools } from '../../../core/tools/builtin-tools.ts';
 import { createToolHost } from '../../../core/tools/create-tool-host.ts';
@@ -9,6 +9,7 @@ import { missedMentionsPrompt } from '../../conversation/missed-mentions.ts';
 import { type ResumedTurn, resumeTurn, sessionLocation } from '../../conversation/run-turn.ts';
 import { reportFindingTool } from '../../review/report-finding-tool.ts';
 import { reviewPolicy } from '../../review/review-policy.ts';
+import { createRunSteering, type RunSteering } from '../../steering/run-steering.ts';
 import { commitsSince } from '../commits-since.ts';
 import { runPolicy } from '../run-policy.ts';
 import { workflowInstructions } from '../workflow-instructions.ts';
@@ -41,7 +42,9 @@ export async function runAgent(
 ): Promise<AgentRun> {
   const { options, job, secrets } = ctx;
   const { adapter } = agent.resolved;
-  const approvals = runApprovals(ctx, reports, target);
+  let running: RunHandle | undefined;
+  const steering = runSteering(ctx, reports, () => running);
+  const approvals = runApprovals(ctx, reports, target, steering);
   const spending = await runSpending(ctx, reports);
   const resumed = await resumeTurn({
     conversations: options.conversations,
@@ -113,6 +116,7 @@ export async function runAgent(
       options.onEvent?.(event);
     },
   });
+  running = handle;
   const end = await handle.result;
   await approvals.close();
   await spending.record(end);
@@ -120,6 +124,37 @@ export async function runAgent(
     end,
     keep: (branch, pullRequest) => resumed.save({ sessionId: end.sessionId, branch, pullRequest }),
   };
+}
+
+/**
+ * Mentions on the run's issue or pull request while it runs go to its agent (the front end's
+ * poller or webhooks offer them); those delivered are kept in the turn's record (`steered`).
+ */
+function runSteering(
+  ctx: RunContext,
+  reports: RunReports,
+  handle: () => RunHandle | undefined,
+): RunSteering | undefined {
+  const { job, options } = ctx;
+  if (job.number === undefined) return undefined;
+  const taken = new Set(ctx.baseRecord.comments ?? []);
+  return createRunSteering({
+    api: ctx.api,
+    job,
+    selfLogins: options.deps.selfLogins,
+    phrase: options.catchUp?.phrase ?? job.config.trigger.phrase,
+    agents: [...new Set([...Object.keys(job.config.agents), ...options.deps.builtinAgents])],
+    allowedBots: options.catchUp?.allowedBots ?? job.config.trigger.allowedBots,
+    steer: () => {
+      const run = handle();
+      return run && ((message) => run.steer(message));
+    },
+    taken: (commentId) => taken.has(commentId),
+    onDelivered: (commentId) => {
+      ctx.baseRecord.steered = [...(ctx.baseRecord.steered ?? []), commentId];
+    },
+    log: (line) => reports.note(line),
+  });
 }
 
 /** Asks GitHub for a raise when the run's budget is spent; unanswered within `timeoutMs`, the run ends. */

@@ -2,6 +2,7 @@ import type { ApprovalChannel } from '../../../core/tools/approval-channel.ts';
 import { autoApprovalChannel } from '../../../core/tools/auto-approval-channel.ts';
 import { createGitHubApprovalChannel, type GitHubApprovalChannel } from '../../approvals/github-approval-channel.ts';
 import { humanDuration } from '../../report/human-duration.ts';
+import type { RunSteering } from '../../steering/run-steering.ts';
 import { UNATTENDED_NOTE, UNATTENDED_REASON } from '../unattended-run.ts';
 import type { RunContext } from './plan-run.ts';
 import type { RunReports } from './run-reports.ts';
@@ -24,7 +25,12 @@ export interface RunApprovals {
  * dispatched run with no issue or pull request has nowhere to ask: what the policy would ask
  * about is denied at once, with that reason, said before the agent starts.
  */
-export function runApprovals(ctx: RunContext, reports: RunReports, target: RunTarget): RunApprovals {
+export function runApprovals(
+  ctx: RunContext,
+  reports: RunReports,
+  target: RunTarget,
+  steering?: RunSteering,
+): RunApprovals {
   const { options, api, job } = ctx;
   const { repo } = job;
   const timeoutMs = options.approvalTimeoutMs ?? job.config.approvals.timeout;
@@ -68,7 +74,13 @@ export function runApprovals(ctx: RunContext, reports: RunReports, target: RunTa
   if (attach) {
     reports.reporting.then(
       ({ base }) => {
-        if (!ended) detach = attach(github, { runId: ctx.runId, checkRunId: base.checkRunId });
+        if (!ended) {
+          detach = attach(github, {
+            runId: ctx.runId,
+            checkRunId: base.checkRunId,
+            ...(steering === undefined ? {} : { steering }),
+          });
+        }
       },
       () => {},
     );
