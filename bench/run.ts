@@ -14,6 +14,7 @@ const all = [
   'action-cold-start',
   'agent-first-request',
   'app-webhooks',
+  'steering-latency',
 ] as const;
 const TIMEOUT_MS = 600_000;
 /** Benchmarks that need longer (one pair of real CLI starts per agent and run). */

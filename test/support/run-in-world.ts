@@ -1,3 +1,4 @@
+import type { AgentEvent } from '../../src/core/events/index.ts';
 import type { AdapterRegistry } from '../../src/core/registry/adapter-registry.ts';
 import { createApprovalPoller } from '../../src/github/approvals/approval-poller.ts';
 import type { GitHubApprovalChannel } from '../../src/github/approvals/github-approval-channel.ts';
@@ -20,6 +21,10 @@ export function runInWorld(
     answer: (channel: GitHubApprovalChannel) => void;
     env?: Record<string, string | undefined>;
     registry?: () => AdapterRegistry;
+    /** The poller's interval (default 20 ms). */
+    intervalMs?: number;
+    onEvent?: (event: AgentEvent) => void;
+    signal?: AbortSignal;
   },
 ): Promise<RunOutcome> {
   return executeRun({
@@ -30,6 +35,8 @@ export function runInWorld(
     git: { token: WORLD_TOKEN, author: { name: 'agent-mux', email: 'agent-mux@users.noreply.github.com' } },
     env: options.env ?? { ...process.env },
     secrets: [WORLD_TOKEN],
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
     attachApprovals: (channel, run) => {
       const poller = createApprovalPoller({
         ...(run.steering ? { steering: run.steering } : {}),
@@ -42,7 +49,7 @@ export function runInWorld(
         agents: Object.keys(job.config.agents),
         selfLogins: [SELF_LOGIN],
         since: job.requestedAt,
-        intervalMs: 20,
+        intervalMs: options.intervalMs ?? 20,
         clock: systemClock,
       });
       poller.start();
