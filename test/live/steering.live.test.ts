@@ -14,6 +14,7 @@ import { atBin, liveEnv, liveHomeRoot } from './run-live-case.ts';
 // call runs (a 3-second shell command) reaches the model in its next request, and the run shows
 // where Claude took it. The fake model asks for the shell, then answers once a tool result is back.
 const [claude] = await loadSpecs(['claude']);
+const [claudeAcp] = await loadSpecs(['acp-claude']);
 const STEER = 'Also handle the Windows case (steering from the live test).';
 
 let server: FakeModelServer | undefined;
@@ -68,5 +69,46 @@ describe.runIf(claude)('steering a running Claude Code (stream-json input)', () 
     // After the run, a message is queued for the next turn.
     expect(handle.steer({ text: 'too late' })).toEqual({ kind: 'queued', reason: expect.any(String) });
     expect(Date.now() - steeredAt).toBeLessThan(60_000);
+  }, 120_000);
+});
+
+describe.runIf(claudeAcp && claude)('steering an ACP agent (Claude Code through claude-agent-acp)', () => {
+  it('a message during the turn goes as the next session/prompt when it ends; the model’s next request carries it', async () => {
+    if (!claudeAcp || !claude) return;
+    await installCli(claude);
+    const bin = await installCli(claudeAcp);
+    server = await startFakeModelServer({ case: 'tool', shell: { command: 'sleep 3 && echo agent-mux-live' } });
+    const workspace = mkdtempSync(join(tmpdir(), 'agent-mux-live-steer-acp-ws-'));
+    const home = mkdtempSync(join(liveHomeRoot(), 'agent-mux-live-steer-acp-home-'));
+    dirs.push(workspace, home);
+    const { env } = await claudeAcp.setup({ baseUrl: server.url, home, workspace, bin, case: 'tool' });
+    const events: AgentEvent[] = [];
+    let outcome: SteerOutcome | undefined;
+    const handle = startRun({
+      adapter: atBin(claudeAcp.create(), bin, () => {}),
+      request: { prompt: 'Run the shell command `echo agent-mux-live` and tell me what it printed.', cwd: workspace },
+      env: liveEnv(home, env),
+      policy: { default: 'allow' },
+      mcp: 'off',
+      timeoutMs: 120_000,
+      graceMs: 2000,
+      onEvent: (event) => {
+        events.push(event);
+        if (event.type === 'tool_call_ready' && outcome === undefined) {
+          outcome = handle.steer({ text: STEER, from: '@alice' });
+        }
+      },
+    });
+    const end = await handle.result;
+    expect(end.reason, end.message).toBe('completed');
+    expect(outcome).toEqual({ kind: 'delivered' });
+    const types = events.map((e) => (e.type === 'notice' ? `notice:${e.code}` : e.type));
+    // Sent when the first turn ended, and answered in a second one.
+    const steered = types.indexOf('notice:steered');
+    expect(steered).toBeGreaterThan(types.indexOf('turn_end'));
+    expect(types.lastIndexOf('turn_end')).toBeGreaterThan(steered);
+    const requests = server.requests.filter((r) => r.reply === 'tool' || r.reply === 'text');
+    expect(JSON.stringify(requests.at(-1)?.body)).toContain(STEER);
+    expect(JSON.stringify(requests[0]?.body)).not.toContain(STEER);
   }, 120_000);
 });

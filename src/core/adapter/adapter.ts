@@ -214,6 +214,17 @@ export interface ProcessController {
   onBudget?(remaining: { tokens?: number; usd?: number }): void;
   /** Resolves when work the controller started (tool calls in flight) is done; awaited before the run ends. */
   settle?(): Promise<void>;
+  /**
+   * A user's message for the running agent (`RunHandle.steer`), for protocols that take one in
+   * their own way (ACP: a prompt sent when the current turn ends). The controller emits the
+   * `steered` notice where it gives the message to the agent (see `steeredNotice`).
+   */
+  steer?(message: import('../run/agent-input.ts').SteerMessage): import('../run/agent-input.ts').SteerOutcome;
+  /**
+   * True while a turn the controller started for a steered message runs: a terminal record then
+   * does not end the run (the turn it answers ends it).
+   */
+  holdsTurn?(): boolean;
 }
 
 export interface ProcessLaunch<S extends TranslatorState = TranslatorState> {

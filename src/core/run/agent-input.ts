@@ -14,6 +14,11 @@ export interface SteerMessage {
  */
 export type SteerOutcome = { kind: 'delivered' } | { kind: 'queued'; reason: string };
 
+/** Where a running attempt takes messages: its stdin (`AgentInput`) or its controller's own way. */
+export interface RunInput {
+  send(message: SteerMessage): SteerOutcome;
+}
+
 /** Messages written to a running program's input and not yet taken by it. */
 export interface AgentInputOptions {
   message: (text: string) => unknown;
@@ -33,7 +38,7 @@ const MAX_NOTICE_TEXT = 200;
  * `takenInputs`), and tells the attempt whether a terminal record may end the run: only when
  * nothing written waits, and then the input is closed so that the program ends by itself.
  */
-export class AgentInput {
+export class AgentInput implements RunInput {
   readonly #options: AgentInputOptions;
   readonly #waiting: SteerMessage[] = [];
   #closed: string | undefined;
@@ -80,15 +85,19 @@ export class AgentInput {
   }
 
   #notice(message: SteerMessage): EventDraft {
-    const seconds = Math.max(0, Math.round(((this.#options.now ?? Date.now)() - this.#options.startedAt) / 1000));
-    const at = `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
-    const text =
-      message.text.length > MAX_NOTICE_TEXT ? `${message.text.slice(0, MAX_NOTICE_TEXT - 1)}…` : message.text;
-    const from = message.from ? ` from ${message.from}` : '';
-    return {
-      type: 'notice',
-      code: 'steered',
-      message: `a message${from} was delivered to the running agent at ${at}: "${text.replace(/\s+/g, ' ')}"`,
-    };
+    return steeredNotice(message, (this.#options.now ?? Date.now)() - this.#options.startedAt);
   }
+}
+
+/** The `steered` notice: a message entered the agent's input `afterMs` into the run. */
+export function steeredNotice(message: SteerMessage, afterMs: number): EventDraft {
+  const seconds = Math.max(0, Math.round(afterMs / 1000));
+  const at = `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+  const text = message.text.length > MAX_NOTICE_TEXT ? `${message.text.slice(0, MAX_NOTICE_TEXT - 1)}…` : message.text;
+  const from = message.from ? ` from ${message.from}` : '';
+  return {
+    type: 'notice',
+    code: 'steered',
+    message: `a message${from} was delivered to the running agent at ${at}: "${text.replace(/\s+/g, ' ')}"`,
+  };
 }

@@ -9,7 +9,7 @@ import type {
   SpawnPlan,
 } from '../adapter/index.ts';
 import type { FenceOptions } from '../sandbox/index.ts';
-import { AgentInput } from './agent-input.ts';
+import { AgentInput, type RunInput } from './agent-input.ts';
 import { networkFailed, runCleanup } from './attempt-failures.ts';
 import type { AttemptOptions, PauseControl } from './attempt-options.ts';
 import type { AttemptResult, StopRequest } from './attempt-result.ts';
@@ -32,7 +32,7 @@ export interface ProcessAttemptOptions extends AttemptOptions<ProcessLaunch> {
   /** Pauses and resumes the program's process group (a spent budget waiting to be raised); undefined once it is over. */
   onPauseControl?: (control: PauseControl | undefined) => void;
   /** The program's input for messages mid-run (`SpawnPlan.input`); undefined when it takes none, or once it is over. */
-  onInput?: (input: AgentInput | undefined) => void;
+  onInput?: (input: RunInput | undefined) => void;
   /** When the run started: a message's notice says when in the run it was taken. */
   startedAt?: number;
   /** The adapter's program, to say how to install it when it is missing. */
@@ -88,8 +88,9 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     onNative?.('stdout', chunk);
     pipeline.pushStdout(chunk);
     if (!state.terminal) return;
-    // A message written to the agent and not yet taken: it answers it in another turn.
-    if (input && !input.mayEnd()) state.terminal = false;
+    // A message written to the agent and not yet taken, or a turn the controller started for one:
+    // that turn ends the run.
+    if ((input && !input.mayEnd()) || controller?.holdsTurn?.()) state.terminal = false;
     else terminal.reach();
   });
   child.onStderr((chunk) => {
@@ -123,6 +124,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
   });
 
   const io = runIO(child, options, { stop, stopped: () => stopRequest !== undefined });
+  const controller: ProcessController | undefined = launch.controller?.(io, ctx);
   const takes = plan.input;
   if (takes) {
     input = new AgentInput({
@@ -133,8 +135,10 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
       startedAt: options.startedAt ?? Date.now(),
     });
     options.onInput?.(input);
+  } else if (controller?.steer) {
+    const steer = controller.steer.bind(controller);
+    options.onInput?.({ send: (message) => steer(message) });
   }
-  const controller: ProcessController | undefined = launch.controller?.(io, ctx);
   recordSink = controller?.onRecord?.bind(controller);
   const removeListener = listenToController(controller, emitter);
   options.onController(controller);

@@ -1,7 +1,7 @@
 import type { AgentSession, LaunchContext, ProcessController } from '../adapter/index.ts';
 import type { ApprovalChannel } from '../tools/approval-channel.ts';
 import type { ToolHost } from '../tools/tool-host.ts';
-import type { AgentInput } from './agent-input.ts';
+import type { RunInput } from './agent-input.ts';
 import type { PauseControl } from './attempt-options.ts';
 import type { AttemptResult } from './attempt-result.ts';
 import { runProcessAttempt } from './process-attempt.ts';
@@ -36,7 +36,7 @@ export interface RunParts {
   /** Hears how to pause the running attempt (a process agent's; undefined between attempts and for sessions). */
   onPauseControl?: (control: PauseControl | undefined) => void;
   /** Hears the running attempt's input for messages mid-run (`SpawnPlan.input`). */
-  onInput?: (input: AgentInput | undefined) => void;
+  onInput?: (input: RunInput | undefined) => void;
 }
 
 /** Where the running attempt's budget listener lives (its controller or session), for `armBudget`. */

@@ -3,7 +3,7 @@ import { CostTracker } from '../cost/cost-tracker.ts';
 import { agentEnvironment } from '../env/agent-environment.ts';
 import type { EventDraft } from '../events/index.ts';
 import { Redactor } from '../redact/redactor.ts';
-import type { AgentInput, SteerMessage } from './agent-input.ts';
+import type { RunInput, SteerMessage } from './agent-input.ts';
 import type { PauseControl } from './attempt-options.ts';
 import { checkProgramVersion } from './check-program-version.ts';
 import { collectSecrets } from './collect-secrets.ts';
@@ -56,7 +56,7 @@ export function startRun(options: RunOptions): RunHandle {
   const unarmAbort = armAbort([options.signal, abort.signal], stopper.requestStop);
   let target: BudgetTarget | undefined;
   let pauseControl: PauseControl | undefined;
-  let agentInput: AgentInput | undefined;
+  let agentInput: RunInput | undefined;
   /** Messages for an agent that takes them, given before it started (or between attempts). */
   const early: SteerMessage[] = [];
   let finished = false;

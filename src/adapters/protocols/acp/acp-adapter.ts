@@ -29,6 +29,8 @@ export const acpCapabilities: Capabilities = {
   nativeSessionIds: true,
   turnCompletion: true,
   streaming: 'full',
+  // A message during a run goes as the next `session/prompt` when the current one ends (acp-controller.ts).
+  steering: true,
 };
 
 /** What a built-in ACP adapter adds to the generic one. */

@@ -7,6 +7,7 @@ import type {
   Stream,
 } from '@agentclientprotocol/sdk';
 import type { LaunchContext, ProcessController, RunIO } from '../../../core/adapter/index.ts';
+import { type SteerMessage, type SteerOutcome, steeredNotice } from '../../../core/run/agent-input.ts';
 import { createApprovalIdSource } from '../../../core/tools/create-approval-id.ts';
 import type { AcpClientHandlers } from './acp-client-app.ts';
 import { decodeAcpMessage } from './acp-message.ts';
@@ -59,13 +60,17 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
   };
   // Failures (an error response, the agent gone) are reported by the translator and the core.
   converse(run, connecting).catch(() => undefined);
+  const steering = queuedPrompts(run);
 
   return {
+    steer: (message) => steering.steer(message),
+    holdsTurn: () => steering.holdsTurn(),
     onEvent(event) {
       if (event.type === 'tool_call_start' || event.type === 'tool_call_ready') reported.add(event.toolCallId);
     },
     onRecord(record) {
       if (run.closed || record.kind !== 'json' || !inbound) return;
+      steering.onRecord(record.value);
       // Only the agent's requests and its responses reach the SDK: the translator reports the
       // notifications (session/update) and the lines that are not JSON-RPC.
       const message = decodeAcpMessage(record.value);
@@ -73,6 +78,7 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
       inbound.enqueue(record.value as AnyMessage);
     },
     requestStop(reason) {
+      steering.close('the run is stopping');
       if (reason !== 'completed' && !cancel.signal.aborted) {
         // Open permission requests are answered `cancelled` before the agent hears of the cancel.
         cancel.abort();
@@ -97,6 +103,62 @@ export function acpController(io: RunIO, ctx: LaunchContext, options: AcpControl
       run.connection?.close();
     },
   };
+}
+
+/**
+ * Messages for the running agent (steering), as ACP allows them: one prompt at a time, so each
+ * waits for the prompt in flight to end (`end_turn`) and then goes as the next `session/prompt`,
+ * which the run then waits for (`holdsTurn`); its `steered` notice marks where it was sent. A turn
+ * that ends otherwise (refused, cancelled, an error) ends the run, and what waits is queued for
+ * the run's next turn.
+ */
+function queuedPrompts(run: AcpRun): {
+  steer(message: SteerMessage): SteerOutcome;
+  holdsTurn(): boolean;
+  onRecord(value: unknown): void;
+  close(reason: string): void;
+} {
+  const startedAt = Date.now();
+  const waiting: SteerMessage[] = [];
+  let extraTurn = false;
+  let closed: string | undefined;
+  const close = (reason: string) => {
+    closed ??= reason;
+  };
+  return {
+    steer(message) {
+      if (closed !== undefined) return { kind: 'queued', reason: closed };
+      const text = message.text.trim();
+      if (text === '') return { kind: 'queued', reason: 'the message is empty' };
+      waiting.push({ ...message, text });
+      return { kind: 'delivered' };
+    },
+    holdsTurn: () => extraTurn,
+    onRecord(value) {
+      const result = isRecord(value) && 'id' in value && isRecord(value.result) ? value.result : undefined;
+      if (typeof result?.stopReason !== 'string') return;
+      const sessionId = run.sessionId;
+      const agent = run.connection?.agent;
+      if (result.stopReason !== 'end_turn' || waiting.length === 0 || closed || !sessionId || !agent) {
+        extraTurn = false;
+        close(
+          result.stopReason === 'end_turn' ? 'the agent has finished its turn' : `the turn ended: ${result.stopReason}`,
+        );
+        return;
+      }
+      extraTurn = true;
+      const messages = waiting.splice(0);
+      for (const message of messages) run.io.emit(steeredNotice(message, Date.now() - startedAt));
+      const prompt: ContentBlock[] = [{ type: 'text', text: messages.map((m) => m.text).join('\n\n') }];
+      // Its response (or error) is translated as any prompt's: it ends the run when nothing waits.
+      agent.request('session/prompt', { sessionId, prompt }).catch(() => undefined);
+    },
+    close,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 /** The agent's side of the SDK's stream: its records are enqueued to `inbound`, what the SDK writes goes to `io.writeLine`. */

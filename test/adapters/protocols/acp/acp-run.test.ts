@@ -217,3 +217,31 @@ describe('acp adapter over the core process path (fixture agent)', () => {
     ]);
   });
 });
+
+describe('steering an ACP agent (issue 37.1)', () => {
+  it('a message during the turn goes as the next session/prompt when it ends, and the run ends after that turn', async () => {
+    let outcome: unknown;
+    const handle = run('slow', {
+      prompt: 'first',
+      onEvent: (event) => {
+        if (event.type === 'thinking_delta' && outcome === undefined) {
+          outcome = handle.steer({ text: 'second thoughts', from: '@bob' });
+        }
+      },
+    });
+    const { events, end } = await collectRun(handle);
+    expect(end.reason, end.message).toBe('completed');
+    expect(outcome).toEqual({ kind: 'delivered' });
+    expect(textOf(events)).toBe('Hello you said: firstHello you said: second thoughts');
+    const kinds = events.map((e) => (e.type === 'notice' ? e.code : e.type));
+    expect(kinds.filter((k) => k === 'turn_end')).toHaveLength(2);
+    expect(kinds.indexOf('steered')).toBeGreaterThan(kinds.indexOf('turn_end'));
+    expect(handle.steer({ text: 'too late' })).toMatchObject({ kind: 'queued' });
+  });
+
+  it('without a message the run ends at its one turn', async () => {
+    const { events, end } = await collectRun(run('slow', { prompt: 'only' }));
+    expect(end.reason).toBe('completed');
+    expect(events.filter((e) => e.type === 'turn_end')).toHaveLength(1);
+  });
+});
