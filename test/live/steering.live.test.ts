@@ -5,6 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/events/index.ts';
 import type { SteerOutcome } from '../../src/core/run/agent-input.ts';
 import { startRun } from '../../src/core/run/start-run.ts';
+import { parseTurnRecord } from '../../src/github/conversation/turn-record.ts';
+import { handleTrigger } from '../../src/github/use-cases/handle-trigger.ts';
+import { commentEvent, createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';
+import { runInWorld } from '../support/run-in-world.ts';
 import { installCli } from './cli-cache.ts';
 import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts';
 import { loadSpecs } from './load-specs.ts';
@@ -18,10 +22,13 @@ const [claudeAcp] = await loadSpecs(['acp-claude']);
 const STEER = 'Also handle the Windows case (steering from the live test).';
 
 let server: FakeModelServer | undefined;
+let world: GitHubWorld | undefined;
 const dirs: string[] = [];
 afterEach(async () => {
   await server?.close();
+  await world?.close();
   server = undefined;
+  world = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -110,5 +117,44 @@ describe.runIf(claudeAcp && claude)('steering an ACP agent (Claude Code through 
     const requests = server.requests.filter((r) => r.reply === 'tool' || r.reply === 'text');
     expect(JSON.stringify(requests.at(-1)?.body)).toContain(STEER);
     expect(JSON.stringify(requests[0]?.body)).not.toContain(STEER);
+  }, 120_000);
+});
+
+describe.runIf(claude)('steering Claude Code from a comment (the Action’s path, fake GitHub)', () => {
+  it('a writer’s mention while the run is in progress reaches the model’s next request', async () => {
+    if (!claude) return;
+    const bin = await installCli(claude);
+    server = await startFakeModelServer({ case: 'tool', shell: { command: 'sleep 3 && echo agent-mux-live' } });
+    const w = await createGitHubWorld({ config: 'agents:\n  claude:\n    adapter: claude\n' });
+    world = w;
+    const home = mkdtempSync(join(liveHomeRoot(), 'agent-mux-live-steer-gh-home-'));
+    dirs.push(home);
+    const { env } = await claude.setup({ baseUrl: server.url, home, workspace: w.workspace, bin, case: 'tool' });
+    w.gh.state.addIssue(w.repo, { number: 9, title: 'Print the marker', body: '', user: 'alice' });
+    const decision = await handleTrigger(
+      w.deps,
+      commentEvent(w, 9, 'alice', '@agent Run the shell command `echo agent-mux-live` and tell me what it printed.'),
+    );
+    if (decision.kind !== 'run') throw new Error(decision.kind);
+    let commented = false;
+    const outcome = await runInWorld(w, decision.job, {
+      answer: () => {},
+      registry: () => w.registry().register(atBin(claude.create(), bin, () => {})),
+      env: liveEnv(home, env),
+      onEvent: (event) => {
+        if (event.type !== 'tool_call_ready' || commented) return;
+        commented = true;
+        w.gh.state.addComment(w.repo, 9, { body: `@agent ${STEER}`, user: 'bob' });
+      },
+    });
+    expect(outcome.end?.reason, outcome.reason).toBe('completed');
+    const requests = server.requests.filter((r) => r.reply === 'tool' || r.reply === 'text');
+    expect(JSON.stringify(requests.at(-1)?.body)).toContain(STEER);
+    expect(outcome.progress.notices).toContainEqual(
+      expect.objectContaining({ code: 'steered', message: expect.stringContaining('from @bob') }),
+    );
+    const tracking = w.gh.state.comments(w.repo, 9).find((c) => parseTurnRecord(c.body) !== undefined);
+    expect(parseTurnRecord(tracking?.body ?? '')?.steered).toHaveLength(1);
+    w.gh.assertNoViolations();
   }, 120_000);
 });
