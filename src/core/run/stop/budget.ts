@@ -3,6 +3,12 @@ import type { PauseControl } from '../attempt-options.ts';
 import type { Budget, BudgetSpent } from '../run-options.ts';
 import type { RequestStop } from './stop-cause.ts';
 
+/**
+ * The run end's message when the run's own budget (`RunOptions.budget`) was spent; a host's limit
+ * (`RunLimitError`, a disk cap) also ends a run `budget_exceeded`, with its own message.
+ */
+export const BUDGET_SPENT_MESSAGE = 'budget exceeded';
+
 /** What is left of a budget; a field is undefined when the budget sets no such limit. */
 export interface BudgetRemaining {
   tokens?: number;
@@ -73,7 +79,7 @@ export function armBudget(
     requestStop({
       reason: 'budget_exceeded',
       shutdown: 'budget_exceeded',
-      message: 'budget exceeded',
+      message: BUDGET_SPENT_MESSAGE,
       error: { code: 'budget_exceeded', message: `the run's budget is spent (${spent})` },
     });
   };

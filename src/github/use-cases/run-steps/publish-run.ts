@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { errorText } from '../../../core/errors/error-text.ts';
+import { BUDGET_SPENT_MESSAGE } from '../../../core/run/stop/budget.ts';
 import { pullNumberOf } from '../../pull-number-of.ts';
 import { unseenChangesReason } from '../../report/claimed-changes.ts';
 import { changedNothingReason } from '../../report/refused-changes.ts';
@@ -33,7 +34,8 @@ export async function publishRun(
   const { pull } = target;
   const { end } = run;
   const conclusion = conclusionOf(end.reason);
-  if (end.reason === 'budget_exceeded' && job.config.limits.budget.keepWork) {
+  // Only when its spending budget was spent: a host's limit (a disk cap) keeps nothing of its checkout.
+  if (end.reason === 'budget_exceeded' && end.message === BUDGET_SPENT_MESSAGE && job.config.limits.budget.keepWork) {
     return publishSpentRun(ctx, reports, target, agent, run);
   }
   if (conclusion !== 'success') {
