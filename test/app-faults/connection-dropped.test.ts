@@ -132,13 +132,20 @@ describe.runIf(available)('PostgreSQL ends the app’s connection while it queue
 
 /**
  * Holds the deliveries table, and ends every app backend that waits on it, for `ms`: no delivery can
- * be recorded meanwhile, and each attempt meets a dropped connection. Calls `during` once, a second
- * before the end.
+ * be recorded meanwhile, and each attempt meets a dropped connection. Calls `locked` once the table
+ * is held and `during` once, a second before the end.
  */
-async function storm(client: pg.Client, schemaName: string, ms: number, during: () => Promise<void>) {
+async function storm(
+  client: pg.Client,
+  schemaName: string,
+  ms: number,
+  during: () => Promise<void>,
+  locked: () => void,
+) {
   const ended: number[] = [];
   await client.query('BEGIN');
   await client.query(`LOCK TABLE ${schemaName}.deliveries IN ACCESS EXCLUSIVE MODE`);
+  locked();
   const until = Date.now() + ms;
   let asked = false;
   while (Date.now() < until) {
@@ -179,10 +186,22 @@ describe.runIf(available)('PostgreSQL away while a mention is delivered', () => 
     });
     await untilReady(app);
     let readyDuring: { status: number; reason: string } | undefined;
-    const ended = storm(admin, schema, 4_000, async () => {
-      const response = await fetch(`${app.url}/agent-mux/ready`);
-      readyDuring = { status: response.status, reason: ((await response.json()) as { reason: string }).reason };
+    let held: () => void = () => {};
+    const locked = new Promise<void>((resolve) => {
+      held = resolve;
     });
+    const ended = storm(
+      admin,
+      schema,
+      4_000,
+      async () => {
+        const response = await fetch(`${app.url}/agent-mux/ready`);
+        readyDuring = { status: response.status, reason: ((await response.json()) as { reason: string }).reason };
+      },
+      () => held(),
+    );
+    // The mention comes once the table is held (under load it could otherwise be recorded first).
+    await locked;
     // Answered within GitHub's 10 s, though nothing could be recorded: held in memory.
     const started = Date.now();
     const response = await f.send(app, 'issue_comment', f.mention(5, '@agent quick: do nothing'), 'while-away');

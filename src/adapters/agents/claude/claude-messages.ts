@@ -80,7 +80,8 @@ export function claudeUser(value: ClaudeRecordOf<'user'>, state: ClaudeTranslato
   const out: EventDraft[] = [];
   const text = userText(value.message);
   if (text !== undefined) {
-    (state.takenInputs ??= []).push(text);
+    state.takenInputs ??= [];
+    state.takenInputs.push(text);
     return [];
   }
   closeMessage(state, out);
