@@ -5,20 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stopLeftoverAgents } from '../../src/action/stop-leftover-agents.ts';
 import { type FakeActionsCache, startFakeActionsCache } from '../support/fake-actions-cache/fake-actions-cache.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';
+import { referenceWorkerConfig } from '../support/reference-agent-config.ts';
 import { ACTION_MAIN, RUNNER_RUN_ID, readCommandFile, runnerEnv, runStep } from './run-action.ts';
 
 // Issue 37.2 in the Action as the runner runs it: a daily limit of this repository kept in the
 // Actions cache (the fake service) across two workflow runs. The reference Process-protocol agent
 // reports 1,150 tokens and then 1,100 a step (2 steps: 3,350 in all); the day allows 3,000.
-const referenceAgent = new URL('../../examples/process-agent.mjs', import.meta.url).pathname;
-const CONFIG = `
-agents:
-  worker:
-    adapter: process
-    options:
-      binary: ${process.execPath}
-      args: [${referenceAgent}]
-      env: { REFERENCE_AGENT_STEPS: '2' }
+const CONFIG = `${referenceWorkerConfig(2)}
 tools:
   policy: { default: allow }
 limits:

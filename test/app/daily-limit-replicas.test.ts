@@ -4,20 +4,13 @@ import { createPostgresRunStore } from '../../src/app/store/postgres-run-store.t
 import { utcDay } from '../../src/github/limits/spend-ledger.ts';
 import { DATABASE_URL, dropSchema, freshSchema, postgresReachable } from '../app-faults/fault-postgres.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../support/github-world.ts';
+import { referenceWorkerConfig } from '../support/reference-agent-config.ts';
 import { type AppWorld, createAppWorld, INSTALLATION_ID, waitFor } from './app-world.ts';
 
 // Issue 37.2 in the app: daily limits kept in PostgreSQL, shared by two replicas. The reference
 // Process-protocol agent reports 1,150 tokens and then 1,100 a step (2 steps: 3,350 in all); the
 // repository's day allows 3,000, the installation's 50,000.
-const referenceAgent = fileURLToPath(new URL('../../examples/process-agent.mjs', import.meta.url));
-const CONFIG = `
-agents:
-  worker:
-    adapter: process
-    options:
-      binary: ${process.execPath}
-      args: [${referenceAgent}]
-      env: { REFERENCE_AGENT_STEPS: '2' }
+const CONFIG = `${referenceWorkerConfig(2)}
 tools:
   policy: { default: allow }
 limits:

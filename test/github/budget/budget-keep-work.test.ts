@@ -6,21 +6,17 @@ import { BUDGET_TOOL_NAME, type GitHubApprovalChannel } from '../../../src/githu
 import type { RunOutcome } from '../../../src/github/use-cases/execute-run.ts';
 import { handleTrigger } from '../../../src/github/use-cases/handle-trigger.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../../support/github-world.ts';
+import { referenceWorkerConfig } from '../../support/reference-agent-config.ts';
 import { runInWorld } from '../../support/run-in-world.ts';
 
 // limits.budget.keepWork end to end, as the Action runs it: executeRun on the fake GitHub with real
 // git and the reference Process-protocol agent (~1,100 tokens a step, 30 steps). With
 // REFERENCE_AGENT_WRITE_FIRST it writes hello.txt before its steps, so it has changed a file when a
 // budget of 3,000 tokens is spent; nobody raises it within the 1 s approval timeout.
-const referenceAgent = new URL('../../../examples/process-agent.mjs', import.meta.url).pathname;
-const config = (options: { writeFirst: boolean; keepWork?: boolean }) => `
-agents:
-  worker:
-    adapter: process
-    options:
-      binary: ${process.execPath}
-      args: [${referenceAgent}]
-      env: { REFERENCE_AGENT_STEPS: '30'${options.writeFirst ? ", REFERENCE_AGENT_WRITE_FIRST: '1'" : ''} }
+const config = (options: { writeFirst: boolean; keepWork?: boolean }) => `${referenceWorkerConfig(
+  30,
+  options.writeFirst ? { REFERENCE_AGENT_WRITE_FIRST: '1' } : {},
+)}
 limits:
   budget: { tokens: 3000${options.keepWork === undefined ? '' : `, keepWork: ${options.keepWork}`} }
 approvals:

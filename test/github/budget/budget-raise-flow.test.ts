@@ -3,20 +3,13 @@ import { BUDGET_TOOL_NAME, type GitHubApprovalChannel } from '../../../src/githu
 import type { RunOutcome } from '../../../src/github/use-cases/execute-run.ts';
 import { handleTrigger } from '../../../src/github/use-cases/handle-trigger.ts';
 import { commentEvent, createGitHubWorld, type GitHubWorld } from '../../support/github-world.ts';
+import { referenceWorkerConfig } from '../../support/reference-agent-config.ts';
 import { runInWorld } from '../../support/run-in-world.ts';
 
 // Issue 37.2 end to end, as the Action runs it: executeRun on the fake GitHub with real git, the
 // reference Process-protocol agent (~1,100 tokens a step, 30 steps, then a write), a budget of
 // 6,000 tokens, and answers read by the comment poller. The agent is paused (SIGSTOP) while it asks.
-const referenceAgent = new URL('../../../examples/process-agent.mjs', import.meta.url).pathname;
-const config = (timeout: string, budget = 'tokens: 6000') => `
-agents:
-  worker:
-    adapter: process
-    options:
-      binary: ${process.execPath}
-      args: [${referenceAgent}]
-      env: { REFERENCE_AGENT_STEPS: '30' }
+const config = (timeout: string, budget = 'tokens: 6000') => `${referenceWorkerConfig(30)}
 limits:
   budget: { ${budget} }
 approvals:
