@@ -11,6 +11,7 @@ import { commentEvent, createGitHubWorld, type GitHubWorld } from '../support/gi
 import { runInWorld } from '../support/run-in-world.ts';
 import { installCli } from './cli-cache.ts';
 import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts';
+import type { LiveSpec } from './live-spec.ts';
 import { loadSpecs } from './load-specs.ts';
 import { atBin, liveEnv, liveHomeRoot } from './run-live-case.ts';
 
@@ -19,6 +20,8 @@ import { atBin, liveEnv, liveHomeRoot } from './run-live-case.ts';
 // where Claude took it. The fake model asks for the shell, then answers once a tool result is back.
 const [claude] = await loadSpecs(['claude']);
 const [claudeAcp] = await loadSpecs(['acp-claude']);
+const [pi] = await loadSpecs(['pi']);
+const [omp] = await loadSpecs(['omp']);
 const STEER = 'Also handle the Windows case (steering from the live test).';
 
 let server: FakeModelServer | undefined;
@@ -32,50 +35,70 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * A message given to the running agent while its tool call runs (a 3-second shell command) reaches
+ * the model in its next request, and the run shows where the agent took it: after the tool's
+ * result, before the answer it shaped.
+ */
+async function steersDuringToolCall(spec: LiveSpec): Promise<void> {
+  const bin = await installCli(spec);
+  server = await startFakeModelServer({ case: 'tool', shell: { command: 'sleep 3 && echo agent-mux-live' } });
+  const workspace = mkdtempSync(join(tmpdir(), `agent-mux-live-steer-${spec.adapter}-ws-`));
+  const home = mkdtempSync(join(liveHomeRoot(), `agent-mux-live-steer-${spec.adapter}-home-`));
+  dirs.push(workspace, home);
+  const { env } = await spec.setup({ baseUrl: server.url, home, workspace, bin, case: 'tool' });
+  const events: AgentEvent[] = [];
+  let outcome: SteerOutcome | undefined;
+  let steeredAt = 0;
+  const handle = startRun({
+    adapter: atBin(spec.create(), bin, () => {}),
+    request: { prompt: 'Run the shell command `echo agent-mux-live` and tell me what it printed.', cwd: workspace },
+    env: liveEnv(home, env),
+    policy: { default: 'allow' },
+    mcp: 'off',
+    timeoutMs: 120_000,
+    graceMs: 2000,
+    onEvent: (event) => {
+      events.push(event);
+      if (event.type === 'tool_call_ready' && outcome === undefined) {
+        steeredAt = Date.now();
+        outcome = handle.steer({ text: STEER, from: '@alice' });
+      }
+    },
+  });
+  const end = await handle.result;
+  expect(end.reason, end.message).toBe('completed');
+  expect(outcome).toEqual({ kind: 'delivered' });
+  const types = events.map((e) => (e.type === 'notice' ? `notice:${e.code}` : e.type));
+  // Taken after the tool's result, before the answer it shaped.
+  const steered = types.indexOf('notice:steered');
+  expect(steered).toBeGreaterThan(types.indexOf('tool_result'));
+  expect(steered).toBeLessThan(types.lastIndexOf('message_stop'));
+  const notice = events[steered] as Extract<AgentEvent, { type: 'notice' }>;
+  expect(notice.message).toMatch(/^a message from @alice was delivered to the running agent at 00:0\d: "Also handle/);
+  const requests = server.requests.filter((r) => r.reply === 'tool' || r.reply === 'text');
+  expect(JSON.stringify(requests.at(-1)?.body)).toContain(STEER);
+  expect(JSON.stringify(requests[0]?.body)).not.toContain(STEER);
+  // After the run, a message is queued for the next turn.
+  expect(handle.steer({ text: 'too late' })).toEqual({ kind: 'queued', reason: expect.any(String) });
+  expect(Date.now() - steeredAt).toBeLessThan(60_000);
+}
+
 describe.runIf(claude)('steering a running Claude Code (stream-json input)', () => {
   it('a message during a tool call is taken at the next step: the model’s next request carries it', async () => {
-    if (!claude) return;
-    const bin = await installCli(claude);
-    server = await startFakeModelServer({ case: 'tool', shell: { command: 'sleep 3 && echo agent-mux-live' } });
-    const workspace = mkdtempSync(join(tmpdir(), 'agent-mux-live-steer-ws-'));
-    const home = mkdtempSync(join(liveHomeRoot(), 'agent-mux-live-steer-home-'));
-    dirs.push(workspace, home);
-    const { env } = await claude.setup({ baseUrl: server.url, home, workspace, bin, case: 'tool' });
-    const events: AgentEvent[] = [];
-    let outcome: SteerOutcome | undefined;
-    let steeredAt = 0;
-    const handle = startRun({
-      adapter: atBin(claude.create(), bin, () => {}),
-      request: { prompt: 'Run the shell command `echo agent-mux-live` and tell me what it printed.', cwd: workspace },
-      env: liveEnv(home, env),
-      policy: { default: 'allow' },
-      mcp: 'off',
-      timeoutMs: 120_000,
-      graceMs: 2000,
-      onEvent: (event) => {
-        events.push(event);
-        if (event.type === 'tool_call_ready' && outcome === undefined) {
-          steeredAt = Date.now();
-          outcome = handle.steer({ text: STEER, from: '@alice' });
-        }
-      },
-    });
-    const end = await handle.result;
-    expect(end.reason, end.message).toBe('completed');
-    expect(outcome).toEqual({ kind: 'delivered' });
-    const types = events.map((e) => (e.type === 'notice' ? `notice:${e.code}` : e.type));
-    // Taken after the tool's result, before the answer it shaped.
-    const steered = types.indexOf('notice:steered');
-    expect(steered).toBeGreaterThan(types.indexOf('tool_result'));
-    expect(steered).toBeLessThan(types.lastIndexOf('message_stop'));
-    const notice = events[steered] as Extract<AgentEvent, { type: 'notice' }>;
-    expect(notice.message).toMatch(/^a message from @alice was delivered to the running agent at 00:0\d: "Also handle/);
-    const requests = server.requests.filter((r) => r.reply === 'tool' || r.reply === 'text');
-    expect(JSON.stringify(requests.at(-1)?.body)).toContain(STEER);
-    expect(JSON.stringify(requests[0]?.body)).not.toContain(STEER);
-    // After the run, a message is queued for the next turn.
-    expect(handle.steer({ text: 'too late' })).toEqual({ kind: 'queued', reason: expect.any(String) });
-    expect(Date.now() - steeredAt).toBeLessThan(60_000);
+    if (claude) await steersDuringToolCall(claude);
+  }, 120_000);
+});
+
+describe.runIf(pi)('steering a running pi (RPC mode, `prompt` with streamingBehavior "steer")', () => {
+  it('a message during a tool call is taken before the next model request, which carries it', async () => {
+    if (pi) await steersDuringToolCall(pi);
+  }, 120_000);
+});
+
+describe.runIf(omp)('steering a running omp (RPC mode, as pi’s)', () => {
+  it('a message during a tool call is taken before the next model request, which carries it', async () => {
+    if (omp) await steersDuringToolCall(omp);
   }, 120_000);
 });
 

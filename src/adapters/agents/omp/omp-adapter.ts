@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectPiStyleAuth, PI_KEY_ENV } from '../pi/pi-auth.ts';
+import { piRpcController } from '../pi/pi-rpc.ts';
 import { ompPlan } from './omp-plan.ts';
 import { ompSessionFiles } from './omp-session-files.ts';
 import { ompTranslator } from './omp-translator.ts';
@@ -17,7 +18,10 @@ export const OMP_KEY_ENV = [
   'ANTHROPIC_FOUNDRY_API_KEY',
 ] as const;
 
-/** oh-my-pi, a fork of pi: `omp --mode json --print`, prompt on stdin. */
+/**
+ * oh-my-pi, a fork of pi: `omp --mode rpc`, the prompt and users' messages mid-run as commands on
+ * stdin, as for pi (`--mode json --print` when files are attached; omp-plan.ts).
+ */
 export const ompAdapter = defineCliAdapter({
   id: 'omp',
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
@@ -35,6 +39,9 @@ export const ompAdapter = defineCliAdapter({
     approvals: 'relay',
     sessionPersistence: 'file',
     streaming: 'full',
+    // RPC mode's `prompt` with `streamingBehavior: "steer"`, as pi's (omp backgrounds a running
+    // shell command to take it at once).
+    steering: true,
   },
   program: {
     command: 'omp',
@@ -65,4 +72,6 @@ export const ompAdapter = defineCliAdapter({
     ),
   plan: ompPlan,
   translator: ompTranslator,
+  // Answers extensions' dialogs in RPC mode, which would otherwise wait for a user (pi-rpc.ts).
+  controller: piRpcController,
 });

@@ -2,6 +2,7 @@ import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../../core/ada
 import { type PermissionPolicy, ruleMatches } from '../../../core/tools/permission-policy.ts';
 import { PlanTempDir } from '../../shared/plan-temp-dir.ts';
 import { piBridgeLaunch } from '../pi/pi-bridge-extension.ts';
+import { piRpcInput, piTakesMessages } from '../pi/pi-rpc.ts';
 
 /** omp's built-in tool names (src/tools/builtin-names.ts in 18.2.3), for expanding globs in a policy. */
 export const OMP_TOOLS = [
@@ -84,13 +85,16 @@ export interface OmpPlanOptions {
 }
 
 /**
- * `omp --mode json --print --no-title --allow-home [flags]`, prompt on stdin (read when stdin is not
- * a TTY). `--no-title` spares the extra model request for a session title; `--allow-home` keeps
+ * `omp --mode rpc --no-title --allow-home [flags]`: the prompt and users' messages mid-run as
+ * commands on stdin, as pi's RPC mode takes them (pi-rpc.ts; omp 18.2.3 prints a `ready` frame
+ * first). With files attached, `omp --mode json --print …` and the prompt on stdin (no messages
+ * mid-run), as for pi. `--no-title` spares the extra model request for a session title; `--allow-home` keeps
  * omp in the requested cwd even when it is the home directory (omp would move to a temp dir).
  */
 export function ompPlan(ctx: LaunchContext, options: OmpPlanOptions): SpawnPlan {
   const { request } = ctx;
-  const args = ['--mode', 'json', '--print', '--no-title', '--allow-home'];
+  const rpc = piTakesMessages(ctx);
+  const args = [...(rpc ? ['--mode', 'rpc'] : ['--mode', 'json', '--print']), '--no-title', '--allow-home'];
   if (request.model) args.push('--model', request.model);
   if (request.systemPrompt) args.push('--append-system-prompt', request.systemPrompt);
   if (request.thinkingEffort) args.push('--thinking', ompThinking[request.thinkingEffort]);
@@ -114,7 +118,7 @@ export function ompPlan(ctx: LaunchContext, options: OmpPlanOptions): SpawnPlan 
     args,
     cwd: request.cwd,
     env,
-    stdin: request.prompt,
+    ...(rpc ? piRpcInput(request.prompt) : { stdin: request.prompt }),
     protocol: 'json-lines',
     // The overlay's and the bridge's temp dir goes once the run is over.
     cleanup: temp.cleanup(),

@@ -24,6 +24,12 @@ export const OMP_QUIET_TYPES = [
   'todo_reminder',
   'ttsr_triggered',
   'tool_stream_update',
+  // RPC mode (--mode rpc): the protocol's opening frame and the session's command list and title.
+  'ready',
+  'available_commands_update',
+  'session_info_update',
+  'config_update',
+  'command_output',
 ] as const;
 
 export const ompTranslator: Translator<PiTranslatorState> = createPiTranslator({ ignoredTypes: OMP_QUIET_TYPES });

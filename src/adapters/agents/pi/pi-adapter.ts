@@ -3,10 +3,14 @@ import { join } from 'node:path';
 import { defineCliAdapter } from '../../shared/define-cli-adapter.ts';
 import { detectPiStyleAuth, PI_KEY_ENV, piAgentDir } from './pi-auth.ts';
 import { piPlan, piThinking } from './pi-plan.ts';
+import { piRpcController } from './pi-rpc.ts';
 import { piSessionFiles } from './pi-session-files.ts';
 import { piTranslator } from './pi-translator.ts';
 
-/** Mario Zechner's pi coding agent, headless: `pi --mode json --print`, prompt on stdin. */
+/**
+ * Mario Zechner's pi coding agent, headless: `pi --mode rpc`, the prompt and users' messages mid-run
+ * as commands on stdin (`pi --mode json --print` when files are attached; pi-plan.ts).
+ */
 export const piAdapter = defineCliAdapter({
   id: 'pi',
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
@@ -23,6 +27,8 @@ export const piAdapter = defineCliAdapter({
     approvals: 'relay',
     sessionPersistence: 'file',
     streaming: 'full',
+    // RPC mode's `prompt` with `streamingBehavior: "steer"`, taken before the next model request.
+    steering: true,
   },
   program: {
     command: 'pi',
@@ -46,4 +52,6 @@ export const piAdapter = defineCliAdapter({
     ),
   plan: (ctx, { command }) => piPlan(ctx, { command, thinking: piThinking }),
   translator: piTranslator,
+  // Answers extensions' dialogs in RPC mode, which would otherwise wait for a user (pi-rpc.ts).
+  controller: piRpcController,
 });

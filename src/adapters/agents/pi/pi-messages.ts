@@ -83,8 +83,20 @@ export function piMessageUpdate(value: PiRecordOf<'message_update'>, state: PiTr
   }
 }
 
-/** An assistant `message_end`: tool calls not streamed, the message's close, its cost and failure. */
+/**
+ * An assistant `message_end`: tool calls not streamed, the message's close, its cost and failure.
+ * A user's: pi took it into the conversation (the prompt, or a message given mid-run): its text
+ * goes to `state.takenInputs`, for the core to match with the messages it wrote.
+ */
 export function piMessageEnd(message: Obj, state: PiTranslatorState): EventDraft[] {
+  if (message.role === 'user') {
+    const text = messageText(message);
+    if (text) {
+      state.takenInputs ??= [];
+      state.takenInputs.push(text);
+    }
+    return [];
+  }
   if (message.role !== 'assistant') return [];
   const out: EventDraft[] = state.ledger.messageOpen ? [] : piMessageStart(message, state);
   // Tool calls the stream did not announce (a provider that does not stream tool input).

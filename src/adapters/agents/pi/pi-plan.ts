@@ -2,6 +2,7 @@ import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../../core/ada
 import { type PermissionPolicy, ruleMatches } from '../../../core/tools/permission-policy.ts';
 import { PlanTempDir } from '../../shared/plan-temp-dir.ts';
 import { piBridgeLaunch } from './pi-bridge-extension.ts';
+import { piRpcInput, piTakesMessages } from './pi-rpc.ts';
 import { PI_DEFAULT_TOOLS, PI_TOOLS } from './pi-tools.ts';
 
 export { PI_DEFAULT_TOOLS, PI_TOOLS } from './pi-tools.ts';
@@ -15,12 +16,14 @@ export interface PiPlanOptions {
 }
 
 /**
- * `pi --mode json -p [flags]` with the prompt on stdin: pi reads piped stdin as the message when it
- * is not a TTY and stdin is closed after it (a stdin left open makes pi wait forever).
+ * `pi --mode rpc [flags]`: the prompt and, while the agent runs, users' messages as commands on
+ * stdin (pi-rpc.ts); the same events as `--mode json` on stdout, with the commands' responses. With
+ * files to attach, `pi --mode json -p [flags] @file…` (RPC mode refuses `@file` arguments): the
+ * prompt on stdin, closed after it, and no messages mid-run.
  */
 export function piArgs(ctx: LaunchContext, thinking: Record<ThinkingEffort, string>): string[] {
   const { request } = ctx;
-  const args = ['--mode', 'json', '--print'];
+  const args = piTakesMessages(ctx) ? ['--mode', 'rpc'] : ['--mode', 'json', '--print'];
   if (request.model) args.push('--model', request.model);
   if (request.systemPrompt) args.push('--append-system-prompt', request.systemPrompt);
   if (request.thinkingEffort) args.push('--thinking', thinking[request.thinkingEffort]);
@@ -58,12 +61,13 @@ export function piPlan(ctx: LaunchContext, options: PiPlanOptions): SpawnPlan {
   }
   // Files last, as positional `@path` arguments after every flag.
   for (const file of ctx.request.files ?? []) args.push(`@${file.path}`);
+  const io = piTakesMessages(ctx) ? piRpcInput(ctx.request.prompt) : { stdin: ctx.request.prompt };
   return {
     command: options.command,
     args,
     cwd: ctx.request.cwd,
     env,
-    stdin: ctx.request.prompt,
+    ...io,
     protocol: 'json-lines',
     cleanup: temp.cleanup(),
   };

@@ -5,7 +5,7 @@ const loose = z.object({}).loose();
 const id = z.string().min(1);
 
 /**
- * The records of `pi --mode json` (and omp's) whose shape decides the translation, checked at the
+ * The records of `pi --mode json` and `--mode rpc` (and omp's) whose shape decides the translation, checked at the
  * edge: the fields a record cannot do without are required (a `message_update` without its
  * `assistantMessageEvent`, a tool execution without its id and name); the rest is read loosely.
  */
@@ -22,6 +22,8 @@ export const piRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('turn_end') }).loose(),
   z.object({ type: z.literal('agent_end') }).loose(),
   z.object({ type: z.literal('auto_retry_end') }).loose(),
+  // RPC mode: a command's answer (docs/rpc.md).
+  z.object({ type: z.literal('response'), command: z.string(), success: z.boolean() }).loose(),
 ]);
 
 /** One pi record the translator knows. */
@@ -42,6 +44,7 @@ export const piMalformed: Readonly<Record<PiRecord['type'], string>> = {
   turn_end: 'turn_end of another shape',
   agent_end: 'agent_end of another shape',
   auto_retry_end: 'auto_retry_end of another shape',
+  response: 'response without command or success',
 };
 
 /**
@@ -65,6 +68,10 @@ export function piRecord(value: Obj): PiRecord | 'unknown' | 'malformed' {
       return filled(value.toolCallId) && filled(value.toolName) ? (value as PiRecord) : 'malformed';
     case 'session':
       return filled(value.id) ? (value as PiRecord) : 'malformed';
+    case 'response':
+      return typeof value.command === 'string' && typeof value.success === 'boolean'
+        ? (value as PiRecord)
+        : 'malformed';
     case 'turn_start':
     case 'turn_end':
     case 'agent_end':

@@ -14,4 +14,9 @@ export interface PiTranslatorState extends TranslatorState {
   /** The last assistant message's failure, if it ended with `stopReason: error|aborted`. */
   lastFailure?: string;
   lastText?: string;
+  /**
+   * After an `agent_end`: `asking` until the idle probe's answer, `busy` once pi went on by itself
+   * (a retry, a compaction); unset when the run is over or no `agent_end` came yet (pi-run-end.ts).
+   */
+  continuing?: 'asking' | 'busy';
 }

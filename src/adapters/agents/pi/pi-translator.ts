@@ -4,6 +4,8 @@ import { isObj, malformed, str, unknownRecord } from '../../shared/record-fields
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { closePiMessage, piMessageEnd, piMessageStart, piMessageUpdate, piPlainText } from './pi-messages.ts';
 import { type PiRecord, type PiRecordOf, piMalformed, piRecord } from './pi-record.ts';
+import { PI_PROMPT_REQUEST, PI_STATE_REQUEST } from './pi-rpc.ts';
+import { PI_IDLE_PROBE, piAgentEnded, piContinuationEnded, piIdleAnswer, piWentOn } from './pi-run-end.ts';
 import type { PiTranslatorState } from './pi-state.ts';
 
 export { classifyError } from './pi-error.ts';
@@ -30,7 +32,12 @@ const QUIET_TYPES = [
   'compaction_end',
   'auto_retry_start',
   'auto_retry_end',
+  // RPC mode: the queue of messages given mid-run, and extensions' UI (dialogs answered by pi-rpc.ts).
+  'extension_ui_request',
 ];
+
+/** Records by which pi says it goes on after an `agent_end` (pi-run-end.ts). */
+const GOING_ON = new Set(['agent_start', 'auto_retry_start', 'compaction_start', 'auto_compaction_start']);
 
 /**
  * Translates `pi --mode json` (and oh-my-pi's `omp --mode json`, the same format): one JSON object
@@ -86,6 +93,8 @@ export function createPiTranslator(options: PiTranslatorOptions = {}): Translato
       const native = piRecord(value);
       if (native === 'unknown') {
         const type = str(value.type);
+        if (type === 'compaction_end') piContinuationEnded(value, state);
+        if (type !== undefined && GOING_ON.has(type)) piWentOn(state);
         if (type && ignored.has(type)) return unknownRecord(state, type, value);
         return unknownRecord(state, `unknown record type ${JSON.stringify(value.type)}`, value);
       }
@@ -94,6 +103,7 @@ export function createPiTranslator(options: PiTranslatorOptions = {}): Translato
         case 'session':
           return session(native, state);
         case 'turn_start':
+          piWentOn(state);
           state.turn += 1;
           return [{ type: 'turn_start', turn: state.turn }];
         case 'message_start':
@@ -121,12 +131,18 @@ export function createPiTranslator(options: PiTranslatorOptions = {}): Translato
           state.outcome = state.lastFailure
             ? { status: 'failed', message: state.lastFailure }
             : { status: 'completed', output: state.lastText };
+          // Over once pi is found idle (pi-run-end.ts), unless a message given mid-run waits (the
+          // core decides that: agent-input.ts).
+          piAgentEnded(state);
           return ended(state);
+        case 'response':
+          return response(native, state);
         case 'auto_retry_end':
           if (native.success === false) {
             const message = str(native.finalError) ?? state.lastFailure ?? 'retries exhausted';
             state.outcome = { status: 'failed', message };
           }
+          piContinuationEnded(native, state);
           return unknownRecord(state, 'auto_retry_end', native);
         default: {
           const never: never = native;
@@ -154,6 +170,37 @@ function session(value: PiRecordOf<'session'>, state: PiTranslatorState): EventD
     return [{ type: 'session_resume', sessionId: id, previousSessionId: resumeId === id ? undefined : resumeId }];
   }
   return [{ type: 'session_start', sessionId: id, cwd: str(value.cwd) }];
+}
+
+/**
+ * RPC mode's answer to a command: to the opening `get_state`, the session (as `--mode json`'s
+ * header says it); a refused prompt fails the run, which then has nothing more to say. The rest
+ * (accepted commands) carries nothing for the stream.
+ */
+function response(value: PiRecordOf<'response'>, state: PiTranslatorState): EventDraft[] {
+  if (value.id === PI_IDLE_PROBE) {
+    piIdleAnswer(value.data, state);
+    return [];
+  }
+  if (value.id === PI_STATE_REQUEST && value.success && isObj(value.data)) {
+    const id = str(value.data.sessionId);
+    if (id) return session({ type: 'session', id, cwd: state.request?.cwd }, state);
+  }
+  if (value.success || value.command !== 'prompt') return unknownRecord(state, 'response', value);
+  const message = str(value.error) ?? 'pi refused the prompt';
+  if (value.id !== PI_PROMPT_REQUEST) {
+    return [
+      {
+        type: 'error',
+        code: 'agent_error',
+        message: `pi refused a message given mid-run: ${message}`,
+        recoverable: true,
+      },
+    ];
+  }
+  state.outcome = { status: 'failed', message };
+  state.terminal = true;
+  return [{ type: 'error', code: 'agent_error', message, recoverable: false }];
 }
 
 /** A tool result's `content` blocks: the text joined, else the raw result. */

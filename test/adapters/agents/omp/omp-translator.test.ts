@@ -24,11 +24,17 @@ describe('omp translator (pi format, shared translator)', () => {
     expect(Object.keys(ompTranslator)).toEqual(Object.keys(piTranslator));
   });
 
-  it('replays the recorded tool stream: the call is announced at toolcall_end (no partial in omp)', () => {
+  it('replays the recorded tool stream (RPC mode, where omp streams the call’s input too)', () => {
     const { drafts, state } = replay('tool');
     const tools = drafts.filter((d) => d.type.startsWith('tool'));
-    expect(tools.map((d) => d.type)).toEqual(['tool_call_start', 'tool_call_ready', 'tool_result']);
-    expect(tools[1]).toMatchObject({ toolName: 'bash', input: { command: 'echo agent-mux-live' } });
+    expect(tools.map((d) => d.type)).toEqual([
+      'tool_call_start',
+      'tool_input_delta',
+      'tool_input_delta',
+      'tool_call_ready',
+      'tool_result',
+    ]);
+    expect(tools[3]).toMatchObject({ toolName: 'bash', input: { command: 'echo agent-mux-live' } });
     expect(state.outcome?.status).toBe('completed');
   });
 
@@ -69,7 +75,7 @@ const ctx = (request: Partial<RunRequest> = {}, policy?: LaunchContext['policy']
 });
 
 describe('omp plan', () => {
-  it('runs headless JSON mode with the prompt on stdin and real flags', () => {
+  it('runs RPC mode with the opening commands on stdin, kept open, and real flags', () => {
     const plan = ompPlan(
       ctx({ model: 'fake/claude', thinkingEffort: 'max', resumeSessionId: 's1', systemPrompt: 'Be brief.' }),
       {
@@ -78,8 +84,7 @@ describe('omp plan', () => {
     );
     expect(plan.args).toEqual([
       '--mode',
-      'json',
-      '--print',
+      'rpc',
       '--no-title',
       '--allow-home',
       '--model',
@@ -91,7 +96,19 @@ describe('omp plan', () => {
       '--resume',
       's1',
     ]);
-    expect(plan).toMatchObject({ stdin: 'do it', cwd: '/work', protocol: 'json-lines' });
+    expect(plan).toMatchObject({ keepStdinOpen: true, cwd: '/work', protocol: 'json-lines' });
+    expect(String(plan.stdin)).toContain('"type":"prompt","message":"do it"');
+    expect(plan.input?.message('and this')).toEqual({
+      type: 'prompt',
+      message: 'and this',
+      streamingBehavior: 'steer',
+    });
+    const withFile = ompPlan(ctx({ files: [{ name: 'a.png', path: '/tmp/a.png' }] }), { command: 'omp' });
+    expect(withFile).toMatchObject({
+      stdin: 'do it',
+      args: expect.arrayContaining(['json', '--print', '@/tmp/a.png']),
+    });
+    expect(withFile.input).toBeUndefined();
     expect(plan.cleanup).toBeUndefined();
     expect(ompPlan(ctx({ resumeSessionId: 's1', fork: true }), { command: 'omp' }).args.slice(-2)).toEqual([
       '--fork',

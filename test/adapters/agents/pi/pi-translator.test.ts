@@ -290,16 +290,33 @@ const ctx = (request: Partial<RunRequest> = {}, policy?: LaunchContext['policy']
 });
 
 describe('pi plan', () => {
-  it('runs headless JSON mode with the prompt on stdin', () => {
+  it('runs RPC mode: get_state and the prompt as commands on stdin, kept open for messages mid-run', () => {
     const plan = piPlan(ctx(), { command: 'pi', thinking: piThinking });
-    expect(plan).toMatchObject({
-      command: 'pi',
-      args: ['--mode', 'json', '--print'],
-      stdin: 'do it',
-      cwd: '/work',
-      protocol: 'json-lines',
+    expect(plan).toMatchObject({ command: 'pi', args: ['--mode', 'rpc'], cwd: '/work', protocol: 'json-lines' });
+    expect(plan.keepStdinOpen).toBe(true);
+    const lines = String(plan.stdin)
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      { id: 'agent-mux-state', type: 'get_state' },
+      { id: 'agent-mux-prompt', type: 'prompt', message: 'do it' },
+    ]);
+    expect(plan.input?.message('also this')).toEqual({
+      type: 'prompt',
+      message: 'also this',
+      streamingBehavior: 'steer',
     });
+  });
+
+  it('runs headless JSON mode with files attached (RPC mode refuses @file): no messages mid-run', () => {
+    const plan = piPlan(ctx({ files: [{ name: 'a.png', path: '/tmp/a.png' }] }), {
+      command: 'pi',
+      thinking: piThinking,
+    });
+    expect(plan).toMatchObject({ args: ['--mode', 'json', '--print', '@/tmp/a.png'], stdin: 'do it' });
     expect(plan.keepStdinOpen).toBeUndefined();
+    expect(plan.input).toBeUndefined();
   });
 
   it('maps model, system prompt, thinking, resume, fork and files to real flags', () => {
@@ -332,7 +349,7 @@ describe('pi plan', () => {
       thinking: piThinking,
     });
     expect(withFiles.args.slice(-2)).toEqual(['--no-tools', '@/tmp/a.png']);
-    expect(piArgs(ctx({ resumeSessionId: 'abc', fork: true }), piThinking).slice(-2)).toEqual(['--fork', 'abc']);
+    expect(piArgs(ctx({ resumeSessionId: 'abc', fork: true }), piThinking)).toEqual(['--mode', 'rpc', '--fork', 'abc']);
   });
 
   it('maps the permission policy onto the --tools allowlist', () => {
