@@ -82,7 +82,8 @@ async function dispatchDecision(
 }
 
 /**
- * A mention on an issue or pull request whose run is in progress (and whose config queues rather
+ * A mention on an issue or pull request (in a comment, or in a review comment: a reply in the run's
+ * review thread, say) whose run is in progress (and whose config queues rather
  * than cancels): offered to that run's agent too, through the store, to whichever worker holds it
  * (steering). The mention's own run is queued as ever: it waits for that run and, when the
  * running agent took the mention, ends at once (`steeredEarlier`).
@@ -92,16 +93,17 @@ async function offerToRunningAgent(
   decision: Extract<ActedTrigger, { kind: 'run' }>,
 ): Promise<void> {
   const { job, event } = decision;
-  if (event.source.kind !== 'issue_comment' || job.number === undefined) return;
+  const { source } = event;
+  if ((source.kind !== 'issue_comment' && source.kind !== 'review_comment') || job.number === undefined) return;
   if (job.config.concurrency.perIssue !== 'queue') return;
   const issueKey = issueKeyOf(job.repo, job.number);
   const running = await deps.store.list({ states: ['running', 'awaiting_approval'], issueKey });
   if (running.length === 0) return;
   const steer: SteerCandidate = {
-    commentId: event.source.commentId,
+    commentId: source.commentId,
     body: event.text,
     actor: { login: event.actor.login, type: event.actor.type },
-    source: { kind: 'issue_comment', commentId: event.source.commentId },
+    source: { kind: source.kind, commentId: source.commentId },
   };
   await deps.store.addAnswer({ kind: 'steer', issueKey, steer });
   deps.log(`mention ${steer.commentId} offered to the run in progress on ${issueKey}`);

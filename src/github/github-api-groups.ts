@@ -29,6 +29,7 @@ export type ReviewMethods = Pick<
   GitHubApi,
   | 'listReviews'
   | 'listReviewComments'
+  | 'listPullComments'
   | 'replyToReviewComment'
   | 'createReview'
   | 'listReviewThreads'

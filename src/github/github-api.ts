@@ -92,6 +92,10 @@ export interface ReviewCommentInfo {
   htmlUrl: string | undefined;
   /** The comment this one replies to, when it is a reply in a thread. */
   inReplyToId: number | undefined;
+  /** When it was written (`created_at`, ISO 8601); absent where a response left it out. */
+  createdAt?: string;
+  /** When it was last changed (`updated_at`). */
+  updatedAt?: string;
 }
 
 /** A comment of a review thread as GraphQL gives it: who wrote it and who put 👎 on it. */
@@ -263,6 +267,16 @@ export interface GitHubApi {
   listReviews(ref: RepoRef, number: number, options?: { etag?: string }): Promise<Conditional<ReviewInfo[]>>;
   /** GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments?per_page=100 — the first 100. */
   listReviewComments(ref: RepoRef, number: number, reviewId: number): Promise<ReviewCommentInfo[]>;
+  /**
+   * GET /repos/{owner}/{repo}/pulls/{pull_number}/comments?since=…&per_page=100 with If-None-Match:
+   * the pull request's review comments (replies in threads included) changed since `since`, oldest
+   * first; the first 100.
+   */
+  listPullComments(
+    ref: RepoRef,
+    number: number,
+    options?: { since?: string; etag?: string },
+  ): Promise<Conditional<ReviewCommentInfo[]>>;
   /** POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies — a reply in the comment's thread. */
   replyToReviewComment(ref: RepoRef, number: number, commentId: number, body: string): Promise<ReviewCommentInfo>;
 

@@ -182,10 +182,14 @@ export const reviewCommentResponse = z
     start_side: side,
     html_url: z.string().nullish(),
     in_reply_to_id: z.number().nullish(),
+    created_at: z.string().nullish(),
+    updated_at: z.string().nullish(),
   })
   .loose()
   .transform(
     (c): ReviewCommentInfo => ({
+      ...(c.created_at ? { createdAt: c.created_at } : {}),
+      ...(c.updated_at ? { updatedAt: c.updated_at } : {}),
       id: c.id,
       body: c.body ?? '',
       user: c.user ? { login: c.user.login, type: c.user.type } : undefined,

@@ -27,6 +27,15 @@ export function octokitReviewMethods(requests: OctokitRequests): ReviewMethods {
       return data;
     },
 
+    listPullComments(ref, number, options = {}) {
+      return conditionalList(
+        'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments',
+        { ...ref, pull_number: number, per_page: 100, ...(options.since ? { since: options.since } : {}) },
+        reviewCommentResponse,
+        options.etag,
+      );
+    },
+
     async replyToReviewComment(ref, number, commentId, body) {
       return (
         await call(

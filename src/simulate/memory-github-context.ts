@@ -113,6 +113,8 @@ export class MemoryGitHubContext {
       ...location,
       htmlUrl: `${this.html}/pull/${comment.pullNumber}#discussion_r${comment.id}`,
       inReplyToId: comment.inReplyToId,
+      createdAt: comment.createdAt,
+      updatedAt: comment.createdAt,
     };
   }
 }

@@ -38,6 +38,16 @@ export function memoryReviewMethods(ctx: MemoryGitHubContext): ReviewMethods {
         .map((c) => ctx.reviewCommentInfo(c));
     },
 
+    async listPullComments(ref, number, opts = {}) {
+      ctx.pullOf('GET /repos/{owner}/{repo}/pulls/{pull_number}/comments', ref, number);
+      const since = opts.since === undefined ? undefined : Date.parse(opts.since);
+      const list = [...state.reviewComments.values()]
+        .filter((c) => c.pullNumber === number && (since === undefined || Date.parse(c.createdAt) >= since))
+        .slice(0, 100)
+        .map((c) => ctx.reviewCommentInfo(c));
+      return conditional(list, opts.etag);
+    },
+
     async replyToReviewComment(ref, number, commentId, body) {
       const operation = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies';
       ctx.pullOf(operation, ref, number);

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeAdapter } from '../../src/adapters/agents/claude/index.ts';
 import { parseTurnRecord } from '../../src/github/conversation/turn-record.ts';
-import { commentEvent, createGitHubWorld, type GitHubWorld, SELF_LOGIN } from '../support/github-world.ts';
+import {
+  commentEvent,
+  createGitHubWorld,
+  type GitHubWorld,
+  reviewCommentEvent,
+  SELF_LOGIN,
+} from '../support/github-world.ts';
 import { withProgram } from '../support/with-program.ts';
 import { type AppWorld, createAppWorld, waitFor } from './app-world.ts';
 
@@ -66,6 +72,48 @@ describe('steering in the app', () => {
     expect(parseTurnRecord(tracking[0]?.body ?? '')?.steered).toEqual([bobs?.id]);
     expect(w.gh.state.checkRuns(w.repo)).toHaveLength(1);
     expect(w.gh.state.comments(w.repo, 81).filter((c) => c.user.login === SELF_LOGIN)).toHaveLength(1);
+    w.gh.assertNoViolations();
+  }, 60_000);
+
+  it('a writer’s reply in a review thread of the pull request reaches the agent the same way', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    const builtins = w.registry;
+    w.registry = () => builtins().register(withProgram(claudeAdapter(), process.execPath, [agent]));
+    app = await createAppWorld({
+      world: w,
+      startLoops: true,
+      env: { STEP_MS: '2000' },
+      fenceReadOnly: [fileURLToPath(new URL('../..', import.meta.url))],
+    });
+    const a = app;
+    const head = await w.commit('docs', { 'docs.md': 'docs\n' }, 'docs');
+    w.gh.state.addPull(w.repo, { number: 22, title: 'Docs', headRef: 'docs', headSha: head, user: 'alice' });
+    const pr = { number: 22, title: 'Docs', head, headRef: 'docs', line: 1 };
+    const root = reviewCommentEvent(w, { ...pr, login: 'alice', body: '@agent tidy this line' });
+    await a.receive('pull_request_review_comment', root.event.payload);
+    await waitFor(async () => ((await a.store.list({ states: ['running'] })).length > 0 ? true : undefined), 'the run');
+    const reply = reviewCommentEvent(w, {
+      ...pr,
+      login: 'bob',
+      body: '@agent and keep the heading',
+      inReplyToId: root.comment.id,
+    });
+    await a.receive('pull_request_review_comment', reply.event.payload);
+    const runs = await waitFor(async () => {
+      const done = await a.store.list({ states: ['succeeded', 'failed', 'cancelled', 'timed_out'] });
+      return done.length >= 2 ? done : undefined;
+    }, 'both runs');
+    expect(runs.map((r) => [r.conclusion, r.reason?.slice(0, 60)])).toEqual([
+      ['success', undefined],
+      ['skipped', expect.stringMatching(/^the request was delivered to the run in progress/)],
+    ]);
+    const tracking = w.gh.state.comments(w.repo, 22).filter((c) => parseTurnRecord(c.body) !== undefined);
+    expect(tracking).toHaveLength(1);
+    expect(parseTurnRecord(tracking[0]?.body ?? '')?.steeredReview).toEqual([reply.comment.id]);
+    expect(w.gh.state.reactions.filter((r) => r.target.id === reply.comment.id)).toEqual([
+      expect.objectContaining({ content: 'eyes', target: expect.objectContaining({ kind: 'review_comment' }) }),
+    ]);
     w.gh.assertNoViolations();
   }, 60_000);
 });

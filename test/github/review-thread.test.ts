@@ -4,7 +4,12 @@ import type { ActedTrigger } from '../../src/github/use-cases/act-on-trigger.ts'
 import type { RunOutcome } from '../../src/github/use-cases/execute-run.ts';
 import { handleTrigger } from '../../src/github/use-cases/handle-trigger.ts';
 import type { FakeReviewComment } from '../support/fake-github/fake-github.ts';
-import { createGitHubWorld, type GitHubWorld, SELF_LOGIN } from '../support/github-world.ts';
+import {
+  createGitHubWorld,
+  type GitHubWorld,
+  reviewCommentEvent as reviewCommentEventOn,
+  SELF_LOGIN,
+} from '../support/github-world.ts';
 import { approveEachAs, runInWorld } from '../support/run-in-world.ts';
 import { webhookPayload } from '../support/webhook-payload.ts';
 
@@ -44,40 +49,19 @@ async function worldWithPull(): Promise<{ w: GitHubWorld; head: string }> {
   return { w, head };
 }
 
-/** A review comment on the fake and the `pull_request_review_comment.created` webhook GitHub sends for it. */
+/** A review comment by alice on pull request #21, and its webhook (`reviewCommentEvent`). */
 function reviewCommentEvent(w: GitHubWorld, head: string, body: string, line: number, inReplyToId?: number) {
-  const comment = w.gh.state.addReviewComment(w.repo, 21, {
+  return reviewCommentEventOn(w, {
+    number: 21,
+    title: 'Docs',
+    head,
+    headRef: 'docs',
+    login: 'alice',
     body,
-    user: 'alice',
-    path: 'README.md',
     line,
-    side: 'RIGHT',
+    inReplyToId,
     diffHunk: HUNK,
-    commitId: head,
-    ...(inReplyToId === undefined ? {} : { inReplyToId }),
   });
-  const payload = webhookPayload(
-    'pull_request_review_comment',
-    'created',
-    { owner: w.repo.owner, repo: w.repo.repo, body, login: 'alice', number: 21, title: 'Docs' },
-    (p) => 'line' in (p.comment as object),
-  );
-  Object.assign(payload.comment as object, {
-    id: comment.id,
-    path: 'README.md',
-    line,
-    original_line: line,
-    start_line: null,
-    original_start_line: null,
-    side: 'RIGHT',
-    start_side: null,
-    diff_hunk: HUNK,
-    commit_id: head,
-    original_commit_id: head,
-    ...(inReplyToId === undefined ? {} : { in_reply_to_id: inReplyToId }),
-  });
-  Object.assign((payload.pull_request as { head: object }).head, { sha: head, ref: 'docs' });
-  return { event: { eventName: 'pull_request_review_comment', payload }, comment };
 }
 
 /** Runs the job as a front end does; every approval is given by bob (maintain) on the conversation. */

@@ -612,6 +612,8 @@ export function describeGitHubApi(name: string, make: MakeGitHubApiHarness): voi
             diffHunk: hunk,
             htmlUrl: `https://github.com/octo/demo/pull/7#discussion_r${id}`,
             inReplyToId: undefined,
+            createdAt: expect.any(String),
+            updatedAt: expect.any(String),
           },
         ]);
         expectNoViolations();
@@ -626,6 +628,29 @@ export function describeGitHubApi(name: string, make: MakeGitHubApiHarness): voi
         expect(await h.api.listReviewComments(h.repo, 7, review)).toEqual([
           expect.objectContaining({ path: 'README.md', lines: { start: 1, end: 1 }, side: 'RIGHT' }),
         ]);
+        expectNoViolations();
+      });
+
+      it('listPullComments: the pull request’s review comments and replies, since their creation, with an etag', async () => {
+        let now = new Date('2026-01-01T10:00:00Z');
+        h.setNow(() => now);
+        h.seed.pull({ number: 7, title: 'p', user: 'alice', headRef: 'feature' });
+        h.seed.pull({ number: 8, title: 'q', user: 'alice', headRef: 'main' });
+        const root = h.seed.reviewComment(7, { body: '@agent fix this', user: 'alice', path: 'README.md', line: 3 });
+        h.seed.reviewComment(8, { body: 'elsewhere', user: 'bob' });
+        now = new Date('2026-01-01T11:00:00Z');
+        const reply = await h.api.replyToReviewComment(h.repo, 7, root, '@agent and the Windows case');
+        const all = await h.api.listPullComments(h.repo, 7);
+        expect(all.data.map((c) => [c.body, c.inReplyToId])).toEqual([
+          ['@agent fix this', undefined],
+          ['@agent and the Windows case', root],
+        ]);
+        expect(all.data[1]).toMatchObject({ id: reply.id, createdAt: '2026-01-01T11:00:00Z' });
+        const since = await h.api.listPullComments(h.repo, 7, { since: '2026-01-01T10:30:00Z' });
+        expect(since.data.map((c) => c.id)).toEqual([reply.id]);
+        const again = await h.api.listPullComments(h.repo, 7, { since: '2026-01-01T10:30:00Z', etag: since.etag });
+        expect(again).toEqual({ notModified: true, etag: since.etag, data: [] });
+        expect(await statusOf(h.api.listPullComments(h.repo, 99))).toBe(404);
         expectNoViolations();
       });
 
@@ -653,6 +678,8 @@ export function describeGitHubApi(name: string, make: MakeGitHubApiHarness): voi
           diffHunk: hunk,
           htmlUrl: `https://github.com/octo/demo/pull/7#discussion_r${reply.id}`,
           inReplyToId: parent,
+          createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         });
         expect(reply.id).toBeGreaterThan(parent);
         await h.api.addReaction(h.repo, { kind: 'review_comment', commentId: reply.id }, 'eyes');

@@ -141,3 +141,61 @@ export function commentEvent(
   });
   return { eventName: 'issue_comment', payload, commentId: comment.id };
 }
+
+/**
+ * A review comment on the fake (on `path`, line `line` of the pull request's head) and the
+ * `pull_request_review_comment.created` webhook GitHub sends for it.
+ */
+export function reviewCommentEvent(
+  w: GitHubWorld,
+  c: {
+    number: number;
+    title: string;
+    head: string;
+    headRef: string;
+    login: string;
+    body: string;
+    line: number;
+    path?: string;
+    inReplyToId?: number | undefined;
+    diffHunk?: string;
+  },
+) {
+  const path = c.path ?? 'README.md';
+  const diffHunk = c.diffHunk ?? `@@ -${c.line} +${c.line} @@`;
+  const reply = c.inReplyToId === undefined ? {} : { inReplyToId: c.inReplyToId };
+  const comment = w.gh.state.addReviewComment(w.repo, c.number, {
+    body: c.body,
+    user: c.login,
+    path,
+    line: c.line,
+    side: 'RIGHT',
+    diffHunk,
+    commitId: c.head,
+    ...reply,
+  });
+  const payload = webhookPayload(
+    'pull_request_review_comment',
+    'created',
+    { owner: w.repo.owner, repo: w.repo.repo, body: c.body, login: c.login, number: c.number, title: c.title },
+    (p) => 'line' in (p.comment as object),
+  );
+  Object.assign(payload.comment as object, {
+    id: comment.id,
+    path,
+    line: c.line,
+    original_line: c.line,
+    start_line: null,
+    original_start_line: null,
+    side: 'RIGHT',
+    start_side: null,
+    diff_hunk: diffHunk,
+    commit_id: c.head,
+    original_commit_id: c.head,
+    created_at: comment.createdAt,
+    updated_at: comment.createdAt,
+    ...(c.inReplyToId === undefined ? {} : { in_reply_to_id: c.inReplyToId }),
+  });
+  Object.assign((payload.pull_request as { head: object }).head, { sha: c.head, ref: c.headRef });
+  return { event: { eventName: 'pull_request_review_comment', payload }, comment };
+}

@@ -7,7 +7,8 @@ import { answerFromCommand, answerFromReview, isDecisionCommand } from './answer
 import type { ApprovalAnswer, GitHubApprovalChannel } from './github-approval-channel.ts';
 
 export interface ApprovalPollerOptions {
-  api: Pick<GitHubApi, 'listComments' | 'listReviews' | 'commentLastEditedAt'>;
+  api: Pick<GitHubApi, 'listComments' | 'listReviews' | 'commentLastEditedAt'> &
+    Partial<Pick<GitHubApi, 'listPullComments'>>;
   repo: RepoRef;
   number: number;
   isPullRequest: boolean;
@@ -20,7 +21,8 @@ export interface ApprovalPollerOptions {
   since: string;
   /**
    * Mentions made during the run go to the running agent (steering): polled for the whole run,
-   * not only while approvals are pending.
+   * not only while approvals are pending. On a pull request, its review comments too (a mention in
+   * a review thread, the run's own included), with `listPullComments`.
    */
   steering?: Pick<RunSteering, 'offer'>;
   /** Between polls while approvals are pending (or, with `steering`, the whole run). Default 5000 ms. */
@@ -51,6 +53,8 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
   const seenReviews = new Set<number>();
   let commentsEtag: string | undefined;
   let reviewsEtag: string | undefined;
+  let pullCommentsEtag: string | undefined;
+  const seenPullComments = new Set<number>();
   let timer: unknown;
   let running = false;
   let stopped = true;
@@ -119,8 +123,40 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
         }
       }
     }
+    if (options.isPullRequest && options.steering) mentions.push(...(await reviewThreadMentions()));
     for (const answer of answers) await channel.answer(answer);
     for (const mention of mentions) await options.steering?.offer(mention);
+  }
+
+  /**
+   * Mentions written during the run in the pull request's review comments (a reply in the run's
+   * review thread, or any other): steering candidates. Edited ones are judged by their timestamps
+   * (a review comment's `lastEditedAt` would cost a GraphQL query each).
+   */
+  async function reviewThreadMentions(): Promise<SteerCandidate[]> {
+    if (!api.listPullComments) return [];
+    const list = await api.listPullComments(repo, options.number, { since, etag: pullCommentsEtag });
+    if (list.notModified) return [];
+    pullCommentsEtag = list.etag;
+    const mentions: SteerCandidate[] = [];
+    for (const comment of list.data) {
+      if (seenPullComments.has(comment.id) || !comment.user || isOwnLogin(comment.user.login, options.selfLogins))
+        continue;
+      seenPullComments.add(comment.id);
+      const createdAt = comment.createdAt ?? '';
+      const written = { createdAt, updatedAt: comment.updatedAt ?? createdAt };
+      if (!writtenDuringRunStart(written, sinceMs)) continue;
+      const command = parseCommand(comment.body, { phrase: options.phrase, agents: options.agents });
+      if (command?.kind !== 'run') continue;
+      mentions.push({
+        commentId: comment.id,
+        body: comment.body,
+        actor: comment.user,
+        edited: (await editState(written, () => undefined)) === 'edited',
+        source: { kind: 'review_comment', commentId: comment.id },
+      });
+    }
+    return mentions;
   }
 
   const schedule = () => {
@@ -160,7 +196,7 @@ export function createApprovalPoller(options: ApprovalPollerOptions): ApprovalPo
 export const UNEDITED_SKEW_MS = 2000;
 
 /** Whether a comment was written during the run (at or after `sinceMs`), not before it (then it shows up only because it was edited since). */
-function writtenDuringRunStart(comment: CommentInfo, sinceMs: number): boolean {
+function writtenDuringRunStart(comment: Pick<CommentInfo, 'createdAt'>, sinceMs: number): boolean {
   const created = Date.parse(comment.createdAt);
   return !Number.isNaN(created) && created >= sinceMs;
 }
@@ -171,9 +207,9 @@ function writtenDuringRunStart(comment: CommentInfo, sinceMs: number): boolean {
  * `updated_at` more than {@link UNEDITED_SKEW_MS} after `created_at`: an edit within those seconds
  * then goes unseen.
  */
-async function editState(
-  comment: CommentInfo,
-  lastEditedAt: (comment: CommentInfo) => Promise<string | null> | undefined,
+async function editState<C extends Pick<CommentInfo, 'createdAt' | 'updatedAt'>>(
+  comment: C,
+  lastEditedAt: (comment: C) => Promise<string | null> | undefined,
 ): Promise<'as-is' | 'edited'> {
   try {
     const edited = await lastEditedAt(comment);

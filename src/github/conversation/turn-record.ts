@@ -32,6 +32,8 @@ export const TurnRecordSchema = z.object({
    * of them started too ends at once, and no later turn takes them up again.
    */
   steered: z.array(z.number().int().positive()).max(50).optional(),
+  /** Likewise, the mentions in the pull request's review comments (their ids are another series). */
+  steeredReview: z.array(z.number().int().positive()).max(50).optional(),
   /** For a review run that published its review: the head commit it reviewed (`review.incremental` starts from it). */
   reviewed: z
     .string()

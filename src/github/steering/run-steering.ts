@@ -6,7 +6,10 @@ import { parseCommand } from '../trigger/parse-command.ts';
 import { authorizeActor } from '../trust/authorize-actor.ts';
 import type { RunJob } from '../use-cases/run-job.ts';
 
-/** A comment written on the run's issue or pull request while the run was in progress. */
+/**
+ * A comment written on the run's issue or pull request while the run was in progress: an issue
+ * comment, or a review comment of the pull request (a reply in the run's review thread, say).
+ */
 export interface SteerCandidate {
   commentId: number;
   body: string;
@@ -34,9 +37,9 @@ export interface RunSteeringOptions {
   /** Gives the message to the running agent (`RunHandle.steer`); undefined until the agent runs. */
   steer: () => ((message: SteerMessage) => SteerOutcome) | undefined;
   /** Whether the run already took the comment up (its own mention, the missed ones it runs for). */
-  taken: (commentId: number) => boolean;
-  /** A comment delivered to the agent: kept in the turn's record (`steered`). */
-  onDelivered: (commentId: number) => void;
+  taken: (source: CommentRef) => boolean;
+  /** A comment delivered to the agent: kept in the turn's record (`steered`, `steeredReview`). */
+  onDelivered: (source: CommentRef) => void;
   log: (line: string) => void;
 }
 
@@ -55,13 +58,15 @@ export interface RunSteering {
  */
 export function createRunSteering(options: RunSteeringOptions): RunSteering {
   const { job } = options;
-  const seen = new Set<number>();
+  // By kind and id: issue comments and review comments are numbered apart.
+  const seen = new Set<string>();
   return {
     async offer(candidate) {
-      if (seen.has(candidate.commentId) || options.taken(candidate.commentId)) {
+      const key = `${candidate.source.kind}:${candidate.source.commentId}`;
+      if (seen.has(key) || options.taken(candidate.source)) {
         return { kind: 'ignored', reason: 'already taken up' };
       }
-      seen.add(candidate.commentId);
+      seen.add(key);
       const command = parseCommand(candidate.body, { phrase: options.phrase, agents: options.agents });
       if (command?.kind !== 'run' || command.fresh) return { kind: 'ignored', reason: 'not a request to continue' };
       if (command.agent !== undefined && command.agent !== job.agentName) {
@@ -86,7 +91,7 @@ export function createRunSteering(options: RunSteeringOptions): RunSteering {
         ? steer({ text: steeringText(login, instruction), from: `@${login}` })
         : { kind: 'queued', reason: 'the agent has not started yet' };
       if (outcome.kind === 'delivered') {
-        options.onDelivered(candidate.commentId);
+        options.onDelivered(candidate.source);
         options.log(`steering: @${login}'s comment ${candidate.commentId} delivered to the running agent`);
       } else {
         options.log(`steering: @${login}'s comment ${candidate.commentId} queued for the next turn: ${outcome.reason}`);

@@ -4,7 +4,7 @@ import { isOwnLogin } from '../trust/is-own-login.ts';
 import type { RunJob } from '../use-cases/run-job.ts';
 
 /**
- * Where a run's own mention was already delivered to an earlier run while that run was in
+ * Where a run's own mention (an issue comment, or a review comment) was already delivered to an earlier run while that run was in
  * progress (steering: the earlier turn's record lists it in `steered`): the URL of that run's
  * tracking comment, or undefined when it was not. The run that the mention started then has
  * nothing left to do, and ends at once saying so.
@@ -14,12 +14,16 @@ export async function steeredEarlier(
   job: RunJob,
   selfLogins: readonly string[],
 ): Promise<string | undefined> {
-  if (job.source.kind !== 'issue_comment' || job.number === undefined) return undefined;
-  const id = job.source.commentId;
+  const { source } = job;
+  if ((source.kind !== 'issue_comment' && source.kind !== 'review_comment') || job.number === undefined) {
+    return undefined;
+  }
   const { data } = await api.listComments(job.repo, job.number);
   for (const comment of data) {
     if (!comment.user || !isOwnLogin(comment.user.login, selfLogins)) continue;
-    if (parseTurnRecord(comment.body)?.steered?.includes(id)) return comment.htmlUrl;
+    const record = parseTurnRecord(comment.body);
+    const steered = source.kind === 'issue_comment' ? record?.steered : record?.steeredReview;
+    if (steered?.includes(source.commentId)) return comment.htmlUrl;
   }
   return undefined;
 }

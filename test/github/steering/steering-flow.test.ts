@@ -98,6 +98,50 @@ describe('a comment during a run reaches the running agent (Action: poller, fake
     w.gh.assertNoViolations();
   }, 60_000);
 
+  it('on a pull request, a writer’s mention in a review thread is delivered too; its own run finds it taken', async () => {
+    const w = await createGitHubWorld({ config: CONFIG });
+    world = w;
+    const head = await w.commit('docs', { 'docs.md': 'docs\n' }, 'docs');
+    w.gh.state.addPull(w.repo, { number: 21, title: 'Docs', headRef: 'docs', headSha: head, user: 'alice' });
+    // A thread opened before the run: bob's reply in it during the run is for the running agent.
+    const thread = w.gh.state.addReviewComment(w.repo, 21, { body: 'this line is odd', user: 'alice', line: 1 });
+    const trigger = commentEvent(w, 21, 'alice', '@agent claude: tidy the docs', { pr: true });
+    const decision = await handleTrigger(w.deps, trigger);
+    if (decision.kind !== 'run') throw new Error(decision.kind);
+    const running = runInWorld(w, decision.job, {
+      answer: () => {},
+      registry: registry(w),
+      env: { ...process.env, STEP_MS: '1500' },
+    });
+    await runStarted(w, 21);
+    const reply = w.gh.state.addReviewComment(w.repo, 21, {
+      body: '@agent also keep this line',
+      user: 'bob',
+      line: 1,
+      inReplyToId: thread.id,
+    });
+    const outcome = await running;
+    expect(outcome.conclusion, outcome.reason).not.toBe('failure');
+    expect(outcome.finalMessage).toMatch(
+      /\| A new message from @bob on GitHub while you work .*: also keep this line$/s,
+    );
+    const tracking = w.gh.state.comments(w.repo, 21).find((c) => parseTurnRecord(c.body) !== undefined);
+    const record = parseTurnRecord(tracking?.body ?? '');
+    expect(record?.steeredReview).toEqual([reply.id]);
+    expect(record?.steered).toBeUndefined();
+    expect(w.gh.state.reactions.filter((r) => r.target.id === reply.id)).toEqual([
+      expect.objectContaining({ content: 'eyes', target: expect.objectContaining({ kind: 'review_comment' }) }),
+    ]);
+    // The run bob's review comment started too finds it taken; an issue comment of the same id would not.
+    const second = await handleTrigger(w.deps, commentEvent(w, 21, 'bob', '@agent also keep this line', { pr: true }));
+    if (second.kind !== 'run') throw new Error(second.kind);
+    const asReview = { ...second.job, source: { kind: 'review_comment' as const, commentId: reply.id } };
+    expect(await steeredEarlier(w.api, asReview, [SELF_LOGIN])).toBeDefined();
+    const asIssue = { ...second.job, source: { kind: 'issue_comment' as const, commentId: reply.id } };
+    expect(await steeredEarlier(w.api, asIssue, [SELF_LOGIN])).toBeUndefined();
+    w.gh.assertNoViolations();
+  }, 60_000);
+
   it('an agent that takes no message while it runs: the comment is queued for the next turn, and said so', async () => {
     const w = await createGitHubWorld({ config: CONFIG });
     world = w;

@@ -73,6 +73,20 @@ export const reviewCommentRoutes: Record<string, RouteHandler> = {
     return { status: 201, body: renderReviewComment(context.render, reply) };
   },
 
+  'pulls/list-review-comments': (context) => {
+    const ref = refOf(context);
+    const number = numberParam(context.params, 'pull_number');
+    if (repoOf(context) === undefined || context.state.pull(ref, number) === undefined) return notFound();
+    const since = typeof context.query.since === 'string' ? Date.parse(context.query.since) : undefined;
+    // GitHub's default order: by creation, oldest first. A review comment's edits are not kept here:
+    // `updated_at` is its creation time.
+    const comments = context.state
+      .reviewComments(ref, number)
+      .filter((c) => since === undefined || Date.parse(c.createdAt) >= since);
+    const { page, headers } = paginate(context, comments);
+    return { status: 200, body: page.map((c) => renderReviewComment(context.render, c)), headers };
+  },
+
   'pulls/list-comments-for-review': (context) => {
     const ref = refOf(context);
     const number = numberParam(context.params, 'pull_number');

@@ -127,7 +127,7 @@ export async function runAgent(
 }
 
 /**
- * Mentions on the run's issue or pull request while it runs go to its agent (the front end's
+ * Mentions on the run's issue or pull request (its review comments too) while it runs go to its agent (the front end's
  * poller or webhooks offer them); those delivered are kept in the turn's record (`steered`).
  */
 function runSteering(
@@ -149,9 +149,11 @@ function runSteering(
       const run = handle();
       return run && ((message) => run.steer(message));
     },
-    taken: (commentId) => taken.has(commentId),
-    onDelivered: (commentId) => {
-      ctx.baseRecord.steered = [...(ctx.baseRecord.steered ?? []), commentId];
+    taken: (source) => source.kind === 'issue_comment' && taken.has(source.commentId),
+    onDelivered: (source) => {
+      const record = ctx.baseRecord;
+      if (source.kind === 'issue_comment') record.steered = [...(record.steered ?? []), source.commentId];
+      else record.steeredReview = [...(record.steeredReview ?? []), source.commentId];
     },
     log: (line) => reports.note(line),
   });
