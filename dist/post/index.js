@@ -45472,9 +45472,13 @@ const reviewCommentResponse = object({
     start_side: side,
     html_url: schemas_string().nullish(),
     in_reply_to_id: schemas_number().nullish(),
+    created_at: schemas_string().nullish(),
+    updated_at: schemas_string().nullish(),
 })
     .loose()
     .transform((c) => ({
+    ...(c.created_at ? { createdAt: c.created_at } : {}),
+    ...(c.updated_at ? { updatedAt: c.updated_at } : {}),
     id: c.id,
     body: c.body ?? '',
     user: c.user ? { login: c.user.login, type: c.user.type } : undefined,
@@ -45964,6 +45968,9 @@ function octokitReviewMethods(requests) {
         async listReviewComments(ref, number, reviewId) {
             const { data } = await call('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', { ...ref, pull_number: number, review_id: reviewId, per_page: 100 }, array(reviewCommentResponse));
             return data;
+        },
+        listPullComments(ref, number, options = {}) {
+            return conditionalList('GET /repos/{owner}/{repo}/pulls/{pull_number}/comments', { ...ref, pull_number: number, per_page: 100, ...(options.since ? { since: options.since } : {}) }, reviewCommentResponse, options.etag);
         },
         async replyToReviewComment(ref, number, commentId, body) {
             return (await call('POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies', { ...ref, pull_number: number, comment_id: commentId, body }, reviewCommentResponse)).data;
