@@ -15,6 +15,7 @@ const all = [
   'agent-first-request',
   'app-webhooks',
   'steering-latency',
+  'app-steering-latency',
 ] as const;
 const TIMEOUT_MS = 600_000;
 /** Benchmarks that need longer (one pair of real CLI starts per agent and run). */

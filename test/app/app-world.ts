@@ -49,6 +49,8 @@ export interface AppWorldOptions {
   fenceRetryMs?: number;
   /** What one installation may spend per day (`AGENT_MUX_INSTALLATION_DAILY_*`). */
   installationDaily?: AppSettings['installationDaily'];
+  /** How often a worker reads answers and steering comments from the store (default here 30 ms; the app's 300). */
+  answerPollMs?: number;
 }
 
 export async function createAppWorld(options: AppWorldOptions = {}) {
@@ -105,7 +107,7 @@ export async function createAppWorld(options: AppWorldOptions = {}) {
     ...(options.fenceRetryMs !== undefined ? { fenceRetryMs: options.fenceRetryMs } : {}),
     idleMs: 20,
     cancelPollMs: 50,
-    answerPollMs: 30,
+    answerPollMs: options.answerPollMs ?? 30,
     diskPollMs: 50,
   });
   await probot.load(app);
