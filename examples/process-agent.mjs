@@ -49,12 +49,14 @@ say({ type: 'progress', summary: `working on: ${task.value.prompt}`, attempted: 
 const writeFirst = process.env.REFERENCE_AGENT_WRITE_FIRST === '1';
 const writeHello = () => call('write_file', { path: 'hello.txt', content: `${task.value.prompt}\n` });
 const early = writeFirst ? await writeHello() : undefined;
+// REFERENCE_AGENT_STEPS steps of ~1,100 tokens each, REFERENCE_AGENT_STEP_MS apart (default 20).
 const steps = Number(process.env.REFERENCE_AGENT_STEPS ?? 0);
+const stepMs = Number(process.env.REFERENCE_AGENT_STEP_MS ?? 20);
 for (let i = 0; i < steps; i++) {
   cost.inputTokens += 1000;
   cost.outputTokens += 100;
   say({ type: 'progress', summary: `step ${i + 1}`, cost });
-  await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, stepMs));
 }
 const written = early ?? (await writeHello());
 say({

@@ -17,6 +17,7 @@ export function appSpendLimits(
     ledger: {
       spentOn: (scope, day) => store.spentOn(scope, day),
       add: (scope, day, spend) => store.addSpend(scope, day, spend),
+      shared: true,
     },
     extra: () =>
       daily === undefined || installationId === undefined

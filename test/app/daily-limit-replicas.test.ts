@@ -87,4 +87,54 @@ describe.runIf(available)('daily limits across two app replicas on one PostgreSQ
     expect(await a.store.list({})).toHaveLength(1);
     w.gh.assertNoViolations();
   }, 120_000);
+
+  it('two runs side by side on two replicas spend the day’s limit together: each follows what the other spent', async () => {
+    // 30 steps each (~33,000 tokens, a step every 100 ms) against a day of 20,000: counted only at
+    // their ends, each run would have been given the whole 20,000 at its start (the day then ended
+    // at 44,100 when measured so).
+    const config = `${referenceWorkerConfig(30, { REFERENCE_AGENT_STEP_MS: '100' })}
+tools:
+  policy: { default: allow }
+approvals:
+  timeout: 1s
+limits:
+  budget:
+    daily: { tokens: 20000 }
+`;
+    const w = await createGitHubWorld({ config });
+    world = w;
+    const s = freshSchema('agent_mux_daily_share');
+    schema = s;
+    const replica = async () => {
+      const store = createPostgresRunStore({ connectionString: DATABASE_URL, schema: s, maxConnections: 3 });
+      const app = await createAppWorld({
+        world: w,
+        store,
+        startLoops: true,
+        fenceReadOnly: [fileURLToPath(new URL('../..', import.meta.url))],
+      });
+      replicas.push(app);
+      return app;
+    };
+    const a = await replica();
+    const b = await replica();
+    w.gh.state.addIssue(w.repo, { number: 71, title: 'One', body: '', user: 'alice' });
+    w.gh.state.addIssue(w.repo, { number: 72, title: 'Two', body: '', user: 'alice' });
+    await Promise.all([
+      a.receive('issue_comment', commentEvent(w, 71, 'alice', '@agent worker: long task').payload),
+      b.receive('issue_comment', commentEvent(w, 72, 'alice', '@agent worker: long task').payload),
+    ]);
+    const runs = await waitFor(async () => {
+      const done = await a.store.list({ states: ['succeeded', 'failed', 'cancelled', 'timed_out'] });
+      return done.length >= 2 ? done : undefined;
+    }, 'both runs');
+    expect(runs.map((r) => r.reason?.includes('budget'))).toEqual([true, true]);
+    const day = await a.store.spentOn('repo:octo/demo', utcDay(new Date()));
+    // Per run, over the limit by the response that crossed it, what the other spent while its last
+    // addition was in flight (a step or two at this pace), and the step the reference agent takes
+    // when continued to shut down: not by what the other spent all along (measured 25,400).
+    expect(day.tokens).toBeGreaterThanOrEqual(20_000);
+    expect(day.tokens).toBeLessThanOrEqual(20_000 + 6 * 1_150);
+    w.gh.assertNoViolations();
+  }, 120_000);
 });

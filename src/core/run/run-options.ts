@@ -1,5 +1,5 @@
 import type { Adapter, RunRequest } from '../adapter/index.ts';
-import type { AgentEvent, EventDraft, EventOf } from '../events/index.ts';
+import type { AgentEvent, EventDraft, EventOf, RunTotals } from '../events/index.ts';
 import type { ApprovalChannel } from '../tools/approval-channel.ts';
 import type { ToolHost } from '../tools/tool-host.ts';
 
@@ -110,6 +110,12 @@ export interface RunOptions {
    * be paused (a session: remote or in-process), the run stops at once as before.
    */
   onBudgetSpent?: (spent: BudgetSpent, signal: AbortSignal) => Promise<Budget | undefined>;
+  /**
+   * A lower budget than `budget` that may change while the run runs (what daily limits shared with
+   * other runs have left), asked at each cost report with the run's totals; the lower of the two
+   * holds, until a raise (`onBudgetSpent`) sets the run's budget outright. Must not throw or block.
+   */
+  budgetCeiling?: (totals: RunTotals) => Budget | undefined;
   retry?: RetryPolicy;
   /** The run's tools; a function receives the run id and the run's emitter (for approval events). */
   tools?: ToolHost | ((run: { runId: string; emit: (draft: EventDraft) => void }) => ToolHost);

@@ -73,6 +73,7 @@ export function startRun(options: RunOptions): RunHandle {
     stopper.requestStop,
     (draft: EventDraft) => emitter.emit(draft),
     raise,
+    options.budgetCeiling,
   );
 
   const startedAt = Date.now();

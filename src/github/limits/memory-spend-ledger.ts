@@ -8,6 +8,7 @@ export function createMemorySpendLedger(): SpendLedger {
   const days = new Map<string, Spend>();
   const keyOf = (scope: string, day: string) => JSON.stringify([scope, day]);
   return {
+    shared: true,
     async spentOn(scope, day) {
       const spent = days.get(keyOf(scope, day));
       return spent ? { ...spent } : { usd: 0, tokens: 0 };

@@ -19,6 +19,12 @@ export interface SpendLedger {
   spentOn(scope: SpendScope, day: string): Promise<Spend>;
   /** Adds `spend` to `scope`'s `day` and returns the day's new total. */
   add(scope: SpendScope, day: string, spend: Spend): Promise<Spend>;
+  /**
+   * Every run's addition is one atomic count that the others see at once (the app's store, memory):
+   * runs then add as they spend, and each run's budget follows what the others spent meanwhile
+   * (live-daily-share.ts). Absent (the Actions cache, kept per workflow run): a run adds once, at its end.
+   */
+  shared?: boolean;
 }
 
 /** The scope of a repository's daily limit. */

@@ -15,6 +15,16 @@ export interface BudgetRemaining {
   usd?: number;
 }
 
+/** The lower of a budget and a ceiling over it, field by field. */
+export function lowerBudget(budget: Budget, ceiling: Budget | undefined): Budget {
+  if (ceiling === undefined) return budget;
+  const low = (a: number | undefined, b: number | undefined) =>
+    a === undefined ? b : b === undefined ? a : Math.min(a, b);
+  const usd = low(budget.usd, ceiling.usd);
+  const tokens = low(budget.tokens, ceiling.tokens);
+  return { ...(usd === undefined ? {} : { usd }), ...(tokens === undefined ? {} : { tokens }) };
+}
+
 /** How a spent budget may be raised instead of ending the run (`RunOptions.onBudgetSpent`). */
 export interface BudgetRaise {
   ask: (spent: BudgetSpent) => Promise<Budget | undefined>;
@@ -56,7 +66,8 @@ function describe(budget: Budget): string {
  * Arms `RunOptions.budget`: returns the cost listener that tells the agent what is left (`onRemaining`)
  * and, once tokens or USD are spent, either pauses the agent and asks for a raise (`raise`: a process
  * agent, with `onBudgetSpent`) or reports `budget_exceeded` and stops the run. Costs reported while
- * paused (the last response's) count toward the raised budget.
+ * paused (the last response's) count toward the raised budget. A `ceiling` (`RunOptions.budgetCeiling`)
+ * lowers the budget at each report until a raise, which then holds alone.
  */
 export function armBudget(
   budget: Budget | undefined,
@@ -64,9 +75,11 @@ export function armBudget(
   requestStop: RequestStop,
   emit: (draft: EventDraft) => void,
   raise?: BudgetRaise,
+  ceiling?: (totals: RunTotals) => Budget | undefined,
 ): ((totals: RunTotals) => void) | undefined {
   if (!budget) return undefined;
   let current = budget;
+  let lowered: typeof ceiling = ceiling;
   let toldUnpriced = false;
   let asking = false;
   /** Stopped: what the agent reports while it shuts down asks nothing more. */
@@ -86,6 +99,7 @@ export function armBudget(
   const check = (totals: RunTotals) => {
     latest = totals;
     if (asking || stopped) return;
+    if (lowered) current = lowerBudget(current, lowered(totals));
     if (!toldUnpriced && current.usd !== undefined && (totals.unpricedModels?.length ?? 0) > 0) {
       toldUnpriced = true;
       emit({ type: 'notice', code: 'budget_by_tokens', message: unpricedNotice(current, totals) });
@@ -118,6 +132,8 @@ export function armBudget(
     control.resume();
     if (next === undefined || spentOut(remainingOf(next, totals))) return stop(totals);
     current = next;
+    // A writer's raise is the run's budget from now on, whatever the shared limits have left.
+    lowered = undefined;
     emit({ type: 'notice', code: 'budget_raised', message: `the run's budget was raised to ${describe(next)}` });
     check(totals);
   };

@@ -81,6 +81,7 @@ export async function runAgent(
     fence: options.fence,
     sandboxUnavailable: job.config.tools.sandboxUnavailable,
     ...(spending.budget === undefined ? {} : { budget: spending.budget }),
+    ...(spending.ceiling === undefined ? {} : { budgetCeiling: spending.ceiling }),
     // A spent budget pauses the agent and asks on GitHub, like an approval (same approvers, same timeout).
     ...(approvals.github === undefined
       ? {}

@@ -111,4 +111,45 @@ describe('stop causes', () => {
       },
     ]);
   });
+
+  it('budget ceiling: lowers the budget at each report (what shared daily limits leave); a raise then holds alone', async () => {
+    let ceiling = { tokens: 5000 };
+    const remaining: BudgetRemaining[] = [];
+    const paused: string[] = [];
+    const asked: number[] = [];
+    const control = {
+      pause: () => {
+        paused.push('pause');
+        return true;
+      },
+      resume: () => paused.push('resume'),
+    };
+    const onCost = armBudget(
+      { tokens: 10_000 },
+      (r) => remaining.push(r),
+      requestStop,
+      () => {},
+      {
+        ask: async (spent) => {
+          asked.push(spent.budget.tokens ?? 0);
+          return { tokens: 20_000 };
+        },
+        control: () => control,
+      },
+      () => ceiling,
+    );
+    onCost?.(totals(1000, 0, 0));
+    ceiling = { tokens: 3000 }; // another run spent meanwhile
+    onCost?.(totals(2000, 0, 0));
+    expect(remaining).toEqual([{ tokens: 4000 }, { tokens: 1000 }]);
+    onCost?.(totals(3100, 0, 0));
+    expect(asked).toEqual([3000]);
+    await vi.runAllTimersAsync();
+    // Raised to 20,000 by a writer: the shared limit no longer lowers it.
+    ceiling = { tokens: 0 };
+    onCost?.(totals(4000, 0, 0));
+    expect(remaining.at(-1)).toEqual({ tokens: 16_000 });
+    expect(paused).toEqual(['pause', 'resume']);
+    expect(causes).toEqual([]);
+  });
 });
