@@ -7,17 +7,21 @@ export function piTakesMessages(ctx: LaunchContext): boolean {
   return (ctx.request.files ?? []).length === 0;
 }
 
-/** The id of the `get_state` command the run opens with: its response names the session. */
-export const PI_STATE_REQUEST = 'agent-mux-state';
+/**
+ * The id of the `get_session_stats` command the run opens with: its response names the session.
+ * Not `get_state`, whose answer carries the model and, in omp 18.2.3, the whole system prompt
+ * (67 KB a time, against 0.8 KB).
+ */
+export const PI_SESSION_REQUEST = 'agent-mux-session';
 /** The id of the run's prompt command: a `success: false` response to it fails the run. */
 export const PI_PROMPT_REQUEST = 'agent-mux-prompt';
 
 /**
- * What `pi --mode rpc` reads first (docs/rpc.md of pi 0.73.1): `get_state`, whose response carries
+ * What `pi --mode rpc` reads first (docs/rpc.md of pi 0.73.1): `get_session_stats`, whose response carries
  * the session id that `--mode json` printed as its header, then the prompt. One JSON object a line.
  */
 export function piRpcOpening(prompt: string): string {
-  const state = { id: PI_STATE_REQUEST, type: 'get_state' };
+  const state = { id: PI_SESSION_REQUEST, type: 'get_session_stats' };
   const run = { id: PI_PROMPT_REQUEST, type: 'prompt', message: prompt };
   return `${JSON.stringify(state)}\n${JSON.stringify(run)}\n`;
 }
@@ -59,7 +63,7 @@ export function piRpcController(io: RunIO, ctx: LaunchContext): ProcessControlle
       const value = record.value;
       // Whether pi is idle now or goes on by itself (a retry, a compaction): pi-run-end.ts.
       if (value.type === 'agent_end') {
-        io.writeLine({ id: PI_IDLE_PROBE, type: 'get_state' }).catch(() => undefined);
+        io.writeLine({ id: PI_IDLE_PROBE, type: 'get_session_stats' }).catch(() => undefined);
         return;
       }
       if (value.type !== 'extension_ui_request' || !DIALOGS.has(str(value.method) ?? '')) return;

@@ -1,7 +1,10 @@
 import { isObj } from '../../shared/record-fields.ts';
 import type { PiTranslatorState } from './pi-state.ts';
 
-/** The id of the `get_state` sent at each `agent_end` in RPC mode: its answer says pi is idle. */
+/**
+ * The id of the command sent at each `agent_end` in RPC mode (`get_session_stats`, a small answer):
+ * its answer comes after what pi announces on `agent_end`, so nothing announced before it means idle.
+ */
 export const PI_IDLE_PROBE = 'agent-mux-idle';
 
 /**
@@ -9,7 +12,7 @@ export const PI_IDLE_PROBE = 'agent-mux-idle';
  * deems transient (`auto_retry_start` … `auto_retry_end`) and compacts then retries a context
  * overflow (`compaction_start` … `compaction_end`), each announced right after `agent_end`; omp
  * (18.2.3) retries inside the request instead. Print mode waits for all that by itself; in RPC
- * mode, where the run ends by closing pi's stdin, the controller asks `get_state` at each
+ * mode, where the run ends by closing pi's stdin, the controller asks `get_session_stats` at each
  * `agent_end` (pi-rpc.ts), and the run is over when that answer finds pi idle with nothing
  * announced since.
  */

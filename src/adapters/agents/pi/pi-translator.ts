@@ -4,7 +4,7 @@ import { isObj, malformed, str, unknownRecord } from '../../shared/record-fields
 import { StreamLedger } from '../../shared/stream-ledger.ts';
 import { closePiMessage, piMessageEnd, piMessageStart, piMessageUpdate, piPlainText } from './pi-messages.ts';
 import { type PiRecord, type PiRecordOf, piMalformed, piRecord } from './pi-record.ts';
-import { PI_PROMPT_REQUEST, PI_STATE_REQUEST } from './pi-rpc.ts';
+import { PI_PROMPT_REQUEST, PI_SESSION_REQUEST } from './pi-rpc.ts';
 import { PI_IDLE_PROBE, piAgentEnded, piContinuationEnded, piIdleAnswer, piWentOn } from './pi-run-end.ts';
 import type { PiTranslatorState } from './pi-state.ts';
 
@@ -173,7 +173,7 @@ function session(value: PiRecordOf<'session'>, state: PiTranslatorState): EventD
 }
 
 /**
- * RPC mode's answer to a command: to the opening `get_state`, the session (as `--mode json`'s
+ * RPC mode's answer to a command: to the opening `get_session_stats`, the session (as `--mode json`'s
  * header says it); a refused prompt fails the run, which then has nothing more to say. The rest
  * (accepted commands) carries nothing for the stream.
  */
@@ -182,7 +182,7 @@ function response(value: PiRecordOf<'response'>, state: PiTranslatorState): Even
     piIdleAnswer(value.data, state);
     return [];
   }
-  if (value.id === PI_STATE_REQUEST && value.success && isObj(value.data)) {
+  if (value.id === PI_SESSION_REQUEST && value.success && isObj(value.data)) {
     const id = str(value.data.sessionId);
     if (id) return session({ type: 'session', id, cwd: state.request?.cwd }, state);
   }

@@ -11,16 +11,16 @@ const feed = (records: unknown[], state: PiTranslatorState): EventDraft[] =>
 
 // Shapes as pi 0.73.1 prints them in `--mode rpc` (recorded: test/fixtures/streams/pi/*.jsonl).
 const stateResponse = (sessionId: string) => ({
-  id: 'agent-mux-state',
+  id: 'agent-mux-session',
   type: 'response',
-  command: 'get_state',
+  command: 'get_session_stats',
   success: true,
   data: { sessionId, sessionFile: `/h/.pi/agent/sessions/x/2026_${sessionId}.jsonl`, isStreaming: false },
 });
 const idle = (data: Record<string, unknown> = {}) => ({
   id: 'agent-mux-idle',
   type: 'response',
-  command: 'get_state',
+  command: 'get_session_stats',
   success: true,
   data: { isStreaming: false, isCompacting: false, ...data },
 });
@@ -30,10 +30,10 @@ const launch = (files: { name: string; path: string }[]) =>
   ({ request: { prompt: 'p', cwd: '/ws', files } }) as unknown as LaunchContext;
 
 describe('pi RPC mode', () => {
-  it('opens with get_state then the prompt, and gives messages mid-run as prompts that steer', () => {
+  it('opens with get_session_stats then the prompt, and gives messages mid-run as prompts that steer', () => {
     const lines = piRpcOpening('fix it\nplease').trimEnd().split('\n');
     expect(lines.map((l) => JSON.parse(l))).toEqual([
-      { id: 'agent-mux-state', type: 'get_state' },
+      { id: 'agent-mux-session', type: 'get_session_stats' },
       { id: 'agent-mux-prompt', type: 'prompt', message: 'fix it\nplease' },
     ]);
     expect(piSteerCommand('and Windows')).toEqual({
@@ -43,7 +43,7 @@ describe('pi RPC mode', () => {
     });
   });
 
-  it('takes the session from the get_state response, as JSON mode’s header, and a resumed one as resumed', () => {
+  it('takes the session from the get_session_stats response, as JSON mode’s header, and a resumed one as resumed', () => {
     const state = fresh({ prompt: 'p', cwd: '/ws' });
     expect(feed([stateResponse('s-1')], state)).toEqual([{ type: 'session_start', sessionId: 's-1', cwd: '/ws' }]);
     expect(state.sessionId).toBe('s-1');
@@ -152,7 +152,7 @@ describe('pi RPC mode', () => {
     controller.onRecord?.(json({ type: 'agent_end', messages: [] }));
     expect(written).toEqual([
       { type: 'extension_ui_response', id: 'u1', cancelled: true },
-      { id: 'agent-mux-idle', type: 'get_state' },
+      { id: 'agent-mux-idle', type: 'get_session_stats' },
     ]);
     // Print mode (files attached): stdin is closed, nothing is written.
     const print = piRpcController(io, launch([{ name: 'a.png', path: '/tmp/a.png' }]));

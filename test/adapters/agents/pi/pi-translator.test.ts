@@ -290,7 +290,7 @@ const ctx = (request: Partial<RunRequest> = {}, policy?: LaunchContext['policy']
 });
 
 describe('pi plan', () => {
-  it('runs RPC mode: get_state and the prompt as commands on stdin, kept open for messages mid-run', () => {
+  it('runs RPC mode: get_session_stats and the prompt as commands on stdin, kept open for messages mid-run', () => {
     const plan = piPlan(ctx(), { command: 'pi', thinking: piThinking });
     expect(plan).toMatchObject({ command: 'pi', args: ['--mode', 'rpc'], cwd: '/work', protocol: 'json-lines' });
     expect(plan.keepStdinOpen).toBe(true);
@@ -299,7 +299,7 @@ describe('pi plan', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(lines).toEqual([
-      { id: 'agent-mux-state', type: 'get_state' },
+      { id: 'agent-mux-session', type: 'get_session_stats' },
       { id: 'agent-mux-prompt', type: 'prompt', message: 'do it' },
     ]);
     expect(plan.input?.message('also this')).toEqual({
