@@ -13,6 +13,11 @@ export interface GenericCliOptions {
    * Default 1500 ms.
    */
   quietMs?: number;
+  /**
+   * `persistent` only: a program started for a run has this long to print its first line before `quietMs`
+   * applies (its start-up is not an answer's silence). Default 10 s.
+   */
+  startupMs?: number;
   /** `persistent` only: SIGTERM → SIGKILL window when the program is killed (stop, dispose). Default 2000 ms. */
   graceMs?: number;
 }
@@ -25,6 +30,7 @@ export type GenericCliAdapter = Adapter & {
 };
 
 export const DEFAULT_QUIET_MS = 1500;
+const DEFAULT_STARTUP_MS = 10_000;
 const DEFAULT_GRACE_MS = 2000;
 
 /** Its capabilities: no native session ids, no turn completion, no resume; interactive. */
@@ -45,7 +51,7 @@ export function genericCliCapabilities(spawnPolicy: GenericCliAdapterConfig['spa
  *   for more input, and closing it would make many quit before answering); the run ends when the program
  *   exits, or by the run's timeouts or abort.
  * - `persistent`: one program for every run of this adapter, in its own process group that dies with this
- *   process and on `dispose()`. Runs take turns; a turn ends after `quietMs` without output (output
+ *   process and on `dispose()`. Runs take turns; a turn ends after `quietMs` without output (a freshly started program has `startupMs` for its first line; output
  *   between turns is dropped). A program that died is started again by the next run; a stopped run kills
  *   it. The program starts in `work_dir` or the first run's `cwd`, with the first run's environment plus
  *   `env`; arguments may use `${NAME}` and `{{workspacePath}}` only, and a run's own `env` does not reach it.
@@ -68,6 +74,7 @@ export function genericCliAdapter(
       workDir: config.work_dir,
       env: config.env,
       quietMs: options.quietMs ?? DEFAULT_QUIET_MS,
+      startupMs: options.startupMs ?? DEFAULT_STARTUP_MS,
       graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
     });
     return {

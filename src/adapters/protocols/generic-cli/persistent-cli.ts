@@ -7,6 +7,11 @@ import { closeTextMessage, initTextOutputState, textLineDrafts } from './text-ou
 export interface PersistentCliOptions extends SharedProgramSpec {
   /** A turn ends when the program has printed nothing for this long. */
   quietMs: number;
+  /**
+   * A program started for this turn has this long to print its first line before the quiet window
+   * applies: its start-up (a runtime loading, a banner) is not silence in answer to the prompt.
+   */
+  startupMs: number;
 }
 
 interface Turn {
@@ -55,6 +60,7 @@ export class PersistentCli {
         if (this.#disposed) return { status: 'failed', message: 'the adapter was disposed' };
         if (stopSignal.aborted) return { status: 'failed', message: 'stopped before its turn' };
         let process: LongLivedProcess;
+        const fresh = !this.#process?.alive;
         try {
           process = await this.#ensureProcess(ctx);
         } catch (error) {
@@ -62,7 +68,7 @@ export class PersistentCli {
           ctx.emit({ type: 'error', code: 'spawn_failed', message, recoverable: false });
           return { status: 'failed', message };
         }
-        return await this.#takeTurn(process, ctx, stopSignal);
+        return await this.#takeTurn(process, ctx, stopSignal, fresh);
       } finally {
         release();
       }
@@ -104,8 +110,13 @@ export class PersistentCli {
     return process;
   }
 
-  #takeTurn(process: LongLivedProcess, ctx: SessionContext, stopSignal: AbortSignal): Promise<SessionOutcome> {
-    const { quietMs, graceMs } = this.#options;
+  #takeTurn(
+    process: LongLivedProcess,
+    ctx: SessionContext,
+    stopSignal: AbortSignal,
+    fresh: boolean,
+  ): Promise<SessionOutcome> {
+    const { quietMs, startupMs, graceMs } = this.#options;
     const state = initTextOutputState(ctx.debug);
     const emitAll = (drafts: EventDraft[]) => {
       for (const draft of drafts) ctx.emit(draft);
@@ -114,6 +125,7 @@ export class PersistentCli {
       let settled = false;
       let stopping = false;
       let quiet: NodeJS.Timeout | undefined;
+      let heard = false;
       const finish = (outcome: SessionOutcome, after: EventDraft[] = []) => {
         if (settled) return;
         settled = true;
@@ -128,17 +140,22 @@ export class PersistentCli {
       const arm = () => {
         if (settled) return;
         clearTimeout(quiet);
-        quiet = setTimeout(() => finish({ status: 'completed' }), quietMs);
+        const window = fresh && !heard ? Math.max(startupMs, quietMs) : quietMs;
+        quiet = setTimeout(() => finish({ status: 'completed' }), window);
+      };
+      const armAfterOutput = () => {
+        heard = true;
+        arm();
       };
       const turn: Turn = {
         process,
         stdout: (line) => {
           emitAll(textLineDrafts(line, state));
-          arm();
+          armAfterOutput();
         },
         stderr: (line) => {
           ctx.emit({ type: 'log', source: 'stderr', line });
-          arm();
+          armAfterOutput();
         },
         overflow: (bytes) => {
           ctx.emit({
@@ -147,7 +164,7 @@ export class PersistentCli {
             message: `dropped a stdout line of ${bytes} bytes (over the line limit)`,
             recoverable: true,
           });
-          arm();
+          armAfterOutput();
         },
       };
       const onExit = (info: ExitInfo) => {

@@ -117,6 +117,27 @@ describe('generic-cli, persistent', () => {
     expect(text(b.events)).toBe(`you said: beta\n(${adapter.pid}) done with: beta\n`);
   });
 
+  it('gives a freshly started program its start-up window before the quiet window applies', async () => {
+    const adapter = genericCliAdapter(
+      'repl',
+      config({
+        command: node,
+        args: [fixtureBin('line-repl.mjs')],
+        spawn_policy: 'persistent',
+        env: { LINE_REPL_STARTUP_MS: '800' },
+      }),
+      { quietMs: 200, graceMs: 300 },
+    );
+    adapters.push(adapter);
+    const first = await run(adapter, 'slow start');
+    expect(first.end.reason).toBe('completed');
+    expect(text(first.events)).toBe(`repl ready\nyou said: slow start\n(${adapter.pid}) done with: slow start\n`);
+    const started = Date.now();
+    const quiet = await run(adapter, 'quiet');
+    expect(quiet.end.reason).toBe('completed');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('ends a turn without output after the quiet window', async () => {
     const adapter = persistent(200);
     await run(adapter, 'warm up');
