@@ -22,6 +22,7 @@ const [claude] = await loadSpecs(['claude']);
 const [claudeAcp] = await loadSpecs(['acp-claude']);
 const [pi] = await loadSpecs(['pi']);
 const [omp] = await loadSpecs(['omp']);
+const [codex] = await loadSpecs(['codex']);
 const STEER = 'Also handle the Windows case (steering from the live test).';
 
 let server: FakeModelServer | undefined;
@@ -99,6 +100,12 @@ describe.runIf(pi)('steering a running pi (RPC mode, `prompt` with streamingBeha
 describe.runIf(omp)('steering a running omp (RPC mode, as pi’s)', () => {
   it('a message during a tool call is taken before the next model request, which carries it', async () => {
     if (omp) await steersDuringToolCall(omp);
+  }, 120_000);
+});
+
+describe.runIf(codex)('steering a running Codex (app-server, `turn/steer`)', () => {
+  it('a message during a tool call is taken before the next model request, which carries it', async () => {
+    if (codex) await steersDuringToolCall(codex);
   }, 120_000);
 });
 

@@ -188,6 +188,8 @@ export interface Translator<S extends TranslatorState = TranslatorState> {
 export interface RunIO {
   /** Writes one JSON line (or a raw string line) to the program's stdin. Rejects when stdin is closed. */
   writeLine(value: unknown): Promise<void>;
+  /** Closes the program's stdin (a protocol whose program ends when its input does). Idempotent; absent where there is no stdin (a remote). */
+  closeInput?(): void;
   /** Emits an event as if the program had printed it. */
   emit(draft: EventDraft): void;
   /**

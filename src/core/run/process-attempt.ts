@@ -235,6 +235,7 @@ function runIO(
       }
       await child.write(`${line}\n`);
     },
+    closeInput: () => child.closeStdin(),
     emit: (draft) => emitter.emit(draft),
     fail: (error) => {
       if (run.stopped()) return;

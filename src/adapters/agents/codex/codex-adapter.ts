@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { type CliAdapterOptions, defineCliAdapter } from '../../shared/define-cli-adapter.ts';
+import { codexAppServerController } from './codex-app-server.ts';
 import { codexHome, detectCodexAuth } from './codex-auth.ts';
-import { type CodexSandboxMode, codexPlan } from './codex-plan.ts';
+import { type CodexSandboxMode, codexFirstTurnInput, codexPlan } from './codex-plan.ts';
 import { codexSessionFiles } from './codex-session-files.ts';
 import { codexTranslator } from './codex-translator.ts';
 
@@ -18,7 +19,10 @@ export interface CodexAdapterOptions extends CliAdapterOptions {
   sandbox?: CodexSandboxMode;
 }
 
-/** OpenAI's Codex CLI, headless: `codex -a never exec --json … -`, prompt on stdin. */
+/**
+ * OpenAI's Codex CLI, headless: `codex app-server`, the prompt as a turn and users' messages mid-run as
+ * `turn/steer` (codex-app-server.ts), approval policy `never` as `codex exec -a never` had.
+ */
 export const codexAdapter = defineCliAdapter<CodexAdapterOptions>({
   id: 'codex',
   // `codex exec` cannot ask anyone (the policy becomes sandbox flags); over ACP Codex asks.
@@ -28,17 +32,19 @@ export const codexAdapter = defineCliAdapter<CodexAdapterOptions>({
   displayName: 'Codex CLI',
   // True to `codex` 0.169.0 as run here against a local Responses server (src/adapters/agents/codex/README.md).
   capabilities: {
-    // `codex exec resume <id>` and `codex exec fork <id>`.
+    // `thread/resume` and `thread/fork`.
     resume: true,
     fork: true,
     // `model_reasoning_effort`; reasoning summaries arrive as `reasoning` items when the model sends them.
     thinking: 'model-dependent',
     // Streamable HTTP MCP servers through `-c mcp_servers.<name>.url=…` with a bearer token env var.
     mcp: true,
-    // `codex exec` cannot ask anyone: the policy becomes sandbox / tool flags (see codexPermissions).
+    // Approval policy `never`: the policy becomes sandbox / tool flags (see codexPermissions).
     approvals: 'none',
     sessionPersistence: 'file',
-    // Whole items as they start and complete (messages, reasoning, commands, MCP calls); no token deltas.
+    // `turn/steer`: taken after the current step's tool calls, before the next model request.
+    steering: true,
+    // Items as they start and complete (commands, MCP calls), message and reasoning text as it streams.
     streaming: 'full',
   },
   program: {
@@ -59,4 +65,5 @@ export const codexAdapter = defineCliAdapter<CodexAdapterOptions>({
   detectAuth: detectCodexAuth,
   plan: (ctx, { command, sandbox }) => codexPlan(ctx, { command, sandbox }),
   translator: codexTranslator,
+  controller: (io, ctx) => codexAppServerController(io, { input: codexFirstTurnInput(ctx) }),
 });

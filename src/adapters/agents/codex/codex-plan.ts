@@ -1,6 +1,7 @@
 import type { LaunchContext, SpawnPlan, ThinkingEffort } from '../../../core/adapter/index.ts';
 import type { PermissionDecision, PermissionPolicy } from '../../../core/tools/permission-policy.ts';
 import { decideWithoutArguments, type ToolAliases } from '../../../core/tools/tool-aliases.ts';
+import { codexAppServerOpening, codexTurnInput } from './codex-app-server.ts';
 import { codexPatchTool, codexShellTool } from './codex-translator.ts';
 
 /** Codex's sandbox modes (`-s/--sandbox`). */
@@ -37,7 +38,7 @@ const toml = (value: string): string => JSON.stringify(value);
 const config = (key: string, value: string): string[] => ['-c', `${key}=${value}`];
 
 export interface CodexPermissions {
-  /** Top-level `-a/--ask-for-approval`. `codex exec` cannot ask anyone, so always `never`. */
+  /** The approval policy. Nobody sits at a headless run to answer Codex, so always `never`. */
   approval: 'never';
   sandbox: CodexSandboxMode;
   /** `--disable shell_tool`: the model gets no shell at all. */
@@ -110,21 +111,17 @@ function askReason(policy: PermissionPolicy, tool: ToolAliases, decision: Permis
 }
 
 /**
- * `codex -a never exec --json … [resume|fork <id>] -` with the prompt on stdin.
- * Everything is passed as flags and `-c` overrides: nothing is written to the user's config.
+ * `codex app-server [-c …] [--disable shell_tool]`, JSON-RPC on stdin and stdout (codex-app-server.ts):
+ * the thread (`thread/start`, or `thread/resume` / `thread/fork` of `resumeSessionId`) with the
+ * sandbox, the model and approval policy `never`, then one turn with the prompt; stdin stays open
+ * for users' messages mid-turn (`turn/steer`) until the last turn ends. Everything else is a `-c`
+ * override: nothing is written to the user's config.
  */
 export function codexPlan(ctx: LaunchContext, options: CodexPlanOptions = {}): SpawnPlan {
   const { request } = ctx;
   const permissions = codexPermissions(ctx.policy, options.sandbox ?? 'workspace-write');
-  const args: string[] = ['-a', permissions.approval, 'exec'];
-  // `-i` takes several values: keep each followed by a flag so that it does not swallow a positional.
-  for (const file of request.files ?? []) {
-    if (file.mimeType?.startsWith('image/')) args.push('-i', file.path);
-  }
-  args.push('--json', '--color', 'never', '--skip-git-repo-check');
-  args.push('-s', permissions.sandbox, '-C', request.cwd);
+  const args: string[] = ['app-server'];
   if (permissions.disableShell) args.push('--disable', 'shell_tool');
-  if (request.model) args.push('-m', request.model);
   if (request.thinkingEffort)
     args.push(...config('model_reasoning_effort', codexReasoningEffort[request.thinkingEffort]));
   if (request.systemPrompt) args.push(...config('developer_instructions', toml(request.systemPrompt)));
@@ -139,20 +136,24 @@ export function codexPlan(ctx: LaunchContext, options: CodexPlanOptions = {}): S
     // The tool host applies the run's policy (and asks) itself; Codex must not refuse the calls first.
     args.push(...config(`${server}.default_tools_approval_mode`, toml('approve')));
   }
-  if (request.resumeSessionId) {
-    args.push(request.fork ? 'fork' : 'resume', request.resumeSessionId);
-  }
-  args.push('-');
   return {
     command: options.command ?? 'codex',
     args,
     env,
     cwd: request.cwd,
-    stdin: promptWithFiles(request.prompt, request.files),
+    stdin: codexAppServerOpening(ctx, { sandbox: permissions.sandbox, model: request.model }),
+    keepStdinOpen: true,
     protocol: 'json-lines',
     ...(permissions.notice ? { notices: [{ code: 'read_only' as const, message: permissions.notice }] } : {}),
     ...(permissions.sandbox === 'danger-full-access' ? {} : { sandboxProbe: CODEX_SANDBOX_PROBE }),
   };
+}
+
+/** The first turn's input: the prompt, non-image files named in it, and image files as `localImage`. */
+export function codexFirstTurnInput(ctx: LaunchContext): Record<string, unknown>[] {
+  const files = ctx.request.files ?? [];
+  const images = files.filter((f) => f.mimeType?.startsWith('image/')).map((f) => f.path);
+  return codexTurnInput(promptWithFiles(ctx.request.prompt, files), images);
 }
 
 /**

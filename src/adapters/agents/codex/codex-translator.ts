@@ -4,6 +4,7 @@ import { logDraft } from '../../../core/events/log-draft.ts';
 import { RecentIds } from '../../shared/recent-ids.ts';
 import { count, isObj, malformed, type Obj, str, unknownRecord } from '../../shared/record-fields.ts';
 import { StreamLedger } from '../../shared/stream-ledger.ts';
+import { type CodexAppServerState, codexAppServerEvents } from './codex-app-server-events.ts';
 import { readCodexError } from './codex-error-table.ts';
 import { type CodexItemState, none, translateItem } from './codex-items.ts';
 import { type CodexRecord, codexMalformed, codexRecord } from './codex-record.ts';
@@ -18,13 +19,17 @@ export interface CodexTranslatorState extends TranslatorState, CodexItemState {
   model?: string;
   resumeSessionId?: string;
   fork: boolean;
+  /** What reading `codex app-server`'s messages keeps (codex-app-server-events.ts). */
+  app: CodexAppServerState;
 }
 
 /**
- * Translates `codex exec --json` (JSONL `ThreadEvent`s: `thread.started`, `turn.started`,
+ * Translates `codex app-server` (JSON-RPC, v2: what the adapter runs) and `codex exec --json` (JSONL `ThreadEvent`s: `thread.started`, `turn.started`,
  * `item.started|updated|completed`, `turn.completed`, `turn.failed`, `error`, …; items in
  * codex-items.ts, errors by codex-error-table.ts). Events are checked at the edge (codex-record.ts):
- * a known type missing what it cannot do without is a recoverable `malformed_record` error.
+ * a known type missing what it cannot do without is a recoverable `malformed_record` error. The
+ * app-server's messages (no `type`; a `method` or an `id`) are read as the exec events they stand
+ * for (codex-app-server-events.ts), and checked and translated as those.
  */
 export const codexTranslator: Translator<CodexTranslatorState> = {
   init: ({ debug, request, clock }) => ({
@@ -36,11 +41,15 @@ export const codexTranslator: Translator<CodexTranslatorState> = {
     model: request?.model,
     resumeSessionId: request?.resumeSessionId,
     fork: request?.fork === true && request.resumeSessionId !== undefined,
+    app: { streamed: new Map() },
   }),
   translate(record: NativeRecord, state: CodexTranslatorState): EventDraft[] {
     if (record.kind === 'text') return textLine(record.line);
     const value = record.value;
     if (!isObj(value)) return unknownRecord(state, 'a JSON line that is not an object', value);
+    if (value.type === undefined && (value.method !== undefined || value.id !== undefined)) {
+      return appServerMessage(value, state);
+    }
     // Checked at the edge (codex-record.ts): by hand as the schema states it (zod's copy of each
     // record cost a tenth of the time), the schema deciding on what the hand check refuses.
     const native = codexRecord(value);
@@ -59,6 +68,21 @@ export const codexTranslator: Translator<CodexTranslatorState> = {
     return out;
   },
 };
+
+/** One `codex app-server` message, through the exec events it stands for. */
+function appServerMessage(value: Obj, state: CodexTranslatorState): EventDraft[] {
+  const mapped = codexAppServerEvents(value, state.app);
+  if (mapped.kind === 'ignored') return none;
+  if (mapped.kind === 'unknown') return unknownRecord(state, mapped.what, value);
+  const out: EventDraft[] = [];
+  for (const event of mapped.events) {
+    const native = codexRecord(event);
+    if (native === 'unknown') out.push(...unknownRecord(state, 'unknown codex event', event));
+    else if (native === 'malformed') out.push(...malformed(codexMalformed[event.type as CodexRecord['type']]));
+    else out.push(...translateEvent(native, state));
+  }
+  return out;
+}
 
 function translateEvent(native: CodexRecord, state: CodexTranslatorState): EventDraft[] {
   switch (native.type) {

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { codexFirstTurnInput } from '../../../../src/adapters/agents/codex/codex-plan.ts';
 import {
   codexAdapter,
   codexPermissions,
@@ -27,39 +28,51 @@ function ctx(request: Partial<RunRequest> = {}, extra: Partial<LaunchContext> = 
   };
 }
 
+const lines = (stdin: string | undefined): unknown[] =>
+  (stdin ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+
 describe('codexPlan', () => {
-  it('runs `codex -a never exec --json … -` with the prompt on stdin', () => {
+  it('runs `codex app-server`, opening with initialize, initialized and thread/start; stdin stays open', () => {
     const plan = codexPlan(ctx());
     expect(plan.command).toBe('codex');
-    expect(plan.args).toEqual([
-      '-a',
-      'never',
-      'exec',
-      '--json',
-      '--color',
-      'never',
-      '--skip-git-repo-check',
-      '-s',
-      'workspace-write',
-      '-C',
-      '/work/repo',
-      '-',
+    expect(plan.args).toEqual(['app-server']);
+    expect(lines(plan.stdin)).toEqual([
+      {
+        id: 'agent-mux-initialize',
+        method: 'initialize',
+        params: { clientInfo: { name: 'agent-mux', title: 'agent-mux', version: '1' } },
+      },
+      { method: 'initialized' },
+      {
+        id: 'agent-mux-thread',
+        method: 'thread/start',
+        params: { cwd: '/work/repo', approvalPolicy: 'never', sandbox: 'workspace-write' },
+      },
     ]);
-    expect(plan.stdin).toBe('Fix the bug');
-    expect(plan.keepStdinOpen).toBeUndefined();
+    expect(plan.keepStdinOpen).toBe(true);
     expect(plan.protocol).toBe('json-lines');
+    expect(codexFirstTurnInput(ctx())).toEqual([{ type: 'text', text: 'Fix the bug', text_elements: [] }]);
   });
 
-  it('passes model, effort (max → xhigh) and the system prompt as a TOML string', () => {
-    const { args } = codexPlan(ctx({ model: 'gpt-5.5', thinkingEffort: 'max', systemPrompt: 'Say "hi"\nthen stop' }));
-    expect(args).toContain('gpt-5.5');
-    expect(args).toContain('model_reasoning_effort=xhigh');
-    expect(args).toContain('developer_instructions="Say \\"hi\\"\\nthen stop"');
+  it('passes the model with the thread, effort (max → xhigh) and the system prompt as TOML strings', () => {
+    const plan = codexPlan(ctx({ model: 'gpt-5.5', thinkingEffort: 'max', systemPrompt: 'Say "hi"\nthen stop' }));
+    expect(lines(plan.stdin)[2]).toMatchObject({ params: { model: 'gpt-5.5' } });
+    expect(plan.args).toContain('model_reasoning_effort=xhigh');
+    expect(plan.args).toContain('developer_instructions="Say \\"hi\\"\\nthen stop"');
   });
 
-  it('resumes or forks a session with the subcommand just before the prompt', () => {
-    expect(codexPlan(ctx({ resumeSessionId: 'abc' })).args.slice(-3)).toEqual(['resume', 'abc', '-']);
-    expect(codexPlan(ctx({ resumeSessionId: 'abc', fork: true })).args.slice(-3)).toEqual(['fork', 'abc', '-']);
+  it('resumes or forks a session with thread/resume or thread/fork', () => {
+    expect(lines(codexPlan(ctx({ resumeSessionId: 'abc' })).stdin)[2]).toMatchObject({
+      method: 'thread/resume',
+      params: { threadId: 'abc', cwd: '/work/repo', sandbox: 'workspace-write' },
+    });
+    expect(lines(codexPlan(ctx({ resumeSessionId: 'abc', fork: true })).stdin)[2]).toMatchObject({
+      method: 'thread/fork',
+      params: { threadId: 'abc' },
+    });
   });
 
   it('points Codex at the run MCP server with the token in an env var, never on the command line', () => {
@@ -71,8 +84,8 @@ describe('codexPlan', () => {
     expect(plan.args.join(' ')).not.toContain('secret-token');
   });
 
-  it('attaches images with -i before the other flags and names other files in the prompt', () => {
-    const plan = codexPlan(
+  it('attaches images as localImage input and names other files in the prompt', () => {
+    const input = codexFirstTurnInput(
       ctx({
         files: [
           { name: 'shot.png', path: '/tmp/shot.png', mimeType: 'image/png' },
@@ -80,8 +93,9 @@ describe('codexPlan', () => {
         ],
       }),
     );
-    expect(plan.args.slice(2, 6)).toEqual(['exec', '-i', '/tmp/shot.png', '--json']);
-    expect(plan.stdin).toContain('- log.txt: /tmp/log.txt');
+    expect(input[1]).toEqual({ type: 'localImage', path: '/tmp/shot.png' });
+    expect(input[0]).toMatchObject({ type: 'text', text: expect.stringContaining('- log.txt: /tmp/log.txt') });
+    expect(input).toHaveLength(2);
   });
 });
 

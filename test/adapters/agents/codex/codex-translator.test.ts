@@ -28,9 +28,10 @@ function recorded(name: string, request?: Partial<RunRequest>) {
 const types = (events: EventDraft[]) => events.map((e) => e.type);
 
 describe('codexTranslator', () => {
-  it('translates the recorded tool run: session, shell call, answer, cost, outcome', () => {
+  it('translates the recorded tool run (codex app-server): session, shell call, streamed answer, cost, outcome', () => {
     const { events, state } = recorded('tool.jsonl');
-    expect(types(events)).toEqual([
+    const collapsed = types(events).filter((t, i, all) => t !== 'text_delta' || all[i - 1] !== 'text_delta');
+    expect(collapsed).toEqual([
       'session_start',
       'turn_start',
       'tool_call_start',
@@ -42,12 +43,17 @@ describe('codexTranslator', () => {
       'cost',
       'turn_end',
     ]);
-    expect(events[3]).toMatchObject({
+    const deltas = events.filter((e) => e.type === 'text_delta');
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.map((e) => (e.type === 'text_delta' ? e.delta : '')).join('')).toBe(
+      'The command ran and printed agent-mux-live. Done.',
+    );
+    expect(events.find((e) => e.type === 'tool_call_ready')).toMatchObject({
       toolName: 'exec_command',
       input: { command: "/bin/bash -lc 'echo agent-mux-live'" },
     });
-    expect(events[4]).toMatchObject({ output: 'agent-mux-live\n', isError: false });
-    expect(events[8]).toEqual({
+    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ output: 'agent-mux-live\n', isError: false });
+    expect(events.find((e) => e.type === 'cost')).toEqual({
       type: 'cost',
       inputTokens: 160,
       outputTokens: 48,
@@ -59,6 +65,50 @@ describe('codexTranslator', () => {
     });
     expect(state.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(state.outcome).toEqual({ status: 'completed', output: 'The command ran and printed agent-mux-live. Done.' });
+    expect(state.terminal).toBe(true);
+  });
+
+  it('reads the same run from `codex exec --json` (recorded with 0.169.0) into the same events', () => {
+    const app = recorded('tool.jsonl');
+    const exec = recorded('exec-tool-adhoc.jsonl');
+    const withoutText = (events: EventDraft[]) =>
+      events
+        .filter((e) => e.type !== 'text_delta')
+        .map((e) => {
+          const ids = ['toolCallId', 'sessionId', 'messageId'].filter((key) => key in e);
+          return { ...e, ...Object.fromEntries(ids.map((key) => [key, '<id>'])) };
+        });
+    expect(withoutText(exec.events)).toEqual(withoutText(app.events));
+    expect(exec.state.outcome).toEqual(app.state.outcome);
+  });
+
+  it('fails the run with Codex’s reason when the app-server refuses the thread (a resume of a lost session)', () => {
+    const { events, state } = run([
+      json({ id: 'agent-mux-initialize', result: {} }),
+      json({ id: 'agent-mux-thread', error: { code: -32600, message: 'no rollout found for thread id lost-id' } }),
+    ]);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'turn_end', isError: true }));
+    expect(state.outcome).toEqual({ status: 'failed', message: 'no rollout found for thread id lost-id' });
+    expect(state.terminal).toBe(true);
+  });
+
+  it('reads app-server plan updates as progress and a refused steer as nothing', () => {
+    const { events } = run([
+      json({
+        method: 'turn/plan/updated',
+        params: {
+          threadId: 't',
+          turnId: 'turn-1',
+          plan: [
+            { step: 'read', status: 'completed' },
+            { step: 'fix', status: 'inProgress' },
+          ],
+        },
+      }),
+      json({ id: 'agent-mux-steer-1', error: { code: -32600, message: 'no active turn to steer' } }),
+      json({ method: 'account/rateLimits/updated', params: {} }),
+    ]);
+    expect(events).toEqual([{ type: 'progress', summary: 'plan 1/2\n[x] read\n[ ] fix' }]);
   });
 
   it('reports a resumed thread as session_resume and a forked one as session_fork', () => {
