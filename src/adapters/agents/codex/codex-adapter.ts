@@ -25,7 +25,7 @@ export interface CodexAdapterOptions extends CliAdapterOptions {
  */
 export const codexAdapter = defineCliAdapter<CodexAdapterOptions>({
   id: 'codex',
-  // `codex exec` cannot ask anyone (the policy becomes sandbox flags); over ACP Codex asks.
+  // Headless, Codex runs with approval policy `never` (the policy becomes sandbox flags); over ACP Codex asks.
   approvingMode: 'codex-acp',
   // The policy's `shell`, `write_file`, `read_file` as this agent's own tools (policy-for-agent.ts).
   toolNames: { shell: ['exec_command'], write_file: ['apply_patch'] },

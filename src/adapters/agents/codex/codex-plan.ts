@@ -57,8 +57,8 @@ export const codexShellAliases: ToolAliases = { name: codexShellTool, aliases: [
 export const codexPatchAliases: ToolAliases = { name: codexPatchTool, aliases: [] };
 
 /**
- * Maps the run's policy onto what `codex exec` can enforce. Codex cannot ask at run time in exec
- * mode (approval requests there are refused), and it has no per-tool allow/deny list for its own
+ * Maps the run's policy onto what Codex can enforce under approval policy `never` (approval requests
+ * are refused: nobody can answer a headless run), having no per-tool allow/deny list for its own
  * tools, so, with the shell's decision taken once over all its names (the first matching rule wins):
  * - shell `deny` (a rule without `when`, or `default: 'deny'`) → `--disable shell_tool` and a
  *   read-only sandbox;
