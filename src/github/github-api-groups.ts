@@ -3,10 +3,17 @@ import type { GitHubApi } from './github-api.ts';
 // The `GitHubApi` methods in the groups both its implementations build them in (`createGitHubApi`
 // on Octokit, `createMemoryGitHub` in memory), each group merged into the whole port.
 
-/** The repository, roles, teams, files, branches and workflow runs. */
+/** The repository, roles, teams, files, branches, workflow runs and Actions cache entries. */
 export type RepoMethods = Pick<
   GitHubApi,
-  'getRepo' | 'getPermission' | 'isTeamMember' | 'getFileText' | 'getBranchSha' | 'getWorkflowRun' | 'cancelWorkflowRun'
+  | 'getRepo'
+  | 'getPermission'
+  | 'isTeamMember'
+  | 'getFileText'
+  | 'getBranchSha'
+  | 'getWorkflowRun'
+  | 'cancelWorkflowRun'
+  | 'listActionsCaches'
 >;
 
 /** Issue comments, reactions included. */

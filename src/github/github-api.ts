@@ -303,6 +303,23 @@ export interface GitHubApi {
   getWorkflowRun(ref: RepoRef, runId: number): Promise<{ id: number; status: string } | undefined>;
   /** POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel */
   cancelWorkflowRun(ref: RepoRef, runId: number): Promise<void>;
+  /**
+   * GET /repos/{owner}/{repo}/actions/caches?key=<prefix>&sort=created_at&direction=asc — the
+   * repository's Actions cache entries whose key starts with `keyPrefix`, on every branch, oldest
+   * first (every page of 100, at most 100 pages). A workflow token needs `actions: read`.
+   */
+  listActionsCaches(ref: RepoRef, keyPrefix: string): Promise<ActionsCacheInfo[]>;
+}
+
+/** An Actions cache entry as the REST API lists it (its content is not read). */
+export interface ActionsCacheInfo {
+  id: number;
+  key: string;
+  /** The Git ref whose runs may restore it, e.g. `refs/heads/main`, `refs/pull/7/merge`. */
+  ref: string;
+  /** ISO 8601. */
+  createdAt: string;
+  sizeBytes: number;
 }
 
 /** The part of any Octokit that `createGitHubApi` uses: `octokit.request(route, parameters)`. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type {
+  ActionsCacheInfo,
   CommentInfo,
   LineRange,
   PullInfo,
@@ -203,3 +204,30 @@ export const reviewCommentResponse = z
       inReplyToId: c.in_reply_to_id ?? undefined,
     }),
   );
+
+/** A page of `GET /repos/{owner}/{repo}/actions/caches`; GitHub's description makes every field of an entry optional. */
+export const actionsCacheListResponse = z
+  .object({
+    total_count: z.number(),
+    actions_caches: z.array(
+      z
+        .object({
+          id: z.number().optional(),
+          key: z.string().optional(),
+          ref: z.string().optional(),
+          created_at: z.string().optional(),
+          size_in_bytes: z.number().optional(),
+        })
+        .loose(),
+    ),
+  })
+  .loose()
+  .transform((r) => ({
+    /** How many entries the page held, those without an id or key included. */
+    listed: r.actions_caches.length,
+    entries: r.actions_caches.flatMap((c): ActionsCacheInfo[] =>
+      c.id === undefined || c.key === undefined
+        ? []
+        : [{ id: c.id, key: c.key, ref: c.ref ?? '', createdAt: c.created_at ?? '', sizeBytes: c.size_in_bytes ?? 0 }],
+    ),
+  }));

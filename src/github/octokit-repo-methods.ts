@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { ActionsCacheInfo } from './github-api.ts';
 import type { RepoMethods } from './github-api-groups.ts';
 import {
+  actionsCacheListResponse,
   contentResponse,
   membershipResponse,
   permissionResponse,
@@ -9,7 +11,10 @@ import {
 } from './github-responses.ts';
 import type { OctokitRequests } from './octokit-requests.ts';
 
-/** `createGitHubApi`'s repository methods: the repository, roles, teams, files, branches and workflow runs. */
+/**
+ * `createGitHubApi`'s repository methods: the repository, roles, teams, files, branches, workflow runs
+ * and Actions cache entries.
+ */
 export function octokitRepoMethods({ call, maybe }: OctokitRequests): RepoMethods {
   return {
     async getRepo(ref) {
@@ -66,6 +71,21 @@ export function octokitRepoMethods({ call, maybe }: OctokitRequests): RepoMethod
 
     async cancelWorkflowRun(ref, runId) {
       await call('POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel', { ...ref, run_id: runId }, z.unknown());
+    },
+
+    async listActionsCaches(ref, keyPrefix) {
+      // Oldest first: an entry saved while the pages are read lands after them, so none is skipped.
+      const byId = new Map<number, ActionsCacheInfo>();
+      for (let page = 1; page <= 100; page++) {
+        const { data } = await call(
+          'GET /repos/{owner}/{repo}/actions/caches',
+          { ...ref, key: keyPrefix, sort: 'created_at', direction: 'asc', per_page: 100, page },
+          actionsCacheListResponse,
+        );
+        for (const entry of data.entries) byId.set(entry.id, entry);
+        if (data.listed < 100) break;
+      }
+      return [...byId.values()];
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { RepoRef, RepoRole } from '../github/github-api.ts';
 import { IdCounter } from './id-counter.ts';
 import type {
+  MemoryActionsCache,
   MemoryCheckRun,
   MemoryComment,
   MemoryIssue,
@@ -44,6 +45,13 @@ export class MemoryGitHubState {
   /** The review threads marked resolved (by the id of the comment that opened each) and who resolved them. */
   readonly resolvedThreads = new Map<number, string>();
   readonly workflowRuns = new Map<number, MemoryWorkflowRun>();
+  /** The Actions cache entries seeded by `addActionsCache`, oldest first. */
+  readonly actionsCacheEntries: MemoryActionsCache[] = [];
+  /**
+   * Where the repository's Actions cache entries are read instead of `actionsCacheEntries`: a cache
+   * service beside this state (the fake GitHub links its stand-in so).
+   */
+  actionsCacheSource: (() => MemoryActionsCache[]) | undefined;
   /** Login (lower case) → role; the repository owner is an admin. */
   readonly roles = new Map<string, RepoRole>();
   /** The teams of every organisation (they are not the repository's: see `TeamRegistry`). */
@@ -325,6 +333,27 @@ export class MemoryGitHubState {
     };
     this.checkRunsById.set(run.id, run);
     return run;
+  }
+
+  /** Adds an Actions cache entry (on the default branch unless `ref` says otherwise). */
+  addActionsCache(options: { key: string; ref?: string; sizeBytes?: number }): MemoryActionsCache {
+    const entry: MemoryActionsCache = {
+      id: this.nextId(),
+      key: options.key,
+      ref: options.ref ?? `refs/heads/${this.defaultBranch}`,
+      version: 'memory',
+      createdAt: this.timestamp(),
+      sizeBytes: options.sizeBytes ?? 0,
+    };
+    this.actionsCacheEntries.push(entry);
+    return entry;
+  }
+
+  /** The repository's Actions cache entries whose key starts with `keyPrefix`, oldest first. */
+  actionsCaches(keyPrefix = ''): MemoryActionsCache[] {
+    return (this.actionsCacheSource?.() ?? this.actionsCacheEntries)
+      .filter((e) => e.key.startsWith(keyPrefix))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
   }
 
   /** Marks a workflow run cancelled as GitHub does on a cancel request. */

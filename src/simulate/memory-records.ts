@@ -119,6 +119,17 @@ export interface MemoryReaction {
   createdAt: string;
 }
 
+/** A GitHub Actions cache entry as the REST API lists it (the Action's daily spending lives in keys). */
+export interface MemoryActionsCache {
+  id: number;
+  key: string;
+  /** The Git ref whose runs saved it, e.g. `refs/heads/main`. */
+  ref: string;
+  version: string;
+  createdAt: string;
+  sizeBytes: number;
+}
+
 /** A GitHub Actions workflow run (for cancelling the Action's run). */
 export interface MemoryWorkflowRun {
   id: number;

@@ -1,7 +1,10 @@
 import type { RepoMethods } from '../github/github-api-groups.ts';
 import { fail, type MemoryGitHubContext } from './memory-github-context.ts';
 
-/** The in-memory GitHub's repository methods: the repository, roles, teams, files, branches and workflow runs. */
+/**
+ * The in-memory GitHub's repository methods: the repository, roles, teams, files, branches, workflow
+ * runs and Actions cache entries.
+ */
 export function memoryRepoMethods(ctx: MemoryGitHubContext): RepoMethods {
   const { options, state, git } = ctx;
   return {
@@ -50,6 +53,13 @@ export function memoryRepoMethods(ctx: MemoryGitHubContext): RepoMethods {
       const run = state.workflowRuns.get(runId) ?? fail(operation, 404, 'Not Found');
       if (run.status === 'completed') fail(operation, 409, 'Cannot cancel a workflow run that is completed.');
       state.cancelWorkflowRun(run);
+    },
+
+    async listActionsCaches(ref, keyPrefix) {
+      ctx.checkRepo('GET /repos/{owner}/{repo}/actions/caches', ref);
+      return state
+        .actionsCaches(keyPrefix)
+        .map((e) => ({ id: e.id, key: e.key, ref: e.ref, createdAt: e.createdAt, sizeBytes: e.sizeBytes }));
     },
   };
 }

@@ -252,6 +252,16 @@ describe.each(workflows)('%s: the concurrency group (issue 33.10: one pattern ev
   });
 });
 
+describe.each([
+  ...workflows,
+  ['examples/workflows/review.yml', readFileSync(`${root}examples/workflows/review.yml`, 'utf8')] as [string, string],
+])('%s: permissions', (_name, text) => {
+  it('lets the token list the Actions cache, where a daily limit is counted (actions: read or write)', () => {
+    const permissions = (parse(text) as { permissions?: Record<string, string> }).permissions ?? {};
+    expect(['read', 'write']).toContain(permissions.actions);
+  });
+});
+
 describe('evaluateWorkflowCondition', () => {
   const github: ExpressionValue = { event_name: 'issue_comment', event: { comment: { body: 'Hi @Agent' } } };
 

@@ -785,5 +785,32 @@ export function describeGitHubApi(name: string, make: MakeGitHubApiHarness): voi
         expect(await statusOf(h.api.cancelWorkflowRun(h.repo, id + 1000))).toBe(404);
       });
     });
+
+    describe('Actions cache entries', () => {
+      it('listActionsCaches: the entries whose key starts with the prefix, on every branch, oldest first', async () => {
+        const ids = [
+          h.seed.actionsCache('spend/2026-03-14/run-1/1'),
+          h.seed.actionsCache('spend/2026-03-15/run-1/1'),
+          h.seed.actionsCache('spend/2026-03-14/run-2/1', 'refs/pull/7/merge'),
+          h.seed.actionsCache('other/spend/2026-03-14/run-3/1'),
+        ];
+        const listed = await h.api.listActionsCaches(h.repo, 'spend/2026-03-14/');
+        expect(listed.map((e) => [e.id, e.key, e.ref])).toEqual([
+          [ids[0], 'spend/2026-03-14/run-1/1', 'refs/heads/main'],
+          [ids[2], 'spend/2026-03-14/run-2/1', 'refs/pull/7/merge'],
+        ]);
+        expect(listed[0]?.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+        expect(await h.api.listActionsCaches(h.repo, 'none/')).toEqual([]);
+        expectNoViolations();
+      });
+
+      it('listActionsCaches reads every page of 100', async () => {
+        for (let i = 0; i < 230; i++) h.seed.actionsCache(`many/${String(i).padStart(3, '0')}`);
+        const listed = await h.api.listActionsCaches(h.repo, 'many/');
+        expect(listed).toHaveLength(230);
+        expect(new Set(listed.map((e) => e.key)).size).toBe(230);
+        expectNoViolations();
+      });
+    });
   });
 }

@@ -57,6 +57,7 @@ export const fakeGitHubHarness: MakeGitHubApiHarness = async (bare) => {
         memory?.react({ kind: 'review_comment', id: commentId }, content, memory.user(user));
       },
       workflowRun: (status) => state.addWorkflowRun(repo, status === undefined ? {} : { status }).id,
+      actionsCache: (key, ref) => state.addActionsCache(repo, ref === undefined ? { key } : { key, ref }).id,
     },
     inspect: {
       reactions: () =>

@@ -40,6 +40,8 @@ export interface GitHubSeed {
   review(pullNumber: number, review: { state: string; body?: string; user: SeedLogin; commitId: string }): number;
   /** Returns the run's id. */
   workflowRun(status?: string): number;
+  /** An Actions cache entry (default ref: the default branch); returns its id. */
+  actionsCache(key: string, ref?: string): number;
   /** A person's reaction on a review comment (`-1` is 👎). */
   reviewCommentReaction(commentId: number, content: string, user: SeedLogin): void;
 }

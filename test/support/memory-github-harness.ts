@@ -63,6 +63,7 @@ export const memoryGitHubHarness: MakeGitHubApiHarness = async (bare) => {
       },
       review: (pullNumber, review) => state.addReview(pullNumber, review).id,
       workflowRun: (status) => state.addWorkflowRun(status === undefined ? {} : { status }).id,
+      actionsCache: (key, ref) => state.addActionsCache(ref === undefined ? { key } : { key, ref }).id,
     },
     inspect: {
       reactions: () =>

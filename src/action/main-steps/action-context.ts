@@ -44,7 +44,7 @@ export async function readActionContext(env: NodeJS.ProcessEnv): Promise<ActionC
     api,
     selfLogins: [inputs.botLogin],
     builtinAgents: registry.ids(),
-    spend: actionSpendLimits(env),
+    spend: actionSpendLimits(env, api),
     log: (line) => core.info(line),
   };
   return { env, inputs, eventName, payload, api, registry, deps };

@@ -11,8 +11,9 @@ export interface Spend {
 export type SpendScope = `repo:${string}` | `installation:${number}`;
 
 /**
- * Spending per scope and UTC day, kept between runs: in the Actions cache for the Action, in the
- * app's store (PostgreSQL or SQLite, shared by its replicas) for the app. A day is `YYYY-MM-DD` in UTC.
+ * Spending per scope and UTC day, kept between runs: in the Actions cache for the Action (each run's
+ * own entries), in the app's store (PostgreSQL or SQLite, shared by its replicas) for the app. A day
+ * is `YYYY-MM-DD` in UTC.
  */
 export interface SpendLedger {
   /** What was spent in `scope` on `day`; nothing spent is `{ usd: 0, tokens: 0 }`. */
@@ -20,9 +21,10 @@ export interface SpendLedger {
   /** Adds `spend` to `scope`'s `day` and returns the day's new total. */
   add(scope: SpendScope, day: string, spend: Spend): Promise<Spend>;
   /**
-   * Every run's addition is one atomic count that the others see at once (the app's store, memory):
-   * runs then add as they spend, and each run's budget follows what the others spent meanwhile
-   * (live-daily-share.ts). Absent (the Actions cache, kept per workflow run): a run adds once, at its end.
+   * No addition is lost and the others see it as soon as it is kept (the app's store, memory, the
+   * Action's entries of each run in the Actions cache): runs then add as they spend, and each run's
+   * budget follows what the others spent meanwhile (live-daily-share.ts). Absent: a run adds once,
+   * at its end.
    */
   shared?: boolean;
 }

@@ -78,6 +78,33 @@ export const appRoutes: Record<string, RouteHandler> = {
     return run === undefined ? notFound() : { status: 200, body: renderWorkflowRun(context.render, run) };
   },
 
+  'actions/get-actions-cache-list': (context) => {
+    if (repoOf(context) === undefined) return notFound();
+    const { key, ref, sort = 'last_accessed_at', direction = 'desc' } = context.query;
+    const by = sort === 'size_in_bytes' ? 'sizeBytes' : 'createdAt'; // nothing here is accessed after saving
+    const entries = context.state
+      .actionsCaches(refOf(context), typeof key === 'string' ? key : '')
+      .filter((e) => ref === undefined || e.ref === ref)
+      .sort((a, b) => (a[by] < b[by] ? -1 : a[by] > b[by] ? 1 : a.id - b.id) * (direction === 'asc' ? 1 : -1));
+    const { page, headers } = paginate(context, entries);
+    return {
+      status: 200,
+      body: {
+        total_count: entries.length,
+        actions_caches: page.map((e) => ({
+          id: e.id,
+          ref: e.ref,
+          key: e.key,
+          version: e.version,
+          last_accessed_at: e.createdAt,
+          created_at: e.createdAt,
+          size_in_bytes: e.sizeBytes,
+        })),
+      },
+      headers,
+    };
+  },
+
   'actions/cancel-workflow-run': (context) => {
     const memory = context.state.memory(refOf(context));
     const run = context.state.workflowRunRecord(refOf(context), numberParam(context.params, 'run_id'));

@@ -294,6 +294,41 @@ describe('every endpoint answers bodies valid under the description', () => {
     gh.assertNoViolations();
   });
 
+  it('Actions caches: what a linked cache service holds (finalized only), by key prefix, ref, sort and page', async () => {
+    const entries = [
+      {
+        id: 1,
+        key: 'spend/a/1',
+        version: 'v',
+        createdAt: Date.parse('2026-03-14T10:00:00Z'),
+        finalized: true,
+        sizeBytes: 9,
+      },
+      { id: 2, key: 'spend/a/2', version: 'v', createdAt: Date.parse('2026-03-14T11:00:00Z'), finalized: false },
+      { id: 3, key: 'spend/b/1', version: 'v', createdAt: Date.parse('2026-03-14T12:00:00Z'), finalized: true },
+      { id: 4, key: 'other/1', version: 'v', createdAt: Date.parse('2026-03-14T13:00:00Z'), finalized: true },
+    ];
+    gh.state.linkActionsCache(ref, { entries });
+    const list = (query: Record<string, string | number>) =>
+      octokit.request('GET /repos/{owner}/{repo}/actions/caches', { ...ref, ...query });
+    const newest = await list({ key: 'spend/' });
+    expect(newest.data.total_count).toBe(2);
+    expect(newest.data.actions_caches.map((c) => c.key)).toEqual(['spend/b/1', 'spend/a/1']);
+    expect(newest.data.actions_caches[1]).toMatchObject({
+      id: 1,
+      ref: 'refs/heads/main',
+      created_at: '2026-03-14T10:00:00.000Z',
+      size_in_bytes: 9,
+    });
+    const oldest = await list({ key: 'spend/', sort: 'created_at', direction: 'asc', per_page: 1, page: 2 });
+    expect(oldest.data.actions_caches.map((c) => c.key)).toEqual(['spend/b/1']);
+    expect(oldest.headers.link).toContain('rel="prev"');
+    expect((await list({ ref: 'refs/heads/other' })).data.total_count).toBe(0);
+    entries[1] = { ...entries[1], finalized: true } as (typeof entries)[1];
+    expect((await list({ key: 'spend/a/' })).data.total_count).toBe(2);
+    gh.assertNoViolations();
+  });
+
   it('app: GET /app and the installation with a JWT, then an installation token that works', async () => {
     const app = new Octokit({ auth: jwt, baseUrl: `${gh.url}/api/v3` });
     const self = await app.request('GET /app');

@@ -1,4 +1,5 @@
 import type {
+  MemoryActionsCache,
   MemoryCheckRun,
   MemoryComment,
   MemoryGitHubState,
@@ -372,5 +373,51 @@ export class FakeGitHubState extends FakeGitHubHost {
       (memory) => memory.workflowRuns.get(id),
       (key, run) => this.#workflowRunView(key, run),
     );
+  }
+
+  // ── Actions cache entries (kept in the in-memory state, or in a linked cache service) ──
+
+  /** Adds an Actions cache entry to a repository not linked to a cache service. */
+  addActionsCache(ref: RepoRef, options: { key: string; ref?: string; sizeBytes?: number }): MemoryActionsCache {
+    return this.requireMemory(ref).addActionsCache(options);
+  }
+
+  /**
+   * Makes a repository's Actions cache entries (`GET /repos/{owner}/{repo}/actions/caches`) those a
+   * cache service keeps, e.g. the stand-in's `state` (test/support/fake-actions-cache): finalized
+   * entries only, each on `gitRef` (default: the default branch), since the stand-in knows no branch.
+   */
+  linkActionsCache(
+    ref: RepoRef,
+    cache: {
+      entries: readonly {
+        id: number;
+        key: string;
+        version: string;
+        createdAt: number;
+        finalized: boolean;
+        sizeBytes?: number;
+      }[];
+    },
+    gitRef?: string,
+  ): void {
+    const memory = this.requireMemory(ref);
+    const branch = gitRef ?? `refs/heads/${this.requireRepo(ref).defaultBranch}`;
+    memory.actionsCacheSource = () =>
+      cache.entries
+        .filter((e) => e.finalized)
+        .map((e) => ({
+          id: e.id,
+          key: e.key,
+          ref: branch,
+          version: e.version,
+          createdAt: new Date(e.createdAt).toISOString(),
+          sizeBytes: e.sizeBytes ?? 0,
+        }));
+  }
+
+  /** A repository's Actions cache entries whose key starts with `keyPrefix`, oldest first. */
+  actionsCaches(ref: RepoRef, keyPrefix = ''): MemoryActionsCache[] {
+    return this.memory(ref)?.actionsCaches(keyPrefix) ?? [];
   }
 }
