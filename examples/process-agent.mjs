@@ -49,13 +49,21 @@ say({ type: 'progress', summary: `working on: ${task.value.prompt}`, attempted: 
 const writeFirst = process.env.REFERENCE_AGENT_WRITE_FIRST === '1';
 const writeHello = () => call('write_file', { path: 'hello.txt', content: `${task.value.prompt}\n` });
 const early = writeFirst ? await writeHello() : undefined;
-// REFERENCE_AGENT_STEPS steps of ~1,100 tokens each, REFERENCE_AGENT_STEP_MS apart (default 20).
+// REFERENCE_AGENT_STEPS steps (model responses) of ~1,100 tokens each, REFERENCE_AGENT_STEP_MS apart
+// (default 20). With REFERENCE_AGENT_STEP_TOOL, each response also calls that tool and the next one
+// waits for its result, as a model turn that uses a tool does: the agent then never runs ahead of
+// the caller that reads its costs (and may pause it).
 const steps = Number(process.env.REFERENCE_AGENT_STEPS ?? 0);
 const stepMs = Number(process.env.REFERENCE_AGENT_STEP_MS ?? 20);
+const stepTool = process.env.REFERENCE_AGENT_STEP_TOOL;
 for (let i = 0; i < steps; i++) {
+  // Input already waiting is read before the next response is started: a `shutdown` sent while the
+  // agent was paused (SIGSTOP) ends it here, with no response more.
+  await new Promise((r) => setImmediate(r));
   cost.inputTokens += 1000;
   cost.outputTokens += 100;
   say({ type: 'progress', summary: `step ${i + 1}`, cost });
+  if (stepTool) await call(stepTool, {});
   await new Promise((r) => setTimeout(r, stepMs));
 }
 const written = early ?? (await writeHello());

@@ -2,6 +2,7 @@
 import type { styleText } from 'node:util';
 import { exhaustive } from '../../core/events/exhaustive.ts';
 import type { AgentEvent, EventOf } from '../../core/events/index.ts';
+import { endReasonPhrase } from '../../github/report/run-lifecycle.ts';
 
 /** `text` in `style` when the output has colour, else as it is. */
 export type Paint = (style: Parameters<typeof styleText>[0], text: string) => string;
@@ -115,6 +116,7 @@ export function runEndLine(event: EventOf<'run_end'>, shown: ReadonlySet<string>
   const t = event.totals;
   const summary = `${seconds(event.durationMs)} · ${t.inputTokens + t.outputTokens} tokens · USD ${t.usd.toFixed(4)}`;
   const mark = event.reason === 'completed' ? paint('green', '✔') : paint('red', '✘');
-  const message = event.message && !shown.has(event.message) ? `: ${event.message}` : '';
-  return `${mark} ${event.reason}${message} · ${summary}`;
+  // The reason said once (`budget exceeded`, not `budget_exceeded: budget exceeded`).
+  const message = event.message && !shown.has(event.message) ? event.message : undefined;
+  return `${mark} ${endReasonPhrase({ reason: event.reason, message })} · ${summary}`;
 }

@@ -6,8 +6,12 @@ import type { RunEmitter } from './run-emitter.ts';
 
 /** Pauses and resumes what an attempt runs (its process group), for a budget that waits to be raised. */
 export interface PauseControl {
-  /** Stops the agent where it is; false when it cannot be paused (it is gone). */
+  /** Stops the agent where it is; false when it cannot be paused (it is gone, or the attempt is stopping). */
   pause(): boolean;
+  /**
+   * Lets a paused agent go on (a raised budget). A run stopped while paused needs no `resume`: the
+   * attempt's stop asks the agent to stop first and continues it after (it shuts down, no step more).
+   */
   resume(): void;
 }
 

@@ -21,6 +21,7 @@ import type { RunEmitter } from './run-emitter.ts';
 import { settleWithin } from './settle-within.ts';
 import { gracefulStop } from './stop/graceful-stop.ts';
 import { TerminalGrace } from './stop/terminal-grace.ts';
+import { trackStdin } from './tracked-stdin.ts';
 
 export interface ProcessAttemptOptions extends AttemptOptions<ProcessLaunch> {
   /** Bytes the program may leave unread on stdin before the run is stopped. */
@@ -67,10 +68,6 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     }
   }
   options.onChild(child);
-  options.onPauseControl?.({
-    pause: () => signalGroup(pgid, 'SIGSTOP'),
-    resume: () => void signalGroup(pgid, 'SIGCONT'),
-  });
   for (const notice of plan.notices ?? []) emitter.emit({ type: 'notice', ...notice });
   sandbox?.started(emitter);
 
@@ -99,16 +96,54 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     pipeline.pushStderr(chunk);
   });
 
+  const stdin = trackStdin(child);
   let stopRequest: StopRequest | undefined;
   let stopping: Promise<unknown> | undefined;
+  /** Paused (SIGSTOP) by a spent budget waiting to be raised. */
+  let paused = false;
+  const resume = () => {
+    if (!paused) return;
+    paused = false;
+    signalGroup(pgid, 'SIGCONT');
+  };
+  const force = (waitMs: number) => {
+    // `terminateGroup` continues a paused group after its SIGTERM: it dies without another step.
+    paused = false;
+    return terminateGroup(pgid, waitMs);
+  };
   /** Graceful stop (the controller's, e.g. `shutdown` on stdin), then SIGTERM and SIGKILL to the group. */
   const beginStop = (reason: ShutdownReason, waitMs: number) => {
     stopping ??= gracefulStop({
-      ask: () => (controller?.requestStop?.(reason) ? child.exited : undefined),
+      ask: () => {
+        if (!controller?.requestStop?.(reason)) return undefined;
+        if (paused) continueToStop(waitMs);
+        return child.exited;
+      },
       waitMs,
-      force: () => terminateGroup(pgid, waitMs),
+      force: () => force(waitMs),
     });
   };
+  /**
+   * A paused agent asked to stop is continued only once the request is on its stdin: what it reads
+   * first when it runs again is that it must stop, and it shuts down without one more model step.
+   * A request that cannot be written in time is not waited for: SIGTERM, then SIGCONT.
+   */
+  const continueToStop = (waitMs: number) => {
+    void settleWithin(stdin.flushed(), waitMs, false).then((written) => {
+      if (!paused) return;
+      if (written) resume();
+      else void force(waitMs);
+    });
+  };
+  options.onPauseControl?.({
+    // A stopping attempt is not paused: its shutdown would wait for nothing.
+    pause: () => {
+      if (stopping !== undefined) return false;
+      paused = signalGroup(pgid, 'SIGSTOP');
+      return paused;
+    },
+    resume,
+  });
   const stop = (request: StopRequest) => {
     if (stopRequest) return;
     stopRequest = request;
@@ -123,7 +158,7 @@ export async function runProcessAttempt(options: ProcessAttemptOptions): Promise
     onGraceOver: () => beginStop('completed', terminal.settleMs),
   });
 
-  const io = runIO(child, options, { stop, stopped: () => stopRequest !== undefined });
+  const io = runIO(child, options, { stop, stopped: () => stopRequest !== undefined, write: stdin.write });
   const controller: ProcessController | undefined = launch.controller?.(io, ctx);
   const takes = plan.input;
   if (takes) {
@@ -220,7 +255,7 @@ function attemptOutcome(input: {
 function runIO(
   child: Child,
   options: ProcessAttemptOptions,
-  run: { stop: (request: StopRequest) => void; stopped: () => boolean },
+  run: { stop: (request: StopRequest) => void; stopped: () => boolean; write: (data: string) => Promise<void> },
 ): RunIO {
   const { emitter } = options;
   const { stop } = run;
@@ -233,7 +268,7 @@ function runIO(
         stop({ reason: 'failed', shutdown: 'cancelled', message: failure });
         throw new Error(failure);
       }
-      await child.write(`${line}\n`);
+      await run.write(`${line}\n`);
     },
     closeInput: () => child.closeStdin(),
     emit: (draft) => emitter.emit(draft),

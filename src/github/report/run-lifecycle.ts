@@ -30,6 +30,17 @@ const endReasons: Record<RunEndReason, { status: RunStatus; conclusion: RunConcl
   inactivity: { status: 'timed_out', conclusion: 'timed_out' },
 };
 
+/** What an end reason reads as in a sentence (`budget exceeded`, `timed out`), not as its code. */
+const endReasonWords: Record<RunEndReason, string> = {
+  completed: 'completed',
+  failed: 'failed',
+  crashed: 'crashed',
+  budget_exceeded: 'budget exceeded',
+  aborted: 'aborted',
+  timeout: 'timed out',
+  inactivity: 'inactivity',
+};
+
 /** What a conclusion reads as and is stored as. */
 const conclusions: Record<RunConclusion, { word: string; emoji: string; state: ConcludedState }> = {
   success: { word: 'succeeded', emoji: '✅', state: 'succeeded' },
@@ -63,6 +74,34 @@ export function runStatus(run: { endReason: RunEndReason | undefined; pending: n
 /** The conclusion of a run that ended for `reason` (before anything is published). */
 export function conclusionOf(reason: RunEndReason): RunConclusion {
   return endReasons[reason].conclusion;
+}
+
+/**
+ * Why a run ended, said once, as the check run, the tracking comment, the job summary and the
+ * app's store show it: `budget exceeded`, `timed out after 600000 ms`, `crashed: claude exited with
+ * code 1`; `the run ended: aborted` when there is no message.
+ */
+export function endReasonText(end: RunEndLike): string {
+  return end.message?.trim() ? endReasonPhrase(end) : `the run ended: ${endReasonPhrase(end)}`;
+}
+
+/**
+ * The reason in words with its message (after `separator`), unless the message already begins with
+ * what the reason says (the core's `budget exceeded`, `timed out after …`): then the message alone.
+ */
+export function endReasonPhrase(end: RunEndLike, separator = ': '): string {
+  const words = endReasonWords[end.reason];
+  const message = end.message?.trim();
+  if (!message) return words;
+  const lower = message.toLowerCase();
+  if (lower === words || lower.startsWith(`${words} `) || lower.startsWith(`${words}:`)) return message;
+  return `${words}${separator}${message}`;
+}
+
+/** What a run's end gives to `endReasonText`: its `run_end` event, or the `RunEnd`. */
+interface RunEndLike {
+  reason: RunEndReason;
+  message?: string | undefined;
 }
 
 /** `succeeded`, `failed`, `cancelled`, `timed out`. */

@@ -8,7 +8,7 @@ import type { ApprovalEntry, ApprovalTimes, ProgressStep, RefusedCall, StepTimes
 import { isQuiet } from './quiet-events.ts';
 import { refusalIn } from './refusals.ts';
 import { RollingLog } from './rolling-log.ts';
-import { type RunStatus, runStatus } from './run-lifecycle.ts';
+import { endReasonPhrase, type RunStatus, runStatus } from './run-lifecycle.ts';
 import { StepList } from './step-list.ts';
 import { StreamedMessage } from './streamed-message.ts';
 import { MAX_SUMMARY_CHARS, MAX_TITLE_CHARS, summarize, toolStepLabel, toolTarget } from './summarize.ts';
@@ -388,7 +388,7 @@ export class RunProgress {
     this.#totals(event.totals);
     this.#approvals.endPending(at);
     this.#steps.closeAll(event.reason === 'completed', at);
-    this.#log(at, `run ended: ${event.reason}${event.message ? ` — ${event.message}` : ''}`);
+    this.#log(at, `run ended: ${endReasonPhrase(event, ' — ')}`);
   }
 }
 

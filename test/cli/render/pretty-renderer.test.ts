@@ -43,6 +43,17 @@ describe('prettyRenderer', () => {
     );
   });
 
+  it('a spent budget or a timeout reads once at the end, not as its code and then its message', () => {
+    const spent = render([
+      ev({ type: 'run_end', reason: 'budget_exceeded', message: 'budget exceeded', durationMs: 2000, attempts: 1 }),
+    ]);
+    expect(spent).toBe('✘ budget exceeded · 2.0 s · 0 tokens · USD 0.0000\n');
+    const late = render([
+      ev({ type: 'run_end', reason: 'timeout', message: 'timed out after 1000 ms', durationMs: 1000, attempts: 1 }),
+    ]);
+    expect(late).toBe('✘ timed out after 1000 ms · 1.0 s · 0 tokens · USD 0.0000\n');
+  });
+
   it('an auth error is labelled once', () => {
     const text = render([
       ev({ type: 'auth_error', message: 'the variable PI_TOKEN is not set', guidance: 'set PI_TOKEN' }),

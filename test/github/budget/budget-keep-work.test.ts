@@ -76,14 +76,14 @@ describe('a run whose budget is spent keeps its work so far (limits.budget.keepW
     expect(pulls[0]?.body).not.toContain('Closes');
     expect(pulls[0]?.body).toContain("⚠️ Unfinished: the run's budget was spent before it finished.");
     expect(outcome.pullRequestUrl).toMatch(new RegExp(`/pull/${number}$`));
-    expect(outcome.reason).toMatch(/^budget_exceeded: /);
-    expect(outcome.reason).toContain(`; its work so far is on branch ${branch} (pull request #${number})`);
+    // The reason said once: not `budget_exceeded: budget exceeded; …`.
+    expect(outcome.reason).toBe(`budget exceeded; its work so far is on branch ${branch} (pull request #${number})`);
 
     const check = w.gh.state.checkRuns(w.repo).at(-1);
     expect(check).toMatchObject({ status: 'completed', conclusion: 'failure' });
     const summary = check?.output?.summary ?? '';
-    // Shown as Markdown text: `_` and `#` escaped.
-    const reason = `**Reason:** budget\\_exceeded: budget exceeded; its work so far is on branch ${branch} (pull request \\#${number})`;
+    // Shown as Markdown text: `#` escaped.
+    const reason = `**Reason:** budget exceeded; its work so far is on branch ${branch} (pull request \\#${number})`;
     expect(summary).toContain(reason);
     expect(summary).toContain(`| Branch | \`${branch}\` |`);
     expect(summary).toContain(`| Pull request | [${outcome.pullRequestUrl}](${outcome.pullRequestUrl}) |`);
@@ -91,6 +91,9 @@ describe('a run whose budget is spent keeps its work so far (limits.budget.keepW
     expect(comment).toContain(reason);
     expect(comment).toContain(`| Branch | \`${branch}\` |`);
     expect(comment).toContain(`| Pull request | [\\#${number}](${outcome.pullRequestUrl}) |`);
+    const log = check?.output?.text ?? '';
+    expect(log).toContain('] run ended: budget exceeded\n');
+    for (const shown of [summary, log, comment]) expect(shown).not.toMatch(/budget\\?_exceeded: budget exceeded/);
     w.gh.assertNoViolations();
   });
 
@@ -119,7 +122,7 @@ describe('a run whose budget is spent keeps its work so far (limits.budget.keepW
     const { outcome } = await run(w, 18);
     expect(outcome.conclusion).toBe('failure');
     expect(outcome.end?.reason).toBe('budget_exceeded');
-    expect(outcome.reason).toMatch(/^budget_exceeded: .*; its work so far could not be published: /);
+    expect(outcome.reason).toMatch(/^budget exceeded; its work so far could not be published: /);
     expect(outcome.branch).toBeUndefined();
     expect(await remoteBranches(w)).toEqual(['main']);
     expect(w.gh.state.pulls(w.repo)).toEqual([]);
@@ -133,7 +136,7 @@ describe('a run whose budget is spent keeps its work so far (limits.budget.keepW
     const { outcome } = await run(w, 16);
     expect(outcome.conclusion).toBe('failure');
     expect(outcome.end?.reason).toBe('budget_exceeded');
-    expect(outcome.reason).toMatch(/^budget_exceeded: .*; it changed no file$/);
+    expect(outcome.reason).toBe('budget exceeded; it changed no file');
     expect(outcome.branch).toBeUndefined();
     expect(await remoteBranches(w)).toEqual(['main']);
     expect(w.gh.state.pulls(w.repo)).toEqual([]);

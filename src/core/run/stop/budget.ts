@@ -66,8 +66,10 @@ function describe(budget: Budget): string {
  * Arms `RunOptions.budget`: returns the cost listener that tells the agent what is left (`onRemaining`)
  * and, once tokens or USD are spent, either pauses the agent and asks for a raise (`raise`: a process
  * agent, with `onBudgetSpent`) or reports `budget_exceeded` and stops the run. Costs reported while
- * paused (the last response's) count toward the raised budget. A `ceiling` (`RunOptions.budgetCeiling`)
- * lowers the budget at each report until a raise, which then holds alone.
+ * paused (the last response's) count toward the raised budget. A pause that ends without a raise
+ * (denied, timed out) stops the run without resuming the agent first: the attempt's stop continues
+ * it. A `ceiling` (`RunOptions.budgetCeiling`) lowers the budget at each report until a raise, which
+ * then holds alone.
  */
 export function armBudget(
   budget: Budget | undefined,
@@ -129,8 +131,10 @@ export function armBudget(
   const settle = (control: PauseControl, next: Budget | undefined) => {
     asking = false;
     const totals = latest as RunTotals;
-    control.resume();
+    // Not raised: the stop is asked while the agent is still paused; the attempt continues it only
+    // once the request is in its hands (so it shuts down rather than takes one more step).
     if (next === undefined || spentOut(remainingOf(next, totals))) return stop(totals);
+    control.resume();
     current = next;
     // A writer's raise is the run's budget from now on, whatever the shared limits have left.
     lowered = undefined;

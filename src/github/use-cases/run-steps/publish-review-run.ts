@@ -1,6 +1,6 @@
 import { errorText } from '../../../core/errors/error-text.ts';
 import { runGit } from '../../git/git.ts';
-import { conclusionOf } from '../../report/run-lifecycle.ts';
+import { conclusionOf, endReasonText } from '../../report/run-lifecycle.ts';
 import { anchorText } from '../../review/anchor-text.ts';
 import { firstLineOf } from '../../review/finding.ts';
 import { findingsFromMessage } from '../../review/findings-from-message.ts';
@@ -31,13 +31,7 @@ export async function publishReviewRun(
   const end = run?.end;
   const ended = end === undefined ? 'success' : conclusionOf(end.reason);
   if (end !== undefined && ended !== 'success') {
-    return concludeFailure(
-      ctx,
-      reports,
-      ended,
-      end.message ? `${end.reason}: ${end.message}` : `the run ended: ${end.reason}`,
-      end,
-    );
+    return concludeFailure(ctx, reports, ended, endReasonText(end), end);
   }
   if (job.number === undefined) return concludeFailure(ctx, reports, 'failure', 'a review needs a pull request', end);
   const config = job.config.review;

@@ -5,7 +5,7 @@ import { BUDGET_SPENT_MESSAGE } from '../../../core/run/stop/budget.ts';
 import { pullNumberOf } from '../../pull-number-of.ts';
 import { unseenChangesReason } from '../../report/claimed-changes.ts';
 import { changedNothingReason } from '../../report/refused-changes.ts';
-import { conclusionOf } from '../../report/run-lifecycle.ts';
+import { conclusionOf, endReasonText } from '../../report/run-lifecycle.ts';
 import type { RunOutcome } from '../execute-run-options.ts';
 import type { PublishedResult } from '../publish-result.ts';
 import { concludeFailure, concludeSuccess } from './conclude-run.ts';
@@ -40,13 +40,7 @@ export async function publishRun(
   }
   if (conclusion !== 'success') {
     await run.keep(pull?.headRef, pull?.number);
-    return concludeFailure(
-      ctx,
-      reports,
-      conclusion,
-      end.message ? `${end.reason}: ${end.message}` : `the run ended: ${end.reason}`,
-      end,
-    );
+    return concludeFailure(ctx, reports, conclusion, endReasonText(end), end);
   }
   let published: PublishedResult;
   try {

@@ -1,5 +1,6 @@
 import { errorText } from '../../../core/errors/error-text.ts';
 import { pullNumberOf } from '../../pull-number-of.ts';
+import { endReasonText } from '../../report/run-lifecycle.ts';
 import type { RunOutcome } from '../execute-run-options.ts';
 import type { PublishedResult } from '../publish-result.ts';
 import { concludeFailure } from './conclude-run.ts';
@@ -24,7 +25,7 @@ export async function publishSpentRun(
 ): Promise<RunOutcome> {
   const { pull } = target;
   const { end } = run;
-  const spent = end.message ? `${end.reason}: ${end.message}` : `the run ended: ${end.reason}`;
+  const spent = endReasonText(end);
   let published: PublishedResult;
   try {
     published = await publishWork(ctx, target, agent, "the run's budget was spent before it finished");

@@ -152,4 +152,27 @@ describe('stop causes', () => {
     expect(paused).toEqual(['pause', 'resume']);
     expect(causes).toEqual([]);
   });
+
+  it('budget not raised: the stop is asked while the agent is still paused, never after resuming it', async () => {
+    const log: string[] = [];
+    const control = {
+      pause: () => {
+        log.push('pause');
+        return true;
+      },
+      resume: () => log.push('resume'),
+    };
+    const onCost = armBudget(
+      { tokens: 1000 },
+      () => {},
+      (cause) => log.push(`stop: ${cause.reason}`),
+      () => {},
+      { ask: async () => undefined, control: () => control },
+    );
+    onCost?.(totals(1000, 100, 0));
+    await vi.runAllTimersAsync();
+    // Resumed first, the agent would take one more step before it read that it must stop; the
+    // attempt's stop continues it once the request is in its hands.
+    expect(log).toEqual(['pause', 'stop: budget_exceeded']);
+  });
 });
