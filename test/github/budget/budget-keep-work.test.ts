@@ -12,7 +12,7 @@ import { runInWorld } from '../../support/run-in-world.ts';
 // limits.budget.keepWork end to end, as the Action runs it: executeRun on the fake GitHub with real
 // git and the reference Process-protocol agent (~1,100 tokens a step, 30 steps). With
 // REFERENCE_AGENT_WRITE_FIRST it writes hello.txt before its steps, so it has changed a file when a
-// budget of 3,000 tokens is spent; nobody raises it within the 1 s approval timeout.
+// budget of 3,000 tokens is spent; nobody raises it within the 3 s approval timeout (1 s let alice's approval of the write miss it on a loaded machine).
 const config = (options: { writeFirst: boolean; keepWork?: boolean }) => `${referenceWorkerConfig(
   30,
   options.writeFirst ? { REFERENCE_AGENT_WRITE_FIRST: '1' } : {},
@@ -20,7 +20,7 @@ const config = (options: { writeFirst: boolean; keepWork?: boolean }) => `${refe
 limits:
   budget: { tokens: 3000${options.keepWork === undefined ? '' : `, keepWork: ${options.keepWork}`} }
 approvals:
-  timeout: 1s
+  timeout: 3s
 `;
 
 let world: GitHubWorld | undefined;
