@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../core/events/index.ts';
 import { formatClock } from '../github/report/markdown.ts';
+import { endReasonPhrase } from '../github/report/run-lifecycle.ts';
 import { summarize } from '../github/report/summarize.ts';
 import { workflowLogLine } from './workflow-log-line.ts';
 import { MAX_TITLE_CHARS, WorkflowLogWriter } from './workflow-log-writer.ts';
@@ -65,10 +66,7 @@ export function createWorkflowLog(sink: WorkflowLogSink, redact: (text: string) 
           return;
         case 'run_end':
           log.endGroup();
-          log.line(
-            at,
-            `run ended: ${event.reason}${event.message ? ` (${event.message})` : ''} after ${formatClock(event.durationMs)}`,
-          );
+          log.line(at, `run ended after ${formatClock(event.durationMs)}: ${endReasonPhrase(event)}`);
           return;
         default: {
           const text = workflowLogLine(event);

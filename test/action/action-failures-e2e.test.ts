@@ -178,7 +178,7 @@ describe('the Action when something goes wrong, and its job log', () => {
         'comment: wrote NOTES.md: true (my key is ***)',
       ]),
     );
-    expect(lines.some((line) => /^\[\d\d:\d\d\] run ended: completed/.test(line))).toBe(true);
+    expect(lines.some((line) => /^\[\d\d:\d\d\] run ended after \d\d:\d\d: completed$/.test(line))).toBe(true);
     expect((await readCommandFile(files.output)).conclusion).toBe('success');
     w.gh.assertNoViolations();
   });

@@ -46,7 +46,7 @@ describe('createWorkflowLog', () => {
       '[01:05] approval a1 granted by bob (once)',
       '[01:05] done (12 ms): ok',
       '::endgroup::',
-      '[01:06] run ended: completed after 01:06',
+      '[01:06] run ended after 01:06: completed',
     ]);
   });
 
