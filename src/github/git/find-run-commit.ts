@@ -9,6 +9,20 @@ import { openRepository, remoteUrlOf } from './open-repository.ts';
 /** The trailer key of the commit a run publishes: `Agent-Mux-Run: <runId>`. */
 export const RUN_TRAILER = 'Agent-Mux-Run';
 
+/**
+ * The trailer key that says how the run that published a commit ended, when it did not finish:
+ * `Agent-Mux-Run-End: budget_exceeded` (its work so far, `limits.budget.keepWork`).
+ */
+export const RUN_END_TRAILER = 'Agent-Mux-Run-End';
+
+/** How an unfinished run's commit says why it is unfinished. */
+export type UnfinishedEnd = 'budget_exceeded';
+
+/** The trailer line of an unfinished run's commit. */
+export function runEndTrailer(end: UnfinishedEnd): string {
+  return `${RUN_END_TRAILER}: ${end}`;
+}
+
 /** The trailer line that marks a commit as the one run `runId` published. */
 export function runTrailer(runId: string): string {
   return `${RUN_TRAILER}: ${runId}`;
@@ -20,6 +34,8 @@ export interface RunCommit {
   commitSha: string;
   /** What the commit changes against its first parent. */
   files: ChangedFile[];
+  /** The run had not finished when it published the commit (its `Agent-Mux-Run-End` trailer). */
+  unfinished?: UnfinishedEnd;
 }
 
 /**
@@ -65,7 +81,17 @@ export async function findRunCommit(input: {
       { cwd: root },
     );
     if (!values.split('\0').some((value) => value.trim() === input.runId)) continue;
-    return { branch, commitSha, files: await changesOf(root, commitSha) };
+    const ends = await runGit(
+      ['show', '-s', `--format=%(trailers:key=${RUN_END_TRAILER},valueonly,separator=%x00)`, commitSha],
+      { cwd: root },
+    );
+    const unfinished = ends.split('\0').some((value) => value.trim() === 'budget_exceeded');
+    return {
+      branch,
+      commitSha,
+      files: await changesOf(root, commitSha),
+      ...(unfinished ? { unfinished: 'budget_exceeded' as const } : {}),
+    };
   }
   return undefined;
 }

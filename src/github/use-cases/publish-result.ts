@@ -1,7 +1,7 @@
 import { branchName } from '../git/branch-name.ts';
 import type { ChangedFile } from '../git/collect-changes.ts';
 import { collectChanges } from '../git/collect-changes.ts';
-import { runTrailer } from '../git/find-run-commit.ts';
+import { runEndTrailer, runTrailer } from '../git/find-run-commit.ts';
 import { publishChanges } from '../git/publish-changes.ts';
 import type { GitHubApi, PullInfo } from '../github-api.ts';
 import { runTitle } from '../github-names.ts';
@@ -54,7 +54,7 @@ export async function publishResult(input: {
   const files = await collectChanges(input.cwd, { ignore: [...input.ignore] });
   if (files.length === 0) return { files, note: 'the agent changed no files; nothing to commit' };
 
-  const message = commitMessage(job, input.runId);
+  const message = commitMessage(job, input.runId, input.unfinished !== undefined);
   if (pull?.fromFork) {
     return deliverToFork({
       api,
@@ -149,7 +149,14 @@ export async function pullRequestFor(input: {
   return { branch, pullRequestUrl: pr.htmlUrl, files, note: `pushed ${sha} to ${branch}; pull request ${pr.htmlUrl}` };
 }
 
-function commitMessage(job: RunJob, runId: string | undefined): string {
+/**
+ * The run's commit message: its title, who asked, and the trailers a retry finds it by (`Agent-Mux-Run`)
+ * and, for work a spent budget left unfinished, how it ended (`Agent-Mux-Run-End`), so that a retry
+ * that publishes it concludes as the run did.
+ */
+export function commitMessage(job: RunJob, runId: string | undefined, unfinished = false): string {
   const requested = `Requested by @${job.actor.login}${job.number === undefined ? '' : ` in #${job.number}`} (agent: ${job.agentName}).`;
-  return `${runTitle(job.title || job.instruction)}\n\n${requested}${runId === undefined ? '' : `\n\n${runTrailer(runId)}`}`;
+  const trailers =
+    runId === undefined ? [] : [runTrailer(runId), ...(unfinished ? [runEndTrailer('budget_exceeded')] : [])];
+  return `${runTitle(job.title || job.instruction)}\n\n${requested}${trailers.length === 0 ? '' : `\n\n${trailers.join('\n')}`}`;
 }

@@ -67,6 +67,10 @@ describe('a run whose budget is spent keeps its work so far (limits.budget.keepW
     expect(branch).toMatch(/^agent-mux\/12-/);
     expect(await w.git(['show', `${branch}:hello.txt`], w.bare)).toContain('<instruction>\nsay hello\n</instruction>');
     expect(outcome.changedFiles.map((f) => f.path)).toEqual(['hello.txt']);
+    // A retry that finds this commit (its worker died after the push) concludes as this run did.
+    expect(await w.git(['log', '-1', '--format=%(trailers:key=Agent-Mux-Run-End,valueonly)', branch], w.bare)).toBe(
+      'budget_exceeded\n',
+    );
     const pulls = w.gh.state.pulls(w.repo);
     expect(pulls).toEqual([expect.objectContaining({ headRef: branch, baseRef: 'main', state: 'open' })]);
     const number = pulls[0]?.number;

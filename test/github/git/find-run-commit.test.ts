@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { findRunCommit, runTrailer } from '../../../src/github/git/find-run-commit.ts';
+import { findRunCommit, runEndTrailer, runTrailer } from '../../../src/github/git/find-run-commit.ts';
 import { publishChanges } from '../../../src/github/git/publish-changes.ts';
 import { createFixture, type Fixture, git } from './git-fixture.ts';
 
@@ -63,6 +63,24 @@ describe('findRunCommit', () => {
       expect(await git(cwd, 'status', '--porcelain')).toBe('');
     },
   );
+
+  test('tells work a spent budget left unfinished by its Agent-Mux-Run-End trailer (a retry concludes as that run did)', async () => {
+    await pushAttempt(
+      `agent-mux: fix\n\nRequested by @alice.\n\n${runTrailer('run_abc')}\n${runEndTrailer('budget_exceeded')}`,
+    );
+    const found = await findRunCommit({ cwd: await freshClone('retry', true), runId: 'run_abc', branches: [BRANCH] });
+    expect(found).toMatchObject({ branch: BRANCH, unfinished: 'budget_exceeded' });
+    await fixture.cleanup();
+    fixture = await createFixture({ 'README.md': '# demo\n', 'src/app.ts': 'export const a = 1;\n' });
+    await pushAttempt(`agent-mux: fix\n\n${runTrailer('run_abc')}`);
+    const finished = await findRunCommit({
+      cwd: await freshClone('again', false),
+      runId: 'run_abc',
+      branches: [BRANCH],
+    });
+    expect(finished?.branch).toBe(BRANCH);
+    expect(finished).not.toHaveProperty('unfinished');
+  });
 
   test("another run's commit, or a branch without the trailer, is not this run's", async () => {
     await pushAttempt(`agent-mux: fix\n\n${runTrailer('run_other')}`);

@@ -5,13 +5,16 @@ import type { RunOutcome } from '../execute-run-options.ts';
 import { pullRequestFor } from '../publish-result.ts';
 import { concludeFailure, concludeSuccess } from './conclude-run.ts';
 import type { RunContext } from './plan-run.ts';
+import { SPENT_UNFINISHED, whereTheWorkIs } from './publish-spent-run.ts';
 import type { RunReports } from './run-reports.ts';
 import type { RunTarget } from './run-target.ts';
 
 /**
  * A retry whose predecessor had pushed the run's commit before its worker died: that commit is
- * the run's result, published and reported; the agent is not run (and paid) again. Undefined when
- * the run is no retry or no earlier attempt pushed.
+ * the run's result, published and reported; the agent is not run (and paid) again. A commit of work
+ * a spent budget left unfinished (its `Agent-Mux-Run-End: budget_exceeded` trailer) concludes as
+ * that run did: failed, `budget exceeded`, with a draft pull request. Undefined when the run is no
+ * retry or no earlier attempt pushed.
  */
 export async function earlierAttemptResult(
   ctx: RunContext,
@@ -35,7 +38,13 @@ export async function earlierAttemptResult(
   if (earlier === undefined) return undefined;
   let published: Awaited<ReturnType<typeof pullRequestFor>>;
   try {
-    published = await pullRequestFor({ api, job, pull, ...earlier });
+    published = await pullRequestFor({
+      api,
+      job,
+      pull,
+      ...earlier,
+      ...(earlier.unfinished ? { unfinished: SPENT_UNFINISHED } : {}),
+    });
   } catch (error) {
     return concludeFailure(
       ctx,
@@ -49,5 +58,9 @@ export async function earlierAttemptResult(
   );
   reports.note(published.note);
   const pullRequest = pull?.number ?? pullNumberOf(published.pullRequestUrl);
+  if (earlier.unfinished) {
+    const why = `budget exceeded; ${whereTheWorkIs(published, pullRequest)}`;
+    return concludeFailure(ctx, reports, 'failure', why, undefined, { ...published, pullRequest });
+  }
   return concludeSuccess(ctx, reports, { ...published, pullRequest, noChanges: false }, undefined);
 }

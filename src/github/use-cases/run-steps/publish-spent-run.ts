@@ -11,6 +11,9 @@ import type { AgentRun } from './run-agent.ts';
 import type { RunReports } from './run-reports.ts';
 import type { RunTarget } from './run-target.ts';
 
+/** What the draft pull request of a run whose budget was spent says of its work. */
+export const SPENT_UNFINISHED = "the run's budget was spent before it finished";
+
 /**
  * A run that ended `budget_exceeded` with `limits.budget.keepWork`: what it changed so far is
  * committed and pushed like a finished run's (its branch, its pull request), and the check run
@@ -28,7 +31,7 @@ export async function publishSpentRun(
   const spent = endReasonText(end);
   let published: PublishedResult;
   try {
-    published = await publishWork(ctx, target, agent, "the run's budget was spent before it finished");
+    published = await publishWork(ctx, target, agent, SPENT_UNFINISHED);
   } catch (error) {
     await run.keep(pull?.headRef, pull?.number);
     const why = `${spent}; its work so far could not be published: ${errorText(error)}`;
