@@ -45491,6 +45491,26 @@ const reviewCommentResponse = object({
     htmlUrl: c.html_url ?? undefined,
     inReplyToId: c.in_reply_to_id ?? undefined,
 }));
+/** A page of `GET /repos/{owner}/{repo}/actions/caches`; GitHub's description makes every field of an entry optional. */
+const actionsCacheListResponse = object({
+    total_count: schemas_number(),
+    actions_caches: array(object({
+        id: schemas_number().optional(),
+        key: schemas_string().optional(),
+        ref: schemas_string().optional(),
+        created_at: schemas_string().optional(),
+        size_in_bytes: schemas_number().optional(),
+    })
+        .loose()),
+})
+    .loose()
+    .transform((r) => ({
+    /** How many entries the page held, those without an id or key included. */
+    listed: r.actions_caches.length,
+    entries: r.actions_caches.flatMap((c) => c.id === undefined || c.key === undefined
+        ? []
+        : [{ id: c.id, key: c.key, ref: c.ref ?? '', createdAt: c.created_at ?? '', sizeBytes: c.size_in_bytes ?? 0 }]),
+}));
 
 ;// CONCATENATED MODULE: ./src/github/octokit-check-run-methods.ts
 
@@ -45740,7 +45760,10 @@ function octokitPullMethods({ call }) {
 ;// CONCATENATED MODULE: ./src/github/octokit-repo-methods.ts
 
 
-/** `createGitHubApi`'s repository methods: the repository, roles, teams, files, branches and workflow runs. */
+/**
+ * `createGitHubApi`'s repository methods: the repository, roles, teams, files, branches, workflow runs
+ * and Actions cache entries.
+ */
 function octokitRepoMethods({ call, maybe }) {
     return {
         async getRepo(ref) {
@@ -45773,6 +45796,18 @@ function octokitRepoMethods({ call, maybe }) {
         },
         async cancelWorkflowRun(ref, runId) {
             await call('POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel', { ...ref, run_id: runId }, unknown());
+        },
+        async listActionsCaches(ref, keyPrefix) {
+            // Oldest first: an entry saved while the pages are read lands after them, so none is skipped.
+            const byId = new Map();
+            for (let page = 1; page <= 100; page++) {
+                const { data } = await call('GET /repos/{owner}/{repo}/actions/caches', { ...ref, key: keyPrefix, sort: 'created_at', direction: 'asc', per_page: 100, page }, actionsCacheListResponse);
+                for (const entry of data.entries)
+                    byId.set(entry.id, entry);
+                if (data.listed < 100)
+                    break;
+            }
+            return [...byId.values()];
         },
     };
 }
