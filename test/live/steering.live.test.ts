@@ -23,6 +23,7 @@ const [claudeAcp] = await loadSpecs(['acp-claude']);
 const [pi] = await loadSpecs(['pi']);
 const [omp] = await loadSpecs(['omp']);
 const [codex] = await loadSpecs(['codex']);
+const [gemini] = await loadSpecs(['gemini']);
 const STEER = 'Also handle the Windows case (steering from the live test).';
 
 let server: FakeModelServer | undefined;
@@ -188,3 +189,47 @@ describe.runIf(claude)('steering Claude Code from a comment (the Action’s path
     w.gh.assertNoViolations();
   }, 120_000);
 });
+
+describe.runIf(gemini)(
+  'a comment for Gemini CLI, which takes no message while it runs (the Action’s path, fake GitHub)',
+  () => {
+    it('is queued for the next turn and said so; the model never sees it in this run', async () => {
+      if (!gemini) return;
+      const bin = await installCli(gemini);
+      server = await startFakeModelServer({ case: 'tool', shell: { command: 'sleep 3 && echo agent-mux-live' } });
+      const w = await createGitHubWorld({ config: 'agents:\n  gemini:\n    adapter: gemini\n' });
+      world = w;
+      const home = mkdtempSync(join(liveHomeRoot(), 'agent-mux-live-steer-gemini-home-'));
+      dirs.push(home);
+      const { env } = await gemini.setup({ baseUrl: server.url, home, workspace: w.workspace, bin, case: 'tool' });
+      w.gh.state.addIssue(w.repo, { number: 11, title: 'Print the marker', body: '', user: 'alice' });
+      const decision = await handleTrigger(
+        w.deps,
+        commentEvent(w, 11, 'alice', '@agent Run the shell command `echo agent-mux-live` and tell me what it printed.'),
+      );
+      if (decision.kind !== 'run') throw new Error(decision.kind);
+      let commented = false;
+      const outcome = await runInWorld(w, decision.job, {
+        answer: () => {},
+        registry: () => w.registry().register(atBin(gemini.create(), bin, () => {})),
+        env: liveEnv(home, env),
+        onEvent: (event) => {
+          // Its shell is not allowed under the default config (it cannot ask): the comment comes as it starts.
+          if (event.type !== 'session_start' || commented) return;
+          commented = true;
+          w.gh.state.addComment(w.repo, 11, { body: `@agent ${STEER}`, user: 'bob' });
+        },
+      });
+      expect(commented).toBe(true);
+      expect(outcome.end?.reason, outcome.reason).toBe('completed');
+      expect(outcome.progress.notices).toContainEqual({
+        code: 'steer_queued',
+        message: 'a message from @bob is queued for the next turn: this agent takes no message while it runs',
+      });
+      expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain(STEER);
+      const tracking = w.gh.state.comments(w.repo, 11).find((c) => parseTurnRecord(c.body) !== undefined);
+      expect(parseTurnRecord(tracking?.body ?? '')?.steered).toBeUndefined();
+      w.gh.assertNoViolations();
+    }, 120_000);
+  },
+);
