@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorText } from '../core/errors/error-text.ts';
+import { settleWithin } from '../core/run/settle-within.ts';
 import type { GitHubApi, RepoRef } from '../github/github-api.ts';
 import { GitHubApiError } from '../github/github-api-error.ts';
 import { checkSpend } from '../github/limits/check-spend.ts';
@@ -107,7 +108,10 @@ export function createActionsCacheSpendLedger(options: ActionsCacheSpendLedgerOp
       let id: number;
       try {
         const { saveCache } = await actionsCache();
-        id = await withinTime(saveCache([dir], key), options.saveTimeoutMs ?? SAVE_TIMEOUT_MS);
+        const ms = options.saveTimeoutMs ?? SAVE_TIMEOUT_MS;
+        const saved = await settleWithin(saveCache([dir], key), ms, 'late' as const);
+        if (saved === 'late') throw new Error(`the Actions cache did not answer in ${ms} ms`);
+        id = saved;
       } catch (error) {
         throw new SpendLedgerError('spend_save_failed', `could not save cache entry ${key}`, { cause: error });
       }
@@ -150,14 +154,4 @@ export function createActionsCacheSpendLedger(options: ActionsCacheSpendLedgerOp
       return result;
     },
   };
-}
-
-/** `work`, or a rejection once `ms` have passed without its answer. */
-function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the Actions cache did not answer in ${ms} ms`)), ms);
-    timer.unref();
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

@@ -151,41 +151,51 @@ describe.runIf(claudeAcp && claude)('steering an ACP agent (Claude Code through 
   }, 120_000);
 });
 
+/**
+ * The Action's path on the fake GitHub with the real `spec` CLI: alice's mention on issue `number`
+ * starts a run, and bob's `@agent <STEER>` is posted at the first event `commentAt` accepts.
+ */
+async function commentDuringRun(spec: LiveSpec, number: number, commentAt: (event: AgentEvent) => boolean) {
+  const bin = await installCli(spec);
+  server = await startFakeModelServer({ case: 'tool', shell: { command: 'sleep 3 && echo agent-mux-live' } });
+  const w = await createGitHubWorld({ config: `agents:\n  ${spec.adapter}:\n    adapter: ${spec.adapter}\n` });
+  world = w;
+  const home = mkdtempSync(join(liveHomeRoot(), `agent-mux-live-steer-gh-${spec.adapter}-home-`));
+  dirs.push(home);
+  const { env } = await spec.setup({ baseUrl: server.url, home, workspace: w.workspace, bin, case: 'tool' });
+  w.gh.state.addIssue(w.repo, { number, title: 'Print the marker', body: '', user: 'alice' });
+  const decision = await handleTrigger(
+    w.deps,
+    commentEvent(w, number, 'alice', '@agent Run the shell command `echo agent-mux-live` and tell me what it printed.'),
+  );
+  if (decision.kind !== 'run') throw new Error(decision.kind);
+  let commented = false;
+  const outcome = await runInWorld(w, decision.job, {
+    answer: () => {},
+    registry: () => w.registry().register(atBin(spec.create(), bin, () => {})),
+    env: liveEnv(home, env),
+    onEvent: (event) => {
+      if (commented || !commentAt(event)) return;
+      commented = true;
+      w.gh.state.addComment(w.repo, number, { body: `@agent ${STEER}`, user: 'bob' });
+    },
+  });
+  expect(commented).toBe(true);
+  const tracking = w.gh.state.comments(w.repo, number).find((c) => parseTurnRecord(c.body) !== undefined);
+  return { w, outcome, requests: server.requests, turn: parseTurnRecord(tracking?.body ?? '') };
+}
+
 describe.runIf(claude)('steering Claude Code from a comment (the Action’s path, fake GitHub)', () => {
   it('a writer’s mention while the run is in progress reaches the model’s next request', async () => {
     if (!claude) return;
-    const bin = await installCli(claude);
-    server = await startFakeModelServer({ case: 'tool', shell: { command: 'sleep 3 && echo agent-mux-live' } });
-    const w = await createGitHubWorld({ config: 'agents:\n  claude:\n    adapter: claude\n' });
-    world = w;
-    const home = mkdtempSync(join(liveHomeRoot(), 'agent-mux-live-steer-gh-home-'));
-    dirs.push(home);
-    const { env } = await claude.setup({ baseUrl: server.url, home, workspace: w.workspace, bin, case: 'tool' });
-    w.gh.state.addIssue(w.repo, { number: 9, title: 'Print the marker', body: '', user: 'alice' });
-    const decision = await handleTrigger(
-      w.deps,
-      commentEvent(w, 9, 'alice', '@agent Run the shell command `echo agent-mux-live` and tell me what it printed.'),
-    );
-    if (decision.kind !== 'run') throw new Error(decision.kind);
-    let commented = false;
-    const outcome = await runInWorld(w, decision.job, {
-      answer: () => {},
-      registry: () => w.registry().register(atBin(claude.create(), bin, () => {})),
-      env: liveEnv(home, env),
-      onEvent: (event) => {
-        if (event.type !== 'tool_call_ready' || commented) return;
-        commented = true;
-        w.gh.state.addComment(w.repo, 9, { body: `@agent ${STEER}`, user: 'bob' });
-      },
-    });
+    const { w, outcome, requests, turn } = await commentDuringRun(claude, 9, (e) => e.type === 'tool_call_ready');
     expect(outcome.end?.reason, outcome.reason).toBe('completed');
-    const requests = server.requests.filter((r) => r.reply === 'tool' || r.reply === 'text');
-    expect(JSON.stringify(requests.at(-1)?.body)).toContain(STEER);
+    const answered = requests.filter((r) => r.reply === 'tool' || r.reply === 'text');
+    expect(JSON.stringify(answered.at(-1)?.body)).toContain(STEER);
     expect(outcome.progress.notices).toContainEqual(
       expect.objectContaining({ code: 'steered', message: expect.stringContaining('from @bob') }),
     );
-    const tracking = w.gh.state.comments(w.repo, 9).find((c) => parseTurnRecord(c.body) !== undefined);
-    expect(parseTurnRecord(tracking?.body ?? '')?.steered).toHaveLength(1);
+    expect(turn?.steered).toHaveLength(1);
     w.gh.assertNoViolations();
   }, 120_000);
 });
@@ -195,40 +205,15 @@ describe.runIf(gemini)(
   () => {
     it('is queued for the next turn and said so; the model never sees it in this run', async () => {
       if (!gemini) return;
-      const bin = await installCli(gemini);
-      server = await startFakeModelServer({ case: 'tool', shell: { command: 'sleep 3 && echo agent-mux-live' } });
-      const w = await createGitHubWorld({ config: 'agents:\n  gemini:\n    adapter: gemini\n' });
-      world = w;
-      const home = mkdtempSync(join(liveHomeRoot(), 'agent-mux-live-steer-gemini-home-'));
-      dirs.push(home);
-      const { env } = await gemini.setup({ baseUrl: server.url, home, workspace: w.workspace, bin, case: 'tool' });
-      w.gh.state.addIssue(w.repo, { number: 11, title: 'Print the marker', body: '', user: 'alice' });
-      const decision = await handleTrigger(
-        w.deps,
-        commentEvent(w, 11, 'alice', '@agent Run the shell command `echo agent-mux-live` and tell me what it printed.'),
-      );
-      if (decision.kind !== 'run') throw new Error(decision.kind);
-      let commented = false;
-      const outcome = await runInWorld(w, decision.job, {
-        answer: () => {},
-        registry: () => w.registry().register(atBin(gemini.create(), bin, () => {})),
-        env: liveEnv(home, env),
-        onEvent: (event) => {
-          // Its shell is not allowed under the default config (it cannot ask): the comment comes as it starts.
-          if (event.type !== 'session_start' || commented) return;
-          commented = true;
-          w.gh.state.addComment(w.repo, 11, { body: `@agent ${STEER}`, user: 'bob' });
-        },
-      });
-      expect(commented).toBe(true);
+      // Its shell is not allowed under the default config (it cannot ask): the comment comes as it starts.
+      const { w, outcome, requests, turn } = await commentDuringRun(gemini, 11, (e) => e.type === 'session_start');
       expect(outcome.end?.reason, outcome.reason).toBe('completed');
       expect(outcome.progress.notices).toContainEqual({
         code: 'steer_queued',
         message: 'a message from @bob is queued for the next turn: this agent takes no message while it runs',
       });
-      expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain(STEER);
-      const tracking = w.gh.state.comments(w.repo, 11).find((c) => parseTurnRecord(c.body) !== undefined);
-      expect(parseTurnRecord(tracking?.body ?? '')?.steered).toBeUndefined();
+      expect(JSON.stringify(requests.map((r) => r.body))).not.toContain(STEER);
+      expect(turn?.steered).toBeUndefined();
       w.gh.assertNoViolations();
     }, 120_000);
   },

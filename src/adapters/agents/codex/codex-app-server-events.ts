@@ -1,5 +1,5 @@
 import { isObj, type Obj, str } from '../../shared/record-fields.ts';
-import { CODEX_REQUEST } from './codex-app-server-ids.ts';
+import { CODEX_REQUEST, isRunRequest } from './codex-app-server-ids.ts';
 
 /** What the mapping keeps between records: streamed text per item, and the thread's token totals. */
 export interface CodexAppServerState {
@@ -122,9 +122,7 @@ function response(value: Obj): CodexAppServerMapped {
   const id = value.id;
   if (isObj(value.error)) {
     // A refused steer is the controller's (it starts a turn with the message instead).
-    if (id !== CODEX_REQUEST.initialize && id !== CODEX_REQUEST.thread && !String(id).startsWith(CODEX_REQUEST.turn)) {
-      return ignored;
-    }
+    if (!isRunRequest(id)) return ignored;
     const message = str(value.error.message) ?? 'codex app-server refused the request';
     return events({ type: 'turn.failed', error: { message } });
   }

@@ -9,3 +9,12 @@ export const CODEX_REQUEST = {
   thread: 'agent-mux-thread',
   turn: 'agent-mux-turn',
 } as const;
+
+/** Whether `id` is one of the requests that make the run (a refusal fails it), not a steer. */
+export function isRunRequest(id: unknown): boolean {
+  return (
+    id === CODEX_REQUEST.initialize ||
+    id === CODEX_REQUEST.thread ||
+    (typeof id === 'string' && id.startsWith(CODEX_REQUEST.turn))
+  );
+}

@@ -1,7 +1,7 @@
 import type { LaunchContext, ProcessController, RunIO } from '../../../core/adapter/index.ts';
 import { type SteerMessage, type SteerOutcome, steeredNotice } from '../../../core/run/agent-input.ts';
 import { isObj, type Obj, str } from '../../shared/record-fields.ts';
-import { CODEX_REQUEST } from './codex-app-server-ids.ts';
+import { CODEX_REQUEST, isRunRequest } from './codex-app-server-ids.ts';
 
 /** What the thread request carries besides its kind: the sandbox and the model, set per run. */
 export interface CodexThreadSettings {
@@ -96,7 +96,7 @@ export function codexAppServerController(io: RunIO, run: CodexAppServerRun): Pro
       startTurn(CODEX_REQUEST.turn, run.input);
       return;
     }
-    if (isOwnRequest(id)) {
+    if (isRunRequest(id)) {
       // Refused (the translator fails the run with Codex's reason): nothing more will happen.
       if (failed) close('the agent refused the run');
       return;
@@ -168,11 +168,6 @@ export function codexAppServerController(io: RunIO, run: CodexAppServerRun): Pro
       return true;
     },
   };
-}
-
-/** Whether `id` is one of the requests that make the run (not a steer). */
-function isOwnRequest(id: string): boolean {
-  return id === CODEX_REQUEST.initialize || id === CODEX_REQUEST.thread || id.startsWith(CODEX_REQUEST.turn);
 }
 
 /** The text of a `userMessage` item (its text parts, joined). */
